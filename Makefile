@@ -1,0 +1,40 @@
+# cuegym — two commands for a new user:
+#   make demo   sets up .venv/ and runs the main job on defaults
+#   make test   sets up .venv/ and runs the fast test suite
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test test-slow bench soak lint venv clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	# torch is pinned to the CPU build on this disk; an unpinned torch pulls a multi-GB CUDA build
+	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q -e ".[rl,test]"
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(PY) experiments/demo.py
+
+test: $(STAMP)
+	$(PY) -m pytest -q -n 2
+
+test-slow: $(STAMP)
+	$(PY) -m pytest -q -n 2 -m slow
+
+bench: $(STAMP)
+	$(PY) experiments/bench_physics.py
+
+soak: $(STAMP)
+	$(PY) experiments/soak.py --shots 1000000
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+
+clean:
+	rm -rf $(VENV) runs .pytest_cache

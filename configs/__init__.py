@@ -1,0 +1,403 @@
+"""Configuration: frozen, validated dataclasses loaded from the YAML files beside this module.
+
+Every table size, spot, zone and physical constant of cuegym lives in one YAML file here and is
+read through this module, never re-typed elsewhere:
+
+- ``tables/<name>.yaml``   table geometry (:class:`TableSpec`)
+- ``physics/<game>.yaml``  physical parameters (:class:`PhysicsParams`)
+
+Units are SI (metres, kilograms, seconds). Origin at the table centre, x along the length.
+
+Example:
+    >>> from cuegym.configs import load_table, load_params
+    >>> table = load_table("keglebillard")
+    >>> table.length, len(table.pockets), len(table.pin_spots)
+    (2.1, 6, 5)
+    >>> load_params("keglebillard").R
+    0.03075
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+CONFIG_DIR = Path(__file__).resolve().parent
+
+#: Named tables shipped in ``configs/tables`` (the JSON interface accepts these names).
+TABLE_NAMES = ("keglebillard", "keglebillard-helmatch", "golfbillard", "rectangle")
+
+#: Circle kinds: a jaw is part of a cushion (its hits are ``ball_cushion`` events), a post is a
+#: free-standing cap (``ball_post`` events).
+CIRCLE_JAW = 0
+CIRCLE_POST = 1
+
+
+class ConfigError(ValueError):
+    """A configuration value is missing, unknown or out of range."""
+
+
+def _read_yaml(path: Path) -> dict:
+    with open(path) as fh:
+        data = yaml.safe_load(fh)
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping at the top level")
+    return data
+
+
+def _finite(name: str, value: Any, *, positive: bool = False, nonneg: bool = False) -> float:
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{name} must be a number, got {value!r}") from None
+    if not math.isfinite(x):
+        raise ConfigError(f"{name} must be finite, got {value!r}")
+    if positive and x <= 0.0:
+        raise ConfigError(f"{name} must be > 0, got {x!r}")
+    if nonneg and x < 0.0:
+        raise ConfigError(f"{name} must be >= 0, got {x!r}")
+    return x
+
+
+# ---------------------------------------------------------------------------------------------
+# Physical parameters
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PhysicsParams:
+    """Physical parameters (SI). Symbols as in the literature; glossary in docs/physics.md.
+
+    Attributes:
+        R: ball radius [m]. m: ball mass [kg].
+        u_s: sliding friction, u_r: rolling resistance, u_sp: spinning friction [-].
+        e_b: ball-ball restitution. e_c, f_c: cushion restitution and friction.
+        g: gravity [m/s^2]. M: cue mass [kg]. m_e: cue end mass for squirt [kg].
+        e_cap, f_cap: post (cap) rubber restitution and friction.
+        e_jaw, f_jaw: pocket-jaw restitution and friction.
+        m_pin: pin mass [kg]. e_pin: ball-pin restitution.
+        pin_topple_speed: normal contact speed above which a pin topples [m/s] (K-P1).
+        pin_chain_delay: delay before a pin struck by a falling pin topples [s] (K-P2).
+        e_pin_post: restitution of a contact below the topple threshold (pin acts as a post).
+    """
+
+    R: float = 0.03075
+    m: float = 0.207
+    u_s: float = 0.2
+    u_r: float = 0.01
+    u_sp: float = 0.013667
+    e_b: float = 0.95
+    e_c: float = 0.85
+    f_c: float = 0.2
+    g: float = 9.81
+    M: float = 0.567
+    m_e: float = 0.00567
+    e_cap: float = 0.8
+    f_cap: float = 0.2
+    e_jaw: float = 0.85
+    f_jaw: float = 0.2
+    m_pin: float = 0.0105
+    e_pin: float = 0.7
+    pin_topple_speed: float = 0.03
+    pin_chain_delay: float = 0.1
+    e_pin_post: float = 0.5
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            v = getattr(self, f.name)
+            positive = f.name in ("R", "m", "u_s", "u_r", "u_sp", "g", "M", "m_e", "m_pin")
+            x = _finite(f"params.{f.name}", v, positive=positive, nonneg=True)
+            object.__setattr__(self, f.name, x)
+        for name in ("e_b", "e_c", "e_cap", "e_jaw", "e_pin", "e_pin_post"):
+            if getattr(self, name) > 1.0:
+                raise ConfigError(f"params.{name} is a restitution and must be in [0, 1], got "
+                                  f"{getattr(self, name)!r}")
+
+    @classmethod
+    def from_dict(cls, data: dict, base: PhysicsParams | None = None) -> PhysicsParams:
+        """Build from a mapping; unknown keys are errors. Missing keys come from ``base``."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(f"unknown physics parameter(s) {unknown}; known: {sorted(known)}")
+        return replace(base or cls(), **data)
+
+    def as_dict(self) -> dict[str, float]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def load_params(game: str = "keglebillard", **overrides: float) -> PhysicsParams:
+    """Load ``configs/physics/<game>.yaml`` (``game``: keglebillard or golfbillard).
+
+    Tables that are not a game (``rectangle``) use the keglebillard ball set.
+    """
+    game = {"rectangle": "keglebillard", "none": "keglebillard"}.get(game, game)
+    game = game.split("-")[0]
+    path = CONFIG_DIR / "physics" / f"{game}.yaml"
+    if not path.exists():
+        raise ConfigError(f"unknown game {game!r} for physics parameters")
+    params = PhysicsParams.from_dict(_read_yaml(path))
+    return PhysicsParams.from_dict(overrides, base=params) if overrides else params
+
+
+# ---------------------------------------------------------------------------------------------
+# Table geometry
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pocket:
+    """A capture circle: a ball whose centre enters it drops. Metres."""
+
+    x: float
+    y: float
+    radius: float
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Circle:
+    """A round obstacle: a pocket jaw (kind CIRCLE_JAW) or a fixed post/cap (CIRCLE_POST)."""
+
+    x: float
+    y: float
+    radius: float
+    kind: int
+
+
+@dataclass(frozen=True)
+class Cushion:
+    """A straight cushion nose from (x1, y1) to (x2, y2); (nx, ny) is its unit normal into the
+    playing area."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    nx: float
+    ny: float
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """Static table geometry (OpenSpiel's "Game" side: nothing here changes during play).
+
+    Attributes:
+        name: table name (file stem). game: ``keglebillard``, ``golfbillard`` or ``none``.
+        length, width: playing surface between cushion noses [m]; x in [-length/2, length/2].
+        cushion_height: cushion nose height above the cloth [m].
+        cushions: straight cushion segments. circles: jaws and posts. pockets: capture circles.
+        pin_spots: (P, 2) pin spot coordinates [m], king first. pin_radius, pin_height [m].
+        ball_ids, pin_ids: names used by the JSON interface and rules.
+        spots: game-specific spots and lines, as read from the YAML (for the rules).
+    """
+
+    name: str
+    game: str
+    length: float
+    width: float
+    cushion_height: float
+    cushions: tuple[Cushion, ...]
+    circles: tuple[Circle, ...] = ()
+    pockets: tuple[Pocket, ...] = ()
+    pin_spots: tuple[tuple[float, float], ...] = ()
+    pin_radius: float = 0.010
+    pin_base_radius: float = 0.007
+    pin_height: float = 0.120
+    ball_ids: tuple[str, ...] = ()
+    pin_ids: tuple[str, ...] = ()
+    spots: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def posts(self) -> tuple[Circle, ...]:
+        return tuple(c for c in self.circles if c.kind == CIRCLE_POST)
+
+    @property
+    def jaws(self) -> tuple[Circle, ...]:
+        return tuple(c for c in self.circles if c.kind == CIRCLE_JAW)
+
+    def arrays(self, params: PhysicsParams) -> dict[str, np.ndarray]:
+        """Unpack into the contiguous float64 arrays the physics kernels take.
+
+        Returns:
+            ``lines`` (NL, 6): x1, y1, x2, y2, nx, ny.
+            ``circles`` (NC, 6): x, y, radius, restitution, friction, contact height h [m].
+            ``circle_kind`` (NC,) int32: CIRCLE_JAW or CIRCLE_POST.
+            ``pockets`` (NP, 3): x, y, radius.
+            ``pin_spots`` (P, 2).
+        """
+        lines = np.array(
+            [[c.x1, c.y1, c.x2, c.y2, c.nx, c.ny] for c in self.cushions], dtype=np.float64
+        ).reshape(-1, 6)
+        circ = []
+        for c in self.circles:
+            if c.kind == CIRCLE_JAW:
+                circ.append([c.x, c.y, c.radius, params.e_jaw, params.f_jaw, self.cushion_height])
+            else:
+                # A post is taller than the ball centre: contact normal horizontal (h = R).
+                circ.append([c.x, c.y, c.radius, params.e_cap, params.f_cap, params.R])
+        circles = np.array(circ, dtype=np.float64).reshape(-1, 6)
+        kind = np.array([c.kind for c in self.circles], dtype=np.int32)
+        pockets = np.array([[p.x, p.y, p.radius] for p in self.pockets], dtype=np.float64)
+        pockets = pockets.reshape(-1, 3)
+        pins = np.array(self.pin_spots, dtype=np.float64).reshape(-1, 2)
+        return {
+            "lines": np.ascontiguousarray(lines),
+            "circles": np.ascontiguousarray(circles),
+            "circle_kind": kind,
+            "pockets": np.ascontiguousarray(pockets),
+            "pin_spots": np.ascontiguousarray(pins),
+        }
+
+    def on_cloth(self, x: float, y: float, R: float) -> bool:
+        """True when a ball of radius R centred at (x, y) lies on the cloth, inside the cushions."""
+        return abs(x) <= self.length / 2 - R + 1e-12 and abs(y) <= self.width / 2 - R + 1e-12
+
+
+def _rect_cushions(L: float, W: float) -> list[Cushion]:
+    hx, hy = L / 2, W / 2
+    return [
+        Cushion(-hx, -hy, hx, -hy, 0.0, 1.0),  # bottom long cushion (y = -W/2)
+        Cushion(hx, -hy, hx, hy, -1.0, 0.0),  # right short cushion (x = +L/2)
+        Cushion(hx, hy, -hx, hy, 0.0, -1.0),  # top long cushion (y = +W/2)
+        Cushion(-hx, hy, -hx, -hy, 1.0, 0.0),  # left short cushion (x = -L/2)
+    ]
+
+
+def _six_pocket_geometry(L: float, W: float, p: dict) -> tuple[list, list, list]:
+    """Cushions cut at four corner and two side pockets, round jaws at every cut end."""
+    mouth = _finite("pockets.mouth", p["mouth"], positive=True)
+    rho = _finite("pockets.jaw_radius", p["jaw_radius"], nonneg=True)
+    rc = _finite("pockets.corner_capture_radius", p["corner_capture_radius"], positive=True)
+    rs = _finite("pockets.side_capture_radius", p["side_capture_radius"], positive=True)
+    ds = _finite("pockets.side_capture_depth", p["side_capture_depth"], nonneg=True)
+    hx, hy = L / 2, W / 2
+    c = mouth / math.sqrt(2.0)  # corner cut along each nose so the two jaw tips are `mouth` apart
+    g = mouth / 2
+    cushions = []
+    jaws = []
+    # long cushions, split at the side pocket
+    for sy in (-1.0, 1.0):
+        ny = -sy
+        for x1, x2 in ((-hx + c, -g), (g, hx - c)):
+            a, b = (x1, x2) if sy < 0 else (x2, x1)
+            cushions.append(Cushion(a, sy * hy, b, sy * hy, 0.0, ny))
+        for xe in (-hx + c, -g, g, hx - c):
+            jaws.append(Circle(xe, sy * (hy + rho), rho, CIRCLE_JAW))
+    # short cushions
+    for sx in (-1.0, 1.0):
+        nx = -sx
+        y1, y2 = -hy + c, hy - c
+        a, b = (y1, y2) if sx > 0 else (y2, y1)
+        cushions.append(Cushion(sx * hx, a, sx * hx, b, nx, 0.0))
+        for ye in (y1, y2):
+            jaws.append(Circle(sx * (hx + rho), ye, rho, CIRCLE_JAW))
+    pockets = []
+    names = {(-1, -1): "bottom_left", (1, -1): "bottom_right", (1, 1): "top_right",
+             (-1, 1): "top_left"}
+    for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        pockets.append(Pocket(sx * hx, sy * hy, rc, names[(sx, sy)] + "_corner"))
+    pockets.append(Pocket(0.0, -(hy + ds), rs, "bottom_side"))
+    pockets.append(Pocket(0.0, hy + ds, rs, "top_side"))
+    return cushions, jaws, pockets
+
+
+_TABLE_KEYS = {"name", "game", "length", "width", "cushion_height", "balls", "pockets", "posts",
+               "pins", "spots"}
+
+
+def table_from_dict(data: dict, name: str | None = None) -> TableSpec:
+    """Build a :class:`TableSpec` from a YAML-style mapping (unknown keys are errors)."""
+    unknown = sorted(set(data) - _TABLE_KEYS)
+    if unknown:
+        raise ConfigError(f"unknown table key(s) {unknown}; known: {sorted(_TABLE_KEYS)}")
+    L = _finite("length", data.get("length"), positive=True)
+    W = _finite("width", data.get("width"), positive=True)
+    h = _finite("cushion_height", data.get("cushion_height", 0.0394), positive=True)
+    pockets_cfg = data.get("pockets") or {"layout": "list", "list": []}
+    layout = pockets_cfg.get("layout", "list")
+    circles: list[Circle] = []
+    if layout == "six":
+        cushions, jaws, pockets = _six_pocket_geometry(L, W, pockets_cfg)
+        circles.extend(jaws)
+    elif layout == "list":
+        cushions = _rect_cushions(L, W)
+        pockets = []
+        for i, p in enumerate(pockets_cfg.get("list", [])):
+            extra = sorted(set(p) - {"x", "y", "radius", "name"})
+            if extra:
+                raise ConfigError(f"unknown key(s) {extra} in pocket {i}")
+            pockets.append(Pocket(_finite(f"pockets[{i}].x", p["x"]),
+                                  _finite(f"pockets[{i}].y", p["y"]),
+                                  _finite(f"pockets[{i}].radius", p["radius"], positive=True),
+                                  str(p.get("name", f"pocket{i}"))))
+    else:
+        raise ConfigError(f"unknown pocket layout {layout!r} (known: six, list)")
+    posts_cfg = data.get("posts") or {}
+    if posts_cfg:
+        r = _finite("posts.radius", posts_cfg["radius"], positive=True)
+        for i, (x, y) in enumerate(posts_cfg.get("centres", [])):
+            circles.append(Circle(_finite(f"posts[{i}].x", x), _finite(f"posts[{i}].y", y), r,
+                                  CIRCLE_POST))
+    pins_cfg = data.get("pins") or {}
+    pin_spots: tuple = ()
+    pin_ids: tuple = ()
+    kw: dict = {}
+    if pins_cfg:
+        arm = _finite("pins.arm", pins_cfg["arm"], positive=True)
+        pin_spots = ((0.0, 0.0), (arm, 0.0), (0.0, arm), (-arm, 0.0), (0.0, -arm))
+        pin_ids = tuple(pins_cfg.get("ids", ["king", "pin1", "pin2", "pin3", "pin4"]))
+        kw = {
+            "pin_radius": _finite("pins.radius", pins_cfg["radius"], positive=True),
+            "pin_base_radius": _finite("pins.base_radius", pins_cfg["base_radius"], positive=True),
+            "pin_height": _finite("pins.height", pins_cfg["height"], positive=True),
+        }
+    return TableSpec(
+        name=str(data.get("name", name or "custom")),
+        game=str(data.get("game", "none")),
+        length=L,
+        width=W,
+        cushion_height=h,
+        cushions=tuple(cushions),
+        circles=tuple(circles),
+        pockets=tuple(pockets),
+        pin_spots=pin_spots,
+        ball_ids=tuple(data.get("balls") or ()),
+        pin_ids=pin_ids,
+        spots=dict(data.get("spots") or {}),
+        **kw,
+    )
+
+
+def load_table(name: str = "keglebillard") -> TableSpec:
+    """Load a named table from ``configs/tables/<name>.yaml``.
+
+    ``"keglebillard"`` is the kleinmatch table (2.10 x 1.05 m), ``"keglebillard-helmatch"`` the
+    large one, ``"golfbillard"`` the 1.80 x 0.90 m golf table, ``"rectangle"`` a pocketless bed.
+    """
+    path = CONFIG_DIR / "tables" / f"{name}.yaml"
+    if name not in TABLE_NAMES or not path.exists():
+        raise ConfigError(f"unknown table {name!r}; known: {list(TABLE_NAMES)}")
+    return table_from_dict(_read_yaml(path), name)
+
+
+def custom_table(length: float, width: float, cushion_height: float = 0.0394,
+                 pockets: list[dict] | None = None, posts: list[dict] | None = None) -> TableSpec:
+    """A plain rectangle with optional capture pockets and round posts (each {x, y, radius})."""
+    spec = table_from_dict({"name": "custom", "game": "none", "length": length, "width": width,
+                            "cushion_height": cushion_height,
+                            "pockets": {"layout": "list", "list": list(pockets or [])}})
+    circles = []
+    for i, p in enumerate(posts or []):
+        extra = sorted(set(p) - {"x", "y", "radius"})
+        if extra:
+            raise ConfigError(f"unknown key(s) {extra} in post {i}")
+        circles.append(Circle(_finite(f"posts[{i}].x", p["x"]), _finite(f"posts[{i}].y", p["y"]),
+                              _finite(f"posts[{i}].radius", p["radius"], positive=True),
+                              CIRCLE_POST))
+    return replace(spec, circles=tuple(circles))

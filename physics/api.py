@@ -1,0 +1,316 @@
+"""Public batched simulation API: validate in Python, allocate outputs, call the compiled kernel.
+
+Example:
+    >>> import numpy as np
+    >>> from cuegym.configs import load_table, load_params
+    >>> from cuegym.physics import simulate
+    >>> table, params = load_table("keglebillard"), load_params("keglebillard")
+    >>> xy = np.array([[[-0.8, 0.2], [-0.525, 0.0], [0.525, 0.0]]])       # (T=1, B=3, 2)
+    >>> res = simulate(table, params, xy, cue_ball=[0], cue=[[2.0, 0.0, 0.0, 0.0, 0.0]])
+    >>> bool(res.overflow[0] == 0)
+    True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from ..configs import ConfigError, PhysicsParams, TableSpec
+from .constants import BALL_BALL_MODELS, CUSHION_MODELS
+from .engine import KISS, pack_params, prepare_batch, simulate_batch
+
+
+class PhysicsInputError(ValueError):
+    """Bad input to the simulator: the message names the offending value."""
+
+
+@dataclass(frozen=True)
+class Models:
+    """Which published model resolves each interaction.
+
+    Attributes:
+        ball_ball: ``"frictional_inelastic"`` (Alciatore TP A-5/A-6/A-14, default) or
+            ``"frictionless_elastic"``.
+        cushion: ``"han_2005"`` (Han 2005 with the cushion contact height, default) or
+            ``"mirror"`` (reflection with restitution e_c). Posts and jaws use the same choice.
+        squirt: deflect the cue ball by Alciatore's squirt angle (TP A-31). Default off.
+    """
+
+    ball_ball: str = "frictional_inelastic"
+    cushion: str = "han_2005"
+    squirt: bool = False
+
+    def __post_init__(self) -> None:
+        if self.ball_ball not in BALL_BALL_MODELS:
+            raise ConfigError(f"unknown ball_ball model {self.ball_ball!r}; "
+                              f"known: {sorted(BALL_BALL_MODELS)}")
+        if self.cushion not in CUSHION_MODELS:
+            raise ConfigError(f"unknown cushion model {self.cushion!r}; "
+                              f"known: {sorted(CUSHION_MODELS)}")
+        if not isinstance(self.squirt, bool | np.bool_):
+            raise ConfigError(f"squirt must be true or false, got {self.squirt!r}")
+
+    def codes(self) -> np.ndarray:
+        return np.array([BALL_BALL_MODELS[self.ball_ball], CUSHION_MODELS[self.cushion]],
+                        dtype=np.int64)
+
+
+@dataclass
+class SimResult:
+    """Final state and event log of a batch of T tables (see docs/physics_api.md).
+
+    Arrays have the table axis first: B balls, P pins, K = max_events log slots.
+    """
+
+    rvw: np.ndarray  # (T, B, 3, 3) final position, velocity, angular velocity
+    motion: np.ndarray  # (T, B) int32 final motion state
+    pocket: np.ndarray  # (T, B) int32 pocket index, -1 on the table
+    rvw0: np.ndarray  # (T, B, 3, 3) state right after the strike(s), t = 0
+    motion0: np.ndarray  # (T, B) int32
+    pins_up0: np.ndarray  # (T, P) bool, standing at the start
+    pins_up: np.ndarray  # (T, P) bool, standing at the end
+    pin_toppler: np.ndarray  # (T, P) int64 bit mask of balls a toppled pin is attributed to
+    pin_topple_time: np.ndarray  # (T, P) float64, inf if standing
+    pin_fall_dir: np.ndarray  # (T, P, 2)
+    ev_type: np.ndarray  # (T, K) int8
+    ev_time: np.ndarray  # (T, K) float64
+    ev_i: np.ndarray  # (T, K) int32
+    ev_j: np.ndarray  # (T, K) int32
+    ev_state: np.ndarray  # (T, K, 2, 7)
+    ev_motion: np.ndarray  # (T, K, 2) int8
+    n_events: np.ndarray  # (T,) int32
+    t_end: np.ndarray  # (T,) float64
+    overflow: np.ndarray  # (T,) int8: 0 rest, 1 max_events, 2 t_max
+    table: TableSpec = field(repr=False)
+    params: PhysicsParams = field(repr=False)
+    prm: np.ndarray = field(repr=False)
+
+    @property
+    def n_tables(self) -> int:
+        return self.rvw.shape[0]
+
+    def events(self, t: int) -> list[tuple[str, float, int, int]]:
+        """The event log of table t as (type name, time, i, j) tuples (for inspection)."""
+        from .constants import EVENT_NAMES
+
+        n = int(self.n_events[t])
+        return [(EVENT_NAMES[self.ev_type[t, k]], float(self.ev_time[t, k]),
+                 int(self.ev_i[t, k]), int(self.ev_j[t, k])) for k in range(n)]
+
+
+def _as_array(name: str, value, shape: tuple, dtype=np.float64) -> np.ndarray:
+    try:
+        arr = np.asarray(value, dtype=dtype)
+    except (TypeError, ValueError):
+        raise PhysicsInputError(f"{name} must be numeric, got {value!r}") from None
+    if arr.shape != shape:
+        raise PhysicsInputError(f"{name} must have shape {shape}, got {arr.shape}")
+    if dtype == np.float64 and not np.all(np.isfinite(arr)):
+        bad = np.argwhere(~np.isfinite(arr))[0]
+        raise PhysicsInputError(f"{name}{list(bad)} is {arr[tuple(bad)]!r}: values must be "
+                                f"finite")
+    return arr
+
+
+def validate_layout(table: TableSpec, params: PhysicsParams, xy: np.ndarray, present: np.ndarray,
+                    pins_up: np.ndarray, names: tuple[str, ...] | None = None) -> None:
+    """Raise :class:`PhysicsInputError` for a ball off the cloth, overlapping another ball, a
+    post or a standing pin, or inside a pocket's capture circle. Vectorised over tables."""
+    T, B, _ = xy.shape
+    R = params.R
+    tol = 1e-9
+    label = (lambda b: repr(names[b])) if names else (lambda b: f"ball {b}")
+    hx, hy = table.length / 2 - R, table.width / 2 - R
+    off = present & ((np.abs(xy[..., 0]) > hx + tol) | (np.abs(xy[..., 1]) > hy + tol))
+    if off.any():
+        t, b = np.argwhere(off)[0]
+        raise PhysicsInputError(f"table {t}: {label(b)} at ({xy[t, b, 0]:.4f}, {xy[t, b, 1]:.4f})"
+                                f" is off the cloth (|x| <= {hx:.4f}, |y| <= {hy:.4f} m)")
+    if B > 1:
+        d = np.linalg.norm(xy[:, :, None, :] - xy[:, None, :, :], axis=-1)
+        both = present[:, :, None] & present[:, None, :]
+        iu = np.triu(np.ones((B, B), bool), 1)
+        bad = both & iu[None] & (d < 2 * R - tol)
+        if bad.any():
+            t, i, j = np.argwhere(bad)[0]
+            raise PhysicsInputError(f"table {t}: {label(i)} and {label(j)} overlap (centres "
+                                    f"{d[t, i, j]:.5f} m apart, need >= 2R = {2 * R:.5f} m)")
+    for c in table.circles:
+        d = np.hypot(xy[..., 0] - c.x, xy[..., 1] - c.y)
+        bad = present & (d < c.radius + R - tol)
+        if bad.any():
+            t, b = np.argwhere(bad)[0]
+            what = "post" if c.kind == 1 else "pocket jaw"
+            raise PhysicsInputError(f"table {t}: {label(b)} overlaps the {what} at ({c.x:.4f}, "
+                                    f"{c.y:.4f})")
+    for k, p in enumerate(table.pockets):
+        d = np.hypot(xy[..., 0] - p.x, xy[..., 1] - p.y)
+        bad = present & (d < p.radius)
+        if bad.any():
+            t, b = np.argwhere(bad)[0]
+            raise PhysicsInputError(f"table {t}: {label(b)} is inside pocket {k} "
+                                    f"({p.name or k}); place it on the cloth")
+    for k, (px, py) in enumerate(table.pin_spots):
+        d = np.hypot(xy[..., 0] - px, xy[..., 1] - py)
+        bad = present & pins_up[:, k:k + 1] & (d < table.pin_radius + R - tol)
+        if bad.any():
+            t, b = np.argwhere(bad)[0]
+            raise PhysicsInputError(f"table {t}: {label(b)} overlaps standing pin {k}")
+
+
+def _check_strikes(cue_ball: np.ndarray, cue: np.ndarray, present: np.ndarray) -> None:
+    """Range checks on strikes (vectorised): V0 in [0, 20] m/s, theta in [0, 90] deg,
+    a^2 + b^2 <= 1, struck ball present."""
+    T, S = cue_ball.shape
+    B = present.shape[1]
+    bad = (cue_ball >= B) | (cue_ball < -1)
+    if bad.any():
+        raise PhysicsInputError(f"cue_ball index {cue_ball[bad][0]} out of range for {B} balls")
+    used = cue_ball >= 0
+    for name, k, lo, hi in (("V0", 0, 0.0, 20.0), ("theta", 2, 0.0, 90.0)):
+        col = cue[..., k][used]
+        badv = (col < lo) | (col > hi)
+        if badv.any():
+            raise PhysicsInputError(f"strike {name} = {col[badv][0]!r} out of range [{lo}, {hi}]")
+    ab = (cue[..., 3] ** 2 + cue[..., 4] ** 2)[used]
+    if (ab > 1.0 + 1e-12).any():
+        raise PhysicsInputError(f"strike offsets need a^2 + b^2 <= 1, got {ab[ab > 1.0][0]!r}")
+    tt, ss = np.nonzero(used)
+    gone = ~present[tt, cue_ball[tt, ss]]
+    if gone.any():
+        k = int(np.argmax(gone))
+        raise PhysicsInputError(f"table {tt[k]}: struck ball {cue_ball[tt[k], ss[k]]} is not on "
+                                f"the table")
+    if S > 1:
+        for s1 in range(S):
+            for s2 in range(s1 + 1, S):
+                dup = used[:, s1] & (cue_ball[:, s1] == cue_ball[:, s2])
+                if dup.any():
+                    raise PhysicsInputError(f"table {int(np.argmax(dup))}: the same ball is "
+                                            f"struck twice")
+
+
+def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=None, v=None,
+             w=None, present=None, pins_up=None, models: Models | None = None,
+             max_events: int = 1000, t_max: float = 60.0, threads: int | None = None,
+             ball_names: tuple[str, ...] | None = None, kiss: float = KISS,
+             validate: bool = True) -> SimResult:
+    """Simulate T tables at once, each with its own balls, pins and strike(s).
+
+    Args:
+        table, params: geometry and physical parameters (shared by the batch).
+        xy: (T, B, 2) ball centres [m].
+        cue_ball: (T,) or (T, S) struck ball index per table (-1: no strike in that slot).
+        cue: (T, 5) or (T, S, 5) strike V0 [m/s], phi [deg], theta [deg], a, b.
+        v: optional (T, B, 2) initial velocities [m/s]; w: optional (T, B, 3) spins [rad/s].
+            Applied before the strikes; a struck ball's v, w come from the strike.
+        present: (T, B) bool; absent balls (pocketed earlier) take no part. Default all.
+        pins_up: (T, P) bool standing pins (P = len(table.pin_spots)). Default all standing.
+        models: collision models (default :class:`Models`).
+        max_events: log size K; a table whose log fills up stops with overflow = 1.
+        t_max: simulated time limit [s]; reaching it stops the table with overflow = 2.
+        threads: numba threads for the ``prange`` over tables (default: numba's setting).
+        validate: check the layout (overlaps, off-cloth, pockets); leave on unless the caller
+            already validated.
+
+    Returns:
+        :class:`SimResult`.
+    """
+    models = models or Models()
+    xy = np.asarray(xy, dtype=np.float64)
+    if xy.ndim != 3 or xy.shape[2] != 2:
+        raise PhysicsInputError(f"xy must have shape (T, B, 2), got {xy.shape}")
+    T, B, _ = xy.shape
+    if B > 62:
+        raise PhysicsInputError(f"at most 62 balls per table, got {B}")
+    xy = _as_array("xy", xy, (T, B, 2))
+    P = len(table.pin_spots)
+    present = (np.ones((T, B), bool) if present is None
+               else _as_array("present", present, (T, B), bool))
+    pins = (np.ones((T, P), bool) if pins_up is None
+            else _as_array("pins_up", pins_up, (T, P), bool))
+    if not isinstance(max_events, int | np.integer) or max_events < 1:
+        raise PhysicsInputError(f"max_events must be a positive integer, got {max_events!r}")
+    try:
+        t_max = float(t_max)
+    except (TypeError, ValueError):
+        raise PhysicsInputError(f"t_max must be a number, got {t_max!r}") from None
+    if not (t_max > 0 and math.isfinite(t_max)):
+        raise PhysicsInputError(f"t_max must be finite and > 0, got {t_max!r}")
+    if validate:
+        validate_layout(table, params, xy, present, pins, ball_names)
+    vw = np.zeros((T, B, 5))
+    if v is not None:
+        vw[..., 0:2] = _as_array("v", v, (T, B, 2))
+    if w is not None:
+        vw[..., 2:5] = _as_array("w", w, (T, B, 3))
+    if cue_ball is None:
+        cb = np.full((T, 1), -1, np.int64)
+        cue_arr = np.zeros((T, 1, 5))
+    else:
+        cb = np.asarray(cue_ball)
+        if cb.ndim == 1:
+            cb = cb[:, None]
+        cb = _as_array("cue_ball", cb, (T, cb.shape[1] if cb.ndim == 2 else -1), np.int64)
+        if cue is None:
+            raise PhysicsInputError("cue_ball given without cue parameters")
+        cue_arr = np.asarray(cue, dtype=np.float64)
+        if cue_arr.ndim == 2:
+            cue_arr = cue_arr[:, None, :]
+        cue_arr = _as_array("cue", cue_arr, (T, cb.shape[1], 5))
+        _check_strikes(cb, cue_arr, present)
+    prm = pack_params(params, table.cushion_height, table.pin_radius, table.pin_height, kiss)
+    st = np.zeros((T, B, 7))
+    st[..., 0:2] = xy
+    st[..., 2:7] = vw
+    mo = np.empty((T, B), np.int32)
+    prepare_batch(st, mo, present, cb, cue_arr, 1.0 if models.squirt else 0.0, prm)
+    rvw0 = _to_rvw(st, params.R)
+    motion0 = mo.copy()
+    pins0 = pins.copy()
+    pk = np.full((T, B), -1, np.int32)
+    arrs = table.arrays(params)
+    K = int(max_events)
+    p_mask = np.zeros((T, P), np.int64)
+    p_time = np.full((T, P), np.inf)
+    p_dir = np.zeros((T, P, 2))
+    ev_type = np.zeros((T, K), np.int8)
+    ev_time = np.zeros((T, K))
+    ev_i = np.zeros((T, K), np.int32)
+    ev_j = np.zeros((T, K), np.int32)
+    ev_state = np.zeros((T, K, 2, 7))
+    ev_motion = np.zeros((T, K, 2), np.int8)
+    n_events = np.zeros(T, np.int32)
+    t_end = np.zeros(T)
+    overflow = np.zeros(T, np.int8)
+    up = pins.astype(np.bool_)
+    old = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(int(threads))
+    try:
+        simulate_batch(st, mo, pk, up, arrs["lines"], arrs["circles"], arrs["circle_kind"],
+                       arrs["pockets"], arrs["pin_spots"], prm, models.codes(), t_max, p_mask,
+                       p_time, p_dir, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion,
+                       n_events, t_end, overflow)
+    finally:
+        if threads is not None:
+            numba.set_num_threads(old)
+    return SimResult(rvw=_to_rvw(st, params.R), motion=mo, pocket=pk, rvw0=rvw0, motion0=motion0,
+                     pins_up0=pins0, pins_up=up, pin_toppler=p_mask, pin_topple_time=p_time,
+                     pin_fall_dir=p_dir, ev_type=ev_type, ev_time=ev_time, ev_i=ev_i, ev_j=ev_j,
+                     ev_state=ev_state, ev_motion=ev_motion, n_events=n_events, t_end=t_end,
+                     overflow=overflow, table=table, params=params, prm=prm)
+
+
+def _to_rvw(st: np.ndarray, R: float) -> np.ndarray:
+    T, B, _ = st.shape
+    rvw = np.zeros((T, B, 3, 3))
+    rvw[..., 0, 0:2] = st[..., 0:2]
+    rvw[..., 0, 2] = R
+    rvw[..., 1, 0:2] = st[..., 2:4]
+    rvw[..., 2, :] = st[..., 4:7]
+    return rvw

@@ -1,0 +1,65 @@
+"""Codes shared by the physics kernels, the event log and the rules.
+
+Motion states (per ball), as in Leckie & Greenspan (2006) and pooltool:
+
+=====  ============  ==================================================
+code   name          meaning
+=====  ============  ==================================================
+0      stationary    v = 0, w = 0
+1      spinning      v = 0, only w_z != 0
+2      sliding       contact-point slip u != 0
+3      rolling       u = 0, v != 0
+4      pocketed      dropped into a pocket/goal (or absent): ignored
+=====  ============  ==================================================
+
+Event types (``SimResult.ev_type``) and their agents ``(ev_i, ev_j)``:
+
+=====  ============  ===============  ==========================================================
+code   name          ev_i             ev_j
+=====  ============  ===============  ==========================================================
+1      ball_ball     ball             ball (ev_i < ev_j)
+2      ball_cushion  ball             cushion: j < NL is straight cushion j; j >= NL is jaw
+                                      circle j - NL (index into ``table.circles``)
+3      ball_pocket   ball             pocket index
+4      ball_post     ball             circle index of the post (cap) in ``table.circles``
+5      ball_pin      ball             pin index (0 = king); state after shows the ball only
+6      pin_pin       falling pin      pin toppled by it (chain, K-P2)
+7      transition    ball             new motion state (0..3)
+=====  ============  ===============  ==========================================================
+"""
+
+STATIONARY = 0
+SPINNING = 1
+SLIDING = 2
+ROLLING = 3
+POCKETED = 4
+MOTION_NAMES = ("stationary", "spinning", "sliding", "rolling", "pocketed")
+
+EV_NONE = 0
+EV_BALL_BALL = 1
+EV_BALL_CUSHION = 2
+EV_BALL_POCKET = 3
+EV_BALL_POST = 4
+EV_BALL_PIN = 5
+EV_PIN_PIN = 6
+EV_TRANSITION = 7
+EVENT_NAMES = ("none", "ball_ball", "ball_cushion", "ball_pocket", "ball_post", "ball_pin",
+               "pin_pin", "transition")
+
+#: ``SimResult.overflow`` codes: why a table's simulation ended.
+END_REST = 0  # every ball at rest or pocketed, every pin settled
+END_MAX_EVENTS = 1  # the event log filled up (max_events)
+END_T_MAX = 2  # simulated time reached t_max
+
+#: Ball-ball collision models.
+BB_FRICTIONAL_INELASTIC = 0  # Alciatore friction (TP A-14), default
+BB_FRICTIONLESS_ELASTIC = 1
+BALL_BALL_MODELS = {"frictional_inelastic": 0, "frictionless_elastic": 1}
+
+#: Ball-cushion collision models.
+BC_HAN_2005 = 0  # Han (2005), default
+BC_MIRROR = 1  # mirror with restitution
+CUSHION_MODELS = {"han_2005": 0, "mirror": 1}
+
+#: Column of a per-event agent state (``SimResult.ev_state[..., k]``).
+S_X, S_Y, S_VX, S_VY, S_WX, S_WY, S_WZ = range(7)

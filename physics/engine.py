@@ -1,0 +1,732 @@
+"""The batched event loop: detection, resolution and logging for T tables in one compiled call.
+
+Structure (per table, inside ``prange``):
+
+1. Predict, for every ball, its next motion transition, its earliest event against a fixed
+   object (pocket, straight cushion, jaw/post circle, standing pin) and, for every ball pair,
+   their next contact. Predictions are cached as absolute times and recomputed only for the
+   balls an event changed (pooltool recomputes everything in Python; we cannot afford that).
+2. Take the soonest event. Ties follow a fixed priority (the scan order): transitions, then
+   ball-object events (pocket before cushion before post/jaw before pin, lower index first),
+   then chained pin falls, then ball-ball pairs (lower indices first).
+3. Resolve it, log the agents' state after it, and repeat until every ball is at rest or
+   pocketed and no pin is still due to fall (K-P6), or ``max_events`` / ``t_max`` is reached,
+   which is flagged in ``overflow``. The loop is bounded: a shot always terminates.
+
+Balls are stored lazily: each keeps its state at the time of its own last event, and is
+evolved in closed form when needed. Event times are exact polynomial roots (roots.py).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+from .constants import (
+    EV_BALL_BALL,
+    EV_BALL_CUSHION,
+    EV_BALL_PIN,
+    EV_BALL_POCKET,
+    EV_BALL_POST,
+    EV_PIN_PIN,
+    EV_TRANSITION,
+    POCKETED,
+    ROLLING,
+    SLIDING,
+)
+from .motion import (
+    INF,
+    classify,
+    N_PARAMS,
+    P_CUE_M,
+    P_EB,
+    P_EC,
+    P_EPIN,
+    P_EPIN_POST,
+    P_FC,
+    P_G,
+    P_H,
+    P_KISS,
+    P_M,
+    P_ME,
+    P_MPIN,
+    P_PIN_DELAY,
+    P_PIN_LEN,
+    P_PIN_V,
+    P_R,
+    P_RPIN,
+    P_UR,
+    P_US,
+    P_USP,
+    enter_state,
+    evolve,
+    next_motion,
+    path_coeffs,
+    transition_time,
+)
+from .resolve import ball_ball, ball_pin, cushion, strike
+from .roots import first_entry_root, quadratic_roots
+
+# internal object kinds of a ball's cached next object event
+OBJ_POCKET = 0
+OBJ_LINE = 1
+OBJ_CIRCLE = 2
+OBJ_PIN = 3
+
+# next-event kinds in the main loop
+K_TRANSITION = 0
+K_OBJECT = 1
+K_PIN_FALL = 2
+K_BALL_BALL = 3
+
+#: Default spacer between agents after a collision [m] (pooltool's kiss, PHYSICS.md sec. 7).
+KISS = 1e-6
+
+
+def pack_params(params, cushion_height: float, pin_radius: float, pin_height: float,
+                kiss: float = KISS) -> np.ndarray:
+    """The one boundary where a :class:`~cuegym.configs.PhysicsParams` becomes a kernel array."""
+    prm = np.zeros(N_PARAMS, dtype=np.float64)
+    prm[P_R] = params.R
+    prm[P_M] = params.m
+    prm[P_US] = params.u_s
+    prm[P_UR] = params.u_r
+    prm[P_USP] = params.u_sp
+    prm[P_EB] = params.e_b
+    prm[P_EC] = params.e_c
+    prm[P_FC] = params.f_c
+    prm[P_G] = params.g
+    prm[P_H] = cushion_height
+    prm[P_CUE_M] = params.M
+    prm[P_ME] = params.m_e
+    prm[P_MPIN] = params.m_pin
+    prm[P_EPIN] = params.e_pin
+    prm[P_PIN_V] = params.pin_topple_speed
+    prm[P_PIN_DELAY] = params.pin_chain_delay
+    prm[P_EPIN_POST] = params.e_pin_post
+    prm[P_RPIN] = pin_radius
+    prm[P_PIN_LEN] = pin_height
+    prm[P_KISS] = kiss
+    return prm
+
+
+# ---------------------------------------------------------------------------------------------
+# detection
+# ---------------------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def _circle_time(x, y, qx, qy, ax, ay, cx, cy, rad, reach, T):
+    """First time the centre (x, y) + q t + a t^2 comes within ``rad`` of (cx, cy)."""
+    dx = x - cx
+    dy = y - cy
+    dist = math.sqrt(dx * dx + dy * dy)
+    if dist - rad > reach:
+        return INF
+    c4 = ax * ax + ay * ay
+    c3 = 2.0 * (ax * qx + ay * qy)
+    c2 = qx * qx + qy * qy + 2.0 * (ax * dx + ay * dy)
+    c1 = 2.0 * (qx * dx + qy * dy)
+    c0 = dx * dx + dy * dy - rad * rad
+    return first_entry_root(c4, c3, c2, c1, c0, T)
+
+
+@nb.njit(cache=True)
+def _line_time(x, y, qx, qy, ax, ay, ln, R, reach, T):
+    """First time the ball (radius R) touches straight cushion ``ln`` = (x1, y1, x2, y2, nx, ny)
+    from the playing side while moving into it, with the contact inside the segment."""
+    x1 = ln[0]
+    y1 = ln[1]
+    nx = ln[4]
+    ny = ln[5]
+    d0 = (x - x1) * nx + (y - y1) * ny - R
+    if d0 > reach:
+        return INF
+    A = ax * nx + ay * ny
+    Bc = qx * nx + qy * ny
+    ex = ln[2] - x1
+    ey = ln[3] - y1
+    el2 = ex * ex + ey * ey
+    if d0 <= 0.0:
+        if Bc < 0.0:
+            s = ((x - x1) * ex + (y - y1) * ey) / el2
+            if 0.0 <= s <= 1.0:
+                return 0.0
+        return INF
+    n, r0, r1 = quadratic_roots(A, Bc, d0, T)
+    for k in range(n):
+        t = r0 if k == 0 else r1
+        if t <= 0.0 or t > T:
+            continue
+        if 2.0 * A * t + Bc >= 0.0:  # leaving the line, not entering
+            continue
+        px = x + qx * t + ax * t * t
+        py = y + qy * t + ay * t * t
+        s = ((px - x1) * ex + (py - y1) * ey) / el2
+        if 0.0 <= s <= 1.0:
+            return t
+    return INF
+
+
+@nb.njit(cache=True)
+def _predict_objects(i, st, mo, t0, ttr, lines, circles, pockets, pin_spots, up, prm, out_t,
+                     out_kind, out_idx):
+    """Earliest event of ball i against a fixed object; writes out_t/out_kind/out_idx[i]."""
+    out_t[i] = INF
+    out_kind[i] = -1
+    out_idx[i] = -1
+    m = mo[i]
+    qx, qy, ax, ay = path_coeffs(st[i, 2], st[i, 3], st[i, 4], st[i, 5], m, prm)
+    if qx == 0.0 and qy == 0.0 and ax == 0.0 and ay == 0.0:
+        return
+    T = ttr[i] - t0[i]
+    if not (T > 0.0):
+        return
+    R = prm[P_R]
+    x = st[i, 0]
+    y = st[i, 1]
+    qn = math.sqrt(qx * qx + qy * qy)
+    an = math.sqrt(ax * ax + ay * ay)
+    reach = qn * T + an * T * T + 1e-9
+    best = INF
+    kind = -1
+    idx = -1
+    # Straight cushions first: they are cheap (quadratics) and bound the horizon, so the quartic
+    # tests below only run for objects the ball can reach before it meets a cushion.
+    for k in range(lines.shape[0]):
+        t = _line_time(x, y, qx, qy, ax, ay, lines[k], R, reach, T)
+        if t < best:
+            best = t
+            kind = OBJ_LINE
+            idx = k
+    if best < T:
+        reach = qn * best + an * best * best + 1e-9
+    # pockets win ties against cushions (priority: pockets before collisions)
+    for k in range(pockets.shape[0]):
+        t = _circle_time(x, y, qx, qy, ax, ay, pockets[k, 0], pockets[k, 1], pockets[k, 2],
+                         reach, T)
+        if t < best or (t == best and kind == OBJ_LINE):
+            best = t
+            kind = OBJ_POCKET
+            idx = k
+    for k in range(circles.shape[0]):
+        t = _circle_time(x, y, qx, qy, ax, ay, circles[k, 0], circles[k, 1],
+                         circles[k, 2] + R, reach, T)
+        if t < best:
+            best = t
+            kind = OBJ_CIRCLE
+            idx = k
+    rp = prm[P_RPIN] + R
+    for k in range(pin_spots.shape[0]):
+        if not up[k]:
+            continue
+        t = _circle_time(x, y, qx, qy, ax, ay, pin_spots[k, 0], pin_spots[k, 1], rp, reach, T)
+        if t < best:
+            best = t
+            kind = OBJ_PIN
+            idx = k
+    if kind >= 0:
+        out_t[i] = t0[i] + best
+        out_kind[i] = kind
+        out_idx[i] = idx
+
+
+@nb.njit(cache=True)
+def _pair_time(i, j, tnow, st, mo, t0, ttr, ob_t, prm):
+    """Absolute time of the next contact of balls i and j, looking only as far as the first
+    event already due for either ball (its transition or object event): that event refreshes
+    this prediction anyway. inf if there is none before then."""
+    if mo[i] == POCKETED or mo[j] == POCKETED:
+        return INF
+    xi, yi, vxi, vyi, wxi, wyi, wzi = evolve(st[i, 0], st[i, 1], st[i, 2], st[i, 3], st[i, 4],
+                                             st[i, 5], st[i, 6], mo[i], tnow - t0[i], prm)
+    xj, yj, vxj, vyj, wxj, wyj, wzj = evolve(st[j, 0], st[j, 1], st[j, 2], st[j, 3], st[j, 4],
+                                             st[j, 5], st[j, 6], mo[j], tnow - t0[j], prm)
+    qxi, qyi, axi, ayi = path_coeffs(vxi, vyi, wxi, wyi, mo[i], prm)
+    qxj, qyj, axj, ayj = path_coeffs(vxj, vyj, wxj, wyj, mo[j], prm)
+    dqx = qxj - qxi
+    dqy = qyj - qyi
+    dax = axj - axi
+    day = ayj - ayi
+    if dqx == 0.0 and dqy == 0.0 and dax == 0.0 and day == 0.0:
+        return INF  # neither translates, or both move identically: the gap never changes
+    T = min(min(ttr[i], ttr[j]), min(ob_t[i], ob_t[j])) - tnow
+    if not (T > 0.0):
+        return INF
+    dx = xj - xi
+    dy = yj - yi
+    R2 = 2.0 * prm[P_R]
+    reach = math.sqrt(dqx * dqx + dqy * dqy) * T + math.sqrt(dax * dax + day * day) * T * T
+    dist = math.sqrt(dx * dx + dy * dy)
+    if dist - R2 > reach + 1e-9:
+        return INF
+    c4 = dax * dax + day * day
+    c3 = 2.0 * (dax * dqx + day * dqy)
+    c2 = dqx * dqx + dqy * dqy + 2.0 * (dax * dx + day * dy)
+    c1 = 2.0 * (dqx * dx + dqy * dy)
+    c0 = dx * dx + dy * dy - R2 * R2
+    return tnow + first_entry_root(c4, c3, c2, c1, c0, T)
+
+
+# ---------------------------------------------------------------------------------------------
+# the per-table event loop
+# ---------------------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def _refresh_ball(i, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up, prm,
+                  ob_t, ob_kind, ob_idx):
+    """Recompute every cached prediction that involves ball i (its state is valid at tnow)."""
+    B = st.shape[0]
+    if mo[i] == POCKETED:
+        ttr[i] = INF
+        ob_t[i] = INF
+        ob_kind[i] = -1
+        for j in range(B):
+            tbb[i, j] = INF
+            tbb[j, i] = INF
+        return
+    ttr[i] = t0[i] + transition_time(st[i, 2], st[i, 3], st[i, 4], st[i, 5], st[i, 6], mo[i], prm)
+    _predict_objects(i, st, mo, t0, ttr, lines, circles, pockets, pin_spots, up, prm, ob_t,
+                     ob_kind, ob_idx)
+    for j in range(B):
+        if j == i:
+            continue
+        t = _pair_time(i, j, tnow, st, mo, t0, ttr, ob_t, prm)
+        a = min(i, j)
+        b = max(i, j)
+        tbb[a, b] = t
+
+
+@nb.njit(cache=True)
+def _advance(i, tnow, st, mo, t0, prm):
+    """Evolve ball i's stored state to tnow (within its motion state) in place."""
+    x, y, vx, vy, wx, wy, wz = evolve(st[i, 0], st[i, 1], st[i, 2], st[i, 3], st[i, 4], st[i, 5],
+                                      st[i, 6], mo[i], tnow - t0[i], prm)
+    st[i, 0] = x
+    st[i, 1] = y
+    st[i, 2] = vx
+    st[i, 3] = vy
+    st[i, 4] = wx
+    st[i, 5] = wy
+    st[i, 6] = wz
+    t0[i] = tnow
+
+
+@nb.njit(cache=True)
+def _set_vw(i, st, vx, vy, wx, wy, wz):
+    st[i, 2] = vx
+    st[i, 3] = vy
+    st[i, 4] = wx
+    st[i, 5] = wy
+    st[i, 6] = wz
+
+
+@nb.njit(cache=True)
+def _kiss_pair(st, i, j, delta, R):
+    """Move balls i, j (touching) apart to 2R + delta along their straight-line motion
+    (pooltool's kiss); falls back to a symmetric push along the line of centres."""
+    dx = st[j, 0] - st[i, 0]
+    dy = st[j, 1] - st[i, 1]
+    dvx = st[j, 2] - st[i, 2]
+    dvy = st[j, 3] - st[i, 3]
+    a = dvx * dvx + dvy * dvy
+    b = 2.0 * (dx * dvx + dy * dvy)
+    target = 2.0 * R + delta
+    c = dx * dx + dy * dy - target * target
+    ok = False
+    t = 0.0
+    if a > 0.0:
+        disc = b * b - 4.0 * a * c
+        if disc >= 0.0:
+            sq = math.sqrt(disc)
+            r0 = (-b - sq) / (2.0 * a)
+            r1 = (-b + sq) / (2.0 * a)
+            t = r0 if abs(r0) < abs(r1) else r1
+            mx = 0.5 * t * (st[i, 2] + st[j, 2])
+            my = 0.5 * t * (st[i, 3] + st[j, 3])
+            moved_i = abs(t) * math.sqrt(st[i, 2] ** 2 + st[i, 3] ** 2)
+            moved_j = abs(t) * math.sqrt(st[j, 2] ** 2 + st[j, 3] ** 2)
+            if math.sqrt(mx * mx + my * my) <= 5.0 * delta and max(moved_i, moved_j) <= 5.0 * delta:
+                ok = True
+    if ok:
+        st[i, 0] += t * st[i, 2]
+        st[i, 1] += t * st[i, 3]
+        st[j, 0] += t * st[j, 2]
+        st[j, 1] += t * st[j, 3]
+        return
+    d = math.sqrt(dx * dx + dy * dy)
+    if d == 0.0:
+        return
+    nx = dx / d
+    ny = dy / d
+    cx = 0.5 * (st[i, 0] + st[j, 0])
+    cy = 0.5 * (st[i, 1] + st[j, 1])
+    st[i, 0] = cx - 0.5 * target * nx
+    st[i, 1] = cy - 0.5 * target * ny
+    st[j, 0] = cx + 0.5 * target * nx
+    st[j, 1] = cy + 0.5 * target * ny
+
+
+@nb.njit(cache=True)
+def _kiss_line(st, i, ln, delta, R):
+    """Put ball i at R + delta from straight cushion ln, stepping back along its velocity."""
+    nx = ln[4]
+    ny = ln[5]
+    dist = (st[i, 0] - ln[0]) * nx + (st[i, 1] - ln[1]) * ny
+    vn = st[i, 2] * nx + st[i, 3] * ny
+    if vn != 0.0:
+        t = (R + delta - dist) / vn
+        if abs(t) * math.sqrt(st[i, 2] ** 2 + st[i, 3] ** 2) <= 5.0 * delta:
+            st[i, 0] += t * st[i, 2]
+            st[i, 1] += t * st[i, 3]
+            return
+    st[i, 0] += (R + delta - dist) * nx
+    st[i, 1] += (R + delta - dist) * ny
+
+
+@nb.njit(cache=True)
+def _kiss_circle(st, i, cx, cy, rad, delta):
+    """Put ball i's centre at rad + delta from (cx, cy) (rad = circle radius + R)."""
+    dx = st[i, 0] - cx
+    dy = st[i, 1] - cy
+    vx = st[i, 2]
+    vy = st[i, 3]
+    target = rad + delta
+    a = vx * vx + vy * vy
+    if a > 0.0:
+        b = 2.0 * (dx * vx + dy * vy)
+        c = dx * dx + dy * dy - target * target
+        disc = b * b - 4.0 * a * c
+        if disc >= 0.0:
+            sq = math.sqrt(disc)
+            r0 = (-b - sq) / (2.0 * a)
+            r1 = (-b + sq) / (2.0 * a)
+            t = r0 if abs(r0) < abs(r1) else r1
+            if abs(t) * math.sqrt(a) <= 5.0 * delta:
+                st[i, 0] += t * vx
+                st[i, 1] += t * vy
+                return
+    d = math.sqrt(dx * dx + dy * dy)
+    if d == 0.0:
+        return
+    st[i, 0] = cx + dx / d * target
+    st[i, 1] = cy + dy / d * target
+
+
+@nb.njit(cache=True)
+def _log(k, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, typ, t, a, b, st, mo, ball_b):
+    ev_type[k] = typ
+    ev_time[k] = t
+    ev_i[k] = a
+    ev_j[k] = b
+    for c in range(7):
+        ev_state[k, 0, c] = st[a, c] if a >= 0 else 0.0
+        ev_state[k, 1, c] = st[b, c] if ball_b else 0.0
+    ev_motion[k, 0] = mo[a] if a >= 0 else -1
+    ev_motion[k, 1] = mo[b] if ball_b else -1
+
+
+@nb.njit(cache=True)
+def _topple(p, tnow, dx, dy, mask, src, up, p_mask, p_time, p_dir, p_sched, p_src, p_smask,
+            pin_spots, prm):
+    """Pin p falls now along (dx, dy); schedule the pins its sweep reaches (K-P2, K-P3)."""
+    up[p] = False
+    p_mask[p] = mask
+    p_time[p] = tnow
+    p_dir[p, 0] = dx
+    p_dir[p, 1] = dy
+    p_sched[p] = INF
+    L = prm[P_PIN_LEN]
+    reach = 2.0 * prm[P_RPIN]
+    sx = pin_spots[p, 0]
+    sy = pin_spots[p, 1]
+    for q in range(pin_spots.shape[0]):
+        if q == p or not up[q]:
+            continue
+        rx = pin_spots[q, 0] - sx
+        ry = pin_spots[q, 1] - sy
+        s = rx * dx + ry * dy
+        s = min(max(s, 0.0), L)
+        ex = rx - s * dx
+        ey = ry - s * dy
+        if ex * ex + ey * ey <= reach * reach * (1.0 + 1e-12):
+            tq = tnow + prm[P_PIN_DELAY]
+            if tq < p_sched[q]:
+                p_sched[q] = tq
+                p_src[q] = p
+                p_smask[q] = mask
+            elif tq == p_sched[q]:
+                p_smask[q] |= mask  # simultaneous chains: the pin belongs to both (K-P3)
+
+
+@nb.njit(cache=True)
+def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spots, prm, models,
+                   t_max, p_mask, p_time, p_dir, ev_type, ev_time, ev_i, ev_j, ev_state,
+                   ev_motion):
+    """Simulate one table until rest, ``t_max`` or a full log. Writes st/mo/pk/up and the log in
+    place. Returns (n_events, t_end, overflow)."""
+    B = st.shape[0]
+    P = pin_spots.shape[0]
+    K = ev_type.shape[0]
+    NL = lines.shape[0]
+    R = prm[P_R]
+    delta = prm[P_KISS]
+    bb_model = models[0]
+    c_model = models[1]
+    t0 = np.zeros(B)
+    ttr = np.full(B, INF)
+    tbb = np.full((B, B), INF)
+    ob_t = np.full(B, INF)
+    ob_kind = np.full(B, -1, dtype=np.int64)
+    ob_idx = np.full(B, -1, dtype=np.int64)
+    p_sched = np.full(P, INF)
+    p_src = np.full(P, -1, dtype=np.int64)
+    p_smask = np.zeros(P, dtype=np.int64)
+    for p in range(P):
+        p_mask[p] = 0
+        p_time[p] = INF
+        p_dir[p, 0] = 0.0
+        p_dir[p, 1] = 0.0
+    for i in range(B):
+        _refresh_ball(i, 0.0, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up, prm,
+                      ob_t, ob_kind, ob_idx)
+    n = 0
+    tnow = 0.0
+    overflow = 0
+    while True:
+        tmin = INF
+        kind = -1
+        a = -1
+        b = -1
+        for i in range(B):
+            if ttr[i] < tmin:
+                tmin = ttr[i]
+                kind = K_TRANSITION
+                a = i
+        for i in range(B):
+            if ob_t[i] < tmin:
+                tmin = ob_t[i]
+                kind = K_OBJECT
+                a = i
+        for p in range(P):
+            if p_sched[p] < tmin:
+                tmin = p_sched[p]
+                kind = K_PIN_FALL
+                a = p
+        for i in range(B):
+            for j in range(i + 1, B):
+                if tbb[i, j] < tmin:
+                    tmin = tbb[i, j]
+                    kind = K_BALL_BALL
+                    a = i
+                    b = j
+        if kind < 0:
+            break
+        if tmin > t_max:
+            overflow = 2
+            tnow = t_max
+            break
+        if n >= K:
+            overflow = 1
+            break
+        tnow = tmin
+        if kind == K_TRANSITION:
+            _advance(a, tnow, st, mo, t0, prm)
+            m_new = next_motion(st[a, 2], st[a, 3], st[a, 6], mo[a])
+            vx, vy, wx, wy, wz = enter_state(st[a, 2], st[a, 3], st[a, 4], st[a, 5], st[a, 6],
+                                             m_new, prm)
+            _set_vw(a, st, vx, vy, wx, wy, wz)
+            mo[a] = m_new
+            _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up,
+                          prm, ob_t, ob_kind, ob_idx)
+            _log(n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, EV_TRANSITION, tnow, a,
+                 m_new, st, mo, False)
+            n += 1
+        elif kind == K_BALL_BALL:
+            _advance(a, tnow, st, mo, t0, prm)
+            _advance(b, tnow, st, mo, t0, prm)
+            _kiss_pair(st, a, b, delta, R)
+            dx = st[b, 0] - st[a, 0]
+            dy = st[b, 1] - st[a, 1]
+            d = math.sqrt(dx * dx + dy * dy)
+            nx = dx / d
+            ny = dy / d
+            r = ball_ball(st[a, 2], st[a, 3], st[a, 4], st[a, 5], st[a, 6], st[b, 2], st[b, 3],
+                          st[b, 4], st[b, 5], st[b, 6], nx, ny, bb_model, prm)
+            _set_vw(a, st, r[0], r[1], r[2], r[3], r[4])
+            _set_vw(b, st, r[5], r[6], r[7], r[8], r[9])
+            # pooltool's "continually touching" fix: two balls moving together along the line of
+            # centres would otherwise re-collide endlessly; the chaser hands on 10 % of its speed.
+            s1 = st[a, 2] * nx + st[a, 3] * ny
+            s2 = st[b, 2] * nx + st[b, 3] * ny
+            va = math.sqrt(st[a, 2] ** 2 + st[a, 3] ** 2)
+            vb = math.sqrt(st[b, 2] ** 2 + st[b, 3] ** 2)
+            if va > 0.0 and vb > 0.0:
+                cosang = (st[a, 2] * st[b, 2] + st[a, 3] * st[b, 3]) / (va * vb)
+                if cosang > 0.9 and abs(s2 - s1) < 0.01:
+                    if abs(s1) >= abs(s2):
+                        tr = 0.1 * s1
+                        st[a, 2] -= tr * nx
+                        st[a, 3] -= tr * ny
+                        st[b, 2] += tr * nx
+                        st[b, 3] += tr * ny
+                    else:
+                        tr = 0.1 * s2
+                        st[b, 2] -= tr * nx
+                        st[b, 3] -= tr * ny
+                        st[a, 2] += tr * nx
+                        st[a, 3] += tr * ny
+            mo[a] = SLIDING
+            mo[b] = SLIDING
+            _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up,
+                          prm, ob_t, ob_kind, ob_idx)
+            _refresh_ball(b, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up,
+                          prm, ob_t, ob_kind, ob_idx)
+            _log(n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, EV_BALL_BALL, tnow, a, b,
+                 st, mo, True)
+            n += 1
+        elif kind == K_PIN_FALL:
+            p = a
+            src = p_src[p]
+            if up[p]:
+                dx = pin_spots[p, 0] - pin_spots[src, 0]
+                dy = pin_spots[p, 1] - pin_spots[src, 1]
+                d = math.sqrt(dx * dx + dy * dy)
+                _topple(p, tnow, dx / d, dy / d, p_smask[p], src, up, p_mask, p_time, p_dir,
+                        p_sched, p_src, p_smask, pin_spots, prm)
+                for i in range(B):
+                    if ob_kind[i] == OBJ_PIN and ob_idx[i] == p:
+                        _refresh_ball(i, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets,
+                                      pin_spots, up, prm, ob_t, ob_kind, ob_idx)
+                ev_type[n] = EV_PIN_PIN
+                ev_time[n] = tnow
+                ev_i[n] = src
+                ev_j[n] = p
+                for c in range(7):
+                    ev_state[n, 0, c] = 0.0
+                    ev_state[n, 1, c] = 0.0
+                ev_motion[n, 0] = -1
+                ev_motion[n, 1] = -1
+                n += 1
+            p_sched[p] = INF
+        else:
+            okind = ob_kind[a]
+            oi = ob_idx[a]
+            _advance(a, tnow, st, mo, t0, prm)
+            if okind == OBJ_POCKET:
+                mo[a] = POCKETED
+                pk[a] = oi
+                _set_vw(a, st, 0.0, 0.0, 0.0, 0.0, 0.0)
+                _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots,
+                              up, prm, ob_t, ob_kind, ob_idx)
+                _log(n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, EV_BALL_POCKET, tnow,
+                     a, oi, st, mo, False)
+                n += 1
+                continue
+            typ = EV_BALL_CUSHION
+            j_log = oi
+            if okind == OBJ_LINE:
+                ln = lines[oi]
+                _kiss_line(st, a, ln, delta, R)
+                r = cushion(st[a, 2], st[a, 3], st[a, 4], st[a, 5], st[a, 6], -ln[4], -ln[5],
+                            prm[P_EC], prm[P_FC], prm[P_H], c_model, prm)
+            elif okind == OBJ_CIRCLE:
+                cx = circles[oi, 0]
+                cy = circles[oi, 1]
+                _kiss_circle(st, a, cx, cy, circles[oi, 2] + R, delta)
+                dx = cx - st[a, 0]
+                dy = cy - st[a, 1]
+                d = math.sqrt(dx * dx + dy * dy)
+                r = cushion(st[a, 2], st[a, 3], st[a, 4], st[a, 5], st[a, 6], dx / d, dy / d,
+                            circles[oi, 3], circles[oi, 4], circles[oi, 5], c_model, prm)
+                if circle_kind[oi] == 0:
+                    j_log = NL + oi
+                else:
+                    typ = EV_BALL_POST
+            else:
+                typ = EV_BALL_PIN
+                dx = pin_spots[oi, 0] - st[a, 0]
+                dy = pin_spots[oi, 1] - st[a, 1]
+                d = math.sqrt(dx * dx + dy * dy)
+                nx = dx / d
+                ny = dy / d
+                vx, vy, toppled = ball_pin(st[a, 2], st[a, 3], nx, ny, prm[P_PIN_V], prm)
+                r = (vx, vy, st[a, 4], st[a, 5], st[a, 6])
+                if toppled:
+                    _topple(oi, tnow, nx, ny, np.int64(1) << a, -1, up, p_mask, p_time, p_dir,
+                            p_sched, p_src, p_smask, pin_spots, prm)
+                    for i in range(B):
+                        if i != a and ob_kind[i] == OBJ_PIN and ob_idx[i] == oi:
+                            _refresh_ball(i, tnow, st, mo, t0, ttr, tbb, lines, circles,
+                                          pockets, pin_spots, up, prm, ob_t, ob_kind, ob_idx)
+            _set_vw(a, st, r[0], r[1], r[2], r[3], r[4])
+            mo[a] = SLIDING
+            _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up,
+                          prm, ob_t, ob_kind, ob_idx)
+            _log(n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, typ, tnow, a, j_log, st,
+                 mo, False)
+            n += 1
+    # bring every ball to the end time (only moves balls when the shot was cut short)
+    for i in range(B):
+        if mo[i] != POCKETED:
+            _advance(i, tnow, st, mo, t0, prm)
+    return n, tnow, overflow
+
+
+@nb.njit(cache=True, parallel=True)
+def simulate_batch(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spots, prm, models,
+                   t_max, p_mask, p_time, p_dir, ev_type, ev_time, ev_i, ev_j, ev_state,
+                   ev_motion, n_events, t_end, overflow):
+    """Simulate T tables in parallel (``prange`` over the leading axis). All arrays carry the
+    table axis first except the shared geometry (lines, circles, circle_kind, pockets,
+    pin_spots), ``prm`` and ``models``. Writes every per-table array in place."""
+    T = st.shape[0]
+    for t in nb.prange(T):
+        n, te, of = simulate_table(st[t], mo[t], pk[t], up[t], lines, circles, circle_kind,
+                                   pockets, pin_spots, prm, models, t_max, p_mask[t], p_time[t],
+                                   p_dir[t], ev_type[t], ev_time[t], ev_i[t], ev_j[t],
+                                   ev_state[t], ev_motion[t])
+        n_events[t] = n
+        t_end[t] = te
+        overflow[t] = of
+
+
+@nb.njit(cache=True)
+def prepare_batch(st, mo, present, cue_ball, cue, squirt, prm):
+    """Apply the cue strike(s) and set the starting motion states, for every table.
+
+    Args:
+        st: (T, B, 7) x, y, vx, vy, wx, wy, wz; velocities may be preset (user-given v, w).
+        mo: (T, B) int32, written. present: (T, B) bool.
+        cue_ball: (T, S) struck ball per slot (-1 none). cue: (T, S, 5) V0 [m/s],
+            phi [deg], theta [deg], a, b. squirt: 1.0 to apply squirt.
+    A moving ball starts sliding, as after any strike or collision (pooltool does the same);
+    a ball that only spins starts spinning.
+    """
+    T, B = mo.shape
+    S = cue_ball.shape[1]
+    for t in range(T):
+        for s in range(S):
+            b = cue_ball[t, s]
+            if b >= 0:
+                vx, vy, wx, wy, wz = strike(cue[t, s, 0], math.radians(cue[t, s, 1]),
+                                            math.radians(cue[t, s, 2]), cue[t, s, 3],
+                                            cue[t, s, 4], squirt, prm)
+                _set_vw(b, st[t], vx, vy, wx, wy, wz)
+        for b in range(B):
+            if not present[t, b]:
+                for c in range(2, 7):
+                    st[t, b, c] = 0.0
+                mo[t, b] = POCKETED
+                continue
+            m = classify(st[t, b, 2], st[t, b, 3], st[t, b, 4], st[t, b, 5], st[t, b, 6], prm)
+            if m == ROLLING or (m == SLIDING):
+                m = SLIDING
+            mo[t, b] = m
+        for s in range(S):
+            b = cue_ball[t, s]
+            if b >= 0:
+                mo[t, b] = SLIDING
