@@ -28,8 +28,8 @@ from .motion import evolve, path_coeffs
 @nb.njit(cache=True)
 def _positions_kernel(st0, mo0, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, n_events,
                       t_end, times, prm, out):
-    """out[t, k, b, :] = centre of ball b of table t at times[t, k] (times sorted per table;
-    clamped to [0, t_end])."""
+    """out[t, k, b, :] = state (x, y, vx, vy, wx, wy, wz) of ball b of table t at times[t, k]
+    (times sorted per table; clamped to [0, t_end])."""
     T, B, _ = st0.shape
     N = times.shape[1]
     cur = np.empty((B, 7))
@@ -66,6 +66,11 @@ def _positions_kernel(st0, mo0, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motio
                                                   tq - cur_t[b], prm)
                 out[t, s, b, 0] = x
                 out[t, s, b, 1] = y
+                out[t, s, b, 2] = vx
+                out[t, s, b, 3] = vy
+                out[t, s, b, 4] = wx
+                out[t, s, b, 5] = wy
+                out[t, s, b, 6] = wz
 
 
 def _start_state(res) -> np.ndarray:
@@ -76,15 +81,17 @@ def _start_state(res) -> np.ndarray:
     return st0
 
 
-def positions_at(res, times) -> np.ndarray:
-    """Ball centres at the given times.
+def states_at(res, times) -> np.ndarray:
+    """Full ball states at the given times.
 
     Args:
         res: a :class:`~cuegym.physics.SimResult`.
         times: (N,) times [s] shared by all tables, or (T, N) per table; each row sorted
-            ascending. Times are clamped to [0, t_end] of each table.
+            ascending. Times are clamped to [0, t_end] of each table. At an event time the
+            state is the one right after the event.
     Returns:
-        (T, N, B, 2) positions [m]. Pocketed balls stay where their centre entered the pocket.
+        (T, N, B, 7): x, y [m], vx, vy [m/s], wx, wy, wz [rad/s]. Pocketed balls stay where
+        their centre entered the pocket, at rest.
     """
     T, B = res.motion.shape
     times = np.asarray(times, dtype=np.float64)
@@ -92,13 +99,20 @@ def positions_at(res, times) -> np.ndarray:
         times = np.broadcast_to(times, (T, times.shape[0]))
     if times.ndim != 2 or times.shape[0] != T:
         raise ValueError(f"times must have shape (N,) or ({T}, N), got {times.shape}")
+    if not np.all(np.isfinite(times)):
+        raise ValueError("times must be finite")
     if np.any(np.diff(times, axis=1) < 0):
         raise ValueError("times must be sorted ascending in each row")
-    out = np.empty((T, times.shape[1], B, 2))
+    out = np.empty((T, times.shape[1], B, 7))
     _positions_kernel(_start_state(res), res.motion0.astype(np.int64), res.ev_type, res.ev_time,
                       res.ev_i, res.ev_j, res.ev_state, res.ev_motion, res.n_events, res.t_end,
                       np.ascontiguousarray(times), res.prm, out)
     return out
+
+
+def positions_at(res, times) -> np.ndarray:
+    """Ball centres at the given times: (T, N, B, 2) [m]. See :func:`states_at`."""
+    return states_at(res, times)[..., 0:2]
 
 
 def sample_paths(res, dt: float = 0.01) -> tuple[np.ndarray, np.ndarray]:

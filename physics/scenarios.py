@@ -1,0 +1,87 @@
+"""Random but valid table layouts and strikes, vectorised over tables.
+
+Used by the benchmarks, the soak test, the invariant tests and the demo. Draws come from the
+caller's ``numpy.random.Generator`` (kernels never draw random numbers).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..configs import PhysicsParams, TableSpec
+
+
+def random_positions(rng: np.random.Generator, table: TableSpec, params: PhysicsParams, T: int,
+                     B: int, pins_up: np.ndarray | None = None, margin: float = 1e-4,
+                     fixed: np.ndarray | None = None) -> np.ndarray:
+    """(T, B, 2) ball centres on the cloth, not touching each other, posts, pins or pockets.
+
+    Args:
+        fixed: optional (T, B, 2) with NaN where a ball is to be drawn; finite entries are kept.
+    """
+    R = params.R
+    hx = table.length / 2 - R - margin
+    hy = table.width / 2 - R - margin
+    xy = np.full((T, B, 2), np.nan) if fixed is None else np.array(fixed, dtype=float)
+    pins_up = np.ones((T, len(table.pin_spots)), bool) if pins_up is None else pins_up
+    for b in range(B):
+        todo = np.isnan(xy[:, b, 0])
+        for _ in range(1000):
+            if not todo.any():
+                break
+            n = int(todo.sum())
+            cand = np.stack([rng.uniform(-hx, hx, n), rng.uniform(-hy, hy, n)], axis=1)
+            ok = np.ones(n, bool)
+            others = xy[todo][:, :b]
+            if b:
+                d = np.linalg.norm(others - cand[:, None, :], axis=-1)
+                ok &= ~np.any(d < 2 * R + margin, axis=1)
+            for c in table.circles:
+                ok &= np.hypot(cand[:, 0] - c.x, cand[:, 1] - c.y) > c.radius + R + margin
+            for p in table.pockets:
+                ok &= np.hypot(cand[:, 0] - p.x, cand[:, 1] - p.y) > p.radius + margin
+            for k, (px, py) in enumerate(table.pin_spots):
+                near = np.hypot(cand[:, 0] - px, cand[:, 1] - py) <= table.pin_radius + R + margin
+                ok &= ~(near & pins_up[todo, k])
+            idx = np.nonzero(todo)[0][ok]
+            xy[idx, b] = cand[ok]
+            todo[idx] = False
+        if todo.any():
+            raise RuntimeError("could not place balls without overlap")
+    return xy
+
+
+def random_strikes(rng: np.random.Generator, T: int, v_range=(0.5, 6.0), theta_max: float = 10.0,
+                   spin: float = 0.5) -> np.ndarray:
+    """(T, 5) strikes V0 [m/s], phi [deg], theta [deg], a, b with a^2 + b^2 <= spin^2."""
+    r = spin * np.sqrt(rng.uniform(0, 1, T))
+    ang = rng.uniform(0, 2 * np.pi, T)
+    return np.stack([rng.uniform(*v_range, T), rng.uniform(-180.0, 180.0, T),
+                     rng.uniform(0.0, theta_max, T), r * np.cos(ang), r * np.sin(ang)], axis=1)
+
+
+def keglebillard_shots(rng: np.random.Generator, table: TableSpec, params: PhysicsParams, T: int):
+    """Realistic random keglebillard shots: whites on random spots of the bed, all pins up, the
+    red struck toward a random point near a white (with a spread), 0.5-6 m/s.
+
+    Returns:
+        dict(xy (T, 3, 2), cue_ball (T,), cue (T, 5), pins_up (T, 5)).
+    """
+    pins = np.ones((T, len(table.pin_spots)), bool)
+    xy = random_positions(rng, table, params, T, 3, pins)
+    cue = random_strikes(rng, T)
+    target = xy[np.arange(T), rng.integers(1, 3, T)]
+    d = target - xy[:, 0]
+    cue[:, 1] = np.degrees(np.arctan2(d[:, 1], d[:, 0])) + rng.normal(0.0, 8.0, T)
+    return {"xy": xy, "cue_ball": np.zeros(T, np.int64), "cue": cue, "pins_up": pins}
+
+
+def golfbillard_shots(rng: np.random.Generator, table: TableSpec, params: PhysicsParams, T: int):
+    """Random golfbillard strokes: 10 balls at random places, one random own ball struck.
+
+    Returns:
+        dict(xy (T, 10, 2), cue_ball (T,), cue (T, 5)).
+    """
+    xy = random_positions(rng, table, params, T, 10)
+    cue = random_strikes(rng, T, v_range=(0.3, 4.0))
+    return {"xy": xy, "cue_ball": rng.integers(0, 10, T), "cue": cue}
