@@ -21,7 +21,7 @@ import numpy as np
 
 from ..configs import ConfigError, PhysicsParams, TableSpec
 from .constants import BALL_BALL_MODELS, CUSHION_MODELS
-from .engine import KISS, pack_params, prepare_batch, simulate_batch
+from .engine import KISS, pack_params, prepare_batch, simulate_batch, simulate_serial
 
 
 class PhysicsInputError(ValueError):
@@ -288,16 +288,20 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     t_end = np.zeros(T)
     overflow = np.zeros(T, np.int8)
     up = pins.astype(np.bool_)
-    old = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(int(threads))
-    try:
-        simulate_batch(st, mo, pk, up, arrs["lines"], arrs["circles"], arrs["circle_kind"],
-                       arrs["pockets"], arrs["pin_spots"], prm, models.codes(), t_max, p_mask,
-                       p_time, p_dir, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion,
-                       n_events, t_end, overflow)
-    finally:
-        if threads is not None:
+    args = (st, mo, pk, up, arrs["lines"], arrs["circles"], arrs["circle_kind"], arrs["pockets"],
+            arrs["pin_spots"], prm, models.codes(), t_max, p_mask, p_time, p_dir, ev_type,
+            ev_time, ev_i, ev_j, ev_state, ev_motion, n_events, t_end, overflow)
+    n_threads = numba.get_num_threads() if threads is None else int(threads)
+    if n_threads < 1:
+        raise PhysicsInputError(f"threads must be >= 1, got {threads!r}")
+    if n_threads == 1 or T < 2 * n_threads:
+        simulate_serial(*args)  # a thread pool costs more than it saves on tiny batches
+    else:
+        old = numba.get_num_threads()
+        numba.set_num_threads(min(n_threads, numba.config.NUMBA_NUM_THREADS))
+        try:
+            simulate_batch(*args)
+        finally:
             numba.set_num_threads(old)
     return SimResult(rvw=_to_rvw(st, params.R), motion=mo, pocket=pk, rvw0=rvw0, motion0=motion0,
                      pins_up0=pins0, pins_up=up, pin_toppler=p_mask, pin_topple_time=p_time,

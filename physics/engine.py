@@ -728,3 +728,19 @@ def prepare_batch(st, mo, present, cue_ball, cue, squirt, prm):
             b = cue_ball[t, s]
             if b >= 0:
                 mo[t, b] = SLIDING
+
+
+@nb.njit(cache=True)
+def simulate_serial(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spots, prm, models,
+                    t_max, p_mask, p_time, p_dir, ev_type, ev_time, ev_i, ev_j, ev_state,
+                    ev_motion, n_events, t_end, overflow):
+    """Same as :func:`simulate_batch` on the calling thread (no thread-pool start-up cost: the
+    better choice for small batches)."""
+    for t in range(st.shape[0]):
+        n, te, of = simulate_table(st[t], mo[t], pk[t], up[t], lines, circles, circle_kind,
+                                   pockets, pin_spots, prm, models, t_max, p_mask[t], p_time[t],
+                                   p_dir[t], ev_type[t], ev_time[t], ev_i[t], ev_j[t],
+                                   ev_state[t], ev_motion[t])
+        n_events[t] = n
+        t_end[t] = te
+        overflow[t] = of
