@@ -1,4 +1,4 @@
-"""cuegym: batched billiards physics, rules and Gymnasium environments for keglebillard and golfbillard.
+"""cuegym: batched billiards physics, rules and Gymnasium envs for keglebillard and golfbillard.
 
 Subpackages (imports go one way, top to bottom):
 

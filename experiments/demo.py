@@ -53,7 +53,8 @@ def summarise(name: str, table, res) -> dict:
     for k in range(int(res.n_events[0])):
         nm = EVENT_NAMES[res.ev_type[0, k]]
         counts[nm] = counts.get(nm, 0) + 1
-    out = {"table": name, "events": int(res.n_events[0]), "duration_s": round(float(res.t_end[0]), 3),
+    out = {"table": name, "events": int(res.n_events[0]),
+           "duration_s": round(float(res.t_end[0]), 3),
            "event_counts": counts,
            "pocketed": [ids[b] for b in range(len(ids)) if res.motion[0, b] == 4],
            "pins_down": [table.pin_ids[k] for k in range(len(table.pin_ids))

@@ -11,8 +11,33 @@ Units: metres, seconds, kilograms, degrees at the API. See docs/physics.md for t
 conventions, docs/physics_api.md for the arrays.
 """
 
-from .api import Models, PhysicsInputError, SimResult, simulate
-from .constants import EVENT_NAMES, MOTION_NAMES
+import hashlib as _hashlib
+from pathlib import Path as _Path
+
+
+def _drop_stale_numba_cache() -> None:
+    """numba's on-disk cache (cache=True) is keyed on each function's own file only, so a kernel
+    that calls into a changed module would load stale machine code. Drop this package's cache
+    whenever any of its sources changed."""
+    here = _Path(__file__).resolve().parent
+    digest = _hashlib.sha1(b"".join(p.read_bytes() for p in sorted(here.glob("*.py"))))
+    cache = here / "__pycache__"
+    stamp = cache / "numba_sources.sha1"
+    try:
+        if stamp.exists() and stamp.read_text() == digest.hexdigest():
+            return
+        cache.mkdir(exist_ok=True)
+        for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
+            f.unlink(missing_ok=True)
+        stamp.write_text(digest.hexdigest())
+    except OSError:  # read-only install: numba falls back to compiling in memory
+        pass
+
+
+_drop_stale_numba_cache()
+
+from .api import Models, PhysicsInputError, SimResult, simulate  # noqa: E402
+from .constants import EVENT_NAMES, MOTION_NAMES  # noqa: E402
 
 __all__ = ["Models", "PhysicsInputError", "SimResult", "simulate", "simulate_json",
            "EVENT_NAMES", "MOTION_NAMES"]

@@ -38,7 +38,6 @@ from .constants import (
 )
 from .motion import (
     INF,
-    classify,
     N_PARAMS,
     P_CUE_M,
     P_EB,
@@ -60,6 +59,7 @@ from .motion import (
     P_UR,
     P_US,
     P_USP,
+    classify,
     enter_state,
     evolve,
     next_motion,
@@ -119,14 +119,33 @@ def pack_params(params, cushion_height: float, pin_radius: float, pin_height: fl
 # ---------------------------------------------------------------------------------------------
 
 
+@nb.njit(cache=True, inline="always")
+def _far_from_path(px, py, ex, ey, sag, cx, cy, rad):
+    """True when (cx, cy) is farther than rad from every point of a path that stays within
+    ``sag`` of the chord from (px, py) to (ex, ey) (a cheap exact-enough cull)."""
+    dx = ex - px
+    dy = ey - py
+    l2 = dx * dx + dy * dy
+    rx = cx - px
+    ry = cy - py
+    s = 0.0
+    if l2 > 0.0:
+        s = (rx * dx + ry * dy) / l2
+        s = min(1.0, max(0.0, s))
+    gx = rx - s * dx
+    gy = ry - s * dy
+    lim = rad + sag + 1e-9
+    return gx * gx + gy * gy > lim * lim
+
+
 @nb.njit(cache=True)
-def _circle_time(x, y, qx, qy, ax, ay, cx, cy, rad, reach, T):
-    """First time the centre (x, y) + q t + a t^2 comes within ``rad`` of (cx, cy)."""
+def _circle_time(x, y, qx, qy, ax, ay, cx, cy, rad, T, ex, ey, sag):
+    """First time in [0, T] the centre (x, y) + q t + a t^2 comes within ``rad`` of (cx, cy).
+    (ex, ey) is the centre at T and ``sag`` bounds the path's distance from that chord."""
+    if _far_from_path(x, y, ex, ey, sag, cx, cy, rad):
+        return INF
     dx = x - cx
     dy = y - cy
-    dist = math.sqrt(dx * dx + dy * dy)
-    if dist - rad > reach:
-        return INF
     c4 = ax * ax + ay * ay
     c3 = 2.0 * (ax * qx + ay * qy)
     c2 = qx * qx + qy * qy + 2.0 * (ax * dx + ay * dy)
@@ -203,19 +222,23 @@ def _predict_objects(i, st, mo, t0, ttr, lines, circles, pockets, pin_spots, up,
             best = t
             kind = OBJ_LINE
             idx = k
-    if best < T:
-        reach = qn * best + an * best * best + 1e-9
+    # The ball's path up to the first cushion (or its transition): a parabola within ``sag``
+    # of its chord. Objects farther than that from the chord cannot be reached.
+    Th = min(best, T)
+    ex = x + qx * Th + ax * Th * Th
+    ey = y + qy * Th + ay * Th * Th
+    sag = 0.25 * an * Th * Th
     # pockets win ties against cushions (priority: pockets before collisions)
     for k in range(pockets.shape[0]):
-        t = _circle_time(x, y, qx, qy, ax, ay, pockets[k, 0], pockets[k, 1], pockets[k, 2],
-                         reach, T)
+        t = _circle_time(x, y, qx, qy, ax, ay, pockets[k, 0], pockets[k, 1], pockets[k, 2], Th,
+                         ex, ey, sag)
         if t < best or (t == best and kind == OBJ_LINE):
             best = t
             kind = OBJ_POCKET
             idx = k
     for k in range(circles.shape[0]):
         t = _circle_time(x, y, qx, qy, ax, ay, circles[k, 0], circles[k, 1],
-                         circles[k, 2] + R, reach, T)
+                         circles[k, 2] + R, Th, ex, ey, sag)
         if t < best:
             best = t
             kind = OBJ_CIRCLE
@@ -224,7 +247,8 @@ def _predict_objects(i, st, mo, t0, ttr, lines, circles, pockets, pin_spots, up,
     for k in range(pin_spots.shape[0]):
         if not up[k]:
             continue
-        t = _circle_time(x, y, qx, qy, ax, ay, pin_spots[k, 0], pin_spots[k, 1], rp, reach, T)
+        t = _circle_time(x, y, qx, qy, ax, ay, pin_spots[k, 0], pin_spots[k, 1], rp, Th, ex, ey,
+                         sag)
         if t < best:
             best = t
             kind = OBJ_PIN
@@ -260,9 +284,11 @@ def _pair_time(i, j, tnow, st, mo, t0, ttr, ob_t, prm):
     dx = xj - xi
     dy = yj - yi
     R2 = 2.0 * prm[P_R]
-    reach = math.sqrt(dqx * dqx + dqy * dqy) * T + math.sqrt(dax * dax + day * day) * T * T
-    dist = math.sqrt(dx * dx + dy * dy)
-    if dist - R2 > reach + 1e-9:
+    # relative path p(t) = d + dq t + da t^2 must come within 2R of the origin
+    ex = dx + dqx * T + dax * T * T
+    ey = dy + dqy * T + day * T * T
+    sag = 0.25 * math.sqrt(dax * dax + day * day) * T * T
+    if _far_from_path(dx, dy, ex, ey, sag, 0.0, 0.0, R2):
         return INF
     c4 = dax * dax + day * day
     c3 = 2.0 * (dax * dqx + day * dqy)

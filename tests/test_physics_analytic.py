@@ -140,7 +140,7 @@ def test_han_2005_matches_hand_computation(open_bed, kegle):
 
 
 def test_ball_through_a_gap_of_the_pin_cross_touches_no_pin(kegle):
-    """K-P1 geometry: neighbouring pins leave 62 mm; a 61.5 mm ball passes with 0.25 mm each side."""
+    """K-P1 geometry: neighbouring pins leave 62 mm; a 61.5 mm ball passes 0.25 mm clear."""
     table, p = kegle
     res = _one(table, p, [[0.041, -0.45], [-0.9, 0.4], [0.9, 0.4]], [1.5, 90.0, 0.0, 0.0, 0.2])
     types = res.ev_type[0, : res.n_events[0]]
