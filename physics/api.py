@@ -300,7 +300,7 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
         old = numba.get_num_threads()
         numba.set_num_threads(min(n_threads, numba.config.NUMBA_NUM_THREADS))
         try:
-            simulate_batch(*args)
+            simulate_batch(*args, 8 * numba.get_num_threads())
         finally:
             numba.set_num_threads(old)
     return SimResult(rvw=_to_rvw(st, params.R), motion=mo, pocket=pk, rvw0=rvw0, motion0=motion0,

@@ -491,11 +491,20 @@ def _topple(p, tnow, dx, dy, mask, src, up, p_mask, p_time, p_dir, p_sched, p_sr
 
 
 @nb.njit(cache=True)
+def alloc_scratch(B, P):
+    """Working arrays of one table's event loop (reused across the tables of a chunk)."""
+    fs = np.empty((4 + B, max(B, P)))
+    ints = np.empty((4, max(B, P)), dtype=np.int64)
+    return fs, ints
+
+
+@nb.njit(cache=True)
 def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spots, prm, models,
                    t_max, p_mask, p_time, p_dir, ev_type, ev_time, ev_i, ev_j, ev_state,
-                   ev_motion):
+                   ev_motion, fs, ints):
     """Simulate one table until rest, ``t_max`` or a full log. Writes st/mo/pk/up and the log in
-    place. Returns (n_events, t_end, overflow)."""
+    place; ``fs``/``ints`` are scratch from :func:`alloc_scratch`. Returns
+    (n_events, t_end, overflow)."""
     B = st.shape[0]
     P = pin_spots.shape[0]
     K = ev_type.shape[0]
@@ -504,15 +513,24 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
     delta = prm[P_KISS]
     bb_model = models[0]
     c_model = models[1]
-    t0 = np.zeros(B)
-    ttr = np.full(B, INF)
-    tbb = np.full((B, B), INF)
-    ob_t = np.full(B, INF)
-    ob_kind = np.full(B, -1, dtype=np.int64)
-    ob_idx = np.full(B, -1, dtype=np.int64)
-    p_sched = np.full(P, INF)
-    p_src = np.full(P, -1, dtype=np.int64)
-    p_smask = np.zeros(P, dtype=np.int64)
+    t0 = fs[0, :B]
+    ttr = fs[1, :B]
+    ob_t = fs[2, :B]
+    p_sched = fs[3, :P]
+    tbb = fs[4:4 + B, :B]
+    ob_kind = ints[0, :B]
+    ob_idx = ints[1, :B]
+    p_src = ints[2, :P]
+    p_smask = ints[3, :P]
+    t0[:] = 0.0
+    ttr[:] = INF
+    ob_t[:] = INF
+    p_sched[:] = INF
+    tbb[:, :] = INF
+    ob_kind[:] = -1
+    ob_idx[:] = -1
+    p_src[:] = -1
+    p_smask[:] = 0
     for p in range(P):
         p_mask[p] = 0
         p_time[p] = INF
@@ -703,19 +721,23 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
 @nb.njit(cache=True, parallel=True)
 def simulate_batch(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spots, prm, models,
                    t_max, p_mask, p_time, p_dir, ev_type, ev_time, ev_i, ev_j, ev_state,
-                   ev_motion, n_events, t_end, overflow):
-    """Simulate T tables in parallel (``prange`` over the leading axis). All arrays carry the
-    table axis first except the shared geometry (lines, circles, circle_kind, pockets,
-    pin_spots), ``prm`` and ``models``. Writes every per-table array in place."""
+                   ev_motion, n_events, t_end, overflow, n_chunks):
+    """Simulate T tables in parallel (``prange`` over ``n_chunks`` chunks of the leading axis;
+    each chunk reuses one scratch allocation). All arrays carry the table axis first except the
+    shared geometry (lines, circles, circle_kind, pockets, pin_spots), ``prm`` and ``models``.
+    Writes every per-table array in place."""
     T = st.shape[0]
-    for t in nb.prange(T):
-        n, te, of = simulate_table(st[t], mo[t], pk[t], up[t], lines, circles, circle_kind,
-                                   pockets, pin_spots, prm, models, t_max, p_mask[t], p_time[t],
-                                   p_dir[t], ev_type[t], ev_time[t], ev_i[t], ev_j[t],
-                                   ev_state[t], ev_motion[t])
-        n_events[t] = n
-        t_end[t] = te
-        overflow[t] = of
+    n_chunks = max(1, min(T, n_chunks))
+    for c in nb.prange(n_chunks):
+        fs, ints = alloc_scratch(st.shape[1], pin_spots.shape[0])
+        for t in range(c * T // n_chunks, (c + 1) * T // n_chunks):
+            n, te, of = simulate_table(st[t], mo[t], pk[t], up[t], lines, circles, circle_kind,
+                                       pockets, pin_spots, prm, models, t_max, p_mask[t],
+                                       p_time[t], p_dir[t], ev_type[t], ev_time[t], ev_i[t],
+                                       ev_j[t], ev_state[t], ev_motion[t], fs, ints)
+            n_events[t] = n
+            t_end[t] = te
+            overflow[t] = of
 
 
 @nb.njit(cache=True)
@@ -762,11 +784,12 @@ def simulate_serial(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_sp
                     ev_motion, n_events, t_end, overflow):
     """Same as :func:`simulate_batch` on the calling thread (no thread-pool start-up cost: the
     better choice for small batches)."""
+    fs, ints = alloc_scratch(st.shape[1], pin_spots.shape[0])
     for t in range(st.shape[0]):
         n, te, of = simulate_table(st[t], mo[t], pk[t], up[t], lines, circles, circle_kind,
                                    pockets, pin_spots, prm, models, t_max, p_mask[t], p_time[t],
                                    p_dir[t], ev_type[t], ev_time[t], ev_i[t], ev_j[t],
-                                   ev_state[t], ev_motion[t])
+                                   ev_state[t], ev_motion[t], fs, ints)
         n_events[t] = n
         t_end[t] = te
         overflow[t] = of
