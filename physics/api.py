@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass, field
 
 import numba
+import numba as nb
 import numpy as np
 
 from ..configs import ConfigError, PhysicsParams, TableSpec
@@ -116,50 +117,98 @@ def _as_array(name: str, value, shape: tuple, dtype=np.float64) -> np.ndarray:
     return arr
 
 
+@nb.njit(cache=True)
+def _first_layout_violation(xy, present, pins_up, R, hx, hy, circles, pockets, pin_spots, r_pin):
+    """First problem in the layout as (code, table, ball, other); code 0 means none.
+
+    Codes: 1 off the cloth, 2 two balls overlap (other = ball), 3 ball overlaps a circle
+    (other = circle index), 4 ball inside a pocket's capture circle (other = pocket),
+    5 ball overlaps a standing pin (other = pin).
+    """
+    tol = 1e-9
+    T, B, _ = xy.shape
+    for t in range(T):
+        for b in range(B):
+            if not present[t, b]:
+                continue
+            x = xy[t, b, 0]
+            y = xy[t, b, 1]
+            if abs(x) > hx + tol or abs(y) > hy + tol:
+                return 1, t, b, -1
+            for o in range(b + 1, B):
+                if present[t, o]:
+                    dx = xy[t, o, 0] - x
+                    dy = xy[t, o, 1] - y
+                    if dx * dx + dy * dy < (2.0 * R - tol) ** 2:
+                        return 2, t, b, o
+            for c in range(circles.shape[0]):
+                dx = circles[c, 0] - x
+                dy = circles[c, 1] - y
+                if dx * dx + dy * dy < (circles[c, 2] + R - tol) ** 2:
+                    return 3, t, b, c
+            for k in range(pockets.shape[0]):
+                dx = pockets[k, 0] - x
+                dy = pockets[k, 1] - y
+                if dx * dx + dy * dy < pockets[k, 2] ** 2:
+                    return 4, t, b, k
+            for k in range(pin_spots.shape[0]):
+                if pins_up[t, k]:
+                    dx = pin_spots[k, 0] - x
+                    dy = pin_spots[k, 1] - y
+                    if dx * dx + dy * dy < (r_pin + R - tol) ** 2:
+                        return 5, t, b, k
+    return 0, -1, -1, -1
+
+
+_ARRAYS: dict = {}
+
+
+def kernel_arrays(table: TableSpec, params: PhysicsParams) -> dict[str, np.ndarray]:
+    """Geometry arrays for the kernels, unpacked once per (table, params) pair (cached by
+    identity: hashing a TableSpec costs more than a small simulation)."""
+    key = (id(table), id(params))
+    hit = _ARRAYS.get(key)
+    if hit is not None and hit[0] is table and hit[1] is params:
+        return hit[2]
+    arrs = table.arrays(params)
+    for a in arrs.values():
+        a.setflags(write=False)
+    if len(_ARRAYS) > 64:
+        _ARRAYS.clear()
+    _ARRAYS[key] = (table, params, arrs)
+    return arrs
+
+
 def validate_layout(table: TableSpec, params: PhysicsParams, xy: np.ndarray, present: np.ndarray,
                     pins_up: np.ndarray, names: tuple[str, ...] | None = None) -> None:
     """Raise :class:`PhysicsInputError` for a ball off the cloth, overlapping another ball, a
-    post or a standing pin, or inside a pocket's capture circle. Vectorised over tables."""
-    T, B, _ = xy.shape
+    post, a jaw or a standing pin, or inside a pocket's capture circle (compiled check)."""
     R = params.R
-    tol = 1e-9
-    label = (lambda b: repr(names[b])) if names else (lambda b: f"ball {b}")
     hx, hy = table.length / 2 - R, table.width / 2 - R
-    off = present & ((np.abs(xy[..., 0]) > hx + tol) | (np.abs(xy[..., 1]) > hy + tol))
-    if off.any():
-        t, b = np.argwhere(off)[0]
-        raise PhysicsInputError(f"table {t}: {label(b)} at ({xy[t, b, 0]:.4f}, {xy[t, b, 1]:.4f})"
-                                f" is off the cloth (|x| <= {hx:.4f}, |y| <= {hy:.4f} m)")
-    if B > 1:
-        d = np.linalg.norm(xy[:, :, None, :] - xy[:, None, :, :], axis=-1)
-        both = present[:, :, None] & present[:, None, :]
-        iu = np.triu(np.ones((B, B), bool), 1)
-        bad = both & iu[None] & (d < 2 * R - tol)
-        if bad.any():
-            t, i, j = np.argwhere(bad)[0]
-            raise PhysicsInputError(f"table {t}: {label(i)} and {label(j)} overlap (centres "
-                                    f"{d[t, i, j]:.5f} m apart, need >= 2R = {2 * R:.5f} m)")
-    for c in table.circles:
-        d = np.hypot(xy[..., 0] - c.x, xy[..., 1] - c.y)
-        bad = present & (d < c.radius + R - tol)
-        if bad.any():
-            t, b = np.argwhere(bad)[0]
-            what = "post" if c.kind == 1 else "pocket jaw"
-            raise PhysicsInputError(f"table {t}: {label(b)} overlaps the {what} at ({c.x:.4f}, "
-                                    f"{c.y:.4f})")
-    for k, p in enumerate(table.pockets):
-        d = np.hypot(xy[..., 0] - p.x, xy[..., 1] - p.y)
-        bad = present & (d < p.radius)
-        if bad.any():
-            t, b = np.argwhere(bad)[0]
-            raise PhysicsInputError(f"table {t}: {label(b)} is inside pocket {k} "
-                                    f"({p.name or k}); place it on the cloth")
-    for k, (px, py) in enumerate(table.pin_spots):
-        d = np.hypot(xy[..., 0] - px, xy[..., 1] - py)
-        bad = present & pins_up[:, k:k + 1] & (d < table.pin_radius + R - tol)
-        if bad.any():
-            t, b = np.argwhere(bad)[0]
-            raise PhysicsInputError(f"table {t}: {label(b)} overlaps standing pin {k}")
+    arrs = kernel_arrays(table, params)
+    code, t, b, o = _first_layout_violation(xy, present, pins_up, R, hx, hy, arrs["circles"],
+                                            arrs["pockets"], arrs["pin_spots"], table.pin_radius)
+    if code == 0:
+        return
+    label = (lambda i: repr(names[i])) if names else (lambda i: f"ball {i}")
+    x, y = xy[t, b]
+    if code == 1:
+        msg = (f"{label(b)} at ({x:.4f}, {y:.4f}) is off the cloth (|x| <= {hx:.4f}, "
+               f"|y| <= {hy:.4f} m)")
+    elif code == 2:
+        d = float(np.hypot(*(xy[t, o] - xy[t, b])))
+        msg = (f"{label(b)} and {label(o)} overlap (centres {d:.5f} m apart, need >= 2R = "
+               f"{2 * R:.5f} m)")
+    elif code == 3:
+        c = table.circles[o]
+        what = "post" if c.kind == 1 else "pocket jaw"
+        msg = f"{label(b)} at ({x:.4f}, {y:.4f}) overlaps the {what} at ({c.x:.4f}, {c.y:.4f})"
+    elif code == 4:
+        p = table.pockets[o]
+        msg = f"{label(b)} is inside pocket {o} ({p.name or o}); place it on the cloth"
+    else:
+        msg = f"{label(b)} at ({x:.4f}, {y:.4f}) overlaps standing pin {o}"
+    raise PhysicsInputError(f"table {t}: {msg}")
 
 
 def _check_strikes(cue_ball: np.ndarray, cue: np.ndarray, present: np.ndarray) -> None:
@@ -273,7 +322,7 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     motion0 = mo.copy()
     pins0 = pins.copy()
     pk = np.full((T, B), -1, np.int32)
-    arrs = table.arrays(params)
+    arrs = kernel_arrays(table, params)
     K = int(max_events)
     p_mask = np.zeros((T, P), np.int64)
     p_time = np.full((T, P), np.inf)
