@@ -1,0 +1,118 @@
+"""Command line referee: ``python -m cuegym.rules <command> --game <game>``.
+
+Commands:
+    score   read ``{"state": .., "shot": ..}`` or ``{"state": .., "log": ..}`` (or a list of
+            them) as JSON on stdin; print ``{"outcome": .., "state": ..}`` (a list for a list).
+    new     print the state of a new game (``--players N``).
+    play    play one whole game with real physics and random strikes; print its record.
+
+Games are plug-ins: ``--game NAME`` imports the modules in :data:`GAMES` lazily and takes the
+first function of :data:`ENTRY_POINTS` it finds: ``score_json(obj) -> dict`` (or
+``score_cli``) for ``score``; ``new_state_json(n_players, *, seed) -> dict`` for ``new``;
+``play_game(n_players, *, seed, max_shots) -> dict`` (a record with ``shots``, ``state``,
+``ranking``, ``n_shots``) for ``play``. Errors in the input are reported on stderr with exit
+status 2.
+
+Examples:
+    python -m cuegym.rules new --game keglebillard --players 3 > state.json
+    echo '{"state": {"players": 2}, "shot": {"balls": {"red": {"x": -0.7, "y": 0.1}},
+           "strike": {"ball": "red", "V0": 3, "phi": 5, "theta": 0, "a": 0, "b": 0}}}' |
+        python -m cuegym.rules score --game keglebillard
+    python -m cuegym.rules play --game keglebillard --players 4 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+#: --game name -> the modules implementing it, searched in order (imported only when asked for).
+GAMES = {
+    "keglebillard": ("cuegym.rules.keglebillard_game",),
+    "golfbillard": ("cuegym.rules.golfbillard", "cuegym.rules.golfbillard_game"),
+}
+
+#: command -> accepted function names, first found wins.
+ENTRY_POINTS = {
+    "score": ("score_json", "score_cli"),
+    "new": ("new_state_json",),
+    "play": ("play_game",),
+}
+
+
+class CliError(Exception):
+    """A problem to report in one line, without a traceback."""
+
+
+def _import(game: str, module: str) -> ModuleType:
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and module.startswith(exc.name):
+            raise CliError(f"the {game} rules are not available: module {module} is missing"
+                           ) from None
+        raise
+
+
+def entry_point(game: str, command: str) -> Callable[..., Any]:
+    """The function of ``game`` for ``command``; a clear CliError if the game is unknown, its
+    module is missing, or it lacks the function."""
+    if game not in GAMES:
+        raise CliError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+    modules = GAMES[game]
+    first = _import(game, modules[0])
+    for module in modules:
+        mod = first if module == modules[0] else _import(game, module)
+        for name in ENTRY_POINTS[command]:
+            fn = getattr(mod, name, None)
+            if fn is not None:
+                return fn
+    names = " or ".join(f"{n}()" for n in ENTRY_POINTS[command])
+    raise CliError(f"the {game} rules ({', '.join(modules)}) provide no {names} for "
+                   f"'{command}'")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cuegym.rules",
+                                     description="Score shots and play games by the rules.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_score = sub.add_parser("score", help="score a shot read as JSON from stdin")
+    p_new = sub.add_parser("new", help="print the state of a new game")
+    p_play = sub.add_parser("play", help="play a whole game with random strikes")
+    for p in (p_score, p_new, p_play):
+        p.add_argument("--game", default="keglebillard", help=f"one of {', '.join(GAMES)}")
+        p.add_argument("--indent", type=int, default=None, help="indent the JSON output")
+    for p in (p_new, p_play):
+        p.add_argument("--players", type=int, default=2, help="number of players (>= 2)")
+        p.add_argument("--seed", type=int, default=0, help="random seed")
+    p_play.add_argument("--max-shots", type=int, default=5000, help="stop after this many shots")
+    p_play.add_argument("--shots", action="store_true", help="include every shot's outcome")
+    args = parser.parse_args(argv)
+    try:
+        fn = entry_point(args.game, args.command)
+        if args.command == "score":
+            try:
+                obj = json.load(sys.stdin)
+            except json.JSONDecodeError as exc:
+                raise CliError(f"stdin is not valid JSON: {exc}") from None
+            result = [fn(o) for o in obj] if isinstance(obj, list) else fn(obj)
+        elif args.command == "new":
+            result = fn(args.players, seed=args.seed)
+        else:
+            record = fn(args.players, seed=args.seed, max_shots=args.max_shots)
+            result = record if args.shots else {k: v for k, v in record.items() if k != "shots"}
+    except (CliError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    json.dump(result, sys.stdout, indent=args.indent)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
