@@ -373,11 +373,11 @@ def _kiss_pair(st, i, j, delta, R):
             r0 = (-b - sq) / (2.0 * a)
             r1 = (-b + sq) / (2.0 * a)
             t = r0 if abs(r0) < abs(r1) else r1
+            # pooltool limits only the midpoint's move (a thin cut into a resting ball steps the
+            # moving ball back further than 5 delta, and that is still the right kiss)
             mx = 0.5 * t * (st[i, 2] + st[j, 2])
             my = 0.5 * t * (st[i, 3] + st[j, 3])
-            moved_i = abs(t) * math.sqrt(st[i, 2] ** 2 + st[i, 3] ** 2)
-            moved_j = abs(t) * math.sqrt(st[j, 2] ** 2 + st[j, 3] ** 2)
-            if math.sqrt(mx * mx + my * my) <= 5.0 * delta and max(moved_i, moved_j) <= 5.0 * delta:
+            if math.sqrt(mx * mx + my * my) <= 5.0 * delta:
                 ok = True
     if ok:
         st[i, 0] += t * st[i, 2]
