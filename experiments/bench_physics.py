@@ -5,6 +5,7 @@
     python experiments/bench_physics.py --json     # JSON list of records
     python experiments/bench_physics.py --shots shots.json   # time a JSON shot list (1 thread)
     python experiments/bench_physics.py --extras   # also first-call time and memory per table
+    python experiments/bench_physics.py --max-events 1000 --no-reuse   # fresh 1000-slot logs
 
 Each record: {"game", "batch", "threads", "shots_per_s", "events_per_shot", "us_per_event"}.
 Shots are drawn by cuegym.physics.scenarios (realistic random strikes, seed 0); a run of a
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cuegym.configs import load_params, load_table
-from cuegym.physics import simulate
+from cuegym.physics import Workspace, simulate
 from cuegym.physics.scenarios import golfbillard_shots, keglebillard_shots
 
 
@@ -34,7 +35,8 @@ class Settings:
     seconds: float = 0.5  # minimum wall time per measurement
     pool: int = 4096  # distinct random shots drawn per game
     seed: int = 0  # shot generator seed
-    max_events: int = 1000  # log size per table
+    max_events: int = 400  # log size per table (random shots here use at most ~150 events)
+    reuse: bool = True  # reuse log buffers between calls (physics.Workspace), as the envs do
 
 
 def _shots(game: str, n: int, seed: int):
@@ -48,12 +50,13 @@ def measure(game: str, batch: int, threads: int, cfg: Settings) -> dict:
     table, params, s = _shots(game, cfg.pool, cfg.seed)
     pins = s.get("pins_up")
     starts = list(range(0, cfg.pool - batch + 1, batch))
+    ws = Workspace() if cfg.reuse else None
 
     def run(i0):
         sl = slice(i0, i0 + batch)
         return simulate(table, params, s["xy"][sl], cue_ball=s["cue_ball"][sl], cue=s["cue"][sl],
                         pins_up=None if pins is None else pins[sl], threads=threads,
-                        max_events=cfg.max_events)
+                        max_events=cfg.max_events, workspace=ws)
 
     run(0)  # compile / warm up
     best = None
@@ -113,7 +116,7 @@ def first_call_seconds() -> float:
     """Wall time of import + first simulate() in a fresh process (numba cache already warm)."""
     code = ("import time; t=time.perf_counter();"
             "from cuegym.configs import load_table, load_params;"
-            "from cuegym.physics import simulate;"
+            "from cuegym.physics import Workspace, simulate;"
             "t_=load_table('keglebillard'); p=load_params('keglebillard');"
             "simulate(t_, p, [[[-0.8,0.1],[-0.525,0],[0.525,0]]], cue_ball=[0],"
             " cue=[[2.0,0.0,0.0,0.0,0.0]]);"
@@ -141,8 +144,11 @@ def main(argv=None) -> int:
     ap.add_argument("--games", default="keglebillard,golfbillard")
     ap.add_argument("--batches", default="1,64,1024")
     ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--max-events", type=int, default=Settings.max_events)
+    ap.add_argument("--no-reuse", action="store_true",
+                    help="allocate fresh log buffers on every call")
     args = ap.parse_args(argv)
-    cfg = Settings(seconds=args.seconds)
+    cfg = Settings(seconds=args.seconds, max_events=args.max_events, reuse=not args.no_reuse)
     if args.shots:
         rec = measure_file(args.shots, cfg)
         print(json.dumps(rec) if args.json else rec)

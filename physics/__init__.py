@@ -36,10 +36,10 @@ def _drop_stale_numba_cache() -> None:
 
 _drop_stale_numba_cache()
 
-from .api import Models, PhysicsInputError, SimResult, simulate  # noqa: E402
+from .api import Models, PhysicsInputError, SimResult, Workspace, simulate  # noqa: E402
 from .constants import EVENT_NAMES, MOTION_NAMES  # noqa: E402
 
-__all__ = ["Models", "PhysicsInputError", "SimResult", "simulate", "simulate_json",
+__all__ = ["Models", "PhysicsInputError", "SimResult", "Workspace", "simulate", "simulate_json",
            "EVENT_NAMES", "MOTION_NAMES"]
 
 

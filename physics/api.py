@@ -117,7 +117,7 @@ def _as_array(name: str, value, shape: tuple, dtype=np.float64) -> np.ndarray:
     return arr
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _first_layout_violation(xy, present, pins_up, R, hx, hy, circles, pockets, pin_spots, r_pin):
     """First problem in the layout as (code, table, ball, other); code 0 means none.
 
@@ -211,6 +211,35 @@ def validate_layout(table: TableSpec, params: PhysicsParams, xy: np.ndarray, pre
     raise PhysicsInputError(f"table {t}: {msg}")
 
 
+class Workspace:
+    """Reusable event-log buffers for repeated :func:`simulate` calls with equal shapes.
+
+    Only the first ``n_events[t]`` slots of a table's log are meaningful; the rest hold zeros
+    or stale values from an earlier call.
+    """
+
+    def __init__(self) -> None:
+        self._key: tuple | None = None
+        self._arrays: dict[str, np.ndarray] = {}
+
+    def arrays(self, T: int, B: int, P: int, K: int) -> dict[str, np.ndarray]:
+        key = (T, B, P, K)
+        if key != self._key:
+            self._arrays = {
+                "p_mask": np.zeros((T, P), np.int64), "p_time": np.full((T, P), np.inf),
+                "p_dir": np.zeros((T, P, 2)), "ev_type": np.zeros((T, K), np.int8),
+                "ev_time": np.zeros((T, K)), "ev_i": np.zeros((T, K), np.int32),
+                "ev_j": np.zeros((T, K), np.int32), "ev_state": np.zeros((T, K, 2, 7)),
+                "ev_motion": np.zeros((T, K, 2), np.int8), "n_events": np.zeros(T, np.int32),
+                "t_end": np.zeros(T), "overflow": np.zeros(T, np.int8)}
+            self._key = key
+        return self._arrays
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in self._arrays.values())
+
+
 def _check_strikes(cue_ball: np.ndarray, cue: np.ndarray, present: np.ndarray) -> None:
     """Range checks on strikes (vectorised): V0 in [0, 20] m/s, theta in [0, 90] deg,
     a^2 + b^2 <= 1, struck ball present."""
@@ -247,7 +276,7 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
              w=None, present=None, pins_up=None, models: Models | None = None,
              max_events: int = 1000, t_max: float = 60.0, threads: int | None = None,
              ball_names: tuple[str, ...] | None = None, kiss: float = KISS,
-             validate: bool = True) -> SimResult:
+             validate: bool = True, workspace: Workspace | None = None) -> SimResult:
     """Simulate T tables at once, each with its own balls, pins and strike(s).
 
     Args:
@@ -265,6 +294,10 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
         threads: numba threads for the ``prange`` over tables (default: numba's setting).
         validate: check the layout (overlaps, off-cloth, pockets); leave on unless the caller
             already validated.
+        workspace: a :class:`Workspace` whose log buffers are reused from call to call (a
+            vectorised env calling with the same T, B, K every step saves the allocation and
+            page faults). The returned log arrays are then views into it, valid until the next
+            call with the same workspace.
 
     Returns:
         :class:`SimResult`.
@@ -324,18 +357,13 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     pk = np.full((T, B), -1, np.int32)
     arrs = kernel_arrays(table, params)
     K = int(max_events)
-    p_mask = np.zeros((T, P), np.int64)
-    p_time = np.full((T, P), np.inf)
-    p_dir = np.zeros((T, P, 2))
-    ev_type = np.zeros((T, K), np.int8)
-    ev_time = np.zeros((T, K))
-    ev_i = np.zeros((T, K), np.int32)
-    ev_j = np.zeros((T, K), np.int32)
-    ev_state = np.zeros((T, K, 2, 7))
-    ev_motion = np.zeros((T, K, 2), np.int8)
-    n_events = np.zeros(T, np.int32)
-    t_end = np.zeros(T)
-    overflow = np.zeros(T, np.int8)
+    if workspace is None:
+        workspace = Workspace()
+    log = workspace.arrays(T, B, P, K)
+    p_mask, p_time, p_dir = log["p_mask"], log["p_time"], log["p_dir"]
+    ev_type, ev_time, ev_i, ev_j = log["ev_type"], log["ev_time"], log["ev_i"], log["ev_j"]
+    ev_state, ev_motion = log["ev_state"], log["ev_motion"]
+    n_events, t_end, overflow = log["n_events"], log["t_end"], log["overflow"]
     up = pins.astype(np.bool_)
     args = (st, mo, pk, up, arrs["lines"], arrs["circles"], arrs["circle_kind"], arrs["pockets"],
             arrs["pin_spots"], prm, models.codes(), t_max, p_mask, p_time, p_dir, ev_type,

@@ -119,7 +119,7 @@ def pack_params(params, cushion_height: float, pin_radius: float, pin_height: fl
 # ---------------------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def _far_from_path(px, py, ex, ey, sag, cx, cy, rad):
     """True when (cx, cy) is farther than rad from every point of a path that stays within
     ``sag`` of the chord from (px, py) to (ex, ey) (a cheap exact-enough cull)."""
@@ -138,7 +138,7 @@ def _far_from_path(px, py, ex, ey, sag, cx, cy, rad):
     return gx * gx + gy * gy > lim * lim
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _circle_time(x, y, qx, qy, ax, ay, cx, cy, rad, T, ex, ey, sag):
     """First time in [0, T] the centre (x, y) + q t + a t^2 comes within ``rad`` of (cx, cy).
     (ex, ey) is the centre at T and ``sag`` bounds the path's distance from that chord."""
@@ -154,7 +154,7 @@ def _circle_time(x, y, qx, qy, ax, ay, cx, cy, rad, T, ex, ey, sag):
     return first_entry_root(c4, c3, c2, c1, c0, T)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _line_time(x, y, qx, qy, ax, ay, ln, R, reach, T):
     """First time the ball (radius R) touches straight cushion ``ln`` = (x1, y1, x2, y2, nx, ny)
     from the playing side while moving into it, with the contact inside the segment."""
@@ -191,7 +191,7 @@ def _line_time(x, y, qx, qy, ax, ay, ln, R, reach, T):
     return INF
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _predict_objects(i, st, mo, t0, ttr, lines, circles, pockets, pin_spots, up, prm, out_t,
                      out_kind, out_idx):
     """Earliest event of ball i against a fixed object; writes out_t/out_kind/out_idx[i]."""
@@ -259,7 +259,7 @@ def _predict_objects(i, st, mo, t0, ttr, lines, circles, pockets, pin_spots, up,
         out_idx[i] = idx
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _pair_time(i, j, tnow, st, mo, t0, ttr, ob_t, prm):
     """Absolute time of the next contact of balls i and j, looking only as far as the first
     event already due for either ball (its transition or object event): that event refreshes
@@ -303,7 +303,7 @@ def _pair_time(i, j, tnow, st, mo, t0, ttr, ob_t, prm):
 # ---------------------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _refresh_ball(i, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up, prm,
                   ob_t, ob_kind, ob_idx):
     """Recompute every cached prediction that involves ball i (its state is valid at tnow)."""
@@ -328,7 +328,7 @@ def _refresh_ball(i, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_sp
         tbb[a, b] = t
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _advance(i, tnow, st, mo, t0, prm):
     """Evolve ball i's stored state to tnow (within its motion state) in place."""
     x, y, vx, vy, wx, wy, wz = evolve(st[i, 0], st[i, 1], st[i, 2], st[i, 3], st[i, 4], st[i, 5],
@@ -343,7 +343,7 @@ def _advance(i, tnow, st, mo, t0, prm):
     t0[i] = tnow
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _set_vw(i, st, vx, vy, wx, wy, wz):
     st[i, 2] = vx
     st[i, 3] = vy
@@ -352,7 +352,7 @@ def _set_vw(i, st, vx, vy, wx, wy, wz):
     st[i, 6] = wz
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _kiss_pair(st, i, j, delta, R):
     """Move balls i, j (touching) apart to 2R + delta along their straight-line motion
     (pooltool's kiss); falls back to a symmetric push along the line of centres."""
@@ -398,7 +398,7 @@ def _kiss_pair(st, i, j, delta, R):
     st[j, 1] = cy + 0.5 * target * ny
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _kiss_line(st, i, ln, delta, R):
     """Put ball i at R + delta from straight cushion ln, stepping back along its velocity."""
     nx = ln[4]
@@ -415,7 +415,7 @@ def _kiss_line(st, i, ln, delta, R):
     st[i, 1] += (R + delta - dist) * ny
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _kiss_circle(st, i, cx, cy, rad, delta):
     """Put ball i's centre at rad + delta from (cx, cy) (rad = circle radius + R)."""
     dx = st[i, 0] - cx
@@ -444,7 +444,7 @@ def _kiss_circle(st, i, cx, cy, rad, delta):
     st[i, 1] = cy + dy / d * target
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _log(k, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, typ, t, a, b, st, mo, ball_b):
     ev_type[k] = typ
     ev_time[k] = t
@@ -457,7 +457,7 @@ def _log(k, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, typ, t, a, b, st,
     ev_motion[k, 1] = mo[b] if ball_b else -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _topple(p, tnow, dx, dy, mask, src, up, p_mask, p_time, p_dir, p_sched, p_src, p_smask,
             pin_spots, prm):
     """Pin p falls now along (dx, dy); schedule the pins its sweep reaches (K-P2, K-P3)."""
@@ -490,7 +490,7 @@ def _topple(p, tnow, dx, dy, mask, src, up, p_mask, p_time, p_dir, p_sched, p_sr
                 p_smask[q] |= mask  # simultaneous chains: the pin belongs to both (K-P3)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def alloc_scratch(B, P):
     """Working arrays of one table's event loop (reused across the tables of a chunk)."""
     fs = np.empty((4 + B, max(B, P)))
@@ -498,7 +498,7 @@ def alloc_scratch(B, P):
     return fs, ints
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spots, prm, models,
                    t_max, p_mask, p_time, p_dir, ev_type, ev_time, ev_i, ev_j, ev_state,
                    ev_motion, fs, ints):
@@ -718,7 +718,7 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
     return n, tnow, overflow
 
 
-@nb.njit(cache=True, parallel=True)
+@nb.njit(cache=True, error_model="numpy", parallel=True)
 def simulate_batch(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spots, prm, models,
                    t_max, p_mask, p_time, p_dir, ev_type, ev_time, ev_i, ev_j, ev_state,
                    ev_motion, n_events, t_end, overflow, n_chunks):
@@ -740,7 +740,7 @@ def simulate_batch(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
             overflow[t] = of
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def prepare_batch(st, mo, present, cue_ball, cue, squirt, prm):
     """Apply the cue strike(s) and set the starting motion states, for every table.
 
@@ -778,7 +778,7 @@ def prepare_batch(st, mo, present, cue_ball, cue, squirt, prm):
                 mo[t, b] = SLIDING
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def simulate_serial(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spots, prm, models,
                     t_max, p_mask, p_time, p_dir, ev_type, ev_time, ev_i, ev_j, ev_state,
                     ev_motion, n_events, t_end, overflow):

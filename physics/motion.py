@@ -45,7 +45,7 @@ EPS = 2.220446049250313e-14
 INF = math.inf
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def spin_decay(wz: float, dt: float, R: float, u_sp: float, g: float) -> float:
     """w_z after dt of spinning friction: linear decay to zero, alpha = 5 u_sp g / (2R)."""
     if abs(wz) < EPS:
@@ -57,7 +57,7 @@ def spin_decay(wz: float, dt: float, R: float, u_sp: float, g: float) -> float:
     return mag if wz > 0.0 else -mag
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def evolve(x, y, vx, vy, wx, wy, wz, motion, dt, prm):
     """State after dt seconds inside the current motion state (no transition crossed).
 
@@ -115,7 +115,7 @@ def evolve(x, y, vx, vy, wx, wy, wz, motion, dt, prm):
     )
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def path_coeffs(vx, vy, wx, wy, motion, prm):
     """Velocity and acceleration of the centre, p(t) = p0 + (qx, qy) t + (ax, ay) t^2.
 
@@ -143,7 +143,7 @@ def path_coeffs(vx, vy, wx, wy, motion, prm):
     return 0.0, 0.0, 0.0, 0.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def transition_time(vx, vy, wx, wy, wz, motion, prm):
     """Duration [s] of the current motion state (inf for stationary/pocketed)."""
     R = prm[P_R]
@@ -159,7 +159,7 @@ def transition_time(vx, vy, wx, wy, wz, motion, prm):
     return INF
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def next_motion(vx, vy, wz, motion):
     """Motion state entered at the end of the current one (state already evolved to then)."""
     if motion == SLIDING:
@@ -169,7 +169,7 @@ def next_motion(vx, vy, wz, motion):
     return STATIONARY
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def enter_state(vx, vy, wx, wy, wz, motion, prm):
     """Clean up a state on entry, as pooltool does (rolling: w_xy from v; spinning: v = w_xy = 0;
     stationary: all zero). Returns (vx, vy, wx, wy, wz)."""
@@ -183,7 +183,7 @@ def enter_state(vx, vy, wx, wy, wz, motion, prm):
     return vx, vy, wx, wy, wz
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def classify(vx, vy, wx, wy, wz, prm):
     """Motion state of a free ball from its velocity and spin (used for user-given v, w)."""
     R = prm[P_R]

@@ -25,7 +25,7 @@ from .constants import EV_BALL_BALL, EV_PIN_PIN
 from .motion import evolve, path_coeffs
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _positions_kernel(st0, mo0, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, n_events,
                       t_end, times, prm, out):
     """out[t, k, b, :] = state (x, y, vx, vy, wx, wy, wz) of ball b of table t at times[t, k]

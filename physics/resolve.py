@@ -20,7 +20,7 @@ import numba as nb
 from .motion import EPS, P_CUE_M, P_EB, P_EPIN, P_EPIN_POST, P_M, P_ME, P_MPIN, P_R
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def strike(V0, phi, theta, a, b, squirt, prm):
     """Cue strike on a ball at rest (instantaneous point model, Alciatore TP A-30).
 
@@ -56,7 +56,7 @@ def strike(V0, phi, theta, a, b, squirt, prm):
     return vx, vy, wx, wy, wz
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def ball_ball(v1x, v1y, w1x, w1y, w1z, v2x, v2y, w2x, w2y, w2z, nx, ny, model, prm):
     """Ball-ball impact; (nx, ny) is the unit line of centres from ball 1 to ball 2.
 
@@ -105,7 +105,7 @@ def ball_ball(v1x, v1y, w1x, w1y, w1z, v2x, v2y, w2x, w2y, w2z, nx, ny, model, p
             v2n_new * nx + p2x - jx, v2n_new * ny + p2y - jy, w2x + dwx, w2y + dwy, w2z + dwz)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def cushion(vx, vy, wx, wy, wz, nx, ny, e, f, h, model, prm):
     """Ball against a cushion or post; (nx, ny) points from the ball into the obstacle.
 
@@ -148,7 +148,7 @@ def cushion(vx, vy, wx, wy, wz, nx, ny, e, f, h, model, prm):
             wn1 * nx + wt1 * tx, wn1 * ny + wt1 * ty, wz1)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def ball_pin(vx, vy, nx, ny, topple_speed, prm):
     """Ball against a standing pin, (nx, ny) from the ball to the pin (K-P1).
 

@@ -22,19 +22,19 @@ INF = math.inf
 DEGREE_TOL = 1e-14
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def poly4(c4: float, c3: float, c2: float, c1: float, c0: float, t: float) -> float:
     """Evaluate c4 t^4 + c3 t^3 + c2 t^2 + c1 t + c0 (Horner)."""
     return (((c4 * t + c3) * t + c2) * t + c1) * t + c0
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def dpoly4(c4: float, c3: float, c2: float, c1: float, t: float) -> float:
     """Derivative of :func:`poly4` at t."""
     return ((4.0 * c4 * t + 3.0 * c3) * t + 2.0 * c2) * t + c1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def refine_bracket(c4, c3, c2, c1, c0, lo, hi, flo):
     """Root of a polynomial that is monotone on [lo, hi] with a sign change.
 
@@ -64,7 +64,7 @@ def refine_bracket(c4, c3, c2, c1, c0, lo, hi, flo):
     return hi
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def quadratic_roots(a: float, b: float, c: float, T: float):
     """Real roots of a t^2 + b t + c, sorted; degree lowered when ``|a| T^2`` is negligible.
 
@@ -88,7 +88,7 @@ def quadratic_roots(a: float, b: float, c: float, T: float):
     return 2, r0, r1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def _cubic_critical(c4, c3, c2, c1, T):
     """Roots in (0, T) of f'(t) = 4 c4 t^3 + 3 c3 t^2 + 2 c2 t + c1 (sorted; +inf pads)."""
     a3 = 4.0 * c4
@@ -142,7 +142,7 @@ def _cubic_critical(c4, c3, c2, c1, T):
     return n, out0, out1, out2
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, error_model="numpy")
 def first_entry_root(c4: float, c3: float, c2: float, c1: float, c0: float, T: float) -> float:
     """First t in [0, T] where f(t) = c4 t^4 + ... + c0 enters f <= 0 while decreasing.
 
