@@ -1,0 +1,358 @@
+"""Golfbillard game flow on hand-written logs: opening (G-3), turns (G-1, G-14), duos (G-31),
+kader phase (G-20), no progress (G-5), matches (G-4), the state JSON and the score CLI."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from cuegym.rules import golfbillard as G
+from cuegym.rules.golfbillard import GolfRules, GolfState, LogBuilder, golf_geometry
+from cuegym.rules.golfbillard_game import (
+    finish_game,
+    new_match,
+    opening_balls,
+    play_strokes,
+    score_opening,
+)
+
+GEO = golf_geometry()
+W1, R1 = 0, 5
+
+
+def idx(name):
+    return GEO.ball_ids.index(name)
+
+
+def opening_log(st, w_end, r_end, w_drop=None, r_drop=None):
+    b = LogBuilder(st.xy).strike("w1", (1.0, 0.6)).strike("r1", (-1.0, -0.6))
+    b = b.cushion(0.5, "w1", 2, (-0.3, 0.41925)).cushion(0.5, "r1", 0, (0.3, -0.41925))
+    b = b.drop(1.5, "w1", w_drop) if w_drop is not None else b.rest("w1", w_end, 2.0)
+    b = b.drop(1.6, "r1", r_drop) if r_drop is not None else b.rest("r1", r_end, 2.0)
+    return b.build()
+
+
+def play_one(st, log, cue_ball, rules=None, **kw):
+    outs, new = play_strokes([st], log, [cue_ball], rules=rules or GolfRules(), **kw)
+    return outs[0], new[0]
+
+
+# --- G-3: the opening -------------------------------------------------------------------------
+
+
+def test_G3_opening_nearer_ball_takes_the_first_turn():
+    st = new_match()
+    assert st.phase == "opening" and opening_balls(st) == (W1, R1)
+    log = opening_log(st, (0.5, 0.1), (-0.6, -0.1))
+    o = score_opening(st, log, ("w1", "r1"))
+    assert o.crossed == (True, True) and o.first == 1 and not o.repeat
+    outs, new = play_strokes([st], log, [[W1, R1]])
+    assert new[0].phase == "play" and new[0].to_move == 1 and new[0].stroke_no == 1
+    assert np.allclose(new[0].xy[W1], (0.5, 0.1))
+
+
+def test_G3_ball_not_crossing_x0_loses_neither_crossing_repeats():
+    st = new_match()
+    b = (LogBuilder(st.xy).strike("w1", (1.0, 0.6)).strike("r1", (-1.0, -0.6))
+         .rest("w1", (-0.1, 0.3), 2.0).rest("r1", (-0.7, -0.1), 2.0))
+    o = score_opening(st, b.build(), (W1, R1))
+    assert o.crossed == (False, True) and o.first == 1
+    b = (LogBuilder(st.xy).strike("w1", (1.0, 0.6)).strike("r1", (-1.0, -0.6))
+         .rest("w1", (-0.1, 0.3), 2.0).rest("r1", (0.1, -0.3), 2.0))
+    outs, new = play_strokes([st], b.build(), [[W1, R1]])
+    assert outs[0].repeat and outs[0].replaced and new[0].phase == "opening"
+    assert np.allclose(new[0].xy, st.xy)  # balls back
+
+
+def test_G3_equal_distances_repeat():
+    st = new_match()
+    o = score_opening(st, opening_log(st, (0.5, 0.1), (-0.5, -0.1)), (W1, R1))
+    assert o.repeat and o.replaced and o.first == -1
+
+
+def test_G3_G31_scoring_the_opening_ball_takes_the_turn_and_the_opener_continues():
+    rules = GolfRules(duo=True)
+    st = new_match(rules, openers=(1, 0))
+    log = opening_log(st, None, (-0.6, -0.1), w_drop=0)
+    outs, new = play_strokes([st], log, [[W1, R1]], players=[[1, 0]], rules=rules)
+    assert outs[0].scored == (True, False) and outs[0].first == 0
+    n = new[0]
+    assert n.to_move == 0 and n.balls_left.tolist() == [4, 5] and n.turn_scored
+    assert n.partner.tolist() == [1, 1]  # opener 1 of side 0 continues; side 1: its 2nd partner
+
+
+def test_G31_opening_won_by_distance_continues_with_the_second_partner():
+    rules = GolfRules(duo=True)
+    st = new_match(rules, openers=(1, 0))
+    outs, new = play_strokes([st], opening_log(st, (0.7, 0.1), (-0.3, -0.1)), [[W1, R1]],
+                             players=[[1, 0]], rules=rules)
+    assert outs[0].first == 0 and new[0].partner.tolist() == [0, 1]
+
+
+def test_G31_wrong_opener_loses_the_opening():
+    rules = GolfRules(duo=True)
+    st = new_match(rules, openers=(1, 0))
+    outs, new = play_strokes([st], opening_log(st, (0.7, 0.1), (-0.3, -0.1)), [[W1, R1]],
+                             players=[[0, 0]], rules=rules)
+    o = outs[0]
+    assert o.fouls[0].kind == "wrong_opener" and o.first == 1
+    assert (W1, 1) in o.spotted
+
+
+def test_G3_both_score_repeat_with_another_ball():
+    st = new_match()
+    outs, new = play_strokes([st], opening_log(st, None, None, w_drop=0, r_drop=1), [[W1, R1]])
+    assert outs[0].repeat and not outs[0].replaced
+    n = new[0]
+    assert n.phase == "opening" and n.balls_left.tolist() == [4, 4]
+    assert opening_balls(n) == (idx("w2"), idx("r2"))
+
+
+def test_G3_option_alternate_side_0_starts_and_sides_alternate_per_game():
+    rules = GolfRules(opening="alternate")
+    st = new_match(rules)
+    assert st.phase == "play" and st.to_move == 0
+    assert st.duty.tolist() == [True] + [False] * 9  # G-14: w1 lies in its defence triangle
+    st2 = finish_game(st, 0, rules)
+    assert st2.game_no == 1 and st2.phase == "play" and st2.to_move == 1
+
+
+# --- G-1, G-14 over a turn --------------------------------------------------------------------
+
+MID = {"w1": (0.5, 0.0), "w2": (-0.8, 0.0), "w3": (-0.3, 0.3), "r1": (0.3, 0.25),
+       "r2": (0.3, -0.25), "r3": (-0.1, -0.3)}
+
+
+def test_G1_G14_duty_runs_over_the_whole_turn():
+    st = GolfState.with_balls(MID)
+    st.duty[idx("w2")] = True
+    log = LogBuilder(st.xy).strike("w1", (1.0, 0.0)).drop(0.4, "w1", 0).build()
+    o1, st1 = play_one(st, log, "w1")
+    assert o1.turn_kept and not o1.duty_met and st1.to_move == 0 and st1.turn_strokes == 1
+    assert st1.duty[idx("w2")] and not st1.duty_met
+    log = LogBuilder(st1.xy).strike("w3", (1.0, 0.0)).rest("w3", (0.0, 0.3), 1.0).build()
+    o2, st2 = play_one(st1, log, "w3")
+    assert o2.foul.rule == "G-14" and st2.to_move == 1
+    assert st2.balls_left.tolist() == [2, 3]  # the first stroke's goal stands
+    assert np.allclose(st2.xy[idx("w3")], (-0.3, 0.3))  # RA for the last stroke only
+    assert np.allclose(st2.xy[idx("w2")], GEO.zones.penalty_spots[0][0])
+    assert st2.on_spot[idx("w2")] == 1
+
+
+def test_G14_duty_met_early_in_the_turn_is_kept():
+    st = GolfState.with_balls(MID)
+    st.duty[idx("w2")] = True
+    log = (LogBuilder(st.xy).strike("w1", (1.0, 0.0)).drop(0.4, "w1", 0)
+           .ball_ball(0.1, "w2", "w3", (-0.8, 0.0)).rest("w2", (-0.3, 0.0), 1.0).build())
+    o1, st1 = play_one(st, log, "w1")
+    assert o1.duty_met and st1.duty_met
+    log = LogBuilder(st1.xy).strike("w3", (1.0, 0.0)).rest("w3", (0.0, 0.3), 1.0).build()
+    o2, st2 = play_one(st1, log, "w3")
+    assert o2.foul is None and st2.to_move == 1
+
+
+def test_G14_new_turn_records_the_defenders_duty():
+    st = GolfState.with_balls({**MID, "r3": (0.8, 0.0)})
+    log = LogBuilder(st.xy).strike("w3", (1.0, 0.0)).rest("w3", (0.0, 0.3), 1.0).build()
+    o, st1 = play_one(st, log, "w3")
+    assert st1.to_move == 1 and st1.duty.tolist() == [i == idx("r3") for i in range(10)]
+
+
+# --- G-20 -------------------------------------------------------------------------------------
+
+
+def test_G20_kader_play_stays_on_once_started():
+    st = GolfState.with_balls({"w1": (0.5, 0.0), "w2": (-0.3, 0.3), "r1": (0.3, 0.25),
+                               "r2": (0.3, -0.25)})
+    log = (LogBuilder(st.xy).strike("w1", (-1.0, 1.0)).ball_ball(0.1, "w1", "r1", (0.35, 0.2))
+           .rest("w1", (0.35, 0.2), 0.3).drop(0.9, "r1", 1).build())
+    o, st1 = play_one(st, log, "w1")
+    assert not o.kader and st1.kader and st1.balls_left.tolist() == [2, 1]
+    st1.xy[idx("r3")] = (-0.6, -0.3)  # even with two balls again (a spotted ball), it stays on
+    log = LogBuilder(st1.xy).strike("r2", (-1.0, 0.0)).rest("r2", (0.2, -0.25), 1.0).build()
+    o, st2 = play_one(st1, log, "r2")
+    assert o.kader and st2.kader
+
+
+# --- G-5 no progress --------------------------------------------------------------------------
+
+
+def miss(st):
+    s = st.to_move
+    b = int(np.flatnonzero((np.arange(10) // 5 == s) & st.on_table)[0])
+    p = st.xy[b]
+    end = p + (0.002, 0.0) if p[0] < 0 else p - (0.002, 0.0)
+    log = LogBuilder(st.xy).strike(b, (0.1, 0.0)).rest(b, end, 0.5).build()
+    return log, b
+
+
+def test_G5_no_progress_ends_the_game_as_a_draw():
+    rules = GolfRules(no_progress_turns=2, no_progress_window=1, match="single")
+    st = GolfState.with_balls({"w1": (0.2, 0.1), "w2": (-0.2, 0.1), "r1": (0.2, -0.1),
+                               "r2": (-0.2, -0.1)})
+    for k in range(3):
+        log, b = miss(st)
+        o, st = play_one(st, log, b, rules)
+        assert st.phase == "play" and st.turns == k + 1
+    log, b = miss(st)
+    o, st = play_one(st, log, b, rules)  # 4 turns: 2 scoreless ones after the limit
+    assert st.phase == "over" and st.winner == 2 and st.match_winner == 2
+
+
+def test_G5_not_applied_in_kader_play():
+    rules = GolfRules(no_progress_turns=0, no_progress_window=1, match="single")
+    st = GolfState.with_balls({"w1": (0.2, 0.1), "w2": (-0.2, 0.1), "r1": (0.2, -0.1)})
+    for _ in range(6):
+        log, b = miss(st)
+        o, st = play_one(st, log, b, rules)  # G-21 fouls (nothing leaves its kader)
+    assert st.phase == "play" and st.idle_turns == 0
+
+
+# --- G-4 matches ------------------------------------------------------------------------------
+
+
+def test_G4_best_of_three_and_G31_openers_per_game():
+    rules = GolfRules(duo=True, deciding_openers=(1, 1))
+    st = new_match(rules, openers=(0, 1))
+    st = finish_game(st, 0, rules)
+    assert st.games_won.tolist() == [1, 0] and st.game_no == 1 and st.phase == "opening"
+    assert st.openers.tolist() == [1, 0]  # G-31: the other partner opens game 2
+    assert np.allclose(st.xy, GEO.start)
+    st = finish_game(st, 1, rules)
+    assert st.openers.tolist() == [1, 1] and st.game_no == 2  # deciding game: configured
+    st = finish_game(st, 1, rules)
+    assert st.phase == "over" and st.match_winner == 1 and st.games_won.tolist() == [1, 2]
+
+
+def test_G4_single_game_match():
+    rules = GolfRules(match="single")
+    st = finish_game(new_match(rules), 1, rules)
+    assert st.phase == "over" and st.match_winner == 1
+
+
+def test_G4_winning_stroke_starts_the_next_game():
+    st = GolfState.with_balls({"w1": (0.5, 0.0), "r1": (0.3, 0.25), "r2": (0.3, -0.25)})
+    log = LogBuilder(st.xy).strike("w1", (1.0, 0.0)).drop(0.4, "w1", 0).build()
+    o, st1 = play_one(st, log, "w1")
+    assert o.game_over and o.winner == 0
+    assert st1.games_won.tolist() == [1, 0] and st1.phase == "opening" and st1.game_no == 1
+
+
+# --- G-31 duo turns ---------------------------------------------------------------------------
+
+
+def test_G31_partners_alternate_per_turn_and_out_of_order_is_a_G18_foul():
+    rules = GolfRules(duo=True)
+    st = GolfState.with_balls({"w1": (0.2, 0.1), "w2": (-0.2, 0.1), "r1": (0.2, -0.1),
+                               "r2": (-0.2, -0.1)})
+    log, b = miss(st)
+    o, st1 = play_one(st, log, b, rules, players=[0])
+    assert o.foul is None and st1.partner.tolist() == [1, 0] and st1.to_move == 1
+    log, b = miss(st1)
+    o, st2 = play_one(st1, log, b, rules, players=[1])  # side 1's partner 0 was due
+    assert o.foul.rule == "G-18" and o.foul.kind == "out_of_turn"
+    assert o.consequences == {"LT", "RA"}
+    assert st2.partner.tolist() == [1, 1] and st2.to_move == 0
+
+
+# --- JSON and the CLI -------------------------------------------------------------------------
+
+
+def test_state_json_round_trip_and_errors():
+    st = GolfState.with_balls(MID)
+    st.duty[idx("w2")] = True
+    st.on_spot[idx("w1")] = 3
+    st.fouled_spots[1, 4] = True
+    j = st.to_json()
+    assert json.loads(json.dumps(j)) == j
+    back = GolfState.from_json(j)
+    assert back.to_json() == j
+    assert j["balls"]["w4"] is None and j["turn"]["duty"] == ["w2"]
+    with pytest.raises(ValueError, match="colour"):
+        GolfState.from_json({**j, "colour": 1})
+    with pytest.raises(ValueError, match="w9"):
+        GolfState.from_json({**j, "balls": {**j["balls"], "w9": [0, 0]}})
+    with pytest.raises(ValueError, match="phase"):
+        GolfState.from_json({**j, "phase": "halftime"})
+    with pytest.raises(ValueError, match="overlap"):
+        GolfState.from_json({**j, "balls": {**j["balls"], "w3": [0.5, 0.01]}})
+
+
+def test_rules_config_loads_and_rejects_unknown_keys():
+    r = G.load_golf_rules()
+    assert r == GolfRules() and r.games_to_win == 2
+    with pytest.raises(ValueError, match="colour"):
+        G.load_golf_rules(colour="red")
+    with pytest.raises(ValueError, match="opening"):
+        GolfRules(opening="coin_toss")
+    with pytest.raises(ValueError, match="hard_speed"):
+        GolfRules(hard_speed=-1.0)
+
+
+def test_score_cli_with_a_log_and_a_strike():
+    st = GolfState.with_balls(MID)
+    log = {"final": {"w1": {"x": 0.897, "y": 0.0, "state": "pocketed", "pocket": 0}},
+           "events": [{"time": 0.4, "type": "ball_pocket", "agents": ["w1", "goal_plus_x"]}],
+           "n_events": 1, "t_end": 0.4}
+    out = G.score_cli({"state": st.to_json(), "log": log,
+                       "strike": {"ball": "w1", "V0": 0.5, "phi": 0.0}})
+    assert out["outcome"]["scored_balls"] == ["w1"] and out["outcome"]["turn_kept"]
+    assert out["state"]["balls"]["w1"] is None and out["state"]["to_move"] == 0
+    with pytest.raises(ValueError, match="strike"):
+        G.score_cli({"state": st.to_json(), "log": log})
+    with pytest.raises(ValueError, match="bogus"):
+        G.score_cli({"state": st.to_json(), "log": log, "bogus": 1})
+
+
+def test_score_cli_with_a_shot_runs_the_physics_and_the_CLI_entry_point():
+    st = GolfState.with_balls(MID)
+    payload = {"state": st.to_json(),
+               "shot": {"strike": {"ball": "w1", "V0": 0.4, "phi": 0.0, "theta": 0.0}}}
+    out = G.score_cli(payload)
+    assert out["outcome"]["scored_balls"] == ["w1"] and out["outcome"]["foul"] is None
+    # the opening: one strike per side, from a new match (state null)
+    out = G.score_cli({"state": None, "shot": {"strike": [
+        {"ball": "w1", "V0": 1.1, "phi": 25.0}, {"ball": "r1", "V0": 1.1, "phi": -155.0}]}})
+    assert out["outcome"]["opening"] is True
+    proc = subprocess.run([sys.executable, "-m", "cuegym.rules", "score", "--game", "golfbillard"],
+                          input=json.dumps(payload), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["outcome"]["scored_balls"] == ["w1"]
+    bad = {**payload, "shot": {"strike": {"ball": "w1", "V0": 0.4, "phi": "left"}}}
+    proc = subprocess.run([sys.executable, "-m", "cuegym.rules", "score", "--game", "golfbillard"],
+                          input=json.dumps(bad), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "phi" in proc.stderr
+
+
+def test_cli_new_state():
+    j = G.new_state_json(4)
+    assert j["phase"] == "opening" and j["partner"] == [0, 0]
+    with pytest.raises(ValueError, match="3"):
+        G.new_state_json(3)
+
+
+def test_rules_import_without_gymnasium():
+    code = ("import sys; sys.modules['gymnasium'] = None; sys.modules['torch'] = None\n"
+            "import cuegym.rules.golfbillard, cuegym.rules.golfbillard_game, cuegym.configs.zones")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_G21_score_cli_log_without_event_positions_uses_start_and_end():
+    st = GolfState.with_balls({"w1": (0.2, 0.2), "w2": (-0.3, 0.3), "r1": (-0.2, -0.25)})
+    log = {"final": {"w1": {"x": 0.3, "y": 0.25, "state": "stationary", "pocket": None},
+                     "w2": {"x": -0.3, "y": 0.3, "state": "stationary", "pocket": None},
+                     "r1": {"x": -0.2, "y": -0.25, "state": "stationary", "pocket": None}},
+           "events": [{"time": 0.01, "type": "transition", "agents": ["w1"], "state": "rolling"},
+                      {"time": 0.9, "type": "transition", "agents": ["w1"],
+                       "state": "stationary"}], "t_end": 0.9}
+    out = G.score_cli({"state": st.to_json(), "log": log,
+                       "strike": {"ball": "w1", "V0": 0.1, "phi": 26.0}})
+    assert out["outcome"]["foul"] == "G-21" and out["outcome"]["left_kader"] is False
+    log["final"]["w1"] = {"x": 0.6, "y": 0.25, "state": "stationary", "pocket": None}
+    out = G.score_cli({"state": st.to_json(), "log": log,
+                       "strike": {"ball": "w1", "V0": 0.3, "phi": 7.0}})
+    assert out["outcome"]["foul"] is None and out["outcome"]["left_kader"] is True

@@ -1,0 +1,798 @@
+"""Golfbillard stroke referee on hand-written event logs (specs/golfbillard.md, G-1 .. G-30).
+
+Each test builds a stroke with :class:`LogBuilder` (the SimResult layout of docs/physics_api.md)
+and names the rule it checks. Side 0 (w1..w5) attacks goal 0 at +x, side 1 (r1..r5) goal 1.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from cuegym.rules.golfbillard import (
+    BEHAVIOURAL,
+    GolfRules,
+    GolfState,
+    LogBuilder,
+    choose_spot,
+    direct_goal_attempt,
+    golf_geometry,
+    score_stroke,
+    score_strokes,
+    stack_logs,
+)
+
+GEO = golf_geometry()
+ZS = GEO.zones
+R = GEO.R
+EPS = ZS.eps_line
+GOAL0 = np.array([0.897, 0.0])
+GOAL1 = np.array([-0.897, 0.0])
+SPOTS0 = ZS.penalty_spots[0]
+SPOTS1 = ZS.penalty_spots[1]
+BASE = {"w1": (0.5, 0.0), "w2": (-0.3, 0.2), "w3": (-0.3, -0.2),
+        "r1": (0.3, 0.25), "r2": (0.3, -0.25), "r3": (-0.6, 0.2)}
+
+
+def state(balls=None, **kw):
+    return GolfState.with_balls(dict(BASE if balls is None else balls), **kw)
+
+
+def toward(p, q, speed):
+    d = np.asarray(q, float) - np.asarray(p, float)
+    return speed * d / np.linalg.norm(d)
+
+
+def stroke(st, build, cue_ball, theta=0.0, **kw):
+    log = build(LogBuilder(st.xy)).build()
+    return score_stroke(st, log, cue_ball, [0.0, 0.0, theta, 0.0, 0.0], **kw)
+
+
+def idx(name):
+    return GEO.ball_ids.index(name)
+
+
+def at(o, name):
+    return o.xy[idx(name)]
+
+
+# --- G-1, G-2, G-6, G-7, G-9: goals and turns --------------------------------------------------
+
+
+def test_G1_G6_valid_own_goal_keeps_the_turn():
+    st = state()
+    o = stroke(st, lambda b: b.strike("w1", toward(BASE["w1"], GOAL0, 1.0)).drop(0.4, "w1", 0),
+               "w1")
+    assert o.foul is None and o.valid_own == 1 and o.turn_kept
+    assert o.scored.tolist() == [1, 0] and np.isnan(at(o, "w1")[0])
+    assert not o.game_over
+
+
+def test_G1_no_goal_loses_the_turn():
+    st = state()
+    o = stroke(st, lambda b: b.strike("w1", (0.5, 0.0)).rest("w1", (0.7, 0.0), 1.0), "w1")
+    assert o.foul is None and not o.turn_kept and o.scored.tolist() == [0, 0]
+    assert at(o, "w1").tolist() == [0.7, 0.0]
+
+
+def test_G1_a_foul_loses_the_turn_even_after_a_valid_goal():
+    st = state()
+    o = stroke(st, lambda b: b.strike("w1", toward(BASE["w1"], GOAL0, 1.0)).drop(0.4, "w1", 0),
+               "w1", injected=[{"type": "off_table", "ball": "w2", "time": 0.6}])
+    assert o.foul.rule == "G-16" and o.valid_own == 1 and not o.turn_kept
+
+
+def test_G2_cue_ball_must_be_on_the_table():
+    st = state()
+    with pytest.raises(ValueError, match="w4"):
+        stroke(st, lambda b: b, "w4")
+    with pytest.raises(ValueError, match="w9"):
+        stroke(st, lambda b: b, "w9")
+
+
+def test_G2_G18_striking_an_opponents_ball_is_a_behavioural_foul():
+    st = state()
+    o = stroke(st, lambda b: b.strike("r1", (0.3, 0.0)).rest("r1", (0.4, 0.25), 1.0), "r1")
+    assert o.foul.rule == "G-18" and o.foul.kind == "played_opponent_ball"
+    assert o.consequences == {"LT", "RA"}
+    assert at(o, "r1").tolist() == [0.3, 0.25] and not o.turn_kept
+
+
+def test_G7_G9_opponent_ball_into_either_goal_counts_for_its_side_and_ends_the_turn():
+    st = state()
+    o = stroke(st, lambda b: (b.strike("w1", (-0.5, 0.5)).ball_ball(0.3, "w1", "r1", (0.35, 0.2),
+                                                                    (0.3, 0.25))
+                              .rest("w1", (0.3, 0.2), 0.8).drop(0.9, "r1", 0)), "w1")
+    assert o.foul is None and o.scored.tolist() == [0, 1] and o.valid_own == 0
+    assert not o.turn_kept  # G-9
+    o = stroke(st, lambda b: (b.strike("w1", (-0.5, 0.5)).ball_ball(0.3, "w1", "r1", (0.35, 0.2),
+                                                                    (0.3, 0.25))
+                              .rest("w1", (0.3, 0.2), 0.8).drop(0.9, "r1", 1)), "w1")
+    assert o.scored.tolist() == [0, 1] and not o.turn_kept
+
+
+def test_G6_G7_own_and_opponent_goal_in_one_stroke_keeps_the_turn():
+    st = state()
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).drop(0.3, "w1", 0)
+                              .ball_ball(0.1, "r2", "w3", (0.3, -0.25)).drop(0.9, "r2", 1)), "w1")
+    assert o.scored.tolist() == [1, 1] and o.turn_kept
+
+
+def test_G6a_ball_falling_after_rest_is_no_goal():
+    st = state()
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.84, 0.0), 1.0), "w1",
+               injected=[{"type": "fall_after_rest", "ball": "w1"}])
+    assert o.scored.tolist() == [0, 0] and not o.turn_kept
+    assert at(o, "w1").tolist() == [0.84, 0.0]
+    assert any("G-6a" in n for n in o.notes)
+
+
+# --- G-4: game over ---------------------------------------------------------------------------
+
+
+def test_G4_side_scoring_its_last_ball_wins():
+    st = state({"w1": (0.5, 0.0), "r1": (0.3, 0.25), "r2": (0.3, -0.25)})
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).drop(0.4, "w1", 0), "w1")
+    assert o.game_over and o.winner == 0 and not o.turn_kept
+
+
+def test_G4_both_sides_emptied_in_one_stroke_first_last_drop_wins():
+    st = state({"w1": (0.3, 0.0), "r1": (0.6, 0.0)})
+    # r1 (side 1's last ball) drops first, into goal 0: it counts for side 1 (G-7)
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).ball_ball(0.2, "w1", "r1", (0.5385, 0.0))
+                              .drop(0.5, "r1", 0).drop(0.9, "w1", 0)), "w1")
+    assert o.scored.tolist() == [1, 1] and o.game_over and o.winner == 1
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).ball_ball(0.2, "w1", "r1", (0.5385, 0.0))
+                              .drop(0.9, "r1", 0).drop(0.5, "w1", 0)), "w1")
+    assert o.game_over and o.winner == 0
+
+
+# --- G-8 ---------------------------------------------------------------------------------------
+
+
+def test_G8_own_ball_into_own_defence_goal():
+    st = state()
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).drop(0.4, "w1", 0)
+                              .ball_ball(0.2, "r3", "w2", (-0.6, 0.2), (-0.35, 0.2))
+                              .drop(1.0, "w2", 1)), "w1")
+    assert o.foul.rule == "G-8" and o.foul.balls == (idx("w2"),)
+    assert o.consequences == {"LT", "SPOT"}
+    assert o.scored.tolist() == [1, 0] and not o.turn_kept  # the other goal stands
+    assert (idx("w2"), 1) in o.spotted and np.allclose(at(o, "w2"), SPOTS0[0])
+
+
+# --- G-10, G-10a -------------------------------------------------------------------------------
+
+BELOW = (0.6, 0.2)  # below goal 0's stroke line, outside the small triangle
+
+
+def hard_goal_attempt(st, p, speed=2.5, theta=0.0, extra=None, cue_ball="w1"):
+    def build(b):
+        b = b.strike(cue_ball, toward(p, GOAL0, speed))
+        if extra:
+            b = extra(b)
+        return b.drop(0.2, cue_ball, 0)
+    return stroke(st, build, cue_ball, theta)
+
+
+def test_G10_hard_direct_goal_attempt_from_below_the_stroke_line():
+    st = state({**BASE, "w1": BELOW})
+    o = hard_goal_attempt(st, BELOW)
+    assert o.foul.rule == "G-10" and o.consequences == {"LT", "RA", "CS"}
+    assert o.scored.tolist() == [0, 0] and not o.turn_kept  # the goal is taken back (RA)
+    assert o.spotted == [(idx("w1"), 1)] and np.allclose(at(o, "w1"), SPOTS0[0])  # CS
+    assert hard_goal_attempt(st, BELOW, speed=1.9).foul is None  # below the hard threshold
+
+
+def test_G10_hard_stroke_allowed_from_small_triangle_or_above_the_stroke_line():
+    for p in ((0.78, 0.0), (0.3, 0.0)):
+        st = state({**BASE, "w1": p})
+        o = hard_goal_attempt(st, p)
+        assert o.foul is None and o.turn_kept
+
+
+def test_G10_on_the_stroke_line_is_below_on_the_small_triangle_line_is_inside():
+    on_stroke_line = (0.36, 0.225 - 0.0004)  # stroke line at x = 0.36 is y = 0.225
+    above = (0.36, 0.225 - 0.002)
+    on_small_line = (0.78, 0.0295)  # small-triangle edge at x = 0.78 is y = 0.02909
+    assert hard_goal_attempt(state({**BASE, "w1": on_stroke_line}), on_stroke_line).foul
+    assert hard_goal_attempt(state({**BASE, "w1": above}), above).foul is None
+    assert hard_goal_attempt(state({**BASE, "w1": on_small_line}), on_small_line).foul is None
+
+
+def test_G10_raised_cue_toward_a_goal_cap_at_any_speed():
+    st = state({**BASE, "w1": BELOW})
+    cap = GEO.caps[ZS.goal_caps[0][0]]
+
+    def build(b):
+        return b.strike("w1", toward(BELOW, cap, 0.8)).rest("w1", (0.8, 0.07), 1.0)
+
+    o = stroke(st, build, "w1", theta=35.0)
+    assert o.foul.rule == "G-10" and o.foul.kind == "raised cue toward a goal cap"
+    assert stroke(st, build, "w1", theta=25.0).foul is None
+
+
+def test_G10_masse_and_pique_are_exempt_but_elevation_alone_is_not():
+    st = state({**BASE, "w1": BELOW})
+    v0 = toward(BELOW, GOAL0, 2.5)
+    p1 = np.array(BELOW) + 0.05 * v0
+    turned = 2.0 * np.array([[math.cos(0.3), -math.sin(0.3)], [math.sin(0.3), math.cos(0.3)]]) @ (
+        v0 / 2.5)
+    masse = hard_goal_attempt(st, BELOW, extra=lambda b: b.turn(0.05, "w1", p1, turned))
+    assert masse.foul is None
+    small_turn = 2.0 * v0 / 2.5 + 0.05 * np.array([-v0[1], v0[0]]) / 2.5  # ~1.4 degrees
+    assert hard_goal_attempt(st, BELOW, theta=60.0,
+                             extra=lambda b: b.turn(0.05, "w1", p1, small_turn)).foul.rule == "G-10"
+    pique = hard_goal_attempt(st, BELOW, extra=lambda b: b.turn(0.05, "w1", p1, -0.3 * v0))
+    assert pique.foul is None
+
+
+def test_G10a_direct_goal_attempt_geometry():
+    p = np.array([0.3, 0.0])
+    assert direct_goal_attempt(p, np.array([1.0, 0.0]), 0, GEO)
+    assert not direct_goal_attempt(p, np.array([-1.0, 0.0]), 0, GEO)
+    assert not direct_goal_attempt(p, np.array([0.0, 1.0]), 0, GEO)
+    reach = R + GEO.r_cap
+    cap = GEO.caps[ZS.goal_caps[0][0]]
+    for off, expect in ((reach - 0.001, True), (reach + 0.001, False)):
+        target = cap + np.array([0.0, off])
+        d = (target - p) / np.linalg.norm(target - p)
+        assert direct_goal_attempt(p, d, 0, GEO) == expect
+    # from behind the caps along the short cushion, toward a cap
+    assert direct_goal_attempt(np.array([0.87, 0.3]), np.array([0.0, -1.0]), 0, GEO)
+
+
+def test_G10a_option_any_direction():
+    st = state({**BASE, "w1": BELOW})
+
+    def build(b):  # hard, away from the goal
+        return b.strike("w1", (0.0, 2.5)).rest("w1", (0.6, 0.35), 1.0)
+
+    assert stroke(st, build, "w1").foul is None
+    o = stroke(st, build, "w1", rules=GolfRules(g10_any_direction=True))
+    assert o.foul.rule == "G-10"
+
+
+# --- G-11 --------------------------------------------------------------------------------------
+
+
+def test_G11_vliegeren_first_contact_with_the_strip_cushion():
+    p = (0.0, 0.40)
+    st = state({**BASE, "w1": p})
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.3)).cushion(0.05, "w1", 2, (0.05, 0.41925))
+                              .rest("w1", (0.8, 0.3), 1.0)), "w1")
+    assert o.foul.rule == "G-11" and o.consequences == {"LT", "RA", "CS"}
+    assert np.allclose(at(o, "w1"), SPOTS0[0])
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, -0.3)).cushion(0.5, "w1", 1, (0.869, 0.3))
+                              .rest("w1", (0.8, 0.3), 1.0)), "w1")
+    assert o.foul is None
+
+
+def test_G11_on_the_vlieglijn_counts_as_in_the_strip():
+    for y, foul in ((0.3577 - 0.0005, True), (0.3577 - 0.002, False)):
+        st = state({**BASE, "w1": (0.0, y)})
+        o = stroke(st, lambda b, y=y: (b.strike("w1", (0.2, 1.0))
+                                       .cushion(0.1, "w1", 2, (0.02, 0.41925))
+                                       .rest("w1", (0.1, 0.2), 1.0)), "w1")
+        assert (o.foul is not None and o.foul.rule == "G-11") == foul
+
+
+# --- G-12 --------------------------------------------------------------------------------------
+
+
+def test_G12_own_ball_played_directly_onto_own_ball():
+    st = state({**BASE, "w1": (-0.3, -0.3), "w3": (0.0, -0.3)})
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).ball_ball(0.2, "w1", "w3", (-0.0615, -0.3))
+                              .rest("w1", (-0.05, -0.3), 0.5).rest("w3", (0.3, -0.3), 1.0)), "w1")
+    assert o.foul.rule == "G-12" and o.foul.balls == (idx("w1"), idx("w3"))
+    assert at(o, "w3").tolist() == [0.0, -0.3] and idx("w3") in o.replaced  # RA
+    assert np.allclose(at(o, "w1"), SPOTS0[0])  # CS
+
+
+def test_G12_not_after_a_cushion_or_an_opponent_ball():
+    st = state({**BASE, "w1": (-0.3, -0.3), "w3": (0.0, -0.3)})
+    o = stroke(st, lambda b: (b.strike("w1", (0.3, -1.0)).cushion(0.1, "w1", 0, (-0.27, -0.41925))
+                              .ball_ball(0.5, "w1", "w3", (-0.0615, -0.3))
+                              .rest("w3", (0.3, -0.3), 1.0)), "w1")
+    assert o.foul is None
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).ball_ball(0.1, "w1", "r2", (0.2385, -0.25))
+                              .ball_ball(0.5, "w1", "w3", (-0.0615, -0.3))), "w1")
+    assert o.foul is None
+
+
+# --- G-13 --------------------------------------------------------------------------------------
+
+
+def test_G13_push_into_a_frozen_ball_or_cushion():
+    gap = 0.0003
+    st = state({**BASE, "w1": (0.0, -0.3), "w3": (2 * R + gap, -0.3)})
+
+    def build(v):
+        return lambda b: b.strike("w1", v).rest("w1", (0.01, -0.3), 0.5)
+
+    assert stroke(st, build((1.0, 0.0)), "w1").foul.rule == "G-13"
+    assert stroke(st, build((-1.0, 0.0)), "w1").foul is None
+    assert stroke(st, build((0.0, 1.0)), "w1").foul is None  # along the contact: not into it
+    far = state({**BASE, "w1": (0.0, -0.3), "w3": (2 * R + 0.001, -0.3)})
+    assert stroke(far, build((1.0, 0.0)), "w1").foul is None  # 1 mm is not frozen
+    cush = state({**BASE, "w1": (0.2, 0.45 - R - 0.0002)})
+    o = stroke(cush, lambda b: b.strike("w1", (0.5, 0.5)).rest("w1", (0.3, 0.3), 1.0), "w1")
+    assert o.foul.rule == "G-13" and o.consequences == {"LT", "RA", "CS"}
+    o = stroke(cush, lambda b: b.strike("w1", (0.5, -0.5)).rest("w1", (0.3, 0.3), 1.0), "w1")
+    assert o.foul is None
+
+
+def test_G13_exception_goal_attempt_off_the_outer_side_or_front_cap():
+    cap = GEO.caps[ZS.outer_side_caps[0]]  # (0, 0.18)
+    a = math.radians(80)
+    p = cap + (R + GEO.r_cap + 0.0002) * np.array([math.cos(a), math.sin(a)])
+    st = state({**BASE, "w1": tuple(p)})
+    o = stroke(st, lambda b: b.strike("w1", toward(p, GOAL0, 1.0)).rest("w1", (0.5, 0.1), 1.0),
+               "w1")
+    assert o.foul is None  # direct goal attempt, ball beyond the cap's axis toward the goal
+    o = stroke(st, lambda b: b.strike("w1", toward(p, (0.9, -0.3), 1.0))
+               .rest("w1", (0.5, 0.1), 1.0), "w1")
+    assert o.foul.rule == "G-13"  # not a goal attempt
+    # on the wrong side of the axis line the exception does not hold
+    a = math.radians(100)
+    q = cap + (R + GEO.r_cap + 0.0002) * np.array([math.cos(a), math.sin(a)])
+    st = state({**BASE, "w1": tuple(q)})
+    o = stroke(st, lambda b: b.strike("w1", toward(q, GOAL0, 1.0)).rest("w1", (0.5, 0.1), 1.0),
+               "w1")
+    assert o.foul.rule == "G-13"
+    # the front cap (0.18, 0), from its attack side
+    front = GEO.caps[ZS.front_caps[0]]
+    f = front + (R + GEO.r_cap + 0.0002) * np.array([math.cos(1.45), math.sin(1.45)])
+    st = state({**BASE, "w1": tuple(f)})
+    o = stroke(st, lambda b: b.strike("w1", toward(f, (0.897, 0.02), 1.0))
+               .rest("w1", (0.5, 0.05), 1.0), "w1")
+    assert o.foul is None
+
+
+# --- G-14 (stroke level; the turn level is in test_golf_game.py) --------------------------------
+
+IN_DEF = (-0.8, 0.0)  # inside side 0's great defence triangle (goal 1)
+
+
+def duty_state(**balls):
+    st = state({**BASE, "w1": IN_DEF, **balls})
+    st.duty[idx("w1")] = True
+    return st
+
+
+def test_G14_duty_not_met_at_the_end_of_the_turn():
+    st = duty_state()
+    o = stroke(st, lambda b: b.strike("w2", (0.5, 0.0)).rest("w2", (0.0, 0.2), 1.0), "w2")
+    assert o.foul.rule == "G-14" and o.foul.balls == (idx("w1"),)
+    assert o.consequences == {"LT", "RA", "SPOT"} and not o.duty_met
+    assert at(o, "w2").tolist() == [-0.3, 0.2]  # RA for the turn's last stroke
+    assert np.allclose(at(o, "w1"), SPOTS0[0])
+
+
+def test_G14_ball_leaving_the_great_triangle_meets_the_duty():
+    st = duty_state()
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (-0.3, 0.0), 1.0), "w1")
+    assert o.foul is None and o.duty_met
+    # leaving and coming back counts ("at some moment")
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).turn(0.5, "w1", (-0.40, 0.0), (-0.3, 0.0))
+                              .rest("w1", (-0.7, 0.0), 1.0)), "w1")
+    assert o.foul is None and o.duty_met
+    # a ball that stays within the line band has not left (the line counts as inside)
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0))
+                              .turn(0.5, "w1", (-0.45 + 0.0005, 0.0), (-0.3, 0.0))
+                              .rest("w1", (-0.7, 0.0), 1.0)), "w1")
+    assert o.foul.rule == "G-14"
+
+
+def test_G14_several_balls_one_leaving_is_enough_and_a_drop_counts():
+    st = duty_state(w3=(-0.75, 0.05))
+    st.duty[idx("w3")] = True
+    o = stroke(st, lambda b: (b.strike("w3", (1.0, 0.0)).rest("w3", (0.0, 0.0), 1.0)), "w3")
+    assert o.foul is None and o.duty_met
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).drop(2.0, "w1", 0), "w1")
+    assert o.foul is None and o.duty_met and o.turn_kept
+    o = stroke(st, lambda b: b.strike("w2", (1.0, 0.0)).rest("w2", (0.0, 0.2), 1.0), "w2")
+    assert o.foul.rule == "G-14" and set(o.foul.balls) == {idx("w1"), idx("w3")}
+
+
+def test_G14_not_checked_when_the_last_stroke_has_another_foul():
+    st = duty_state(w3=(0.0, 0.3))
+    st.xy[idx("w2")] = (-0.3, 0.3)
+    o = stroke(st, lambda b: (b.strike("w2", (1.0, 0.0)).ball_ball(0.2, "w2", "w3", (-0.0615, 0.3))
+                              .rest("w3", (0.2, 0.3), 1.0)), "w2")
+    assert o.foul.rule == "G-12" and [f.rule for f in o.fouls] == ["G-12"]
+    assert np.allclose(at(o, "w1"), IN_DEF)
+
+
+def test_G14_line_of_the_great_triangle_counts_as_inside_for_the_duty():
+    from cuegym.rules.golfbillard import defence_duty
+
+    xy = np.full((10, 2), np.nan)
+    xy[0] = (-0.45 + 0.0005, 0.1)  # on the base line, just outside
+    xy[1] = (-0.45 + 0.002, 0.1)  # clearly outside
+    xy[2] = (-0.89, 0.05)  # in the small triangle, outside the great one
+    assert defence_duty(xy, 0).tolist()[:3] == [True, False, True]
+
+
+# --- G-15 --------------------------------------------------------------------------------------
+
+
+def blocking_state(r1=(0.86, 0.0), **extra):
+    return state({"w1": (0.3, 0.1), "w2": (-0.3, 0.2), "r1": r1, "r2": (-0.3, -0.2), **extra})
+
+
+def test_G15_blocking_the_defender_in_the_small_triangle():
+    st = blocking_state()
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.6, 0.05), 1.0), "w1")
+    assert o.foul.rule == "G-15" and o.foul.balls == (idx("w1"),)
+    assert o.consequences == {"LT", "SPOT"} and not o.turn_kept
+    assert np.allclose(at(o, "w1"), SPOTS0[0])
+
+
+def test_G15_goals_stand_and_only_moved_balls_unless_all_balls():
+    st = blocking_state(w3=(0.7, -0.1))
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).rest("w1", (0.6, 0.05), 1.0)
+                              .ball_ball(0.1, "w2", "r2", (-0.3, 0.2)).drop(0.8, "r2", 1)), "w1")
+    assert o.foul.rule == "G-15" and o.foul.balls == (idx("w1"),)
+    assert o.scored.tolist() == [0, 1]  # goals stand
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.6, 0.05), 1.0), "w1",
+               rules=GolfRules(blocking_all_balls=True))
+    assert set(o.foul.balls) == {idx("w1"), idx("w3")}
+
+
+def test_G15_needs_the_defender_strictly_in_the_small_triangle_after():
+    on_line = (0.76, 0.0196)  # on the small triangle's edge (y = 0.01939 at x = 0.76)
+    st = blocking_state(r1=on_line)
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.6, 0.05), 1.0), "w1")
+    assert o.foul is None
+    st = blocking_state()
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.4, 0.05), 1.0), "w1")
+    assert o.foul is None  # the shooter ball ends outside the great attack triangle
+
+
+# --- G-16, G-17, G-17a, G-17b ------------------------------------------------------------------
+
+
+def test_G16_own_ball_off_the_table():
+    st = state()
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).drop(0.3, "w1", 0)
+                              .ball_ball(0.1, "w2", "w3", (-0.3, 0.2)).rest("w2", (-0.1, 0.3), 1)),
+               "w1", injected=[{"type": "off_table", "ball": "w3", "time": 0.5}])
+    assert o.foul.rule == "G-16" and o.consequences == {"LT", "SPOT"}
+    assert o.scored.tolist() == [1, 0] and not o.turn_kept  # goals stand
+    assert np.allclose(at(o, "w3"), SPOTS0[0]) and at(o, "w2").tolist() == [-0.1, 0.3]
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).drop(0.3, "w1", 0)
+                              .ball_ball(0.1, "w2", "w3", (-0.3, 0.2)).rest("w2", (-0.1, 0.3), 1)),
+               "w1", injected=[{"type": "rests_on_rail", "ball": "w3"}],
+               rules=GolfRules(replace_on_off_table=True))
+    assert o.foul.rule == "G-16" and at(o, "w2").tolist() == [-0.3, 0.2]  # option: RA on table
+    assert o.scored.tolist() == [1, 0]
+
+
+def test_G17_opponent_ball_off_the_table_goes_into_its_goal():
+    st = state()
+    o = stroke(st, lambda b: (b.strike("w1", (-0.5, 0.5)).ball_ball(0.3, "w1", "r1", (0.35, 0.2))
+                              .rest("w1", (0.4, 0.3), 1.0)),
+               "w1", injected=[{"type": "off_table", "ball": "r1", "time": 0.6}])
+    assert o.foul.rule == "G-17" and o.consequences == {"LT", "GOAL", "CS"}
+    assert o.into_goal == [idx("r1")] and o.scored.tolist() == [0, 1]
+    assert np.allclose(at(o, "w1"), SPOTS0[0])
+
+
+def test_G17a_emptying_the_opponent_by_G17_makes_the_opponent_win():
+    st = state({"w1": (0.5, 0.0), "w2": (-0.3, 0.2), "r1": (0.3, 0.25)})
+    o = stroke(st, lambda b: b.strike("w1", (-1.0, 1.0)).rest("w1", (0.4, 0.1), 1.0), "w1",
+               injected=[{"type": "off_table", "ball": "r1", "time": 0.5}])
+    assert o.game_over and o.winner == 1
+
+
+def test_G17a_at_one_one_playing_the_opponent_off_while_scoring_loses():
+    st = state({"w1": (0.5, 0.0), "r1": (0.3, 0.25)})
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).drop(0.5, "w1", 0), "w1",
+               injected=[{"type": "off_table", "ball": "r1", "time": 0.4}])
+    assert o.valid_own == 1 and o.game_over and o.winner == 1
+
+
+def test_G17b_ball_riding_over_the_rail_and_back_is_not_penalised():
+    st = state()
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.7, 0.0), 1.0), "w1",
+               injected=[{"type": "rail_return", "ball": "w1"}])
+    assert o.foul is None and any("G-17b" in n for n in o.notes)
+
+
+# --- G-18, G-25 --------------------------------------------------------------------------------
+
+KADER = {"w1": (0.2, 0.2), "w2": (-0.3, 0.2), "r1": (-0.2, -0.25)}  # side 1 on one ball
+
+
+@pytest.mark.parametrize("kind", sorted(BEHAVIOURAL))
+def test_G18_G25_behavioural_fouls_carry_the_seeds_consequences(kind):
+    for balls, kader in ((BASE, False), (KADER, True)):
+        st = state(balls)
+        touched = "r1" if "opponent" in kind else "w2"
+        o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.3, 0.2), 1.0), "w1",
+                   injected=[{"type": "foul", "kind": kind, "ball": touched}])
+        assert o.foul.rule == "G-18" and o.foul.kind == kind and o.kader == kader
+        assert o.consequences == BEHAVIOURAL[kind][int(kader)]
+        assert "LT" in o.consequences and not o.turn_kept
+        if "RA" in o.consequences:
+            assert at(o, "w1").tolist() == list(balls["w1"]) or idx("w1") in dict(o.spotted)
+        if "CS" in o.consequences:
+            assert dict(o.spotted)[idx("w1")] == 1
+        if "GOAL" in o.consequences:
+            assert o.into_goal == [idx("r1")] and o.scored[1] == 1
+        if "SPOT" in o.consequences:
+            assert idx(touched) in dict(o.spotted)
+
+
+def test_G25_opponent_picks_an_offender_ball_in_kader_play():
+    st = state(KADER)
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.3, 0.2), 1.0), "w1",
+               injected=[{"type": "foul", "kind": "time"}])
+    assert o.consequences == {"LT", "PICK"}
+    assert list(dict(o.spotted)) == [idx("w1")]  # nearest its attack goal (default policy)
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.3, 0.2), 1.0), "w1",
+               injected=[{"type": "foul", "kind": "time"}], choices={"pick": "w2"},
+               rules=GolfRules(pick_policy="agent"))
+    assert list(dict(o.spotted)) == [idx("w2")]
+    with pytest.raises(ValueError, match="r1"):
+        stroke(st, lambda b: b.strike("w1", (1.0, 0.0)), "w1",
+               injected=[{"type": "foul", "kind": "time"}], choices={"pick": "r1"},
+               rules=GolfRules(pick_policy="agent"))
+
+
+def test_G18_unknown_kind_and_bad_injected_events_raise():
+    st = state()
+    with pytest.raises(ValueError, match="sneezing"):
+        stroke(st, lambda b: b, "w1", injected=[{"type": "foul", "kind": "sneezing"}])
+    with pytest.raises(ValueError, match="teleport"):
+        stroke(st, lambda b: b, "w1", injected=[{"type": "teleport", "ball": "w1"}])
+    with pytest.raises(ValueError, match="w5"):
+        stroke(st, lambda b: b, "w1", injected=[{"type": "off_table", "ball": "w5"}])
+
+
+# --- G-19, G-19a -------------------------------------------------------------------------------
+
+
+def test_G19_jams():
+    st = state()
+
+    def build(b):
+        return b.strike("w1", (1.0, 0.0)).rest("w1", (0.7, 0.0), 1.0)
+
+    o = stroke(st, build, "w1", injected=[{"type": "jam", "ball": "w2", "goal": 1, "time": 0.5}])
+    assert o.foul.rule == "G-19" and np.allclose(at(o, "w2"), SPOTS0[0]) and not o.turn_kept
+    o = stroke(st, build, "w1", injected=[{"type": "jam", "ball": "w1", "goal": 0, "time": 0.5}])
+    assert o.foul is None and o.scored.tolist() == [1, 0] and o.turn_kept  # valid goal
+    o = stroke(st, build, "w1", injected=[{"type": "jam", "ball": "w1", "where": "cap_cushion"}])
+    assert o.foul is None and any("freed" in n for n in o.notes)
+
+
+def test_G19a_only_the_first_foul_by_time_counts():
+    st = state({**BASE, "w1": BELOW, "w3": (0.75, 0.25)})
+    # G-10 at the strike beats G-12 at the first contact
+    o = stroke(st, lambda b: (b.strike("w1", toward(BELOW, GOAL0, 2.5))
+                              .ball_ball(0.05, "w1", "w3", (0.7, 0.21))), "w1")
+    assert [f.rule for f in o.fouls] == ["G-10", "G-12"] and o.foul.rule == "G-10"
+    # G-12 (first contact) beats G-8 (a later drop): RA brings the own-goal ball back
+    st = state({**BASE, "w1": (-0.3, -0.2), "w3": (-0.6, -0.2)})
+    o = stroke(st, lambda b: (b.strike("w1", (-1.0, 0.0))
+                              .ball_ball(0.2, "w1", "w3", (-0.5385, -0.2))
+                              .drop(0.9, "w3", 1)), "w1")
+    assert o.foul.rule == "G-12" and at(o, "w3").tolist() == [-0.6, -0.2]
+    # G-8 (drop at 0.5) beats G-17 (off the table at 0.8): the opponent's ball is spotted
+    st = state()
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).ball_ball(0.1, "w2", "r3", (-0.3, 0.2))
+                              .drop(0.5, "w2", 1)), "w1",
+               injected=[{"type": "off_table", "ball": "r3", "time": 0.8}])
+    assert [f.rule for f in o.fouls] == ["G-8", "G-17"] and o.foul.rule == "G-8"
+    assert np.allclose(at(o, "r3"), SPOTS1[0]) and o.into_goal == []
+
+
+def test_G19a_ties_at_the_strike_follow_the_listed_order():
+    # in the strip, frozen to its cushion, struck into it: G-11 and G-13 at t = 0 -> G-11
+    p = (0.0, 0.45 - R - 0.0002)
+    st = state({**BASE, "w1": p})
+    o = stroke(st, lambda b: (b.strike("w1", (0.3, 1.0)).cushion(0.0001, "w1", 2, p)
+                              .rest("w1", (0.2, 0.3), 1.0)), "w1")
+    assert [f.rule for f in o.fouls] == ["G-11", "G-13"]
+
+
+# --- G-20 .. G-23: kader play ------------------------------------------------------------------
+
+
+def test_G20_kader_play_from_a_stroke_starting_with_one_ball_left():
+    o = stroke(state(KADER), lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.5, 0.2), 1.0),
+               "w1")
+    assert o.kader
+    o = stroke(state(), lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.7, 0.0), 1.0), "w1")
+    assert not o.kader and o.left_kader is None
+    st = state()
+    st.kader = True  # once on, it stays on
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.52, 0.0), 1.0), "w1")
+    assert o.kader
+
+
+def test_G21_no_ball_leaving_its_kader_is_a_foul():
+    st = state(KADER)
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.5)).rest("w1", (0.3, 0.25), 1.0), "w1")
+    assert o.foul.rule == "G-21" and o.consequences == {"LT", "CS"} and o.left_kader is False
+    assert np.allclose(at(o, "w1"), SPOTS0[0]) and at(o, "w2").tolist() == [-0.3, 0.2]
+
+
+def test_G21_leaving_coming_back_dropping_and_ending_on_a_line():
+    st = state(KADER)
+    ok = [
+        lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.5, 0.2), 1.0),  # into kader 11
+        lambda b: (b.strike("w1", (1.0, 0.0)).turn(0.5, "w1", (0.5, 0.2), (-0.5, 0.0))
+                   .rest("w1", (0.3, 0.2), 1.0)),  # out and back
+        lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.45, 0.2), 1.0),  # ends on a line
+        lambda b: b.strike("w1", (1.0, -0.3)).drop(1.0, "w1", 0),  # dropped
+    ]
+    for build in ok:
+        o = stroke(st, build, "w1")
+        assert o.foul is None and o.left_kader is True
+    # reaching within the line band counts, stopping short of it does not
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.45 - 0.0008, 0.2), 1), "w1")
+    assert o.foul is None
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.45 - 0.0012, 0.2), 1), "w1")
+    assert o.foul.rule == "G-21"
+
+
+def test_G21_ball_starting_on_a_kader_line():
+    on_line = (0.2, 0.3577)
+    st = state({**KADER, "w1": on_line})
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.3, 0.3577), 1.0), "w1")
+    assert o.foul.rule == "G-21"  # it ran along its line
+    o = stroke(st, lambda b: b.strike("w1", (0.0, -1.0)).rest("w1", (0.2, 0.35), 1.0), "w1")
+    assert o.foul is None  # more than epsilon_line off the line
+
+
+def test_G22_cue_ball_in_the_great_attack_triangle_is_exempt():
+    st = state({**KADER, "w1": (0.7, 0.0)})
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.2)).rest("w1", (0.75, 0.05), 1.0), "w1")
+    assert o.foul is None and o.left_kader is None
+
+
+def test_G23_defender_balls_see_one_merged_kader_at_the_shooters_attack_goal():
+    # side 0 shoots; r2 (defender) goes from the great triangle at goal 0 into a corner there
+    st = state({"w1": (0.3, 0.1), "w2": (-0.3, 0.2), "r2": (0.5, 0.1)})
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0))
+                              .ball_ball(0.2, "w1", "r2", (0.4385, 0.1), (0.5, 0.1))
+                              .rest("w1", (0.4385, 0.1), 0.3).rest("r2", (0.85, 0.3), 1.0)), "w1")
+    assert o.foul.rule == "G-21"
+    # the same move at the defender's own attack goal (no merge there) leaves its kader
+    st = state({"w1": (-0.3, 0.1), "w2": (-0.3, 0.3), "r2": (-0.5, 0.1)})
+    o = stroke(st, lambda b: (b.strike("w1", (-1.0, 0.0))
+                              .ball_ball(0.2, "w1", "r2", (-0.4385, 0.1), (-0.5, 0.1))
+                              .rest("w1", (-0.4385, 0.1), 0.3).rest("r2", (-0.85, 0.3), 1.0)),
+               "w1")
+    assert o.foul is None and o.left_kader
+
+
+# --- G-26, G-30: penalty spots -----------------------------------------------------------------
+
+
+def spot_state(fouled=(), spot=1):
+    st = state({"w1": tuple(SPOTS0[spot - 1]), "w2": (0.6, 0.09387), "w3": (-0.3, -0.2),
+                "r1": (-0.2, -0.25)})
+    st.on_spot[idx("w1")] = spot
+    for k in fouled:
+        st.fouled_spots[0, k - 1] = True
+    return st
+
+
+def own_ball_foul(b):  # w1 off its spot straight onto w2: G-12
+    return (b.strike("w1", (-1.0, 0.0))
+            .ball_ball(0.2, "w1", "w2", (0.6615, 0.09387)).rest("w2", (0.3, 0.09387), 1.0))
+
+
+def test_G26_foul_stroke_from_a_penalty_spot_moves_to_the_next_unused_spot():
+    o = stroke(spot_state(), own_ball_foul, "w1")
+    assert o.kader and o.foul.rule == "G-12"
+    assert o.fouled_spots[0].tolist() == [True, False, False, False, False]
+    assert o.spotted == [(idx("w1"), 2)] and o.on_spot[idx("w1")] == 2
+    o = stroke(spot_state(fouled=(1,), spot=2), own_ball_foul, "w1")
+    assert o.spotted == [(idx("w1"), 3)] and o.fouled_spots[0, :3].tolist() == [True, True, False]
+    o = stroke(spot_state(fouled=(1, 2, 3, 4), spot=5), own_ball_foul, "w1")
+    assert o.spotted == [(idx("w1"), 1)]  # every spot used: G-30 (first free)
+
+
+def test_G26_not_outside_kader_play():
+    st = spot_state()
+    st.xy[idx("r2")] = (0.3, -0.3)  # two balls each: no kader play
+    st.xy[idx("w4")] = (-0.6, 0.3)
+    o = stroke(st, own_ball_foul, "w1")
+    assert not o.kader and o.spotted == [(idx("w1"), 1)]
+    assert not o.fouled_spots.any()
+
+
+def test_G30_spot_choice_first_free_then_4_5_then_nearest_free_point_to_3():
+    rng = np.random.default_rng(0)
+    xy = np.full((10, 2), np.nan)
+    assert choose_spot(0, xy, GEO, "first_free", rng)[0] == 1
+    xy[5], xy[6] = SPOTS0[0], SPOTS0[1]
+    assert choose_spot(0, xy, GEO, "first_free", rng)[0] == 3
+    xy[7] = SPOTS0[2]
+    k, p = choose_spot(0, xy, GEO, "first_free", rng)
+    assert k == 4 and np.allclose(p, SPOTS0[3])
+    xy[8] = SPOTS0[3]
+    assert choose_spot(0, xy, GEO, "first_free", rng)[0] == 5
+    xy[9] = SPOTS0[4]
+    k, p = choose_spot(0, xy, GEO, "first_free", rng)
+    assert k == 0
+    assert np.min(np.hypot(*(xy[5:] - p).T)) >= 2 * R - 1e-9
+    assert np.min(np.hypot(*(GEO.caps - p).T)) >= R + GEO.r_cap - 1e-9
+    assert np.hypot(*(p - SPOTS0[2])) < 0.1
+    # side 1's spots are turned by 180 degrees
+    k, p = choose_spot(5, np.full((10, 2), np.nan), GEO, "first_free", rng)
+    assert k == 1 and np.allclose(p, -SPOTS0[0])
+
+
+def test_G30_random_and_agent_policies():
+    rng = np.random.default_rng(3)
+    xy = np.full((10, 2), np.nan)
+    xy[5] = SPOTS0[0]
+    got = {choose_spot(0, xy, GEO, "random", rng)[0] for _ in range(40)}
+    assert got == {2, 3}
+    assert choose_spot(0, xy, GEO, "agent", rng, choice=3)[0] == 3
+    with pytest.raises(ValueError, match="spot choice 1"):
+        choose_spot(0, xy, GEO, "agent", rng, choice=1)
+    st = state()
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).ball_ball(0.1, "w2", "r3", (-0.3, 0.2))
+                              .drop(0.5, "w2", 1)), "w1", choices={"spots": [2]},
+               rules=GolfRules(spot_policy="agent"))
+    assert o.spotted == [(idx("w2"), 2)]
+    with pytest.raises(ValueError, match="choices"):
+        stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).drop(0.5, "w2", 1)), "w1",
+               rules=GolfRules(spot_policy="agent"))
+
+
+def test_G30_several_balls_are_placed_one_at_a_time():
+    st = duty_state(w3=(-0.75, 0.05))
+    st.duty[idx("w3")] = True
+    o = stroke(st, lambda b: b.strike("w2", (0.5, 0.0)).rest("w2", (0.0, 0.2), 1.0), "w2")
+    assert o.foul.rule == "G-14"
+    assert [k for _, k in o.spotted] == [1, 2]
+    p = [at(o, "w1"), at(o, "w3")]
+    assert np.hypot(*(p[0] - p[1])) >= 2 * R
+
+
+# --- batching, JSON ----------------------------------------------------------------------------
+
+
+def test_batch_of_tables_equals_single_strokes():
+    cases = [
+        (state(), lambda b: b.strike("w1", (1.0, 0.0)).drop(0.4, "w1", 0), "w1"),
+        (state({**BASE, "w1": BELOW}),
+         lambda b: b.strike("w1", toward(BELOW, GOAL0, 2.5)).drop(0.2, "w1", 0), "w1"),
+        (state(KADER), lambda b: b.strike("w1", (1.0, 0.5)).rest("w1", (0.3, 0.25), 1.0), "w1"),
+    ]
+    logs = [build(LogBuilder(st.xy)).build() for st, build, _ in cases]
+    batch = score_strokes([c[0] for c in cases], stack_logs(logs), [c[2] for c in cases])
+    for (st, _, cb), lg, ob in zip(cases, logs, batch, strict=True):
+        os_ = score_stroke(st, lg, cb)
+        assert ob.to_json() == os_.to_json()
+    assert [o.foul.rule if o.foul else None for o in batch] == [None, "G-10", "G-21"]
+
+
+def test_outcome_json_names_balls_by_id():
+    o = stroke(state(), lambda b: b.strike("w1", (1.0, 0.0)).drop(0.4, "w1", 0), "w1")
+    j = o.to_json()
+    assert j["cue_ball"] == "w1" and j["scored_balls"] == ["w1"] and j["balls"]["w1"] is None
+    assert j["drops"] == [{"ball": "w1", "goal": 0, "time": 0.4}]
+
+
+def test_bad_arguments_raise_value_errors_naming_the_value():
+    st = state()
+    log = LogBuilder(st.xy).build()
+    with pytest.raises(ValueError, match="cue"):
+        score_stroke(st, log, "w1", [1.0, float("nan"), 0, 0, 0])
+    with pytest.raises(ValueError, match="states"):
+        score_strokes([st, st], log, ["w1", "w1"])
+    with pytest.raises(ValueError, match="opening"):
+        score_stroke(GolfState(xy=GEO.start.copy()), log, "w1")
+    with pytest.raises(ValueError, match="overlap"):
+        GolfState.with_balls({"w1": (0.0, 0.3), "w2": (0.05, 0.3)})
+    with pytest.raises(ValueError, match="cap"):
+        GolfState.with_balls({"w1": (0.09, 0.01)})
