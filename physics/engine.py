@@ -170,12 +170,12 @@ def _line_time(x, y, qx, qy, ax, ay, ln, R, reach, T):
     ex = ln[2] - x1
     ey = ln[3] - y1
     el2 = ex * ex + ey * ey
-    if d0 <= 0.0:
-        if Bc < 0.0:
-            s = ((x - x1) * ex + (y - y1) * ey) / el2
-            if 0.0 <= s <= 1.0:
-                return 0.0
-        return INF
+    if d0 <= 0.0 and Bc < 0.0:
+        s = ((x - x1) * ex + (y - y1) * ey) / el2
+        if 0.0 <= s <= 1.0:
+            return 0.0
+    # (a ball may also start past the line's extension, in a pocket mouth, and curve back
+    # onto the segment later: look for later entries whatever the sign of d0)
     n, r0, r1 = quadratic_roots(A, Bc, d0, T)
     for k in range(n):
         t = r0 if k == 0 else r1
