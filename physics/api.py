@@ -118,12 +118,15 @@ def _as_array(name: str, value, shape: tuple, dtype=np.float64) -> np.ndarray:
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _first_layout_violation(xy, present, pins_up, R, hx, hy, circles, pockets, pin_spots, r_pin):
+def _first_layout_violation(xy, present, pins_up, R, hx, hy, lines, circles, pockets, pin_spots,
+                            r_pin):
     """First problem in the layout as (code, table, ball, other); code 0 means none.
 
-    Codes: 1 off the cloth, 2 two balls overlap (other = ball), 3 ball overlaps a circle
-    (other = circle index), 4 ball inside a pocket's capture circle (other = pocket),
-    5 ball overlaps a standing pin (other = pin).
+    Codes: 1 off the cloth: outside the cushion noses' rectangle (hx, hy = half length and
+    width), or overlapping a straight cushion (other = cushion) — a ball may rest on a pocket's
+    lip past the nose line, where the cushion is cut; 2 two balls overlap (other = ball); 3 ball
+    overlaps a circle (other = circle index); 4 ball inside a pocket's capture circle
+    (other = pocket); 5 ball overlaps a standing pin (other = pin).
     """
     tol = 1e-9
     T, B, _ = xy.shape
@@ -135,6 +138,17 @@ def _first_layout_violation(xy, present, pins_up, R, hx, hy, circles, pockets, p
             y = xy[t, b, 1]
             if abs(x) > hx + tol or abs(y) > hy + tol:
                 return 1, t, b, -1
+            for k in range(lines.shape[0]):
+                ex = lines[k, 2] - lines[k, 0]
+                ey = lines[k, 3] - lines[k, 1]
+                rx = x - lines[k, 0]
+                ry = y - lines[k, 1]
+                u = min(1.0, max(0.0, (rx * ex + ry * ey) / (ex * ex + ey * ey)))
+                gx = rx - u * ex
+                gy = ry - u * ey
+                inside = rx * lines[k, 4] + ry * lines[k, 5] > 0.0
+                if gx * gx + gy * gy < (R - tol) ** 2 or (not inside and u > 0.0 and u < 1.0):
+                    return 1, t, b, k
             for o in range(b + 1, B):
                 if present[t, o]:
                     dx = xy[t, o, 0] - x
@@ -184,17 +198,19 @@ def validate_layout(table: TableSpec, params: PhysicsParams, xy: np.ndarray, pre
     """Raise :class:`PhysicsInputError` for a ball off the cloth, overlapping another ball, a
     post, a jaw or a standing pin, or inside a pocket's capture circle (compiled check)."""
     R = params.R
-    hx, hy = table.length / 2 - R, table.width / 2 - R
+    hx, hy = table.length / 2, table.width / 2
     arrs = kernel_arrays(table, params)
-    code, t, b, o = _first_layout_violation(xy, present, pins_up, R, hx, hy, arrs["circles"],
-                                            arrs["pockets"], arrs["pin_spots"], table.pin_radius)
+    code, t, b, o = _first_layout_violation(xy, present, pins_up, R, hx, hy, arrs["lines"],
+                                            arrs["circles"], arrs["pockets"], arrs["pin_spots"],
+                                            table.pin_radius)
     if code == 0:
         return
     label = (lambda i: repr(names[i])) if names else (lambda i: f"ball {i}")
     x, y = xy[t, b]
     if code == 1:
-        msg = (f"{label(b)} at ({x:.4f}, {y:.4f}) is off the cloth (|x| <= {hx:.4f}, "
-               f"|y| <= {hy:.4f} m)")
+        where = "outside the cushions" if o < 0 else f"overlapping cushion {o}"
+        msg = (f"{label(b)} at ({x:.4f}, {y:.4f}) is off the cloth ({where}; a ball centre needs "
+               f"|x| <= {hx - R:.4f}, |y| <= {hy - R:.4f} m away from the pocket mouths)")
     elif code == 2:
         d = float(np.hypot(*(xy[t, o] - xy[t, b])))
         msg = (f"{label(b)} and {label(o)} overlap (centres {d:.5f} m apart, need >= 2R = "

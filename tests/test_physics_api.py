@@ -149,3 +149,15 @@ def test_path_queries_consistent_with_log(kegle):
         tm = 0.5 * (t0 + t1)
         exp = p0 + q * (tm - t0) + acc * (tm - t0) ** 2
         assert np.allclose(positions_at(res, [tm])[0, 0, 1], exp, atol=1e-12)
+
+
+def test_ball_resting_on_a_pocket_lip_is_a_valid_start(kegle):
+    """A ball may come to rest past the nose line in a pocket mouth (the cushion is cut there);
+    the next shot must accept that position, but not the same distance past a real cushion."""
+    table, p = kegle
+    lip = [-0.0208, table.width / 2 - p.R + 0.0024]  # side pocket mouth, outside the capture
+    res = simulate(table, p, [[lip, [-0.525, 0.0], [0.525, 0.0]]], cue_ball=[0],
+                   cue=[[1.0, -90.0, 0.0, 0.0, 0.0]])
+    assert res.overflow[0] == 0
+    with pytest.raises(PhysicsInputError, match="off the cloth"):
+        simulate(table, p, [[[-0.5, lip[1]], [-0.525, 0.0], [0.525, 0.0]]])
