@@ -1,0 +1,93 @@
+"""Flat actions in [-1, 1] -> strikes: validation and the documented linear maps.
+
+Every env's action is a ``Box(-1, 1, (A,), float32)``. The first five components are the strike,
+in the order of the physics API (docs/physics_api.md): cue speed ``V0``, aim ``phi``, elevation
+``theta``, side spin ``a``, top/back spin ``b``. Keglebillard adds the red's placement (used
+only when the player has the red in hand); golfbillard adds an aimed point that selects the
+struck ball (the player's own ball nearest that point).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .config import ActionSpec
+
+#: The strike components of every action, in order.
+STRIKE_FIELDS = ("V0", "phi", "theta", "a", "b")
+
+
+def check_actions(actions, n: int, dim: int, *, clip: bool) -> np.ndarray:
+    """Validate a batch of actions and return it as a float64 (n, dim) array.
+
+    Args:
+        actions: (n, dim) array-like (or (dim,) when n == 1).
+        clip: clip values outside [-1, 1] instead of raising.
+
+    Raises:
+        ValueError: wrong shape, a NaN or inf (always), or a value outside [-1, 1] (unless
+            ``clip``); the message names the first offending entry.
+    """
+    try:
+        a = np.asarray(actions, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"action must be numeric, got {actions!r}") from None
+    if a.shape == (dim,) and n == 1:
+        a = a[None]
+    if a.shape != (n, dim):
+        raise ValueError(f"action must have shape {(n, dim) if n > 1 else (dim,)}, got "
+                         f"{a.shape}")
+    finite = np.isfinite(a)
+    if not finite.all():
+        t, k = np.argwhere(~finite)[0]
+        where = f"action[{k}]" if n == 1 else f"action[{t}, {k}]"
+        raise ValueError(f"{where} is {float(a[t, k])!r}: actions must be finite")
+    out = (a < -1.0) | (a > 1.0)
+    if out.any():
+        if not clip:
+            t, k = np.argwhere(out)[0]
+            where = f"action[{k}]" if n == 1 else f"action[{t}, {k}]"
+            raise ValueError(f"{where} = {float(a[t, k])!r} is outside [-1, 1] (pass clip=True "
+                             "to the env to clip instead)")
+        a = np.clip(a, -1.0, 1.0)
+    return a
+
+
+def strikes_from_actions(a: np.ndarray, spec: ActionSpec, phi_offset=0.0) -> np.ndarray:
+    """(n, 5) strikes V0 [m/s], phi [deg], theta [deg], a, b from validated actions.
+
+    ``V0 = V0_min + (u0 + 1) / 2 * (V0_max - V0_min)``; ``phi = 180 * u1 + phi_offset`` (degrees
+    counter-clockwise from +x, wrapped to [-180, 180)); ``theta = theta_min + (u2 + 1) / 2 *
+    (theta_max - theta_min)``; ``a = spin * u3``; ``b = spin * u4``.
+    """
+    v_lo, v_hi = spec.V0
+    t_lo, t_hi = spec.theta
+    cue = np.empty((a.shape[0], 5))
+    cue[:, 0] = v_lo + (a[:, 0] + 1.0) * 0.5 * (v_hi - v_lo)
+    cue[:, 1] = np.mod(180.0 * a[:, 1] + phi_offset + 180.0, 360.0) - 180.0
+    cue[:, 2] = t_lo + (a[:, 2] + 1.0) * 0.5 * (t_hi - t_lo)
+    cue[:, 3] = spec.spin * a[:, 3]
+    cue[:, 4] = spec.spin * a[:, 4]
+    return cue
+
+
+def actions_from_strikes(cue: np.ndarray, spec: ActionSpec, phi_offset=0.0) -> np.ndarray:
+    """Inverse of :func:`strikes_from_actions` (n, 5) -> (n, 5) actions, clipped to [-1, 1]
+    (a strike outside the action ranges maps to the nearest one)."""
+    cue = np.asarray(cue, np.float64).reshape(-1, 5)
+    v_lo, v_hi = spec.V0
+    t_lo, t_hi = spec.theta
+    u = np.empty_like(cue)
+    u[:, 0] = 2.0 * (cue[:, 0] - v_lo) / (v_hi - v_lo) - 1.0
+    u[:, 1] = (np.mod(cue[:, 1] - phi_offset + 180.0, 360.0) - 180.0) / 180.0
+    u[:, 2] = 2.0 * (cue[:, 2] - t_lo) / (t_hi - t_lo) - 1.0
+    spin = spec.spin if spec.spin > 0 else 1.0
+    u[:, 3] = cue[:, 3] / spin
+    u[:, 4] = cue[:, 4] / spin
+    return np.clip(u, -1.0, 1.0)
+
+
+def scale(u: np.ndarray, lo, hi) -> np.ndarray:
+    """Map [-1, 1] linearly onto [lo, hi] (arrays broadcast); exact at both ends."""
+    w = (u + 1.0) * 0.5
+    return np.where(u >= 1.0, hi, lo + w * (np.asarray(hi) - np.asarray(lo)))

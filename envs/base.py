@@ -1,0 +1,272 @@
+"""The layers every cuegym env shares (Brax-style): a batched core, episode bookkeeping with
+same-step autoreset, and the thin single-table and vector adapters.
+
+A *core* holds T tables in arrays (or, for the full-game envs, T rules states) and implements
+``reset(idx)``, ``observe()`` and ``step(actions)`` over all tables at once; it draws every
+random number from ``core.rngs[t]``, the table's own generator, outside the physics kernels.
+:class:`CoreVectorEnv` is a ``gymnasium.vector.VectorEnv`` over a core of T tables;
+:class:`CoreEnv` is a ``gymnasium.Env`` over a core of one table whose generator is the env's
+``np_random``. Table ``i`` of a vector env reset with ``seed=s`` therefore plays exactly the
+trajectory of a single env reset with ``seed=s + i`` (the convention of gymnasium's
+``SyncVectorEnv``); ``tests/test_envs_batched.py`` checks it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from .actions import check_actions
+
+
+class Core:
+    """Interface of a batched core (documentation; the cores subclass it).
+
+    Attributes:
+        n: number of tables. rngs: one ``numpy.random.Generator`` per table.
+        observation_space, action_space: the single-table spaces.
+        clip: clip out-of-range actions instead of raising.
+    """
+
+    n: int
+    rngs: list[np.random.Generator]
+    observation_space: gym.spaces.Box
+    action_space: gym.spaces.Box
+    clip: bool = False
+    render_mode: str | None = None
+
+    def reset(self, idx: np.ndarray) -> dict[str, np.ndarray]:
+        """Start new episodes on tables ``idx``; returns reset info arrays (len(idx), ...)."""
+        raise NotImplementedError
+
+    def observe(self) -> np.ndarray:
+        """(n, obs_dim) float32 observations of all tables."""
+        raise NotImplementedError
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
+        """Play validated (n, act_dim) float64 actions: (reward, terminated, truncated, info);
+        info maps names to arrays with a leading table axis (nested dicts allowed)."""
+        raise NotImplementedError
+
+    def render_table(self, t: int) -> np.ndarray:
+        """(H, W, 3) uint8 frame of table t."""
+        raise NotImplementedError
+
+
+def _take(info: dict, idx) -> dict:
+    """The rows ``idx`` of every array in a (nested) info dict."""
+    return {k: _take(v, idx) if isinstance(v, dict) else v[idx] for k, v in info.items()}
+
+
+def _unbatch(info: dict) -> dict:
+    """Row 0 of a batched info dict, as Python scalars where possible."""
+    out = {}
+    for k, v in info.items():
+        if isinstance(v, dict):
+            out[k] = _unbatch(v)
+        else:
+            x = v[0]
+            out[k] = x.item() if isinstance(x, np.generic) else x
+    return out
+
+
+def _masked(info: dict, mask: np.ndarray) -> dict:
+    """Gymnasium's vector info form: each key ``k`` gets a boolean ``_k`` (which envs have it)."""
+    out: dict[str, Any] = {}
+    for k, v in info.items():
+        out[k] = _masked(v, mask) if isinstance(v, dict) else v
+        out[f"_{k}"] = mask
+    return out
+
+
+def table_seeds(seed, n: int) -> list[int | None]:
+    """Per-table seeds: an int ``s`` gives ``s, s + 1, ...``; a sequence is used as is."""
+    if seed is None:
+        return [None] * n
+    if isinstance(seed, int | np.integer):
+        return [int(seed) + i for i in range(n)]
+    seeds = list(seed)
+    if len(seeds) != n:
+        raise ValueError(f"seed must be an int or {n} seeds, got {len(seeds)}")
+    return [None if s is None else int(s) for s in seeds]
+
+
+class CoreVectorEnv(VectorEnv):
+    """A gymnasium ``VectorEnv`` over a batched core, with same-step autoreset.
+
+    When a table's episode ends in ``step``, the observation returned for it is the first one of
+    its next episode; the last one is in ``info["final_obs"]`` (an object array, None for the
+    others) and that step's info in ``info["final_info"]``, each with a boolean mask
+    ``info["_final_obs"]`` / ``info["_final_info"]``, as gymnasium's ``SyncVectorEnv`` does in
+    ``AutoresetMode.SAME_STEP``. The other tables' step info is at the top level, masked by
+    ``_<key>``.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["rgb_array"],
+                "render_fps": 4}
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.num_envs = core.n
+        self.single_observation_space = core.observation_space
+        self.single_action_space = core.action_space
+        self.observation_space = gym.vector.utils.batch_space(core.observation_space, core.n)
+        self.action_space = gym.vector.utils.batch_space(core.action_space, core.n)
+        self.render_mode = core.render_mode
+        self._started = False
+
+    def reset(self, *, seed: int | Sequence[int] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset all tables (or those of ``options["reset_mask"]``).
+
+        Args:
+            seed: an int ``s`` seeds table i with ``s + i``; a list gives each table's seed;
+                None keeps the generators (fresh entropy on the first reset).
+            options: ``{"reset_mask": (n,) bool}`` resets only the masked tables.
+        """
+        n = self.num_envs
+        super().reset(seed=seed if isinstance(seed, int | np.integer) or seed is None
+                      else None)
+        seeds = table_seeds(seed, n)
+        if not self._started or any(s is not None for s in seeds):
+            for t, s in enumerate(seeds):
+                if s is not None or not self._started:
+                    self.core.rngs[t] = seeding.np_random(s)[0]
+            self._started = True
+        mask = np.ones(n, bool)
+        if options and "reset_mask" in options:
+            mask = np.asarray(options["reset_mask"], bool)
+            if mask.shape != (n,):
+                raise ValueError(f"options['reset_mask'] must have shape ({n},), got "
+                                 f"{mask.shape}")
+        idx = np.flatnonzero(mask)
+        info = self.core.reset(idx)
+        full = {k: _scatter(v, idx, n) for k, v in info.items()}
+        return self.core.observe(), _masked(full, mask) if full else {}
+
+    def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """Play one action per table; finished tables are reset in the same call."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        a = check_actions(actions, self.num_envs, self.single_action_space.shape[0],
+                          clip=self.core.clip)
+        reward, terminated, truncated, info = self.core.step(a)
+        done = terminated | truncated
+        infos = _masked(info, ~done)
+        if done.any():
+            obs_end = self.core.observe()
+            idx = np.flatnonzero(done)
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for t in idx:
+                final_obs[t] = obs_end[t]
+            infos["final_obs"] = final_obs
+            infos["_final_obs"] = done
+            infos["final_info"] = _masked(info, done)
+            infos["_final_info"] = done
+            self.core.reset(idx)
+        return (self.core.observe(), reward.astype(np.float64), terminated.copy(),
+                truncated.copy(), infos)
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        """One frame per table (``render_mode="rgb_array"``): its last shot, or its position
+        if it has not shot since an explicit reset."""
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode")
+            return None
+        return tuple(self.core.render_table(t) for t in range(self.num_envs))
+
+    # SB3-style helpers (the SB3 adapter forwards to these)
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Call a method of the core (or read an attribute), once for the whole batch,
+        returned once per table."""
+        attr = getattr(self.core, name)
+        value = attr(*args, **kwargs) if callable(attr) else attr
+        return (value,) * self.num_envs
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        return (getattr(self.core, name),) * self.num_envs
+
+    def set_attr(self, name: str, values: Any) -> None:
+        if isinstance(values, list | tuple):
+            if len(set(map(id, values))) > 1:
+                raise ValueError("a native vector env shares one setting across its tables: "
+                                 "give one value")
+            values = values[0]
+        setattr(self.core, name, values)
+
+
+def _scatter(v, idx: np.ndarray, n: int):
+    if isinstance(v, dict):
+        return {k: _scatter(x, idx, n) for k, x in v.items()}
+    out = np.zeros((n, *v.shape[1:]), dtype=v.dtype)
+    out[idx] = v
+    return out
+
+
+class CoreEnv(gym.Env):
+    """A ``gymnasium.Env`` over a core of one table (the one-table case of the vector env)."""
+
+    metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 4}
+
+    def __init__(self, core: Core) -> None:
+        if core.n != 1:
+            raise ValueError("a single env needs a core of one table")
+        self.core = core
+        self.observation_space = core.observation_space
+        self.action_space = core.action_space
+        self.render_mode = core.render_mode
+        self._done = True
+        self._viewer = None
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        self.core.rngs[0] = self.np_random
+        info = _unbatch(self.core.reset(np.array([0])))
+        self._done = False
+        if self.render_mode == "human":
+            self.render()
+        return self.core.observe()[0], info
+
+    def step(self, action) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise RuntimeError("the episode is over: call reset() before step()")
+        a = check_actions(action, 1, self.action_space.shape[0], clip=self.core.clip)
+        reward, terminated, truncated, info = self.core.step(a)
+        self._done = bool(terminated[0] or truncated[0])
+        if self.render_mode == "human":
+            self.render()
+        return (self.core.observe()[0], float(reward[0]), bool(terminated[0]),
+                bool(truncated[0]), _unbatch(info))
+
+    def render(self) -> np.ndarray | None:
+        """``rgb_array``: the table as an (H, W, 3) uint8 image (the last shot's paths drawn);
+        ``human``: the same image in a matplotlib window."""
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode (pass render_mode="
+                            "'rgb_array' or 'human' to the env)")
+            return None
+        frame = self.core.render_table(0)
+        if self.render_mode == "rgb_array":
+            return frame
+        from .render import HumanViewer
+
+        if self._viewer is None:
+            self._viewer = HumanViewer(title=type(self).__name__)
+        self._viewer.show(frame, 1.0 / self.metadata["render_fps"])
+        return None
+
+    def close(self) -> None:
+        if self._viewer is not None:
+            self._viewer.close()
+            self._viewer = None
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_viewer"] = None
+        return state

@@ -1,0 +1,123 @@
+"""Golfbillard start-position bank (see :mod:`cuegym.envs.positions`): play-phase positions
+recorded before strokes in simulated single games with the rules' purposeful random policy
+(``cuegym.rules.golfbillard_game.random_policy``: a random own ball aimed roughly at the attack
+goal), including the turn bookkeeping the referee needs (G-14 duty, kader play, penalty spots).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class GolfbillardPositions:
+    """N golfbillard play-phase positions (leading axis = position).
+
+    Attributes:
+        xy: (N, 10, 2) ball centres [m] (w1..w5 side 0, r1..r5 side 1); NaN = scored.
+        to_move: (N,) side at the table. kader: (N,) kader play on (G-20).
+        duty: (N, 10) balls under the G-14 duty of the turn; duty_met: (N,).
+        turn_strokes: (N,) strokes already played in the turn; turn_scored: (N,).
+        on_spot: (N, 10) penalty spot a ball lies on (0 none); fouled_spots: (N, 2, 5) (G-26).
+        turns, idle_turns: (N,) G-5 bookkeeping.
+    """
+
+    xy: np.ndarray
+    to_move: np.ndarray
+    kader: np.ndarray
+    duty: np.ndarray
+    duty_met: np.ndarray
+    turn_strokes: np.ndarray
+    turn_scored: np.ndarray
+    on_spot: np.ndarray
+    fouled_spots: np.ndarray
+    turns: np.ndarray
+    idle_turns: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.to_move.shape[0])
+
+    def state(self, k: int):
+        """Position ``k`` as a play-phase :class:`~cuegym.rules.golfbillard.GolfState`."""
+        from cuegym.rules.golfbillard import GolfState
+
+        return GolfState(xy=np.array(self.xy[k], np.float64), to_move=int(self.to_move[k]),
+                         phase="play", kader=bool(self.kader[k]), duty=self.duty[k].copy(),
+                         duty_met=bool(self.duty_met[k]),
+                         turn_strokes=int(self.turn_strokes[k]),
+                         turn_scored=bool(self.turn_scored[k]),
+                         on_spot=self.on_spot[k].astype(np.int64),
+                         fouled_spots=self.fouled_spots[k].copy(), turns=int(self.turns[k]),
+                         idle_turns=int(self.idle_turns[k]))
+
+    def summary(self) -> dict[str, float]:
+        left = (~np.isnan(self.xy[:, :, 0])).reshape(-1, 2, 5).sum(-1)
+        return {"positions": len(self), "kader": float(self.kader.mean()),
+                "side1_to_move": float(self.to_move.mean()),
+                "mean_balls_left": float(left.mean()),
+                "continuing_turn": float((self.turn_strokes > 0).mean()),
+                "on_penalty_spot": float((self.on_spot > 0).any(1).mean())}
+
+
+def _layout_ok(xy: np.ndarray, R: float, caps: np.ndarray, r_cap: float) -> bool:
+    on = xy[~np.isnan(xy[:, 0])]
+    d = np.linalg.norm(on[:, None] - on[None], axis=-1)
+    if (d[np.triu_indices(len(on), 1)] < 2 * R).any():
+        return False
+    return not (np.linalg.norm(on[:, None] - caps[None], axis=-1) < R + r_cap).any()
+
+
+def generate_golfbillard_positions(n: int = 8192, *, seed: int = 0, tables: int = 128,
+                                   keep: float = 0.25, max_events: int = 400
+                                   ) -> GolfbillardPositions:
+    """Simulate single golfbillard games and record ``n`` play-phase positions (each position
+    before a stroke kept with probability ``keep``; float32-rounded and checked)."""
+    from cuegym.configs import load_params
+    from cuegym.physics import simulate
+    from cuegym.physics.path import ball_segments
+    from cuegym.rules.golfbillard import golf_geometry, load_golf_rules
+    from cuegym.rules.golfbillard_game import new_match, play_strokes, random_policy
+
+    rng = np.random.default_rng(seed)
+    rules = load_golf_rules(match="single")
+    geo = golf_geometry()
+    params = load_params("golfbillard")
+    states = [new_match(rules, seed=int(rng.integers(2**31))) for _ in range(tables)]
+    keys = ("xy", "to_move", "kader", "duty", "duty_met", "turn_strokes", "turn_scored",
+            "on_spot", "fouled_spots", "turns", "idle_turns")
+    rec: dict[str, list] = {k: [] for k in keys}
+    while len(rec["xy"]) < n:
+        for st in states:
+            if st.phase != "play" or rng.random() >= keep or len(rec["xy"]) >= n:
+                continue
+            xy32 = st.xy.astype(np.float32).astype(np.float64)
+            if not _layout_ok(xy32, geo.R, geo.caps, geo.r_cap):
+                continue
+            rec["xy"].append(xy32)
+            for k in keys[1:]:
+                rec[k].append(np.array(getattr(st, k)))
+        cb = np.zeros((tables, 2), np.int64)
+        cue = np.zeros((tables, 2, 5))
+        for t, st in enumerate(states):
+            cb[t], cue[t] = random_policy(st, rng, geo)
+        xy = np.stack([s.xy for s in states])
+        present = ~np.isnan(xy[..., 0])
+        res = simulate(geo.table, params, np.where(present[..., None], xy, 0.0), cue_ball=cb,
+                       cue=cue, present=present, max_events=max_events, validate=False)
+        players = [list(s.openers) if s.phase == "opening" else int(s.partner[s.to_move])
+                   for s in states]
+        _, states = play_strokes(states, res, cb, cue, players=players,
+                                 segments=lambda t, b, r=res: ball_segments(r, t, b),
+                                 rules=rules, geo=geo)
+        states = [new_match(rules, seed=int(rng.integers(2**31))) if s.phase == "over" else s
+                  for s in states]
+    arr = {k: np.array(v) for k, v in rec.items()}
+    return GolfbillardPositions(
+        xy=arr["xy"], to_move=arr["to_move"].astype(np.int8), kader=arr["kader"].astype(bool),
+        duty=arr["duty"].astype(bool), duty_met=arr["duty_met"].astype(bool),
+        turn_strokes=arr["turn_strokes"].astype(np.int16),
+        turn_scored=arr["turn_scored"].astype(bool), on_spot=arr["on_spot"].astype(np.int8),
+        fouled_spots=arr["fouled_spots"].astype(bool), turns=arr["turns"].astype(np.int16),
+        idle_turns=arr["idle_turns"].astype(np.int16))

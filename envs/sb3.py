@@ -1,0 +1,135 @@
+"""Stable-Baselines3 ``VecEnv`` over a native cuegym vector env (no per-table Python envs).
+
+SB3 does not take Gymnasium vector envs; this adapter speaks its protocol: ``reset()`` returns
+observations only, ``step_wait()`` returns ``(obs, rewards, dones, infos)`` with a list of one
+info dict per table, same-step reset with ``info["terminal_observation"]``, and
+``info["TimeLimit.truncated"]``. Built by :func:`cuegym.envs.make_sb3_vec_env`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
+
+#: Info keys copied into each table's info dict by default (``info_keys=None``: all keys).
+DEFAULT_INFO_KEYS = ("played", "foul", "reward_terms")
+
+
+def _vector_class(env_id: str):
+    spec = gym.spec(env_id)
+    entry = spec.vector_entry_point
+    if entry is None:
+        raise ValueError(f"{env_id} has no vector_entry_point")
+    if isinstance(entry, str):
+        from gymnasium.envs.registration import load_env_creator
+
+        return load_env_creator(entry)
+    return entry
+
+
+def _columns(info: dict, keys) -> dict:
+    """Each selected info key as a Python list over tables (nested dicts likewise); the
+    vector env's masks and its ``final_*`` entries are left out."""
+    out = {}
+    for k, v in info.items():
+        if k.startswith("_") or k in ("final_obs", "final_info") or \
+                (keys is not None and k not in keys):
+            continue
+        out[k] = _columns(v, None) if isinstance(v, dict) else list(v) if v.dtype == object \
+            else v.tolist() if v.ndim == 1 else list(v)
+    return out
+
+
+def _pick(cols: dict, t: int) -> dict:
+    return {k: _pick(c, t) if isinstance(c, dict) else c[t] for k, c in cols.items()}
+
+
+def _rows(cols: dict, idx) -> list[dict]:
+    """One info dict per table of ``idx`` from :func:`_columns`."""
+    return [_pick(cols, t) for t in idx]
+
+
+class CuegymVecEnv(VecEnv):
+    """SB3 VecEnv over ``env_id``'s native vector env.
+
+    Args:
+        env_id: a registered cuegym id. n_envs: tables. seed: table i gets ``seed + i`` at the
+            first reset (later resets continue the generators, as SB3's DummyVecEnv does).
+        info_keys: info keys copied per table (None: all). **kwargs: env arguments.
+    """
+
+    def __init__(self, env_id: str, n_envs: int, seed: int | None = None,
+                 info_keys: Sequence[str] | None = DEFAULT_INFO_KEYS, **kwargs: Any) -> None:
+        self.env_id = env_id
+        self.venv = _vector_class(env_id)(num_envs=n_envs, **kwargs)
+        self.info_keys = None if info_keys is None else frozenset(info_keys)
+        super().__init__(n_envs, self.venv.single_observation_space,
+                         self.venv.single_action_space)
+        if seed is not None:
+            self.seed(seed)
+        self._actions: np.ndarray | None = None
+
+    # SB3 protocol ------------------------------------------------------------------------------
+
+    def reset(self) -> np.ndarray:
+        seeds = self._seeds
+        seed = None if all(s is None for s in seeds) else seeds
+        obs, info = self.venv.reset(seed=seed)
+        self.reset_infos = _rows(_columns(info, None), range(self.num_envs))
+        self._reset_seeds()
+        self._reset_options()
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = actions
+
+    def step_wait(self):
+        obs, rewards, terminated, truncated, info = self.venv.step(self._actions)
+        dones = terminated | truncated
+        keys = self.info_keys
+        live = np.flatnonzero(~dones)
+        out: list[dict] = [None] * self.num_envs  # type: ignore[list-item]
+        for t, row in zip(live, _rows(_columns(info, keys), live), strict=True):
+            row["TimeLimit.truncated"] = False
+            out[t] = row
+        if dones.any():
+            ended = np.flatnonzero(dones)
+            final_obs = info["final_obs"]
+            rows = _rows(_columns(info["final_info"], keys), ended)
+            for t, row in zip(ended, rows, strict=True):
+                row["terminal_observation"] = final_obs[t]
+                row["TimeLimit.truncated"] = bool(truncated[t] and not terminated[t])
+                out[t] = row
+        return obs, rewards.astype(np.float32), dones, out
+
+    def close(self) -> None:
+        self.venv.close()
+
+    def get_images(self) -> Sequence[np.ndarray | None]:
+        frames = self.venv.render()
+        return list(frames) if frames is not None else [None] * self.num_envs
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        if attr_name == "render_mode":
+            return [self.venv.render_mode for _ in self._get_indices(indices)]
+        value = getattr(self.venv.core, attr_name)
+        return [value for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        if indices is not None and len(list(self._get_indices(indices))) != self.num_envs:
+            raise ValueError("the tables of a native vector env share their settings: set_attr "
+                             "applies to all of them (indices=None)")
+        setattr(self.venv.core, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices: VecEnvIndices = None,
+                   **method_kwargs) -> list[Any]:
+        value = getattr(self.venv.core, method_name)(*method_args, **method_kwargs)
+        return [value for _ in self._get_indices(indices)]
+
+    def env_is_wrapped(self, wrapper_class: type[gym.Wrapper], indices: VecEnvIndices = None
+                       ) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]

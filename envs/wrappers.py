@@ -1,0 +1,86 @@
+"""Wrappers: reward re-weighting for single and vector envs.
+
+Shot noise, reward weights and opponents are small objects the envs take as arguments
+(``noise=``, ``reward=``, ``opponent=``; composed by ``gymnasium.make`` / ``make_vec``);
+the wrappers here change the reward of an existing env, e.g. for a shaping curriculum:
+
+    >>> import gymnasium as gym, cuegym.envs
+    >>> from cuegym.envs.wrappers import RewardWeights
+    >>> env = RewardWeights(gym.make("cuegym/KeglebillardShot-v0"), {"foul": -0.5})
+    >>> _ = env.reset(seed=0)
+    >>> _, r, *_ , info = env.step(env.action_space.sample())
+    >>> bool(abs(r - env.reward_of(info["reward_terms"])) < 1e-12)
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import VectorWrapper
+
+from .config import load_reward
+
+
+def _game_of(env) -> str:
+    core = env.unwrapped.core if hasattr(env.unwrapped, "core") else None
+    name = type(core).__name__.lower() if core is not None else ""
+    return "golfbillard" if "golf" in name else "keglebillard"
+
+
+class RewardWeights(gym.Wrapper):
+    """Recompute the reward as ``sum(weight * term)`` over ``info["reward_terms"]``.
+
+    Args:
+        env: a cuegym env. weights: a mapping of term weights applied over the env's current
+            weights (unknown terms raise), or a full reward object of the game.
+    """
+
+    def __init__(self, env: gym.Env, weights: Mapping[str, float] | Any) -> None:
+        super().__init__(env)
+        base = env.unwrapped.core.reward
+        game = _game_of(env)
+        self.reward_spec = load_reward(game, base, **dict(weights)) \
+            if isinstance(weights, Mapping) else load_reward(game, weights)
+
+    def reward_of(self, terms: Mapping[str, float]) -> float:
+        """The weighted sum of one step's terms."""
+        return float(sum(getattr(self.reward_spec, k) * float(v) for k, v in terms.items()))
+
+    def step(self, action):
+        obs, _, terminated, truncated, info = self.env.step(action)
+        return obs, self.reward_of(info["reward_terms"]), terminated, truncated, info
+
+
+class VectorRewardWeights(VectorWrapper):
+    """:class:`RewardWeights` for a native cuegym vector env (finished tables read their terms
+    from ``info["final_info"]``)."""
+
+    def __init__(self, env, weights: Mapping[str, float] | Any) -> None:
+        super().__init__(env)
+        base = env.unwrapped.core.reward
+        game = _game_of(env)
+        self.reward_spec = load_reward(game, base, **dict(weights)) \
+            if isinstance(weights, Mapping) else load_reward(game, weights)
+
+    def _weighted(self, terms: Mapping[str, np.ndarray]) -> np.ndarray:
+        out = None
+        for k, v in terms.items():
+            if k.startswith("_"):
+                continue
+            x = getattr(self.reward_spec, k) * np.asarray(v, np.float64)
+            out = x if out is None else out + x
+        return out
+
+    def step(self, actions):
+        obs, reward, terminated, truncated, info = self.env.step(actions)
+        done = terminated | truncated
+        reward = np.array(reward, np.float64)
+        if (~done).any():
+            reward[~done] = self._weighted(info["reward_terms"])[~done]
+        if done.any():
+            reward[done] = self._weighted(info["final_info"]["reward_terms"])[done]
+        return obs, reward, terminated, truncated, info

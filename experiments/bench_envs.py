@@ -1,0 +1,175 @@
+"""Env throughput: steps per second of the cuegym envs, single, native vector and SB3 DummyVecEnv.
+
+    python experiments/bench_envs.py                       # table, the target env only
+    python experiments/bench_envs.py --json                # JSON list of records
+    python experiments/bench_envs.py --all                 # every registered id
+    python experiments/bench_envs.py --env-ids cuegym/GolfbillardShot-v0 --num-envs 64
+
+Each record: {"env_id", "mode": "single" | "vector" | "sb3_dummy" (| "sb3_native" with
+--sb3-native), "num_envs", "steps_per_s", "threads", "load_1min"}. A step is one env step of one
+table (so a vector step of 256 tables counts 256). ``single`` is ``gymnasium.make(id)`` stepped
+in a loop with resets; ``vector`` is ``gymnasium.make_vec(id, num_envs,
+vectorization_mode="vector_entry_point")`` (the native batched env, same-step autoreset);
+``sb3_dummy`` is SB3's ``DummyVecEnv`` over ``num_envs`` single envs (the usual SB3 path);
+``sb3_native`` is ``cuegym.envs.make_sb3_vec_env``. Actions are uniform random, drawn before the
+clock starts. The target (docs/envs.md): cuegym/KeglebillardShot-v0 vector at 256 envs on 2
+cores >= 20,000 steps/s and >= 10x sb3_dummy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+TARGET_ID = "cuegym/KeglebillardShot-v0"
+
+
+@dataclass
+class Settings:
+    """Benchmark settings (one line each)."""
+
+    env_ids: list[str] = field(default_factory=lambda: [TARGET_ID])  # ids to measure
+    num_envs: int = 256  # tables of the vector and DummyVecEnv runs
+    seconds: float = 3.0  # minimum wall time per measurement (after one warm-up step)
+    seed: int = 0  # env and action seed
+    threads: int = 0  # numba threads for the physics (0: numba's default, all cores)
+    sb3_native: bool = False  # also measure cuegym.envs.make_sb3_vec_env
+
+
+def _timed(step, n_per_step: int, seconds: float) -> float:
+    step()  # warm-up (compilation, caches)
+    t0 = time.perf_counter()
+    steps = 0
+    while True:
+        step()
+        steps += 1
+        dt = time.perf_counter() - t0
+        if dt >= seconds:
+            return steps * n_per_step / dt
+
+
+def bench_single(env_id: str, cfg: Settings) -> float:
+    import gymnasium as gym
+
+    env = gym.make(env_id)
+    env.reset(seed=cfg.seed)
+    acts = np.random.default_rng(cfg.seed).uniform(-1, 1, (1024, env.action_space.shape[0]))
+    acts = acts.astype(np.float32)
+    k = [0]
+
+    def step():
+        _, _, te, tr, _ = env.step(acts[k[0] % len(acts)])
+        k[0] += 1
+        if te or tr:
+            env.reset()
+
+    return _timed(step, 1, cfg.seconds)
+
+
+def bench_vector(env_id: str, cfg: Settings) -> float:
+    import gymnasium as gym
+
+    envs = gym.make_vec(env_id, num_envs=cfg.num_envs, vectorization_mode="vector_entry_point")
+    envs.reset(seed=cfg.seed)
+    acts = np.random.default_rng(cfg.seed).uniform(
+        -1, 1, (16, cfg.num_envs, envs.single_action_space.shape[0])).astype(np.float32)
+    k = [0]
+
+    def step():
+        envs.step(acts[k[0] % len(acts)])
+        k[0] += 1
+
+    return _timed(step, cfg.num_envs, cfg.seconds)
+
+
+def _bench_sb3(venv, cfg: Settings) -> float:
+    venv.seed(cfg.seed)
+    venv.reset()
+    acts = np.random.default_rng(cfg.seed).uniform(
+        -1, 1, (16, cfg.num_envs, venv.action_space.shape[0])).astype(np.float32)
+    k = [0]
+
+    def step():
+        venv.step(acts[k[0] % len(acts)])
+        k[0] += 1
+
+    return _timed(step, cfg.num_envs, cfg.seconds)
+
+
+def bench_sb3_dummy(env_id: str, cfg: Settings) -> float:
+    import gymnasium as gym
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    return _bench_sb3(DummyVecEnv([lambda: gym.make(env_id)] * cfg.num_envs), cfg)
+
+
+def bench_sb3_native(env_id: str, cfg: Settings) -> float:
+    from cuegym.envs import make_sb3_vec_env
+
+    return _bench_sb3(make_sb3_vec_env(env_id, cfg.num_envs), cfg)
+
+
+def run(cfg: Settings) -> list[dict]:
+    import numba
+
+    import cuegym.envs  # noqa: F401 - registers the ids
+
+    if cfg.threads:
+        numba.set_num_threads(cfg.threads)
+    modes = [("single", bench_single), ("vector", bench_vector), ("sb3_dummy", bench_sb3_dummy)]
+    if cfg.sb3_native:
+        modes.append(("sb3_native", bench_sb3_native))
+    out = []
+    for env_id in cfg.env_ids:
+        for mode, fn in modes:
+            sps = fn(env_id, cfg)
+            out.append({"env_id": env_id, "mode": mode,
+                        "num_envs": 1 if mode == "single" else cfg.num_envs,
+                        "steps_per_s": round(sps, 1), "threads": numba.get_num_threads(),
+                        "load_1min": round(os.getloadavg()[0], 2)})
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    d = Settings()
+    ap.add_argument("--env-ids", nargs="+", default=d.env_ids)
+    ap.add_argument("--all", action="store_true", help="every registered cuegym id")
+    ap.add_argument("--num-envs", type=int, default=d.num_envs)
+    ap.add_argument("--seconds", type=float, default=d.seconds)
+    ap.add_argument("--seed", type=int, default=d.seed)
+    ap.add_argument("--threads", type=int, default=d.threads)
+    ap.add_argument("--sb3-native", action="store_true")
+    ap.add_argument("--json", action="store_true", help="print a JSON list of records")
+    args = ap.parse_args(argv)
+    if args.all:
+        from cuegym.envs import ENV_IDS
+
+        args.env_ids = list(ENV_IDS)
+    cfg = Settings(env_ids=args.env_ids, num_envs=args.num_envs, seconds=args.seconds,
+                   seed=args.seed, threads=args.threads, sb3_native=args.sb3_native)
+    records = run(cfg)
+    if args.json:
+        print(json.dumps(records))
+        return 0
+    print(f"{'env_id':32s} {'mode':11s} {'num_envs':>8s} {'steps/s':>12s}")
+    for r in records:
+        print(f"{r['env_id']:32s} {r['mode']:11s} {r['num_envs']:8d} {r['steps_per_s']:12.1f}")
+    by = {(r["env_id"], r["mode"]): r["steps_per_s"] for r in records}
+    for env_id in cfg.env_ids:
+        v, s = by.get((env_id, "vector")), by.get((env_id, "sb3_dummy"))
+        if v and s:
+            print(f"{env_id}: vector / sb3_dummy = {v / s:.1f}x")
+    print(f"load average (1 min) at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores",
+          file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

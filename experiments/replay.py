@@ -1,0 +1,228 @@
+"""Write a GIF (or MP4) replay of a shot or a whole game, drawn by the envs' renderer.
+
+    python experiments/replay.py                                   # a keglebillard shot
+    python experiments/replay.py --game golfbillard --what shot --seed 3
+    python experiments/replay.py --what game --max-shots 30        # a whole game, one frame a shot
+    python experiments/replay.py --what game --animate --max-shots 6 --out runs/replay/game.gif
+
+A shot is drawn from the Shot env's position bank (``--seed``) and played with ``--action``
+(seven numbers in [-1, 1], the env's action layout) or, by default, the rules' random policy
+(keglebillard: half the shots aimed at a white; golfbillard: a random own ball aimed roughly at
+the attack goal). A game is played from the break / opening with that policy for every player.
+Frames come from cuegym.envs.render; ``.mp4`` needs imageio's ffmpeg plugin. Prints a JSON line
+with the output path and the number of frames.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+
+@dataclass
+class Settings:
+    """Replay settings (one line each)."""
+
+    game: str = "keglebillard"  # keglebillard | golfbillard
+    what: str = "shot"  # shot | game
+    seed: int = 0  # position draw and policy seed
+    action: list[float] = field(default_factory=list)  # shot: the env action (else the policy)
+    noise: str = "none"  # shot-noise preset of the executed strikes
+    max_shots: int = 60  # game: stop after this many shots
+    animate: bool = False  # game: animate every shot (else one frame per shot)
+    fps: float = 20.0  # frames per second of the output
+    speed: float = 1.0  # simulated seconds per real second
+    out: str = ""  # output file (default runs/replay/<game>_<what>_<seed>.gif)
+
+
+def _kegle_policy_action(core, rng) -> np.ndarray:
+    """The rules' random policy for a Shot-env keglebillard table, as an env action."""
+    from cuegym.envs.actions import actions_from_strikes
+    from cuegym.rules.keglebillard_game import GameState, random_policy
+
+    balls = [None if np.isnan(core.red[0, 0]) else tuple(core.red[0])]
+    balls += [None if np.isnan(w[0]) else tuple(w) for w in core.whites[0]]
+    hand = {0: None, 1: "salvo", 2: "cloth"}[int(core.hand[0])]
+    st = GameState(order=(0, 1), scores=(0, 0), to_play=0, balls=tuple(balls),
+                   pins=tuple(bool(p) for p in core.pins[0]), ball_in_hand=hand,
+                   shot=0 if core.brk[0] else 1)
+    red, cue = random_policy(core.game, st, rng)
+    a = np.zeros(7)
+    a[:5] = actions_from_strikes(cue, core.settings.action)[0]
+    if red is not None:
+        m = core.actions
+        x_hi = m.salvo_x if hand == "salvo" else m.hx
+        a[5] = np.clip(2 * (red[0] + m.hx) / (x_hi + m.hx) - 1, -1, 1)
+        a[6] = np.clip(red[1] / m.hy, -1, 1)
+    return a
+
+
+def _golf_policy_action(core, rng) -> np.ndarray:
+    from cuegym.envs.actions import actions_from_strikes
+    from cuegym.rules.golfbillard_game import random_policy
+
+    st = core.states[0]
+    cb, cue = random_policy(st, rng)
+    side = st.to_move
+    a = np.zeros(7)
+    a[:5] = actions_from_strikes(cue[:1], core.settings.action, 180.0 * side)[0]
+    sign = 1.0 if side == 0 else -1.0
+    a[5:7] = np.clip(st.xy[cb[0]] * sign / core.actions.half, -1, 1)
+    return a
+
+
+def replay_shot(cfg: Settings) -> list[np.ndarray]:
+    import gymnasium as gym
+
+    import cuegym.envs  # noqa: F401
+    from cuegym.envs.render import shot_frames
+
+    env_id = "cuegym/KeglebillardShot-v0" if cfg.game == "keglebillard" \
+        else "cuegym/GolfbillardShot-v0"
+    env = gym.make(env_id, render_mode="rgb_array", noise=cfg.noise)
+    env.reset(seed=cfg.seed)
+    core = env.unwrapped.core
+    rng = np.random.default_rng(cfg.seed)
+    if cfg.action:
+        a = np.asarray(cfg.action, np.float32)
+    elif cfg.game == "keglebillard":
+        a = _kegle_policy_action(core, rng).astype(np.float32)
+    else:
+        a = _golf_policy_action(core, rng).astype(np.float32)
+    start = env.render()
+    _, reward, _, _, info = env.step(a)
+    end = env.render()
+    if cfg.game == "keglebillard":
+        if core.last_row[0] < 0:  # an unplayable placement: nothing moves
+            return [start] * int(cfg.fps) + [end] * int(2 * cfg.fps)
+        res, row = core.last["res"], int(core.last_row[0])
+    else:
+        res, row = core.last["res"], 0
+    from cuegym.envs.render import _golf_line, _shot_line  # noqa: PLC0415
+
+    line = _shot_line(info_batch(info), 0) if cfg.game == "keglebillard" else \
+        _golf_line(core.last["outs"][0], int(core.last["side"][0]))
+    hud = [f"reward {reward:+.3f}", line]
+    frames = shot_frames(cfg.game, res, row, hud=hud, fps=cfg.fps, speed=cfg.speed)
+    return [start] * int(cfg.fps) + frames + [end] * int(2 * cfg.fps)
+
+
+def info_batch(info: dict) -> dict:
+    """A single env's info as the one-table batch the HUD helpers read."""
+    return {k: (info_batch(v) if isinstance(v, dict) else np.asarray([v]))
+            for k, v in info.items()}
+
+
+def replay_game(cfg: Settings) -> list[np.ndarray]:
+    from cuegym.configs import load_params
+    from cuegym.envs.config import load_noise, load_settings
+    from cuegym.envs.render import render_golf_game, render_kegle_game, shot_frames
+
+    rng = np.random.default_rng(cfg.seed)
+    noise = load_noise(cfg.noise)
+    frames: list[np.ndarray] = []
+    hold = max(1, int(cfg.fps // 2))
+    if cfg.game == "keglebillard":
+        from cuegym.envs.kegle import clamp_strikes, outcome_summary, play_shots
+        from cuegym.rules.keglebillard_game import KeglebillardGame, random_policy
+
+        game = KeglebillardGame()
+        params = load_params("keglebillard")
+        s = load_settings("keglebillard")
+        st = game.new_state(2)
+        frames += [render_kegle_game(game, st, None)] * hold
+        for _ in range(cfg.max_shots):
+            if st.game_over:
+                break
+            shooter = st.to_play
+            red, cue = random_policy(game, st, rng)
+            cue = clamp_strikes(noise.apply(np.asarray(cue)[None], [rng], np.array([0]),
+                                            params.R))
+            place = np.full((1, 2), np.nan) if red is None else np.asarray(red)[None]
+            outs, new, res, row = play_shots(game, params, [st], cue, place,
+                                             max_events=s.max_events, t_max=s.t_max)
+            if cfg.animate and row[0] >= 0:
+                hud = [f"P{shooter} shoots   scores {list(st.scores)}",
+                       outcome_summary(outs[0])]
+                frames += shot_frames("keglebillard", res, int(row[0]), hud=hud, fps=cfg.fps,
+                                      speed=cfg.speed)
+            st = new[0]
+            frames += [render_kegle_game(game, st, (res, int(row[0]), outs[0], shooter,
+                                                    cue[0]))] * hold
+    else:
+        from cuegym.envs.golf import golf_rules, play_golf_strokes
+        from cuegym.envs.kegle import clamp_strikes
+        from cuegym.rules.golfbillard import golf_geometry
+        from cuegym.rules.golfbillard_game import new_match, random_policy
+
+        rules = golf_rules(None)
+        geo = golf_geometry()
+        params = load_params("golfbillard")
+        s = load_settings("golfbillard")
+        st = new_match(rules)
+        frames += [render_golf_game(st, None)] * hold
+        for _ in range(cfg.max_shots):
+            if st.phase == "over":
+                break
+            cb, cue = random_policy(st, rng, geo)
+            cue = np.stack([clamp_strikes(noise.apply(c[None], [rng], np.array([0]), params.R))[0]
+                            for c in cue])
+            outs, new, res = play_golf_strokes(geo, rules, params, [st], cb[None], cue[None],
+                                               max_events=s.max_events, t_max=s.t_max)
+            if cfg.animate:
+                from cuegym.envs.render import _golf_line  # noqa: PLC0415
+
+                side = st.to_move
+                hud = [f"side {side} strokes   balls left {st.balls_left.tolist()}",
+                       _golf_line(outs[0], side)]
+                frames += shot_frames("golfbillard", res, 0, hud=hud, fps=cfg.fps,
+                                      speed=cfg.speed)
+            frames += [render_golf_game(new[0], (res, 0, outs[0], st, cb, cue))] * hold
+            st = new[0]
+    return frames + [frames[-1]] * int(cfg.fps)
+
+
+def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
+    import imageio.v2 as imageio
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix.lower() == ".gif":
+        imageio.mimsave(path, frames, duration=1000.0 / fps, loop=0)
+    else:
+        try:
+            imageio.mimsave(path, frames, fps=fps)
+        except (ValueError, RuntimeError, ImportError) as e:
+            raise SystemExit(f"cannot write {path.suffix} ({e}); install imageio-ffmpeg or "
+                             "write a .gif") from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    d = Settings()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", default=d.game, choices=["keglebillard", "golfbillard"])
+    ap.add_argument("--what", default=d.what, choices=["shot", "game"])
+    ap.add_argument("--seed", type=int, default=d.seed)
+    ap.add_argument("--action", type=float, nargs=7, default=None)
+    ap.add_argument("--noise", default=d.noise)
+    ap.add_argument("--max-shots", type=int, default=d.max_shots)
+    ap.add_argument("--animate", action="store_true")
+    ap.add_argument("--fps", type=float, default=d.fps)
+    ap.add_argument("--speed", type=float, default=d.speed)
+    ap.add_argument("--out", default=d.out)
+    a = ap.parse_args(argv)
+    cfg = Settings(game=a.game, what=a.what, seed=a.seed, action=list(a.action or []),
+                   noise=a.noise, max_shots=a.max_shots, animate=a.animate, fps=a.fps,
+                   speed=a.speed, out=a.out)
+    frames = replay_shot(cfg) if cfg.what == "shot" else replay_game(cfg)
+    out = Path(cfg.out or f"runs/replay/{cfg.game}_{cfg.what}_{cfg.seed}.gif")
+    write(frames, out, cfg.fps)
+    print(json.dumps({"out": str(out), "frames": len(frames), "bytes": out.stat().st_size}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

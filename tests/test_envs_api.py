@@ -1,0 +1,178 @@
+"""API conformance of the cuegym envs: gymnasium check_env on every registered id, SB3's
+check_env and VecEnv protocol, PettingZoo's api_test, the env cards."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import cuegym.envs
+from cuegym.envs import ENV_IDS, make_sb3_vec_env
+
+IDS = list(ENV_IDS)
+
+
+def test_ids_registered_on_import_with_vector_entry_points():
+    for env_id in IDS:
+        spec = gym.spec(env_id)
+        assert spec.vector_entry_point is not None
+        assert spec.entry_point.startswith("cuegym.envs.")
+    cuegym.envs.register_envs()  # idempotent
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_gymnasium_check_env_without_warnings(env_id):
+    from gymnasium.utils.env_checker import check_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gym.make(env_id)
+        check_env(env.unwrapped)
+        check_env(gym.make(env_id, render_mode="rgb_array").unwrapped, skip_render_check=False)
+        # the default wrappers (passive checker, order enforcing) on a real step
+        obs, info = env.reset(seed=1)
+        assert env.observation_space.contains(obs)
+        obs, r, te, tr, info = env.step(env.action_space.sample())
+        assert env.observation_space.contains(obs)
+        assert isinstance(r, float) and "reward_terms" in info
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_sb3_check_env(env_id):
+    from stable_baselines3.common.env_checker import check_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(gym.make(env_id).unwrapped)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_vector_env_spaces_and_step(env_id):
+    envs = gym.make_vec(env_id, num_envs=3, vectorization_mode="vector_entry_point")
+    assert envs.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
+    obs, _ = envs.reset(seed=0)
+    assert envs.observation_space.contains(obs)
+    obs, r, te, tr, info = envs.step(envs.action_space.sample())
+    assert envs.observation_space.contains(obs)
+    assert r.shape == te.shape == tr.shape == (3,) and r.dtype == np.float64
+    done = te | tr
+    if done.any():
+        assert info["_final_obs"].tolist() == done.tolist()
+        for t in np.flatnonzero(done):
+            assert envs.single_observation_space.contains(info["final_obs"][t])
+
+
+def test_sb3_vec_env_protocol():
+    venv = make_sb3_vec_env("cuegym/KeglebillardShot-v0", n_envs=4, seed=3)
+    obs = venv.reset()
+    assert obs.shape == (4, 29)
+    obs, rewards, dones, infos = venv.step(np.zeros((4, 7), np.float32))
+    assert dones.all() and len(infos) == 4 and rewards.dtype == np.float32
+    for info in infos:
+        assert info["terminal_observation"].shape == (29,)
+        assert info["TimeLimit.truncated"] is False
+        assert set(info["reward_terms"]) >= {"points", "skaeve"}
+    assert venv.get_attr("render_mode") == [None] * 4
+    assert venv.env_is_wrapped(gym.Wrapper) == [False] * 4
+    assert venv.get_attr("n") == [4] * 4
+    venv.close()
+
+
+def test_sb3_vec_env_matches_native_vector_env():
+    """Same seed: SB3 adapter observations and terminal observations equal the native env's."""
+    venv = make_sb3_vec_env("cuegym/Keglebillard-v0", n_envs=3, seed=5, info_keys=None)
+    envs = gym.make_vec("cuegym/Keglebillard-v0", num_envs=3,
+                        vectorization_mode="vector_entry_point")
+    o1 = venv.reset()
+    o2, _ = envs.reset(seed=5)
+    assert np.array_equal(o1, o2)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        a = rng.uniform(-1, 1, (3, 7))
+        o1, r1, d1, infos = venv.step(a)
+        o2, r2, te, tr, info = envs.step(a)
+        assert np.array_equal(o1, o2) and np.allclose(r1, r2) and np.array_equal(d1, te | tr)
+        for t in np.flatnonzero(d1):
+            assert np.array_equal(infos[t]["terminal_observation"], info["final_obs"][t])
+
+
+def test_sb3_ppo_learns_a_few_steps_on_the_native_adapter(tmp_path):
+    from stable_baselines3 import PPO
+
+    venv = make_sb3_vec_env("cuegym/KeglebillardShot-v0", n_envs=8, seed=0)
+    model = PPO("MlpPolicy", venv, n_steps=8, batch_size=32, n_epochs=1, seed=0, device="cpu")
+    model.learn(total_timesteps=64)
+    action, _ = model.predict(venv.reset(), deterministic=True)
+    assert action.shape == (8, 7)
+
+
+@pytest.mark.parametrize("kwargs", [{"num_players": 2}, {"num_players": 3},
+                                    {"num_players": 2, "rules": {"variant": "ddbu"}}])
+def test_pettingzoo_api_keglebillard(kwargs):
+    from pettingzoo.test import api_test
+
+    from cuegym.envs import keglebillard_v0
+
+    api_test(keglebillard_v0.env(**kwargs), num_cycles=60, verbose_progress=False)
+
+
+@pytest.mark.parametrize("duo", [False, True])
+def test_pettingzoo_api_golfbillard(duo):
+    from pettingzoo.test import api_test
+
+    from cuegym.envs import golfbillard_v0
+
+    api_test(golfbillard_v0.env(duo=duo), num_cycles=40, verbose_progress=False)
+
+
+def test_pettingzoo_keeps_the_turn_when_the_rules_say_so():
+    """K-25 (ddbu): a player keeps shooting while scoring; the AEC agent stays selected."""
+    from cuegym.envs import keglebillard_v0
+
+    env = keglebillard_v0.env(num_players=2, rules={"variant": "ddbu"})
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    kept = 0
+    for agent in env.agent_iter(max_iter=400):
+        _, _, te, tr, _ = env.last()
+        if te or tr:
+            env.step(None)
+            continue
+        env.step(rng.uniform(-1, 1, 7).astype(np.float32))
+        if agent in env.infos and "shot" in env.infos[agent]:
+            shot = env.infos[agent]["shot"]
+            if not shot["foul"] and shot["points"] > 0 and not env.game_state.game_over:
+                assert env.agent_selection == agent
+                kept += 1
+            elif not env.game_state.game_over:
+                assert env.agent_selection != agent
+    assert kept > 0
+
+
+@pytest.mark.parametrize("cls_name", ["KeglebillardShotEnv", "KeglebillardEnv",
+                                      "GolfbillardShotEnv", "GolfbillardEnv"])
+def test_env_cards_have_every_section(cls_name):
+    doc = getattr(cuegym.envs, cls_name).__doc__
+    for section in ("## Description", "## Action Space", "## Observation Space", "## Rewards",
+                    "## Starting State", "## Episode End", "## Arguments",
+                    "## Version History"):
+        assert section in doc, (cls_name, section)
+    assert "| index | name |" in doc
+
+
+def test_observation_tables_cover_the_layouts():
+    from cuegym.envs import golf, kegle
+
+    kdoc = cuegym.envs.KeglebillardShotEnv.__doc__
+    for name in ("red_x", "white_on_table", "king_up", "red_in_hand", "in_hand_behind_salvo_line",
+                 "break", "to_move", "own_score", "seat1_score", "seat1_in_game"):
+        assert name in kdoc and name in kegle.OBS_INDEX
+    assert kegle.OBS_DIM == 29 and "(29,)" in kdoc
+    gdoc = cuegym.envs.GolfbillardShotEnv.__doc__
+    for name in ("own1_x", "opp1_x", "own_balls_left", "kader", "opening", "turn_continues",
+                 "own1_duty", "to_move", "own_games_won"):
+        assert name in gdoc and name in golf.OBS_INDEX
+    assert golf.OBS_DIM == 43 and "(43,)" in gdoc
