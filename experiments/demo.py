@@ -1,15 +1,21 @@
-"""The main job on defaults (`make demo`).
+"""The main job on defaults (`make demo`): physics, a short training run, a tournament.
 
-For now (issue 2): simulate a break on each table, print a summary and write trajectory
-plots under runs/demo/. Later issues turn this into train-and-evaluate.
+1. Simulates a break on each table and writes trajectory plots (runs/demo/*_break.png).
+2. Trains SAC on cuegym/KeglebillardShot-v0 for a few minutes (experiments/train.py with
+   configs/train/keglebillard_sac.yaml, shortened), writing runs/demo_keglebillard/
+   (model, metrics.csv, learning_curve.png, TensorBoard logs).
+3. Plays a keglebillard tournament of the fresh model against the geometric and random
+   baselines (experiments/evaluate.py), printing the table and writing tournament.png.
 
-    python experiments/demo.py [--out runs/demo]
+    python experiments/demo.py                     # about 5 minutes on 2 cores
+    python experiments/demo.py --minutes 1 --games 6 --skip-train   # physics + baselines only
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -20,6 +26,8 @@ from cuegym.configs import load_params, load_table
 from cuegym.physics import simulate
 from cuegym.physics.constants import EVENT_NAMES
 from cuegym.physics.plot import plot_shot
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def keglebillard_break():
@@ -53,33 +61,66 @@ def summarise(name: str, table, res) -> dict:
     for k in range(int(res.n_events[0])):
         nm = EVENT_NAMES[res.ev_type[0, k]]
         counts[nm] = counts.get(nm, 0) + 1
-    out = {"table": name, "events": int(res.n_events[0]),
-           "duration_s": round(float(res.t_end[0]), 3),
-           "event_counts": counts,
-           "pocketed": [ids[b] for b in range(len(ids)) if res.motion[0, b] == 4],
-           "pins_down": [table.pin_ids[k] for k in range(len(table.pin_ids))
-                         if not res.pins_up[0, k]]}
-    return out
+    return {"table": name, "events": int(res.n_events[0]),
+            "duration_s": round(float(res.t_end[0]), 3), "event_counts": counts,
+            "pocketed": [ids[b] for b in range(len(ids)) if res.motion[0, b] == 4],
+            "pins_down": [table.pin_ids[k] for k in range(len(table.pin_ids))
+                          if not res.pins_up[0, k]]}
+
+
+def physics_part(out: Path) -> None:
+    for name, fn in (("keglebillard", keglebillard_break), ("golfbillard", golfbillard_opening)):
+        table, res = fn()
+        s = summarise(name, table, res)
+        fig = plot_shot(res, 0, title=f"{name}: {s['events']} events, {s['duration_s']} s")
+        path = out / f"{name}_break.png"
+        fig.savefig(path, dpi=110)
+        s["plot"] = str(path)
+        print(json.dumps(s), flush=True)
+
+
+def run(cmd: list[str]) -> None:
+    print("$ " + " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, cwd=ROOT)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="runs/demo")
+    ap.add_argument("--minutes", type=float, default=3.0, help="training time budget")
+    ap.add_argument("--timesteps", type=int, default=60_000, help="training steps at most")
+    ap.add_argument("--games", type=int, default=20, help="tournament games per pair")
+    ap.add_argument("--skip-train", action="store_true", help="evaluate the baselines only")
+    ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    out = Path(args.out)
+    out = ROOT / args.out
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    summaries = []
-    for name, fn in (("keglebillard", keglebillard_break), ("golfbillard", golfbillard_opening)):
-        table, res = fn()
-        s = summarise(name, table, res)
-        summaries.append(s)
-        fig = plot_shot(res, 0, title=f"{name}: {s['events']} events, {s['duration_s']} s")
-        path = out / f"{name}_break.png"
-        fig.savefig(path, dpi=110)
-        s["plot"] = str(path)
-        print(json.dumps(s))
-    print(f"wrote {len(summaries)} plots to {out}/ in {time.perf_counter() - t0:.1f} s")
+    print("== 1. physics: a break on each table", flush=True)
+    physics_part(out)
+    py = sys.executable
+    agents = ["geometric", "random"]
+    if not args.skip_train:
+        print(f"== 2. training SAC on cuegym/KeglebillardShot-v0 for up to {args.minutes} min",
+              flush=True)
+        name = "demo_keglebillard"
+        run([py, "experiments/train.py", "--config", "configs/train/keglebillard_sac.yaml",
+             "--name", name, "--timesteps", str(args.timesteps), "--seed", str(args.seed),
+             "--no-progress", "--set", f"time_limit_min={args.minutes}",
+             "demos={states: 2000, per_state: 32, noise_samples: 4, jitter: 0.35, "
+             "bc_steps: 1000, critic_steps: 1000}",
+             "eval_freq=10000", "eval_episodes=256", "checkpoint_freq=50000"])
+        model = ROOT / "runs" / name / "best_model.zip"
+        if not model.exists():
+            model = ROOT / "runs" / name / "model.zip"
+        agents = [str(model.relative_to(ROOT))] + agents
+        print(f"learning curve: runs/{name}/learning_curve.png", flush=True)
+    print("== 3. tournament (keglebillard, tournament shot noise)", flush=True)
+    run([py, "experiments/evaluate.py", "--game", "keglebillard", "--agents", ",".join(agents),
+         "--games", str(args.games), "--seed", str(args.seed), "--out", str(out / "eval"),
+         "--quiet"])
+    print(f"plots in {args.out}/ (breaks, eval/tournament.png); done in "
+          f"{(time.perf_counter() - t0) / 60:.1f} min", flush=True)
     return 0
 
 
