@@ -1,0 +1,128 @@
+"""cuegym.agents: agents that play keglebillard and golfbillard, and the game flow they share.
+
+One interface (:class:`Agent`): ``act(states, rng) -> Strikes``, batched over rules game states
+(``cuegym.rules``); observations are built inside the agents that need them.
+
+=====================  ==========================================================================
+name                   agent
+=====================  ==========================================================================
+``random``             :class:`RandomAgent`: the rules' random policies
+``geometric``          :class:`GeometricAgent`: ghost-ball aiming, safe placements, no simulation
+``planner``            :class:`PlannerAgent`: geometric candidates, perturbed, simulated with shot
+                       noise in one batched call, scored by the rules; presets in
+                       ``configs/agents/planner.yaml``
+``pretrained``         the shipped trained agent of the game (``agents/pretrained/<game>.zip``)
+``<path>.zip``         :class:`SB3Agent`: a saved Stable-Baselines3 model
+=====================  ==========================================================================
+
+Options after a colon: ``planner:n_candidates=32,n_noise=2``. Tournaments and whole games:
+:mod:`cuegym.agents.arena` (:func:`play_games`); the CLI is ``experiments/evaluate.py``.
+
+Example:
+    >>> from cuegym.agents import make_agent, make_arena, play_games
+    >>> arena = make_arena("keglebillard")
+    >>> res = play_games(arena, [make_agent("geometric", "keglebillard"),
+    ...                          make_agent("random", "keglebillard")], 2, seed=0)
+    >>> res.stats(0)["games"]
+    2
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from cuegym.agents.arena import (
+    GameResults,
+    GolfbillardArena,
+    KeglebillardArena,
+    ShotRecord,
+    make_arena,
+    play_games,
+)
+from cuegym.agents.base import GAMES, Agent, ShotNoise, Strikes
+from cuegym.agents.geometric import GeometricAgent
+from cuegym.agents.planner import PlannerAgent
+from cuegym.agents.random_agent import RandomAgent
+
+PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
+AGENT_CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs" / "agents"
+NAMES = ("random", "geometric", "planner", "pretrained")
+
+
+def __getattr__(name: str) -> Any:  # SB3Agent needs torch: imported on first use
+    if name == "SB3Agent":
+        from cuegym.agents.sb3_agent import SB3Agent
+
+        return SB3Agent
+    raise AttributeError(f"module 'cuegym.agents' has no attribute {name!r}")
+
+
+def pretrained_path(game: str) -> Path | None:
+    """The shipped trained model of ``game`` (``agents/pretrained/<game>.zip``), or None."""
+    p = PRETRAINED_DIR / f"{game}.zip"
+    return p if p.exists() else None
+
+
+def _options(text: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in filter(None, text.split(",")):
+        if "=" not in item:
+            raise ValueError(f"agent option {item!r} must be key=value")
+        k, v = item.split("=", 1)
+        out[k.strip()] = yaml.safe_load(v)
+    return out
+
+
+def planner_preset(game: str) -> dict[str, Any]:
+    """The planner settings of ``configs/agents/planner.yaml`` for ``game`` (empty if none)."""
+    path = AGENT_CONFIG_DIR / "planner.yaml"
+    if not path.exists():
+        return {}
+    data = yaml.safe_load(path.read_text()) or {}
+    return dict(data.get(game) or {})
+
+
+def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Agent:
+    """An agent by name (table in the module doc), options after a colon, or a model path.
+
+    ``pretrained`` resolves to ``agents/pretrained/<game>.zip``; while no trained model is
+    shipped for the game it resolves to the planner and says so on stderr (its ``name`` is
+    then ``pretrained=planner``): never a fake.
+    """
+    import sys
+
+    from cuegym.agents.base import check_game
+
+    check_game(game)
+    name, _, opts = spec.partition(":")
+    kw = {**_options(opts), **kwargs}
+    if name.endswith(".zip") or Path(name).suffix == ".zip":
+        from cuegym.agents.sb3_agent import SB3Agent
+
+        return SB3Agent(name, game=game, **kw)
+    if name == "random":
+        return RandomAgent(game, **kw)
+    if name == "geometric":
+        return GeometricAgent(game, arena=arena, **kw)
+    if name == "planner":
+        return PlannerAgent(game, arena=arena, **{**planner_preset(game), **kw})
+    if name == "pretrained":
+        path = pretrained_path(game)
+        if path is not None:
+            from cuegym.agents.sb3_agent import SB3Agent
+
+            return SB3Agent(path, game=game, name="pretrained", **kw)
+        print(f"note: no trained {game} agent is shipped (agents/pretrained/{game}.zip); "
+              "'pretrained' resolves to the best available agent, the planner", file=sys.stderr)
+        return PlannerAgent(game, arena=arena, name="pretrained=planner",
+                            **{**planner_preset(game), **kw})
+    raise ValueError(f"unknown agent {spec!r}: use one of {list(NAMES)} or a model .zip path")
+
+
+__all__ = ["GAMES", "NAMES", "Agent", "GameResults", "GeometricAgent", "GolfbillardArena",
+           "KeglebillardArena", "PlannerAgent", "RandomAgent", "SB3Agent", "ShotNoise",
+           "ShotRecord", "Strikes", "make_agent", "make_arena", "planner_preset",
+           "play_games", "pretrained_path"]

@@ -1,0 +1,532 @@
+"""Game flow for agents: many games in lock-step, strikes simulated in one batched physics call.
+
+An *arena* wraps one game's rules (``cuegym.rules``) behind the few calls agents and tournaments
+need: new game states, who is to move, playing a batch of strikes (noise, physics, referee,
+game flow), and scoring candidate strikes without advancing the game (the planner's search).
+:func:`play_games` runs whole games between agents with fixed seeds.
+
+Keglebillard is played by two players (player 0 breaks); golfbillard by two sides (side 0 white,
+side 1 red), one game per match by default (``match: single``) so that one game is one result.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cuegym.agents.base import Agent, ShotNoise, Strikes, check_game
+from cuegym.configs import load_params
+
+#: Value of winning the game outright with a shot (keglebillard K-20, golfbillard G-4), in the
+#: units of :meth:`KeglebillardArena.values` / :meth:`GolfbillardArena.values`.
+WIN_VALUE = 100.0
+
+
+@dataclass
+class ShotRecord:
+    """One played shot, for the statistics (the same fields for both games).
+
+    Attributes:
+        game: index of the game in the batch. shooter: player (keglebillard) or side
+            (golfbillard) who shot. points: points (keglebillard) or own balls (golfbillard) the
+            shot credited to the shooter. given: points (skæve) or balls the shot credited to the
+            opponent(s). foul: the shot was a foul. rules: the foul's rule ids.
+    """
+
+    game: int
+    shooter: int
+    points: float
+    given: float
+    foul: bool
+    rules: tuple[str, ...] = ()
+
+
+# ---------------------------------------------------------------------------------------------
+# Keglebillard
+# ---------------------------------------------------------------------------------------------
+
+
+class KeglebillardArena:
+    """Keglebillard for agents (rules: ``cuegym.rules.keglebillard_game``).
+
+    Args:
+        rules: a rule set, a mapping of options, or None (the shipped file).
+        table: table config name.
+        n_players: players per game (K-1).
+        max_events, t_max: physics limits per shot.
+    """
+
+    game = "keglebillard"
+
+    def __init__(self, rules: Any = None, table: str = "keglebillard", n_players: int = 2,
+                 max_events: int = 400, t_max: float = 60.0) -> None:
+        from cuegym.rules.keglebillard_game import KeglebillardGame
+
+        self.g = KeglebillardGame(rules, table)
+        self.rules = self.g.rules
+        self.table = self.g.table
+        self.params = load_params("keglebillard")
+        self.R = self.params.R
+        self.n_players = int(n_players)
+        self.max_events = int(max_events)
+        self.t_max = float(t_max)
+        t = self.table
+        self.hx = t.length / 2 - self.R
+        self.hy = t.width / 2 - self.R
+        self.pockets = np.array([[p.x, p.y, p.radius] for p in t.pockets]).reshape(-1, 3)
+        self.jaws = np.array([[c.x, c.y, c.radius] for c in t.circles]).reshape(-1, 3)
+        self.pin_spots = self.g.pin_spots
+        self.r_pin = self.g.r_pin
+        self.salvo_x = self.g.salvo_x
+        self.spots = self.g.spots
+
+    # -- game bookkeeping -----------------------------------------------------------------
+
+    def new_states(self, n: int) -> list:
+        """``n`` new games (the break, player 0 to play)."""
+        s = self.g.new_state(self.n_players, first_player=0)
+        return [s] * int(n)
+
+    @staticmethod
+    def to_move(state: Any) -> int:
+        return int(state.to_play)
+
+    @staticmethod
+    def over(state: Any) -> bool:
+        return bool(state.game_over)
+
+    @staticmethod
+    def winner(state: Any) -> int | None:
+        """The winner (player id) of a finished game; a game cut off by the shot limit goes to
+        the higher score (None on a tie)."""
+        if state.game_over:
+            return int(state.ranking[0])
+        s = state.scores
+        best = max(s)
+        return None if list(s).count(best) > 1 else int(np.argmax(s))
+
+    # -- the physics of a batch of strikes ----------------------------------------------------
+
+    def placement_ok(self, states: Sequence[Any], place: np.ndarray) -> np.ndarray:
+        """(T,) bool: each placement is playable (K-19; the vectorised
+        :meth:`KeglebillardGame.placement_error`). States without ball in hand: True."""
+        place = np.asarray(place, np.float64).reshape(-1, 2)
+        T = len(place)
+        need = np.array([s.ball_in_hand is not None for s in states], bool)
+        x, y = place[:, 0], place[:, 1]
+        tol = 1e-9
+        ok = np.isfinite(x) & np.isfinite(y)
+        ok &= (np.abs(x) <= self.hx + 1e-12) & (np.abs(y) <= self.hy + 1e-12)
+        for px, py, r in self.pockets:
+            ok &= np.hypot(x - px, y - py) >= r
+        for cx, cy, r in self.jaws:
+            ok &= np.hypot(x - cx, y - cy) >= r + self.R - tol
+        for px, py in self.pin_spots:
+            ok &= np.hypot(x - px, y - py) >= self.R + self.r_pin - tol
+        whites = self.whites_xy(states)  # (T, 2, 2) NaN when off
+        for k in range(2):
+            d = np.hypot(x - whites[:, k, 0], y - whites[:, k, 1])
+            ok &= ~(d < 2 * self.R - tol)  # NaN compares False: an absent white never blocks
+        return np.where(need, ok, True) if T else ok
+
+    @staticmethod
+    def whites_xy(states: Sequence[Any]) -> np.ndarray:
+        """(T, 2, 2) white and spotted ball centres, NaN when off the table."""
+        out = np.full((len(states), 2, 2), np.nan)
+        cache: dict[int, np.ndarray] = {}
+        for t, s in enumerate(states):
+            k = id(s)
+            if k not in cache:
+                w = np.full((2, 2), np.nan)
+                for j in range(2):
+                    if s.balls[1 + j] is not None:
+                        w[j] = s.balls[1 + j]
+                cache[k] = w
+            out[t] = cache[k]
+        return out
+
+    def layout(self, states: Sequence[Any], place: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Physics inputs for T shots: xy (T, 3, 2), present (T, 3), pins_up (T, 5), salvo (T,).
+        The red is taken from ``place`` where the state has it in hand."""
+        T = len(states)
+        xy = np.empty((T, 3, 2))
+        present = np.ones((T, 3), bool)
+        pins = np.empty((T, 5), bool)
+        salvo = np.empty(T, bool)
+        cache: dict[int, tuple] = {}
+        for t, s in enumerate(states):
+            k = id(s)
+            if k not in cache:
+                b = np.empty((3, 2))
+                pr = np.ones(3, bool)
+                b[0] = s.balls[0] if s.balls[0] is not None else (np.nan, np.nan)
+                for j in (1, 2):
+                    pos = s.balls[j]
+                    pr[j] = pos is not None
+                    b[j] = self.spots[j - 1] if pos is None else pos
+                cache[k] = (b, pr, np.array(s.pins, bool), s.ball_in_hand == "salvo",
+                            s.ball_in_hand is not None)
+            b, pr, pn, sv, inhand = cache[k]
+            xy[t] = b
+            if inhand:
+                xy[t, 0] = place[t]
+            present[t] = pr
+            pins[t] = pn
+            salvo[t] = sv
+        return xy, present, pins, salvo
+
+    def simulate(self, xy: np.ndarray, present: np.ndarray, pins: np.ndarray,
+                 cue: np.ndarray) -> Any:
+        """One batched physics call (the red is the cue ball, K-2)."""
+        from cuegym.physics import simulate
+
+        T = len(xy)
+        return simulate(self.table, self.params, xy, cue_ball=np.zeros(T, np.int64), cue=cue,
+                        pins_up=pins, present=present, max_events=self.max_events,
+                        t_max=self.t_max, validate=False)
+
+    def values(self, states: Sequence[Any], strikes: Strikes, *, terms: Mapping | None = None
+               ) -> np.ndarray:
+        """Value of each strike for its shooter, without advancing the game: the points the
+        shot credits to the shooter minus the skæve it hands over (K-9a..K-16), ``WIN_VALUE``
+        for a K-20 win, and -6 for a placement that cannot be played (K-19).
+
+        ``terms`` may add shaping: ``bih`` (value of handing the opponent ball in hand, default
+        -2), ``foul`` (added per foul on top of the skæve, default 0), ``rodt_bonus`` (default
+        0).
+        """
+        from cuegym.rules.keglebillard import score_shots
+
+        terms = dict(terms or {})
+        T = len(states)
+        ok = self.placement_ok(states, strikes.place)
+        val = np.full(T, -6.0 + terms.get("bih", -2.0) + terms.get("foul", 0.0))
+        idx = np.flatnonzero(ok)
+        if idx.size == 0:
+            return val
+        sub = [states[i] for i in idx]
+        xy, present, pins, salvo = self.layout(sub, strikes.place[idx])
+        res = self.simulate(xy, present, pins, strikes.cue[idx])
+        sc = score_shots(res, self.rules, table=self.table, salvo_line=salvo)
+        v = sc.shooter_points - sc.skaeve + WIN_VALUE * sc.win
+        v = v + terms.get("bih", -2.0) * sc.ball_in_hand + terms.get("rodt_bonus", 0.0) * sc.rodt
+        v = v + terms.get("foul", 0.0) * sc.foul
+        val[idx] = v
+        return val
+
+    # -- playing ----------------------------------------------------------------------------
+
+    def step(self, states: Sequence[Any], strikes: Strikes) -> tuple[list[ShotRecord], list]:
+        """Play one (already noised) strike per state; returns the records and new states."""
+        ok = self.placement_ok(states, strikes.place)
+        new: list = [None] * len(states)
+        rec: list[ShotRecord] = [None] * len(states)  # type: ignore[list-item]
+        for t in np.flatnonzero(~ok):
+            out, new[t] = self.g.placement_foul(states[t], tuple(strikes.place[t]))
+            rec[t] = self._record(t, out)
+        idx = np.flatnonzero(ok)
+        if idx.size:
+            sub = [states[i] for i in idx]
+            xy, present, pins, _ = self.layout(sub, strikes.place[idx])
+            res = self.simulate(xy, present, pins, strikes.cue[idx])
+            for k, (out, st) in zip(idx, self.g.apply_batch(sub, res), strict=True):
+                new[k] = st
+                rec[k] = self._record(int(k), out)
+        return rec, new
+
+    @staticmethod
+    def _record(t: int, out: Any) -> ShotRecord:
+        return ShotRecord(game=t, shooter=int(out.shooter), points=float(out.shooter_points),
+                          given=float(out.skaeve), foul=bool(out.foul), rules=out.rule_ids)
+
+
+# ---------------------------------------------------------------------------------------------
+# Golfbillard
+# ---------------------------------------------------------------------------------------------
+
+
+class GolfbillardArena:
+    """Golfbillard for agents (rules: ``cuegym.rules.golfbillard`` and ``..golfbillard_game``).
+
+    Args:
+        rules: a ``GolfRules``, a mapping of options over the shipped file, or None. The arena's
+            default overrides ``match: single`` (one game per match, one result).
+        max_events, t_max: physics limits per stroke.
+    """
+
+    game = "golfbillard"
+    n_players = 2
+
+    def __init__(self, rules: Any = None, max_events: int = 600, t_max: float = 60.0) -> None:
+        from cuegym.rules.golfbillard import GolfRules, golf_geometry, load_golf_rules
+
+        if isinstance(rules, GolfRules):
+            self.rules = rules
+        else:
+            opts = {"match": "single", **dict(rules or {})}
+            self.rules = load_golf_rules(**opts)
+        self.geo = golf_geometry()
+        self.params = load_params("golfbillard")
+        self.table = self.geo.table
+        self.R = self.params.R
+        self.max_events = int(max_events)
+        self.t_max = float(t_max)
+        self._cones: dict[int, Any] = {}
+
+    def new_states(self, n: int) -> list:
+        from cuegym.rules.golfbillard_game import new_match
+
+        return [new_match(self.rules, seed=k, geo=self.geo) for k in range(int(n))]
+
+    @staticmethod
+    def to_move(state: Any) -> int:
+        return int(state.to_move)
+
+    @staticmethod
+    def over(state: Any) -> bool:
+        return state.phase == "over"
+
+    @staticmethod
+    def winner(state: Any) -> int | None:
+        """The winning side; None for a draw (G-5) or a game cut off by the stroke limit."""
+        w = state.match_winner if state.phase == "over" else -1
+        return int(w) if w in (0, 1) else None
+
+    def simulate(self, states: Sequence[Any], cue_ball: np.ndarray, cue: np.ndarray
+                 ) -> tuple[Any, Callable]:
+        from cuegym.rules.golfbillard_game import simulate_strokes
+
+        return simulate_strokes(states, cue_ball, cue, geo=self.geo, params=self.params,
+                                max_events=self.max_events, t_max=self.t_max)
+
+    def outcomes(self, states: Sequence[Any], strikes: Strikes) -> tuple[list, list]:
+        """Referee play strokes (no opening) and advance: (outcomes, new states)."""
+        from cuegym.rules.golfbillard_game import play_strokes
+
+        res, seg = self.simulate(states, strikes.cue_ball, strikes.cue)
+        return play_strokes(states, res, strikes.cue_ball, strikes.cue, segments=seg,
+                            rules=self.rules, geo=self.geo)
+
+    def values(self, states: Sequence[Any], strikes: Strikes, *, terms: Mapping | None = None
+               ) -> np.ndarray:
+        """Value of each play stroke for its side, looking one stroke ahead: own balls scored
+        minus the opponent's, ``WIN_VALUE`` for winning the game (``-WIN_VALUE`` for losing
+        it), ``keep`` (default 0.7) for keeping the turn, ``foul`` (default -0.3) for a foul,
+        plus ``position`` (default 1) times :meth:`position_value` of the balls afterwards (own
+        minus the opponent's chances)."""
+        terms = dict(terms or {})
+        outs, _ = self.outcomes(states, strikes)
+        return np.array([self._value(o, terms) for o in outs])
+
+    def position_value(self, xy: np.ndarray, side: int) -> float:
+        """Chances of ``side``'s balls at ``xy`` (10, 2): 0.8 for a ball in its goal cone with a
+        clear straight shot (:class:`~cuegym.agents.geometric.GoalCone`), 0.4 in the cone but
+        blocked, else 0.3 exp(-d / 0.3) at distance d [m] from the cone."""
+        from cuegym.agents.geometric import goal_cone, seg_dist
+        from cuegym.rules.golfbillard import SIDE_OF
+
+        cone = self._cones.get(side)
+        if cone is None:
+            cone = self._cones[side] = goal_cone(self.geo, side)
+        poly = cone.polygon()
+        goal = self.geo.goals[side, :2]
+        on = ~np.isnan(xy[:, 0])
+        v = 0.0
+        for b in np.flatnonzero(on & (SIDE_OF == side)):
+            p = xy[b]
+            if cone.contains(p):
+                others = np.flatnonzero(on & (np.arange(len(xy)) != b))
+                clear = not len(others) or seg_dist(xy[others], p, goal).min() > 2 * self.R
+                v += 0.8 if clear else 0.4
+            else:
+                d = float(np.min(seg_dist(p[None], poly[0], poly[1]).tolist()
+                                 + [seg_dist(p[None], poly[k], poly[(k + 1) % 4])[0]
+                                    for k in range(1, 4)]))
+                v += 0.3 * math.exp(-d / 0.3)
+        return v
+
+    def _value(self, out: Any, terms: Mapping) -> float:
+        s = int(out.shooter)
+        v = float(out.scored[s]) - float(out.scored[1 - s])
+        if out.game_over:
+            v += WIN_VALUE if out.winner == s else -WIN_VALUE
+        if out.foul is not None:
+            v += terms.get("foul", -0.3)
+        if out.turn_kept:
+            v += terms.get("keep", 0.7)
+        w = terms.get("position", 1.0)
+        if w and not out.game_over:
+            v += w * (self.position_value(out.xy, s) - self.position_value(out.xy, 1 - s))
+        return v
+
+    def step(self, states: Sequence[Any], strikes: Strikes) -> tuple[list[ShotRecord], list]:
+        """Play one (already noised) play stroke per state."""
+        outs, new = self.outcomes(states, strikes)
+        rec = []
+        for t, o in enumerate(outs):
+            s = int(o.shooter)
+            rec.append(ShotRecord(game=t, shooter=s, points=float(o.scored[s]),
+                                  given=float(o.scored[1 - s]), foul=o.foul is not None,
+                                  rules=tuple(f.rule for f in o.fouls[:1])))
+        return rec, new
+
+    def opening(self, states: Sequence[Any], strikes0: Strikes, strikes1: Strikes
+                ) -> list:
+        """Play the G-3 opening (both sides at t = 0); returns the new states."""
+        from cuegym.rules.golfbillard_game import play_strokes
+
+        T = len(states)
+        cb = np.stack([strikes0.cue_ball, strikes1.cue_ball], axis=1)
+        cue = np.stack([strikes0.cue, strikes1.cue], axis=1)
+        res, seg = self.simulate(states, cb, cue)
+        players = [list(s.openers) for s in states]
+        _, new = play_strokes(states, res, cb, cue.reshape(T, 2, 5), players=players,
+                              segments=seg, rules=self.rules, geo=self.geo)
+        return new
+
+
+def make_arena(game: str, rules: Any = None, **kw: Any) -> KeglebillardArena | GolfbillardArena:
+    """The arena of ``game`` (``keglebillard`` or ``golfbillard``)."""
+    check_game(game)
+    return KeglebillardArena(rules, **kw) if game == "keglebillard" else \
+        GolfbillardArena(rules, **kw)
+
+
+# ---------------------------------------------------------------------------------------------
+# Whole games
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class GameResults:
+    """Results of :func:`play_games`.
+
+    Attributes:
+        seats: (G, P) agent index playing each seat (player / side) in each game.
+        winner: (G,) winning agent index, -1 for a draw or a game cut off undecided.
+        shots: every shot played, with the shooter's agent index in ``agent``.
+        agent: (n_shots,) agent index of each shot's shooter.
+        n_shots: (G,) shots per game. finished: (G,) the game reached its end.
+    """
+
+    seats: np.ndarray
+    winner: np.ndarray
+    shots: list[ShotRecord]
+    agent: np.ndarray
+    n_shots: np.ndarray
+    finished: np.ndarray
+    scores: list = field(default_factory=list)
+
+    def stats(self, a: int) -> dict[str, float]:
+        """points_per_shot, given_per_shot, foul_rate, shots, games, wins of agent ``a``."""
+        mine = [r for r, ag in zip(self.shots, self.agent, strict=True) if ag == a]
+        n = len(mine)
+        games = int((self.seats == a).any(1).sum())
+        return {
+            "points_per_shot": float(np.mean([r.points for r in mine])) if n else 0.0,
+            "given_per_shot": float(np.mean([r.given for r in mine])) if n else 0.0,
+            "foul_rate": float(np.mean([r.foul for r in mine])) if n else 0.0,
+            "shots": n,
+            "games": games,
+            "wins": int((self.winner == a).sum()),
+        }
+
+
+def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int = 0,
+               noise: ShotNoise | str | float | None = "tournament", max_shots: int = 400,
+               swap: bool = True, progress: Callable[[int, int], None] | None = None
+               ) -> GameResults:
+    """Play ``n_games`` two-seat games in lock-step between ``agents[0]`` and ``agents[1]``.
+
+    With ``swap`` the seats alternate: in odd games ``agents[1]`` takes seat 0 (keglebillard:
+    breaks; golfbillard: side 0). Each round, every agent acts once on all games where it is to
+    move (one batched ``act``), the strikes get execution noise, and one batched physics call
+    plays them. Reproducible: one generator seeded with ``seed`` drives agents and noise.
+
+    Args:
+        arena: a :class:`KeglebillardArena` or :class:`GolfbillardArena`.
+        agents: two agents of the arena's game (the same agent twice is allowed).
+        n_games: games to play. seed: the seed. noise: execution noise (:class:`ShotNoise`).
+        max_shots: shots after which a game is cut off (scored by :meth:`winner`).
+        progress: optional callback ``(games finished, n_games)``.
+
+    Returns:
+        :class:`GameResults`.
+    """
+    if len(agents) != 2:
+        raise ValueError(f"play_games needs two agents, got {len(agents)}")
+    for ag in agents:
+        if ag.game != arena.game:
+            raise ValueError(f"agent {ag.name!r} plays {ag.game!r}, the arena {arena.game!r}")
+        ag.reset()
+    noise = ShotNoise.named(noise)
+    rng = np.random.default_rng(seed)
+    G = int(n_games)
+    seats = np.zeros((G, 2), np.int64)
+    seats[:, 1] = 1
+    if swap:
+        seats[1::2] = [1, 0]
+    states = arena.new_states(G)
+    n_shots = np.zeros(G, np.int64)
+    shots: list[ShotRecord] = []
+    shot_agent: list[int] = []
+    live = np.ones(G, bool)
+    done_before = 0
+    while live.any():
+        # golfbillard G-3 opening: both seats strike at once
+        opening = [g for g in np.flatnonzero(live)
+                   if getattr(states[g], "phase", "") == "opening"]
+        if opening:
+            sub = [states[g] for g in opening]
+            parts = []
+            for side in (0, 1):
+                st = Strikes.empty(len(opening))
+                for a in (0, 1):
+                    mask = np.array([seats[g, side] == a for g in opening])
+                    if mask.any():
+                        st.put(mask, agents[a].act_opening([s for s, m in zip(sub, mask,
+                                                                                strict=True)
+                                                            if m], side, rng))
+                parts.append(noise.apply(st, rng))
+            for g, s in zip(opening, arena.opening(sub, *parts), strict=True):
+                states[g] = s
+                n_shots[g] += 1
+        play = [g for g in np.flatnonzero(live) if g not in set(opening)]
+        if play:
+            movers = np.array([seats[g, arena.to_move(states[g])] for g in play])
+            strikes = Strikes.empty(len(play))
+            for a in (0, 1):
+                mask = movers == a
+                if mask.any():
+                    sub = [states[g] for g, m in zip(play, mask, strict=True) if m]
+                    strikes.put(mask, agents[a].act(sub, rng))
+            strikes = noise.apply(strikes, rng)
+            recs, new = arena.step([states[g] for g in play], strikes)
+            for k, g in enumerate(play):
+                r = recs[k]
+                r.game = int(g)
+                shots.append(r)
+                shot_agent.append(int(movers[k]))
+                states[g] = new[k]
+                n_shots[g] += 1
+        for g in np.flatnonzero(live):
+            if arena.over(states[g]) or n_shots[g] >= max_shots:
+                live[g] = False
+        if progress is not None and G - int(live.sum()) != done_before:
+            done_before = G - int(live.sum())
+            progress(done_before, G)
+    winner = np.full(G, -1, np.int64)
+    finished = np.array([arena.over(s) for s in states])
+    for g, s in enumerate(states):
+        w = arena.winner(s)
+        if w is not None:
+            winner[g] = seats[g, w]
+    scores = [getattr(s, "scores", None) for s in states]
+    return GameResults(seats=seats, winner=winner, shots=shots,
+                       agent=np.array(shot_agent, np.int64), n_shots=n_shots, finished=finished,
+                       scores=scores)

@@ -1,0 +1,208 @@
+"""Planner demonstrations for off-policy training (SAC / TD3 from demonstrations).
+
+For positions drawn from a Shot env, the sampling planner's search is run *inside the residual
+action space* (:mod:`cuegym.agents.residual`): for each position, ``per_state`` residual actions
+(each of the ``n_cand`` geometric candidates, unchanged and with random corrections) are
+simulated under ``noise_samples`` draws of the env's shot noise in one batched physics call and
+scored with the env's own reward weights. Every (observation, action, mean reward) triple is a
+transition for the replay buffer (one-decision episodes: the next observation is never used), and
+the best action of each position is a label for behaviour cloning. ``experiments/train.py``
+uses both before online learning (config key ``demos``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from cuegym.agents.base import ShotNoise, Strikes
+from cuegym.agents.residual import ResidualSpec, residual_strikes
+
+
+def reward_terms(arena: Any, states: list, strikes: Strikes, spec: ResidualSpec
+                 ) -> dict[str, np.ndarray]:
+    """The env's reward terms of each strike played from its state (nothing is advanced).
+
+    Keglebillard: ``points`` (credited to the shooter), ``skaeve``, ``foul``, ``win``; an
+    unplayable placement (K-19) is a foul handing over 6. Golfbillard (states in the mover's
+    frame, the mover is side 0): ``own_goals``, ``opponent_goals``, ``foul`` and ``position``
+    (the change of :meth:`GolfbillardArena.position_value`, own minus the opponent's).
+    """
+    T = len(states)
+    if spec.game == "keglebillard":
+        from cuegym.rules.keglebillard import score_shots
+
+        out = {k: np.zeros(T) for k in ("points", "skaeve", "foul", "win")}
+        ok = arena.placement_ok(states, strikes.place)
+        out["skaeve"][~ok] = 6.0
+        out["foul"][~ok] = 1.0
+        idx = np.flatnonzero(ok)
+        if idx.size:
+            sub = [states[i] for i in idx]
+            xy, present, pins, salvo = arena.layout(sub, strikes.place[idx])
+            res = arena.simulate(xy, present, pins, strikes.cue[idx])
+            sc = score_shots(res, arena.rules, table=arena.table, salvo_line=salvo)
+            out["points"][idx] = sc.shooter_points
+            out["skaeve"][idx] = sc.skaeve
+            out["foul"][idx] = sc.foul
+            out["win"][idx] = sc.win
+        return out
+    outs, _ = arena.outcomes(states, strikes)
+    pv = arena.position_value
+    out = {k: np.zeros(T) for k in ("own_goals", "opponent_goals", "foul", "position")}
+    cache: dict[int, float] = {}
+    for t, (st, o) in enumerate(zip(states, outs, strict=True)):
+        out["own_goals"][t] = o.scored[0]
+        out["opponent_goals"][t] = o.scored[1]
+        out["foul"][t] = o.foul is not None
+        k = id(st)
+        if k not in cache:
+            cache[k] = pv(st.xy, 0) - pv(st.xy, 1)
+        out["position"][t] = pv(o.xy, 0) - pv(o.xy, 1) - cache[k]
+    return out
+
+
+def env_reward(game: str, terms: Mapping[str, np.ndarray], weights: Any,
+               shaping: float = 0.0) -> np.ndarray:
+    """The Shot env's reward from :func:`reward_terms` (``weights``: the env's reward config,
+    ``cuegym.envs.config.load_reward``), plus the residual wrapper's golfbillard shaping."""
+    if game == "keglebillard":
+        return (weights.points * terms["points"] + weights.skaeve * terms["skaeve"]
+                + weights.foul * terms["foul"] + weights.win * terms["win"])
+    return (weights.own_goals * terms["own_goals"]
+            + weights.opponent_goals * terms["opponent_goals"] + weights.foul * terms["foul"]
+            + shaping * terms["position"])
+
+
+def demo_actions(spec: ResidualSpec, valid: np.ndarray, per_state: int, jitter: float,
+                 rng: np.random.Generator) -> np.ndarray:
+    """(per_state, act_dim) residual actions for one position: each valid candidate once
+    unchanged, then random candidates with Gaussian corrections (``jitter`` in action units)."""
+    M = spec.n_cand
+    cand = np.flatnonzero(valid)
+    if cand.size == 0:
+        cand = np.array([0])
+    A = np.zeros((per_state, spec.act_dim))
+    k = np.concatenate([cand, rng.choice(cand, max(per_state - len(cand), 0))])[:per_state]
+    A[:, :M] = -1.0
+    A[np.arange(per_state), k] = 1.0
+    n0 = min(len(cand), per_state)
+    A[n0:, M:] = np.clip(rng.normal(0.0, jitter, (per_state - n0, spec.act_dim - M)), -1, 1)
+    return A
+
+
+def planner_demos(renv: Any, n_states: int, *, per_state: int = 32, noise_samples: int = 4,
+                  jitter: float = 0.35, noise: Any = "tournament", reward: Any = None,
+                  seed: int = 0, progress: bool = False
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Demonstrations from ``n_states`` positions of the residual env ``renv``.
+
+    Args:
+        renv: a :class:`~cuegym.agents.residual.ResidualVecEnv` (its ``reset`` draws positions).
+        per_state: residual actions tried per position. noise_samples: noise draws each.
+        jitter: standard deviation of the random corrections (action units).
+        noise: the env's shot noise (a preset name or scale, :class:`ShotNoise`).
+        reward: the env's reward weights (None: the shipped ones).
+
+    Returns:
+        (obs (S*N, D), actions (S*N, A), mean rewards (S*N,), best (S,) index of each
+        position's best action within its block of N).
+    """
+    from cuegym.envs.config import load_reward
+
+    spec = renv.rspec
+    weights = load_reward(spec.game, reward)
+    shot_noise = ShotNoise.named(noise)
+    rng = np.random.default_rng(seed)
+    N, K = int(per_state), int(noise_samples)
+    obs_l, act_l, rew_l, best_l = [], [], [], []
+    done = 0
+    while done < n_states:
+        obs = renv.reset()
+        S = min(len(obs), n_states - done)
+        states, cands, feats = renv._states[:S], renv._cands[:S], renv._feats[:S]
+        A = np.concatenate([demo_actions(spec, feats[t, :, 0] > 0, N, jitter, rng)
+                            for t in range(S)])
+        rep_states = [s for s in states for _ in range(N)]
+        rep_cands = [c for c in cands for _ in range(N)]
+        strikes = residual_strikes(rep_cands, np.repeat(feats, N, axis=0), A, spec, rep_states,
+                                   renv.arena)
+        z = rng.standard_normal((S, K, 5))
+        cue = shot_noise.sample(strikes.cue, K, rng, z=np.repeat(z, N, axis=0))
+        noisy = Strikes(cue.reshape(-1, 5), np.repeat(strikes.cue_ball, K),
+                        np.repeat(strikes.place, K, axis=0))
+        terms = reward_terms(renv.arena, [s for s in rep_states for _ in range(K)], noisy, spec)
+        r = env_reward(spec.game, terms, weights, spec.shaping).reshape(S * N, K).mean(1)
+        obs_l.append(np.repeat(obs[:S], N, axis=0))
+        act_l.append(A)
+        rew_l.append(r)
+        best_l.append(r.reshape(S, N).argmax(1))
+        done += S
+        if progress:
+            print(f"\r  demonstrations: {done}/{n_states} positions", end="", flush=True)
+    if progress:
+        print()
+    return (np.concatenate(obs_l).astype(np.float32), np.concatenate(act_l).astype(np.float32),
+            np.concatenate(rew_l).astype(np.float32), np.concatenate(best_l))
+
+
+def fill_replay_buffer(model: Any, obs: np.ndarray, actions: np.ndarray,
+                       rewards: np.ndarray) -> None:
+    """Add one-decision transitions (done, next observation = observation) to an SB3
+    off-policy model's replay buffer, in chunks of its env count."""
+    buf = model.replay_buffer
+    n = buf.n_envs
+    m = (len(obs) // n) * n
+    for i in range(0, m, n):
+        sl = slice(i, i + n)
+        buf.add(obs[sl], obs[sl], actions[sl], rewards[sl], np.ones(n, bool),
+                [{} for _ in range(n)])
+
+
+def pretrain(model: Any, obs: np.ndarray, actions: np.ndarray, rewards: np.ndarray,
+             best: np.ndarray, per_state: int, *, bc_steps: int = 2000,
+             critic_steps: int = 2000, batch_size: int = 256, seed: int = 0) -> dict[str, float]:
+    """Behaviour cloning of the actor on each position's best action, and regression of the
+    critics on the mean rewards (one-decision episodes: Q(s, a) = E[r]). SAC or TD3.
+
+    Returns:
+        final losses ``{"bc": .., "critic": ..}``.
+    """
+    import torch
+    import torch.nn.functional as F
+
+    rng = np.random.default_rng(seed)
+    dev = model.device
+    S = len(best)
+    idx_best = np.arange(S) * per_state + best
+    ob_b = torch.as_tensor(obs[idx_best], device=dev)
+    ac_b = torch.as_tensor(actions[idx_best], device=dev)
+    ob_all = torch.as_tensor(obs, device=dev)
+    ac_all = torch.as_tensor(actions, device=dev)
+    rw_all = torch.as_tensor(rewards, device=dev).unsqueeze(1)
+    actor = model.actor
+    losses = {"bc": float("nan"), "critic": float("nan")}
+    for _ in range(int(bc_steps)):
+        i = torch.as_tensor(rng.integers(0, S, min(batch_size, S)), device=dev)
+        pred = actor(ob_b[i], deterministic=True) if hasattr(actor, "action_dist") \
+            else actor(ob_b[i])
+        loss = F.mse_loss(pred, ac_b[i])
+        actor.optimizer.zero_grad()
+        loss.backward()
+        actor.optimizer.step()
+        losses["bc"] = float(loss.detach())
+    critic = model.critic
+    for _ in range(int(critic_steps)):
+        i = torch.as_tensor(rng.integers(0, len(obs), min(batch_size, len(obs))), device=dev)
+        qs = critic(ob_all[i], ac_all[i])
+        loss = sum(F.mse_loss(q, rw_all[i]) for q in qs)
+        critic.optimizer.zero_grad()
+        loss.backward()
+        critic.optimizer.step()
+        losses["critic"] = float(loss.detach())
+    model.critic_target.load_state_dict(model.critic.state_dict())
+    if hasattr(model, "actor_target"):
+        model.actor_target.load_state_dict(model.actor.state_dict())
+    return losses

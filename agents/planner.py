@@ -1,0 +1,116 @@
+"""Sampling planner: geometric candidates, perturbed, simulated with shot noise in one batch.
+
+For every state it is to play, the planner takes the geometric aimer's best candidates
+(``cuegym.agents.geometric.kegle_candidates`` / ``golf_candidates``, several spins), adds
+random perturbations of them (aim, speed, spin, placement) up to
+``n_candidates`` strikes, and simulates each under ``n_noise`` samples of the execution noise it
+expects (:class:`~cuegym.agents.base.ShotNoise`, by default the tournament noise the arena applies).
+All strikes of all states go into **one** batched physics call and one batched rules scorer
+(``arena.values``: the shooter's points minus what the shot hands over, fouls included); the
+candidate with the best mean value is played. Like the tournament programs PickPocket and
+CueCard, it searches over the simulator; unlike them it looks one shot ahead only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from cuegym.agents.base import Agent, ShotNoise, Strikes, check_game
+from cuegym.agents.geometric import golf_candidates, kegle_candidates
+
+
+class PlannerAgent(Agent):
+    """Simulate-and-pick planner.
+
+    Args:
+        game: ``keglebillard`` or ``golfbillard``.
+        n_candidates: strikes evaluated per state (the geometric ones first, then perturbations).
+        n_noise: noise samples per candidate (the value is their mean).
+        noise: the execution noise it plans for (``"tournament"``, ``"none"``, a scale or a
+            :class:`ShotNoise`).
+        n_base: geometric candidates kept before perturbing (cheapest first).
+        jitter: standard deviations of the perturbations: ``phi`` [deg], ``V0`` (relative),
+            ``b``, ``a``, ``place`` [m].
+        terms: value shaping passed to ``arena.values`` (see the arenas).
+        spins: the ``b`` values the geometric candidates are generated with.
+        arena: the arena to simulate in (default: the game's default arena).
+    """
+
+    def __init__(self, game: str = "keglebillard", n_candidates: int = 48, n_noise: int = 4,
+                 noise: Any = "tournament", n_base: int = 12, jitter: Mapping | None = None,
+                 terms: Mapping | None = None, spins: Sequence[float] | None = None,
+                 arena: Any = None, name: str = "planner") -> None:
+        from cuegym.agents.arena import make_arena
+
+        self.game = check_game(game)
+        self.name = name
+        self.arena = arena or make_arena(game)
+        self.n_candidates = int(n_candidates)
+        self.n_noise = int(n_noise)
+        if self.n_candidates < 1 or self.n_noise < 1:
+            raise ValueError(f"n_candidates and n_noise must be >= 1, got {n_candidates}, "
+                             f"{n_noise}")
+        self.noise = ShotNoise.named(noise)
+        self.n_base = int(n_base)
+        self.jitter = {"phi": 1.0, "V0": 0.15, "b": 0.15, "a": 0.1, "place": 0.03,
+                       **dict(jitter or {})}
+        self.terms = dict(terms or {})
+        if spins is None:
+            spins = (-0.4, -0.1, 0.2) if game == "keglebillard" else (0.0, -0.2)
+        self.spins = tuple(float(b) for b in spins)
+
+    # -- candidates -------------------------------------------------------------------------
+
+    def candidates(self, state: Any, rng: np.random.Generator) -> Strikes:
+        """``n_candidates`` strikes for one state: geometric ones, then perturbations."""
+        if self.game == "keglebillard":
+            c = kegle_candidates(self.arena, state, spins=self.spins)
+        else:
+            c = golf_candidates(self.arena, state, spins=self.spins)
+        order = np.argsort(c.cost, kind="stable")
+        base = c.strikes.take(order[: min(self.n_base, self.n_candidates)])
+        n_extra = self.n_candidates - len(base)
+        if n_extra <= 0:
+            return base
+        pick = rng.integers(0, len(base), n_extra)
+        ext = base.take(pick)
+        j = self.jitter
+        ext.cue[:, 1] += rng.normal(0.0, j["phi"], n_extra)
+        ext.cue[:, 0] *= np.exp(rng.normal(0.0, j["V0"], n_extra))
+        ext.cue[:, 4] += rng.normal(0.0, j["b"], n_extra)
+        ext.cue[:, 3] += rng.normal(0.0, j["a"], n_extra)
+        if self.game == "keglebillard" and state.ball_in_hand is not None:
+            moved = ext.place + rng.normal(0.0, j["place"], ext.place.shape)
+            ok = self.arena.placement_ok([state] * n_extra, moved)
+            if state.ball_in_hand == "salvo":
+                ok &= moved[:, 0] <= self.arena.salvo_x
+            ext.place[ok] = moved[ok]
+        return Strikes.concat([base, ext]).clipped()
+
+    # -- acting -----------------------------------------------------------------------------
+
+    def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
+        if not len(states):
+            return Strikes.empty(0)
+        cands = [self.candidates(s, rng) for s in states]
+        sizes = np.array([len(c) for c in cands])
+        K = self.n_noise
+        flat = Strikes.concat(cands)
+        rep_states = [s for s, n in zip(states, sizes, strict=True) for _ in range(n * K)]
+        # common random numbers: every candidate of a state meets the same K noise draws, so
+        # candidates are compared on equal luck
+        z = rng.standard_normal((len(states), K, 5))
+        zz = np.repeat(z, sizes, axis=0)  # (sum sizes, K, 5)
+        noisy = Strikes(self.noise.sample(flat.cue, K, rng, z=zz).reshape(-1, 5),
+                        np.repeat(flat.cue_ball, K), np.repeat(flat.place, K, axis=0))
+        vals = self.arena.values(rep_states, noisy, terms=self.terms).reshape(-1, K).mean(1)
+        out = Strikes.empty(len(states))
+        start = 0
+        for t, n in enumerate(sizes):
+            v = vals[start:start + n]
+            out.put([t], flat.take([start + int(np.argmax(v))]))
+            start += n
+        return out

@@ -1,0 +1,47 @@
+"""The random baseline: the rules' own random policies, batched.
+
+Keglebillard: :func:`cuegym.rules.keglebillard_game.random_policy` (cue speed 1-5 m/s, half the
+shots aimed roughly at a white, random spin; a red in hand placed uniformly in its area).
+Golfbillard: :func:`cuegym.rules.golfbillard_game.random_policy` (a random own ball aimed
+roughly at the attack goal, never pushed into what it is frozen to).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from cuegym.agents.base import Agent, Strikes, check_game
+
+
+class RandomAgent(Agent):
+    """Random strikes from the rules' random policy of ``game``."""
+
+    def __init__(self, game: str = "keglebillard", name: str = "random") -> None:
+        self.game = check_game(game)
+        self.name = name
+        if game == "keglebillard":
+            from cuegym.rules.keglebillard_game import KeglebillardGame
+
+            self._game = KeglebillardGame()
+
+    def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
+        out = Strikes.empty(len(states))
+        if self.game == "keglebillard":
+            from cuegym.rules.keglebillard_game import random_policy
+
+            for t, s in enumerate(states):
+                red, cue = random_policy(self._game, s, rng)
+                out.cue[t] = cue
+                if red is not None:
+                    out.place[t] = red
+        else:
+            from cuegym.rules.golfbillard_game import random_policy
+
+            for t, s in enumerate(states):
+                cb, cue = random_policy(s, rng)
+                out.cue[t] = cue[0]
+                out.cue_ball[t] = cb[0]
+        return out

@@ -1,0 +1,378 @@
+"""Geometric-residual actions: a learned policy picks among the geometric aimer's shots and
+corrects them.
+
+Plain RL on the env's absolute action (aim anywhere in 360 degrees, any speed) has to discover
+ghost-ball aiming from rewards alone; the published evidence (pix2pockets) is that it loses to a
+simple geometric aimer. Residual RL starts from the aimer instead: for each position the
+aimer's ``n_cand`` cheapest shots (:mod:`cuegym.agents.geometric`) are described in the
+observation, and the action is
+
+==========  =====================================================================
+index       meaning
+==========  =====================================================================
+0..M-1      a score per candidate; the played candidate is ``argmax(score_k -
+            prior * k)`` (candidates sorted by the aimer's cost, so the untrained
+            policy plays the aimer's choice)
+M           aim correction ``dphi * u`` [deg]
+M+1         speed correction: V0 times ``exp(dlogv * u)``
+M+2         top/back spin correction ``spin * u`` (added to the aimer's b)
+M+3         side spin ``side * u``
+M+4, M+5    keglebillard only: placement correction ``dplace * u`` [m] (ball in hand)
+==========  =====================================================================
+
+all in [-1, 1]. The observation is the env's, followed by ``n_cand`` blocks of
+:data:`FEATURES` (see :func:`candidate_block`). :class:`ResidualVecEnv` wraps an SB3 VecEnv of a
+Shot env with this action and observation; :func:`residual_strikes` is the same map for agents
+acting on rules states (``cuegym.agents.sb3_agent.SB3Agent``). Both games: golfbillard works in
+the frame of the side to move (its attack goal at +x), as the env's observation does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from cuegym.agents.base import Strikes, check_game
+
+#: Candidate kinds per game (one-hot in the features; anything else counts as the last kind).
+KINDS = {"keglebillard": ("king", "pin", "bank", "safe", "fallback"),
+         "golfbillard": ("goal", "place", "advance", "defend", "fallback")}
+#: Per-candidate features: valid, cost / 10, kind one-hot (5), cos phi, sin phi, V0 / 6, b,
+#: placement x / (L/2), placement y / (W/2) (0 without placement), then the aimer's geometry
+#: (``cuegym.agents.geometric.Candidates.feats``, 8 values).
+FEATURES = ("valid", "cost", "kind0", "kind1", "kind2", "kind3", "kind4", "cos_phi", "sin_phi",
+            "V0", "b", "place_x", "place_y", *(f"geo{k}" for k in range(8)))
+N_FEAT = len(FEATURES)
+
+
+@dataclass(frozen=True)
+class ResidualSpec:
+    """The residual action's ranges (see the module table).
+
+    Attributes:
+        game: ``keglebillard`` or ``golfbillard``.
+        n_cand: candidates the policy chooses among (M).
+        prior: score handicap per rank, so that zero scores pick the cheapest candidate.
+        dphi: largest aim correction [deg]. dlogv: largest log speed factor.
+        spin: largest b correction. side: largest side spin a. dplace: largest placement
+            correction [m].
+        spin0: the b the aimer's candidates are generated with.
+        shaping: golfbillard training only: reward added per unit of change of the position
+            value (own minus the opponent's chances,
+            :meth:`~cuegym.agents.arena.GolfbillardArena.position_value`) over the stroke,
+            which the one-stroke env's reward (goals only) does not see.
+    """
+
+    game: str = "keglebillard"
+    n_cand: int = 6
+    prior: float = 0.25
+    dphi: float = 2.0
+    dlogv: float = 0.5
+    spin: float = 0.4
+    side: float = 0.3
+    dplace: float = 0.08
+    spin0: float = -0.4
+    shaping: float = 0.0
+
+    def __post_init__(self) -> None:
+        check_game(self.game)
+        if self.n_cand < 1:
+            raise ValueError(f"n_cand must be >= 1, got {self.n_cand}")
+
+    @property
+    def act_dim(self) -> int:
+        return self.n_cand + (6 if self.game == "keglebillard" else 4)
+
+    @property
+    def extra_obs(self) -> int:
+        return self.n_cand * N_FEAT
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _kind_index(game: str, label: str) -> int:
+    parts = label.split(":")
+    kind = parts[1] if game == "keglebillard" and len(parts) > 1 else parts[-1]
+    kind = "pin" if kind.startswith("pin") else kind
+    kinds = KINDS[game]
+    return kinds.index(kind) if kind in kinds else len(kinds) - 1
+
+
+def candidate_block(arena: Any, state: Any, spec: ResidualSpec) -> tuple[Strikes, np.ndarray]:
+    """The ``n_cand`` cheapest geometric candidates of one state (padded by repeating the best,
+    marked invalid) and their features ``(n_cand, N_FEAT)``."""
+    from cuegym.agents.geometric import golf_candidates, kegle_candidates
+
+    if spec.game == "keglebillard":
+        c = kegle_candidates(arena, state, spins=(spec.spin0,))
+        half = np.array([arena.table.length / 2, arena.table.width / 2])
+    else:
+        c = golf_candidates(arena, state, spins=(0.0,))
+        half = np.array([arena.table.length / 2, arena.table.width / 2])
+    order = np.argsort(c.cost, kind="stable")[:spec.n_cand]
+    M = spec.n_cand
+    idx = np.concatenate([order, np.full(M - len(order), order[0], np.int64)])
+    st = c.strikes.take(idx)
+    f = np.zeros((M, N_FEAT))
+    f[:len(order), 0] = 1.0
+    f[:, 1] = np.clip(c.cost[idx] / 10.0, 0.0, 5.0)
+    for k, i in enumerate(idx):
+        f[k, 2 + _kind_index(spec.game, c.kind[i])] = 1.0
+    phi = np.radians(st.cue[:, 1])
+    f[:, 7] = np.cos(phi)
+    f[:, 8] = np.sin(phi)
+    f[:, 9] = st.cue[:, 0] / 6.0
+    f[:, 10] = st.cue[:, 4]
+    pl = np.nan_to_num(st.place / half)
+    f[:, 11:13] = pl
+    if c.feats is not None:
+        f[:, 13:13 + c.feats.shape[1]] = c.feats[idx]
+    return st, f
+
+
+def residual_strikes(cands: Sequence[Strikes], feats: np.ndarray, actions: np.ndarray,
+                     spec: ResidualSpec, states: Sequence[Any] | None = None,
+                     arena: Any = None) -> Strikes:
+    """Map residual actions ``(T, act_dim)`` onto strikes, given each state's candidate block.
+
+    Keglebillard placements that the correction makes unplayable (K-19) fall back to the
+    candidate's own placement when ``states`` and ``arena`` are given.
+    """
+    a = np.clip(np.asarray(actions, np.float64).reshape(len(cands), spec.act_dim), -1.0, 1.0)
+    M = spec.n_cand
+    valid = feats[:, :, 0] > 0
+    score = a[:, :M] - spec.prior * np.arange(M)[None]
+    score = np.where(valid, score, -np.inf)
+    pick = np.argmax(score, axis=1)
+    out = Strikes.concat([c.take([int(k)]) for c, k in zip(cands, pick, strict=True)])
+    out.cue[:, 1] += spec.dphi * a[:, M]
+    out.cue[:, 0] *= np.exp(spec.dlogv * a[:, M + 1])
+    out.cue[:, 4] += spec.spin * a[:, M + 2]
+    out.cue[:, 3] += spec.side * a[:, M + 3]
+    if spec.game == "keglebillard":
+        has = ~np.isnan(out.place[:, 0])
+        moved = out.place + spec.dplace * a[:, M + 4:M + 6]
+        if states is not None and arena is not None and has.any():
+            ok = arena.placement_ok(states, np.where(has[:, None], moved, 0.0))
+            salvo = np.array([s.ball_in_hand == "salvo" for s in states])
+            ok &= ~salvo | (moved[:, 0] <= arena.salvo_x)
+            moved = np.where(ok[:, None], moved, out.place)
+        out.place = np.where(has[:, None], moved, out.place)
+    return out.clipped()
+
+
+# ---------------------------------------------------------------------------------------------
+# States from env observations (the Shot envs hold their positions; we read them back)
+# ---------------------------------------------------------------------------------------------
+
+
+def kegle_states_from_obs(obs: np.ndarray, arena: Any) -> list:
+    """Rules states (two players) from keglebillard env observations (``envs/kegle.py``
+    layout: ball x, y / (L/2, W/2), on-table flags, pins, in-hand flags)."""
+    from cuegym.envs.kegle import OBS_INDEX as I
+    from cuegym.rules.keglebillard_game import GameState
+
+    half = np.array([arena.table.length / 2, arena.table.width / 2])
+    out = []
+    for o in np.asarray(obs, np.float64):
+        balls = []
+        for name in ("red", "white", "spotted"):
+            on = o[I[f"{name}_on_table"]] > 0.5
+            balls.append(tuple(np.array([o[I[f"{name}_x"]], o[I[f"{name}_y"]]]) * half)
+                         if on else None)
+        pins = tuple(bool(o[I[k]] > 0.5) for k in ("king_up", "pin1_up", "pin2_up", "pin3_up",
+                                                    "pin4_up"))
+        hand = None
+        if o[I["red_in_hand"]] > 0.5:
+            hand = "salvo" if o[I["in_hand_behind_salvo_line"]] > 0.5 else "cloth"
+            balls[0] = None
+        elif balls[0] is None:  # a finished table (terminal): any consistent state will do
+            hand = "cloth"
+        out.append(GameState(order=(0, 1), scores=(0, 0), to_play=0, balls=tuple(balls),
+                             pins=pins, ball_in_hand=hand, shot=1))
+    return out
+
+
+def golf_states_from_obs(obs: np.ndarray, arena: Any) -> list:
+    """Golfbillard states in the mover's frame (the mover is side 0 there) from env
+    observations (``envs/golf.py`` layout: own balls then the opponent's, x, y / (L/2, W/2)
+    in the side's frame, on-table flags; kader; duty flags)."""
+    from cuegym.envs.golf import OBS_INDEX as I
+    from cuegym.rules.golfbillard import GolfState
+
+    half = np.array([arena.table.length / 2, arena.table.width / 2])
+    out = []
+    for o in np.asarray(obs, np.float64):
+        xy = np.full((10, 2), np.nan)
+        for k, (who, j) in enumerate([("own", j) for j in range(1, 6)] +
+                                     [("opp", j) for j in range(1, 6)]):
+            if o[I[f"{who}{j}_on_table"]] > 0.5:
+                xy[k] = np.array([o[I[f"{who}{j}_x"]], o[I[f"{who}{j}_y"]]]) * half
+        if np.isnan(xy[:5, 0]).all():  # a finished table: keep one own ball for the aimer
+            xy[0] = (0.0, 0.3)
+        duty = np.zeros(10, bool)
+        duty[:5] = [o[I[f"own{j}_duty"]] > 0.5 for j in range(1, 6)]
+        out.append(GolfState(xy=xy, to_move=0, phase="play", kader=bool(o[I["kader"]] > 0.5),
+                             duty=duty))
+    return out
+
+
+def golf_frame_state(state: Any) -> Any:
+    """A golfbillard state seen by its side to move: turned by 180 degrees for side 1 and the
+    balls reordered own first, so that the mover is side 0 attacking +x."""
+    s = int(state.to_move)
+    st = state.copy()
+    order = (np.arange(10) + 5 * s) % 10
+    f = 1.0 - 2.0 * s
+    st.xy = state.xy[order] * f
+    st.duty = np.asarray(state.duty)[order]
+    st.on_spot = np.asarray(state.on_spot)[order]
+    st.to_move = 0
+    return st
+
+
+def golf_from_frame(strikes: Strikes, sides: np.ndarray) -> Strikes:
+    """Strikes computed in the mover's frame back to the table: phi + 180 deg and own ball k
+    -> ball 5 side + k for side 1."""
+    out = strikes.take(slice(None))
+    s = np.asarray(sides, np.int64)
+    out.cue[:, 1] = np.mod(out.cue[:, 1] + 180.0 * s + 180.0, 360.0) - 180.0
+    out.cue_ball = (out.cue_ball + 5 * s) % 10
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Env actions from strikes (the inverse of the env's action map)
+# ---------------------------------------------------------------------------------------------
+
+
+def env_actions(game: str, strikes: Strikes, states: Sequence[Any], arena: Any,
+                settings: Any = None) -> np.ndarray:
+    """The env's flat action (``envs/kegle.py``, ``envs/golf.py``) that plays ``strikes``.
+
+    Keglebillard: strike, then the placement mapped into the in-hand area. Golfbillard (states
+    and strikes in the mover's frame): strike with phi in the frame, then the struck ball's
+    position as the selection point.
+    """
+    from cuegym.envs.actions import actions_from_strikes
+    from cuegym.envs.config import load_settings
+
+    settings = settings or load_settings(game)
+    T = len(strikes)
+    a = np.zeros((T, 7))
+    a[:, :5] = actions_from_strikes(strikes.cue, settings.action)
+    half = np.array([arena.table.length / 2, arena.table.width / 2])
+    if game == "keglebillard":
+        hx, hy = arena.hx, arena.hy
+        for t, st in enumerate(states):
+            if st.ball_in_hand is None or np.isnan(strikes.place[t, 0]):
+                continue
+            x_hi = arena.salvo_x if st.ball_in_hand == "salvo" else hx
+            x, y = strikes.place[t]
+            a[t, 5] = 2.0 * (x + hx) / (x_hi + hx) - 1.0
+            a[t, 6] = 2.0 * (y + hy) / (2 * hy) - 1.0
+    else:
+        for t, st in enumerate(states):
+            p = st.xy[int(strikes.cue_ball[t])]
+            a[t, 5:7] = np.nan_to_num(p / half)
+    return np.clip(a, -1.0, 1.0).astype(np.float32)
+
+
+# ---------------------------------------------------------------------------------------------
+# The SB3 VecEnv wrapper
+# ---------------------------------------------------------------------------------------------
+
+
+def _vec_wrapper_base():
+    from stable_baselines3.common.vec_env import VecEnvWrapper
+
+    return VecEnvWrapper
+
+
+class ResidualVecEnv(_vec_wrapper_base()):
+    """An SB3 VecEnv of a cuegym **Shot** env with the residual action and the candidate
+    features appended to the observation (see the module doc).
+
+    Args:
+        venv: ``cuegym.envs.make_sb3_vec_env("cuegym/KeglebillardShot-v0" | ...)``.
+        spec: the :class:`ResidualSpec` (its ``game`` must match the env).
+        settings: the env's settings (for the action ranges); default: the shipped ones.
+    """
+
+    def __init__(self, venv: Any, spec: ResidualSpec, settings: Any = None) -> None:
+        import gymnasium as gym
+
+        from cuegym.agents.arena import make_arena
+
+        self.rspec = spec  # (not `spec`: VecEnv wrappers expose the env spec there)
+        self.arena = make_arena(spec.game)
+        self.settings = settings
+        base = venv.observation_space
+        low = np.concatenate([base.low, np.full(spec.extra_obs, -5.0, np.float32)])
+        high = np.concatenate([base.high, np.full(spec.extra_obs, 5.0, np.float32)])
+        obs_space = gym.spaces.Box(low.astype(np.float32), high.astype(np.float32),
+                                   dtype=np.float32)
+        act_space = gym.spaces.Box(-1.0, 1.0, (spec.act_dim,), np.float32)
+        super().__init__(venv, observation_space=obs_space, action_space=act_space)
+        self._states: list = []
+        self._cands: list = []
+        self._feats = np.zeros((venv.num_envs, spec.n_cand, N_FEAT))
+
+    def _augment(self, obs: np.ndarray) -> np.ndarray:
+        game = self.rspec.game
+        if game == "keglebillard":
+            self._states = kegle_states_from_obs(obs, self.arena)
+        else:
+            self._states = golf_states_from_obs(obs, self.arena)
+        blocks = [candidate_block(self.arena, s, self.rspec) for s in self._states]
+        self._cands = [b[0] for b in blocks]
+        self._feats = np.stack([b[1] for b in blocks])
+        return np.concatenate([obs, self._feats.reshape(len(obs), -1)], axis=1).astype(
+            np.float32)
+
+    def reset(self) -> np.ndarray:
+        return self._augment(self.venv.reset())
+
+    def step_async(self, actions: np.ndarray) -> None:
+        strikes = residual_strikes(self._cands, self._feats, actions, self.rspec, self._states,
+                                   self.arena)
+        self.venv.step_async(env_actions(self.rspec.game, strikes, self._states, self.arena,
+                                         self.settings))
+
+    def _position(self, states: Sequence[Any]) -> np.ndarray:
+        """Golfbillard position value of mover-frame states: own (side 0) minus opponent."""
+        pv = self.arena.position_value
+        return np.array([pv(s.xy, 0) - pv(s.xy, 1) for s in states])
+
+    def step_wait(self):
+        before = self._states
+        obs, rew, done, infos = self.venv.step_wait()
+        pad = np.zeros(self.rspec.extra_obs, np.float32)
+        shaping = self.rspec.shaping if self.rspec.game == "golfbillard" else 0.0
+        rew = np.asarray(rew, np.float32).copy()
+        for t, info in enumerate(infos):
+            term = info.get("terminal_observation")
+            if term is None:
+                continue
+            if shaping:
+                after = golf_states_from_obs(term[None], self.arena)
+                delta = float(self._position(after)[0] - self._position([before[t]])[0])
+                info["position_shaping"] = shaping * delta
+                rew[t] += shaping * delta
+            # one-shot episodes end (terminated): candidate features are not needed
+            info["terminal_observation"] = np.concatenate([term, pad]).astype(np.float32)
+        return self._augment(obs), rew, done, infos
+
+
+def angle_wrap(deg: np.ndarray) -> np.ndarray:
+    """Degrees wrapped to [-180, 180)."""
+    return np.mod(np.asarray(deg) + 180.0, 360.0) - 180.0
+
+
+__all__ = ["FEATURES", "KINDS", "N_FEAT", "ResidualSpec", "ResidualVecEnv", "angle_wrap",
+           "candidate_block", "env_actions", "golf_frame_state", "golf_from_frame",
+           "golf_states_from_obs", "kegle_states_from_obs", "residual_strikes"]

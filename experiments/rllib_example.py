@@ -1,0 +1,75 @@
+"""Scale-out example: train on the registered cuegym envs with Ray RLlib (optional, not in CI).
+
+Ray is *not* a cuegym dependency; install it yourself (``pip install "ray[rllib]"``, a large
+download) on every machine of the cluster, together with cuegym. The envs register a
+``vector_entry_point``, so each RLlib env runner steps a whole batch of tables in one physics
+call; runners spread over the cluster's CPUs.
+
+    python experiments/rllib_example.py --env cuegym/KeglebillardShot-v0 --runners 4 \\
+        --tables 64 --iterations 50
+    # on a cluster: start Ray first (ray start --head / --address=...), then add --address auto
+
+What it does: PPO (RLlib's new API stack, Ray >= 2.40) on the env's own action space,
+``--runners`` env runners with ``--tables`` tables each, built by RLlib as
+``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")`` (the ids are
+registered on every worker by a ``worker_process_setup_hook``), tournament shot noise; prints
+the mean episode return per iteration and saves a checkpoint under ``runs/rllib/``. The trained
+RLlib policy is not an SB3 model; to evaluate it in ``experiments/evaluate.py`` wrap its
+module's ``forward_inference`` in a ``cuegym.agents.Agent`` (observations from
+``cuegym.envs.kegle.observe_states``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--env", default="cuegym/KeglebillardShot-v0")
+    p.add_argument("--runners", type=int, default=2, help="RLlib env runners")
+    p.add_argument("--tables", type=int, default=64, help="tables per runner")
+    p.add_argument("--iterations", type=int, default=20)
+    p.add_argument("--address", default=None, help="Ray cluster address (default: local)")
+    args = p.parse_args(argv)
+    try:
+        import ray
+        from ray.rllib.algorithms.ppo import PPOConfig
+    except ImportError:
+        print("Ray RLlib is not installed: pip install 'ray[rllib]' (optional dependency)",
+              file=sys.stderr)
+        return 2
+    import gymnasium as gym
+
+    import cuegym.envs  # noqa: F401 - registers the ids in this process
+
+    # every Ray worker imports cuegym.envs first, so the ids (with their vector_entry_point)
+    # are registered with Gymnasium there too
+    ray.init(address=args.address, ignore_reinit_error=True,
+             runtime_env={"worker_process_setup_hook": "cuegym.envs.register_envs"})
+    config = (
+        PPOConfig()
+        .environment(args.env, env_config={"noise": "tournament"})
+        .env_runners(num_env_runners=args.runners, num_envs_per_env_runner=args.tables,
+                     gym_env_vectorize_mode=gym.VectorizeMode.VECTOR_ENTRY_POINT)
+        .training(gamma=0.0, lr=3e-4, train_batch_size_per_learner=args.runners * args.tables * 32)
+    )
+    name = args.env.replace("/", "_")
+    algo = config.build_algo()
+    for it in range(1, args.iterations + 1):
+        result = algo.train()
+        ret = result.get("env_runners", {}).get("episode_return_mean")
+        print(f"iteration {it:>3}: mean episode return {ret}", flush=True)
+    out = ROOT / "runs" / "rllib" / name
+    out.mkdir(parents=True, exist_ok=True)
+    print("checkpoint:", algo.save(str(out)))
+    ray.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

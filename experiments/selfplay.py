@@ -1,0 +1,217 @@
+"""Self-play with an opponent pool: the learner plays whole games against snapshots of itself.
+
+The learner (SB3, SAC by default, geometric-residual action) trains on the full-game env
+(``cuegym/Keglebillard-v0`` or ``cuegym/Golfbillard-v0``), whose opponent is a
+:class:`PoolOpponent`: at every opponent turn it plays a member drawn from the pool (by default
+the geometric baseline to begin with). After each generation of ``steps_per_generation`` steps
+the learner is saved and plays ``eval_games`` games (``cuegym.agents.arena.play_games``, fixed
+seeds) against every pool member; when it wins at least ``promote_at`` of them against each, the
+snapshot is *promoted* into the pool (the oldest self-snapshot leaves when the pool is full).
+
+    python experiments/selfplay.py --game keglebillard --generations 5 --steps 20000
+    python experiments/selfplay.py --game golfbillard --generations 3 --steps 5000 \
+        --init runs/golfbillard_sac/best_model.zip
+
+Writes ``runs/<name>/``: ``model.zip`` (the last learner), ``pool/`` (promoted snapshots with
+their metadata), ``selfplay.csv`` (one row per generation and pool member: win rate, points per
+shot, fouls), ``selfplay.png`` and ``config.yaml``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+@dataclass
+class SelfPlayConfig:
+    """Settings of a self-play run (YAML keys or command-line flags)."""
+
+    name: str = "selfplay_keglebillard"  # run directory under runs/
+    game: str = "keglebillard"  # keglebillard | golfbillard
+    generations: int = 5  # learn / evaluate / promote cycles
+    steps_per_generation: int = 20_000  # learner steps per generation
+    n_envs: int = 8  # tables of the full-game env
+    eval_games: int = 20  # games against each pool member per generation
+    promote_at: float = 0.55  # win rate against every member needed for promotion
+    pool_size: int = 5  # snapshots kept (the baselines in `initial_pool` always stay)
+    initial_pool: list = field(default_factory=lambda: ["geometric"])  # agent names / .zip
+    init_model: str = ""  # start from this model .zip (e.g. a Shot-env run's best_model.zip)
+    train_config: str = ""  # train YAML for the algorithm (default configs/train/<game>_sac.yaml)
+    seed: int = 0  # seeds everything
+    noise: str = "tournament"  # shot noise of the env and the evaluation games
+
+
+class PoolOpponent:
+    """An opponent for the full-game env that plays a pool member drawn at random per call."""
+
+    def __init__(self, members: list, seed: int = 0) -> None:
+        self.members = list(members)
+        self.rng = np.random.default_rng(seed)
+        self.name = "pool"
+
+    def act(self, states, rng):
+        k = int(self.rng.integers(len(self.members)))
+        return self.members[k].act(states, rng)
+
+
+def _save_snapshot(model: Any, path: Path, meta: dict) -> Path:
+    model.save(path)
+    path.with_suffix(".json").write_text(json.dumps(meta))
+    return path
+
+
+def run(cfg: SelfPlayConfig, runs_dir: Path = ROOT / "runs") -> Path:
+    import torch
+    from stable_baselines3.common.utils import set_random_seed
+    from stable_baselines3.common.vec_env import VecMonitor
+    from train import algo_class, load_config
+
+    from cuegym.agents import make_agent, make_arena, play_games
+    from cuegym.agents.residual import ResidualSpec, ResidualVecEnv
+    from cuegym.agents.sb3_agent import SB3Agent
+    from cuegym.envs import make_sb3_vec_env
+
+    out = Path(runs_dir) / cfg.name
+    (out / "pool").mkdir(parents=True, exist_ok=True)
+    (out / "config.yaml").write_text(yaml.safe_dump(asdict(cfg), sort_keys=False))
+    set_random_seed(cfg.seed)
+    torch.set_num_threads(2)
+    tcfg = load_config(cfg.train_config or ROOT / "configs" / "train" / f"{cfg.game}_sac.yaml")
+    if tcfg.action != "residual":
+        raise ValueError("self-play uses the geometric-residual action (train config action: "
+                         "residual)")
+    spec = ResidualSpec(game=cfg.game, **tcfg.residual)
+    meta = {"game": cfg.game, "env_id": tcfg.env_id, "action": "residual",
+            "residual": spec.as_dict(), "algo": tcfg.algo}
+    arena = make_arena(cfg.game)
+    baselines = [make_agent(a, cfg.game, arena=arena) for a in cfg.initial_pool]
+    snapshots: list = []
+    opponent = PoolOpponent(baselines, cfg.seed)
+    env_id = "cuegym/Keglebillard-v0" if cfg.game == "keglebillard" else "cuegym/Golfbillard-v0"
+    venv = make_sb3_vec_env(env_id, n_envs=cfg.n_envs, seed=cfg.seed, noise=cfg.noise,
+                            opponent=opponent)
+    env = VecMonitor(ResidualVecEnv(venv, spec))
+    Algo = algo_class(tcfg.algo)
+    if cfg.init_model:
+        model = Algo.load(cfg.init_model, env=env, device="cpu")
+    else:
+        kw = dict(tcfg.algo_kwargs)
+        kw["gamma"] = 0.9  # whole games: the learner's later shots depend on this one
+        kw.pop("action_noise", None)
+        model = Algo(tcfg.policy, env, policy_kwargs=dict(tcfg.policy_kwargs), seed=cfg.seed,
+                     device="cpu", verbose=0, **kw)
+    rows = []
+    csv_path = out / "selfplay.csv"
+    t0 = time.time()
+    for gen in range(1, cfg.generations + 1):
+        model.learn(total_timesteps=cfg.steps_per_generation, reset_num_timesteps=False,
+                    progress_bar=False)
+        snap = _save_snapshot(model, out / "model.zip", meta)
+        learner = SB3Agent(snap, game=cfg.game, name=f"gen{gen}")
+        members = baselines + snapshots
+        wins = []
+        for m_i, member in enumerate(members):
+            res = play_games(arena, [learner, member], cfg.eval_games,
+                             seed=cfg.seed + 100 * gen + m_i, noise=cfg.noise)
+            st = res.stats(0)
+            wr = st["wins"] / max(st["games"], 1)
+            wins.append(wr)
+            rows.append({"generation": gen, "steps": int(model.num_timesteps),
+                         "opponent": member.name, "win_rate": round(wr, 4),
+                         "points_per_shot": round(st["points_per_shot"], 4),
+                         "foul_rate": round(st["foul_rate"], 4),
+                         "wall_s": round(time.time() - t0, 1)})
+            print(f"[gen {gen}] vs {member.name}: win rate {wr:.2f}, points/shot "
+                  f"{st['points_per_shot']:.2f}, fouls {st['foul_rate']:.3f}", flush=True)
+        promoted = bool(wins) and min(wins) >= cfg.promote_at
+        if promoted:
+            path = _save_snapshot(model, out / "pool" / f"gen{gen}.zip", meta)
+            snapshots.append(SB3Agent(path, game=cfg.game, name=f"gen{gen}"))
+            if len(snapshots) > cfg.pool_size:
+                snapshots.pop(0)
+            opponent.members = baselines + snapshots
+        print(f"[gen {gen}] {'promoted into the pool' if promoted else 'not promoted'} "
+              f"(pool: {[m.name for m in opponent.members]})", flush=True)
+        with open(csv_path, "w", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+    plot(out, rows)
+    env.close()
+    return out
+
+
+def plot(out: Path, rows: list[dict]) -> Path | None:
+    """selfplay.png: win rate per generation against each pool member."""
+    if not rows:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    for opp in dict.fromkeys(r["opponent"] for r in rows):
+        pts = [(r["generation"], r["win_rate"]) for r in rows if r["opponent"] == opp]
+        ax.plot(*zip(*pts, strict=True), marker="o", label=f"vs {opp}")
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("generation")
+    ax.set_ylabel("learner win rate")
+    ax.set_ylim(-0.02, 1.02)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    ax.set_title(f"self-play: {out.name}")
+    fig.tight_layout()
+    path = out / "selfplay.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", help="YAML with SelfPlayConfig keys")
+    p.add_argument("--game", choices=("keglebillard", "golfbillard"))
+    p.add_argument("--name")
+    p.add_argument("--generations", type=int)
+    p.add_argument("--steps", type=int, dest="steps_per_generation")
+    p.add_argument("--n-envs", type=int)
+    p.add_argument("--eval-games", type=int)
+    p.add_argument("--promote-at", type=float)
+    p.add_argument("--init", dest="init_model", help="start from this model .zip")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--runs-dir", default=str(ROOT / "runs"))
+    args = p.parse_args(argv)
+    data: dict = {}
+    if args.config:
+        data = yaml.safe_load(Path(args.config).read_text()) or {}
+    for k in ("game", "name", "generations", "steps_per_generation", "n_envs", "eval_games",
+              "promote_at", "init_model", "seed"):
+        v = getattr(args, k)
+        if v is not None:
+            data[k] = v
+    if "name" not in data and "game" in data:
+        data["name"] = f"selfplay_{data['game']}"
+    unknown = sorted(set(data) - set(SelfPlayConfig.__dataclass_fields__))
+    if unknown:
+        p.error(f"unknown self-play key(s) {unknown}")
+    run(SelfPlayConfig(**data), Path(args.runs_dir))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""The agent interface: strikes, shot noise, names, the arenas' bookkeeping."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cuegym.agents import (
+    GeometricAgent,
+    PlannerAgent,
+    RandomAgent,
+    ShotNoise,
+    Strikes,
+    make_agent,
+    make_arena,
+    play_games,
+)
+
+
+def test_strikes_shapes_take_put_concat_clip():
+    s = Strikes.empty(3)
+    assert s.cue.shape == (3, 5) and s.cue_ball.shape == (3,) and s.place.shape == (3, 2)
+    assert np.isnan(s.place).all()
+    t = Strikes([[9.0, 190.0, 70.0, 0.9, 0.9]], [0], [[0.1, 0.2]])
+    s.put([1], t)
+    assert s.cue[1, 0] == 9.0 and s.place[1].tolist() == [0.1, 0.2]
+    c = s.clipped()
+    assert c.cue[1, 0] <= 8.0 and -180 <= c.cue[1, 1] < 180 and c.cue[1, 2] <= 60.0
+    assert np.hypot(c.cue[1, 3], c.cue[1, 4]) <= 0.6 + 1e-12
+    both = Strikes.concat([s, t])
+    assert len(both) == 4 and len(both.take([0, 3])) == 2
+
+
+def test_shot_noise_presets_and_validity():
+    rng = np.random.default_rng(0)
+    assert ShotNoise.named("none").is_zero
+    t = ShotNoise.named("tournament")
+    assert t.phi == pytest.approx(0.125) and t.V0 == pytest.approx(0.075)
+    assert ShotNoise.named(2).phi == pytest.approx(0.25)
+    with pytest.raises(ValueError, match="shot noise"):
+        ShotNoise.named("loud")
+    cue = np.array([[0.0, 0.0, 0.0, 0.95, 0.0]])
+    out = ShotNoise.named(10).sample(cue, 200, rng)
+    assert out.shape == (1, 200, 5)
+    assert (out[..., 0] >= 0).all() and (out[..., 2] >= 0).all()
+    assert (np.hypot(out[..., 3], out[..., 4]) <= 0.95 + 1e-12).all()
+    s = Strikes(np.tile([2.0, 10.0, 0.0, 0.0, 0.0], (4, 1)), np.zeros(4), np.full((4, 2), 0.1))
+    assert np.array_equal(ShotNoise.named("none").apply(s, rng).cue, s.cue)
+
+
+def test_make_agent_names_options_and_errors(capsys):
+    assert isinstance(make_agent("random", "keglebillard"), RandomAgent)
+    assert isinstance(make_agent("geometric", "golfbillard"), GeometricAgent)
+    p = make_agent("planner:n_candidates=8,n_noise=2", "keglebillard")
+    assert isinstance(p, PlannerAgent) and p.n_candidates == 8 and p.n_noise == 2
+    with pytest.raises(ValueError, match="unknown agent"):
+        make_agent("oracle", "keglebillard")
+    with pytest.raises(ValueError, match="unknown game"):
+        make_agent("random", "snooker")
+    with pytest.raises(FileNotFoundError):
+        make_agent("runs/none/model.zip", "keglebillard")
+
+
+def test_pretrained_is_never_a_fake(capsys):
+    from cuegym.agents import pretrained_path
+
+    for game in ("keglebillard", "golfbillard"):
+        ag = make_agent("pretrained", game)
+        if pretrained_path(game) is None:
+            assert ag.name == "pretrained=planner"
+            assert "resolves to the best available agent" in capsys.readouterr().err
+        else:
+            assert ag.name == "pretrained" and type(ag).__name__ == "SB3Agent"
+
+
+@pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
+def test_agents_return_one_valid_strike_per_state(game):
+    arena = make_arena(game)
+    rng = np.random.default_rng(3)
+    # a few states from a short game between random agents
+    res_states = []
+    states = arena.new_states(3)
+    if game == "golfbillard":
+        ag = RandomAgent(game)
+        s0 = [ag.act_opening(states, side, rng) for side in (0, 1)]
+        states = arena.opening(states, *s0)
+        states = [s for s in states if s.phase == "play"] or states
+    res_states += states
+    for agent in (RandomAgent(game), GeometricAgent(game, arena),
+                  PlannerAgent(game, n_candidates=6, n_noise=2, arena=arena)):
+        st = [s for s in res_states if getattr(s, "phase", "play") == "play"]
+        if not st:
+            continue
+        out = agent.act(st, rng)
+        assert len(out) == len(st) and np.isfinite(out.cue).all()
+        for s, b, pl in zip(st, out.cue_ball, out.place, strict=True):
+            if game == "keglebillard":
+                assert b == 0
+                assert np.isnan(pl).all() == (s.ball_in_hand is None)
+            else:
+                from cuegym.rules.golfbillard import SIDE_OF
+
+                assert SIDE_OF[b] == s.to_move and not np.isnan(s.xy[b, 0])
+
+
+def test_play_games_is_reproducible_and_swaps_seats():
+    arena = make_arena("keglebillard")
+    a, b = GeometricAgent("keglebillard", arena), RandomAgent("keglebillard")
+    r1 = play_games(arena, [a, b], 4, seed=5)
+    r2 = play_games(arena, [a, b], 4, seed=5)
+    assert r1.winner.tolist() == r2.winner.tolist()
+    assert [s.points for s in r1.shots] == [s.points for s in r2.shots]
+    assert r1.seats.tolist() == [[0, 1], [1, 0], [0, 1], [1, 0]]
+    st = r1.stats(0)
+    assert st["games"] == 4 and st["shots"] > 0 and 0 <= st["foul_rate"] <= 1
+    with pytest.raises(ValueError, match="plays"):
+        play_games(arena, [a, RandomAgent("golfbillard")], 1)

@@ -1,0 +1,177 @@
+"""Smoke runs of the experiments with tiny budgets: train (SAC, PPO, resume), the trained model
+as an agent, self-play, and the evaluation CLI with its JSON contract."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "experiments"))
+
+pytest.importorskip("stable_baselines3")
+
+
+def _tiny(name: str, **over):
+    from train import load_config
+
+    base = {"name": name, "n_envs": 4, "total_timesteps": 48, "eval_freq": 32,
+            "eval_episodes": 8, "checkpoint_freq": 32, "progress_bar": False, "demos": {},
+            "policy_kwargs": {"net_arch": [16]},
+            "algo_kwargs": {"learning_starts": 8, "batch_size": 8, "buffer_size": 1000,
+                            "gamma": 0.0}}
+    base.update(over)
+    return load_config(ROOT / "configs" / "train" / "keglebillard_sac.yaml", base)
+
+
+def test_train_sac_residual_writes_the_run_and_resumes(tmp_path):
+    from train import train
+
+    cfg = _tiny("t_sac")
+    run = train(cfg, runs_dir=tmp_path)
+    for f in ("model.zip", "best_model.zip", "config.yaml", "metrics.csv",
+              "learning_curve.png", "checkpoints/latest.zip",
+              "checkpoints/latest_replay_buffer.pkl"):
+        assert (run / f).exists(), f
+    assert any((run / "tb").iterdir())
+    rows = (run / "metrics.csv").read_text().strip().splitlines()
+    assert rows[0].startswith("timesteps,wall_s,mean_reward,foul_rate") and len(rows) >= 3
+    cfg2 = _tiny("t_sac", total_timesteps=80)
+    train(cfg2, runs_dir=tmp_path, resume=True)
+    assert json.loads((run / "checkpoints" / "latest.json").read_text())["timesteps"] >= 80
+
+
+def test_train_sac_from_planner_demonstrations(tmp_path):
+    from train import train
+
+    cfg = _tiny("t_demos", demos={"states": 8, "per_state": 4, "noise_samples": 2,
+                                  "bc_steps": 5, "critic_steps": 5})
+    run = train(cfg, runs_dir=tmp_path)
+    info = json.loads((run / "demos.json").read_text())
+    assert info["positions"] == 8 and info["transitions"] == 32
+    assert info["mean_reward_best"] >= info["mean_reward_first"]
+    with pytest.raises(ValueError, match="demos need"):
+        train(_tiny("t_bad", action="absolute", demos={"states": 4}), runs_dir=tmp_path)
+
+
+def test_export_model_is_lean_and_plays_the_same(tmp_path):
+    from train import train
+
+    from cuegym.agents import make_agent, make_arena, play_games
+    from cuegym.agents.sb3_agent import export_model
+
+    run = train(_tiny("t_exp"), runs_dir=tmp_path)
+    dst = export_model(run / "model.zip", tmp_path / "ship" / "keglebillard.zip", command="x")
+    assert dst.stat().st_size < (run / "model.zip").stat().st_size
+    assert json.loads(dst.with_suffix(".json").read_text())["command"] == "x"
+    arena = make_arena("keglebillard")
+    geo = make_agent("geometric", "keglebillard")
+    r1 = play_games(arena, [make_agent(str(dst), "keglebillard"), geo], 2, seed=1, max_shots=12)
+    r2 = play_games(arena, [make_agent(str(run / "model.zip"), "keglebillard"), geo], 2, seed=1,
+                    max_shots=12)
+    assert [s.points for s in r1.shots] == [s.points for s in r2.shots]
+
+
+def test_train_ppo_absolute_and_config_errors(tmp_path):
+    from train import load_config, train
+
+    cfg = load_config(ROOT / "configs" / "train" / "keglebillard_ppo.yaml",
+                      {"name": "t_ppo", "action": "absolute", "n_envs": 4,
+                       "total_timesteps": 64, "eval_freq": 64, "eval_episodes": 4,
+                       "progress_bar": False, "policy_kwargs": {"net_arch": [8]},
+                       "algo_kwargs": {"n_steps": 8, "batch_size": 16, "n_epochs": 1}})
+    assert (train(cfg, runs_dir=tmp_path) / "model.zip").exists()
+    with pytest.raises(ValueError, match="unknown train config key"):
+        load_config(None, {"learning_rate": 1.0})
+    with pytest.raises(ValueError, match="algo"):
+        load_config(None, {"algo": "dqn"})
+
+
+def test_every_shipped_train_config_loads():
+    from train import load_config
+
+    files = sorted((ROOT / "configs" / "train").glob("*.yaml"))
+    assert {f.stem for f in files} >= {"keglebillard_sac", "keglebillard_ppo",
+                                       "keglebillard_td3", "golfbillard_sac"}
+    for f in files:
+        load_config(f)
+
+
+@pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
+def test_trained_model_plays_games_as_an_agent(tmp_path, game):
+    from train import train
+
+    from cuegym.agents import make_agent, make_arena, play_games
+
+    over = {}
+    if game == "golfbillard":
+        over = {"env_id": "cuegym/GolfbillardShot-v0",
+                "residual": {"n_cand": 4, "spin0": 0.0, "shaping": 0.2}}
+    run = train(_tiny(f"t_{game}", **over), runs_dir=tmp_path)
+    agent = make_agent(str(run / "model.zip"), game)
+    assert agent.name == f"t_{game}"
+    arena = make_arena(game)
+    res = play_games(arena, [agent, make_agent("random", game)], 2, seed=0, max_shots=30)
+    assert res.stats(0)["shots"] > 0
+
+
+def test_residual_wrapper_zero_action_is_the_geometric_shot():
+    from cuegym.agents import make_arena
+    from cuegym.agents.geometric import kegle_candidates
+    from cuegym.agents.residual import ResidualSpec, residual_strikes
+
+    arena = make_arena("keglebillard")
+    spec = ResidualSpec()
+    state = arena.new_states(1)[0]
+    from cuegym.agents.residual import candidate_block
+
+    cands, feats = candidate_block(arena, state, spec)
+    out = residual_strikes([cands], feats[None], np.zeros((1, spec.act_dim)), spec, [state],
+                           arena)
+    c = kegle_candidates(arena, state, spins=(spec.spin0,))
+    assert np.allclose(out.cue[0], c.strikes.cue[c.best()])
+    assert np.allclose(out.place[0], c.strikes.place[c.best()])
+
+
+def test_selfplay_smoke(tmp_path):
+    from selfplay import SelfPlayConfig, run
+
+    cfg = SelfPlayConfig(name="sp", game="keglebillard", generations=1, steps_per_generation=16,
+                         n_envs=2, eval_games=2, promote_at=0.0)
+    out = run(cfg, tmp_path)
+    assert (out / "model.zip").exists() and (out / "selfplay.png").exists()
+    rows = (out / "selfplay.csv").read_text().strip().splitlines()
+    assert rows[0].startswith("generation,steps,opponent,win_rate") and len(rows) == 2
+    assert (out / "pool" / "gen1.zip").exists()  # promote_at 0: always promoted
+
+
+def test_evaluate_cli_json_contract(tmp_path):
+    cmd = [sys.executable, str(ROOT / "experiments" / "evaluate.py"), "--game", "keglebillard",
+           "--agents", "pretrained,geometric,planner:n_candidates=8,n_noise=2", "--games", "2",
+           "--seed", "0", "--json", "--quiet", "--out", str(tmp_path)]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=True)
+    res = json.loads(out.stdout)
+    names = ["pretrained", "geometric", "planner:n_candidates=8,n_noise=2"]
+    assert set(res["agents"]) == set(names)
+    for n in names:
+        assert {"points_per_shot", "foul_rate", "rating"} <= set(res["agents"][n])
+        assert set(res["win_rate"][n]) == set(names) - {n}
+        for v in res["win_rate"][n].values():
+            assert 0.0 <= v <= 1.0
+    if not (ROOT / "agents" / "pretrained" / "keglebillard.zip").exists():
+        assert any("resolves to the best available agent" in x for x in res["notes"])
+    assert (tmp_path / "tournament.png").exists() and (tmp_path / "results.json").exists()
+
+
+def test_evaluate_table_golf(tmp_path):
+    from evaluate import format_table, parse_agents, run_tournament
+
+    assert parse_agents("a,planner:n=1,k=2,b") == ["a", "planner:n=1,k=2", "b"]
+    res = run_tournament("golfbillard", ["geometric", "random"], 2, 0, quiet=True)
+    text = format_table(res)
+    assert "goals/stroke" in text and "win rate" in text
