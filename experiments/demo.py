@@ -110,8 +110,8 @@ def main(argv=None) -> int:
         run([py, "experiments/train.py", "--config", "configs/train/keglebillard_sac.yaml",
              "--name", name, "--timesteps", str(args.timesteps), "--seed", str(args.seed),
              "--no-progress", "--set", f"time_limit_min={args.minutes}",
-             "demos={states: 2000, per_state: 32, noise_samples: 4, jitter: 0.35, "
-             "bc_steps: 1000, critic_steps: 1000}",
+             "demos={states: 1000, per_state: 32, noise_samples: 4, jitter: 0.35, "
+             "bc_steps: 500, critic_steps: 500}",
              "eval_freq=10000", "eval_episodes=256", "checkpoint_freq=50000"])
         model = ROOT / "runs" / name / "best_model.zip"
         if not model.exists():

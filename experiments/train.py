@@ -60,7 +60,9 @@ class TrainConfig:
     eval_freq: int = 10_000  # environment steps between evaluations
     eval_episodes: int = 512  # one-shot episodes (fixed seeds) per evaluation
     checkpoint_freq: int = 50_000  # environment steps between checkpoints
-    threads: int = 2  # torch threads
+    threads: int = 1  # torch threads (1: small networks gain little from more, and extra
+    #   threads spin badly when the cores are shared)
+    save_replay_buffer: bool = True  # checkpoints include the replay buffer (needed by --resume)
     device: str = "cpu"  # torch device
     progress_bar: bool = True  # tqdm/rich progress bar
 
@@ -165,7 +167,7 @@ def make_callbacks(cfg: TrainConfig, run: Path, eval_env: Any):
                 self.evaluate()
             if self.num_timesteps >= self.next_ckpt:
                 self.next_ckpt = self.num_timesteps + cfg.checkpoint_freq
-                save_checkpoint(self.model, run)
+                save_checkpoint(self.model, run, cfg.save_replay_buffer)
             return True
 
         def evaluate(self) -> None:
@@ -231,11 +233,12 @@ def seed_with_demos(model: Any, cfg: TrainConfig, run: Path) -> None:
           f"{losses['critic']:.5f})", flush=True)
 
 
-def save_checkpoint(model: Any, run: Path) -> None:
+def save_checkpoint(model: Any, run: Path, save_buffer: bool = True) -> None:
     ck = run / "checkpoints"
     ck.mkdir(exist_ok=True)
     model.save(ck / "latest.zip")
-    if hasattr(model, "save_replay_buffer") and getattr(model, "replay_buffer", None) is not None:
+    if save_buffer and hasattr(model, "save_replay_buffer") and \
+            getattr(model, "replay_buffer", None) is not None:
         model.save_replay_buffer(ck / "latest_replay_buffer.pkl")
     (ck / "latest.json").write_text(json.dumps({"timesteps": int(model.num_timesteps)}))
 
@@ -254,13 +257,19 @@ def plot_learning_curve(run: Path, title: str = "") -> Path | None:
         rows = list(csv.DictReader(fh))
     if not rows:
         return None
+    from matplotlib.ticker import FuncFormatter
+
     x = np.array([float(r["timesteps"]) for r in rows])
+    golf = "Golf" in title
     fig, axs = plt.subplots(1, 3, figsize=(13, 3.6))
     for ax, key, label in zip(axs, ("mean_reward", "foul_rate", "points_per_shot"),
-                              ("mean reward (eval)", "foul rate", "points / shot"), strict=True):
+                              ("mean reward (eval)", "foul rate",
+                               "own goals / stroke" if golf else "points / shot"), strict=True):
         y = np.array([float(r[key]) for r in rows])
         ax.plot(x, y, marker="o", ms=3)
         ax.set_xlabel("environment steps")
+        ax.xaxis.set_major_formatter(FuncFormatter(
+            lambda v, _: f"{v / 1e6:g}M" if v >= 1e6 else f"{v / 1e3:g}k" if v else "0"))
         ax.set_title(label)
         ax.grid(alpha=0.3)
     fig.suptitle(title or run.name)
@@ -335,7 +344,7 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = ROOT / "runs", resume: boo
     dt = time.time() - t0
     cb.evaluate()
     model.save(run / "model.zip")
-    save_checkpoint(model, run)
+    save_checkpoint(model, run, cfg.save_replay_buffer)
     steps = model.num_timesteps - start_steps
     print(f"done: {steps:,} steps in {dt:.0f} s ({steps / max(dt, 1e-9):,.0f} steps/s); "
           f"run in {run}")
