@@ -75,8 +75,24 @@ def _check_game(game: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+class _RewardTerms:
+    """Shared by the reward dataclasses: validated numeric weights, term names, weight vector."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            object.__setattr__(self, f.name, _number(f"reward.{f.name}", getattr(self, f.name)))
+
+    @property
+    def terms(self) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(self))
+
+    @property
+    def weights(self) -> np.ndarray:
+        return np.array([getattr(self, t) for t in self.terms])
+
+
 @dataclass(frozen=True)
-class KeglebillardReward:
+class KeglebillardReward(_RewardTerms):
     """Weights of the keglebillard reward terms (``configs/reward/keglebillard.yaml``).
 
     The reward of a step is ``sum(weight * term)``; the unweighted terms are in
@@ -101,21 +117,10 @@ class KeglebillardReward:
     opponent_points: float = 0.0
     result: float = 1.0
 
-    def __post_init__(self) -> None:
-        for f in fields(self):
-            object.__setattr__(self, f.name, _number(f"reward.{f.name}", getattr(self, f.name)))
-
-    @property
-    def terms(self) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(self))
-
-    @property
-    def weights(self) -> np.ndarray:
-        return np.array([getattr(self, t) for t in self.terms])
 
 
 @dataclass(frozen=True)
-class GolfbillardReward:
+class GolfbillardReward(_RewardTerms):
     """Weights of the golfbillard reward terms (``configs/reward/golfbillard.yaml``).
 
     Attributes:
@@ -135,17 +140,6 @@ class GolfbillardReward:
     opponent_scored: float = 0.0
     result: float = 1.0
 
-    def __post_init__(self) -> None:
-        for f in fields(self):
-            object.__setattr__(self, f.name, _number(f"reward.{f.name}", getattr(self, f.name)))
-
-    @property
-    def terms(self) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(self))
-
-    @property
-    def weights(self) -> np.ndarray:
-        return np.array([getattr(self, t) for t in self.terms])
 
 
 _REWARD_CLASSES = {"keglebillard": KeglebillardReward, "golfbillard": GolfbillardReward}
