@@ -8,6 +8,11 @@ scored with the env's own reward weights. Every (observation, action, mean rewar
 transition for the replay buffer (one-decision episodes: the next observation is never used), and
 the best action of each position is a label for behaviour cloning. ``experiments/train.py``
 uses both before online learning (config key ``demos``).
+
+For the discrete menu action (:mod:`cuegym.agents.choice`, DQN), :func:`choice_demos` simulates
+*every* menu entry of each position under ``noise_samples`` noise draws, which gives the
+Q-network a target for all its outputs at once (:func:`pretrain_q`): with one-decision
+episodes (``gamma = 0``) Q(s, a) is the expected reward, so this is plain regression.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents.base import ShotNoise, Strikes
-from cuegym.agents.residual import ResidualSpec, residual_strikes
+from cuegym.agents.residual import ResidualSpec, in_action_range, residual_strikes
 
 
 def reward_terms(arena: Any, states: list, strikes: Strikes, spec: ResidualSpec
@@ -127,8 +132,9 @@ def planner_demos(renv: Any, n_states: int, *, per_state: int = 32, noise_sample
                             for t in range(S)])
         rep_states = [s for s in states for _ in range(N)]
         rep_cands = [c for c in cands for _ in range(N)]
-        strikes = residual_strikes(rep_cands, np.repeat(feats, N, axis=0), A, spec, rep_states,
-                                   renv.arena)
+        strikes = in_action_range(residual_strikes(rep_cands, np.repeat(feats, N, axis=0), A,
+                                                   spec, rep_states, renv.arena),
+                                  renv.settings.action)
         z = rng.standard_normal((S, K, 5))
         cue = shot_noise.sample(strikes.cue, K, rng, z=np.repeat(z, N, axis=0))
         noisy = Strikes(cue.reshape(-1, 5), np.repeat(strikes.cue_ball, K),
@@ -146,6 +152,94 @@ def planner_demos(renv: Any, n_states: int, *, per_state: int = 32, noise_sample
         print()
     return (np.concatenate(obs_l).astype(np.float32), np.concatenate(act_l).astype(np.float32),
             np.concatenate(rew_l).astype(np.float32), np.concatenate(best_l))
+
+
+def choice_demos(cenv: Any, n_states: int, *, noise_samples: int = 4, noise: Any = "tournament",
+                 reward: Any = None, seed: int = 0, chunk: int = 32, progress: bool = False
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Mean rewards of every menu entry of ``n_states`` positions of ``cenv``.
+
+    Args:
+        cenv: a :class:`~cuegym.agents.choice.ChoiceVecEnv` (its ``reset`` draws positions).
+        noise_samples: shot-noise draws per entry (common to all entries of a position, so
+            entries are compared on equal luck). chunk: positions per physics call.
+        noise, reward, seed: as in :func:`planner_demos`.
+
+    Returns:
+        (obs (S, D) float32, mean rewards (S, n_actions) float32).
+    """
+    from cuegym.agents.choice import choice_strikes
+    from cuegym.envs.config import load_reward
+
+    spec = cenv.cspec
+    weights = load_reward(spec.game, reward)
+    shot_noise = ShotNoise.named(noise)
+    rng = np.random.default_rng(seed)
+    A, K = spec.n_actions, int(noise_samples)
+    if K < 1:
+        raise ValueError(f"noise_samples must be >= 1, got {noise_samples}")
+    menu = np.arange(A)
+    obs_l, q_l = [], []
+    done = 0
+    while done < n_states:
+        obs = cenv.reset()
+        S = min(len(obs), n_states - done)
+        for a in range(0, S, chunk):
+            b = min(S, a + chunk)
+            states = cenv._states[a:b]
+            n = b - a
+            rep_states = [s for s in states for _ in range(A)]
+            strikes = in_action_range(
+                choice_strikes([c for c in cenv._cands[a:b] for _ in range(A)],
+                               np.repeat(cenv._feats[a:b], A, axis=0), np.tile(menu, n), spec,
+                               cenv.mass_ratio), cenv.settings.action)
+            z = rng.standard_normal((n, K, 5))
+            cue = shot_noise.sample(strikes.cue, K, rng, z=np.repeat(z, A, axis=0))
+            noisy = Strikes(cue.reshape(-1, 5), np.repeat(strikes.cue_ball, K),
+                            np.repeat(strikes.place, K, axis=0))
+            terms = reward_terms(cenv.arena, [s for s in rep_states for _ in range(K)], noisy,
+                                 spec)
+            r = env_reward(spec.game, terms, weights).reshape(n, A, K).mean(2)
+            q_l.append(r)
+        obs_l.append(obs[:S])
+        done += S
+        if progress:
+            print(f"\r  demonstrations: {done}/{n_states} positions", end="", flush=True)
+    if progress:
+        print()
+    return np.concatenate(obs_l).astype(np.float32), np.concatenate(q_l).astype(np.float32)
+
+
+def pretrain_q(model: Any, obs: np.ndarray, q: np.ndarray, *, steps: int = 4000,
+               batch_size: int = 256, lr: float | None = None, seed: int = 0) -> float:
+    """Regress a DQN's Q-network on the mean rewards of every action (:func:`choice_demos`);
+    the target network is synchronised after. ``lr``: learning rate for this regression
+    (default: the model's); the model's own is restored after. Returns the final loss."""
+    import torch
+    import torch.nn.functional as F
+
+    rng = np.random.default_rng(seed)
+    dev = model.device
+    ob = torch.as_tensor(obs, device=dev)
+    tg = torch.as_tensor(q, device=dev)
+    net = model.q_net
+    opt = model.policy.optimizer
+    lr0 = [g["lr"] for g in opt.param_groups]
+    if lr is not None:
+        for g in opt.param_groups:
+            g["lr"] = float(lr)
+    loss_v = float("nan")
+    for _ in range(int(steps)):
+        i = torch.as_tensor(rng.integers(0, len(ob), min(batch_size, len(ob))), device=dev)
+        loss = F.mse_loss(net(ob[i]), tg[i])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        loss_v = float(loss.detach())
+    for g, v in zip(opt.param_groups, lr0, strict=True):
+        g["lr"] = v
+    model.q_net_target.load_state_dict(net.state_dict())
+    return loss_v
 
 
 def fill_replay_buffer(model: Any, obs: np.ndarray, actions: np.ndarray,

@@ -165,6 +165,18 @@ def residual_strikes(cands: Sequence[Strikes], feats: np.ndarray, actions: np.nd
     return out.clipped()
 
 
+def in_action_range(strikes: Strikes, action: Any) -> Strikes:
+    """The strikes as the env's action map can express them (``action``: the env settings'
+    :class:`~cuegym.envs.config.ActionSpec`): V0 and theta clipped to their ranges, ``a`` and
+    ``b`` to +-spin. Demonstrations and agents playing rules states use it, so that a shot
+    means the same in training (through the env) and in play."""
+    out = strikes.take(slice(None))
+    out.cue[:, 0] = np.clip(out.cue[:, 0], *action.V0)
+    out.cue[:, 2] = np.clip(out.cue[:, 2], *action.theta)
+    out.cue[:, 3:5] = np.clip(out.cue[:, 3:5], -action.spin, action.spin)
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # States from env observations (the Shot envs hold their positions; we read them back)
 # ---------------------------------------------------------------------------------------------
@@ -309,8 +321,11 @@ class ResidualVecEnv(_vec_wrapper_base()):
         from cuegym.agents.arena import make_arena
 
         self.rspec = spec  # (not `spec`: VecEnv wrappers expose the env spec there)
+        from cuegym.envs.config import load_settings
+
         self.arena = make_arena(spec.game)
-        self.settings = settings
+        # read once: env_actions would otherwise parse the YAML on every step
+        self.settings = settings if settings is not None else load_settings(spec.game)
         base = venv.observation_space
         low = np.concatenate([base.low, np.full(spec.extra_obs, -5.0, np.float32)])
         high = np.concatenate([base.high, np.full(spec.extra_obs, 5.0, np.float32)])
@@ -375,4 +390,5 @@ def angle_wrap(deg: np.ndarray) -> np.ndarray:
 
 __all__ = ["FEATURES", "KINDS", "N_FEAT", "ResidualSpec", "ResidualVecEnv", "angle_wrap",
            "candidate_block", "env_actions", "golf_frame_state", "golf_from_frame",
-           "golf_states_from_obs", "kegle_states_from_obs", "residual_strikes"]
+           "golf_states_from_obs", "in_action_range", "kegle_states_from_obs",
+           "residual_strikes"]

@@ -4,10 +4,11 @@ The model is a ``.zip`` saved by SB3 (``experiments/train.py`` writes ``runs/<na
 and ``best_model.zip`` next to the run's ``config.yaml``). The agent turns each game state into
 the env observation (``cuegym.envs.kegle.observe_states`` / ``cuegym.envs.golf.observe_states``),
 asks the policy (deterministic), and maps the action back to a strike exactly as the env does
-(absolute action) or through the geometric-residual map (``cuegym.agents.residual``), as the
-run's config says. A model file may also carry that metadata itself: ``<model>.json`` beside it
-with ``{"game", "env_id", "action", "residual"}`` (the shipped agents under
-``agents/pretrained/`` do).
+(absolute action), through the geometric-residual map (``cuegym.agents.residual``) or the
+discrete shot menu (``cuegym.agents.choice``), as the run's config says. A model file may also
+carry that metadata itself: ``<model>.json`` beside it with ``{"game", "env_id", "action",
+"residual", "choice"}`` (the shipped agents under ``agents/pretrained/`` do). A model trained on
+a one-shot (Shot) env is shown every position at 0 : 0, as in training.
 """
 
 from __future__ import annotations
@@ -25,14 +26,15 @@ from cuegym.agents.base import Agent, Strikes, check_game
 
 def model_meta(path: str | Path) -> dict[str, Any]:
     """The metadata of a saved model: ``<model>.json`` beside it, else the run's
-    ``config.yaml`` in the same directory. Keys: game, env_id, action, residual, algo."""
+    ``config.yaml`` in the same directory. Keys: game, env_id, action, residual, choice,
+    algo."""
     p = Path(path)
     side = p.with_suffix(".json")
     if side.exists():
         meta = json.loads(side.read_text())
     elif (p.parent / "config.yaml").exists():
         cfg = yaml.safe_load((p.parent / "config.yaml").read_text()) or {}
-        meta = {k: cfg.get(k) for k in ("env_id", "action", "residual", "algo")}
+        meta = {k: cfg.get(k) for k in ("env_id", "action", "residual", "choice", "algo")}
     else:
         raise FileNotFoundError(f"no metadata for model {p}: expected {side.name} or "
                                 "config.yaml beside it")
@@ -41,15 +43,19 @@ def model_meta(path: str | Path) -> dict[str, Any]:
     meta["env_id"] = env_id
     meta["action"] = meta.get("action") or "absolute"
     meta["residual"] = dict(meta.get("residual") or {})
+    meta["choice"] = dict(meta.get("choice") or {})
     meta["algo"] = (meta.get("algo") or "sac").lower()
     return meta
 
 
 def load_model(path: str | Path, algo: str) -> Any:
-    """Load an SB3 model (SAC, PPO or TD3) on the CPU."""
-    from stable_baselines3 import PPO, SAC, TD3
+    """Load an SB3 model (SAC, PPO, TD3 or DQN) on the CPU."""
+    from stable_baselines3 import DQN, PPO, SAC, TD3
 
-    cls = {"sac": SAC, "ppo": PPO, "td3": TD3}[algo]
+    classes = {"sac": SAC, "ppo": PPO, "td3": TD3, "dqn": DQN}
+    if algo not in classes:
+        raise ValueError(f"unknown algo {algo!r} for {path}; known: {sorted(classes)}")
+    cls = classes[algo]
     return cls.load(str(path), device="cpu")
 
 
@@ -85,6 +91,16 @@ class SB3Agent(Agent):
 
             opts = {k: v for k, v in self.meta["residual"].items() if k != "game"}
             self.residual = ResidualSpec(game=self.game, **opts)
+        self.choice = None
+        if self.meta["action"] == "choice":
+            from cuegym.agents.choice import ChoiceSpec
+            from cuegym.agents.residual import ResidualSpec
+
+            opts = {k: v for k, v in self.meta["choice"].items() if k != "game"}
+            self.choice = ChoiceSpec(game=self.game, **opts)
+            # the candidate block is built as the ChoiceVecEnv builds it
+            self.residual = ResidualSpec(game=self.game, n_cand=self.choice.n_cand,
+                                         spin0=self.choice.spin0)
         from cuegym.envs.config import load_settings
 
         self.settings = load_settings(self.game)
@@ -92,9 +108,17 @@ class SB3Agent(Agent):
     # -- observations -------------------------------------------------------------------------
 
     def _obs_kegle(self, states: Sequence[Any]) -> np.ndarray:
-        from cuegym.envs.kegle import observe_states
+        from cuegym.envs.kegle import OBS_INDEX, OTHER_SEATS, observe_states
 
-        return observe_states(self.arena.g, states, [s.to_play for s in states])
+        obs = observe_states(self.arena.g, states, [s.to_play for s in states])
+        if "Shot" in self.meta["env_id"]:
+            # a Shot-env model saw every position at 0 : 0 against one opponent (one-shot
+            # episodes have no score); game scores would be inputs it never met in training
+            i = OBS_INDEX["own_score"]
+            obs[:, i:i + 1 + OTHER_SEATS] = 0.0
+            obs[:, i + 1 + OTHER_SEATS:] = 0.0
+            obs[:, i + 1 + OTHER_SEATS] = 1.0
+        return obs
 
     def _obs_golf(self, states: Sequence[Any]) -> np.ndarray:
         from cuegym.envs.golf import observe_states
@@ -135,6 +159,7 @@ class SB3Agent(Agent):
             candidate_block,
             golf_frame_state,
             golf_from_frame,
+            in_action_range,
             residual_strikes,
         )
 
@@ -145,7 +170,14 @@ class SB3Agent(Agent):
         feats = np.stack([b[1] for b in blocks])
         full = np.concatenate([obs, feats.reshape(len(states), -1)], axis=1).astype(np.float32)
         act, _ = self.model.predict(full, deterministic=self.deterministic)
-        out = residual_strikes([b[0] for b in blocks], feats, act, spec, seen, self.arena)
+        if self.choice is not None:
+            from cuegym.agents.choice import choice_strikes
+
+            out = choice_strikes([b[0] for b in blocks], feats, act, self.choice,
+                                 self.arena.params.m / self.arena.params.M)
+        else:
+            out = residual_strikes([b[0] for b in blocks], feats, act, spec, seen, self.arena)
+        out = in_action_range(out, self.settings.action)  # as the env it trained on plays it
         if not kegle:
             out = golf_from_frame(out, np.array([s.to_move for s in states]))
         return out
@@ -165,6 +197,13 @@ def export_model(src: str | Path, dst: str | Path, **extra: Any) -> Path:
         full = ResidualSpec(game=meta["game"], **opts).as_dict()
         full.pop("game")
         meta["residual"] = full
+    if meta["action"] == "choice":
+        from cuegym.agents.choice import ChoiceSpec
+
+        opts = {k: v for k, v in meta["choice"].items() if k != "game"}
+        full = ChoiceSpec(game=meta["game"], **opts).as_dict()
+        full.pop("game")
+        meta["choice"] = full
     model = load_model(src, meta["algo"])
     for name in ("actor", "critic", "policy"):
         opt = getattr(getattr(model, name, None), "optimizer", None)

@@ -5,6 +5,11 @@ simulating whole games with a plausible random policy (aimed and unaimed strikes
 and spin, real rules flow: fouls, ball in hand, spotting, pins stood up again) and recording the
 position before every shot, so their distribution is the one met in play, not uniform noise.
 
+``keglebillard-play`` holds the positions of games between two geometric aimers
+(``cuegym.agents.GeometricAgent``) under the tournament shot noise: the positions a competent
+player meets (more whites near the pins and pockets, fewer breaks and balls in hand), for
+training agents that are to play such opponents.
+
 Files: ``envs/data/<name>_positions.npz``, written by ``experiments/make_position_bank.py``; a
 missing file is generated (deterministically, seed 0) on first use and cached there when the
 directory is writable.
@@ -106,13 +111,15 @@ def load_positions(name: str):
         return _load_npz(path)
     if name in ("keglebillard", "keglebillard-helmatch"):
         bank = generate_keglebillard_positions(table=name)
+    elif name == "keglebillard-play":
+        bank = generate_keglebillard_play_positions()
     elif name == "golfbillard":
         from .golf_positions import generate_golfbillard_positions
 
         bank = generate_golfbillard_positions()
     else:
         raise ValueError(f"unknown position bank {name!r}; known: keglebillard, "
-                         "keglebillard-helmatch, golfbillard")
+                         "keglebillard-helmatch, keglebillard-play, golfbillard")
     try:
         save_positions(bank, path)
         return _load_npz(path)
@@ -195,23 +202,9 @@ def generate_keglebillard_positions(n: int = 8192, *, seed: int = 0, tables: int
     params = load_params("keglebillard")
     states = [game.new_state(2) for _ in range(tables)]
     rec: dict[str, list] = {"red": [], "whites": [], "pins": [], "hand": [], "brk": []}
-    code = {None: HAND_NONE, "salvo": HAND_SALVO, "cloth": HAND_CLOTH}
     while len(rec["hand"]) < n:
-        for st in states:
-            if rng.random() >= keep or len(rec["hand"]) >= n:
-                continue
-            red = st.balls[0] if st.balls[0] is not None else (math.nan, math.nan)
-            wh = [b if b is not None else (math.nan, math.nan) for b in st.balls[1:]]
-            r32 = np.asarray(red, np.float32).astype(np.float64)
-            w32 = np.asarray(wh, np.float32).astype(np.float64)
-            if not layout_ok(np.concatenate([r32[None], w32]), np.array(st.pins), game.R,
-                             game.pin_spots, game.r_pin):
-                continue
-            rec["red"].append(r32)
-            rec["whites"].append(w32)
-            rec["pins"].append(st.pins)
-            rec["hand"].append(code[st.ball_in_hand])
-            rec["brk"].append(st.shot == 0)
+        _kegle_record(states, game.pin_spots, game.R, game.r_pin, rec,
+                      rng.random(len(states)) < keep, n)
         place, cue = _plausible_kegle_strikes(game, states, rng)
         ok = [st.ball_in_hand is None or game.placement_error(st, place[t]) is None
               for t, st in enumerate(states)]
@@ -231,6 +224,60 @@ def generate_keglebillard_positions(n: int = 8192, *, seed: int = 0, tables: int
                 states[t] = game.placement_foul(states[t], place[t])[1]
             if states[t].game_over:
                 states[t] = game.new_state(2)
+    return KeglebillardPositions(
+        red=np.array(rec["red"]), whites=np.array(rec["whites"]),
+        pins=np.array(rec["pins"], bool), hand=np.array(rec["hand"], np.int8),
+        brk=np.array(rec["brk"], bool))
+
+
+def _kegle_record(states, pins_spots, R: float, r_pin: float, rec: dict, keep_mask,
+                  n_max: int) -> None:
+    """Append the states picked by ``keep_mask`` to the bank lists ``rec`` until it holds
+    ``n_max`` (float32-rounded; layouts with overlaps after rounding are skipped)."""
+    code = {None: HAND_NONE, "salvo": HAND_SALVO, "cloth": HAND_CLOTH}
+    for st, keep in zip(states, keep_mask, strict=True):
+        if not keep or len(rec["hand"]) >= n_max:
+            continue
+        red = st.balls[0] if st.balls[0] is not None else (math.nan, math.nan)
+        wh = [b if b is not None else (math.nan, math.nan) for b in st.balls[1:]]
+        r32 = np.asarray(red, np.float32).astype(np.float64)
+        w32 = np.asarray(wh, np.float32).astype(np.float64)
+        if not layout_ok(np.concatenate([r32[None], w32]), np.array(st.pins), R, pins_spots,
+                         r_pin):
+            continue
+        rec["red"].append(r32)
+        rec["whites"].append(w32)
+        rec["pins"].append(st.pins)
+        rec["hand"].append(code[st.ball_in_hand])
+        rec["brk"].append(st.shot == 0)
+
+
+def generate_keglebillard_play_positions(n: int = 16384, *, seed: int = 0, tables: int = 256,
+                                         keep: float = 0.3, noise: str = "tournament"
+                                         ) -> KeglebillardPositions:
+    """Record ``n`` positions from two-player keglebillard games between geometric aimers.
+
+    ``tables`` games run in lock-step through :class:`cuegym.agents.arena.KeglebillardArena`
+    (one batched physics call per round), every strike with the shot noise ``noise``; a
+    finished game is replaced by a new one and each position before a shot is kept with
+    probability ``keep``.
+    """
+    from cuegym.agents.arena import make_arena
+    from cuegym.agents.base import ShotNoise
+    from cuegym.agents.geometric import GeometricAgent
+
+    rng = np.random.default_rng(seed)
+    arena = make_arena("keglebillard")
+    agent = GeometricAgent("keglebillard")
+    shot_noise = ShotNoise.named(noise)
+    states = arena.new_states(tables)
+    rec: dict[str, list] = {"red": [], "whites": [], "pins": [], "hand": [], "brk": []}
+    while len(rec["hand"]) < n:
+        _kegle_record(states, arena.pin_spots, arena.R, arena.r_pin, rec,
+                      rng.random(tables) < keep, n)
+        strikes = shot_noise.apply(agent.act(states, rng), rng)
+        _, states = arena.step(states, strikes)
+        states = [arena.new_states(1)[0] if arena.over(s) else s for s in states]
     return KeglebillardPositions(
         red=np.array(rec["red"]), whites=np.array(rec["whites"]),
         pins=np.array(rec["pins"], bool), hand=np.array(rec["hand"], np.int8),

@@ -2,10 +2,13 @@
 
     python experiments/make_position_bank.py                     # keglebillard, 8192 positions
     python experiments/make_position_bank.py --game golfbillard
+    python experiments/make_position_bank.py --game keglebillard-play   # 16384, geometric play
     python experiments/make_position_bank.py --n 4096 --seed 1 --out /tmp/bank.npz
 
-Positions are recorded before shots in simulated games with a plausible random policy (see
-cuegym.envs.positions); the same seed gives the same file. Prints the bank's composition.
+Positions are recorded before shots in simulated games with a plausible random policy, or for
+keglebillard-play between two geometric aimers under the tournament shot noise (see
+cuegym.envs.positions); the same seed and code give the same file. Prints the bank's
+composition.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from pathlib import Path
 class Settings:
     """Bank generation settings (one line each)."""
 
-    game: str = "keglebillard"  # keglebillard | golfbillard
-    n: int = 8192  # positions in the bank
+    game: str = "keglebillard"  # keglebillard | keglebillard-play | golfbillard
+    n: int = 0  # positions in the bank (0: 8192, keglebillard-play 16384)
     seed: int = 0  # generator seed (the shipped banks use 0)
     out: str = ""  # output path (default: envs/data/<game>_positions.npz)
 
@@ -30,7 +33,8 @@ class Settings:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     d = Settings()
-    ap.add_argument("--game", default=d.game, choices=["keglebillard", "golfbillard"])
+    ap.add_argument("--game", default=d.game,
+                    choices=["keglebillard", "keglebillard-play", "golfbillard"])
     ap.add_argument("--n", type=int, default=d.n)
     ap.add_argument("--seed", type=int, default=d.seed)
     ap.add_argument("--out", default=d.out)
@@ -39,11 +43,13 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.perf_counter()
     if cfg.game == "keglebillard":
-        bank = positions.generate_keglebillard_positions(cfg.n, seed=cfg.seed)
+        bank = positions.generate_keglebillard_positions(cfg.n or 8192, seed=cfg.seed)
+    elif cfg.game == "keglebillard-play":
+        bank = positions.generate_keglebillard_play_positions(cfg.n or 16384, seed=cfg.seed)
     else:
         from cuegym.envs.golf_positions import generate_golfbillard_positions
 
-        bank = generate_golfbillard_positions(cfg.n, seed=cfg.seed)
+        bank = generate_golfbillard_positions(cfg.n or 8192, seed=cfg.seed)
     path = Path(cfg.out) if cfg.out else positions.DATA_DIR / f"{cfg.game}_positions.npz"
     positions.save_positions(bank, path)
     print(json.dumps({"path": str(path), "bytes": path.stat().st_size,

@@ -1,9 +1,10 @@
-"""Train an SB3 agent (SAC by default; PPO, TD3) on a cuegym env from a YAML config.
+"""Train an SB3 agent (SAC by default; PPO, TD3, DQN) on a cuegym env from a YAML config.
 
 One readable file in the CleanRL manner: a dataclass of settings (one line of doc per field),
 seeding in one block, the hyper-parameters logged, throughput printed. The env is the native
 batched one (``cuegym.envs.make_sb3_vec_env``: all tables in one physics call per step),
-optionally behind the geometric-residual action wrapper (``cuegym.agents.residual``).
+optionally behind the geometric-residual action wrapper (``cuegym.agents.residual``) or the
+discrete shot menu (``cuegym.agents.choice``, for DQN).
 
     python experiments/train.py --config configs/train/keglebillard_sac.yaml
     python experiments/train.py --config configs/train/keglebillard_sac.yaml --timesteps 20000 \\
@@ -34,7 +35,7 @@ import numpy as np
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-ALGOS = ("sac", "ppo", "td3")
+ALGOS = ("sac", "ppo", "td3", "dqn")
 T_START = time.time()  # the time limit counts from the start of the process (demos included)
 
 
@@ -43,19 +44,27 @@ class TrainConfig:
     """Settings of one training run (YAML keys; unknown keys are errors)."""
 
     name: str = "keglebillard_sac"  # run directory under runs/
-    algo: str = "sac"  # sac | ppo | td3
+    algo: str = "sac"  # sac | ppo | td3 | dqn (dqn: choice action only)
     env_id: str = "cuegym/KeglebillardShot-v0"  # a registered cuegym id
     env_kwargs: dict = field(default_factory=lambda: {"noise": "tournament"})  # env arguments
-    action: str = "residual"  # absolute (the env's action) | residual (geometric residual)
+    action: str = "residual"  # absolute (the env's action) | residual (geometric residual) |
+    #   choice (discrete menu of geometric shots in spin/speed variants)
     residual: dict = field(default_factory=dict)  # ResidualSpec fields (residual action only)
+    choice: dict = field(default_factory=dict)  # ChoiceSpec fields (choice action only)
+    train_positions: dict = field(default_factory=dict)  # Shot env start positions for
+    #   training (and demos) generated at the start instead of the bank named in env_kwargs:
+    #   {generate: keglebillard-play, n: .., seed: ..}; evaluation keeps the named bank, so the
+    #   periodic evaluation (and the best-model choice) sees positions training never met
     n_envs: int = 16  # tables stepped together
     total_timesteps: int = 200_000  # environment steps (all tables together)
     seed: int = 0  # seeds torch, numpy, the envs (table i: seed + i)
-    policy: str = "MlpPolicy"  # SB3 policy class name
+    policy: str = "MlpPolicy"  # SB3 policy name, or a dotted path to a policy class
     policy_kwargs: dict = field(default_factory=lambda: {"net_arch": [256, 256]})  # network
-    algo_kwargs: dict = field(default_factory=dict)  # SAC/PPO/TD3 hyper-parameters
-    demos: dict = field(default_factory=dict)  # planner demonstrations before learning (SAC/TD3,
-    #   residual action): states, per_state, noise_samples, jitter, bc_steps, critic_steps
+    algo_kwargs: dict = field(default_factory=dict)  # SAC/PPO/TD3/DQN hyper-parameters
+    demos: dict = field(default_factory=dict)  # simulated demonstrations before learning.
+    #   SAC/TD3, residual action: states, per_state, noise_samples, jitter, bc_steps,
+    #   critic_steps. DQN, choice action: states, noise_samples, q_steps, q_lr, q_batch,
+    #   buffer_per_state
     time_limit_min: float = 0.0  # stop learning after this many minutes of wall clock (0: none)
     eval_freq: int = 10_000  # environment steps between evaluations
     eval_episodes: int = 512  # one-shot episodes (fixed seeds) per evaluation
@@ -81,8 +90,11 @@ def load_config(path: str | Path | None, overrides: dict | None = None) -> Train
     cfg = TrainConfig(**data)
     if cfg.algo not in ALGOS:
         raise ValueError(f"algo must be one of {list(ALGOS)}, got {cfg.algo!r}")
-    if cfg.action not in ("absolute", "residual"):
-        raise ValueError(f"action must be 'absolute' or 'residual', got {cfg.action!r}")
+    if cfg.action not in ("absolute", "residual", "choice"):
+        raise ValueError(f"action must be 'absolute', 'residual' or 'choice', got {cfg.action!r}")
+    if (cfg.algo == "dqn") != (cfg.action == "choice"):
+        raise ValueError("the choice action (discrete) needs algo dqn, and dqn needs it; got "
+                         f"algo {cfg.algo!r} with action {cfg.action!r}")
     return cfg
 
 
@@ -90,24 +102,73 @@ def game_of(env_id: str) -> str:
     return "golfbillard" if "Golf" in env_id else "keglebillard"
 
 
-def make_env(cfg: TrainConfig, n_envs: int, seed: int) -> Any:
-    """The SB3 VecEnv: the native batched env, the residual wrapper if configured, a monitor."""
+_BANKS: dict = {}
+
+
+def training_positions(cfg: TrainConfig) -> Any:
+    """The generated training bank of ``cfg.train_positions`` (None: none configured); built
+    once per process."""
+    tp = dict(cfg.train_positions)
+    if not tp:
+        return None
+    unknown = sorted(set(tp) - {"generate", "n", "seed"})
+    if unknown:
+        raise ValueError(f"unknown train_positions key(s) {unknown}; known: generate, n, seed")
+    kind = tp.get("generate")
+    if kind != "keglebillard-play":
+        raise ValueError(f"train_positions.generate must be 'keglebillard-play', got {kind!r}")
+    key = (kind, int(tp.get("n", 16384)), int(tp.get("seed", 1)))
+    if key not in _BANKS:
+        from cuegym.envs.positions import generate_keglebillard_play_positions
+
+        t0 = time.time()
+        _BANKS[key] = generate_keglebillard_play_positions(key[1], seed=key[2])
+        print(f"training positions: {key[1]:,} from games between geometric aimers (seed "
+              f"{key[2]}) in {time.time() - t0:.0f} s", flush=True)
+    return _BANKS[key]
+
+
+def make_env(cfg: TrainConfig, n_envs: int, seed: int, train: bool = True) -> Any:
+    """The SB3 VecEnv: the native batched env (on the generated training positions when
+    configured and ``train``), the residual or choice wrapper if configured, a monitor."""
     from stable_baselines3.common.vec_env import VecMonitor
 
     from cuegym.envs import make_sb3_vec_env
 
-    venv = make_sb3_vec_env(cfg.env_id, n_envs=n_envs, seed=seed, **cfg.env_kwargs)
+    kwargs = dict(cfg.env_kwargs)
+    bank = training_positions(cfg) if train else None
+    if bank is not None:
+        kwargs["positions"] = bank
+    venv = make_sb3_vec_env(cfg.env_id, n_envs=n_envs, seed=seed, **kwargs)
     if cfg.action == "residual":
         from cuegym.agents.residual import ResidualSpec, ResidualVecEnv
 
         venv = ResidualVecEnv(venv, ResidualSpec(game=game_of(cfg.env_id), **cfg.residual))
+    elif cfg.action == "choice":
+        from cuegym.agents.choice import ChoiceSpec, ChoiceVecEnv
+
+        venv = ChoiceVecEnv(venv, ChoiceSpec(game=game_of(cfg.env_id), **cfg.choice))
     return VecMonitor(venv)
 
 
 def algo_class(name: str):
-    from stable_baselines3 import PPO, SAC, TD3
+    from stable_baselines3 import DQN, PPO, SAC, TD3
 
-    return {"sac": SAC, "ppo": PPO, "td3": TD3}[name]
+    return {"sac": SAC, "ppo": PPO, "td3": TD3, "dqn": DQN}[name]
+
+
+def policy_class(name: str) -> Any:
+    """An SB3 policy name (``MlpPolicy``) as is, or a dotted path to a policy class
+    (``cuegym.agents.qnet.CandidateQPolicy``) imported."""
+    if "." not in name:
+        return name
+    import importlib
+
+    mod, _, cls = name.rpartition(".")
+    try:
+        return getattr(importlib.import_module(mod), cls)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"policy {name!r} cannot be imported: {exc}") from exc
 
 
 # ---------------------------------------------------------------------------------------------
@@ -199,8 +260,11 @@ def seed_with_demos(model: Any, cfg: TrainConfig, run: Path) -> None:
     position and the critics regressed on the rewards; online learning starts at once."""
     from cuegym.agents.demos import fill_replay_buffer, planner_demos, pretrain
 
+    if cfg.action == "choice":
+        return seed_q_with_demos(model, cfg, run)
     if cfg.algo not in ("sac", "td3") or cfg.action != "residual":
-        raise ValueError("demos need an off-policy algo (sac, td3) and the residual action")
+        raise ValueError("demos need an off-policy algo (sac, td3) and the residual action, "
+                         "or dqn and the choice action")
     d = dict(cfg.demos)
     unknown = sorted(set(d) - {"states", "per_state", "noise_samples", "jitter", "bc_steps",
                                "critic_steps"})
@@ -231,6 +295,55 @@ def seed_with_demos(model: Any, cfg: TrainConfig, run: Path) -> None:
           f"{info['mean_reward_first']:+.4f}, of the best found {info['mean_reward_best']:+.4f}); "
           f"pretrained in {info['pretrain_s']} s (bc loss {losses['bc']:.4f}, critic loss "
           f"{losses['critic']:.5f})", flush=True)
+
+
+def seed_q_with_demos(model: Any, cfg: TrainConfig, run: Path) -> None:
+    """DQN from simulated demonstrations: every menu entry of ``states`` positions is simulated
+    under ``noise_samples`` noise draws (``cuegym.agents.demos.choice_demos``); the Q-network
+    is regressed on all of them (``q_steps`` batches) and ``buffer_per_state`` random entries of
+    each position go into the replay buffer; online learning starts at once."""
+    from cuegym.agents.demos import choice_demos, fill_replay_buffer, pretrain_q
+
+    d = dict(cfg.demos)
+    keys = {"states", "noise_samples", "q_steps", "q_lr", "q_batch", "buffer_per_state"}
+    unknown = sorted(set(d) - keys)
+    if unknown:
+        raise ValueError(f"unknown demos key(s) for the choice action {unknown}; known: "
+                         f"{sorted(keys)}")
+    t0 = time.time()
+    cenv = make_env(cfg, 64, cfg.seed + 20_000).venv  # the choice wrapper (no monitor)
+    obs, q = choice_demos(cenv, int(d["states"]), noise_samples=int(d.get("noise_samples", 4)),
+                          noise=cfg.env_kwargs.get("noise", "none"),
+                          reward=cfg.env_kwargs.get("reward"), seed=cfg.seed,
+                          progress=cfg.progress_bar)
+    cenv.close()
+    t1 = time.time()
+    rng = np.random.default_rng(cfg.seed)
+    k = int(d.get("buffer_per_state", 2))
+    if k > 0:
+        S, A = q.shape
+        a = rng.integers(0, A, (S, k))
+        fill_replay_buffer(model, np.repeat(obs, k, axis=0), a.reshape(-1),
+                           q[np.arange(S)[:, None], a].reshape(-1))
+    loss = pretrain_q(model, obs, q, steps=int(d.get("q_steps", 4000)),
+                      batch_size=int(d.get("q_batch", 256)), lr=float(d.get("q_lr", 1e-3)),
+                      seed=cfg.seed)
+    model.learning_starts = 0
+    best = q.argmax(1)
+    spec = cenv.cspec  # the aimer's own shot: candidate 0, its spin, speed factor 1
+    aimer = (int(np.argmin(np.abs(np.subtract(spec.spins, spec.spin0)))) * len(spec.speeds)
+             + int(np.argmin(np.abs(np.subtract(spec.speeds, 1.0)))))
+    info = {"positions": int(len(q)), "actions": int(q.shape[1]),
+            "mean_reward_aimer": float(q[:, aimer].mean()),
+            "mean_reward_best": float(q.max(1).mean()),
+            "best_action_count": np.bincount(best, minlength=q.shape[1]).tolist(),
+            "demo_s": round(t1 - t0, 1), "pretrain_s": round(time.time() - t1, 1),
+            "q_loss": loss}
+    (run / "demos.json").write_text(json.dumps(info, indent=1))
+    print(f"demonstrations: {info['positions']:,} positions x {info['actions']} actions in "
+          f"{info['demo_s']} s (mean reward of the aimer's shot "
+          f"{info['mean_reward_aimer']:+.4f}, of the best entry {info['mean_reward_best']:+.4f}); "
+          f"Q-network regressed in {info['pretrain_s']} s (loss {loss:.5f})", flush=True)
 
 
 def save_checkpoint(model: Any, run: Path, save_buffer: bool = True) -> None:
@@ -306,7 +419,7 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = ROOT / "runs", resume: boo
     os.environ.setdefault("NUMBA_NUM_THREADS", str(max(1, int(cfg.threads))))
 
     env = make_env(cfg, cfg.n_envs, cfg.seed)
-    eval_env = make_env(cfg, min(cfg.n_envs * 4, 128), cfg.seed + 10_000)
+    eval_env = make_env(cfg, min(cfg.n_envs * 4, 128), cfg.seed + 10_000, train=False)
     Algo = algo_class(cfg.algo)
     ckpt = run / "checkpoints" / "latest.zip"
     if resume:
@@ -325,7 +438,8 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = ROOT / "runs", resume: boo
             sd = float(kwargs.pop("action_noise"))
             dim = env.action_space.shape[0]
             kwargs["action_noise"] = NormalActionNoise(np.zeros(dim), sd * np.ones(dim))
-        model = Algo(cfg.policy, env, policy_kwargs=dict(cfg.policy_kwargs), seed=cfg.seed,
+        model = Algo(policy_class(cfg.policy), env, policy_kwargs=dict(cfg.policy_kwargs),
+                     seed=cfg.seed,
                      device=cfg.device, verbose=0, **kwargs)
     if cfg.demos and cfg.demos.get("states", 0) and not resume:
         seed_with_demos(model, cfg, run)

@@ -89,7 +89,7 @@ def test_train_ppo_absolute_and_config_errors(tmp_path):
     with pytest.raises(ValueError, match="unknown train config key"):
         load_config(None, {"learning_rate": 1.0})
     with pytest.raises(ValueError, match="algo"):
-        load_config(None, {"algo": "dqn"})
+        load_config(None, {"algo": "a2c"})
 
 
 def test_every_shipped_train_config_loads():
@@ -97,7 +97,7 @@ def test_every_shipped_train_config_loads():
 
     files = sorted((ROOT / "configs" / "train").glob("*.yaml"))
     assert {f.stem for f in files} >= {"keglebillard_sac", "keglebillard_ppo",
-                                       "keglebillard_td3", "golfbillard_sac"}
+                                       "keglebillard_td3", "keglebillard_dqn", "golfbillard_sac"}
     for f in files:
         load_config(f)
 
