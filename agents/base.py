@@ -29,6 +29,20 @@ THETA_MAX = 60.0
 SPIN_MAX = 0.6
 
 
+def _tournament_sigma() -> tuple[float, float, float, float, float]:
+    """The ``tournament`` preset of ``configs/envs/noise.yaml`` (the envs' source of truth) in
+    strike units: a and b from metres to fractions of the ball radius R."""
+    from cuegym.configs import load_params
+    from cuegym.envs.config import noise_presets
+
+    t = noise_presets()["tournament"]
+    R = load_params("keglebillard").R  # both games play balls of the same radius
+    return t.V0, t.phi, t.theta, t.a / R, t.b / R
+
+
+_TOURNAMENT = _tournament_sigma()
+
+
 def check_game(game: str) -> str:
     """Return ``game`` if it is a known game name, else raise ValueError naming it."""
     if game not in GAMES:
@@ -102,15 +116,18 @@ class ShotNoise:
 
     Attributes:
         V0: cue speed [m/s]. phi: aim [deg]. theta: elevation [deg].
-        a, b: cue-tip offsets [fraction of R] (0.5 mm / 30.75 mm by default).
+        a, b: cue-tip offsets [fraction of R].
         place: ball-in-hand placement [m] (0: placed exactly).
+
+    The defaults are the ``tournament`` preset of ``configs/envs/noise.yaml`` (V0 0.075 m/s,
+    phi 0.125 deg, theta 0.1 deg, a and b 0.5 mm / R), the noise the envs apply.
     """
 
-    V0: float = 0.075
-    phi: float = 0.125
-    theta: float = 0.1
-    a: float = 0.5e-3 / 0.03075
-    b: float = 0.5e-3 / 0.03075
+    V0: float = _TOURNAMENT[0]
+    phi: float = _TOURNAMENT[1]
+    theta: float = _TOURNAMENT[2]
+    a: float = _TOURNAMENT[3]
+    b: float = _TOURNAMENT[4]
     place: float = 0.0
 
     @classmethod

@@ -9,12 +9,25 @@ struck ball (the player's own ball nearest that point).
 
 from __future__ import annotations
 
+import gymnasium as gym
 import numpy as np
 
 from .config import ActionSpec
 
 #: The strike components of every action, in order.
 STRIKE_FIELDS = ("V0", "phi", "theta", "a", "b")
+
+
+def layout_box(layout) -> gym.spaces.Box:
+    """The float32 Box of an observation layout ``((name, low, high), ...)``."""
+    low = np.array([lo for _, lo, _ in layout], np.float32)
+    high = np.array([hi for _, _, hi in layout], np.float32)
+    return gym.spaces.Box(low, high, dtype=np.float32)
+
+
+def unit_box(dim: int) -> gym.spaces.Box:
+    """The flat action space: ``dim`` values in [-1, 1]."""
+    return gym.spaces.Box(-1.0, 1.0, (dim,), np.float32)
 
 
 def check_actions(actions, n: int, dim: int, *, clip: bool) -> np.ndarray:

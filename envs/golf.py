@@ -35,7 +35,7 @@ from cuegym.rules.golfbillard_game import (
     play_strokes,
 )
 
-from .actions import strikes_from_actions
+from .actions import layout_box, strikes_from_actions, unit_box
 from .base import Core
 from .config import load_noise, load_reward, load_settings
 from .kegle import clamp_strikes
@@ -67,13 +67,11 @@ ENV_RULES = {"match": "single"}
 
 
 def observation_space() -> gym.spaces.Box:
-    low = np.array([lo for _, lo, _ in OBS_LAYOUT], np.float32)
-    high = np.array([hi for _, _, hi in OBS_LAYOUT], np.float32)
-    return gym.spaces.Box(low, high, dtype=np.float32)
+    return layout_box(OBS_LAYOUT)
 
 
 def action_space() -> gym.spaces.Box:
-    return gym.spaces.Box(-1.0, 1.0, (ACT_DIM,), np.float32)
+    return unit_box(ACT_DIM)
 
 
 _LOW = observation_space().low

@@ -29,16 +29,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from cuegym.configs import load_params
-from cuegym.physics.api import Workspace
 from cuegym.rules.golfbillard import golf_geometry
 from cuegym.rules.golfbillard_game import new_match, opening_balls
 
 from .actions import check_actions
-from .config import load_noise, load_reward, load_settings
+from .aec import CuegymAEC
 from .golf import (
     GolfActionMap,
     _stroke_terms,
@@ -57,7 +54,7 @@ def env(**kwargs: Any) -> AECEnv:
     return raw_env(**kwargs)
 
 
-class raw_env(AECEnv):  # noqa: N801 - the PettingZoo naming convention
+class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
     """Golfbillard for two sides (or two duos).
 
     Args:
@@ -79,28 +76,14 @@ class raw_env(AECEnv):  # noqa: N801 - the PettingZoo naming convention
         self.rules = golf_rules({**dict(rules or {}), "duo": duo})
         self.duo = duo
         self.geo = golf_geometry()
-        self.params = load_params("golfbillard")
-        self.settings = load_settings("golfbillard", settings)
-        self.reward_spec = load_reward("golfbillard", reward)
-        self.noise = load_noise(noise)
-        self.clip = bool(clip)
+        self._setup("golfbillard", reward=reward, noise=noise, settings=settings, clip=clip,
+                    render_mode=render_mode, observation_space=observation_space(),
+                    action_space=action_space())
         self.max_shots = max_shots or self.settings.max_steps * 2
-        self.render_mode = render_mode
         self.possible_agents = ([f"side_{s}_p{p}" for s in (0, 1) for p in (0, 1)] if duo
                                 else ["side_0", "side_1"])
-        self._obs_space = observation_space()
-        self._act_space = action_space()
         self.map = GolfActionMap(self.settings, self.geo)
         self.half = (self.geo.table.length / 2, self.geo.table.width / 2)
-        self.workspace = Workspace()
-        self._viewer = None
-        self.last_shot = None
-
-    def observation_space(self, agent: str):
-        return self._obs_space
-
-    def action_space(self, agent: str):
-        return self._act_space
 
     def _side(self, agent: str) -> int:
         return int(agent[5])
@@ -116,18 +99,9 @@ class raw_env(AECEnv):  # noqa: N801 - the PettingZoo naming convention
         return self._agent(int(st.to_move), int(st.partner[st.to_move]))
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None or not hasattr(self, "np_random"):
-            self.np_random, _ = seeding.np_random(seed)
+        self._start_episode(seed)
         self.game_state = new_match(self.rules)
         self._pending = None  # side 0's opening strike while side 1 chooses
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self.shots = 0
-        self.last_shot = None
         self.agent_selection = self._to_act()
 
     def observe(self, agent: str) -> np.ndarray:
@@ -206,22 +180,7 @@ class raw_env(AECEnv):  # noqa: N801 - the PettingZoo naming convention
         if self.render_mode == "human":
             self.render()
 
-    def render(self):
-        if self.render_mode is None:
-            return None
+    def _frame(self) -> np.ndarray:
         from .render import render_golf_game
 
-        frame = render_golf_game(self.game_state, self.last_shot)
-        if self.render_mode == "rgb_array":
-            return frame
-        from .render import HumanViewer
-
-        if self._viewer is None:
-            self._viewer = HumanViewer("golfbillard_v0")
-        self._viewer.show(frame, 1.0 / self.metadata["render_fps"])
-        return None
-
-    def close(self) -> None:
-        if self._viewer is not None:
-            self._viewer.close()
-            self._viewer = None
+        return render_golf_game(self.game_state, self.last_shot)

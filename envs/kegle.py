@@ -22,7 +22,7 @@ from cuegym.physics.api import Workspace
 from cuegym.rules.keglebillard import FOUL_COLUMNS, GEOM_TOL, N_PINS, read_log, score_shots
 from cuegym.rules.keglebillard_game import GameState, KeglebillardGame, ShotOutcome
 
-from .actions import scale, strikes_from_actions
+from .actions import layout_box, scale, strikes_from_actions, unit_box
 from .base import Core
 from .config import load_noise, load_reward, load_settings
 from .positions import HAND_CLOTH, HAND_NONE, HAND_SALVO, load_positions
@@ -55,13 +55,11 @@ FOUL_FLAGS = (*FOUL_COLUMNS, "K-19:placement")
 
 
 def observation_space() -> gym.spaces.Box:
-    low = np.array([lo for _, lo, _ in OBS_LAYOUT], np.float32)
-    high = np.array([hi for _, _, hi in OBS_LAYOUT], np.float32)
-    return gym.spaces.Box(low, high, dtype=np.float32)
+    return layout_box(OBS_LAYOUT)
 
 
 def action_space() -> gym.spaces.Box:
-    return gym.spaces.Box(-1.0, 1.0, (ACT_DIM,), np.float32)
+    return unit_box(ACT_DIM)
 
 
 _LOW = observation_space().low

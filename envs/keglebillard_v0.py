@@ -25,15 +25,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from cuegym.configs import load_params
-from cuegym.physics.api import Workspace
 from cuegym.rules.keglebillard_game import KeglebillardGame
 
 from .actions import check_actions
-from .config import load_noise, load_reward, load_settings
+from .aec import CuegymAEC
 from .kegle import (
     HAND_CLOTH,
     HAND_NONE,
@@ -52,7 +49,7 @@ def env(**kwargs: Any) -> AECEnv:
     return raw_env(**kwargs)
 
 
-class raw_env(AECEnv):  # noqa: N801 - the PettingZoo naming convention
+class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
     """Keglebillard for N agents.
 
     Args:
@@ -75,42 +72,19 @@ class raw_env(AECEnv):  # noqa: N801 - the PettingZoo naming convention
             raise ValueError(f"num_players must be an integer >= 2, got {num_players!r}")
         self.num_players = num_players
         self.game = KeglebillardGame(rules, table)
-        self.params = load_params("keglebillard")
-        self.settings = load_settings("keglebillard", settings)
-        self.reward_spec = load_reward("keglebillard", reward)
-        self.noise = load_noise(noise)
-        self.clip = bool(clip)
+        self._setup("keglebillard", reward=reward, noise=noise, settings=settings, clip=clip,
+                    render_mode=render_mode, observation_space=observation_space(),
+                    action_space=action_space())
         self.max_shots = max_shots or self.settings.max_steps * num_players
-        self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
-        self._obs_space = observation_space()
-        self._act_space = action_space()
         self.map = KegleActionMap(self.game, self.settings)
-        self.workspace = Workspace()
-        self._viewer = None
-        self.last_shot = None
-
-    def observation_space(self, agent: str):
-        return self._obs_space
-
-    def action_space(self, agent: str):
-        return self._act_space
 
     def _player(self, agent: str) -> int:
         return self.possible_agents.index(agent)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None or not hasattr(self, "np_random"):
-            self.np_random, _ = seeding.np_random(seed)
+        self._start_episode(seed)
         self.game_state = self.game.new_state(self.num_players, first_player=0)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self.shots = 0
-        self.last_shot = None
         self.agent_selection = self.possible_agents[self.game_state.to_play]
 
     def observe(self, agent: str) -> np.ndarray:
@@ -180,22 +154,7 @@ class raw_env(AECEnv):  # noqa: N801 - the PettingZoo naming convention
         if self.render_mode == "human":
             self.render()
 
-    def render(self):
-        if self.render_mode is None:
-            return None
+    def _frame(self) -> np.ndarray:
         from .render import render_keglebillard_aec
 
-        frame = render_keglebillard_aec(self)
-        if self.render_mode == "rgb_array":
-            return frame
-        from .render import HumanViewer
-
-        if self._viewer is None:
-            self._viewer = HumanViewer("keglebillard_v0")
-        self._viewer.show(frame, 1.0 / self.metadata["render_fps"])
-        return None
-
-    def close(self) -> None:
-        if self._viewer is not None:
-            self._viewer.close()
-            self._viewer = None
+        return render_keglebillard_aec(self)

@@ -1,9 +1,10 @@
 """The main job on defaults (`make demo`): physics, a short training run, a tournament.
 
 1. Simulates a break on each table and writes trajectory plots (runs/demo/*_break.png).
-2. Trains SAC on cuegym/KeglebillardShot-v0 for a few minutes (experiments/train.py with
-   configs/train/keglebillard_sac.yaml, shortened), writing runs/demo_keglebillard/
-   (model, metrics.csv, learning_curve.png, TensorBoard logs).
+2. Trains DQN on cuegym/KeglebillardShot-v0 for a few minutes (experiments/train.py with
+   configs/train/keglebillard_dqn.yaml, the shipped agent's recipe, shortened: 8,192 positions
+   instead of 131,072), writing runs/demo_keglebillard/ (model, metrics.csv,
+   learning_curve.png, TensorBoard logs).
 3. Plays a keglebillard tournament of the fresh model against the geometric and random
    baselines (experiments/evaluate.py), printing the table and writing tournament.png.
 
@@ -88,7 +89,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="runs/demo")
     ap.add_argument("--minutes", type=float, default=3.0, help="training time budget")
-    ap.add_argument("--timesteps", type=int, default=60_000, help="training steps at most")
+    ap.add_argument("--timesteps", type=int, default=200_000, help="training steps at most")
     ap.add_argument("--games", type=int, default=20, help="tournament games per pair")
     ap.add_argument("--skip-train", action="store_true", help="evaluate the baselines only")
     ap.add_argument("--seed", type=int, default=0)
@@ -104,15 +105,16 @@ def main(argv=None) -> int:
         print("training and evaluation scripts are not installed in this checkout; done")
         return 0
     if not args.skip_train:
-        print(f"== 2. training SAC on cuegym/KeglebillardShot-v0 for up to {args.minutes} min",
+        print(f"== 2. training DQN on cuegym/KeglebillardShot-v0 for up to {args.minutes} min",
               flush=True)
         name = "demo_keglebillard"
-        run([py, "experiments/train.py", "--config", "configs/train/keglebillard_sac.yaml",
+        run([py, "experiments/train.py", "--config", "configs/train/keglebillard_dqn.yaml",
              "--name", name, "--timesteps", str(args.timesteps), "--seed", str(args.seed),
              "--no-progress", "--set", f"time_limit_min={args.minutes}",
-             "demos={states: 1000, per_state: 32, noise_samples: 4, jitter: 0.35, "
-             "bc_steps: 500, critic_steps: 500}",
-             "eval_freq=10000", "eval_episodes=256", "checkpoint_freq=50000"])
+             "train_positions={generate: keglebillard-play, n: 8192, seed: 1}",
+             "demos={states: 8192, noise_samples: 4, q_steps: 3000, q_lr: 0.001, "
+             "buffer_per_state: 2}",
+             "eval_freq=20000", "eval_episodes=512", "checkpoint_freq=100000"])
         model = ROOT / "runs" / name / "best_model.zip"
         if not model.exists():
             model = ROOT / "runs" / name / "model.zip"

@@ -357,7 +357,9 @@ def save_checkpoint(model: Any, run: Path, save_buffer: bool = True) -> None:
 
 
 def plot_learning_curve(run: Path, title: str = "") -> Path | None:
-    """learning_curve.png from metrics.csv: mean reward, foul rate and points per shot."""
+    """learning_curve.png from metrics.csv: mean reward, foul rate and points per shot; with
+    demonstrations, the reward of the aimer's own shot as the before-learning reference (step 0
+    is after the pre-training on the demonstrations)."""
     path = run / "metrics.csv"
     if not path.exists():
         return None
@@ -374,12 +376,20 @@ def plot_learning_curve(run: Path, title: str = "") -> Path | None:
 
     x = np.array([float(r["timesteps"]) for r in rows])
     golf = "Golf" in title
+    before = None  # the untrained reference: the aimer's own shot on the demonstration positions
+    if (run / "demos.json").exists():
+        info = json.loads((run / "demos.json").read_text())
+        before = info.get("mean_reward_aimer", info.get("mean_reward_first"))
     fig, axs = plt.subplots(1, 3, figsize=(13, 3.6))
     for ax, key, label in zip(axs, ("mean_reward", "foul_rate", "points_per_shot"),
                               ("mean reward (eval)", "foul rate",
                                "own goals / stroke" if golf else "points / shot"), strict=True):
         y = np.array([float(r[key]) for r in rows])
-        ax.plot(x, y, marker="o", ms=3)
+        ax.plot(x, y, marker="o", ms=3, label="evaluation")
+        if key == "mean_reward" and before is not None:
+            ax.axhline(before, color="grey", ls="--", lw=1,
+                       label="the aimer's own shot (before learning)")
+            ax.legend(fontsize=8, loc="best")
         ax.set_xlabel("environment steps")
         ax.xaxis.set_major_formatter(FuncFormatter(
             lambda v, _: f"{v / 1e6:g}M" if v >= 1e6 else f"{v / 1e3:g}k" if v else "0"))

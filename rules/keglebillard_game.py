@@ -44,6 +44,7 @@ from cuegym.rules.keglebillard import (
     Injected,
     KeglebillardRules,
     ShotRow,
+    _finite_xy,
     default_table,
     load_rules,
     log_from_json,
@@ -243,13 +244,7 @@ def _int(value: Any, what: str) -> int:
 
 
 def _xy(value: Any, what: str) -> XY:
-    try:
-        x, y = (float(v) for v in value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{what} must be [x, y], got {value!r}") from None
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise ValueError(f"{what} must be finite, got {value!r}")
-    return x, y
+    return _finite_xy(value, what)
 
 
 # ---------------------------------------------------------------------------------------------

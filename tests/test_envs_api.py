@@ -176,3 +176,20 @@ def test_observation_tables_cover_the_layouts():
                  "own1_duty", "to_move", "own_games_won"):
         assert name in gdoc and name in golf.OBS_INDEX
     assert golf.OBS_DIM == 43 and "(43,)" in gdoc
+
+
+@pytest.mark.parametrize("module", ["keglebillard_v0", "golfbillard_v0"])
+def test_pettingzoo_rgb_array_render_and_close(module):
+    import importlib
+
+    m = importlib.import_module(f"cuegym.envs.{module}")
+    env = m.env(render_mode="rgb_array")
+    env.reset(seed=0)
+    for agent in env.agent_iter(max_iter=3):
+        _, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else env.action_space(agent).sample())
+    frame = env.render()
+    assert frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8
+    assert frame.std() > 0  # a drawn table, not a blank image
+    env.close()
+    assert m.env().render() is None  # no render mode: nothing drawn
