@@ -13,9 +13,10 @@ from cuegym.configs import load_params
 from cuegym.physics.api import Workspace
 
 from .config import load_noise, load_reward, load_settings
+from .render import HumanDisplay
 
 
-class CuegymAEC(AECEnv):
+class CuegymAEC(HumanDisplay, AECEnv):
     """Base of the cuegym AEC envs. Subclasses set ``metadata`` (its ``name`` titles the human
     viewer), call :meth:`_setup` in ``__init__`` and :meth:`_start_episode` in ``reset``, and
     implement :meth:`_frame` (one RGB frame of the table)."""
@@ -64,14 +65,5 @@ class CuegymAEC(AECEnv):
         frame = self._frame()
         if self.render_mode == "rgb_array":
             return frame
-        from .render import HumanViewer
-
-        if self._viewer is None:
-            self._viewer = HumanViewer(self.metadata["name"])
-        self._viewer.show(frame, 1.0 / self.metadata["render_fps"])
+        self._show_human(frame, self.metadata["name"])
         return None
-
-    def close(self) -> None:
-        if self._viewer is not None:
-            self._viewer.close()
-            self._viewer = None

@@ -22,6 +22,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .actions import check_actions
+from .render import HumanDisplay
 
 
 class Core:
@@ -208,7 +209,7 @@ def _scatter(v, idx: np.ndarray, n: int):
     return out
 
 
-class CoreEnv(gym.Env):
+class CoreEnv(HumanDisplay, gym.Env):
     """A ``gymnasium.Env`` over a core of one table (the one-table case of the vector env)."""
 
     metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 4}
@@ -254,17 +255,8 @@ class CoreEnv(gym.Env):
         frame = self.core.render_table(0)
         if self.render_mode == "rgb_array":
             return frame
-        from .render import HumanViewer
-
-        if self._viewer is None:
-            self._viewer = HumanViewer(title=type(self).__name__)
-        self._viewer.show(frame, 1.0 / self.metadata["render_fps"])
+        self._show_human(frame, type(self).__name__)
         return None
-
-    def close(self) -> None:
-        if self._viewer is not None:
-            self._viewer.close()
-            self._viewer = None
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()

@@ -278,6 +278,23 @@ class HumanViewer:
             self.fig = None
 
 
+class HumanDisplay:
+    """Mixin of the envs: the ``human`` render mode's window (``self._viewer``, made on first
+    use) and ``close``; the class needs ``metadata["render_fps"]``."""
+
+    _viewer: HumanViewer | None = None
+
+    def _show_human(self, frame: np.ndarray, title: str) -> None:
+        if self._viewer is None:
+            self._viewer = HumanViewer(title=title)
+        self._viewer.show(frame, 1.0 / self.metadata["render_fps"])
+
+    def close(self) -> None:
+        if self._viewer is not None:
+            self._viewer.close()
+            self._viewer = None
+
+
 # ---------------------------------------------------------------------------------------------
 # Keglebillard
 # ---------------------------------------------------------------------------------------------
