@@ -9,8 +9,9 @@ call; runners spread over the cluster's CPUs.
         --tables 64 --iterations 50
     # on a cluster: start Ray first (ray start --head / --address=...), then add --address auto
 
-What it does: PPO (RLlib's new API stack, Ray >= 2.40) on the env's own action space,
-``--runners`` env runners with ``--tables`` tables each, built by RLlib as
+Checked with Ray 2.60.0 (``pip install "ray[rllib]" torch==2.13.0`` in a separate venv; 2
+iterations, 1 runner x 16 tables, 4 s). What it does: PPO (RLlib's new API stack, Ray >=
+2.40) on the env's own action space, ``--runners`` env runners with ``--tables`` tables each, built by RLlib as
 ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")`` (the ids are
 registered on every worker by a ``worker_process_setup_hook``), tournament shot noise; prints
 the mean episode return per iteration and saves a checkpoint under ``runs/rllib/``. The trained
@@ -66,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"iteration {it:>3}: mean episode return {ret}", flush=True)
     out = ROOT / "runs" / "rllib" / name
     out.mkdir(parents=True, exist_ok=True)
-    print("checkpoint:", algo.save(str(out)))
+    saved = algo.save(str(out))  # a TrainingResult on recent Ray: print its path only
+    print("checkpoint:", getattr(getattr(saved, "checkpoint", None), "path", saved))
     ray.shutdown()
     return 0
 
