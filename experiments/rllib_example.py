@@ -11,8 +11,8 @@ call; runners spread over the cluster's CPUs.
 
 Checked with Ray 2.60.0 (``pip install "ray[rllib]" torch==2.13.0`` in a separate venv; 2
 iterations, 1 runner x 16 tables, 4 s). What it does: PPO (RLlib's new API stack, Ray >=
-2.40) on the env's own action space, ``--runners`` env runners with ``--tables`` tables each, built by RLlib as
-``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")`` (the ids are
+2.40) on the env's own action space, ``--runners`` env runners with ``--tables`` tables each,
+built by RLlib as ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")`` (the ids are
 registered on every worker by a ``worker_process_setup_hook``), tournament shot noise; prints
 the mean episode return per iteration and saves a checkpoint under ``runs/rllib/``. The trained
 RLlib policy is not an SB3 model; to evaluate it in ``experiments/evaluate.py`` wrap its
