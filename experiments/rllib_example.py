@@ -10,12 +10,12 @@ call; runners spread over the cluster's CPUs.
     # on a cluster: start Ray first (ray start --head / --address=...), then add --address auto
 
 Checked with Ray 2.60.0 (``pip install "ray[rllib]" torch==2.13.0`` in a separate venv; 2
-iterations, 1 runner x 16 tables, 4 s). What it does: PPO (RLlib's new API stack, Ray >=
-2.40) on the env's own action space, ``--runners`` env runners with ``--tables`` tables each,
-built by RLlib as ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")`` (the ids are
-registered on every worker by a ``worker_process_setup_hook``), tournament shot noise; prints
-the mean episode return per iteration and saves a checkpoint under ``runs/rllib/``. The trained
-RLlib policy is not an SB3 model; to evaluate it in ``experiments/evaluate.py`` wrap its
+iterations, 1 runner x 16 tables, 4 s). What it does: PPO (RLlib's new API stack, Ray >= 2.40)
+on the env's own action space, ``--runners`` env runners with ``--tables`` tables each, built by
+RLlib as ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")`` (the ids
+are registered on every worker by a ``worker_process_setup_hook``), tournament shot noise;
+prints the mean episode return per iteration and saves a checkpoint under ``runs/rllib/``. The
+trained RLlib policy is not an SB3 model; to evaluate it in ``experiments/evaluate.py`` wrap its
 module's ``forward_inference`` in a ``cuegym.agents.Agent`` (observations from
 ``cuegym.envs.kegle.observe_states``).
 """
