@@ -1,6 +1,7 @@
 """Self-play with an opponent pool: the learner plays whole games against snapshots of itself.
 
-The learner (SB3, SAC by default, geometric-residual action) trains on the full-game env
+The learner (SB3; SAC on the geometric-residual action by default, or DQN on the shot menu with
+``--train-config configs/train/keglebillard_dqn.yaml``) trains on the full-game env
 (``cuegym/Keglebillard-v0`` or ``cuegym/Golfbillard-v0``), whose opponent is a
 :class:`PoolOpponent`: at every opponent turn it plays a member drawn from the pool (by default
 the geometric baseline to begin with). After each generation of ``steps_per_generation`` steps
@@ -11,6 +12,8 @@ snapshot is *promoted* into the pool (the oldest self-snapshot leaves when the p
     python experiments/selfplay.py --game keglebillard --generations 5 --steps 20000
     python experiments/selfplay.py --game golfbillard --generations 3 --steps 5000 \
         --init runs/golfbillard_sac/best_model.zip
+    python experiments/selfplay.py --game keglebillard --train-config \
+        configs/train/keglebillard_dqn.yaml --init agents/pretrained/keglebillard.zip
 
 Writes ``runs/<name>/``: ``model.zip`` (the last learner), ``pool/`` (promoted snapshots with
 their metadata), ``selfplay.csv`` (one row per generation and pool member: win rate, points per
@@ -77,7 +80,7 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = ROOT / "runs") -> Path:
     import torch
     from stable_baselines3.common.utils import set_random_seed
     from stable_baselines3.common.vec_env import VecMonitor
-    from train import algo_class, load_config
+    from train import algo_class, load_config, policy_class
 
     from cuegym.agents import make_agent, make_arena, play_games
     from cuegym.agents.residual import ResidualSpec, ResidualVecEnv
@@ -90,20 +93,29 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = ROOT / "runs") -> Path:
     set_random_seed(cfg.seed)
     torch.set_num_threads(2)
     tcfg = load_config(cfg.train_config or ROOT / "configs" / "train" / f"{cfg.game}_sac.yaml")
-    if tcfg.action != "residual":
-        raise ValueError("self-play uses the geometric-residual action (train config action: "
-                         "residual)")
-    spec = ResidualSpec(game=cfg.game, **tcfg.residual)
-    meta = {"game": cfg.game, "env_id": tcfg.env_id, "action": "residual",
-            "residual": spec.as_dict(), "algo": tcfg.algo}
+    if tcfg.action not in ("residual", "choice"):
+        raise ValueError("self-play uses the geometric-residual or the choice action (train "
+                         f"config action: {tcfg.action!r})")
+    env_id = "cuegym/Keglebillard-v0" if cfg.game == "keglebillard" else "cuegym/Golfbillard-v0"
+    # snapshots are full-game models: they see the game's scores (SB3Agent masks them only
+    # for Shot-env models)
+    meta = {"game": cfg.game, "env_id": env_id, "action": tcfg.action, "algo": tcfg.algo}
+    if tcfg.action == "residual":
+        spec = ResidualSpec(game=cfg.game, **tcfg.residual)
+        meta["residual"] = spec.as_dict()
+    else:
+        from cuegym.agents.choice import ChoiceSpec, ChoiceVecEnv
+
+        spec = ChoiceSpec(game=cfg.game, **tcfg.choice)
+        meta["choice"] = spec.as_dict()
     arena = make_arena(cfg.game)
     baselines = [make_agent(a, cfg.game, arena=arena) for a in cfg.initial_pool]
     snapshots: list = []
     opponent = PoolOpponent(baselines, cfg.seed)
-    env_id = "cuegym/Keglebillard-v0" if cfg.game == "keglebillard" else "cuegym/Golfbillard-v0"
     venv = make_sb3_vec_env(env_id, n_envs=cfg.n_envs, seed=cfg.seed, noise=cfg.noise,
                             opponent=opponent)
-    env = VecMonitor(ResidualVecEnv(venv, spec))
+    wrapper = ResidualVecEnv if tcfg.action == "residual" else ChoiceVecEnv
+    env = VecMonitor(wrapper(venv, spec))
     Algo = algo_class(tcfg.algo)
     if cfg.init_model:
         model = Algo.load(cfg.init_model, env=env, device="cpu")
@@ -111,7 +123,8 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = ROOT / "runs") -> Path:
         kw = dict(tcfg.algo_kwargs)
         kw["gamma"] = 0.9  # whole games: the learner's later shots depend on this one
         kw.pop("action_noise", None)
-        model = Algo(tcfg.policy, env, policy_kwargs=dict(tcfg.policy_kwargs), seed=cfg.seed,
+        model = Algo(policy_class(tcfg.policy), env, policy_kwargs=dict(tcfg.policy_kwargs),
+                     seed=cfg.seed,
                      device="cpu", verbose=0, **kw)
     rows = []
     csv_path = out / "selfplay.csv"
@@ -169,6 +182,9 @@ def plot(out: Path, rows: list[dict]) -> Path | None:
         ax.plot(*zip(*pts, strict=True), marker="o", label=f"vs {opp}")
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("generation")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("learner win rate")
     ax.set_ylim(-0.02, 1.02)
     ax.legend(fontsize=8)
@@ -193,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--eval-games", type=int)
     p.add_argument("--promote-at", type=float)
     p.add_argument("--init", dest="init_model", help="start from this model .zip")
+    p.add_argument("--train-config", dest="train_config",
+                   help="train YAML for the algorithm and action (default: <game>_sac.yaml)")
     p.add_argument("--seed", type=int)
     p.add_argument("--runs-dir", default=str(ROOT / "runs"))
     args = p.parse_args(argv)
@@ -200,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.config:
         data = yaml.safe_load(Path(args.config).read_text()) or {}
     for k in ("game", "name", "generations", "steps_per_generation", "n_envs", "eval_games",
-              "promote_at", "init_model", "seed"):
+              "promote_at", "init_model", "train_config", "seed"):
         v = getattr(args, k)
         if v is not None:
             data[k] = v

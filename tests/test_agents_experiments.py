@@ -150,6 +150,25 @@ def test_selfplay_smoke(tmp_path):
     assert (out / "pool" / "gen1.zip").exists()  # promote_at 0: always promoted
 
 
+def test_selfplay_choice_dqn_from_the_shipped_agent(tmp_path):
+    from selfplay import SelfPlayConfig, run
+
+    from cuegym.agents import pretrained_path
+
+    init = pretrained_path("keglebillard")
+    if init is None or json.loads(init.with_suffix(".json").read_text())["action"] != "choice":
+        pytest.skip("the shipped keglebillard agent is not a shot-menu DQN")
+    cfg = SelfPlayConfig(name="sp_dqn", game="keglebillard", generations=2,
+                         steps_per_generation=32, n_envs=2, eval_games=2, promote_at=0.0,
+                         init_model=str(init),
+                         train_config=str(ROOT / "configs" / "train" / "keglebillard_dqn.yaml"))
+    out = run(cfg, tmp_path)
+    meta = json.loads((out / "pool" / "gen1.json").read_text())
+    assert meta["action"] == "choice" and meta["env_id"] == "cuegym/Keglebillard-v0"
+    rows = (out / "selfplay.csv").read_text().strip().splitlines()
+    assert len(rows) == 1 + 1 + 2  # gen 1 vs geometric; gen 2 vs geometric and gen1
+
+
 def test_evaluate_cli_json_contract(tmp_path):
     cmd = [sys.executable, str(ROOT / "experiments" / "evaluate.py"), "--game", "keglebillard",
            "--agents", "pretrained,geometric,planner:n_candidates=8,n_noise=2", "--games", "2",
