@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents.base import Strikes, check_game
-from cuegym.agents.residual import N_FEAT, ResidualVecEnv
+from cuegym.agents.residual import N_FEAT, ResidualSpec, ResidualVecEnv, env_actions
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,11 @@ class ChoiceSpec:
     @property
     def extra_obs(self) -> int:
         return self.n_cand * N_FEAT
+
+    def candidate_spec(self) -> ResidualSpec:
+        """The residual spec whose candidate block (``candidate_block``) this menu is built on:
+        the same candidates and features as the residual action."""
+        return ResidualSpec(game=self.game, n_cand=self.n_cand, spin0=self.spin0)
 
     def decode(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(candidate, spin index, speed index) of each action index."""
@@ -137,18 +142,13 @@ class ChoiceVecEnv(ResidualVecEnv):
     def __init__(self, venv: Any, spec: ChoiceSpec, settings: Any = None) -> None:
         import gymnasium as gym
 
-        from cuegym.agents.residual import ResidualSpec
-
-        # the parent builds the observation space and candidate blocks from these fields
-        super().__init__(venv, ResidualSpec(game=spec.game, n_cand=spec.n_cand,
-                                            spin0=spec.spin0), settings)
+        # the parent builds the observation space and candidate blocks
+        super().__init__(venv, spec.candidate_spec(), settings)
         self.cspec = spec
         self.action_space = gym.spaces.Discrete(spec.n_actions)
         self.mass_ratio = self.arena.params.m / self.arena.params.M
 
     def step_async(self, actions: np.ndarray) -> None:
-        from cuegym.agents.residual import env_actions
-
         strikes = choice_strikes(self._cands, self._feats, actions, self.cspec, self.mass_ratio)
         self.venv.step_async(env_actions(self.rspec.game, strikes, self._states, self.arena,
                                          self.settings))

@@ -94,13 +94,10 @@ class SB3Agent(Agent):
         self.choice = None
         if self.meta["action"] == "choice":
             from cuegym.agents.choice import ChoiceSpec
-            from cuegym.agents.residual import ResidualSpec
 
             opts = {k: v for k, v in self.meta["choice"].items() if k != "game"}
             self.choice = ChoiceSpec(game=self.game, **opts)
-            # the candidate block is built as the ChoiceVecEnv builds it
-            self.residual = ResidualSpec(game=self.game, n_cand=self.choice.n_cand,
-                                         spin0=self.choice.spin0)
+            self.residual = self.choice.candidate_spec()  # as ChoiceVecEnv builds the block
         from cuegym.envs.config import load_settings
 
         self.settings = load_settings(self.game)
@@ -108,17 +105,12 @@ class SB3Agent(Agent):
     # -- observations -------------------------------------------------------------------------
 
     def _obs_kegle(self, states: Sequence[Any]) -> np.ndarray:
-        from cuegym.envs.kegle import OBS_INDEX, OTHER_SEATS, observe_states
+        from cuegym.envs.kegle import observe_states
 
-        obs = observe_states(self.arena.g, states, [s.to_play for s in states])
-        if "Shot" in self.meta["env_id"]:
-            # a Shot-env model saw every position at 0 : 0 against one opponent (one-shot
-            # episodes have no score); game scores would be inputs it never met in training
-            i = OBS_INDEX["own_score"]
-            obs[:, i:i + 1 + OTHER_SEATS] = 0.0
-            obs[:, i + 1 + OTHER_SEATS:] = 0.0
-            obs[:, i + 1 + OTHER_SEATS] = 1.0
-        return obs
+        # a Shot-env model saw every position at 0 : 0 against one opponent; game scores would
+        # be inputs it never met in training
+        return observe_states(self.arena.g, states, [s.to_play for s in states],
+                              shot_env="Shot" in self.meta["env_id"])
 
     def _obs_golf(self, states: Sequence[Any]) -> np.ndarray:
         from cuegym.envs.golf import observe_states

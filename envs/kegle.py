@@ -100,11 +100,13 @@ def observe_arrays(half: tuple[float, float], red: np.ndarray, whites: np.ndarra
 
 
 def observe_states(game: KeglebillardGame, states: Sequence[GameState],
-                   players: Sequence[int], to_move: Sequence[bool] | None = None) -> np.ndarray:
+                   players: Sequence[int], to_move: Sequence[bool] | None = None,
+                   shot_env: bool = False) -> np.ndarray:
     """Observations of game states from the point of view of ``players`` (one per state).
 
     ``to_move`` defaults to "the player is the one to move". Agents that act on observations
-    (trained policies) use this to see a rules state as the envs show it.
+    (trained policies) use this to see a rules state as the envs show it. ``shot_env``: as the
+    Shot env shows a position, which has no score: 0 : 0 against one opponent.
     """
     n = len(states)
     red = np.full((n, 2), np.nan)
@@ -128,6 +130,9 @@ def observe_states(game: KeglebillardGame, states: Sequence[GameState],
         hand[t] = code[st.ball_in_hand]
         brk[t] = st.shot == 0
         tm[t] = st.to_play == p if to_move is None else to_move[t]
+        if shot_env:
+            others_in[t, 0] = 1.0
+            continue
         own[t] = st.scores[p] / D
         order = list(st.order)
         i = order.index(p)
