@@ -81,6 +81,23 @@ def env_reward(game: str, terms: Mapping[str, np.ndarray], weights: Any,
             + shaping * terms["position"])
 
 
+def mean_rewards(arena: Any, rep_states: list, strikes: Strikes, spec: Any, weights: Any,
+                 shot_noise: ShotNoise, K: int, per_state: int, rng: np.random.Generator,
+                 shaping: float = 0.0) -> np.ndarray:
+    """The env's reward of each strike, averaged over ``K`` draws of ``shot_noise``.
+
+    ``strikes`` come in blocks of ``per_state`` per position (``rep_states``: the position of
+    each); all strikes of a block meet the same ``K`` draws (common random numbers), so they are
+    compared on equal luck. Returns (len(strikes),) mean rewards.
+    """
+    z = rng.standard_normal((len(strikes) // per_state, K, 5))
+    cue = shot_noise.sample(strikes.cue, K, rng, z=np.repeat(z, per_state, axis=0))
+    noisy = Strikes(cue.reshape(-1, 5), np.repeat(strikes.cue_ball, K),
+                    np.repeat(strikes.place, K, axis=0))
+    terms = reward_terms(arena, [s for s in rep_states for _ in range(K)], noisy, spec)
+    return env_reward(spec.game, terms, weights, shaping).reshape(-1, K).mean(1)
+
+
 def demo_actions(spec: ResidualSpec, valid: np.ndarray, per_state: int, jitter: float,
                  rng: np.random.Generator) -> np.ndarray:
     """(per_state, act_dim) residual actions for one position: each valid candidate once
@@ -135,12 +152,8 @@ def planner_demos(renv: Any, n_states: int, *, per_state: int = 32, noise_sample
         strikes = in_action_range(residual_strikes(rep_cands, np.repeat(feats, N, axis=0), A,
                                                    spec, rep_states, renv.arena),
                                   renv.settings.action)
-        z = rng.standard_normal((S, K, 5))
-        cue = shot_noise.sample(strikes.cue, K, rng, z=np.repeat(z, N, axis=0))
-        noisy = Strikes(cue.reshape(-1, 5), np.repeat(strikes.cue_ball, K),
-                        np.repeat(strikes.place, K, axis=0))
-        terms = reward_terms(renv.arena, [s for s in rep_states for _ in range(K)], noisy, spec)
-        r = env_reward(spec.game, terms, weights, spec.shaping).reshape(S * N, K).mean(1)
+        r = mean_rewards(renv.arena, rep_states, strikes, spec, weights, shot_noise, K, N, rng,
+                         spec.shaping)
         obs_l.append(np.repeat(obs[:S], N, axis=0))
         act_l.append(A)
         rew_l.append(r)
@@ -193,14 +206,8 @@ def choice_demos(cenv: Any, n_states: int, *, noise_samples: int = 4, noise: Any
                 choice_strikes([c for c in cenv._cands[a:b] for _ in range(A)],
                                np.repeat(cenv._feats[a:b], A, axis=0), np.tile(menu, n), spec,
                                cenv.mass_ratio), cenv.settings.action)
-            z = rng.standard_normal((n, K, 5))
-            cue = shot_noise.sample(strikes.cue, K, rng, z=np.repeat(z, A, axis=0))
-            noisy = Strikes(cue.reshape(-1, 5), np.repeat(strikes.cue_ball, K),
-                            np.repeat(strikes.place, K, axis=0))
-            terms = reward_terms(cenv.arena, [s for s in rep_states for _ in range(K)], noisy,
-                                 spec)
-            r = env_reward(spec.game, terms, weights).reshape(n, A, K).mean(2)
-            q_l.append(r)
+            q_l.append(mean_rewards(cenv.arena, rep_states, strikes, spec, weights, shot_noise,
+                                    K, A, rng).reshape(n, A))
         obs_l.append(obs[:S])
         done += S
         if progress:
