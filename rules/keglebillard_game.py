@@ -44,7 +44,6 @@ from cuegym.rules.keglebillard import (
     Injected,
     KeglebillardRules,
     ShotRow,
-    _finite_xy,
     default_table,
     load_rules,
     log_from_json,
@@ -53,6 +52,9 @@ from cuegym.rules.keglebillard import (
     salvo_x,
     score_shots,
     white_spots,
+)
+from cuegym.rules.keglebillard import (
+    _finite_xy as _xy,  # (x, y) floats, finite, or a ValueError naming the value
 )
 
 #: Tolerance [m] when checking that a log starts from the state's positions.
@@ -241,10 +243,6 @@ def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise ValueError(f"{what} must be an integer, got {value!r}")
     return int(value)
-
-
-def _xy(value: Any, what: str) -> XY:
-    return _finite_xy(value, what)
 
 
 # ---------------------------------------------------------------------------------------------
