@@ -199,8 +199,8 @@ def white_spots(table: TableSpec) -> np.ndarray:
 
 #: Injected event types and the rule each belongs to.
 INJECTED_TYPES = {
-    "touche": "K-16",  # the player touched a ball: next player has ball in hand
-    "double_hit": "K-16",
+    "touche": "K-16",  # the player touched a ball: next player has ball in hand (K-19)
+    "double_hit": "K-16",  # a double hit is a touché (seed), so ball in hand too
     "pin_toppled": "K-16",  # pin toppled by cue, rest, hand, clothes or body: 2 each (K-9a)
     "moving_balls": "K-16",  # shot while balls were moving
     "pins_not_in_place": "K-16",
@@ -209,6 +209,9 @@ INJECTED_TYPES = {
     "deliberate_touch": "K-16",  # touched balls are put back (positions carried)
     "off_table": "K-14a",  # a ball left the playing surface
 }
+#: The injected types that are a touché (K-16: touching a ball with anything but the tip, or a
+#: double hit); each gives the next player ball in hand (K-19).
+TOUCHE_TYPES = frozenset({"touche", "double_hit"})
 _INJ_KEYS = {"pin_toppled": {"pins", "by"}, "deliberate_touch": {"balls"},
              "off_table": {"ball", "returned"}}
 
@@ -979,7 +982,7 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
                 off[t, e.ball] |= not e.returned
                 continue
             k16[t] = True
-            touche[t] |= e.type == "touche"
+            touche[t] |= e.type in TOUCHE_TYPES
             unsporting[t] |= e.unsporting
             for p in e.pins:
                 if not lg.pins_up0[t, p]:
@@ -1077,7 +1080,8 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
         skaeve = np.zeros(T, np.int64)
     shooter_points = np.where(foul | win, 0, points)
 
-    # K-19 ball in hand after K-10, K-14 or a touché; behind the line whenever K-14 is a reason
+    # K-19 ball in hand after K-10, K-14 or a touché (a double hit included); behind the line
+    # whenever K-14 is a reason
     k14 = fouls[:, _F["K-14"]]
     ball_in_hand = fouls[:, _F["K-10"]] | k14 | (touche & ~win)
     bih_salvo = ball_in_hand & (k14 | (rules.ball_in_hand_area == "salvo"))

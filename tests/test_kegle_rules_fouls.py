@@ -151,7 +151,8 @@ def test_K15_shot_is_played_and_scored():
 def test_K16_injected_fouls_penalty_six(kind):
     r = one(HIT + [(0.8, "pin", "white", "pin1")], inject=[{"type": kind}])
     assert r["fouls"] == (f"K-16:{kind}",) and r["penalty"] == 6 and r["skaeve"] == 8
-    assert r["bih"] == (kind == "touche") and not r["bih_salvo"]
+    # K-16 / K-19: a double hit is a touché, so both give the next player ball in hand
+    assert r["bih"] == (kind in ("touche", "double_hit")) and not r["bih_salvo"]
 
 
 def test_K16_deliberate_touch_puts_balls_back():
