@@ -1253,7 +1253,9 @@ def zone_facts(before: np.ndarray, after: np.ndarray, geo: GolfGeometry) -> dict
     Returns:
         dict of bool arrays (T, 10, 2) indexed [table, ball, goal], line conventions of the spec
         (``+eps``: a ball on the line counts as inside, ``-eps``: as outside):
-        ``below`` below goal g's stroke line (+eps) and not in its small triangle (+eps) (G-10);
+        ``below`` strictly below goal g's stroke line: in the region below it, farther than
+        eps from the stroke line (a ball on the line counts as above it, seed "über oder auf der
+        Stoßlinie") and not in the small triangle (+eps: on its line counts as inside) (G-10);
         ``great_in_b`` / ``great_in_a`` in the great triangle (+eps) before / after (G-14, G-15);
         ``small_strict_b`` / ``small_strict_a`` in the small triangle (-eps) (G-15);
         ``great_strict_b`` in the great triangle (-eps) (G-22); and ``strip`` (T, 10, 2):
@@ -1268,7 +1270,8 @@ def zone_facts(before: np.ndarray, after: np.ndarray, geo: GolfGeometry) -> dict
         return np.stack([zs.in_zone(f"{name}_{g}", pts, e) for g in range(2)], axis=-1)
 
     return {
-        "below": both("below_stroke_line", b0, eps) & ~both("small_triangle", b0, eps),
+        "below": (both("below_stroke_line", b0, eps) & ~both("stroke_line", b0, eps)
+                  & ~both("small_triangle", b0, eps)),
         "great_in_b": both("great_triangle", b0, eps),
         "great_in_a": both("great_triangle", a0, eps),
         "small_strict_b": both("small_triangle", b0, -eps),
@@ -1401,6 +1404,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
     direct = direct_goal_attempt(p_c, d0, g_att, geo)
 
     # --- G-10 hard / raised-cue stroke from below the stroke line ----------------------------
+    # (on the stroke line, within eps_line, is above it: a hard stroke is allowed there)
     below = bool(zf["below"][c, g_att])
     if below and (direct or rules.g10_any_direction):
         hard = speed0 >= rules.hard_speed
