@@ -1539,6 +1539,9 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
     replaced: list[int] = []
     letters: set[str] = set()
     gone = {b for b, _, _ in drops} | set(off) | set(jammed)
+    # G-17 exception to "only the first foul": an opponent's ball played off the table (or left
+    # on a cushion, goal cap or cover) always goes into its goal, whatever foul is penalised.
+    opp_off = sorted((b for b in off if SIDE_OF[b] == opp), key=lambda b: off[b][0])
 
     def stroke_goals() -> None:
         # G-6, G-7: a dropped ball counts for its side; G-8: an own ball in the own defence goal
@@ -1552,8 +1555,8 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
     def replace_moved(only_on_table: bool = False) -> None:
         # RA: every ball the stroke moved goes back; dropped balls come back out of the goal.
         for b in np.flatnonzero(_moved(tl, before, final, gone)):
-            if only_on_table and np.isnan(final[b, 0]):
-                continue
+            if (only_on_table and np.isnan(final[b, 0])) or b in opp_off:
+                continue  # an opponent's ball off the table goes into its goal (G-17)
             xy[b] = before[b]
             replaced.append(int(b))
 
@@ -1572,9 +1575,8 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
                 replace_moved(only_on_table=True)
         if "SPOT" in letters and foul.rule != "G-8":
             to_spot.extend(b for b in foul.balls if b not in to_spot)
-        if "GOAL" in letters:
-            # G-17: the opponent's balls off the table go into their goal; G-18 deflect: the
-            # touched opponent's ball does.
+        if "GOAL" in letters and foul.rule == "G-18":
+            # G-18 deflect_opponent_ball: the touched opponent's ball goes into its goal
             for b in foul.balls:
                 if SIDE_OF[b] == opp:
                     into_goal.append(b)
@@ -1585,6 +1587,12 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
             b = _pick_ball(st, xy, c, choices.get("pick"), rules, geo, rng)
             if b is not None and b not in to_spot:
                 to_spot.append(b)
+    # G-17 (whichever foul came first, G-17 itself included): the opponent's balls played off
+    # the table go into their goal, scored for the opponent, at the time they left (G-17a).
+    for b in opp_off:
+        if b not in removed:
+            into_goal.append(b)
+            removed[b] = off[b][0]
     # Balls off the table, on the rail or jammed in the defence goal that the penalised foul does
     # not deal with (nor brought back by RA) go to a penalty spot of their side.
     for b in sorted(set(off) | set(jammed)):

@@ -612,13 +612,14 @@ def test_G19a_only_the_first_foul_by_time_counts():
                               .ball_ball(0.2, "w1", "w3", (-0.5385, -0.2))
                               .drop(0.9, "w3", 1)), "w1")
     assert o.foul.rule == "G-12" and at(o, "w3").tolist() == [-0.6, -0.2]
-    # G-8 (drop at 0.5) beats G-17 (off the table at 0.8): the opponent's ball is spotted
+    # G-8 (drop at 0.5) beats G-17 (off the table at 0.8); the opponent's ball still goes into
+    # its goal (the one exception to "only the first foul", G-17)
     st = state()
     o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).ball_ball(0.1, "w2", "r3", (-0.3, 0.2))
                               .drop(0.5, "w2", 1)), "w1",
                injected=[{"type": "off_table", "ball": "r3", "time": 0.8}])
     assert [f.rule for f in o.fouls] == ["G-8", "G-17"] and o.foul.rule == "G-8"
-    assert np.allclose(at(o, "r3"), SPOTS1[0]) and o.into_goal == []
+    assert o.into_goal == [idx("r3")] and o.scored.tolist() == [0, 1]
 
 
 def test_G19a_ties_at_the_strike_follow_the_listed_order():
