@@ -237,7 +237,10 @@ class OpeningOutcome:
 
 
 def opening_balls(state: GolfState, geo: GolfGeometry | None = None) -> tuple[int, int]:
-    """The ball each side opens with: its on-table ball nearest its middle start spot (G-3)."""
+    """The ball each side must open with (G-3): its middle ball w1 / r1 while that is on the
+    table; in a repeat after both sides scored their opening balls, the on-table own ball
+    nearest the middle start spot (ties: the lower number). :func:`score_opening` takes the
+    opening from a side that strikes any other ball."""
     geo = geo or golf_geometry()
     out = []
     for s in range(N_SIDES):
@@ -257,7 +260,10 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     Both sides strike one ball at t = 0 (``balls`` = side 0's, side 1's). Each must cross
     x = 0. A side that scores its opening ball takes the first turn; both score: repeat with
     another ball each. Otherwise the ball that stops nearer its attack goal wins; a ball that does
-    not cross x = 0 loses; equal distances, or neither crossing: balls back, repeat. A G-18 foul
+    not cross x = 0 loses; equal distances, or neither crossing: balls back, repeat. Only the
+    side's due ball (:func:`opening_balls`: the middle ball) may open: a side that strikes another
+    ball loses the opening (a ``G-3`` foul ``wrong_opening_ball`` in ``fouls``; that ball is
+    not spotted and, if it drops, counts like any other ball that drops). A G-18 foul
     (injected with ``side``, or a duo side whose ``players`` entry is not its opener, G-31) loses
     the opening; ``wrong_opener`` also puts that ball on a penalty spot. Other balls that drop count
     for their side (into its attack goal) or go to a penalty spot (into its defence goal).
@@ -281,6 +287,13 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     lost = [False, False]
     notes: list[str] = []
     off = set()
+    due = opening_balls(state, geo)
+    for s in range(N_SIDES):
+        if b[s] != due[s]:  # G-3: only the middle ball may open
+            fouls.append(Foul("G-3", 0.0, (b[s],), "wrong_opening_ball",
+                              f"side {s} opened with {geo.ball_ids[b[s]]}; only "
+                              f"{geo.ball_ids[due[s]]} may open"))
+            lost[s] = True
     for e in events:
         if e["type"] == "foul":
             side = e.get("side", SIDE_OF[e["ball"]] if "ball" in e else None)
@@ -339,9 +352,11 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
             reason = f"side {first}'s ball stopped nearer its attack goal"
     elif ok[0] or ok[1]:
         first = 0 if ok[0] else 1
-        reason = f"side {1 - first}'s ball did not cross x = 0 (or fouled)"
+        reason = (f"side {1 - first} lost the opening (its ball did not cross x = 0, or it "
+                  f"fouled or struck another ball than its middle ball)")
     else:
-        repeat, replaced, reason = True, True, "neither ball crossed x = 0: balls back, repeat"
+        repeat, replaced, reason = True, True, ("neither side opened validly (no ball crossed "
+                                                "x = 0, or both fouled): balls back, repeat")
     xy = before.copy() if replaced else final.copy()
     spotted: list[tuple[int, int]] = []
     if not replaced:
