@@ -1115,6 +1115,50 @@ def choose_spot(ball: int, xy: np.ndarray, geo: GolfGeometry, policy: str,
     return 0, nearest_free_point(spots[2], xy, geo)
 
 
+def place_on_spots(balls: Sequence[int], xy: np.ndarray, geo: GolfGeometry, rules: GolfRules,
+                   rng: np.random.Generator, spots: Any = None,
+                   allowed: dict[int, list[int]] | None = None
+                   ) -> tuple[list[tuple[int, int]], list]:
+    """Put ``balls`` on penalty spots one at a time, in that order (G-30, G-26).
+
+    Args:
+        balls: the balls to place; ``xy`` (10, 2) is updated in place (they must be NaN there).
+        spots: the opponent's choices for ``rules.spot_policy = 'agent'``: a list of spot
+            numbers consumed in placing order, or a callable ``(ball, free_spots, xy) -> spot``.
+            A choice is consumed only where the opponent has one (a free spot among 1-3);
+            a ball with a G-26 ``allowed`` spot free goes there without a choice.
+        allowed: ball -> the spots G-26 still allows for it (first free wins).
+
+    Returns:
+        ((ball, spot) placed, list entries of ``spots`` left unused).
+    """
+    pending = list(spots) if isinstance(spots, (list, tuple)) else None
+    spotted = []
+    for b in balls:
+        own = geo.zones.penalty_spots[SIDE_OF[b]]
+        allow = (allowed or {}).get(b)
+        ch = None
+        if allow is not None and any(_spot_free(own[k - 1], xy, geo) for k in allow):
+            k, p = choose_spot(b, xy, geo, "first_free", rng, None, allow)
+        else:
+            if rules.spot_policy == "agent" and any(_spot_free(own[k - 1], xy, geo)
+                                                    for k in (1, 2, 3)):
+                if pending is not None:
+                    if not pending:
+                        raise ValueError(f"spot_policy 'agent' needs a spot choice for "
+                                         f"{geo.ball_ids[b]}; choices['spots'] ran out")
+                    ch = pending.pop(0)
+                elif callable(spots):
+                    ch = spots
+                else:
+                    raise ValueError(f"spot_policy 'agent' needs choices['spots'] (a list of "
+                                     f"spot numbers or a callable), got {spots!r}")
+            k, p = choose_spot(b, xy, geo, rules.spot_policy, rng, ch)
+        xy[b] = p
+        spotted.append((int(b), int(k)))
+    return spotted, pending or []
+
+
 # ---------------------------------------------------------------------------------------------
 # The referee
 # ---------------------------------------------------------------------------------------------
@@ -1163,7 +1207,8 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
                   cue: Any = None, *, injected: Any = None, players: Any = None,
                   segments: Callable | None = None, choices: Any = None,
                   rules: GolfRules | None = None, geo: GolfGeometry | None = None,
-                  rngs: Sequence[np.random.Generator] | None = None) -> list[GolfOutcome]:
+                  rngs: Sequence[np.random.Generator] | None = None,
+                  allow_overflow: bool = False) -> list[GolfOutcome]:
     """Referee T strokes at once (one per table of ``log``).
 
     Args:
@@ -1173,17 +1218,30 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         cue_ball: (T,) ball struck on each table (index or id).
         cue: (T, 5) strike V0, phi, theta, a, b (deg); theta feeds G-10 (b). Optional.
         injected: per table a list of injected events (module docstring); a flat list when T = 1.
-        players: (T,) duo partner who struck (G-31); None when not checked.
+        players: (T,) duo partner (0 / 1) who struck (G-31). Required with ``rules.duo``
+            (a partner other than the due one is a G-18 ``out_of_turn`` foul); without duo
+            play only None or 0 (a singles side has one player) are accepted.
         segments: ``(table, ball) -> path segments`` (physics path query); default: straight
             lines between logged positions.
-        choices: per table a dict of the opponent's choices: ``spots`` (for ``agent``: a list
-            of spot numbers, one per placed ball, or a callable) and ``pick`` (G-25 ball).
+        choices: per table a dict of the opponent's choices (or None): ``spots`` (a list of
+            spot numbers, one per placed ball in placing order, or a callable ``(ball,
+            free_spots, xy) -> spot``; needs ``rules.spot_policy = 'agent'``) and ``pick``
+            (G-25: the offender's ball, or a callable ``(balls, xy) -> ball``; needs
+            ``rules.pick_policy = 'agent'``). A choice whose option is not set is a ValueError;
+            entries the stroke did not need are reported in ``notes``.
         rules, geo: rule-set options and static game facts (defaults: the shipped configs).
         rngs: per table random generators for the ``random`` policies (default: from the
             state's seed and stroke number).
+        allow_overflow: score a stroke whose simulation stopped at ``max_events`` / ``t_max``
+            (physics ``overflow`` != 0) where its log ended, with a note; by default such a
+            stroke is refused, since the rules judge balls at rest.
 
     Returns:
         One GolfOutcome per table.
+
+    Raises:
+        ValueError: bad input (the message names it), a choice or partner the rule options do
+            not use, or an overflowed simulation without ``allow_overflow``.
     """
     rules = rules or GolfRules()
     geo = geo or golf_geometry()
@@ -1217,6 +1275,10 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         choices = [choices]
     if len(players) != T or len(choices) != T:
         raise ValueError(f"players and choices need one entry per table ({T})")
+    for t in range(T):
+        choices[t] = check_choices(choices[t], rules, f"choices[{t}]")
+        players[t] = check_player(players[t], rules, f"players[{t}]")
+    check_overflow(log, allow_overflow)
 
     # --- vectorised facts over all tables: initial velocity of each cue ball -----------------
     rvw0 = np.asarray(log.rvw0)
@@ -1240,8 +1302,72 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         zt = {k: v[t] for k, v in zf.items()}
         outs.append(_referee(st, tl, zt, int(cb[t]), float(speed0[t]), d0[t],
                              float(cue_arr[t, 2]), _injected(injected[t], geo, tl.t_end),
-                             players[t], choices[t] or {}, rules, geo, rng))
+                             players[t], choices[t], rules, geo, rng))
     return outs
+
+
+#: The option that enables each key of ``choices`` (G-30 spots, G-25 pick).
+CHOICE_OPTIONS = {"spots": "spot_policy", "pick": "pick_policy"}
+
+
+def check_choices(choices: Any, rules: GolfRules, where: str = "choices") -> dict:
+    """The opponent's choices of one stroke, checked against the rule options.
+
+    Returns a dict (empty for None). Raises ValueError for anything but a mapping with keys
+    ``spots`` / ``pick``, and for a key whose option (``spot_policy`` / ``pick_policy``) is not
+    ``agent``: such a choice would be ignored, so it is refused.
+    """
+    if choices is None:
+        return {}
+    if not isinstance(choices, dict):
+        raise ValueError(f"{where} must be a dict with 'spots' and / or 'pick', got {choices!r}")
+    unknown = sorted(set(choices) - set(CHOICE_OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown key(s) {unknown} in {where}; known: {sorted(CHOICE_OPTIONS)}")
+    for key, option in CHOICE_OPTIONS.items():
+        if key in choices and getattr(rules, option) != "agent":
+            raise ValueError(f"{where}[{key!r}] is given but rules.{option} is "
+                             f"{getattr(rules, option)!r}, which does not use it: set "
+                             f"{option}='agent' to let the opponent choose")
+    spots = choices.get("spots")
+    if "spots" in choices and not (callable(spots) or isinstance(spots, (list, tuple))):
+        raise ValueError(f"{where}['spots'] must be a list of spot numbers or a callable, got "
+                         f"{spots!r}")
+    return dict(choices)
+
+
+def check_player(player: Any, rules: GolfRules, where: str = "player") -> int | None:
+    """The duo partner (0 / 1) who struck (G-31). With ``rules.duo`` it is required (the turn
+    order is always checked); without duo play a side has one player, so only None or 0 are
+    accepted. Returns the partner, or None (singles, not given)."""
+    if player is None:
+        if rules.duo:
+            raise ValueError(f"{where}: duo play (rules.duo) needs the partner (0 / 1) who "
+                             "struck, to check the turn order (G-31)")
+        return None
+    if isinstance(player, (bool, np.bool_)) or player not in (0, 1):
+        raise ValueError(f"{where} must be partner 0 or 1, got {player!r}")
+    if not rules.duo and int(player) != 0:
+        raise ValueError(f"{where} = {player!r} but rules.duo is off: a singles side has one "
+                         "player (partner 0); set duo=True for duo play (G-31)")
+    return int(player)
+
+
+def check_overflow(log: Any, allow_overflow: bool, tables: Sequence[int] | None = None) -> None:
+    """Refuse a log in which the simulation stopped at a limit before every ball came to rest
+    (physics ``overflow``: 1 max_events, 2 t_max), unless ``allow_overflow``; the rules judge a
+    stroke from balls at rest."""
+    if not isinstance(allow_overflow, (bool, np.bool_)):
+        raise ValueError(f"allow_overflow must be true or false, got {allow_overflow!r}")
+    code = np.asarray(getattr(log, "overflow", 0)).reshape(-1)
+    idx = range(len(code)) if tables is None else tables
+    bad = [t for t in idx if code[t] != 0]
+    if bad and not allow_overflow:
+        t = bad[0]
+        limit = {1: "max_events", 2: "t_max"}.get(int(code[t]), f"code {int(code[t])}")
+        raise ValueError(f"table {t}: the simulation stopped at its {limit} limit before every "
+                         f"ball came to rest (overflow = {int(code[t])}); raise max_events / "
+                         "t_max, or pass allow_overflow=True to score it where the log ended")
 
 
 def zone_facts(before: np.ndarray, after: np.ndarray, geo: GolfGeometry) -> dict:
@@ -1348,7 +1474,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
     if tl.overflow:
         limit = ("", "max_events", "t_max")[tl.overflow]
         notes.append(f"the simulation stopped at a limit ({limit}) before every ball came to "
-                     f"rest; scored as it stood")
+                     f"rest; scored as it stood (allow_overflow)")
 
     # --- what physics produced ---------------------------------------------------------------
     drops = tl.drops(on0)
@@ -1394,7 +1520,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
         fouls.append(Foul("G-18", 0.0, (c,), "played_opponent_ball",
                           f"{ids[c]} is the opponent's ball (G-2)"))
     # G-31: partners alternate; out-of-order play is a G-18 foul.
-    if rules.duo and player is not None and int(player) != int(st.partner[s]):
+    if rules.duo and int(player) != int(st.partner[s]):
         fouls.append(Foul("G-18", 0.0, (), "out_of_turn",
                           f"partner {player} struck; partner {int(st.partner[s])} was due"))
 
@@ -1618,27 +1744,12 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
     # --- G-30: place the balls one at a time, the cue ball first -------------------------------
     same = np.all(xy == before, axis=1)
     on_spot = np.where(same, st.on_spot, 0)
-    spotted: list[tuple[int, int]] = []
-    agent = choices.get("spots")
-    agent_list = list(agent) if isinstance(agent, (list, tuple)) else None
-    for b in sorted(dict.fromkeys(to_spot), key=lambda b: (b != c, b)):
-        allowed = None
-        if b == g26_ball:
-            allowed = [k for k in range(1, 6) if not fouled[SIDE_OF[b], k - 1]]
-        ch = None
-        if rules.spot_policy == "agent":
-            if agent_list is not None:
-                if not agent_list:
-                    raise ValueError(f"spot_policy 'agent' needs a spot choice for "
-                                     f"{geo.ball_ids[b]}; choices['spots'] ran out")
-                ch = agent_list.pop(0)
-            elif callable(agent):
-                ch = agent
-            else:
-                raise ValueError(f"spot_policy 'agent' needs choices['spots'], got {agent!r}")
-        k, p = choose_spot(b, xy, geo, rules.spot_policy, rng, ch, allowed)
-        xy[b] = p
-        spotted.append((b, k))
+    allowed = {}
+    if g26_ball is not None:
+        allowed[g26_ball] = [k for k in range(1, 6) if not fouled[SIDE_OF[g26_ball], k - 1]]
+    order = sorted(dict.fromkeys(to_spot), key=lambda b: (b != c, b))
+    spotted, unused = place_on_spots(order, xy, geo, rules, rng, choices.get("spots"), allowed)
+    for b, k in spotted:
         on_spot[b] = k
     on_spot[np.isnan(xy[:, 0])] = 0
 
@@ -1669,6 +1780,11 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
         return _apply(st, tl, c, kader, fouls + [g14], g14, drops, off, jammed, before, final,
                       False, left, notes, choices, rules, geo, rng, check_duty=False)
 
+    if unused:
+        notes.append(f"choices['spots']: {len(unused)} entr{'y' if len(unused) == 1 else 'ies'} "
+                     f"{unused} not needed ({len(spotted)} ball(s) chosen for by the opponent)")
+    if "pick" in choices and "PICK" not in letters:
+        notes.append("choices['pick'] not used: no G-25 pick in this stroke")
     return GolfOutcome(
         shooter=s, cue_ball=c, kader=kader, fouls=fouls, foul=foul,
         consequences=frozenset(letters), drops=list(drops), scored=scored,
@@ -1718,7 +1834,9 @@ def score_cli(payload: dict) -> dict:
             opening (G-3) the strike is a list of two strikes, one per side. A shot may omit
             ``balls`` and ``table`` (taken from the state). Optional: ``rules`` (option
             overrides), ``inject`` (events, module docstring), ``player`` (duo partner, G-31;
-            in the opening the two openers), ``choices`` (``{"spots": [..], "pick": ball}``).
+            in the opening the two openers; required in duo play), ``choices`` (``{"spots":
+            [..], "pick": ball}``, with the ``agent`` policies), ``allow_overflow`` (true:
+            score a shot cut off by max_events / t_max where it ended; default: refused).
 
     Returns:
         ``{"outcome": <outcome JSON>, "state": <state JSON after the stroke>}``.

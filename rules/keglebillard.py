@@ -925,9 +925,25 @@ def _cushioned_time(lg: EventLog, valid: np.ndarray) -> np.ndarray:
     return cush
 
 
+def check_overflow(overflow: np.ndarray, allow_overflow: bool) -> None:
+    """Refuse shots the simulation cut off before everything came to rest (physics ``overflow``:
+    1 max_events, 2 t_max) unless ``allow_overflow`` (K-P6: a shot ends at rest)."""
+    if not isinstance(allow_overflow, (bool, np.bool_)):
+        raise ValueError(f"allow_overflow must be true or false, got {allow_overflow!r}")
+    bad = np.flatnonzero(np.asarray(overflow) != 0)
+    if len(bad) and not allow_overflow:
+        t = int(bad[0])
+        code = int(np.asarray(overflow)[t])
+        limit = {1: "max_events", 2: "t_max"}.get(code, f"code {code}")
+        raise ValueError(f"table {t}: the simulation stopped at its {limit} limit before every "
+                         f"ball and pin came to rest (overflow = {code}); raise max_events / "
+                         "t_max, or pass allow_overflow=True to score it where the log ended")
+
+
 def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
                 table: TableSpec | None = None, salvo_line: Any = None,
-                injected: Sequence[Iterable | None] | None = None) -> ShotScores:
+                injected: Sequence[Iterable | None] | None = None,
+                allow_overflow: bool = False) -> ShotScores:
     """Score T finished shots from their event log (K-5..K-20; K-25 scoring).
 
     Pure: reads the log, writes nothing into it. Vectorised over tables with numpy.
@@ -940,17 +956,23 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
             hand behind the line, K-15); default False.
         injected: length-T sequence of each shot's injected events (dicts or :class:`Injected`,
             K-14a and K-16), or None.
+        allow_overflow: score shots whose simulation stopped at ``max_events`` / ``t_max``
+            (``overflow`` != 0) where the log ended (``ShotScores.overflow`` keeps the code). By
+            default such a log is refused: the rules judge a shot once everything is at rest
+            (K-P6).
 
     Returns:
         :class:`ShotScores`.
 
     Raises:
-        ValueError: a malformed log or injected event (the message names the value).
+        ValueError: a malformed log or injected event (the message names the value), or an
+            overflowed shot without ``allow_overflow``.
     """
     rules = rules or load_rules()
     table = table or default_table()
     lg = read_log(log)
     T, K = lg.ev_type.shape
+    check_overflow(lg.overflow, allow_overflow)
     house = not rules.ddbu
     salvo = _vector("salvo_line", salvo_line, T, np.bool_)
     if injected is None:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from cuegym.rules.golfbillard import (
+    GolfRules,
     GolfState,
     LogBuilder,
     golf_geometry,
@@ -107,3 +108,110 @@ def test_G17a_opponents_last_ball_off_after_an_own_goal_opponent_wins():
     o = stroke(st, lambda b: b.strike("w2", (-1.0, 0.0)).drop(0.4, "w2", 1), "w2",
                injected=[off("r1", 0.8)])
     assert o.foul.rule == "G-8" and o.game_over and o.winner == 1
+
+
+# --- nothing ignored silently: choices (G-30, G-25), partners (G-31), overflow ----------------
+
+
+def _own_goal(b):
+    return (b.strike("w1", (1.0, 0.0)).ball_ball(0.1, "w2", "r3", (-0.3, 0.2))
+            .drop(0.5, "w2", 1))
+
+
+@pytest.mark.parametrize("key, option, value", [("spots", "spot_policy", [2]),
+                                                 ("pick", "pick_policy", "w2")])
+def test_G30_G25_a_choice_whose_option_is_off_is_refused_naming_both(key, option, value):
+    with pytest.raises(ValueError, match=rf"choices\[0\]\[{key!r}\].*rules\.{option}.*agent"):
+        stroke(state(), _own_goal, "w1", choices={key: value})
+
+
+def test_G30_unknown_choice_key_is_refused():
+    with pytest.raises(ValueError, match="spot"):
+        stroke(state(), _own_goal, "w1", choices={"spot": [2]},
+               rules=GolfRules(spot_policy="agent"))
+
+
+def test_G30_agent_spots_are_honoured_and_unneeded_entries_reported():
+    rules = GolfRules(spot_policy="agent")
+    o = stroke(state(), _own_goal, "w1", choices={"spots": [3, 1]}, rules=rules)
+    assert o.spotted == [(idx("w2"), 3)]
+    assert any("[1] not needed" in n for n in o.notes)
+    o = stroke(state(), _own_goal, "w1", choices={"spots": lambda b, free, xy: free[-1]},
+               rules=rules)
+    assert o.spotted == [(idx("w2"), 3)]
+    o = stroke(state(), lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.7, 0.0), 1.0), "w1",
+               choices={"pick": "w2"}, rules=GolfRules(pick_policy="agent"))
+    assert any("choices['pick'] not used" in n for n in o.notes)
+
+
+def test_G3_G30_agent_spots_are_honoured_in_the_opening():
+    from cuegym.rules.golfbillard_game import new_match, play_strokes
+
+    st = new_match()
+    # w2 (not opening) is knocked into its own defence goal: a penalty spot, chosen by side 1
+    log = (LogBuilder(st.xy).strike("w1", (1.0, 0.6)).strike("r1", (-1.0, -0.6))
+           .ball_ball(0.1, "w1", "w2", (-0.8, 0.1)).drop(0.4, "w2", 1)
+           .rest("w1", (0.5, 0.1), 2.0).rest("r1", (-0.6, -0.1), 2.0).build())
+    outs, _ = play_strokes([st], log, [[idx("w1"), idx("r1")]], choices=[{"spots": [2]}],
+                           rules=GolfRules(spot_policy="agent"))
+    assert outs[0].spotted == [(idx("w2"), 2)]
+    with pytest.raises(ValueError, match="spot_policy"):
+        play_strokes([st], log, [[idx("w1"), idx("r1")]], choices=[{"spots": [2]}])
+    with pytest.raises(ValueError, match="ran out"):
+        play_strokes([st], log, [[idx("w1"), idx("r1")]], rules=GolfRules(spot_policy="agent"),
+                     choices=[{"spots": []}])
+
+
+def test_G31_duo_turn_order_is_always_checked():
+    duo = GolfRules(duo=True)
+
+    def miss(b):
+        return b.strike("w1", (1.0, 0.0)).rest("w1", (0.7, 0.0), 1.0)
+
+    with pytest.raises(ValueError, match=r"rules\.duo.*G-31"):
+        stroke(state(), miss, "w1", rules=duo)  # no partner given: refused
+    o = stroke(state(partner=np.array([1, 0])), miss, "w1", rules=duo, players=0)
+    assert o.foul.rule == "G-18" and o.foul.kind == "out_of_turn"
+    assert stroke(state(partner=np.array([1, 0])), miss, "w1", rules=duo, players=1).foul is None
+    # singles: a side has one player, partner 0; anything else is refused, not ignored
+    assert stroke(state(), miss, "w1", players=0).foul is None
+    with pytest.raises(ValueError, match="duo"):
+        stroke(state(), miss, "w1", players=1)
+    with pytest.raises(ValueError, match="partner 0 or 1"):
+        stroke(state(), miss, "w1", players=2, rules=duo)
+
+
+def test_G31_duo_opening_needs_the_openers():
+    from cuegym.rules.golfbillard_game import new_match, score_opening
+
+    duo = GolfRules(duo=True)
+    st = new_match(duo)
+    log = (LogBuilder(st.xy).strike("w1", (1.0, 0.6)).strike("r1", (-1.0, -0.6))
+           .rest("w1", (0.5, 0.1), 2.0).rest("r1", (-0.6, -0.1), 2.0).build())
+    with pytest.raises(ValueError, match="G-31"):
+        score_opening(st, log, ("w1", "r1"), rules=duo)
+    assert score_opening(st, log, ("w1", "r1"), rules=duo, players=[0, 0]).first == 1
+    with pytest.raises(ValueError, match="duo"):
+        score_opening(new_match(), log, ("w1", "r1"), players=[0, 1])
+
+
+@pytest.mark.parametrize("code, limit", [(1, "max_events"), (2, "t_max")])
+def test_overflowed_stroke_is_refused_unless_the_caller_opts_in(code, limit):
+    from cuegym.rules.golfbillard_game import new_match, play_strokes
+
+    st = state()
+    log = LogBuilder(st.xy).strike("w1", (1.0, 0.0)).rest("w1", (0.7, 0.0), 1.0).build()
+    log.overflow[0] = code
+    with pytest.raises(ValueError, match=rf"{limit}.*allow_overflow=True"):
+        score_stroke(st, log, "w1")
+    o = score_stroke(st, log, "w1", allow_overflow=True)
+    assert o.overflow == code and any("allow_overflow" in n for n in o.notes)
+    # the opening too
+    op = new_match()
+    lo = (LogBuilder(op.xy).strike("w1", (1.0, 0.6)).strike("r1", (-1.0, -0.6))
+          .rest("w1", (0.5, 0.1), 2.0).rest("r1", (-0.6, -0.1), 2.0).build())
+    lo.overflow[0] = code
+    with pytest.raises(ValueError, match="allow_overflow"):
+        play_strokes([op], lo, [[idx("w1"), idx("r1")]])
+    outs, _ = play_strokes([op], lo, [[idx("w1"), idx("r1")]], allow_overflow=True)
+    assert outs[0].first == 1
