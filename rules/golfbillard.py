@@ -29,7 +29,9 @@ Injected events (a list per table; ``ball`` is an index or id, ``time`` in s; G-
   ``{"type": "jam", "ball": b, "where": "cap_cushion"}`` between a cap and the short cushion: freed
 - ``{"type": "fall_after_rest", "ball": b}`` fell after coming to rest: no goal, back on the rim
 - ``{"type": "foul", "kind": <BEHAVIOURAL key>, "ball": b, "time": t}`` (G-18, G-25; ``ball``
-  is the touched ball where the kind names one)
+  is the touched ball where the kind names one). The deflect kinds (:data:`RESTORE_KINDS`) may
+  add ``"restore": {ball: [x, y]}``: the balls the foul displaced and where they lay before it;
+  only those go back (RF), every other ball stays where the stroke left it.
 """
 
 from __future__ import annotations
@@ -86,8 +88,10 @@ FOUL_ORDER = ("G-18", "G-10", "G-11", "G-13", "G-12", "G-8", "G-16", "G-17", "G-
               "G-21", "G-14")
 _RANK = {r: k for k, r in enumerate(FOUL_ORDER)}
 
-#: Consequence letters of each foul (spec, Fouls): LT turn lost, RA balls replaced, CS cue ball to
-#: a penalty spot, SPOT named balls to penalty spots, GOAL named balls into their goal,
+#: Consequence letters of each foul (spec, Fouls): LT turn lost, RA balls replaced (every ball
+#: the stroke moved), RF only the balls the foul displaced are put back (the injected event
+#: carries them and their positions; the others stay where the stroke left them), CS cue ball
+#: to a penalty spot, SPOT named balls to penalty spots, GOAL named balls into their goal,
 #: PICK the opponent picks one of the offender's balls for a penalty spot (G-25).
 CONSEQUENCES: dict[str, frozenset[str]] = {
     "G-8": frozenset({"LT", "SPOT"}),
@@ -118,8 +122,8 @@ BEHAVIOURAL: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         "touch_without_stroke": ("LT RA", "LT RA"),
         "touch_own_ball": ("LT RA CS", "LT RA CS"),
         "touch_opponent_ball": ("LT RA CS", "LT RA PICK"),
-        "deflect_own_ball": ("LT RA SPOT", "LT RA SPOT"),
-        "deflect_opponent_ball": ("LT RA CS GOAL", "LT RA CS GOAL"),
+        "deflect_own_ball": ("LT RF SPOT", "LT RF SPOT"),
+        "deflect_opponent_ball": ("LT RF CS GOAL", "LT RF CS GOAL"),
         "out_of_turn": ("LT RA", "LT RA CS"),
         "wrong_opener": ("LT CS", "LT CS"),
         "time": ("LT", "LT PICK"),
@@ -128,6 +132,9 @@ BEHAVIOURAL: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 INJECTED_TYPES = ("off_table", "rests_on_rail", "rail_return", "jam", "fall_after_rest", "foul")
+#: G-18 kinds whose consequence puts back only "die durch den Fehler verschobenen Baelle" (RF):
+#: their event may carry ``restore``, the displaced balls and where they lay before the foul.
+RESTORE_KINDS = frozenset(k for k, v in BEHAVIOURAL.items() if "RF" in v[0] | v[1])
 SPOT_POLICIES = ("first_free", "random", "agent")
 PICK_POLICIES = ("nearest_goal", "cue_ball", "random", "agent")
 _MOVE_TOL = 1e-9  # a ball whose centre moved less than this [m] did not move
@@ -636,6 +643,8 @@ class Foul:
         rule: rule id (``G-12``). time: when the event that makes it happened [s] (G-19a).
         balls: balls it names (the G-8 ball, the G-15 / G-16 balls, the touched ball, ...).
         kind: the G-18 kind, or a short tag. detail: text for people.
+        restore: G-18 deflect kinds (RF): ``(ball, x, y)`` of each ball the foul displaced,
+            put back there; every other ball stays where the stroke left it.
     """
 
     rule: str
@@ -643,6 +652,7 @@ class Foul:
     balls: tuple[int, ...] = ()
     kind: str = ""
     detail: str = ""
+    restore: tuple[tuple[int, float, float], ...] = ()
 
     def sort_key(self) -> tuple[float, int]:
         return (self.time, _RANK[self.rule])
@@ -656,7 +666,7 @@ class GolfOutcome:
         shooter: side that struck. cue_ball: ball struck (index).
         kader: the stroke was played under kader rules (G-20).
         fouls: every foul detected, G-19a order. foul: the penalised one (the first) or None.
-        consequences: letters applied (LT, RA, CS, SPOT, GOAL, PICK).
+        consequences: letters applied (LT, RA, RF, CS, SPOT, GOAL, PICK).
         drops: (ball, goal, time) of every ball that dropped in the stroke (physics + jams).
         scored: (2,) balls scored for each side by this stroke, after the consequences.
         scored_balls: balls removed from the table by this stroke and credited to their side.
@@ -1175,7 +1185,8 @@ def _injected(events: Any, geo: GolfGeometry, t_end: float) -> list[dict]:
             raise ValueError(f"injected event must be an object with type in "
                              f"{list(INJECTED_TYPES)}, got {e!r}")
         e = dict(e)
-        extra = sorted(set(e) - {"type", "ball", "time", "goal", "where", "kind", "side"})
+        extra = sorted(set(e) - {"type", "ball", "time", "goal", "where", "kind", "side",
+                                 "restore"})
         if extra:
             raise ValueError(f"unknown key(s) {extra} in injected event {e!r}")
         if "ball" in e:
@@ -1193,6 +1204,8 @@ def _injected(events: Any, geo: GolfGeometry, t_end: float) -> list[dict]:
         if e["type"] == "foul" and e.get("kind") not in BEHAVIOURAL:
             raise ValueError(f"unknown behavioural foul kind {e.get('kind')!r}; known: "
                              f"{sorted(BEHAVIOURAL)}")
+        if "restore" in e:
+            e["restore"] = _restore_list(e, geo)
         if e["type"] == "jam":
             if "goal" in e:
                 if e["goal"] not in (0, 1):
@@ -1201,6 +1214,30 @@ def _injected(events: Any, geo: GolfGeometry, t_end: float) -> list[dict]:
                 raise ValueError(f"a jam needs a goal (0 / 1) or where='cap_cushion', got {e!r}")
         out.append(e)
     return out
+
+
+def _restore_list(e: dict, geo: GolfGeometry) -> tuple[tuple[int, float, float], ...]:
+    """The ``restore`` of a G-18 deflect event: ``{ball: [x, y]}`` of the balls the foul
+    displaced, as ``(ball, x, y)``. Only the RF kinds take it; the touched ball itself is dealt
+    with by the rule (penalty spot or goal), so it cannot be restored."""
+    if e["type"] != "foul" or e.get("kind") not in RESTORE_KINDS:
+        raise ValueError(f"'restore' is only for the G-18 kinds {sorted(RESTORE_KINDS)} (they put "
+                         f"back the balls the foul displaced); {e.get('kind') or e['type']!r} "
+                         f"puts back every moved ball (RA) or none, got {e!r}")
+    rest = e["restore"]
+    if not isinstance(rest, dict):
+        raise ValueError(f"injected restore must map ball ids to [x, y], got {rest!r}")
+    out = []
+    for bid, p in rest.items():
+        b = ball_index(bid, geo)
+        if b == e.get("ball"):
+            raise ValueError(f"restore names the touched ball {geo.ball_ids[b]}: it goes to a "
+                             "penalty spot or into its goal by the rule, not back")
+        q = as_points(p, f"restore[{bid!r}]")
+        if q.shape != (2,):
+            raise ValueError(f"restore[{bid!r}] must be one point [x, y], got {p!r}")
+        out.append((b, float(q[0]), float(q[1])))
+    return tuple(out)
 
 
 def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: Any,
@@ -1509,8 +1546,12 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
                 whose = "own" if need == s else "opponent"
                 raise ValueError(f"behavioural foul {e['kind']} needs the touched {whose} "
                                  f"ball, got {e.get('ball')!r}")
+            for r, _, _ in e.get("restore", ()):
+                if not on0[r]:
+                    raise ValueError(f"injected restore names ball {ids[r]}, which is not on "
+                                     "the table")
             fouls.append(Foul("G-18", e["time"], () if b is None else (b,), e["kind"],
-                              f"behavioural foul {e['kind']}"))
+                              f"behavioural foul {e['kind']}", e.get("restore", ())))
     dropped = {b for b, _, _ in drops}
     for b in dropped | set(off) | jammed:
         final[b] = np.nan
@@ -1699,8 +1740,20 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
             stroke_goals()  # goals stand
             if foul.rule in ("G-16", "G-17") and rules.replace_on_off_table:
                 replace_moved(only_on_table=True)
+        if "RF" in letters:
+            # G-18 deflect: only the balls the foul displaced go back (the event carries them);
+            # the others, dropped balls included, stay as the stroke left them
+            for b, x, y in foul.restore:
+                removed.pop(b, None)
+                if b in to_spot:
+                    to_spot.remove(b)
+                xy[b] = (x, y)
+                replaced.append(b)
         if "SPOT" in letters and foul.rule != "G-8":
-            to_spot.extend(b for b in foul.balls if b not in to_spot)
+            for b in foul.balls:
+                removed.pop(b, None)  # a touched ball that dropped comes out for its spot
+                if b not in to_spot:
+                    to_spot.append(b)
         if "GOAL" in letters and foul.rule == "G-18":
             # G-18 deflect_opponent_ball: the touched opponent's ball goes into its goal
             for b in foul.balls:
@@ -1730,6 +1783,8 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
         xy[b] = np.nan
     for b in to_spot:
         xy[b] = np.nan
+    if foul is not None and foul.restore and "RF" in letters:
+        _check_restored(xy, [b for b, _, _ in foul.restore], geo)
 
     # --- G-26: in kader play, a foul stroke with the cue ball lying on a penalty spot ---------
     fouled = st.fouled_spots.copy()
@@ -1793,6 +1848,24 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
         left_kader=left, game_over=game_over, winner=winner, xy=xy,
         on_spot=on_spot.astype(np.int64), fouled_spots=fouled, notes=notes,
         overflow=tl.overflow)
+
+
+def _check_restored(xy: np.ndarray, balls: Sequence[int], geo: GolfGeometry) -> None:
+    """A ball put back by RF must lie on the cloth, clear of caps, goals and the other balls."""
+    R, tol = geo.R, 1e-7
+    hx, hy = geo.table.length / 2 - R, geo.table.width / 2 - R
+    for b in balls:
+        x, y = xy[b]
+        where = f"restore: {geo.ball_ids[b]} at ({x}, {y})"
+        if abs(x) > hx + tol or abs(y) > hy + tol:
+            raise ValueError(f"{where} is off the cloth")
+        if np.any(np.hypot(*(geo.caps - xy[b]).T) < R + geo.r_cap - tol):
+            raise ValueError(f"{where} overlaps a cap")
+        if np.any(np.hypot(*(geo.goals[:, :2] - xy[b]).T) < geo.goals[:, 2]):
+            raise ValueError(f"{where} is inside a goal")
+        for o in np.flatnonzero(~np.isnan(xy[:, 0])):
+            if o != b and math.hypot(*(xy[o] - xy[b])) < 2 * R - tol:
+                raise ValueError(f"{where} overlaps {geo.ball_ids[o]}")
 
 
 def _pick_ball(st: GolfState, xy: np.ndarray, c: int, choice: Any, rules: GolfRules,

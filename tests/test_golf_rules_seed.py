@@ -215,3 +215,75 @@ def test_overflowed_stroke_is_refused_unless_the_caller_opts_in(code, limit):
         play_strokes([op], lo, [[idx("w1"), idx("r1")]])
     outs, _ = play_strokes([op], lo, [[idx("w1"), idx("r1")]], allow_overflow=True)
     assert outs[0].first == 1
+
+
+# --- G-18 deflecting a ball: only the balls the foul displaced go back ---------------------------
+
+
+def _busy(b):
+    # w1 knocks r1 on and drops into the attack goal; w2 and w3 roll on (w3 after w2 hit it)
+    return (b.strike("w1", (-1.0, 0.6)).ball_ball(0.2, "w1", "r1", (0.35, 0.22))
+            .rest("r1", (0.1, 0.35), 1.0).rest("w1", (0.6, 0.1), 1.0)
+            .ball_ball(0.5, "w2", "w3", (-0.3, 0.0), (-0.3, -0.2)).rest("w2", (-0.1, 0.1), 1.2)
+            .rest("w3", (-0.2, -0.3), 1.3))
+
+
+def test_G18_deflect_own_ball_puts_back_only_what_the_foul_displaced():
+    # seed: "Die durch den Fehler verschobenen Baelle werden zurueckgelegt und der beruehrte Ball
+    # wird auf die Strafmarke gelegt": w2 was deflected and drove w3 on; only w3 goes back
+    ev = {"type": "foul", "kind": "deflect_own_ball", "ball": "w2", "time": 0.4,
+          "restore": {"w3": [-0.3, -0.2]}}
+    o = stroke(state(), _busy, "w1", injected=[ev])
+    assert o.foul.kind == "deflect_own_ball" and o.consequences == {"LT", "RF", "SPOT"}
+    assert o.replaced == [idx("w3")] and at(o, "w3").tolist() == [-0.3, -0.2]
+    assert idx("w2") in dict(o.spotted)  # the touched ball to a penalty spot
+    assert at(o, "r1").tolist() == [0.1, 0.35] and at(o, "w1").tolist() == [0.6, 0.1]
+    assert not o.turn_kept
+    # nothing displaced by the foul: nothing goes back
+    o = stroke(state(), _busy, "w1", injected=[{**ev, "restore": {}}])
+    assert o.replaced == [] and at(o, "w3").tolist() == [-0.2, -0.3]
+    o = stroke(state(), _busy, "w1", injected=[{k: v for k, v in ev.items() if k != "restore"}])
+    assert o.replaced == [] and at(o, "w3").tolist() == [-0.2, -0.3]
+
+
+def test_G18_deflect_opponent_ball_into_its_goal_displaced_balls_back_others_stay():
+    ev = {"type": "foul", "kind": "deflect_opponent_ball", "ball": "r1", "time": 0.6,
+          "restore": {"w2": [-0.3, 0.2]}}
+    o = stroke(state(), lambda b: _busy(b).drop(0.9, "r2", 1), "w1", injected=[ev])
+    assert o.consequences == {"LT", "RF", "CS", "GOAL"}
+    assert o.into_goal == [idx("r1")]  # the touched ball into its goal
+    assert dict(o.spotted)[idx("w1")] == 1  # CS
+    assert o.replaced == [idx("w2")] and at(o, "w2").tolist() == [-0.3, 0.2]
+    assert at(o, "w3").tolist() == [-0.2, -0.3]  # moved by the stroke, not by the foul: stays
+    assert o.scored.tolist() == [0, 2]  # r2 dropped in the stroke (stands) and r1 by the rule
+
+
+def test_G18_restore_brings_a_ball_the_foul_dropped_back_out():
+    ev = {"type": "foul", "kind": "deflect_own_ball", "ball": "w2", "time": 0.4,
+          "restore": {"w3": [-0.3, -0.2]}}
+    o = stroke(state(), lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.6, 0.0), 1.0)
+               .ball_ball(0.5, "w2", "w3", (-0.3, 0.0), (-0.3, -0.2)).drop(0.9, "w3", 0),
+               "w1", injected=[ev])
+    assert at(o, "w3").tolist() == [-0.3, -0.2] and o.scored.tolist() == [0, 0]
+
+
+def test_G18_restore_is_checked():
+    def plain(b):
+        return b.strike("w1", (1.0, 0.0)).rest("w1", (0.6, 0.0), 1.0)
+
+    with pytest.raises(ValueError, match="only for the G-18 kinds"):
+        stroke(state(), plain, "w1", injected=[{"type": "foul", "kind": "touch",
+                                                "restore": {"w2": [0, 0.3]}}])
+    with pytest.raises(ValueError, match="touched ball w2"):
+        stroke(state(), plain, "w1", injected=[{"type": "foul", "kind": "deflect_own_ball",
+                                                "ball": "w2", "restore": {"w2": [0, 0.3]}}])
+    with pytest.raises(ValueError, match="overlaps r1"):
+        stroke(state(), plain, "w1", injected=[{"type": "foul", "kind": "deflect_own_ball",
+                                                "ball": "w2", "restore": {"w3": [0.3, 0.26]}}])
+    with pytest.raises(ValueError, match="finite"):
+        stroke(state(), plain, "w1", injected=[{"type": "foul", "kind": "deflect_own_ball",
+                                                "ball": "w2",
+                                                "restore": {"w3": [0.3, float("nan")]}}])
+    with pytest.raises(ValueError, match="w5"):
+        stroke(state(), plain, "w1", injected=[{"type": "foul", "kind": "deflect_own_ball",
+                                                "ball": "w2", "restore": {"w5": [0.0, 0.3]}}])
