@@ -1,6 +1,6 @@
 """Golfbillard referee: pure functions from a stroke's event log to its outcome (G-1 .. G-31).
 
-specs/golfbillard.md is the rule book; rule ids (G-..) in comments point into it. This module
+docs/rules_golfbillard.md is the rule book; rule ids (G-..) in comments point into it. This module
 scores *strokes*: the physics result of T tables, the :class:`GolfState` of each table before the
 stroke, and what physics cannot know (injected events, the opponent's choices) go in; a
 :class:`GolfOutcome` per table comes out: valid goals per side, every foul with its rule id in
@@ -83,16 +83,16 @@ N_BALLS = N_SIDES * BALLS_PER_SIDE
 SIDE_OF = np.repeat(np.arange(N_SIDES), BALLS_PER_SIDE)
 
 #: Foul order within one stroke (G-19a): by event time, ties in this order. G-18 (behavioural,
-#: injected) and G-19 (jam) are not in the spec's list: G-18 goes first, G-19 after G-17.
+#: injected) and G-19 (jam) are not in G-19a's list: G-18 goes first, G-19 after G-17.
 FOUL_ORDER = ("G-18", "G-10", "G-11", "G-13", "G-12", "G-8", "G-16", "G-17", "G-19", "G-15",
               "G-21", "G-14")
 _RANK = {r: k for k, r in enumerate(FOUL_ORDER)}
 
-#: Consequence letters of each foul (spec, Fouls): LT turn lost, RA balls replaced (every ball
-#: the stroke moved), RF only the balls the foul displaced are put back (the injected event
-#: carries them and their positions; the others stay where the stroke left them), CS cue ball
-#: to a penalty spot, SPOT named balls to penalty spots, GOAL named balls into their goal,
-#: PICK the opponent picks one of the offender's balls for a penalty spot (G-25).
+#: Consequence letters of each foul (docs/rules_golfbillard.md, Fouls): LT turn lost, RA balls
+#: replaced (every ball the stroke moved), RF only the balls the foul displaced are put back
+#: (the injected event carries them and their positions; the others stay where the stroke left
+#: them), CS cue ball to a penalty spot, SPOT named balls to penalty spots, GOAL named balls
+#: into their goal, PICK the opponent picks one of the offender's balls for a penalty spot (G-25).
 CONSEQUENCES: dict[str, frozenset[str]] = {
     "G-8": frozenset({"LT", "SPOT"}),
     "G-10": frozenset({"LT", "RA", "CS"}),
@@ -157,7 +157,7 @@ def defence_goal(side: int) -> int:
 
 @dataclass(frozen=True)
 class GolfRules:
-    """Rule-set options (``configs/rules/golfbillard.yaml``); defaults are the spec's.
+    """Rule-set options (``configs/rules/golfbillard.yaml``); defaults are the rule book's.
 
     Attributes:
         opening: G-3 ``simultaneous`` or ``alternate`` (side 0 starts game 1, then sides alternate).
@@ -1414,8 +1414,8 @@ def zone_facts(before: np.ndarray, after: np.ndarray, geo: GolfGeometry) -> dict
         before, after: (T, 10, 2) centres [m] (NaN rows are ignored).
 
     Returns:
-        dict of bool arrays (T, 10, 2) indexed [table, ball, goal], line conventions of the spec
-        (``+eps``: a ball on the line counts as inside, ``-eps``: as outside):
+        dict of bool arrays (T, 10, 2) indexed [table, ball, goal], line conventions of the rule
+        book (``+eps``: a ball on the line counts as inside, ``-eps``: as outside):
         ``below`` strictly below goal g's stroke line: in the region below it, farther than
         eps from the stroke line (a ball on the line counts as above it, seed "über oder auf der
         Stoßlinie") and not in the small triangle (+eps: on its line counts as inside) (G-10);

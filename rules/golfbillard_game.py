@@ -1,7 +1,7 @@
 """Golfbillard game flow: the opening, turns, duos, kader phase, no-progress and matches.
 
 Built on the stroke referee of :mod:`cuegym.rules.golfbillard`; pure functions that return new
-:class:`~cuegym.rules.golfbillard.GolfState` objects (specs/golfbillard.md):
+:class:`~cuegym.rules.golfbillard.GolfState` objects (docs/rules_golfbillard.md):
 
 - G-3 the opening (:func:`score_opening`): both middle balls struck at t = 0; option
   ``alternate``: no opening stroke, side 0 starts game 1 and the sides alternate per game.

@@ -1,6 +1,6 @@
 """Keglebillard referee: pure, batched functions from a finished shot's event log to its score.
 
-The spec is ``../shared/specs/keglebillard.md``; every rule is cited by its id (K-..). This module
+The rule book is ``docs/rules_keglebillard.md``; every rule is cited by its id (K-..). This module
 reads the physics event log (the ``SimResult`` contract of ``docs/physics_api.md``: numpy arrays
 with a leading table axis) and scores T shots at once with numpy; it knows nothing of players.
 Game state and flow (players, scores, spotting, ball in hand, the end rules) live in
@@ -83,7 +83,7 @@ _FLAGS = ("cushion_before_pins", "frhv_nakkebal", "unsporting_loss")
 
 @dataclass(frozen=True)
 class KeglebillardRules:
-    """The spec's options; each default is the first value the spec names.
+    """The rule book's options; each default is the first value the rule book names.
 
     Attributes:
         variant: ``house`` (the seed's rules) or ``ddbu`` (K-25).

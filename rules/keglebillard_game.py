@@ -6,7 +6,7 @@ played by simulating it (``cuegym.physics.simulate``; :meth:`KeglebillardGame.sh
 its inputs) and handing the log to :meth:`KeglebillardGame.apply`, which returns the
 :class:`ShotOutcome` and the next state. Nothing here mutates its input.
 
-Spec: ``../shared/specs/keglebillard.md``; rule ids K-.. cited in comments. Game-state JSON:
+Rule book: ``docs/rules_keglebillard.md``; rule ids K-.. cited in comments. Game-state JSON:
 ``docs/rules_keglebillard.md``.
 
 Example:

@@ -1,4 +1,4 @@
-"""Golfbillard stroke referee on hand-written event logs (specs/golfbillard.md, G-1 .. G-30).
+"""Golfbillard stroke referee on hand-written event logs (docs/rules_golfbillard.md, G-1 .. G-30).
 
 Each test builds a stroke with :class:`LogBuilder` (the SimResult layout of docs/physics_api.md)
 and names the rule it checks. Side 0 (w1..w5) attacks goal 0 at +x, side 1 (r1..r5) goal 1.
