@@ -37,10 +37,16 @@ class UsageError(ValueError):
 
 
 def did_you_mean(value: Any, known: Iterable[Any]) -> str:
-    """`` (did you mean 'x'?)`` for the closest of ``known`` to ``value`` (difflib), else ``""``."""
-    names = [str(k) for k in known]
-    close = difflib.get_close_matches(str(value), names, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    """`` (did you mean 'x'?)`` for the closest of ``known`` to ``value``, else ``""``: the
+    best difflib match (case-insensitive), or else the shortest name containing ``value`` or
+    contained in it (``rgb`` -> ``rgb_array``, ``mask`` -> ``reset_mask``)."""
+    names = [str(k) for k in known if k is not None]
+    lower = {n.lower(): n for n in names}
+    v = str(value).lower()
+    close = difflib.get_close_matches(v, list(lower), n=1, cutoff=0.6)
+    if not close and len(v) >= 3:
+        close = sorted((n for n in lower if v in n or (len(n) >= 3 and n in v)), key=len)[:1]
+    return f" (did you mean {lower[close[0]]!r}?)" if close else ""
 
 
 def unknown(kind: str, value: Any, known: Iterable[Any]) -> str:
