@@ -96,7 +96,8 @@ class GolfbillardShotEnv(CoreEnv):
     ``rules`` (golfbillard options over ``configs/rules/golfbillard.yaml``; the envs set
     ``match: single``), ``reward``, ``noise`` (``"none"``, ``"tournament"``, ...), ``settings``
     (over ``configs/envs/golfbillard.yaml``), ``positions``, ``clip``, ``threads``,
-    ``render_mode``.
+    ``render_mode`` (``"rgb_array"``; ``"rgb_array_list"``: each stroke animated, for videos;
+    ``"human"``). All keyword-only; a bad value raises ``ValueError`` naming it.
 
     ``info``: ``foul``, ``foul_rule`` (``"G-12"``, ``""`` for none), ``turn_kept``, ``opening``,
     ``cue_ball`` (ball index 0..9), ``strike`` (executed, table frame), ``overflow``,

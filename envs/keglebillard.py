@@ -105,7 +105,8 @@ class KeglebillardShotEnv(CoreEnv):
     ``"tournament"``, a mapping or a ``ShotNoise``), ``settings`` (mapping over
     ``configs/envs/keglebillard.yaml``: action ranges, ``max_events``, ``t_max``), ``positions``
     (a bank), ``clip``, ``threads`` (numba threads for the physics), ``render_mode``
-    (``"rgb_array"``, ``"human"``).
+    (``"rgb_array"``; ``"rgb_array_list"``: each shot animated, for videos; ``"human"``).
+    All keyword-only; a bad value raises ``ValueError`` naming it.
 
     ``info``: ``played``, ``points``, ``penalty``, ``shooter_points``, ``skaeve``, ``foul``,
     ``foul_flags`` (bool per ``cuegym.envs.kegle.FOUL_FLAGS``), ``rodt``, ``blegt``,
