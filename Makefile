@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	# torch is pinned to the CPU build on this disk; an unpinned torch pulls a multi-GB CUDA build
 	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e ".[rl,test]"
+	$(PY) -m pip install -q -e ".[rl,test,video]"
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from cuegym.cli_errors import did_you_mean, unknown
 from cuegym.configs import CONFIG_DIR, ConfigError
 
 GAMES = ("keglebillard", "golfbillard")
@@ -58,15 +59,16 @@ def _from_mapping(cls, data: Mapping, base, what: str):
     if not isinstance(data, Mapping):
         raise ConfigError(f"{what} must be a mapping, got {data!r}")
     known = {f.name for f in fields(cls)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ConfigError(f"unknown {what} key(s) {unknown}; known: {sorted(known)}")
+    extra = sorted(set(data) - known)
+    if extra:
+        raise ConfigError(f"unknown {what} key(s) {extra}{did_you_mean(extra[0], known)}; "
+                          f"known: {sorted(known)}")
     return replace(base, **dict(data)) if base is not None else cls(**dict(data))
 
 
 def _check_game(game: str) -> str:
     if game not in GAMES:
-        raise ConfigError(f"unknown game {game!r}; known: {list(GAMES)}")
+        raise ConfigError(unknown("game", game, GAMES))
     return game
 
 
@@ -258,12 +260,13 @@ def load_noise(source: Any = "none") -> ShotNoise:
     if isinstance(source, str):
         presets = noise_presets()
         if source not in presets:
-            raise ConfigError(f"unknown shot-noise preset {source!r}; known: {sorted(presets)}")
+            raise ConfigError(unknown("shot-noise preset", source, sorted(presets)))
         return presets[source]
     if isinstance(source, Mapping):
-        unknown = sorted(set(source) - set(_NOISE_KEYS))
-        if unknown:
-            raise ConfigError(f"unknown noise key(s) {unknown}; known: {list(_NOISE_KEYS)}")
+        extra = sorted(set(source) - set(_NOISE_KEYS))
+        if extra:
+            raise ConfigError(f"unknown noise key(s) {extra}{did_you_mean(extra[0], _NOISE_KEYS)}"
+                              f"; known: {list(_NOISE_KEYS)}")
         return ShotNoise(**dict(source))
     raise ConfigError(f"noise must be a preset name, a mapping or a ShotNoise, got {source!r}")
 
@@ -370,3 +373,10 @@ def load_settings(game: str, source: Any = None, **overrides: Any) -> EnvSetting
                                             "action")
     return _from_mapping(EnvSettings, overrides, base, f"{game} env settings") if overrides \
         else base
+
+
+#: What the envs accept as ``noise``: a preset name, a mapping of deviations or a ShotNoise.
+NoiseArg = str | Mapping[str, float] | ShotNoise
+#: What the envs accept as ``settings``: None (the shipped file), a mapping over it, a YAML path
+#: or an EnvSettings.
+SettingsArg = Mapping[str, Any] | str | Path | EnvSettings | None

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cuegym.cli_errors import cli_main
 from cuegym.configs import load_params, load_table
 from cuegym.physics import Workspace, simulate
 from cuegym.physics.scenarios import golfbillard_shots, keglebillard_shots
@@ -135,6 +136,7 @@ def memory_per_table(T: int = 4096, max_events: int = 256) -> float:
     return total / T
 
 
+@cli_main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print a JSON list of records")

@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from cuegym.cli_errors import cli_main
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -221,6 +223,7 @@ def plot_results(res: dict[str, Any], path: Path) -> Path:
     return path
 
 
+@cli_main
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -244,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--games must be >= 1")
     res = run_tournament(args.game, specs, args.games, args.seed, noise=args.noise,
                          max_shots=args.max_shots, quiet=args.quiet)
-    out = Path(args.out) if args.out else ROOT / "runs" / "eval" / args.game
+    out = Path(args.out) if args.out else Path("runs") / "eval" / args.game
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(res, indent=1))
     png = plot_results(res, out / "tournament.png")

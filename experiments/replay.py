@@ -22,6 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
+from cuegym.cli_errors import cli_main
+
 
 @dataclass
 class Settings:
@@ -200,6 +202,7 @@ def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
                              "write a .gif") from None
 
 
+@cli_main
 def main(argv: list[str] | None = None) -> int:
     d = Settings()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

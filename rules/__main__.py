@@ -31,6 +31,8 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from cuegym.cli_errors import cli_main, unknown
+
 #: --game name -> the modules implementing it, searched in order (imported only when asked for).
 GAMES = {
     "keglebillard": ("cuegym.rules.keglebillard_game",),
@@ -63,7 +65,7 @@ def entry_point(game: str, command: str) -> Callable[..., Any]:
     """The function of ``game`` for ``command``; a clear CliError if the game is unknown, its
     module is missing, or it lacks the function."""
     if game not in GAMES:
-        raise CliError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+        raise CliError(unknown("game", game, GAMES))
     modules = GAMES[game]
     first = _import(game, modules[0])
     for module in modules:
@@ -77,6 +79,7 @@ def entry_point(game: str, command: str) -> Callable[..., Any]:
                    f"'{command}'")
 
 
+@cli_main
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cuegym.rules",
                                      description="Score shots and play games by the rules.")
