@@ -154,10 +154,14 @@ def test_simulate_and_rules_from_outside_the_checkout(tmp_path):
     assert not (tmp_path / "runs").exists()
 
 
-@pytest.mark.skipif(shutil.which("cuegym") is None, reason="console script not installed "
+# The script sits beside the interpreter that runs the tests (.venv/bin), on PATH or not.
+_SCRIPT = shutil.which("cuegym", path=str(Path(sys.executable).parent)) or shutil.which("cuegym")
+
+
+@pytest.mark.skipif(_SCRIPT is None, reason="console script not installed "
                     "(pip install -e . installs it)")
 def test_installed_console_script(tmp_path):
-    out = subprocess.run(["cuegym", "--help"], cwd=tmp_path, capture_output=True, text=True,
+    out = subprocess.run([_SCRIPT, "--help"], cwd=tmp_path, capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 0 and "simulate" in out.stdout
 
