@@ -72,8 +72,9 @@ def load_record(rec: Any, name: str = "") -> LiveGame:
               "agent": None if s.get("kind") == "human" else "random"}
              for s in rec["seats"]] if isinstance(rec["seats"], list) else rec["seats"]
     try:
-        g = LiveGame(rec["game"], rec.get("options") or {}, seats, rec.get("noise", "none"),
-                     seed=0, replay_of={"source": name, **dict(rec.get("meta") or {})})
+        g = LiveGame(rec["game"], rec.get("options") or {}, seats, "none", seed=0,
+                     replay_of={"source": name, **dict(rec.get("meta") or {})})
+        g.noise_name = str(rec.get("noise", "none"))  # as recorded (a replay draws none)
         for k, s in enumerate(g.seats):  # the agents as recorded (files may be gone)
             s.agent = rec["seats"][k].get("agent")
         state = g.table.state_from_json(rec["start"])
@@ -216,10 +217,13 @@ def save_tournament_games(rec_arena: RecordingArena, results: Any, names: Sequen
                           pair: str) -> list[Path]:
     """Write the recorded games of one pair as game records (re-simulated through
     :mod:`cuegym.play.session`; a game that would not re-simulate exactly raises)."""
+    import re
+
     out = []
     d = Path(out_dir)
     d.mkdir(parents=True, exist_ok=True)
     game = rec_arena.arena.game
+    pair = re.sub(r"[^A-Za-z0-9_.=-]+", "-", pair)
     for g, moves in sorted(rec_arena.moves.items()):
         seats = [{"name": names[int(a)], "kind": "agent", "agent": specs[int(a)]}
                  for a in results.seats[g]]
@@ -229,7 +233,8 @@ def save_tournament_games(rec_arena: RecordingArena, results: Any, names: Sequen
             lg.seats[k].kind, lg.seats[k].agent = "agent", s["agent"]
         lg.noise_name = str(noise)
         lg.meta = {"tournament": pair, "game_index": g}
-        state = lg.state
+        state = moves[0][0] if moves else lg.state  # the arena's start (its own seed)
+        lg.start = lg.table.state_json(state)
         for k, (before, move) in enumerate(moves):
             if lg.table.state_json(before) != lg.table.state_json(state):
                 raise RuntimeError(f"game {g} shot {k}: the tournament state differs from the "

@@ -510,10 +510,12 @@ async function act(request) {
   let r;
   try { r = await request(); }
   catch (e) {
+    $("thinking").hidden = true;
     S.busy = false; $("g-err").textContent = e.message;
     if (e.status === 409) await reload();
     refresh(); return;
   }
+  $("thinking").hidden = true;
   const before = S.view;
   if (r.pending && !before.pending) {  // the stroke ran; the opponent chooses before the call
     S.view = r.view;
