@@ -244,17 +244,7 @@ def warm_up(agents: tuple[str, ...] = ("pretrained",)) -> None:
 
     for game in session.GAMES:
         t = session.make_table(game)
-        st = t.new_state()
-        rng = np.random.default_rng(0)
         for spec in agents:
             ag = session.get_agent(spec, game)
-            if game == "golfbillard":
-                ms = [t.agent_move(ag, st, rng, side) for side in (0, 1)]
-                t.play(st, [t._ball(st, m["ball"], side) for side, m in enumerate(ms)],
-                       np.stack([session.parse_strike(m["strike"]) for m in ms]),
-                       session.noise_of("none"), rng)
-            else:
-                m = t.agent_move(ag, st, rng)
-                place = np.full(2, np.nan) if m["place"] is None else np.array(m["place"])
-                t.play(st, session.parse_strike(m["strike"]), place, session.noise_of("none"),
-                       rng)
+            session.agents_move(t, [ag, ag], t.new_state(), session.noise_of("none"),
+                                np.random.default_rng(0))

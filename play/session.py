@@ -169,6 +169,7 @@ class Played:
         anim: :func:`animation` of the shot, or None (an unplayable K-19 placement).
         choices: golfbillard: the opponent's answers used (``{"spots": [..], "pick": ..}``),
             None when the shipped policies chose.
+        res: the physics result (one table; None without a shot), for renderers.
     """
 
     outcome: dict
@@ -176,6 +177,7 @@ class Played:
     executed: dict
     anim: dict | None
     choices: dict | None = None
+    res: Any = None
 
 
 @dataclass
@@ -305,7 +307,7 @@ class KegleTable:
         xy, present, pins, _ = self.arena.layout([st], s.place)
         res = self.arena.simulate(xy, present, pins, s.cue)
         out, new = self.g.apply_batch([st], res)[0]
-        return Played(out.to_dict(), new, move, animation(res, 0, self.ball_ids))
+        return Played(out.to_dict(), new, move, animation(res, 0, self.ball_ids), res=res)
 
     def replay(self, st: Any, move: Mapping, choices: Any = None) -> Played:
         """Re-play a recorded move exactly (its strike is the executed one)."""
@@ -531,7 +533,8 @@ class GolfTable:
         used = None
         if rules is self.rules_asked:
             used = {"spots": list(pend.answers["spots"]), "pick": pend.answers["pick"]}
-        return Played(outs[0].to_json(self.geo), new[0], pend.executed, pend.anim, used)
+        return Played(outs[0].to_json(self.geo), new[0], pend.executed, pend.anim, used,
+                      pend.res)
 
     def replay(self, st: Any, move: Mapping, choices: Any = None) -> Played:
         """Re-play a recorded move exactly (executed strikes, recorded answers)."""
@@ -611,3 +614,20 @@ def get_agent(spec: str, game: str) -> Any:
     if key not in _AGENTS:
         _AGENTS[key] = make_agent(check_agent_spec(spec), game)
     return _AGENTS[key]
+
+
+def agents_move(table: KegleTable | GolfTable, agents: Sequence[Any], st: Any, noise: Any,
+                rng: np.random.Generator) -> Played:
+    """The move due in ``st`` played by agents, one per seat (golfbillard singles: per side;
+    the opening: both sides at once). The agents' shipped choices apply (no questions)."""
+    if isinstance(table, KegleTable):
+        m = table.agent_move(agents[table.seat_to_move(st)], st, rng)
+        place = np.full(2, np.nan) if m["place"] is None else np.array(m["place"], float)
+        return table.play(st, parse_strike(m["strike"]), place, noise, rng)
+    if table.duo:
+        raise PlayError("agents_move plays golfbillard singles; duo seats go through the app")
+    sides = (0, 1) if st.phase == "opening" else (int(st.to_move),)
+    moves = [table.agent_move(agents[s], st, rng, s) for s in sides]
+    balls = [table._ball(st, m["ball"], s) for s, m in zip(sides, moves, strict=True)]
+    return table.play(st, balls, np.stack([parse_strike(m["strike"]) for m in moves]), noise,
+                      rng)

@@ -124,3 +124,18 @@ def test_strike_checks():
         with pytest.raises(session.PlayError, match=needle):
             session.parse_strike(bad)
     assert np.isfinite(session.parse_strike({"V0": 0.05, "phi": -180})).all()
+
+
+@pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
+def test_replay_cli_writes_a_gif_of_a_game_between_two_agents(tmp_path, game):
+    sys.path.insert(0, str(ROOT / "experiments"))
+    import imageio.v2 as imageio
+    from replay import main
+
+    out = tmp_path / f"{game}.gif"
+    assert main(["--game", game, "--agents", "geometric,random", "--max-shots", "3",
+                 "--fps", "4", "--out", str(out)]) == 0
+    frames = imageio.mimread(out)
+    assert len(frames) >= 3 and frames[0].shape[1] == 800
+    with pytest.raises(SystemExit, match="two agents"):
+        main(["--agents", "geometric", "--out", str(tmp_path / "x.gif")])
