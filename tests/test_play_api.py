@@ -344,3 +344,41 @@ def test_agent_move_times(client):
                 times.append(time.perf_counter() - t0)
                 assert r.status_code == 200, r.text
             assert max(times) < limit, (spec, game, times)
+
+
+def test_golfbillard_duo_partners_alternate(client):
+    """G-31: four seats (side 0 partners 0, 1; side 1 partners 0, 1); the due partner plays."""
+    seats = [{"kind": "agent", "agent": "random", "name": n} for n in ("A", "B", "C", "D")]
+    r = client.post("/api/games", json={"game": "golfbillard", "options": {"duo": True},
+                                        "seats": seats, "seed": 4})
+    v = r.json()["view"]
+    gid = v["id"]
+    assert v["side_names"] == ["A & B", "C & D"]
+    assert v["awaiting"]["seats"] == [0, 2]  # the openers: partner 0 of each side
+    played = []
+    for _ in range(12):
+        v = client.get(f"/api/games/{gid}").json()
+        if v["over"]:
+            break
+        due = v["agents_to_act"]
+        r = client.post(f"/api/games/{gid}/agent", json={})
+        assert r.status_code == 200, r.text
+        played.append((due, r.json()["shot"]["seats"], r.json()["shot"]["before"]))
+    for due, seats, before in played:
+        if before["phase"] == "play":
+            s = before["to_move"]
+            assert seats == [2 * s + before["partner"][s]] == due
+    assert {seat for _, seats, _ in played for seat in seats} >= {0, 2}
+
+
+def test_a_model_zip_plays(client):
+    from cuegym.agents import pretrained_path
+
+    path = str(pretrained_path("keglebillard"))
+    r = client.post("/api/games", json={"game": "keglebillard", "seed": 0, "seats": [
+        {"kind": "agent", "agent": path, "name": "zip"}, {"kind": "human"}]})
+    assert r.status_code == 200, r.text
+    gid = r.json()["view"]["id"]
+    r = client.post(f"/api/games/{gid}/agent", json={"shot": 0})
+    assert r.status_code == 200, r.text
+    assert r.json()["shot"]["seats"] == [0] and r.json()["shot"]["executed"]["place"]

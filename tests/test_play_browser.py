@@ -4,14 +4,16 @@ pytest starts the server on a free loopback port; the browser plays a keglebilla
 the shipped agent to its end (place the red, an illegal placement refused with its reason, aim
 by dragging, shoot, the animation ends, the call and the score, a page reload), a golfbillard
 game's opening and strokes (click an own ball, shoot), watches two agents and replays a saved
-game. Screenshots of each game in play go to docs/img/. Skipped when Chromium, chromedriver or
-Selenium are missing (CI installs them: .ci/run).
+game. Screenshots of each game in play go to the folder named by ``CUEGYM_SCREENSHOTS`` (the
+README's: ``CUEGYM_SCREENSHOTS=docs/img pytest tests/test_play_browser.py``), else to a temporary
+folder. Skipped when Chromium, chromedriver or Selenium are missing (CI installs them: .ci/run).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
 import threading
 import time
@@ -29,10 +31,17 @@ DRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER),
                                 reason="needs chromium and chromedriver (apt: chromium "
                                        "chromium-driver)")
-IMG = Path(__file__).resolve().parents[1] / "docs" / "img"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run",
          "--window-size=1400,860", "--hide-scrollbars")
+
+
+@pytest.fixture(scope="module")
+def img(tmp_path_factory):
+    """Where screenshots go: $CUEGYM_SCREENSHOTS, else a temporary folder."""
+    path = Path(os.environ.get("CUEGYM_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +153,7 @@ def shoot_and_wait(d):
          "the animation to end")
 
 
-def test_keglebillard_against_the_shipped_agent_to_the_end(server, browser):
+def test_keglebillard_against_the_shipped_agent_to_the_end(server, browser, img):
     base, app = server
     d = browser
     d.get(base + "/")
@@ -185,8 +194,7 @@ def test_keglebillard_against_the_shipped_agent_to_the_end(server, browser):
             assert abs(phi - math.degrees(math.atan2(-red[1], -red[0]))) < 2.0
             set_range(d, "v0", 2.5)
             if shots_by_me == 0:  # placed and aiming
-                IMG.mkdir(parents=True, exist_ok=True)
-                d.save_screenshot(str(IMG / "play_keglebillard.png"))
+                d.save_screenshot(str(img / "play_keglebillard.png"))
             shoot_and_wait(d)
             shots_by_me += 1
             call = text(d, "call")
@@ -211,10 +219,10 @@ def test_keglebillard_against_the_shipped_agent_to_the_end(server, browser):
     g = app.state.games.get(gid)
     assert g.table.over(g.state) and shots_by_me >= 1
     assert any(s.seats == [1] for s in g.shots), "the agent never played"
-    d.save_screenshot(str(IMG / "play_keglebillard_end.png"))
+    d.save_screenshot(str(img / "play_keglebillard_end.png"))
 
 
-def test_golfbillard_against_the_shipped_agent(server, browser):
+def test_golfbillard_against_the_shipped_agent(server, browser, img):
     base, _ = server
     d = browser
     d.get(base + "/")
@@ -263,7 +271,7 @@ def test_golfbillard_against_the_shipped_agent(server, browser):
             drag(d, (p[0] + 0.08 * (1 if goal[0] > 0 else -1), p[1]), goal)
             set_range(d, "v0", 1.6)
             if strokes == 1:
-                d.save_screenshot(str(IMG / "play_golfbillard.png"))
+                d.save_screenshot(str(img / "play_golfbillard.png"))
             shoot_and_wait(d)
             strokes += 1
             assert text(d, "call")
@@ -273,7 +281,7 @@ def test_golfbillard_against_the_shipped_agent(server, browser):
     assert js(d, "return window.cuegym.thoughts") >= 1
 
 
-def test_watch_agents_then_replay_a_saved_game(server, browser):
+def test_watch_agents_then_replay_a_saved_game(server, browser, img):
     base, app = server
     d = browser
     body = {"game": "keglebillard", "options": {"distance": 40}, "noise": "tournament",
@@ -288,7 +296,7 @@ def test_watch_agents_then_replay_a_saved_game(server, browser):
     wait(d, "document.body.dataset.status === 'animating' && window.cuegym.view.shots >= 1",
          60, "an agent's shot")
     time.sleep(0.6)
-    d.save_screenshot(str(IMG / "play_watch.png"))
+    d.save_screenshot(str(img / "play_watch.png"))
     wait(d, "window.cuegym.view.shots >= 2 && document.body.dataset.status === 'idle'", 120,
          "two agent shots")
     # step back and forth through the shots
@@ -308,7 +316,8 @@ def test_watch_agents_then_replay_a_saved_game(server, browser):
     target = [row for row in rows if "pretrained vs geometric" in row.text]
     assert target, [row.text for row in rows]
     target[0].find_element("tag name", "button").click()
-    wait(d, "window.cuegym.view && window.cuegym.view.mode === 'replay'", 30, "the replay")
+    wait(d, "window.cuegym.view && window.cuegym.view.mode === 'replay' && "
+            "document.body.dataset.status === 'idle'", 30, "the replay")
     assert js(d, "return window.cuegym.view.meta.verified")
     assert text(d, "shotpos").startswith("0 / ")
     d.find_element("id", "next").click()
@@ -318,4 +327,4 @@ def test_watch_agents_then_replay_a_saved_game(server, browser):
     d.find_element("id", "next").click()
     wait(d, "window.cuegym.shown === 2 && document.body.dataset.status === 'idle'", 30,
          "the second replayed shot")
-    d.save_screenshot(str(IMG / "play_replay.png"))
+    d.save_screenshot(str(img / "play_replay.png"))
