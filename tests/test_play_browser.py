@@ -212,8 +212,8 @@ def test_keglebillard_against_the_shipped_agent_to_the_end(server, browser, img)
                 reloaded = True
         else:
             time.sleep(0.2)
-    wait(d, "window.cuegym.view.over && document.body.dataset.status === 'idle'", 120,
-         "the end of the game")
+    wait(d, "window.cuegym.view.over && document.body.dataset.status === 'idle' && "
+            "window.cuegym.shown === window.cuegym.view.shots", 120, "the end of the game")
     assert not js(d, "return document.getElementById('banner').hidden")
     assert "wins" in text(d, "banner") and text(d, "turn").startswith("Game over")
     g = app.state.games.get(gid)

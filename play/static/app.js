@@ -458,7 +458,7 @@ function onPointer(ev) {
     if (!kegle() && st.phase === "play") {
       for (const id of S.view.own_balls || []) {
         const b = st.balls[id];
-        if (b && Math.hypot(p[0] - b[0], p[1] - b[1]) < 1.4 * R) { S.ball = id; S.drag = null; renderTurn(); draw(); return; }
+        if (b && Math.hypot(p[0] - b[0], p[1] - b[1]) < 1.4 * R) { S.ball = id; S.drag = null; aimAtTarget(); renderTurn(); draw(); return; }
       }
     }
     S.drag = "aim";
@@ -511,7 +511,9 @@ async function act(request) {
   try { r = await request(); }
   catch (e) {
     $("thinking").hidden = true;
-    S.busy = false; $("g-err").textContent = e.message;
+    S.busy = false;
+    // busy: another request (another tab, or this page before a reload) is being played; wait
+    if (!(e.status === 409 && /busy/.test(e.message))) $("g-err").textContent = e.message;
     if (e.status === 409) await reload();
     refresh(); return;
   }
@@ -536,6 +538,25 @@ function resetAim() {
   S.place = null; S.placeOk = null; S.placeReason = "";
   if (!kegle() && S.ball && !(S.view.own_balls || []).includes(S.ball)) S.ball = null;
   if (kegle() && st.ball_in_hand && humanTurn()) { S.place = defaultPlace(st); checkPlacement(); }
+  aimAtTarget();
+}
+
+// A starting aim: keglebillard at the nearer white, golfbillard at the attack goal.
+function aimAtTarget() {
+  const st = displayState(), c = cueBall(st);
+  if (!c) return;
+  let target = null;
+  if (kegle()) {
+    let best = Infinity;
+    for (const id of ["white", "spotted"]) {
+      const p = st.balls[id];
+      if (p && Math.hypot(p[0] - c[0], p[1] - c[1]) < best) { best = Math.hypot(p[0] - c[0], p[1] - c[1]); target = p; }
+    }
+  } else {
+    const side = st.phase === "opening" ? humanTurn().side : st.to_move;
+    target = [side === 0 ? S.geo.length / 2 : -S.geo.length / 2, 0];
+  }
+  if (target) S.aim.phi = Math.atan2(target[1] - c[1], target[0] - c[0]) * 180 / Math.PI;
 }
 
 async function reload() {
@@ -554,7 +575,7 @@ function refresh() {
   renderScoreboard(); renderTurn(); draw();
   if (S.shown >= S.view.shots && S.view.last_call && !$("call").children.length) renderCall(S.view.last_call);
   if (S.view.mode === "play" && S.shown >= S.view.shots && kegle() && humanTurn() && S.view.state.ball_in_hand && !S.place) {
-    S.place = defaultPlace(S.view.state); checkPlacement();
+    S.place = defaultPlace(S.view.state); aimAtTarget(); checkPlacement();
   }
   schedule();
 }
@@ -565,7 +586,13 @@ function schedule() {
   if (S.anim || S.busy || !$("autoplay").checked) return;
   const pause = 900 / Math.max(0.25, +$("speed").value);
   if (S.shown < S.view.shots) { S.timer = setTimeout(stepForward, pause); return; }
-  if (S.view.mode === "play" && S.view.agents_to_act.length && S.view.awaiting.type !== "over") S.timer = setTimeout(agentMove, pause);
+  if (S.view.mode !== "play" || S.view.awaiting.type === "over") return;
+  if (S.view.thinking !== null) {  // an agent is already thinking (a request before a reload)
+    $("thinking").hidden = false;
+    S.timer = setTimeout(async () => { await reload(); $("thinking").hidden = true; refresh(); }, 400);
+    return;
+  }
+  if (S.view.agents_to_act.length) S.timer = setTimeout(agentMove, pause);
 }
 
 async function stepForward() {
@@ -615,6 +642,7 @@ async function initTable(gid, watch) {
     if (e.key === " ") { e.preventDefault(); if (!$("shoot").disabled) shoot(); }
   });
   if (S.view.shots && S.view.mode === "play") renderCall(S.view.last_call);
+  if (!(kegle() && S.view.state.ball_in_hand)) aimAtTarget();
   setStatus("idle");
   refresh();
 }
