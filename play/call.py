@@ -152,8 +152,8 @@ def golf_call(o: dict, names: Sequence[str]) -> list[str]:
         lines.append("kader play (G-20)" + ("" if left is None else
                                            f": a ball {'left' if left else 'did not leave'} "
                                            "its kader (G-21)"))
-    if not o["duty_met"] and not o["turn_kept"] and not o["foul"]:
-        lines.append("defence-triangle duty not met (G-14)")
+    if o["turn_kept"] and not o["duty_met"]:
+        lines.append("the defence-triangle duty (G-14) is still open")
     if o["game_over"]:
         w = o.get("winner")
         lines.append("game over — " + ("draw" if w is None else f"{names[w]} wins"))

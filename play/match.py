@@ -126,6 +126,7 @@ class LiveGame:
         self.shots: list[Shot] = []
         self.pending: Pending | None = None
         self.pending_seats: list[int] = []
+        self.pending_intended: tuple[dict | None, list[int] | None] = (None, None)
         self.opening_moves: dict[int, tuple[int, np.ndarray, dict]] = {}
         self.lock = threading.Lock()
         self.thinking: int | None = None

@@ -324,6 +324,9 @@ function renderScoreboard() {
     });
     const p = document.createElement("p"); p.className = "hint";
     p.textContent = `${st.phase === "opening" ? "opening (G-3)" : st.kader ? "kader play (G-20)" : "play"} · turn ${st.turns} · noise ${v.noise}`;
+    if (st.phase === "play" && st.turn.duty.length && !st.turn.duty_met) {
+      p.textContent += ` · G-14 duty: ${st.turn.duty.join(", ")} in the defence triangle`;
+    }
     box.appendChild(p);
   }
 }
