@@ -48,6 +48,12 @@ from cuegym.physics.constants import (
 #: input: ``{"players": 10**9}`` would otherwise build a billion-entry turn order). Not a rule.
 MAX_PLAYERS = 1000
 
+#: Positional tolerance [m] of the layout checks (as in ``physics.api.validate_layout``).
+LAYOUT_TOL = 1e-9
+
+#: Largest integer a JSON counter may hold (it is stored in numpy int64 arrays).
+INT_MAX = 2**63 - 1
+
 #: ``end_reason`` of the physics JSON output, indexed by ``SimResult.overflow``.
 END_REASONS = ("rest", "max_events", "t_max")
 
@@ -155,6 +161,8 @@ def req_int(value: Any, path: str, lo: int | None = None, hi: int | None = None)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         fail(path, f"must be an integer, got {show(value)}")
     v = int(value)
+    if abs(v) > INT_MAX:
+        fail(path, f"must be an integer of at most 63 bits, got {show(value)}")
     if lo is not None and hi is not None and not lo <= v <= hi:
         fail(path, f"must be an integer in [{lo}, {hi}], got {v}")
     if lo is not None and v < lo:
@@ -478,6 +486,11 @@ def _read_final(final: Any, path: str, ball_ids: Sequence[str], on0: np.ndarray,
             if int(ev_j[k]) != pk:
                 fail(at(bp, "pocket"), f"= {pk}, but its ball_pocket event ({at(ev_path, int(k))})"
                                        f" names pocket {int(ev_j[k])}")
+            pk_c = table.pockets[pk]
+            if math.hypot(xy[b, 0] - pk_c.x, xy[b, 1] - pk_c.y) > pk_c.radius + LAYOUT_TOL:
+                fail(bp, f"at ({xy[b, 0]:.4f}, {xy[b, 1]:.4f}) is not in pocket {pk} "
+                         f"({pk_c.name or pk}) it dropped into (its centre must lie within "
+                         f"{pk_c.radius} m of ({pk_c.x}, {pk_c.y}))")
             pocket[b] = pk
             xy[b] = 0.0
         elif state != "stationary":

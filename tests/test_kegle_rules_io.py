@@ -168,7 +168,7 @@ def test_outcome_json_is_serialisable():
 def test_log_from_json_recovers_topple_times_and_chains():
     out = {"final": {"red": {"x": 0.1, "y": 0.2, "state": "stationary", "pocket": None},
                      "white": {"x": 0.3, "y": 0.3, "state": "stationary", "pocket": None},
-                     "spotted": {"x": 1.0, "y": 0.5, "state": "pocketed", "pocket": 2}},
+                     "spotted": {"x": 1.03, "y": 0.51, "state": "pocketed", "pocket": 2}},
            "pins": {"king": {"standing": False, "toppled_by": "red"},
                     "pin1": {"standing": False, "toppled_by": "red"},
                     **{p: {"standing": True, "toppled_by": None}
