@@ -434,7 +434,7 @@ def read_sim_output(out: Any, path: str, table: TableSpec, params: PhysicsParams
             fail(at(path, "t_end"), f"= {t_end!r} is earlier than the last event ({t_prev!r})")
 
     final_xy, pocket, moving = _read_final(out["final"], at(path, "final"), ball_ids, on0, ev_type,
-                                           ev_i, ev_j, at(path, "events"), reader, table)
+                                           ev_i, ev_j, at(path, "events"), table)
     if end_reason == "rest" and moving:
         fail(at(at(at(path, "final"), moving[0][0]), "state"),
              f"is {moving[0][1]!r}, but the shot ended at rest (end_reason 'rest')")
@@ -450,7 +450,7 @@ def read_sim_output(out: Any, path: str, table: TableSpec, params: PhysicsParams
 
 def _read_final(final: Any, path: str, ball_ids: Sequence[str], on0: np.ndarray,
                 ev_type: np.ndarray, ev_i: np.ndarray, ev_j: np.ndarray, ev_path: str,
-                reader: _EventReader, table: TableSpec
+                table: TableSpec
                 ) -> tuple[np.ndarray, np.ndarray, list[tuple[str, str]]]:
     final = req_obj(final, path)
     B = len(ball_ids)
