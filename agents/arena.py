@@ -212,7 +212,8 @@ class KeglebillardArena:
         sub = [states[i] for i in idx]
         xy, present, pins, salvo = self.layout(sub, strikes.place[idx])
         res = self.simulate(xy, present, pins, strikes.cue[idx])
-        sc = score_shots(res, self.rules, table=self.table, salvo_line=salvo)
+        sc = score_shots(res, self.rules, table=self.table, salvo_line=salvo,
+                         allow_overflow=True)
         v = sc.shooter_points - sc.skaeve + WIN_VALUE * sc.win
         v = v + terms.get("bih", -2.0) * sc.ball_in_hand + terms.get("rodt_bonus", 0.0) * sc.rodt
         v = v + terms.get("foul", 0.0) * sc.foul
@@ -234,7 +235,8 @@ class KeglebillardArena:
             sub = [states[i] for i in idx]
             xy, present, pins, _ = self.layout(sub, strikes.place[idx])
             res = self.simulate(xy, present, pins, strikes.cue[idx])
-            for k, (out, st) in zip(idx, self.g.apply_batch(sub, res), strict=True):
+            played = self.g.apply_batch(sub, res, allow_overflow=True)
+            for k, (out, st) in zip(idx, played, strict=True):
                 new[k] = st
                 rec[k] = self._record(int(k), out)
         return rec, new
@@ -310,7 +312,7 @@ class GolfbillardArena:
 
         res, seg = self.simulate(states, strikes.cue_ball, strikes.cue)
         return play_strokes(states, res, strikes.cue_ball, strikes.cue, segments=seg,
-                            rules=self.rules, geo=self.geo)
+                            rules=self.rules, geo=self.geo, allow_overflow=True)
 
     def values(self, states: Sequence[Any], strikes: Strikes, *, terms: Mapping | None = None
                ) -> np.ndarray:
@@ -386,7 +388,7 @@ class GolfbillardArena:
         res, seg = self.simulate(states, cb, cue)
         players = [list(s.openers) for s in states]
         _, new = play_strokes(states, res, cb, cue.reshape(T, 2, 5), players=players,
-                              segments=seg, rules=self.rules, geo=self.geo)
+                              segments=seg, rules=self.rules, geo=self.geo, allow_overflow=True)
         return new
 
 

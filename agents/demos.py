@@ -48,7 +48,8 @@ def reward_terms(arena: Any, states: list, strikes: Strikes, spec: ResidualSpec
             sub = [states[i] for i in idx]
             xy, present, pins, salvo = arena.layout(sub, strikes.place[idx])
             res = arena.simulate(xy, present, pins, strikes.cue[idx])
-            sc = score_shots(res, arena.rules, table=arena.table, salvo_line=salvo)
+            sc = score_shots(res, arena.rules, table=arena.table, salvo_line=salvo,
+                             allow_overflow=True)
             out["points"][idx] = sc.shooter_points
             out["skaeve"][idx] = sc.skaeve
             out["foul"][idx] = sc.foul

@@ -328,7 +328,10 @@ class KegleShotCore(Core):
         log = read_log(res)
         if len(play) < n:
             log = log.take(play)
-        sc = score_shots(log, g.rules, table=g.table, salvo_line=self.hand[play] == HAND_SALVO)
+        # opt in: a shot cut off by max_events / t_max is scored where it ended and reported
+        # in info["overflow"]
+        sc = score_shots(log, g.rules, table=g.table, salvo_line=self.hand[play] == HAND_SALVO,
+                         allow_overflow=True)
         # reward terms and the per-table outcome
         terms = _terms(self.reward, n)
         terms["points"][play] = sc.shooter_points
@@ -447,7 +450,7 @@ def play_shots(game: KeglebillardGame, params, states: Sequence[GameState], cue:
                        pins_up=np.stack([s.pins_up for s in setups]),
                        present=np.stack([s.present for s in setups]), max_events=max_events,
                        t_max=t_max, threads=threads, validate=False, workspace=workspace)
-        out = game.apply_batch([states[t] for t in play], res)
+        out = game.apply_batch([states[t] for t in play], res, allow_overflow=True)
         for k, t in enumerate(play):
             results[t] = out[k]
             row[t] = k

@@ -216,7 +216,7 @@ def generate_keglebillard_positions(n: int = 8192, *, seed: int = 0, tables: int
                        pins_up=np.stack([s.pins_up for s in setups]),
                        present=np.stack([s.present for s in setups]), max_events=max_events,
                        validate=False)
-        out = game.apply_batch([states[t] for t in idx], res)
+        out = game.apply_batch([states[t] for t in idx], res, allow_overflow=True)
         for k, t in enumerate(idx):
             states[t] = out[k][1]
         for t in range(tables):
