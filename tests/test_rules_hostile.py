@@ -88,7 +88,8 @@ def golf_input() -> dict:
                            {"time": 0.6, "type": "ball_pocket", "agents": ["w1", "goal_plus_x"]}],
                 "n_events": 4, "t_end": 1.5, "overflow": False, "end_reason": "rest"},
         "strike": {"ball": "w1", "V0": 0.8, "phi": 10.0, "theta": 0.0, "a": 0.0, "b": 0.0},
-        "inject": [], "player": 0, "choices": {}, "rules": {"match": "best_of_3"},
+        "inject": [{"type": "rail_return", "ball": "r2", "time": 0.5}], "player": 0,
+        "choices": {}, "rules": {"match": "best_of_3"}, "allow_overflow": False,
     }
 
 
@@ -199,6 +200,7 @@ K_LOG_CASES = [
     (("inject", 0, "pins", 0), "queen", "inject[0].pins[0] is an unknown pin 'queen'"),
     (("inject", 0, "unsporting"), "yes", "inject[0].unsporting must be true or false"),
     (("rules",), [1], "rules must be an object"),
+    (("allow_overflow",), 1, "allow_overflow must be true or false, got 1"),
 ]
 
 
@@ -414,6 +416,16 @@ G_CASES = [
     (("inject",), [{"type": "foul", "kind": "time", "time": "late"}],
      "inject[0].time must be a number"),
     (("inject",), {"type": "jam"}, "inject must be a list"),
+    (("inject", 0, "ball"), "w9", "inject[0].ball is an unknown ball 'w9'"),
+    (("inject", 0, "ball"), True, "inject[0].ball is an unknown ball True"),
+    (("inject", 0, "time"), float("nan"), "inject[0].time must be finite"),
+    (("inject", 0, "type"), "earthquake", "inject[0].type must be one of"),
+    (("inject", 0), {"type": "foul", "kind": ["time"]}, "inject[0].kind must be one of"),
+    (("inject", 0), {"type": "jam", "ball": "r2", "goal": True}, "inject[0].goal must be one "
+                                                                 "of [0, 1], got True"),
+    (("inject", 0), {"type": "jam", "ball": "r2"}, "inject[0] (a jam) needs 'goal'"),
+    (("inject", 0), {"type": "off_table"}, "inject[0].ball is missing"),
+    (("allow_overflow",), "yes", "allow_overflow must be true or false, got 'yes'"),
     (("choices",), {"spots": [7]}, "choices.spots[0] must be an integer in [1, 5], got 7"),
     (("choices",), {"pick": "w9"}, "choices.pick is an unknown ball 'w9'"),
     (("player",), 2, "player must be one of [0, 1], got 2"),
