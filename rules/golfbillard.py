@@ -49,6 +49,7 @@ import numpy as np
 import yaml
 
 from cuegym.configs import (
+    CIRCLE_POST,
     CONFIG_DIR,
     ConfigError,
     PhysicsParams,
@@ -782,6 +783,78 @@ class GolfOutcome:
 # ---------------------------------------------------------------------------------------------
 
 
+#: field -> trailing shape of the SimResult fields the golf referee reads (K: the event axis).
+_LOG_SHAPES = {"n_events": (), "t_end": (), "ev_type": ("K",), "ev_time": ("K",), "ev_i": ("K",),
+               "ev_j": ("K",), "ev_state": ("K", 2, 7), "rvw": (N_BALLS, 3, 3),
+               "rvw0": (N_BALLS, 3, 3), "pocket": (N_BALLS,)}
+
+
+def check_log(log: Any, on_table: np.ndarray, geo: GolfGeometry | None = None) -> None:
+    """Validate a SimResult-like golf log of T tables against the balls on each table.
+
+    Args:
+        log: the SimResult fields (attributes).
+        on_table: (T, 10) balls on each table before the stroke.
+
+    Raises:
+        RefereeInputError (a ValueError) naming the field and entry: a missing field or wrong
+        shape; an event code that is not a golf event; a time that is not finite, negative, out
+        of order or after ``t_end``; an agent that is no ball on the table, or a cushion, goal or
+        cap index the table lacks; a ``pocket`` that is not -1 or a goal.
+    """
+    geo = geo or golf_geometry()
+    arr = {}
+    for name in _LOG_SHAPES:
+        if getattr(log, name, None) is None:
+            raise RefereeInputError(f"log lacks field {name!r}")
+        arr[name] = np.asarray(getattr(log, name))
+    T = arr["n_events"].shape[0] if arr["n_events"].ndim == 1 else -1
+    K = arr["ev_type"].shape[1] if arr["ev_type"].ndim == 2 else -1
+    for name, trail in _LOG_SHAPES.items():
+        want = (T, *(K if d == "K" else d for d in trail))
+        if T < 0 or K < 0 or arr[name].shape != want:
+            raise RefereeInputError(f"log.{name} must have shape {want}, got {arr[name].shape}")
+        if name in ("n_events", "ev_type", "ev_i", "ev_j", "pocket") and \
+                not np.issubdtype(arr[name].dtype, np.integer):
+            raise RefereeInputError(f"log.{name} must be integer, got dtype {arr[name].dtype}")
+    on = np.asarray(on_table, bool)
+    n = arr["n_events"]
+
+    def bad(mask: np.ndarray, name: str, why: str) -> None:
+        if mask.any():
+            idx = tuple(int(i) for i in np.argwhere(mask)[0])
+            raise RefereeInputError(f"log.{name}[{', '.join(map(str, idx))}] = "
+                                    f"{arr[name][idx].item()!r} {why}")
+
+    bad((n < 0) | (n > K), "n_events", f"is outside [0, {K}]")
+    valid = np.arange(K)[None, :] < n[:, None]
+    typ, tm, ei, ej = arr["ev_type"], arr["ev_time"], arr["ev_i"], arr["ev_j"]
+    codes = (EV_BALL_BALL, EV_BALL_CUSHION, EV_BALL_POCKET, EV_BALL_POST, EV_TRANSITION)
+    bad(valid & ~np.isin(typ, codes), "ev_type", f"is not a golfbillard event code {codes}")
+    bad(~np.isfinite(arr["t_end"]) | (arr["t_end"] < 0), "t_end", "is not a finite time >= 0")
+    bad(valid & ~(np.isfinite(tm) & (tm >= 0)), "ev_time", "is not a finite time >= 0")
+    bad(np.pad(valid[:, 1:] & (np.diff(tm, axis=1) < 0), ((0, 0), (1, 0))), "ev_time",
+        "is earlier than the event before it")
+    bad(valid & (tm > arr["t_end"][:, None]), "ev_time", "is after log.t_end")
+    ball_on = np.take_along_axis(on, np.clip(ei, 0, N_BALLS - 1), axis=1)
+    bad(valid & ((ei < 0) | (ei >= N_BALLS) | ~ball_on), "ev_i",
+        "is not a ball on the table")
+    other_on = np.take_along_axis(on, np.clip(ej, 0, N_BALLS - 1), axis=1)
+    bad(valid & (typ == EV_BALL_BALL) & ((ej < 0) | (ej >= N_BALLS) | (ej == ei) | ~other_on),
+        "ev_j", "is not a second ball on the table")
+    posts = np.array([c.kind == CIRCLE_POST for c in geo.table.circles] + [False], bool)
+    for code, ok, what in (
+            (EV_BALL_CUSHION, (ej >= 0) & (ej < len(geo.table.cushions)), "a cushion index"),
+            (EV_BALL_POCKET, (ej >= 0) & (ej < len(geo.goals)), "a goal index"),
+            (EV_BALL_POST, posts[np.clip(ej, -1, len(posts) - 1)], "a cap index"),
+            (EV_TRANSITION, (ej >= STATIONARY) & (ej <= ROLLING), "a motion state 0..3")):
+        bad(valid & (typ == code) & ~ok, "ev_j", f"is not {what}")
+    pk = arr["pocket"]
+    bad((pk < -1) | (pk >= len(geo.goals)), "pocket", "is not -1 or a goal index")
+    xy = arr["rvw0"][:, :, 0, :2]
+    bad(on & ~np.isfinite(xy).all(2), "rvw0", "has a position that is not finite")
+
+
 class TableLog:
     """The event log of one table of a batched result, with the queries the rules need."""
 
@@ -1316,6 +1389,7 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         states = [states]
     if len(states) != T:
         raise ValueError(f"got {len(states)} states for a log of {T} tables")
+    check_log(log, np.stack([st.on_table for st in states]), geo)
     cb = np.atleast_1d(np.asarray(cue_ball, dtype=object))
     if cb.shape != (T,):
         raise ValueError(f"cue_ball must have shape ({T},), got {cb.shape}: {cue_ball!r}")

@@ -47,6 +47,7 @@ from cuegym.rules.golfbillard import (
     attack_goal,
     ball_index,
     check_choices,
+    check_log,
     check_overflow,
     check_player,
     defence_duty,
@@ -475,6 +476,7 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
     rules = rules or load_golf_rules()
     geo = geo or golf_geometry()
     T = len(states)
+    check_log(log, np.stack([s.on_table for s in states]), geo)  # both phases
     cb = np.asarray(cue_ball, dtype=object)
     if cb.ndim == 1:
         cb = np.stack([cb, np.full(T, -1, dtype=object)], axis=1)

@@ -24,7 +24,13 @@ from hypothesis import strategies as st
 from cuegym.configs import load_table
 from cuegym.physics import simulate_json
 from cuegym.rules import golfbillard_game as golf_game
-from cuegym.rules.golfbillard import GolfState, golf_geometry, load_golf_rules
+from cuegym.rules.golfbillard import (
+    GolfState,
+    LogBuilder,
+    golf_geometry,
+    load_golf_rules,
+    score_stroke,
+)
 from cuegym.rules.inputs import MAX_PLAYERS, RefereeInputError, req_bool, req_int, req_num
 from cuegym.rules.keglebillard import PIN_IDS, build_log, read_log
 from cuegym.rules.keglebillard_game import GameState, KeglebillardGame, play_game
@@ -470,6 +476,44 @@ def test_golf_bad_input_is_refused(path, value, fragment):
             assert golf_game.score_json(payload)["outcome"]["scored_balls"] == ["w1"]
             return
     refused(golf_game.score_json, payload, fragment)
+
+
+def test_golf_array_log_checks():
+    """The array path (SimResult fields, e.g. LogBuilder) refuses what the JSON path refuses."""
+    st = GolfState.with_balls(MID)
+    good = (LogBuilder(st.xy).strike("w1", v=(1.0, 0.0)).post(0.2, "w1", 0, (0.82, 0.01))
+            .cushion(0.5, "r1", 2, (0.3, 0.419)).drop(0.8, "w1", 0).build())
+    score_stroke(st, good, "w1")
+    for field, change, fragment in (
+            ("ev_j", lambda a: a.__setitem__((0, 0), 99), "log.ev_j[0, 0] = 99 is not a cap "
+                                                          "index"),
+            ("ev_j", lambda a: a.__setitem__((0, 1), 4), "log.ev_j[0, 1] = 4 is not a cushion "
+                                                         "index"),
+            ("ev_j", lambda a: a.__setitem__((0, 2), 2), "log.ev_j[0, 2] = 2 is not a goal "
+                                                         "index"),
+            ("ev_i", lambda a: a.__setitem__((0, 1), 3), "log.ev_i[0, 1] = 3 is not a ball on "
+                                                         "the table"),
+            ("ev_type", lambda a: a.__setitem__((0, 1), 5), "log.ev_type[0, 1] = 5 is not a "
+                                                            "golfbillard event code"),
+            ("ev_time", lambda a: a.__setitem__((0, 1), np.nan), "log.ev_time[0, 1] = nan is "
+                                                                 "not a finite time"),
+            ("ev_time", lambda a: a.__setitem__((0, 1), 0.1), "log.ev_time[0, 1] = 0.1 is "
+                                                              "earlier than the event before"),
+            ("t_end", lambda a: a.__setitem__(0, 0.3), "log.ev_time[0, 1] = 0.5 is after "
+                                                       "log.t_end"),
+            ("pocket", lambda a: a.__setitem__((0, 0), 7), "log.pocket[0, 0] = 7 is not -1 or "
+                                                           "a goal index"),
+            ("n_events", lambda a: a.__setitem__(0, 9), "log.n_events[0] = 9 is outside [0, "
+                                                        "3]")):
+        bad = copy.deepcopy(good)
+        change(getattr(bad, field))
+        with pytest.raises(ValueError) as info:
+            score_stroke(st, bad, "w1")
+        assert fragment in str(info.value), str(info.value)
+    bad = copy.deepcopy(good)
+    del bad.ev_state
+    with pytest.raises(ValueError, match="log lacks field 'ev_state'"):
+        score_stroke(st, bad, "w1")
 
 
 def test_golf_missing_keys_and_state_consistency():
