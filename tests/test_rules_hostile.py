@@ -662,6 +662,28 @@ def test_several_mutations_at_once_are_scored_or_refused_clearly(data):
         _accepts_or_refuses(fn, payload)
 
 
+OPTIONAL_LOG_KEYS = ("n_events", "t_end", "overflow", "end_reason")
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(game=st.sampled_from(["kegle", "golf"]), data=st.data())
+def test_equivalent_inputs_give_the_same_result(game, data):
+    """The correct result, not just any: dropping the log's optional keys (``t_end`` only when
+    the referee does not read it) and reordering the objects' keys change nothing."""
+    base, fn = (K_IN, kegle_score) if game == "kegle" else (G_IN, golf_game.score_json)
+    want = fn(copy.deepcopy(base))
+    payload = copy.deepcopy(base)
+    drop = data.draw(st.lists(st.sampled_from(OPTIONAL_LOG_KEYS), unique=True))
+    for key in drop:
+        if not (game == "golf" and key == "t_end"):  # golf reads t_end (drops at the end)
+            del payload["log"][key]
+    for obj in (payload["log"]["final"], payload["log"]["pins"], payload["state"]):
+        keys = data.draw(st.permutations(list(obj)))
+        items = [(k, obj.pop(k)) for k in keys]
+        obj.update(items)
+    assert fn(payload) == want
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game", ["kegle", "golf"])
 def test_every_path_with_every_hostile_value(game):
@@ -788,6 +810,19 @@ def _run_cli(game: str, stdin: str) -> tuple[int, str, str]:
 @pytest.mark.parametrize("game, payload, fragment", CLI_CASES)
 def test_cli_exits_2_with_one_line(game, payload, fragment):
     _one_line_error(*_run_cli(game, json.dumps(payload)), fragment)
+
+
+def test_cli_new_refuses_absurd_player_counts():
+    from cuegym.rules import __main__ as cli
+
+    old = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = io.StringIO(), io.StringIO()
+    try:
+        rc = cli.main(["new", "--game", "keglebillard", "--players", str(10 ** 9)])
+        err = sys.stderr.getvalue()
+    finally:
+        sys.stdout, sys.stderr = old
+    assert rc == 2 and err == "error: n_players must be an integer <= 1000, got 1000000000\n"
 
 
 def test_cli_nested_and_non_finite_json():
