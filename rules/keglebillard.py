@@ -434,8 +434,10 @@ def read_log(log: Any, table: TableSpec | None = None) -> EventLog:
     """Validate a SimResult-like object (attributes or a mapping) into an :class:`EventLog`.
 
     Args:
-        log: the SimResult fields (attributes or a mapping); an :class:`EventLog` is returned
-            as it is (it was validated when it was made).
+        log: the SimResult fields (attributes or a mapping). An :class:`EventLog` is returned
+            as it is: :func:`read_log`, :func:`build_log` and :func:`log_from_json` make
+            validated ones (one constructed directly is trusted; pass its fields as a mapping to
+            check it).
         table: the table the shot was played on (default kleinmatch): the cushion, jaw and
             pocket indices of the events and ``pocket`` must exist on it.
 

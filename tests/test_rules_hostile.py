@@ -36,7 +36,7 @@ from cuegym.rules.keglebillard import PIN_IDS, build_log, read_log
 from cuegym.rules.keglebillard_game import GameState, KeglebillardGame, play_game
 from cuegym.rules.keglebillard_game import score_json as kegle_score
 
-HYPO = settings(max_examples=150, deadline=None, derandomize=True,
+HYPO = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
 
 KT = load_table("keglebillard")
@@ -648,7 +648,7 @@ def test_a_wrong_type_or_non_finite_leaf_is_always_refused(game, data):
     assert not _accepts_or_refuses(fn, mutate(base, path, value)), (path, value)
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
 @given(data=st.data())
 def test_several_mutations_at_once_are_scored_or_refused_clearly(data):
     for base, fn in ((K_IN, kegle_score), (G_IN, golf_game.score_json)):
@@ -665,7 +665,7 @@ def test_several_mutations_at_once_are_scored_or_refused_clearly(data):
 OPTIONAL_LOG_KEYS = ("n_events", "t_end", "overflow", "end_reason")
 
 
-@settings(max_examples=30, deadline=None, derandomize=True)
+@settings(max_examples=30, deadline=None, derandomize=True, database=None)
 @given(game=st.sampled_from(["kegle", "golf"]), data=st.data())
 def test_equivalent_inputs_give_the_same_result(game, data):
     """The correct result, not just any: dropping the log's optional keys (``t_end`` only when
@@ -700,7 +700,7 @@ def test_every_path_with_every_hostile_value(game):
             assert not (ok and never and path in leaves), (path, value)
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
+@settings(max_examples=25, deadline=None, derandomize=True, database=None)
 @given(v0=st.floats(0.5, 6.0), phi=st.floats(0.0, 360.0), a=st.floats(-0.5, 0.5),
        b=st.floats(-0.5, 0.5), theta=st.floats(0.0, 30.0))
 def test_kegle_real_physics_logs_are_accepted_and_score_as_the_shot(v0, phi, a, b, theta):
@@ -715,7 +715,7 @@ def test_kegle_real_physics_logs_are_accepted_and_score_as_the_shot(v0, phi, a, 
     assert via_log == via_shot
 
 
-@settings(max_examples=15, deadline=None, derandomize=True)
+@settings(max_examples=15, deadline=None, derandomize=True, database=None)
 @given(ball=st.sampled_from(["w1", "w2", "w3"]), v0=st.floats(0.3, 4.0),
        phi=st.floats(-180.0, 180.0), a=st.floats(-0.5, 0.5), b=st.floats(-0.5, 0.5))
 def test_golf_real_physics_logs_are_accepted(ball, v0, phi, a, b):
