@@ -683,6 +683,8 @@ def _strike_arrays(state: GolfState, obj: Any, geo: GolfGeometry, where: str
         raise RefereeInputError(f"{where}: a stroke has one strike, got {len(strikes)}")
     for k, (s, sp) in enumerate(zip(strikes, paths, strict=True)):
         cb[0, k] = req_name(s["ball"], f"{sp}.ball", geo.ball_ids, "ball")
+        if not state.on_table[cb[0, k]]:
+            raise RefereeInputError(f"{sp}.ball names {s['ball']!r}, which is not on the table")
         cue[0, k] = [req_num(s.get(name, 0.0), f"{sp}.{name}")
                      for name in ("V0", "phi", "theta", "a", "b")]
     try:

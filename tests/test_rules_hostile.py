@@ -413,7 +413,7 @@ G_CASES = [
      "log.pins has unknown key(s) ['king']"),
     (("strike", "V0"), 25.0, "out of range [0.0, 20.0]"),
     (("strike", "V0"), "fast", "strike.V0 must be a number, got 'fast'"),
-    (("strike", "ball"), "w5", "strike: struck ball 4 is not on the table"),
+    (("strike", "ball"), "w5", "strike.ball names 'w5', which is not on the table"),
     (("strike", "ball"), "x9", "strike.ball is an unknown ball 'x9'"),
     (("strike",), {"ball": "w1", "V0": 0.8, "phi": 10.0, "a": 0.9, "b": 0.9},
      "strike: strike offsets need a^2 + b^2 <= 1"),
