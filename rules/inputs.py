@@ -191,7 +191,10 @@ def req_num(value: Any, path: str, lo: float | None = None, hi: float | None = N
 
 
 def req_xy(value: Any, path: str) -> tuple[float, float]:
-    """A position ``[x, y]``: a list of two finite numbers [m]."""
+    """A position ``[x, y]``: a list of two finite numbers [m] (from Python also a tuple or a
+    numpy array of two)."""
+    if isinstance(value, np.ndarray) and value.ndim == 1:
+        value = value.tolist()
     x, y = req_list(value, path, 2)
     return req_num(x, at(path, 0)), req_num(y, at(path, 1))
 

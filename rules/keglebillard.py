@@ -258,14 +258,6 @@ def _pin_index(value: Any, what: str) -> int:
     raise ValueError(f"{what}: unknown pin {value!r} (known: {list(PIN_IDS)})")
 
 
-def _finite_xy(value: Any, what: str) -> tuple[float, float]:
-    try:
-        x, y = (float(v) for v in value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{what} must be [x, y], got {value!r}") from None
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise ValueError(f"{what} must be finite, got {value!r}")
-    return x, y
 
 
 @dataclass(frozen=True)
@@ -694,8 +686,8 @@ def build_log(events: Sequence[Sequence], *, start: Mapping | None = None,
     rvw0 = np.zeros((1, N_BALLS, 3, 3))
     rvw = np.zeros((1, N_BALLS, 3, 3))
     for b, name in enumerate(BALL_IDS):
-        rvw0[0, b, 0, :2] = _finite_xy(pos0[name], f"build_log start {name}")
-        rvw[0, b, 0, :2] = _finite_xy(pos1[name], f"build_log end {name}")
+        rvw0[0, b, 0, :2] = req_xy(pos0[name], f"build_log start.{name}")
+        rvw[0, b, 0, :2] = req_xy(pos1[name], f"build_log end.{name}")
     return read_log(dict(
         rvw=rvw, motion=motion[None], pocket=pocket[None], rvw0=rvw0, motion0=motion0[None],
         pins_up=pins_up[None], pins_up0=up0[None].copy(), pin_toppler=toppler[None],

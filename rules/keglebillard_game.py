@@ -68,9 +68,6 @@ from cuegym.rules.keglebillard import (
     score_shots,
     white_spots,
 )
-from cuegym.rules.keglebillard import (
-    _finite_xy as _xy,  # (x, y) floats, finite, or a ValueError naming the value
-)
 
 #: Tolerance [m] when checking that a log starts from the state's positions.
 MATCH_TOL = 1e-6
@@ -487,7 +484,7 @@ class KeglebillardGame:
         Placing it in front of the salvo line is not an error here: that shot is played with
         penalty 6 (K-15).
         """
-        x, y = _xy(xy, "red placement")
+        x, y = req_xy(xy, "red placement")
         if not self.table.on_cloth(x, y, self.R):
             return f"the red at ({x:.4f}, {y:.4f}) is not on the cloth"
         for pk in self.table.pockets:
@@ -518,7 +515,7 @@ class KeglebillardGame:
             why = self.placement_error(state, red_xy)
             if why:
                 raise ValueError(f"K-19: {why}")
-            red = _xy(red_xy, "red_xy")
+            red = req_xy(red_xy, "red_xy")
         else:
             if red_xy is not None:
                 raise ValueError("red_xy given but the player does not have ball in hand")
