@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.base import Agent, ShotNoise, Strikes, check_game
+from cuegym.agents.base import Agent, ShotNoise, Strikes, check_game, load_noise
 from cuegym.configs import load_params
 
 #: Value of winning the game outright with a shot (keglebillard K-20, golfbillard G-4), in the
@@ -464,7 +464,7 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
         if ag.game != arena.game:
             raise ValueError(f"agent {ag.name!r} plays {ag.game!r}, the arena {arena.game!r}")
         ag.reset()
-    noise = ShotNoise.named(noise)
+    noise = load_noise(noise)
     rng = np.random.default_rng(seed)
     G = int(n_games)
     seats = np.zeros((G, 2), np.int64)

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.base import ShotNoise, Strikes
+from cuegym.agents.base import ShotNoise, Strikes, load_noise
 from cuegym.agents.residual import ResidualSpec, in_action_range, residual_strikes
 
 
@@ -136,7 +136,7 @@ def planner_demos(renv: Any, n_states: int, *, per_state: int = 32, noise_sample
 
     spec = renv.rspec
     weights = load_reward(spec.game, reward)
-    shot_noise = ShotNoise.named(noise)
+    shot_noise = load_noise(noise)
     rng = np.random.default_rng(seed)
     N, K = int(per_state), int(noise_samples)
     obs_l, act_l, rew_l, best_l = [], [], [], []
@@ -186,7 +186,7 @@ def choice_demos(cenv: Any, n_states: int, *, noise_samples: int = 4, noise: Any
 
     spec = cenv.cspec
     weights = load_reward(spec.game, reward)
-    shot_noise = ShotNoise.named(noise)
+    shot_noise = load_noise(noise)
     rng = np.random.default_rng(seed)
     A, K = spec.n_actions, int(noise_samples)
     if K < 1:

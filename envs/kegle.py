@@ -17,6 +17,8 @@ import gymnasium as gym
 import numpy as np
 
 from cuegym.configs import load_params
+from cuegym.games.noise import load_noise
+from cuegym.games.strikes import Strikes
 from cuegym.physics import simulate
 from cuegym.physics.api import Workspace
 from cuegym.rules.keglebillard import FOUL_COLUMNS, GEOM_TOL, N_PINS, read_log, score_shots
@@ -24,7 +26,7 @@ from cuegym.rules.keglebillard_game import GameState, KeglebillardGame, ShotOutc
 
 from .actions import layout_box, scale, strikes_from_actions, unit_box
 from .base import Core
-from .config import load_noise, load_reward, load_settings
+from .config import load_reward, load_settings
 from .positions import HAND_CLOTH, HAND_NONE, HAND_SALVO, load_positions
 
 # ---------------------------------------------------------------------------------------------
@@ -304,8 +306,7 @@ class KegleShotCore(Core):
 
     def strikes(self, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Executed strikes (noise included) and placements for validated actions."""
-        cue = self.noise.apply(self.actions.strikes(a), self.rngs, np.arange(self.n),
-                               self.params.R)
+        cue = self.noise.execute(self.actions.strikes(a), self.rngs)
         return cue, self.actions.placements(a, self.hand)
 
     def step(self, a: np.ndarray):
@@ -395,19 +396,6 @@ class KegleShotCore(Core):
 # ---------------------------------------------------------------------------------------------
 
 
-def clamp_strikes(cue: np.ndarray) -> np.ndarray:
-    """Strikes kept valid for the physics: V0 in [0, 20], theta in [0, 90], a^2 + b^2 <= 1."""
-    cue = np.array(cue, np.float64).reshape(-1, 5)
-    if not np.isfinite(cue).all():
-        raise ValueError(f"strikes must be finite, got {cue!r}")
-    np.clip(cue[:, 0], 0.0, 20.0, out=cue[:, 0])
-    np.clip(cue[:, 2], 0.0, 90.0, out=cue[:, 2])
-    r = np.hypot(cue[:, 3], cue[:, 4])
-    big = r > 1.0
-    cue[big, 3:5] /= r[big, None] * (1.0 + 1e-12)
-    return cue
-
-
 def play_shots(game: KeglebillardGame, params, states: Sequence[GameState], cue: np.ndarray,
                place: np.ndarray, *, max_events: int = 300, t_max: float = 60.0,
                threads: int | None = None, workspace: Workspace | None = None
@@ -466,12 +454,10 @@ class KegleRandomOpponent:
         self.map = actions
 
     def act(self, states: Sequence[GameState], rng: np.random.Generator):
-        from .opponents import StrikeBatch
-
         u = rng.uniform(-1.0, 1.0, (len(states), ACT_DIM))
         code = {None: HAND_NONE, "salvo": HAND_SALVO, "cloth": HAND_CLOTH}
         hand = np.array([code[s.ball_in_hand] for s in states], np.int8)
-        return StrikeBatch(self.map.strikes(u), np.zeros(len(states), np.int64),
+        return Strikes(self.map.strikes(u), np.zeros(len(states), np.int64),
                            self.map.placements(u, hand))
 
 
@@ -542,8 +528,7 @@ class KegleGameCore(Core):
     def _shoot(self, tables: list[int], cue: np.ndarray, place: np.ndarray
                ) -> list[ShotOutcome]:
         """Execute (noise, physics, rules) one shot on each of ``tables``."""
-        cue = clamp_strikes(self.noise.apply(cue, self.rngs, np.asarray(tables, np.int64),
-                                             self.params.R))
+        cue = self.noise.execute(cue, [self.rngs[t] for t in tables])
         s = self.settings
         shooters = [self.states[t].to_play for t in tables]
         outcomes, new, res, row = play_shots(

@@ -37,7 +37,6 @@ from .kegle import (
     HAND_SALVO,
     KegleActionMap,
     action_space,
-    clamp_strikes,
     observation_space,
     observe_states,
     play_shots,
@@ -112,8 +111,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         a = check_actions(action, 1, self._act_space.shape[0], clip=self.clip)
         code = {None: HAND_NONE, "salvo": HAND_SALVO, "cloth": HAND_CLOTH}[st.ball_in_hand]
         place = self.map.placements(a, np.array([code], np.int8))
-        cue = clamp_strikes(self.noise.apply(self.map.strikes(a), [self.np_random],
-                                             np.array([0]), self.params.R))
+        cue = self.noise.execute(self.map.strikes(a), [self.np_random])
         s = self.settings
         outcomes, new, res, row = play_shots(
             self.game, self.params, [st], cue, place, max_events=s.max_events, t_max=s.t_max,

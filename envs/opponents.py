@@ -12,24 +12,7 @@ callable ``f(states, rng)`` returning such an object is accepted too.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
-
-
-@dataclass
-class StrikeBatch:
-    """Strikes for T states (duck-compatible with ``cuegym.agents.base.Strikes``).
-
-    Attributes:
-        cue: (T, 5) V0, phi, theta, a, b. cue_ball: (T,) struck ball index.
-        place: (T, 2) keglebillard red placement [m] (NaN: none).
-    """
-
-    cue: np.ndarray
-    cue_ball: np.ndarray
-    place: np.ndarray
 
 
 class _CallableOpponent:

@@ -263,13 +263,13 @@ def generate_keglebillard_play_positions(n: int = 16384, *, seed: int = 0, table
     probability ``keep``.
     """
     from cuegym.agents.arena import make_arena
-    from cuegym.agents.base import ShotNoise
+    from cuegym.agents.base import load_noise
     from cuegym.agents.geometric import GeometricAgent
 
     rng = np.random.default_rng(seed)
     arena = make_arena("keglebillard")
     agent = GeometricAgent("keglebillard")
-    shot_noise = ShotNoise.named(noise)
+    shot_noise = load_noise(noise)
     states = arena.new_states(tables)
     rec: dict[str, list] = {"red": [], "whites": [], "pins": [], "hand": [], "brk": []}
     while len(rec["hand"]) < n:

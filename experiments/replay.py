@@ -127,7 +127,7 @@ def replay_game(cfg: Settings) -> list[np.ndarray]:
     frames: list[np.ndarray] = []
     hold = max(1, int(cfg.fps // 2))
     if cfg.game == "keglebillard":
-        from cuegym.envs.kegle import clamp_strikes, outcome_summary, play_shots
+        from cuegym.envs.kegle import outcome_summary, play_shots
         from cuegym.rules.keglebillard_game import KeglebillardGame, random_policy
 
         game = KeglebillardGame()
@@ -140,8 +140,7 @@ def replay_game(cfg: Settings) -> list[np.ndarray]:
                 break
             shooter = st.to_play
             red, cue = random_policy(game, st, rng)
-            cue = clamp_strikes(noise.apply(np.asarray(cue)[None], [rng], np.array([0]),
-                                            params.R))
+            cue = noise.execute(np.asarray(cue)[None], [rng])
             place = np.full((1, 2), np.nan) if red is None else np.asarray(red)[None]
             outs, new, res, row = play_shots(game, params, [st], cue, place,
                                              max_events=s.max_events, t_max=s.t_max)
@@ -155,7 +154,6 @@ def replay_game(cfg: Settings) -> list[np.ndarray]:
                                                     cue[0]))] * hold
     else:
         from cuegym.envs.golf import golf_rules, play_golf_strokes
-        from cuegym.envs.kegle import clamp_strikes
         from cuegym.rules.golfbillard import golf_geometry
         from cuegym.rules.golfbillard_game import new_match, random_policy
 
@@ -169,8 +167,7 @@ def replay_game(cfg: Settings) -> list[np.ndarray]:
             if st.phase == "over":
                 break
             cb, cue = random_policy(st, rng, geo)
-            cue = np.stack([clamp_strikes(noise.apply(c[None], [rng], np.array([0]), params.R))[0]
-                            for c in cue])
+            cue = np.stack([noise.execute(c[None], [rng])[0] for c in cue])
             outs, new, res = play_golf_strokes(geo, rules, params, [st], cb[None], cue[None],
                                                max_events=s.max_events, t_max=s.t_max)
             if cfg.animate:

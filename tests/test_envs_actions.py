@@ -90,12 +90,13 @@ def test_tournament_noise_has_the_documented_deviations():
 
     noise = load_noise("tournament")
     R = load_params("keglebillard").R
-    assert noise.sigma(R) == pytest.approx([0.075, 0.125, 0.1, 0.0005 / R, 0.0005 / R])
+    # a and b in units of R: the Olympiad's 0.5 mm cue-tip deviation
+    assert noise.sigma == pytest.approx([0.075, 0.125, 0.1, 0.0005 / R, 0.0005 / R])
     rngs = [np.random.default_rng(k) for k in range(2000)]
     cue = np.tile([3.0, 10.0, 20.0, 0.0, 0.0], (2000, 1))
-    out = noise.apply(cue, rngs, np.arange(2000), R)
+    out = noise.execute(cue, rngs)
     sd = (out - cue).std(0)
-    assert sd == pytest.approx(noise.sigma(R), rel=0.08)
+    assert sd == pytest.approx(noise.sigma, rel=0.08)
     assert load_noise("none").is_zero and set(noise_presets()) >= {"none", "tournament"}
 
 
