@@ -36,9 +36,10 @@ VARIANTS = (
 MAX_EVENTS = 400
 
 
-def _injected(rng: np.random.Generator, st) -> list[dict]:
-    """A random injected event (K-14a or K-16) for one shot from ``st``, or none."""
-    if rng.random() > 0.06:
+def _injected(rng: np.random.Generator, st, p: float = 0.06) -> list[dict]:
+    """A random injected event (K-14a or K-16) for one shot from ``st`` (probability ``p``),
+    or none."""
+    if rng.random() > p:
         return []
     kind = rng.choice(["touche", "double_hit", "pin_toppled", "moving_balls", "off_table",
                        "deliberate_touch", "guide_marks"])
@@ -125,7 +126,7 @@ def _old_step(game, params, states, strikes, injected):
     return res
 
 
-def _run(n_shots: int, seed: int, T: int, frac_geo: float) -> int:
+def _run(n_shots: int, seed: int, T: int, frac_geo: float, rounds: int) -> int:
     from cuegym.agents.geometric import GeometricAgent
 
     rng = np.random.default_rng(seed)
@@ -141,7 +142,7 @@ def _run(n_shots: int, seed: int, T: int, frac_geo: float) -> int:
         G = Kegle(variant)
         olds = [og.new_state(N, first_player=int(rng.integers(N))) for _ in range(T)]
         news = G.batch([G.new_state(N, first_player=s.to_play) for s in olds])
-        for _ in range(60):  # rounds with this variant and player count
+        for _ in range(rounds):  # rounds with this variant and player count
             strikes = _strikes(rng, og, olds, geo_agent, frac_geo)
             inj = [_injected(rng, st) for st in olds]
             ref = _old_step(og, params, olds, strikes, inj)
@@ -166,12 +167,12 @@ def _run(n_shots: int, seed: int, T: int, frac_geo: float) -> int:
 
 
 def test_compiled_flow_equals_the_old_flow_short():
-    assert _run(3000, seed=1, T=48, frac_geo=0.15) >= 3000
+    assert _run(3000, seed=1, T=25, frac_geo=0.15, rounds=12) >= 3000
 
 
 @pytest.mark.slow
 def test_compiled_flow_equals_the_old_flow_100k():
-    assert _run(100_000, seed=2, T=256, frac_geo=0.1) >= 100_000
+    assert _run(100_000, seed=2, T=128, frac_geo=0.1, rounds=40) >= 100_000
 
 
 def test_reference_is_the_previous_implementation():
@@ -180,3 +181,99 @@ def test_reference_is_the_previous_implementation():
 
     assert not hasattr(product, "ShotSetup") and old.KeglebillardGame is not Kegle
     assert math.isfinite(old.MATCH_TOL)
+
+
+# --- hand-built logs: the rare paths (K-20 wins, covered spots, K-25 streaks, lost players) ---
+
+def _random_log(rng, game, st):
+    """A random, consistent one-table event log played from ``st`` (and the red's placement
+    when in hand), with end positions often on the white and pin spots."""
+    from cuegym.rules.keglebillard import build_log
+
+    names = list(BALL_IDS)
+    on = [b for b in range(3) if b == 0 or st.balls[b] is not None]
+    start = {names[b]: st.balls[b] for b in on if st.balls[b] is not None}
+    if st.ball_in_hand is not None:
+        r = rng.random()
+        start["red"] = ((-0.8, float(rng.uniform(-0.4, 0.4))) if r < 0.8
+                        else tuple(rng.uniform(-0.3, 0.3, 2)))
+    spots = np.concatenate([game.spots, game.pin_spots])
+    events, t = [], 0.0
+    up = list(st.pins)
+    pocketed = set()
+    if rng.random() < 0.6 and len(on) > 1:  # the red meets a white first: often a legal shot
+        t = 0.05
+        events.append((t, "ball_ball", "red", names[int(rng.choice(on[1:]))]))
+    for _ in range(int(rng.integers(0, 7))):
+        t += float(rng.uniform(0.01, 0.3))
+        kind = rng.choice(["ball_ball", "cushion", "pin", "pocket", "pin_pin"],
+                          p=[0.35, 0.3, 0.15, 0.12, 0.08])
+        live = [b for b in on if b not in pocketed]
+        if not live:
+            break
+        a = int(rng.choice(live))
+        if kind == "ball_ball" and len(live) > 1:
+            b = int(rng.choice([x for x in live if x != a]))
+            events.append((t, "ball_ball", names[a], names[b]))
+        elif kind == "cushion":
+            events.append((t, "cushion", names[a], int(rng.integers(0, 4))))
+        elif kind == "pin" and any(up):
+            p = int(rng.choice([p for p in range(5) if up[p]]))
+            up[p] = False
+            events.append((t, "pin", names[a], PIN_IDS[p]))
+        elif kind == "pin_pin" and any(up) and not all(up[p] or not st.pins[p]
+                                                       for p in range(5)):
+            src = int(rng.choice([p for p in range(5) if st.pins[p] and not up[p]]))
+            dst = int(rng.choice([p for p in range(5) if up[p]]))
+            up[dst] = False
+            events.append((t, "pin_pin", PIN_IDS[src], PIN_IDS[dst]))
+        elif kind == "pocket":
+            pocketed.add(a)
+            events.append((t, "pocket", names[a], int(rng.integers(0, 6))))
+    if rng.random() < 0.04:  # all three down (K-20)
+        for b in on:
+            if b not in pocketed:
+                t += 0.1
+                events.append((t, "pocket", names[b], 0))
+    end = {}
+    for b in on:
+        r = rng.random()
+        if r < 0.3:
+            end[names[b]] = tuple(spots[int(rng.integers(len(spots)))] + rng.normal(0, 0.03, 2))
+        else:
+            end[names[b]] = (float(rng.uniform(-1.0, 1.0)), float(rng.uniform(-0.5, 0.5)))
+    absent = [names[b] for b in (1, 2) if b not in on]
+    return build_log(events, start=start, end=end, absent=absent, pins_up0=st.pins)
+
+
+def _run_logs(n_shots: int, seed: int, T: int, rounds: int) -> int:
+    from cuegym.rules.keglebillard import stack_logs
+
+    rng = np.random.default_rng(seed)
+    played, k = 0, 0
+    while played < n_shots:
+        variant = {**VARIANTS[k % len(VARIANTS)], "distance": 12 + 4 * (k % 4)}
+        N = 2 + k % 5
+        k += 1
+        og, G = old.KeglebillardGame(variant), Kegle(variant)
+        olds = [og.new_state(N, first_player=int(rng.integers(N))) for _ in range(T)]
+        for _ in range(rounds):
+            logs = [_random_log(rng, og, st) for st in olds]
+            inj = [_injected(rng, st, 0.2) for st in olds]
+            ref = og.apply_batch(olds, stack_logs(logs), inj)
+            out, new = G.apply_log(G.batch(olds), stack_logs(logs), inj)
+            for t in range(T):
+                assert out.outcome(t).to_dict() == ref[t][0].to_dict(), (variant, N, t)
+                assert new.state(t).to_dict() == ref[t][1].to_dict(), (variant, N, t)
+            played += T
+            olds = [og.new_state(N, first_player=0) if s.game_over else s for _, s in ref]
+    return played
+
+
+def test_compiled_flow_equals_the_old_flow_on_hand_built_logs():
+    assert _run_logs(4000, seed=3, T=25, rounds=10) >= 4000
+
+
+@pytest.mark.slow
+def test_compiled_flow_equals_the_old_flow_on_hand_built_logs_long():
+    assert _run_logs(60_000, seed=4, T=100, rounds=20) >= 60_000
