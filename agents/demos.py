@@ -37,23 +37,11 @@ def reward_terms(arena: Any, states: list, strikes: Strikes, spec: ResidualSpec
     """
     T = len(states)
     if spec.game == "keglebillard":
-        from cuegym.rules.keglebillard import score_shots
-
-        out = {k: np.zeros(T) for k in ("points", "skaeve", "foul", "win")}
-        ok = arena.placement_ok(states, strikes.place)
-        out["skaeve"][~ok] = 6.0
-        out["foul"][~ok] = 1.0
-        idx = np.flatnonzero(ok)
-        if idx.size:
-            sub = [states[i] for i in idx]
-            xy, present, pins, salvo = arena.layout(sub, strikes.place[idx])
-            res = arena.simulate(xy, present, pins, strikes.cue[idx])
-            sc = score_shots(res, arena.rules, table=arena.table, salvo_line=salvo)
-            out["points"][idx] = sc.shooter_points
-            out["skaeve"][idx] = sc.skaeve
-            out["foul"][idx] = sc.foul
-            out["win"][idx] = sc.win
-        return out
+        g = arena.g
+        out, _ = g.play(g.batch(states), strikes, max_events=arena.max_events,
+                        t_max=arena.t_max)
+        terms, _ = g.reward_terms(out, None)
+        return {k: terms[k] for k in ("points", "skaeve", "foul", "win")}
     outs, _ = arena.outcomes(states, strikes)
     pv = arena.position_value
     out = {k: np.zeros(T) for k in ("own_goals", "opponent_goals", "foul", "position")}

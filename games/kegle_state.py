@@ -178,16 +178,24 @@ def from_game_states(states: Sequence[Any]) -> KegleStates:
     states = list(states)
     if not states:
         raise ValueError("from_game_states needs at least one state")
+    # the same value repeated (a state once per candidate strike) is converted once
+    index: dict[int, int] = {}
+    uniq, inverse = [], np.empty(len(states), np.int64)
+    for t, s in enumerate(states):
+        k = index.get(id(s))
+        if k is None:
+            k = index[id(s)] = len(uniq)
+            uniq.append(s)
+        inverse[t] = k
+    out = _convert(uniq)
+    return out if len(uniq) == len(states) else out.take(inverse)
+
+
+def _convert(states: list) -> KegleStates:
     N = states[0].n_players
     table = states[0].table
     out = empty_states(len(states), N, table)
-    cache: dict[int, int] = {}
     for t, s in enumerate(states):
-        k = cache.get(id(s))
-        if k is not None:  # the same value again (a state repeated for candidates)
-            out.put([t], out.take([k]))
-            continue
-        cache[id(s)] = t
         if s.n_players != N or s.table != table:
             raise ValueError(f"state {t} has {s.n_players} players on {s.table!r}; the batch "
                              f"{N} on {table!r}")
