@@ -150,7 +150,7 @@ class KeglebillardArena:
         """
         terms = dict(terms or {})
         out, _ = self.g.play(self.g.batch(states), strikes, max_events=self.max_events,
-                             t_max=self.t_max)
+                             t_max=self.t_max, allow_overflow=True)
         bih, foul = terms.get("bih", -2.0), terms.get("foul", 0.0)
         v = (out.shooter_points - out.skaeve + WIN_VALUE * out.win + bih * out.ball_in_hand
              + terms.get("rodt_bonus", 0.0) * out.rodt + foul * out.foul)
@@ -161,7 +161,8 @@ class KeglebillardArena:
         """Play one strike per state (with execution ``noise`` drawn from ``rng``); returns
         the records and the new states (a batch)."""
         out, new = self.g.play(self.g.batch(states), strikes, noise, rng,
-                               max_events=self.max_events, t_max=self.t_max)
+                               max_events=self.max_events, t_max=self.t_max,
+                               allow_overflow=True)
         rec = []
         for t in range(len(out)):
             rules = tuple(dict.fromkeys(f.split(":")[0] for f in out.foul_labels(t)))
@@ -260,7 +261,7 @@ class GolfbillardArena:
 
         res, seg = self.simulate(states, strikes.cue_ball, strikes.cue)
         return play_strokes(states, res, strikes.cue_ball, strikes.cue, segments=seg,
-                            rules=self.rules, geo=self.geo)
+                            rules=self.rules, geo=self.geo, allow_overflow=True)
 
     def values(self, states: Sequence[Any], strikes: Strikes, *, terms: Mapping | None = None
                ) -> np.ndarray:
@@ -339,7 +340,7 @@ class GolfbillardArena:
         res, seg = self.simulate(states, cb, cue)
         players = [list(s.openers) for s in states]
         _, new = play_strokes(states, res, cb, cue.reshape(T, 2, 5), players=players,
-                              segments=seg, rules=self.rules, geo=self.geo)
+                              segments=seg, rules=self.rules, geo=self.geo, allow_overflow=True)
         return new
 
 

@@ -39,7 +39,7 @@ def reward_terms(arena: Any, states: list, strikes: Strikes, spec: ResidualSpec
     if spec.game == "keglebillard":
         g = arena.g
         out, _ = g.play(g.batch(states), strikes, max_events=arena.max_events,
-                        t_max=arena.t_max)
+                        t_max=arena.t_max, allow_overflow=True)
         terms, _ = g.reward_terms(out, None)
         return {k: terms[k] for k in ("points", "skaeve", "foul", "win")}
     outs, _ = arena.outcomes(states, strikes)

@@ -174,9 +174,11 @@ def play_golf_strokes(geo, rules: GolfRules, params, states: Sequence[GolfState]
                    threads=threads, validate=False, workspace=workspace)
     players = [list(s.openers) if s.phase == "opening" else int(s.partner[s.to_move])
                for s in states]
+    # opt in: a stroke cut off by max_events / t_max is scored where it ended and reported in
+    # info["overflow"]
     outs, new = play_strokes(states, res, cue_ball, cue, players=players,
                              segments=lambda t, b: ball_segments(res, t, b), rules=rules,
-                             geo=geo)
+                             geo=geo, allow_overflow=True)
     return outs, new, res
 
 

@@ -181,10 +181,11 @@ class KegleShotCore(Core):
         n = self.n
         strikes = Strikes(self.actions.strikes(a), np.zeros(n, np.int64),
                           self.actions.placements(a, self.hand))
+        # a shot cut off by max_events / t_max is scored where it ended: info["overflow"]
         s = self.settings
         out, _ = self.game.play(self.states, strikes, self.noise, self.rngs,
                                 max_events=s.max_events, t_max=s.t_max, threads=self.threads,
-                                workspace=self.workspace)
+                                workspace=self.workspace, allow_overflow=True)
         terms, reward = self.game.reward_terms(out, self.reward)
         played = out.played
         in_hand = self.hand != HAND_NONE
@@ -324,7 +325,7 @@ class KegleGameCore(Core):
         out, self.states = self.game.play(
             self.states, strikes, self.noise, self.rngs, active=active,
             max_events=s.max_events, t_max=s.t_max, threads=self.threads,
-            workspace=None if self.render_mode else self.workspace)
+            workspace=None if self.render_mode else self.workspace, allow_overflow=True)
         if self.render_mode:
             for t in np.flatnonzero(active):
                 self.last[t] = (out.sim, int(out.row[t]), out.outcome(int(t)), int(shooters[t]),

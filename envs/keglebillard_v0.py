@@ -99,7 +99,8 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         s = self.settings
         out, self.states = self.game.play(
             self.states, strikes, self.noise, [self.np_random], max_events=s.max_events,
-            t_max=s.t_max, workspace=None if self.render_mode else self.workspace)
+            t_max=s.t_max, workspace=None if self.render_mode else self.workspace,
+            allow_overflow=True)
         o = out.outcome(0)
         self.shots += 1
         self.last_shot = (out.sim, int(out.row[0]), o, shooter, out.strike[0])

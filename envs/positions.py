@@ -204,7 +204,7 @@ def generate_keglebillard_positions(n: int = 8192, *, seed: int = 0, tables: int
         _kegle_record(states, game.pin_spots, game.R, game.r_pin, rec,
                       rng.random(tables) < keep, n)
         _, states = game.play(states, _plausible_kegle_strikes(game, states, rng),
-                              max_events=max_events)
+                              max_events=max_events, allow_overflow=True)
         _restart(game, states)
     return _bank(rec)
 
@@ -263,6 +263,7 @@ def generate_keglebillard_play_positions(n: int = 16384, *, seed: int = 0, table
     while len(rec["hand"]) < n:
         _kegle_record(states, game.pin_spots, game.R, game.r_pin, rec,
                       rng.random(tables) < keep, n)
-        _, states = game.play(states, agent.act(states, rng), shot_noise, rng)
+        _, states = game.play(states, agent.act(states, rng), shot_noise, rng,
+                              allow_overflow=True)
         _restart(game, states)
     return _bank(rec)

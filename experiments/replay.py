@@ -140,7 +140,8 @@ def replay_game(cfg: Settings) -> list[np.ndarray]:
             red, cue = random_policy(game, st, rng)
             place = np.full((1, 2), np.nan) if red is None else np.asarray(red)[None]
             out, states = game.play(states, Strikes.of(cue, place=place), noise, [rng],
-                                    max_events=s.max_events, t_max=s.t_max)
+                                    max_events=s.max_events, t_max=s.t_max,
+                                    allow_overflow=True)
             res, row, o = out.sim, int(out.row[0]), out.outcome(0)
             if cfg.animate and row >= 0:
                 hud = [f"P{shooter} shoots   scores {list(st.scores)}", outcome_summary(o)]

@@ -207,7 +207,8 @@ class Kegle:
              rng: Any = None, *, active: np.ndarray | None = None,
              injected: Sequence[Iterable | None] | None = None, max_events: int = 400,
              t_max: float = 60.0, threads: int | None = None, workspace: Any = None,
-             validate: bool = False) -> tuple[KegleOutcomes, KegleStates]:
+             validate: bool = False, allow_overflow: bool = False
+             ) -> tuple[KegleOutcomes, KegleStates]:
         """Play one strike per table: the player to move shoots.
 
         Args:
@@ -222,6 +223,9 @@ class Kegle:
             injected: per table, injected events (K-14a, K-16) or None.
             max_events, t_max, threads, workspace, validate: physics settings
                 (``cuegym.physics.simulate``).
+            allow_overflow: score a shot the simulation cut off at ``max_events`` / ``t_max``
+                where it ended (``outcomes.overflow`` says so); refused by default (K-P6: a shot
+                ends at rest; ``cuegym.rules.keglebillard.score_shots``).
 
         Returns:
             (outcomes, next states); ``outcomes.sim`` is the physics result of the simulated
@@ -271,7 +275,7 @@ class Kegle:
                 raise ValueError(f"injected must have one entry per table ({T}), got "
                                  f"{len(injected)}")
             inj = [injected[t] for t in play]
-        out, new = self._resolve(states, mode, play, sim, inj)
+        out, new = self._resolve(states, mode, play, sim, inj, allow_overflow)
         out.strike = np.where(act[:, None], executed.cue, np.nan)
         out.place = np.where((act & (states.hand != HAND_NONE))[:, None], executed.place,
                              np.nan)
@@ -279,11 +283,12 @@ class Kegle:
         return out, new
 
     def apply_log(self, states: KegleStates | Sequence[Any], log: Any,
-                  injected: Sequence[Iterable | None] | None = None
-                  ) -> tuple[KegleOutcomes, KegleStates]:
+                  injected: Sequence[Iterable | None] | None = None, *,
+                  allow_overflow: bool = False) -> tuple[KegleOutcomes, KegleStates]:
         """Score T shots already simulated from ``states`` (``log``: a SimResult or anything
         :func:`~cuegym.rules.keglebillard.read_log` takes, one table per state) and advance.
         Where the red was in hand, its placement is the log's start position (K-19 checked).
+        ``allow_overflow`` as in :meth:`play`.
 
         Raises:
             ValueError: the log does not start from the states (balls, pins), or bad input.
@@ -306,7 +311,8 @@ class Kegle:
             raise ValueError(f"injected must have one entry per table ({T}), got "
                              f"{len(injected)}")
         inj = None if injected is None else [injected[t] for t in play]
-        out, new = self._resolve(states, mode, play, lg.take(play) if len(play) else None, inj)
+        out, new = self._resolve(states, mode, play, lg.take(play) if len(play) else None, inj,
+                                 allow_overflow)
         out.strike = np.full((T, 5), np.nan)
         out.place = np.where((states.hand != HAND_NONE)[:, None], place, np.nan)
         return out, new
@@ -337,7 +343,8 @@ class Kegle:
                              f"the state's {states.pins[t].tolist()}")
 
     def _resolve(self, states: KegleStates, mode: np.ndarray, play: np.ndarray, log: Any,
-                 injected: list | None) -> tuple[KegleOutcomes, KegleStates]:
+                 injected: list | None, allow_overflow: bool = False
+                 ) -> tuple[KegleOutcomes, KegleStates]:
         """Referee the played tables' log (rows = ``play``) and run the compiled flow."""
         T, N = states.order.shape
         P = len(play)
@@ -355,7 +362,8 @@ class Kegle:
                             for b, x, y in e.balls:
                                 touch[t, b] = (x, y)
             sc = score_shots(log, self.rules, table=self.table,
-                             salvo_line=states.hand[play] == HAND_SALVO, injected=inj)
+                             salvo_line=states.hand[play] == HAND_SALVO, injected=inj,
+                             allow_overflow=allow_overflow)
             if labels is not None:
                 for k, t in enumerate(play):
                     labels[t] = tuple(e.label for e in sc.injected[k] if e.rule == "K-16")
@@ -422,13 +430,15 @@ class Kegle:
 
     # -- per-table conveniences (JSON referee, hand-built logs) -------------------------------
 
-    def apply(self, state, log: Any, *, injected: Iterable | None = None, index: int = 0):
+    def apply(self, state, log: Any, *, injected: Iterable | None = None, index: int = 0,
+              allow_overflow: bool = False):
         """Score table ``index`` of ``log`` (played from the rules ``GameState`` ``state``)
-        and advance: (ShotOutcome, next GameState)."""
+        and advance: (ShotOutcome, next GameState); ``allow_overflow`` as in :meth:`play`."""
         if state.game_over:
             raise ValueError("the game is over")
         lg = read_log(log).take([index])
-        out, new = self.apply_log([state], lg, injected=[injected])
+        out, new = self.apply_log([state], lg, injected=[injected],
+                                  allow_overflow=allow_overflow)
         return out.outcome(0), new.state(0)
 
     def placement_foul(self, state, red_xy: Sequence[float] | None = None, reason: str = ""):

@@ -7,7 +7,7 @@ is the game layer, :class:`cuegym.games.kegle.Kegle` (``KeglebillardGame`` here 
 this module keeps the per-table values agents read and the JSON functions of the command-line
 referee (``python -m cuegym.rules keglebillard ...``) on top of it.
 
-Spec: ``../shared/specs/keglebillard.md``; rule ids K-.. cited in comments. Game-state JSON:
+Rule book: ``docs/rules_keglebillard.md``; rule ids K-.. cited in comments. Game-state JSON:
 ``docs/rules_keglebillard.md``.
 
 Example:
@@ -373,8 +373,10 @@ def play_game(n_players: int = 2, *, policy: Policy | None = None, seed: int = 0
     while not states.game_over[0] and len(shots) < max_shots:
         red_xy, cue = policy(game, states.state(0), rng)
         place = np.full((1, 2), np.nan) if red_xy is None else np.asarray(red_xy, float)[None]
+        # random play: a shot cut off by max_events / t_max is scored where it ended (the
+        # outcome's ``overflow`` records it)
         out, states = game.play(states, Strikes.of(cue, place=place), max_events=1000,
-                                validate=True)
+                                validate=True, allow_overflow=True)
         shots.append(out.outcome(0).to_dict())
     final = states.state(0).to_dict()
     return {"shots": shots, "state": final, "ranking": final.get("ranking"),
@@ -432,15 +434,16 @@ def _shot_to_log(game: KeglebillardGame, state: GameState, shot: Mapping
 def score_json(obj: Mapping) -> dict[str, Any]:
     """The CLI's ``score``: ``{"state": .., "shot": <physics shot object>}`` or
     ``{"state": .., "log": <physics output object>, "place": [x, y]}`` (``place``: the red's
-    placement, only with ball in hand), optional ``"inject": [..]`` (K-14a, K-16)
-    and ``"rules": {..}`` (options over the shipped rule set). Returns
+    placement, only with ball in hand), optional ``"inject": [..]`` (K-14a, K-16),
+    ``"rules": {..}`` (options over the shipped rule set) and ``"allow_overflow": true`` (score a
+    shot cut off by max_events / t_max where it ended; refused by default). Returns
     ``{"outcome": .., "state": <next state>}``."""
     if not isinstance(obj, Mapping):
         raise ValueError(f"input must be a JSON object, got {obj!r}")
-    unknown = sorted(set(obj) - {"state", "shot", "log", "place", "inject", "rules"})
+    known = ("allow_overflow", "inject", "log", "place", "rules", "shot", "state")
+    unknown = sorted(set(obj) - set(known))
     if unknown:
-        raise ValueError(f"unknown input key(s) {unknown}; known: inject, log, place, rules, "
-                         "shot, state")
+        raise ValueError(f"unknown input key(s) {unknown}; known: {', '.join(known)}")
     if "state" not in obj or ("shot" in obj) == ("log" in obj):
         raise ValueError("input needs 'state' and exactly one of 'shot' or 'log'")
     state = GameState.from_dict(obj["state"])
@@ -464,7 +467,8 @@ def score_json(obj: Mapping) -> dict[str, Any]:
         elif "place" in obj:
             raise ValueError("'place' given but the player does not have ball in hand")
         log = log_from_json(obj["log"], game.table, start=start, pins_up0=state.pins)
-    outcome, new = game.apply(state, log, injected=injected)
+    outcome, new = game.apply(state, log, injected=injected,
+                              allow_overflow=obj.get("allow_overflow", False))
     return {"outcome": outcome.to_dict(), "state": new.to_dict()}
 
 

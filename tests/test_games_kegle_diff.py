@@ -120,7 +120,8 @@ def _old_step(game, params, states, strikes, injected):
                        pins_up=np.stack([s.pins_up for s in setups]),
                        present=np.stack([s.present for s in setups]), max_events=MAX_EVENTS,
                        validate=False)
-        out = game.apply_batch([states[t] for t in idx], sim, [injected[t] for t in idx])
+        out = game.apply_batch([states[t] for t in idx], sim, [injected[t] for t in idx],
+                               allow_overflow=True)
         for k, t in enumerate(idx):
             res[t] = out[k]
     return res
@@ -146,7 +147,8 @@ def _run(n_shots: int, seed: int, T: int, frac_geo: float, rounds: int) -> int:
             strikes = _strikes(rng, og, olds, geo_agent, frac_geo)
             inj = [_injected(rng, st) for st in olds]
             ref = _old_step(og, params, olds, strikes, inj)
-            out, news = G.play(news, strikes, max_events=MAX_EVENTS, injected=inj)
+            out, news = G.play(news, strikes, max_events=MAX_EVENTS, injected=inj,
+                               allow_overflow=True)
             for t in range(T):
                 o_old, s_old = ref[t]
                 o_new = out.outcome(t).to_dict()

@@ -179,6 +179,21 @@ def test_K19_touche_gives_ball_in_hand(game):
     assert out.fouls == ("K-16:touche",) and s.ball_in_hand == "cloth"
 
 
+def test_K16_K19_double_hit_is_a_touche_ball_in_hand(game):
+    # seed: touché is touching a ball with anything but the tip *or* a double hit
+    out, s = play(game, mid(), HIT, inject=[{"type": "double_hit"}])
+    assert out.fouls == ("K-16:double_hit",) and out.penalty == 6
+    assert out.ball_in_hand == "cloth" and s.ball_in_hand == "cloth" and s.balls[0] is None
+    assert s.to_play == 1
+    # the salvo option restricts it like any other ball in hand
+    g2 = KeglebillardGame(load_rules(ball_in_hand_area="salvo"))
+    _, s2 = play(g2, mid(), HIT, inject=[{"type": "double_hit"}])
+    assert s2.ball_in_hand == "salvo"
+    # a foul that gives no ball in hand by itself (pins not in place) does not
+    _, s3 = play(game, mid(), HIT, inject=[{"type": "pins_not_in_place"}])
+    assert s3.ball_in_hand is None
+
+
 def test_K19_placement_rules(game):
     s = game.new_state(2)
     R = game.R

@@ -1,6 +1,7 @@
 """TEST ORACLE ONLY: the per-table Python keglebillard game flow as it was before the compiled
-game layer (``cuegym.games.kegle``). tests/test_games_kegle_diff.py plays random shots through
-both and requires identical outcomes and next states. Not part of the product.
+game layer (``cuegym.games.kegle``), at issue 11 (double hit = touché, overflow refused unless
+opted in). tests/test_games_kegle_diff.py plays random shots through both and requires identical
+outcomes and next states. Not part of the product.
 
 Keglebillard game state and flow: players, scores, spotting, ball in hand, the end rules.
 
@@ -10,7 +11,7 @@ played by simulating it (``cuegym.physics.simulate``; :meth:`KeglebillardGame.sh
 its inputs) and handing the log to :meth:`KeglebillardGame.apply`, which returns the
 :class:`ShotOutcome` and the next state. Nothing here mutates its input.
 
-Spec: ``../shared/specs/keglebillard.md``; rule ids K-.. cited in comments. Game-state JSON:
+Rule book: ``docs/rules_keglebillard.md``; rule ids K-.. cited in comments. Game-state JSON:
 ``docs/rules_keglebillard.md``.
 
 Example:
@@ -459,7 +460,7 @@ class KeglebillardGame:
     # -- playing shots --------------------------------------------------------------------
 
     def apply(self, state: GameState, log: Any, *, injected: Iterable | None = None,
-              index: int = 0) -> tuple[ShotOutcome, GameState]:
+              index: int = 0, allow_overflow: bool = False) -> tuple[ShotOutcome, GameState]:
         """Score the shot of table ``index`` of ``log`` (played from ``state``) and advance.
 
         Args:
@@ -467,30 +468,33 @@ class KeglebillardGame:
             log: the physics result (SimResult or anything :func:`read_log` takes).
             injected: this shot's injected events (K-14a, K-16).
             index: which table of the log.
+            allow_overflow: score a shot the simulation cut off (``overflow`` != 0) where it
+                ended; refused by default (see :func:`score_shots`).
 
         Returns:
             (outcome, next state).
 
         Raises:
-            ValueError: the log does not start from ``state`` (balls, pins), or bad input.
+            ValueError: the log does not start from ``state`` (balls, pins), bad input, or an
+                overflowed shot without ``allow_overflow``.
         """
         lg = read_log(log).take([index])
         scores = score_shots(lg, self.rules, table=self.table,
                              salvo_line=[state.ball_in_hand == "salvo"],
-                             injected=[parse_injected(injected)])
+                             injected=[parse_injected(injected)], allow_overflow=allow_overflow)
         return self.resolve(state, scores.rows()[0])
 
     def apply_batch(self, states: Sequence[GameState], log: Any,
-                    injected: Sequence[Iterable | None] | None = None
-                    ) -> list[tuple[ShotOutcome, GameState]]:
+                    injected: Sequence[Iterable | None] | None = None, *,
+                    allow_overflow: bool = False) -> list[tuple[ShotOutcome, GameState]]:
         """:meth:`apply` for T tables at once: one vectorised :func:`score_shots` call, then the
-        game flow per table."""
+        game flow per table (``allow_overflow`` as in :meth:`apply`)."""
         lg = read_log(log)
         if len(states) != len(lg):
             raise ValueError(f"{len(states)} states for a log of {len(lg)} tables")
         scores = score_shots(lg, self.rules, table=self.table,
                              salvo_line=[s.ball_in_hand == "salvo" for s in states],
-                             injected=injected)
+                             injected=injected, allow_overflow=allow_overflow)
         return [self.resolve(s, row) for s, row in zip(states, scores.rows(), strict=True)]
 
     def placement_foul(self, state: GameState, red_xy: Sequence[float] | None = None,
@@ -819,7 +823,9 @@ def play_game(n_players: int = 2, *, policy: Policy | None = None, seed: int = 0
             res = simulate(game.table, params, setup.xy[None], cue_ball=np.zeros(1, np.int64),
                            cue=np.asarray(cue, np.float64)[None], pins_up=setup.pins_up[None],
                            present=setup.present[None])
-            outcome, state = game.apply(state, res)
+            # random play: a shot cut off by max_events / t_max is scored where it ended (the
+            # outcome's ``overflow`` records it)
+            outcome, state = game.apply(state, res, allow_overflow=True)
         shots.append(outcome.to_dict())
     return {"shots": shots, "state": state.to_dict(), "ranking": state.to_dict().get("ranking"),
             "n_shots": len(shots)}
@@ -876,15 +882,16 @@ def _shot_to_log(game: KeglebillardGame, state: GameState, shot: Mapping
 def score_json(obj: Mapping) -> dict[str, Any]:
     """The CLI's ``score``: ``{"state": .., "shot": <physics shot object>}`` or
     ``{"state": .., "log": <physics output object>, "place": [x, y]}`` (``place``: the red's
-    placement, only with ball in hand), optional ``"inject": [..]`` (K-14a, K-16)
-    and ``"rules": {..}`` (options over the shipped rule set). Returns
+    placement, only with ball in hand), optional ``"inject": [..]`` (K-14a, K-16),
+    ``"rules": {..}`` (options over the shipped rule set) and ``"allow_overflow": true`` (score a
+    shot cut off by max_events / t_max where it ended; refused by default). Returns
     ``{"outcome": .., "state": <next state>}``."""
     if not isinstance(obj, Mapping):
         raise ValueError(f"input must be a JSON object, got {obj!r}")
-    unknown = sorted(set(obj) - {"state", "shot", "log", "place", "inject", "rules"})
+    known = ("allow_overflow", "inject", "log", "place", "rules", "shot", "state")
+    unknown = sorted(set(obj) - set(known))
     if unknown:
-        raise ValueError(f"unknown input key(s) {unknown}; known: inject, log, place, rules, "
-                         "shot, state")
+        raise ValueError(f"unknown input key(s) {unknown}; known: {', '.join(known)}")
     if "state" not in obj or ("shot" in obj) == ("log" in obj):
         raise ValueError("input needs 'state' and exactly one of 'shot' or 'log'")
     state = GameState.from_dict(obj["state"])
@@ -908,7 +915,8 @@ def score_json(obj: Mapping) -> dict[str, Any]:
         elif "place" in obj:
             raise ValueError("'place' given but the player does not have ball in hand")
         log = log_from_json(obj["log"], game.table, start=start, pins_up0=state.pins)
-    outcome, new = game.apply(state, log, injected=injected)
+    outcome, new = game.apply(state, log, injected=injected,
+                              allow_overflow=obj.get("allow_overflow", False))
     return {"outcome": outcome.to_dict(), "state": new.to_dict()}
 
 
