@@ -72,6 +72,9 @@ from .strikes import Strikes
 
 #: Tolerance [m] when checking that a log starts from the state's positions.
 MATCH_TOL = 1e-6
+#: The fields of a physics result the referee reads (``cuegym.rules.keglebillard.read_log``).
+LOG_FIELDS = ("rvw", "motion", "pocket", "rvw0", "motion0", "pins_up", "pins_up0", "pin_toppler",
+              "pin_topple_time", "ev_type", "ev_time", "ev_i", "ev_j", "n_events", "overflow")
 #: Reward terms a keglebillard shot defines (``configs/reward/keglebillard.yaml``).
 REWARD_TERMS = ("points", "skaeve", "foul", "win", "skaeve_received", "opponent_points",
                 "result")
@@ -259,23 +262,37 @@ class Kegle:
         play = np.flatnonzero(ok)
         mode = np.where(act, flow.MODE_PLACEMENT_FOUL, flow.MODE_SKIP).astype(np.int8)
         mode[play] = flow.MODE_PLAYED
-        sim = None
+        sim = log = None
         row = np.full(T, -1, np.int64)
         if len(play):
             xy, present = self.layout(states, executed.place)
-            sim = simulate(self.table, self.params, xy[play],
-                           cue_ball=np.zeros(len(play), np.int64), cue=executed.cue[play],
-                           pins_up=states.pins[play], present=present[play],
-                           max_events=max_events, t_max=t_max, threads=threads,
-                           validate=validate, workspace=workspace)
-            row[play] = np.arange(len(play))
+            if workspace is not None and len(play) < T:
+                # constant shape: every table in the call, so the workspace's log buffers are
+                # reused; a table that does not shoot has no balls and ends at once
+                present &= ok[:, None]
+                xy[~present] = 0.0
+                cue = np.where(ok[:, None], executed.cue, 0.0)
+                sim = simulate(self.table, self.params, xy, cue_ball=np.where(ok, 0, -1),
+                               cue=cue, pins_up=states.pins, present=present,
+                               max_events=max_events, t_max=t_max, threads=threads,
+                               validate=validate, workspace=workspace)
+                row[play] = play
+                log = {name: getattr(sim, name)[play] for name in LOG_FIELDS}
+            else:
+                sim = simulate(self.table, self.params, xy[play],
+                               cue_ball=np.zeros(len(play), np.int64), cue=executed.cue[play],
+                               pins_up=states.pins[play], present=present[play],
+                               max_events=max_events, t_max=t_max, threads=threads,
+                               validate=validate, workspace=workspace)
+                row[play] = np.arange(len(play))
+                log = sim
         inj = None
         if injected is not None:
             if len(injected) != T:
                 raise ValueError(f"injected must have one entry per table ({T}), got "
                                  f"{len(injected)}")
             inj = [injected[t] for t in play]
-        out, new = self._resolve(states, mode, play, sim, inj, allow_overflow)
+        out, new = self._resolve(states, mode, play, log, inj, allow_overflow)
         out.strike = np.where(act[:, None], executed.cue, np.nan)
         out.place = np.where((act & (states.hand != HAND_NONE))[:, None], executed.place,
                              np.nan)

@@ -20,7 +20,7 @@ from numba import njit
 
 from cuegym.rules.keglebillard import GEOM_TOL
 
-from .kegle_state import F_NO_CUSHION, F_PLACEMENT, F_THIRD_RODT, HAND_CLOTH, HAND_NONE, HAND_SALVO
+from .kegle_state import HAND_CLOTH, HAND_NONE, HAND_SALVO
 
 #: :func:`placement_codes` results: why a placement cannot be played (K-19), and what ``which``
 #: then names.
@@ -169,19 +169,17 @@ def _win(order, in_game, scores, shooter, shooter_lost, fin, n_fin, now):
 
 
 @njit(cache=True)
-def _spot_whites(xy, spots, R):
+def _spot_whites(xy, spots, R, spotted, waiting):
     """K-18: a white off the table goes on the spot farther from the other white (its own spot
     on a tie); both off: one on each spot. A covered spot (a ball within 2R) makes it wait.
-    ``xy`` (3, 2) is updated. Returns (spotted (2,), waiting (2,)) bool by white."""
-    spotted = np.zeros(2, np.bool_)
-    waiting = np.zeros(2, np.bool_)
+    ``xy`` (3, 2) is updated; ``spotted``, ``waiting`` (2,) bool by white are written."""
     off1 = xy[1, 0] != xy[1, 0]
     off2 = xy[2, 0] != xy[2, 0]
     if not (off1 or off2):
-        return spotted, waiting
-    target = np.full(2, -1, np.int64)
+        return
+    k1, k2 = -1, -1  # the spot of the white, of the spotted ball
     if off1 and off2:
-        target[0], target[1] = 0, 1
+        k1, k2 = 0, 1
     else:
         w = 1 if off1 else 2
         other = 3 - w
@@ -191,9 +189,12 @@ def _spot_whites(xy, spots, R):
             k = w - 1
         else:
             k = 0 if d0 >= d1 else 1
-        target[w - 1] = k
-    for w in (1, 2):
-        k = target[w - 1]
+        if w == 1:
+            k1 = k
+        else:
+            k2 = k
+    for w in range(1, 3):
+        k = k1 if w == 1 else k2
         if k < 0:
             continue
         covered = False
@@ -207,7 +208,6 @@ def _spot_whites(xy, spots, R):
         else:
             xy[w, 0], xy[w, 1] = spots[k, 0], spots[k, 1]
             spotted[w - 1] = True
-    return spotted, waiting
 
 
 @njit(cache=True)
@@ -374,9 +374,7 @@ def resolve(mode, rules_i, spots, pin_spots, R, respot_r,
             if sc_bih[t]:
                 xy[t, 0, 0] = np.nan  # K-19: the next player takes the red in hand
                 xy[t, 0, 1] = np.nan
-            sp, wt = _spot_whites(xy[t], spots, R)
-            o_spotted[t] = sp
-            o_waiting[t] = wt
+            _spot_whites(xy[t], spots, R, o_spotted[t], o_waiting[t])
             for p in range(5):
                 pins[t, p] = pins[t, p] and not sc_toppled[t, p] and not sc_injected[t, p]
             _restand_pins(xy[t], pins[t], pin_spots, respot_r, o_restood[t])
@@ -409,5 +407,3 @@ def resolve(mode, rules_i, spots, pin_spots, R, respot_r,
                 o_ranking[t, n] = lost[t, k]
                 n += 1
 
-
-FLOW_FOULS = (F_PLACEMENT, F_NO_CUSHION, F_THIRD_RODT)
