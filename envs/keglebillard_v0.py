@@ -17,7 +17,8 @@ is its turn). Rewards per shot, from each agent's point of view, with the weight
 ``opponent_points`` for the shooter's points; an agent's last reward adds ``result`` (+1 first
 .. -1 last). A player who finishes (70 points with three or more players, K-21) is terminated;
 all are when the game ends; all are truncated after ``max_shots`` shots. The rules state is
-``env.game_state`` (a :class:`~cuegym.rules.keglebillard_game.GameState`).
+``env.game_state`` (a :class:`~cuegym.rules.keglebillard_game.GameState`; the batch of one is
+``env.states``). Shots are played by the game layer, ``cuegym.games.kegle``.
 """
 
 from __future__ import annotations

@@ -251,6 +251,8 @@ class Kegle:
             raise ValueError(f"table {t}: keglebillard strikes the red (ball 0, K-2), got "
                              f"cue_ball {int(strikes.cue_ball[t])}")
         executed = strikes.copy()
+        if noise is not None and rng is None and not noise.is_zero:
+            raise ValueError("execution noise needs rng (a Generator or one per table)")
         if noise is not None and len(idx):
             sub_rng = rng if isinstance(rng, np.random.Generator) or rng is None \
                 else [rng[t] for t in idx]
