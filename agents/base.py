@@ -2,12 +2,13 @@
 (:class:`~cuegym.games.strikes.Strikes`) and the execution noise
 (:class:`~cuegym.games.noise.ShotNoise`) live in the game layer and are re-exported here.
 
-An agent acts on a batch of *game states* (``cuegym.rules``: a keglebillard
-:class:`~cuegym.rules.keglebillard_game.GameState` or a golfbillard
-:class:`~cuegym.rules.golfbillard.GolfState`) and returns one strike per state as a
-:class:`Strikes` batch. Game states need no environment; an agent that works on env observations
-(``SB3Agent``) turns states into observations itself, so every agent plays through the same
-call and the same tournament code (``cuegym.agents.arena``).
+An agent acts on a batch of *game states* (keglebillard: a
+:class:`~cuegym.games.kegle_state.KegleStates` batch from the game layer, or a list of rules
+:class:`~cuegym.rules.keglebillard_game.GameState` values -- iterating a batch gives those
+values; golfbillard: a list of :class:`~cuegym.rules.golfbillard.GolfState`) and returns one
+strike per state as a :class:`Strikes` batch. Game states need no environment; an agent that
+works on env observations (``SB3Agent``) turns states into observations itself, so every agent
+plays through the same call and the same tournament code (``cuegym.agents.arena``).
 
 Strike parameters are those of the physics API (docs/physics_api.md): ``V0`` cue speed [m/s],
 ``phi`` aim [deg, 0 = +x, 90 = +y], ``theta`` cue elevation [deg], ``a`` side and ``b`` top/back
