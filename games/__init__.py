@@ -19,22 +19,32 @@ their arrays, built once; every state is a batch):
 .. code-block:: text
 
     G = Kegle(rules=None, table="keglebillard")      # golf: Golf(rules=None)
-    states = G.new(T, n_players, ...)                # batched state: a dataclass of arrays
+    states = G.new(T, n_players, first_player=...)   # batched state: a dataclass of arrays
                                                      #   with a leading table axis; .copy(),
-                                                     #   .take(idx), .put(idx, other), len()
+                                                     #   .take(idx), .put(idx, other), len(),
+                                                     #   states[t] / iteration: per-table values
     ok = G.legal_placement(states, place)            # (T,) bool  (keglebillard K-19)
-    outcomes, next_states = G.play(states, strikes, noise, rng)
-                                                     # strikes: Strikes (T); noise: ShotNoise;
-                                                     #   rng: a Generator or T of them (one per
-                                                     #   table); outcomes: a dataclass of (T, ..)
-                                                     #   arrays; next_states: a new batch
-    terms, reward = G.reward_terms(outcomes, weights, seat=None)
+    outcomes, next_states = G.play(states, strikes, noise, rng, active=None, ...)
+                                                     # strikes: Strikes (T); noise: ShotNoise or
+                                                     #   None; rng: a Generator or T of them
+                                                     #   (one per table); active: (T,) bool, the
+                                                     #   tables that shoot; outcomes: a dataclass
+                                                     #   of (T, ..) arrays (.outcome(t): the
+                                                     #   per-table JSON value); next_states: a
+                                                     #   new batch
+    outcomes, next_states = G.apply_log(states, log) # an already simulated log (JSON, tests)
+    terms, reward = G.reward_terms(outcomes, weights, viewer=None, result=None)
                                                      # each reward term once: dict name -> (T,)
-                                                     #   and sum(weight * term)
+                                                     #   from the shooter's side, or from player
+                                                     #   viewer (T,); reward = sum(w * term)
+    r = G.result(states, players)                    # (T,) +1 first .. -1 last, 0 while in
     obs = G.observe(states, players)                 # (T, obs_dim) float32
+    G.batch([value, ...])                            # a batch from per-table JSON values
 
 ``play`` is noise (``ShotNoise.apply``) -> physics inputs -> one batched ``simulate`` ->
 referee -> compiled game flow (numba kernels over the table axis; state copies are array
-copies). ``G.state(states, t)`` / ``G.batch([...])`` convert to and from the per-table JSON
-value of the rules (``docs/rules_<game>.md``); agents read that value one table at a time.
+copies). Keglebillard: :mod:`cuegym.games.kegle` (states and outcomes in
+:mod:`~cuegym.games.kegle_state`, kernels in :mod:`~cuegym.games.kegle_flow`, observation
+layout in :mod:`~cuegym.games.kegle_obs`); its per-table values are the rules'
+``GameState`` / ``ShotOutcome`` (``docs/rules_keglebillard.md``).
 """
