@@ -4,8 +4,8 @@ The rule book is ``docs/rules_keglebillard.md``; every rule is cited by its id (
 reads the physics event log (the ``SimResult`` contract of ``docs/physics_api.md``: numpy arrays
 with a leading table axis) and scores T shots at once (validation in numpy, the scoring in one
 compiled kernel, :mod:`cuegym.rules.keglebillard_kernel`); it knows nothing of players.
-Game state and flow (players, scores, spotting, ball in hand, the end rules) live in
-:mod:`cuegym.rules.keglebillard_game`, which calls :func:`score_shots`.
+Game state and flow (players, scores, spotting, ball in hand, the end rules) live in the game
+layer, :mod:`cuegym.games.kegle`, which calls :func:`score_shots`.
 
 Glossary (the game's own terms, explained once):
     rødt ("red"): the red touches both whites in one shot (K-8).
