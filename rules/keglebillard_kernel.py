@@ -92,6 +92,78 @@ def _clean16(ev_type, ev_time, ev_i, ev_j, n, w):
 
 
 @njit(cache=True)
+def _contacts(et, tmv, ei, ej, n):
+    """K-8 and K-11 facts of one log: (red touched the white, red touched the spotted ball,
+    time of the first red-white contact, of the red's first cushion, any cushion at all, blegt:
+    the whites touched after the red met one)."""
+    t_rw = np.inf
+    t_rc = np.inf
+    rw1 = rw2 = cush_any = False
+    for k in range(n):
+        ty = et[k]
+        if ty == EV_BALL_BALL:
+            lo, hi = min(ei[k], ej[k]), max(ei[k], ej[k])
+            if lo == _RED and hi == _WHITE:
+                rw1 = True
+                t_rw = min(t_rw, tmv[k])
+            elif lo == _RED and hi == _SPOTTED:
+                rw2 = True
+                t_rw = min(t_rw, tmv[k])
+        elif ty == EV_BALL_CUSHION:
+            cush_any = True
+            if ei[k] == _RED:
+                t_rc = min(t_rc, tmv[k])
+    bl = False
+    for k in range(n):
+        if et[k] == EV_BALL_BALL and min(ei[k], ej[k]) == _WHITE and \
+                max(ei[k], ej[k]) == _SPOTTED and tmv[k] >= t_rw:
+            bl = True
+            break
+    return rw1, rw2, t_rw, t_rc, cush_any, bl
+
+
+@njit(cache=True)
+def _pins(pins_up0, pins_up, pin_toppler, inj_pins, down, toppler, inj_only):
+    """Pins toppled this shot by balls (``down``, attributed ``toppler``, K-P3) and by K-16
+    events only (``inj_only``), written; returns (all stood at the start, all are down, number
+    down by balls, number by events)."""
+    all_stood = all_down = True
+    n_ball = n_inj = 0
+    for p in range(pins_up0.shape[0]):
+        st = pins_up0[p]
+        d = st and not pins_up[p]
+        down[p] = d
+        toppler[p] = pin_toppler[p] if d else 0
+        all_stood = all_stood and st
+        all_down = all_down and d
+        n_ball += d
+        io = inj_pins[p] and not d
+        inj_only[p] = io
+        n_inj += io
+    return all_stood, all_down, n_ball, n_inj
+
+
+@njit(cache=True)
+def _pin_fouls(et, tmv, ei, ej, n, down, toppler, root_time, t_ok, cbp, cush, f):
+    """K-10 option (a pin felled by a ball not yet cushioned), K-12 and K-13 (a red pin before /
+    after the red met a white or, without ``frhv``, a cushion: ``t_ok``), into ``f``."""
+    P = down.shape[0]
+    if cbp:
+        _cushioned_times(et, tmv, ei, ej, n, cush)
+        for p in range(P):
+            if down[p]:
+                for b in range(3):
+                    if (toppler[p] >> b) & 1 and cush[b] >= root_time[p]:
+                        f[F_K10_CBP] = True
+    for p in range(P):
+        if down[p] and (toppler[p] & 1) != 0:
+            if root_time[p] < t_ok:
+                f[F_K12] = True
+            else:
+                f[F_K13] = True
+
+
+@njit(cache=True)
 def score_kernel(ev_type, ev_time, ev_i, ev_j, n_events, motion0, motion, pocket, pins_up0,
                  pins_up, pin_toppler, pin_topple_time, red_x0, salvo, salvo_x, off, off_any,
                  inj_pins, k16, touche, unsporting, flags, foul_penalty,
@@ -108,7 +180,7 @@ def score_kernel(ev_type, ev_time, ev_i, ev_j, n_events, motion0, motion, pocket
         off: (T, 3) balls off the table for good (K-14a); off_any (T,): any ball left it.
         inj_pins: (T, 5) pins toppled by K-16 events; k16, touche, unsporting: (T,) injected
             K-16 events, a touché among them (double hit included), one marked unsporting.
-        flags: (5,) int64: house rules (not K-25), K-10 cushion_before_pins, K-13 frhv_nakkebal,
+        flags: (4,) int64: house rules (not K-25), K-10 cushion_before_pins, K-13 frhv_nakkebal,
             ball in hand behind the salvo line (ball_in_hand_area == salvo).
         foul_penalty: (9,) penalty of each foul column.
     Outputs: the :class:`~cuegym.rules.keglebillard.ShotScores` arrays of the same names
@@ -116,8 +188,6 @@ def score_kernel(ev_type, ev_time, ev_i, ev_j, n_events, motion0, motion, pocket
     ``unsporting_out``: unsporting), written for every table.
     """
     house = flags[0] != 0
-    cbp = flags[1] != 0
-    frhv = flags[2] != 0
     salvo_area = flags[3] != 0
     T = ev_type.shape[0]
     P = pins_up0.shape[1]
@@ -126,70 +196,30 @@ def score_kernel(ev_type, ev_time, ev_i, ev_j, n_events, motion0, motion, pocket
     for t in range(T):
         n = n_events[t]
         et, tmv, ei, ej = ev_type[t], ev_time[t], ev_i[t], ev_j[t]
-        # K-8 rødt / blegt; the first red-white contact and the red's first cushion
-        t_rw = np.inf
-        t_rc = np.inf
-        rw1 = rw2 = False
-        cush_any = False
-        for k in range(n):
-            ty = et[k]
-            if ty == EV_BALL_BALL:
-                lo, hi = min(ei[k], ej[k]), max(ei[k], ej[k])
-                if lo == _RED and hi == _WHITE:
-                    rw1 = True
-                    t_rw = min(t_rw, tmv[k])
-                elif lo == _RED and hi == _SPOTTED:
-                    rw2 = True
-                    t_rw = min(t_rw, tmv[k])
-            elif ty == EV_BALL_CUSHION:
-                cush_any = True
-                if ei[k] == _RED:
-                    t_rc = min(t_rc, tmv[k])
-        rd = rw1 and rw2
-        bl = False
-        if not rd:
-            for k in range(n):
-                if et[k] == EV_BALL_BALL and min(ei[k], ej[k]) == _WHITE and \
-                        max(ei[k], ej[k]) == _SPOTTED and tmv[k] >= t_rw:
-                    bl = True
-                    break
+        rw1, rw2, t_rw, t_rc, cush_any, bl = _contacts(et, tmv, ei, ej, n)
+        rd = rw1 and rw2  # K-8 rødt; blegt only when not rødt
+        bl = bl and not rd
         rodt[t] = rd
         cushion[t] = cush_any
-        # pins: toppled this shot, attribution (K-P3), the chain's first topple (K-P2)
         _root_times(et, ei, ej, n, pin_topple_time[t], root_time)
-        all_stood = True
-        all_down = True
-        n_ball = 0
-        n_inj = 0
-        for p in range(P):
-            st = pins_up0[t, p]
-            d = st and not pins_up[t, p]
-            down[t, p] = d
-            toppler[t, p] = pin_toppler[t, p] if d else 0
-            all_stood = all_stood and st
-            all_down = all_down and d
-            n_ball += d
-            io = inj_pins[t, p] and not d
-            inj_only[t, p] = io
-            n_inj += io
+        all_stood, all_down, n_ball, n_inj = _pins(pins_up0[t], pins_up[t], pin_toppler[t],
+                                                   inj_pins[t], down[t], toppler[t],
+                                                   inj_only[t])
         # K-7 the clean 16: all five to one white in one clean run
-        c16 = False
-        c16w = -1
+        c16, c16w = False, -1
         if house and all_stood and all_down:
             for w in (_WHITE, _SPOTTED):
                 mine = True
                 for p in range(P):
                     mine = mine and toppler[t, p] == (1 << w)
                 if mine and _clean16(et, tmv, ei, ej, n, w):
-                    c16 = True
-                    c16w = w
+                    c16, c16w = True, w
         clean16[t] = c16
         clean16_white[t] = c16w
         # K-5, K-6, K-9 (K-9a: for every shot, legal or not)
         ka = all_stood and down[t, 0] and n_ball == 1 and n_inj == 0
         n_pock = 0
-        all_present = True
-        all_pocketed = True
+        all_present = all_pocketed = True
         for b in range(3):
             pr = motion0[t, b] != POCKETED
             pk = pr and (motion[t, b] == POCKETED or pocket[t, b] >= 0 or off[t, b])
@@ -218,22 +248,10 @@ def score_kernel(ev_type, ev_time, ev_i, ev_j, n_events, motion0, motion, pocket
         f = fouls[t]
         f[:] = False
         f[F_K10] = house and not cush_any
-        if house and cbp:
-            _cushioned_times(et, tmv, ei, ej, n, cush)
-            for p in range(P):
-                if not down[t, p]:
-                    continue
-                for b in range(3):
-                    if (toppler[t, p] >> b) & 1 and cush[b] >= root_time[p]:
-                        f[F_K10_CBP] = True
+        t_ok = t_rw if flags[2] != 0 else min(t_rw, t_rc)
+        _pin_fouls(et, tmv, ei, ej, n, down[t], toppler[t], root_time, t_ok,
+                   house and flags[1] != 0, cush, f)
         f[F_K11] = not (rw1 or rw2)
-        t_ok = t_rw if frhv else min(t_rw, t_rc)
-        for p in range(P):
-            if down[t, p] and (toppler[t, p] & 1) != 0:
-                if root_time[p] < t_ok:
-                    f[F_K12] = True
-                else:
-                    f[F_K13] = True
         f[F_K14] = pocketed[t, _RED]
         f[F_K14A] = off_any[t]
         f[F_K15] = salvo[t] and red_x0[t] > salvo_x + _GEOM_TOL
