@@ -52,6 +52,7 @@ from cuegym.rules.keglebillard import (
     read_log,
     salvo_x,
     score_shots,
+    sim_log,
     white_spots,
 )
 
@@ -72,9 +73,6 @@ from .strikes import Strikes
 
 #: Tolerance [m] when checking that a log starts from the state's positions.
 MATCH_TOL = 1e-6
-#: The fields of a physics result the referee reads (``cuegym.rules.keglebillard.read_log``).
-LOG_FIELDS = ("rvw", "motion", "pocket", "rvw0", "motion0", "pins_up", "pins_up0", "pin_toppler",
-              "pin_topple_time", "ev_type", "ev_time", "ev_i", "ev_j", "n_events", "overflow")
 #: Reward terms a keglebillard shot defines (``configs/reward/keglebillard.yaml``).
 REWARD_TERMS = ("points", "skaeve", "foul", "win", "skaeve_received", "opponent_points",
                 "result")
@@ -279,7 +277,7 @@ class Kegle:
                                max_events=max_events, t_max=t_max, threads=threads,
                                validate=validate, workspace=workspace)
                 row[play] = play
-                log = {name: getattr(sim, name)[play] for name in LOG_FIELDS}
+                log = sim_log(sim, play)
             else:
                 sim = simulate(self.table, self.params, xy[play],
                                cue_ball=np.zeros(len(play), np.int64), cue=executed.cue[play],
@@ -287,7 +285,7 @@ class Kegle:
                                max_events=max_events, t_max=t_max, threads=threads,
                                validate=validate, workspace=workspace)
                 row[play] = np.arange(len(play))
-                log = sim
+                log = sim_log(sim)
         inj = None
         if injected is not None:
             if len(injected) != T:

@@ -491,6 +491,22 @@ def read_log(log: Any) -> EventLog:
     return EventLog(**out)
 
 
+def sim_log(sim: Any, rows: Any = None) -> EventLog:
+    """The :class:`EventLog` of a ``cuegym.physics.simulate`` result for the tables ``rows``
+    (default all), without :func:`read_log`'s checks: the physics' own output is valid by
+    construction (the game layer scores its shots through this). The event axis is cut to the
+    longest log, as :func:`read_log` does."""
+    n = sim.n_events if rows is None else sim.n_events[rows]
+    K = max(1, min(sim.ev_type.shape[1], int(np.max(n, initial=0))))
+    out = {}
+    for name, (_, dtype) in _LOG_SPEC.items():
+        a = getattr(sim, name)
+        if name.startswith("ev_"):
+            a = a[:, :K]
+        out[name] = np.ascontiguousarray(a if rows is None else a[rows], dtype=dtype)
+    return EventLog(**out)
+
+
 def _check(bad: np.ndarray, values: np.ndarray, name: str, why: str) -> None:
     if bad.any():
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
@@ -937,7 +953,7 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
     house = not rules.ddbu
     salvo = _vector("salvo_line", salvo_line, T, np.bool_)
     if injected is None:
-        inj = tuple(() for _ in range(T))
+        inj = ((),) * T
     else:
         if len(injected) != T:
             raise ValueError(f"injected must have one entry per table ({T}), got {len(injected)}")
