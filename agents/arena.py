@@ -156,13 +156,11 @@ class KeglebillardArena:
              + terms.get("rodt_bonus", 0.0) * out.rodt + foul * out.foul)
         return np.where(out.played, v, -6.0 + bih + foul)
 
-    def step(self, states: Any, strikes: Strikes, noise: ShotNoise | None = None,
-             rng: np.random.Generator | None = None) -> tuple[list[ShotRecord], Any]:
-        """Play one strike per state (with execution ``noise`` drawn from ``rng``); returns
-        the records and the new states (a batch)."""
-        out, new = self.g.play(self.g.batch(states), strikes, noise, rng,
-                               max_events=self.max_events, t_max=self.t_max,
-                               allow_overflow=True)
+    def step(self, states: Any, strikes: Strikes) -> tuple[list[ShotRecord], Any]:
+        """Play one (already noised) strike per state (``Kegle.play``); returns the records and
+        the new states (a batch)."""
+        out, new = self.g.play(self.g.batch(states), strikes, max_events=self.max_events,
+                               t_max=self.t_max, allow_overflow=True)
         rec = []
         for t in range(len(out)):
             rules = tuple(dict.fromkeys(f.split(":")[0] for f in out.foul_labels(t)))
@@ -315,11 +313,8 @@ class GolfbillardArena:
             v += w * (self.position_value(out.xy, s) - self.position_value(out.xy, 1 - s))
         return v
 
-    def step(self, states: Sequence[Any], strikes: Strikes, noise: ShotNoise | None = None,
-             rng: np.random.Generator | None = None) -> tuple[list[ShotRecord], list]:
-        """Play one play stroke per state (with execution ``noise`` drawn from ``rng``)."""
-        if noise is not None:
-            strikes = noise.apply(strikes, rng)
+    def step(self, states: Sequence[Any], strikes: Strikes) -> tuple[list[ShotRecord], list]:
+        """Play one (already noised) play stroke per state."""
         outs, new = self.outcomes(states, strikes)
         rec = []
         for t, o in enumerate(outs):
@@ -458,7 +453,7 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
                 mask = movers == a
                 if mask.any():
                     strikes.put(mask, agents[a].act(arena.take(sub, np.flatnonzero(mask)), rng))
-            recs, new = arena.step(sub, strikes, noise, rng)
+            recs, new = arena.step(sub, noise.apply(strikes, rng))
             arena.put(states, play, new)
             for k, g in enumerate(play):
                 r = recs[k]
