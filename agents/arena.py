@@ -96,27 +96,32 @@ class KeglebillardArena:
         """A ``KegleStates`` batch of ``states`` (a batch or rules ``GameState`` values)."""
         return self.g.batch(states)
 
+    # the batch bookkeeping of play_games: a KegleStates batch, or a list of GameState values
+    # (kept as a list, so that a caller tracking the values by identity can)
     @staticmethod
     def take(states: Any, idx: Any) -> Any:
+        if isinstance(states, list):
+            return [states[i] for i in np.asarray(idx, np.int64)]
         return states.take(idx)
 
-    @staticmethod
-    def put(states: Any, idx: Any, new: Any) -> None:
-        states.put(idx, new)
+    def put(self, states: Any, idx: Any, new: Any) -> None:
+        if isinstance(states, list):
+            for i, s in zip(np.asarray(idx, np.int64), new, strict=True):
+                states[i] = s
+        else:
+            states.put(idx, self.g.batch(new))
 
-    @staticmethod
-    def movers(states: Any) -> np.ndarray:
+    def movers(self, states: Any) -> np.ndarray:
         """(T,) the player to move (-1 where over)."""
-        return states.to_play.copy()
+        return self.g.batch(states).to_play.copy()
 
-    @staticmethod
-    def overs(states: Any) -> np.ndarray:
-        return states.game_over.copy()
+    def overs(self, states: Any) -> np.ndarray:
+        return self.g.batch(states).game_over.copy()
 
-    @staticmethod
-    def winners(states: Any) -> list[int | None]:
+    def winners(self, states: Any) -> list[int | None]:
         """The winner (player id) of each game; a game cut off by the shot limit goes to the
         higher score (None on a tie)."""
+        states = self.g.batch(states)
         out: list[int | None] = []
         for t in range(len(states)):
             if states.game_over[t]:
@@ -128,9 +133,8 @@ class KeglebillardArena:
             out.append(None if (s == best).sum() > 1 else int(np.argmax(s)))
         return out
 
-    @staticmethod
-    def scores(states: Any) -> list:
-        return [tuple(s) for s in states.scores.tolist()]
+    def scores(self, states: Any) -> list:
+        return [tuple(s) for s in self.g.batch(states).scores.tolist()]
 
     # -- shots ------------------------------------------------------------------------------
 
@@ -158,7 +162,7 @@ class KeglebillardArena:
 
     def step(self, states: Any, strikes: Strikes) -> tuple[list[ShotRecord], Any]:
         """Play one (already noised) strike per state (``Kegle.play``); returns the records and
-        the new states (a batch)."""
+        the new states (a batch; a list of ``GameState`` values for a list)."""
         out, new = self.g.play(self.g.batch(states), strikes, max_events=self.max_events,
                                t_max=self.t_max, allow_overflow=True)
         rec = []
@@ -168,7 +172,7 @@ class KeglebillardArena:
                                   points=float(out.shooter_points[t]),
                                   given=float(out.skaeve[t]), foul=bool(out.foul[t]),
                                   rules=rules))
-        return rec, new
+        return rec, new.states() if isinstance(states, list) else new
 
 
 # ---------------------------------------------------------------------------------------------
