@@ -159,7 +159,7 @@ class KeglebillardEnv(CoreEnv):
     an opponent agent. One step is the learner's shot, then the opponents' shots until the
     learner is to play again (or the game ends for the learner). Rules, table and physics as in
     :class:`KeglebillardShotEnv`; the game flow (turns, skæve to every other player, spotting,
-    ball in hand, the end rules K-20..K-22) is ``cuegym.rules.keglebillard_game``.
+    ball in hand, the end rules K-20..K-22) is the compiled game layer, ``cuegym.games.kegle``.
 
     ## Action Space
     As :class:`KeglebillardShotEnv`:

@@ -98,11 +98,11 @@ def parse_xy(obj: Any, where: str) -> tuple[float, float]:
 
 def noise_of(name: str):
     """The :class:`~cuegym.agents.base.ShotNoise` of a preset name (``none`` / ``tournament``)."""
-    from cuegym.agents.base import ShotNoise
+    from cuegym.agents.base import load_noise
 
     if name not in NOISES:
         raise PlayError(f"unknown noise {name!r}; use one of {list(NOISES)}")
-    return ShotNoise.named(name)
+    return load_noise(name)
 
 
 def _noisy(cue: np.ndarray, noise: Any, rng: np.random.Generator) -> np.ndarray:
@@ -304,10 +304,13 @@ class KegleTable:
         if not self.arena.placement_ok([st], s.place)[0]:
             out, new = self.g.placement_foul(st, tuple(place))
             return Played(out.to_dict(), new, move, None)
-        xy, present, pins, _ = self.arena.layout([st], s.place)
-        res = self.arena.simulate(xy, present, pins, s.cue)
-        out, new = self.g.apply_batch([st], res)[0]
-        return Played(out.to_dict(), new, move, animation(res, 0, self.ball_ids), res=res)
+        out, new = self.g.play(self.g.batch([st]), s, max_events=self.arena.max_events,
+                               t_max=self.arena.t_max, allow_overflow=True)
+        if not out.played[0]:
+            return Played(out.outcome(0).to_dict(), new.state(0), move, None)
+        res = out.sim
+        return Played(out.outcome(0).to_dict(), new.state(0), move,
+                      animation(res, int(out.row[0]), self.ball_ids), res=res)
 
     def replay(self, st: Any, move: Mapping, choices: Any = None) -> Played:
         """Re-play a recorded move exactly (its strike is the executed one)."""

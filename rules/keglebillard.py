@@ -2,9 +2,10 @@
 
 The rule book is ``docs/rules_keglebillard.md``; every rule is cited by its id (K-..). This module
 reads the physics event log (the ``SimResult`` contract of ``docs/physics_api.md``: numpy arrays
-with a leading table axis) and scores T shots at once with numpy; it knows nothing of players.
-Game state and flow (players, scores, spotting, ball in hand, the end rules) live in
-:mod:`cuegym.rules.keglebillard_game`, which calls :func:`score_shots`.
+with a leading table axis) and scores T shots at once (validation in numpy, the scoring in one
+compiled kernel, :mod:`cuegym.rules.keglebillard_kernel`); it knows nothing of players.
+Game state and flow (players, scores, spotting, ball in hand, the end rules) live in the game
+layer, :mod:`cuegym.games.kegle`, which calls :func:`score_shots`.
 
 Glossary (the game's own terms, explained once):
     rødt ("red"): the red touches both whites in one shot (K-8).
@@ -77,6 +78,7 @@ from cuegym.rules.inputs import (
     req_xy,
     show,
 )
+from cuegym.rules.keglebillard_kernel import score_kernel
 
 BALL_IDS = ("red", "white", "spotted")
 RED, WHITE, SPOTTED = 0, 1, 2
@@ -517,6 +519,22 @@ def read_log(log: Any, table: TableSpec | None = None) -> EventLog:
     return EventLog(**out)
 
 
+def sim_log(sim: Any, rows: Any = None) -> EventLog:
+    """The :class:`EventLog` of a ``cuegym.physics.simulate`` result for the tables ``rows``
+    (default all), without :func:`read_log`'s checks: the physics' own output is valid by
+    construction (the game layer scores its shots through this). The event axis is cut to the
+    longest log, as :func:`read_log` does."""
+    n = sim.n_events if rows is None else sim.n_events[rows]
+    K = max(1, min(sim.ev_type.shape[1], int(np.max(n, initial=0))))
+    out = {}
+    for name, (_, dtype) in _LOG_SPEC.items():
+        a = getattr(sim, name)
+        if name.startswith("ev_"):
+            a = a[:, :K]
+        out[name] = np.ascontiguousarray(a if rows is None else a[rows], dtype=dtype)
+    return EventLog(**out)
+
+
 def _check_agents(out: dict[str, np.ndarray], valid: np.ndarray, table: TableSpec) -> None:
     """Agents and pockets of a log against the table and the balls on it at the start."""
     typ, ti, tj = out["ev_type"], out["ev_i"], out["ev_j"]
@@ -927,48 +945,6 @@ def _vector(name: str, value: Any, T: int, dtype: type) -> np.ndarray:
     return arr.astype(dtype)
 
 
-def _first(mask: np.ndarray, times: np.ndarray) -> np.ndarray:
-    """(T,) time of the first event in ``mask`` (T, K), inf if none."""
-    return np.where(mask, times, np.inf).min(axis=1, initial=np.inf)
-
-
-def _chain_root_time(lg: EventLog, valid: np.ndarray) -> np.ndarray:
-    """(T, P) topple time of the pin that started each pin's chain (K-P2, K-P3)."""
-    T, K = lg.ev_type.shape
-    is_pp = valid & (lg.ev_type == EV_PIN_PIN)
-    first_k = np.full((T, N_PINS), K, np.int64)
-    tt, kk = np.nonzero(is_pp)
-    np.minimum.at(first_k, (tt, lg.ev_j[tt, kk]), kk)
-    own = np.broadcast_to(np.arange(N_PINS), (T, N_PINS))
-    parent = np.where(first_k < K,
-                      np.take_along_axis(lg.ev_i, np.minimum(first_k, K - 1), axis=1), own)
-    root = own
-    for _ in range(N_PINS):
-        root = np.take_along_axis(parent, root, axis=1)
-    return np.take_along_axis(lg.pin_topple_time, root, axis=1)
-
-
-def _cushioned_time(lg: EventLog, valid: np.ndarray) -> np.ndarray:
-    """(T, B) when each ball first counts as "cushioned" for the K-10 option: it touched a
-    cushion, or touched a ball that already was (a ball-ball contact passes it both ways)."""
-    T = len(lg)
-    cush = np.full((T, N_BALLS), np.inf)
-    rows = np.arange(T)
-    for k in range(int(lg.n_events.max(initial=0))):
-        act = valid[:, k]
-        typ, tk = lg.ev_type[:, k], lg.ev_time[:, k]
-        i = np.clip(lg.ev_i[:, k], 0, N_BALLS - 1)  # pin_pin rows carry pin indices
-        j = np.clip(lg.ev_j[:, k], 0, N_BALLS - 1)
-        c = act & (typ == EV_BALL_CUSHION)
-        cush[rows[c], i[c]] = np.minimum(cush[rows[c], i[c]], tk[c])
-        b = act & (typ == EV_BALL_BALL)
-        either = b & ((cush[rows, i] <= tk) | (cush[rows, j] <= tk))
-        r = rows[either]
-        cush[r, i[either]] = np.minimum(cush[r, i[either]], tk[either])
-        cush[r, j[either]] = np.minimum(cush[r, j[either]], tk[either])
-    return cush
-
-
 def check_overflow(overflow: np.ndarray, allow_overflow: bool) -> None:
     """Refuse shots the simulation cut off before everything came to rest (physics ``overflow``:
     1 max_events, 2 t_max) unless ``allow_overflow`` (K-P6: a shot ends at rest)."""
@@ -990,7 +966,8 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
                 allow_overflow: bool = False) -> ShotScores:
     """Score T finished shots from their event log (K-5..K-20; K-25 scoring).
 
-    Pure: reads the log, writes nothing into it. Vectorised over tables with numpy.
+    Pure: reads the log, writes nothing into it. The input is validated here; the scoring is
+    one compiled kernel over the table axis (``keglebillard_kernel.score_kernel``).
 
     Args:
         log: a ``cuegym.physics.SimResult`` or anything with its fields (see :func:`read_log`).
@@ -1020,7 +997,7 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
     house = not rules.ddbu
     salvo = _vector("salvo_line", salvo_line, T, np.bool_)
     if injected is None:
-        inj = tuple(() for _ in range(T))
+        inj = ((),) * T
     else:
         if len(injected) != T:
             raise ValueError(f"injected must have one entry per table ({T}), got {len(injected)}")
@@ -1056,113 +1033,33 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
                                      f"at the start (table {t})")
                 inj_pins[t, p] = True
 
-    valid = np.arange(K)[None, :] < lg.n_events[:, None]
-    typ = np.where(valid, lg.ev_type, EV_NONE)
-    tm, ei, ej = lg.ev_time, lg.ev_i, lg.ev_j
-    bb = typ == EV_BALL_BALL
-    lo, hi = np.minimum(ei, ej), np.maximum(ei, ej)
-    cush_ev = typ == EV_BALL_CUSHION
-    red_w1 = bb & (lo == RED) & (hi == WHITE)
-    red_w2 = bb & (lo == RED) & (hi == SPOTTED)
-    red_white = red_w1 | red_w2
-    t_red_white = _first(red_white, tm)
-    t_red_cushion = _first(cush_ev & (ei == RED), tm)
-
-    # K-8 rødt / blegt
-    rodt = red_w1.any(1) & red_w2.any(1)
-    ww = bb & (lo == WHITE) & (hi == SPOTTED)
-    blegt = ~rodt & (ww & (tm >= t_red_white[:, None])).any(1)
-
-    # Pins: toppled this shot, attribution (K-P3), time of the chain's first topple (K-P2)
-    stood = lg.pins_up0
-    down = stood & ~lg.pins_up
-    toppler = np.where(down, lg.pin_toppler, 0)
-    root_time = _chain_root_time(lg, valid)
-    all_stood = stood.all(1)
-    inj_only = inj_pins & ~down
-    n_ball = down.sum(1)
-    n_inj = inj_only.sum(1)
-
-    # K-7 the clean 16: all five to one white W in one clean run
-    clean16 = np.zeros(T, bool)
-    clean16_white = np.full(T, -1, np.int64)
-    if house:
-        pin_ev = typ == EV_BALL_PIN
-        for w in WHITES:
-            mine = all_stood & down.all(1) & (toppler == (1 << w)).all(1)
-            w_pin = pin_ev & (ei == w)
-            tf = _first(w_pin, tm)
-            tl = np.where(w_pin, tm, -np.inf).max(axis=1, initial=-np.inf)
-            in_run = (tm >= tf[:, None]) & (tm <= tl[:, None])
-            w_touch = (cush_ev & (ei == w)) | (bb & ((ei == w) | (ej == w)))
-            other_pin = pin_ev & (ei != w)
-            ok = mine & np.isfinite(tf) & ~(in_run & (w_touch | other_pin)).any(1)
-            clean16 |= ok
-            clean16_white[ok] = w
-
-    # K-5, K-6, K-7, K-9 (K-9a: for every shot, legal or not)
-    king_alone = all_stood & down[:, KING] & (n_ball == 1) & (n_inj == 0)
-    pocketed = present0 & ((lg.motion == POCKETED) | (lg.pocket >= 0) | off)
-    if house:
-        pin_points = np.where(clean16, 16, np.where(king_alone, 6, 2 * (n_ball + n_inj)))
-        white_points = 2 * pocketed[:, 1:].sum(1)
-        bonus_points = 4 * (rodt | blegt)
-    else:  # K-25: only pins (2) and rødt (4) score
-        king_alone[:] = False
-        pin_points = 2 * (n_ball + n_inj)
-        white_points = np.zeros(T, np.int64)
-        bonus_points = 4 * rodt
-    points = (pin_points + white_points + bonus_points).astype(np.int64)
-
-    # Fouls
-    cushion_any = cush_ev.any(1)
+    out = {name: np.zeros(T, np.int64) for name in (
+        "points", "pin_points", "white_points", "bonus_points", "penalty", "shooter_points",
+        "skaeve", "clean16_white")}
+    for name in ("foul", "rodt", "blegt", "king_alone", "clean16", "legal_pin", "cushion", "win",
+                 "ball_in_hand", "bih_salvo", "unsporting"):
+        out[name] = np.zeros(T, bool)
     fouls = np.zeros((T, len(FOUL_COLUMNS)), bool)
-    fouls[:, _F["K-10"]] = house & ~cushion_any
-    if house and rules.cushion_before_pins:
-        cushioned = _cushioned_time(lg, valid)  # (T, B)
-        bits = (toppler[:, :, None] >> np.arange(N_BALLS)) & 1  # (T, P, B)
-        early = (bits == 1) & (cushioned[:, None, :] >= root_time[:, :, None])
-        fouls[:, _F["K-10:cushion_before_pins"]] = (down[:, :, None] & early).any((1, 2))
-    fouls[:, _F["K-11"]] = ~red_white.any(1)
-    red_pin = down & ((toppler & 1) != 0)
-    t_ok = t_red_white if rules.frhv_nakkebal else np.minimum(t_red_white, t_red_cushion)
-    red_early = red_pin & (root_time < t_ok[:, None])
-    fouls[:, _F["K-12"]] = red_early.any(1)
-    fouls[:, _F["K-13"]] = (red_pin & ~red_early).any(1)
-    fouls[:, _F["K-14"]] = pocketed[:, RED]
-    fouls[:, _F["K-14a"]] = off_any
-    fouls[:, _F["K-15"]] = salvo & (lg.rvw0[:, RED, 0, 0] > salvo_x(table) + GEOM_TOL)
-    fouls[:, _F["K-16"]] = k16
-
-    # K-20: all three balls down in one shot wins, overriding physics fouls; K-16 cancels it
-    win = house & present0.all(1) & pocketed.all(1) & ~k16
-    fouls[win] = False
-    foul = fouls.any(1)
-    if house:
-        penalty = np.where(foul, (fouls * FOUL_PENALTY).max(1, initial=0), 0)
-        skaeve = np.where(foul, points + penalty, 0)
-    else:
-        penalty = np.zeros(T, np.int64)
-        skaeve = np.zeros(T, np.int64)
-    shooter_points = np.where(foul | win, 0, points)
-
-    # K-19 ball in hand after K-10, K-14 or a touché (a double hit included); behind the line
-    # whenever K-14 is a reason
-    k14 = fouls[:, _F["K-14"]]
-    ball_in_hand = fouls[:, _F["K-10"]] | k14 | (touche & ~win)
-    bih_salvo = ball_in_hand & (k14 | (rules.ball_in_hand_area == "salvo"))
-
+    down = np.zeros((T, N_PINS), bool)
+    inj_only = np.zeros((T, N_PINS), bool)
+    toppler = np.zeros((T, N_PINS), np.int64)
+    pocketed = np.zeros((T, N_BALLS), bool)
+    flags = np.array([house, rules.cushion_before_pins, rules.frhv_nakkebal,
+                      rules.ball_in_hand_area == "salvo"], np.int64)
+    score_kernel(
+        lg.ev_type, lg.ev_time, lg.ev_i, lg.ev_j, lg.n_events, lg.motion0, lg.motion, lg.pocket,
+        lg.pins_up0, lg.pins_up, lg.pin_toppler, lg.pin_topple_time,
+        np.ascontiguousarray(lg.rvw0[:, RED, 0, 0]), salvo, salvo_x(table), off, off_any,
+        inj_pins, k16, touche, unsporting, flags, FOUL_PENALTY,
+        out["points"], out["pin_points"], out["white_points"], out["bonus_points"],
+        out["penalty"], out["shooter_points"], out["skaeve"], out["foul"], fouls, out["rodt"],
+        out["blegt"], out["king_alone"], out["clean16"], out["clean16_white"], out["legal_pin"],
+        out["cushion"], out["win"], out["ball_in_hand"], out["bih_salvo"], out["unsporting"],
+        down, inj_only, toppler, present0, pocketed)
     return ShotScores(
-        points=points, pin_points=pin_points.astype(np.int64),
-        white_points=white_points.astype(np.int64), bonus_points=bonus_points.astype(np.int64),
-        penalty=penalty.astype(np.int64), shooter_points=shooter_points.astype(np.int64),
-        skaeve=skaeve.astype(np.int64), foul=foul, fouls=fouls, injected=inj, rodt=rodt,
-        blegt=blegt if house else np.zeros(T, bool), king_alone=king_alone, clean16=clean16,
-        clean16_white=clean16_white, legal_pin=~foul & ~win & (n_ball > 0), cushion=cushion_any,
-        win=win, ball_in_hand=ball_in_hand, bih_salvo=bih_salvo, unsporting=unsporting & ~win,
-        pins_toppled=down, pins_injected=inj_only, pin_toppler=toppler, pins_up0=stood,
-        present0=present0,
-        pocketed=pocketed, start_xy=lg.rvw0[:, :, 0, :2].copy(), end_xy=lg.rvw[:, :, 0, :2].copy(),
+        **out, fouls=fouls, injected=inj, pins_toppled=down, pins_injected=inj_only,
+        pin_toppler=toppler, pins_up0=lg.pins_up0, present0=present0, pocketed=pocketed,
+        start_xy=lg.rvw0[:, :, 0, :2].copy(), end_xy=lg.rvw[:, :, 0, :2].copy(),
         overflow=lg.overflow, variant=rules.variant)
 
 

@@ -287,7 +287,7 @@ def test_KP6_overflowed_shot_is_refused_unless_the_caller_opts_in(code, limit):
     with pytest.raises(ValueError, match="allow_overflow"):
         game.apply(state, log)
     with pytest.raises(ValueError, match="allow_overflow"):
-        game.apply_batch([state], log)
+        game.apply_log([state], log)
     out, _ = game.apply(state, log, allow_overflow=True)
     assert out.overflow == code
     # the JSON interface: refused unless "allow_overflow": true
