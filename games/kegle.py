@@ -38,6 +38,7 @@ import numpy as np
 
 from cuegym.configs import load_params
 from cuegym.physics.constants import POCKETED
+from cuegym.rules.inputs import MAX_PLAYERS, req_int
 from cuegym.rules.keglebillard import (
     BALL_IDS,
     FOUL_COLUMNS,
@@ -116,10 +117,10 @@ class Kegle:
         line. Who breaks (K-4): ``first_player`` (an int or (T,) ints) if given; else by
         ``rules.first_player`` (``random`` draws T from ``rng``; ``lag`` needs
         ``first_player``, the winner of :func:`~cuegym.rules.keglebillard.judge_lag`)."""
-        n = _int(n_players, "n_players")
+        n = req_int(n_players, "n_players", hi=MAX_PLAYERS)
         if n < 2:
             raise ValueError(f"keglebillard needs at least 2 players (K-1), got {n}")
-        T = _int(T, "T")
+        T = req_int(T, "T", lo=0)
         if first_player is None:
             if self.rules.first_player == "player0":
                 first_player = 0
@@ -143,7 +144,7 @@ class Kegle:
                   rng: np.random.Generator | int | None = None):
         """One new game as a rules ``GameState`` (see :meth:`new`)."""
         if first_player is not None:
-            first_player = _int(first_player, "first_player")
+            first_player = req_int(first_player, "first_player")
         return self.new(1, n_players, first_player=first_player, rng=rng).state(0)
 
     def next_game(self, state):
@@ -616,12 +617,6 @@ def placement_message(code: int, which: int, x: float, y: float, table: Any) -> 
     if code == flow.PLACE_BALL:
         return f"{at} overlaps the {BALL_IDS[which]} ball"
     return f"{at} is within R + r_pin of the {PIN_IDS[which]} spot"
-
-
-def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{what} must be an integer, got {value!r}")
-    return int(value)
 
 
 __all__ = ["MATCH_TOL", "OBS_DIM", "REWARD_TERMS", "Kegle", "KegleOutcomes", "KegleStates",
