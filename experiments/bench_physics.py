@@ -3,7 +3,8 @@
 
     python experiments/bench_physics.py            # table
     python experiments/bench_physics.py --json     # JSON list of records
-    python experiments/bench_physics.py --shots shots.json   # time a JSON shot list (1 thread)
+    python experiments/bench_physics.py --shots    # JSON path vs array API, 256 2-6 ball shots
+    python experiments/bench_physics.py --shots shots.json   # ... on the shots of a file
     python experiments/bench_physics.py --extras   # also first-call time and memory per table
     python experiments/bench_physics.py --max-events 1000 --no-reuse   # fresh 1000-slot logs
 
@@ -25,7 +26,7 @@ import numpy as np
 
 from cuegym.configs import load_params, load_table
 from cuegym.physics import Workspace, simulate
-from cuegym.physics.scenarios import golfbillard_shots, keglebillard_shots
+from cuegym.physics.scenarios import golfbillard_shots, json_shots, keglebillard_shots
 
 
 @dataclass
@@ -81,35 +82,54 @@ def measure(game: str, batch: int, threads: int, cfg: Settings) -> dict:
     return best
 
 
-def measure_file(path: str, cfg: Settings) -> dict:
-    """Time the shots of a JSON shot list as one batch on one thread."""
-    from cuegym.physics.jsonio import simulate_json
+def _best_rate(fn, n_shots: int, seconds: float) -> float:
+    """Shots per second of ``fn`` (simulating ``n_shots``): calls repeated for at least
+    ``seconds``."""
+    k = 0
+    t0 = time.perf_counter()
+    while True:
+        fn()
+        k += 1
+        el = time.perf_counter() - t0
+        if el >= seconds:
+            return k * n_shots / el
 
-    with open(path) as fh:
-        shots = json.load(fh)
-    if isinstance(shots, dict):
-        shots = [shots]
-    simulate_json(shots)  # warm up
+
+def measure_json(shots: list[dict], cfg: Settings, rounds: int = 3) -> dict:
+    """The JSON path against the array API on the same shots, side by side on one thread.
+
+    ``json`` times :func:`simulate_json` (shot objects in, result objects out), ``json_text``
+    adds ``json.loads`` of the input and ``json.dumps`` of the output (the command line minus
+    process start), ``array`` times :func:`simulate` on the arrays the JSON path builds (built
+    beforehand, log buffers reused as the envs do). Rounds alternate the three; each keeps
+    its best round. ``ratio`` = json / array.
+    """
     import numba
 
+    from cuegym.physics.jsonio import batches, parse_shots, simulate_json
+
+    text = json.dumps(shots)
+    chunks = [kw for _, kw in batches(parse_shots(shots))]
+    ws = Workspace()
+    fns = {"array": lambda: [simulate(**kw, workspace=ws) for kw in chunks],
+           "json": lambda: simulate_json(shots),
+           "json_text": lambda: json.dumps(simulate_json(json.loads(text)))}
     old = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        best = None
-        for _ in range(3):
-            t0 = time.perf_counter()
-            out = simulate_json(shots)
-            el = time.perf_counter() - t0
-            events = sum(o["n_events"] for o in out)
-            rec = {"game": "file", "batch": len(shots), "threads": 1,
-                   "shots_per_s": round(len(shots) / el, 1),
-                   "events_per_shot": round(events / len(shots), 2),
-                   "us_per_event": round(el / max(events, 1) * 1e6, 3)}
-            if best is None or rec["shots_per_s"] > best["shots_per_s"]:
-                best = rec
+        for fn in fns.values():
+            fn()  # compile / warm up
+        best = dict.fromkeys(fns, 0.0)
+        for _ in range(rounds):
+            for name, fn in fns.items():
+                best[name] = max(best[name], _best_rate(fn, len(shots), cfg.seconds))
     finally:
         numba.set_num_threads(old)
-    return best
+    events = sum(o["n_events"] for o in simulate_json(shots))
+    return {"shots": len(shots), "events_per_shot": round(events / len(shots), 2),
+            **{f"{k}_shots_per_s": round(v, 1) for k, v in best.items()},
+            "ratio": round(best["json"] / best["array"], 3),
+            "ratio_text": round(best["json_text"] / best["array"], 3)}
 
 
 def first_call_seconds() -> float:
@@ -138,7 +158,12 @@ def memory_per_table(T: int = 4096, max_events: int = 256) -> float:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print a JSON list of records")
-    ap.add_argument("--shots", help="time the shots of this JSON shot-list file instead")
+    ap.add_argument("--shots", nargs="?", const="", default=None, metavar="FILE",
+                    help="JSON path vs array API on the same shots, side by side: the shots of "
+                         "FILE, or 256 random 2-6 ball shots (keglebillard and golfbillard)")
+    ap.add_argument("--n-shots", type=int, default=256, help="list length for --shots")
+    ap.add_argument("--json-max-events", type=int, default=1000,
+                    help="max_events of the generated --shots list")
     ap.add_argument("--seconds", type=float, default=Settings.seconds)
     ap.add_argument("--extras", action="store_true", help="first-call time and memory per table")
     ap.add_argument("--games", default="keglebillard,golfbillard")
@@ -149,9 +174,21 @@ def main(argv=None) -> int:
                     help="allocate fresh log buffers on every call")
     args = ap.parse_args(argv)
     cfg = Settings(seconds=args.seconds, max_events=args.max_events, reuse=not args.no_reuse)
-    if args.shots:
-        rec = measure_file(args.shots, cfg)
-        print(json.dumps(rec) if args.json else rec)
+    if args.shots is not None:
+        if args.shots:
+            with open(args.shots) as fh:
+                shots = json.load(fh)
+            shots = [shots] if isinstance(shots, dict) else shots
+        else:
+            shots = json_shots(np.random.default_rng(cfg.seed), args.n_shots)
+            for s in shots:
+                s["max_events"] = args.json_max_events
+        rec = measure_json(shots, cfg)
+        print(json.dumps(rec) if args.json else
+              f"{rec['shots']} shots, {rec['events_per_shot']} events/shot, 1 thread: array API "
+              f"{rec['array_shots_per_s']:.0f} shots/s, JSON objects {rec['json_shots_per_s']:.0f}"
+              f" ({rec['ratio']:.0%}), JSON text {rec['json_text_shots_per_s']:.0f} "
+              f"({rec['ratio_text']:.0%})")
         return 0
     recs = []
     for game in args.games.split(","):

@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numba
@@ -194,9 +195,11 @@ def kernel_arrays(table: TableSpec, params: PhysicsParams) -> dict[str, np.ndarr
 
 
 def validate_layout(table: TableSpec, params: PhysicsParams, xy: np.ndarray, present: np.ndarray,
-                    pins_up: np.ndarray, names: tuple[str, ...] | None = None) -> None:
+                    pins_up: np.ndarray, names: tuple[str, ...] | None = None,
+                    table_names: Sequence[str] | None = None) -> None:
     """Raise :class:`PhysicsInputError` for a ball off the cloth, overlapping another ball, a
-    post, a jaw or a standing pin, or inside a pocket's capture circle (compiled check)."""
+    post, a jaw or a standing pin, or inside a pocket's capture circle (compiled check).
+    ``names`` label the balls, ``table_names`` the tables in the message (default indices)."""
     R = params.R
     hx, hy = table.length / 2, table.width / 2
     arrs = kernel_arrays(table, params)
@@ -224,39 +227,71 @@ def validate_layout(table: TableSpec, params: PhysicsParams, xy: np.ndarray, pre
         msg = f"{label(b)} is inside pocket {o} ({p.name or o}); place it on the cloth"
     else:
         msg = f"{label(b)} at ({x:.4f}, {y:.4f}) overlaps standing pin {o}"
-    raise PhysicsInputError(f"table {t}: {msg}")
+    raise PhysicsInputError(f"{_table_label(t, table_names)}: {msg}")
 
 
 class Workspace:
-    """Reusable event-log buffers for repeated :func:`simulate` calls with equal shapes.
+    """Reusable event-log buffers for repeated :func:`simulate` calls.
 
-    Only the first ``n_events[t]`` slots of a table's log are meaningful; the rest hold zeros
-    or stale values from an earlier call.
+    The arrays of a call (T tables, B balls, P pins, K log slots) are views carved out of one
+    byte buffer, kept from call to call and grown when a call needs more: any mix of shapes
+    reuses it (a vectorised env calling with the same shapes every step saves the allocation,
+    zero-filling and page faults). Only the first ``n_events[t]`` slots of a table's log are
+    meaningful; the rest hold zeros or stale values from an earlier call.
     """
 
+    #: Bytes of one event-log slot (type, time, i, j, two 7-float states, two motion codes).
+    BYTES_PER_EVENT = 1 + 8 + 4 + 4 + 2 * 7 * 8 + 2
+
     def __init__(self) -> None:
+        self._buf = np.zeros(0, np.uint8)
         self._key: tuple | None = None
         self._arrays: dict[str, np.ndarray] = {}
 
+    @staticmethod
+    def layout(T: int, B: int, P: int, K: int) -> list[tuple[str, tuple, type]]:
+        """(name, shape, dtype) of the buffers, widest dtype first (keeps every view aligned)."""
+        return [("ev_state", (T, K, 2, 7), np.float64), ("ev_time", (T, K), np.float64),
+                ("p_time", (T, P), np.float64), ("p_dir", (T, P, 2), np.float64),
+                ("t_end", (T,), np.float64), ("p_mask", (T, P), np.int64),
+                ("ev_i", (T, K), np.int32), ("ev_j", (T, K), np.int32),
+                ("n_events", (T,), np.int32), ("ev_type", (T, K), np.int8),
+                ("ev_motion", (T, K, 2), np.int8), ("overflow", (T,), np.int8)]
+
+    @classmethod
+    def bytes_needed(cls, T: int, B: int, P: int, K: int) -> int:
+        """Bytes of the buffers for one call (each view starts on a 64-byte boundary)."""
+        return sum(-(-int(np.prod(shape)) * np.dtype(dt).itemsize // 64) * 64
+                   for _, shape, dt in cls.layout(T, B, P, K))
+
     def arrays(self, T: int, B: int, P: int, K: int) -> dict[str, np.ndarray]:
         key = (T, B, P, K)
-        if key != self._key:
-            self._arrays = {
-                "p_mask": np.zeros((T, P), np.int64), "p_time": np.full((T, P), np.inf),
-                "p_dir": np.zeros((T, P, 2)), "ev_type": np.zeros((T, K), np.int8),
-                "ev_time": np.zeros((T, K)), "ev_i": np.zeros((T, K), np.int32),
-                "ev_j": np.zeros((T, K), np.int32), "ev_state": np.zeros((T, K, 2, 7)),
-                "ev_motion": np.zeros((T, K, 2), np.int8), "n_events": np.zeros(T, np.int32),
-                "t_end": np.zeros(T), "overflow": np.zeros(T, np.int8)}
-            self._key = key
-        return self._arrays
+        if key == self._key:
+            return self._arrays
+        need = self.bytes_needed(T, B, P, K)
+        if self._buf.nbytes < need:
+            self._buf = np.zeros(need, np.uint8)
+        out = {}
+        off = 0
+        for name, shape, dt in self.layout(T, B, P, K):
+            n = int(np.prod(shape)) * np.dtype(dt).itemsize
+            out[name] = self._buf[off:off + n].view(dt).reshape(shape)
+            off += -(-n // 64) * 64
+        self._key = key
+        self._arrays = out
+        return out
 
     @property
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in self._arrays.values())
+        return self._buf.nbytes
 
 
-def _check_strikes(cue_ball: np.ndarray, cue: np.ndarray, present: np.ndarray) -> None:
+def _table_label(t: int, table_names: Sequence[str] | None) -> str:
+    return f"table {t}" if table_names is None else str(table_names[t])
+
+
+def _check_strikes(cue_ball: np.ndarray, cue: np.ndarray, present: np.ndarray,
+                   table_names: Sequence[str] | None = None) -> None:
     """Range checks on strikes (vectorised): V0 in [0, 20] m/s, theta in [0, 90] deg,
     a^2 + b^2 <= 1, struck ball present."""
     T, S = cue_ball.shape
@@ -277,14 +312,15 @@ def _check_strikes(cue_ball: np.ndarray, cue: np.ndarray, present: np.ndarray) -
     gone = ~present[tt, cue_ball[tt, ss]]
     if gone.any():
         k = int(np.argmax(gone))
-        raise PhysicsInputError(f"table {tt[k]}: struck ball {cue_ball[tt[k], ss[k]]} is not on "
-                                f"the table")
+        raise PhysicsInputError(f"{_table_label(tt[k], table_names)}: struck ball "
+                                f"{cue_ball[tt[k], ss[k]]} is not on the table")
     if S > 1:
         for s1 in range(S):
             for s2 in range(s1 + 1, S):
                 dup = used[:, s1] & (cue_ball[:, s1] == cue_ball[:, s2])
                 if dup.any():
-                    raise PhysicsInputError(f"table {int(np.argmax(dup))}: the same ball is "
+                    t = int(np.argmax(dup))
+                    raise PhysicsInputError(f"{_table_label(t, table_names)}: the same ball is "
                                             f"struck twice")
 
 
@@ -292,7 +328,8 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
              w=None, present=None, pins_up=None, models: Models | None = None,
              max_events: int = 1000, t_max: float = 60.0, threads: int | None = None,
              ball_names: tuple[str, ...] | None = None, kiss: float = KISS,
-             validate: bool = True, workspace: Workspace | None = None) -> SimResult:
+             validate: bool = True, workspace: Workspace | None = None,
+             table_names: Sequence[str] | None = None) -> SimResult:
     """Simulate T tables at once, each with its own balls, pins and strike(s).
 
     Args:
@@ -308,6 +345,8 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
         max_events: log size K; a table whose log fills up stops with overflow = 1.
         t_max: simulated time limit [s]; reaching it stops the table with overflow = 2.
         threads: numba threads for the ``prange`` over tables (default: numba's setting).
+        ball_names, table_names: labels of the balls and tables in error messages (default:
+            their indices).
         validate: check the layout (overlaps, off-cloth, pockets); leave on unless the caller
             already validated.
         workspace: a :class:`Workspace` whose log buffers are reused from call to call (a
@@ -340,7 +379,7 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     if not (t_max > 0 and math.isfinite(t_max)):
         raise PhysicsInputError(f"t_max must be finite and > 0, got {t_max!r}")
     if validate:
-        validate_layout(table, params, xy, present, pins, ball_names)
+        validate_layout(table, params, xy, present, pins, ball_names, table_names)
     vw = np.zeros((T, B, 5))
     if v is not None:
         vw[..., 0:2] = _as_array("v", v, (T, B, 2))
@@ -360,7 +399,7 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
         if cue_arr.ndim == 2:
             cue_arr = cue_arr[:, None, :]
         cue_arr = _as_array("cue", cue_arr, (T, cb.shape[1], 5))
-        _check_strikes(cb, cue_arr, present)
+        _check_strikes(cb, cue_arr, present, table_names)
     prm = pack_params(params, table.cushion_height, table.pin_radius, table.pin_height, kiss)
     st = np.zeros((T, B, 7))
     st[..., 0:2] = xy

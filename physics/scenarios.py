@@ -85,3 +85,27 @@ def golfbillard_shots(rng: np.random.Generator, table: TableSpec, params: Physic
     xy = random_positions(rng, table, params, T, 10)
     cue = random_strikes(rng, T, v_range=(0.3, 4.0))
     return {"xy": xy, "cue_ball": rng.integers(0, 10, T), "cue": cue}
+
+
+def json_shots(rng: np.random.Generator, n: int, balls: tuple[int, int] = (2, 6)) -> list[dict]:
+    """``n`` JSON shot objects (cuegym.physics.jsonio format) of ``balls[0]..balls[1]`` balls:
+    the first half on the keglebillard table (its at most 3 balls, all pins up), the rest on
+    the golfbillard table, each drawn like :func:`keglebillard_shots` / :func:`golfbillard_shots`
+    with the first ball struck."""
+    from ..configs import load_params, load_table
+
+    out = []
+    for game, count, gen in (("keglebillard", n // 2, keglebillard_shots),
+                             ("golfbillard", n - n // 2, golfbillard_shots)):
+        table, params = load_table(game), load_params(game)
+        s = gen(rng, table, params, count)
+        for t in range(count):
+            k = int(rng.integers(balls[0], min(balls[1], len(table.ball_ids)) + 1))
+            ids = table.ball_ids[:k]
+            v0, phi, theta, a, b = (float(c) for c in s["cue"][t])
+            out.append({"table": game,
+                        "balls": {bid: {"x": float(s["xy"][t, i, 0]), "y": float(s["xy"][t, i, 1])}
+                                  for i, bid in enumerate(ids)},
+                        "strike": {"ball": ids[0], "V0": v0, "phi": phi, "theta": theta, "a": a,
+                                   "b": b}})
+    return out
