@@ -13,7 +13,6 @@ Example:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -22,7 +21,18 @@ import numba as nb
 import numpy as np
 
 from ..configs import ConfigError, PhysicsParams, TableSpec
-from .constants import BALL_BALL_MODELS, CUSHION_MODELS
+from .constants import (
+    BALL_BALL_MODELS,
+    CUSHION_MODELS,
+    MAX_EVENTS,
+    MAX_KISS,
+    MAX_SPEED,
+    MAX_SPIN,
+    MAX_T,
+    MAX_TABLES,
+    MAX_V0,
+    PARAM_RANGES,
+)
 from .engine import KISS, pack_params, prepare_batch, simulate_batch, simulate_serial
 
 
@@ -300,14 +310,19 @@ def _check_strikes(cue_ball: np.ndarray, cue: np.ndarray, present: np.ndarray,
     if bad.any():
         raise PhysicsInputError(f"cue_ball index {cue_ball[bad][0]} out of range for {B} balls")
     used = cue_ball >= 0
-    for name, k, lo, hi in (("V0", 0, 0.0, 20.0), ("theta", 2, 0.0, 90.0)):
-        col = cue[..., k][used]
-        badv = (col < lo) | (col > hi)
+    for name, k, lo, hi in (("V0", 0, 0.0, MAX_V0), ("theta", 2, 0.0, 90.0)):
+        col = cue[..., k]
+        badv = used & ((col < lo) | (col > hi))
         if badv.any():
-            raise PhysicsInputError(f"strike {name} = {col[badv][0]!r} out of range [{lo}, {hi}]")
-    ab = (cue[..., 3] ** 2 + cue[..., 4] ** 2)[used]
-    if (ab > 1.0 + 1e-12).any():
-        raise PhysicsInputError(f"strike offsets need a^2 + b^2 <= 1, got {ab[ab > 1.0][0]!r}")
+            t, j = np.argwhere(badv)[0]
+            raise PhysicsInputError(f"{_table_label(t, table_names)}: strike {name} = "
+                                    f"{col[t, j]!r} out of range [{lo}, {hi}]")
+    ab = cue[..., 3] ** 2 + cue[..., 4] ** 2
+    badv = used & (ab > 1.0 + 1e-12)
+    if badv.any():
+        t, j = np.argwhere(badv)[0]
+        raise PhysicsInputError(f"{_table_label(t, table_names)}: strike offsets need "
+                                f"a^2 + b^2 <= 1, got {ab[t, j]!r}")
     tt, ss = np.nonzero(used)
     gone = ~present[tt, cue_ball[tt, ss]]
     if gone.any():
@@ -322,6 +337,99 @@ def _check_strikes(cue_ball: np.ndarray, cue: np.ndarray, present: np.ndarray,
                     t = int(np.argmax(dup))
                     raise PhysicsInputError(f"{_table_label(t, table_names)}: the same ball is "
                                             f"struck twice")
+
+
+def _check_norm(name: str, vec: np.ndarray, limit: float, unit: str,
+                table_names: Sequence[str] | None, ball_names: Sequence[str] | None) -> None:
+    """Refuse initial velocities/spins whose magnitude exceeds ``limit`` (per ball)."""
+    with np.errstate(over="ignore"):  # 1e200 squared is inf, which is refused below
+        norm = np.sqrt(np.sum(vec * vec, axis=-1))
+    bad = norm > limit
+    if bad.any():
+        t, b = np.argwhere(bad)[0]
+        ball = f"ball {b}" if ball_names is None else repr(ball_names[b])
+        raise PhysicsInputError(f"{_table_label(t, table_names)}: {name} of {ball} has magnitude "
+                                f"{norm[t, b]:.6g} {unit}; initial "
+                                f"{'speeds' if name == 'v' else 'spins'} must be in [0, {limit}] "
+                                f"{unit} (a strike at the V0 limit stays below that)")
+
+
+_CHECKED: dict = {}
+
+
+def check_physics(table: TableSpec, params: PhysicsParams, kiss: float = KISS) -> None:
+    """Refuse parameters that make the simulation meaningless (ranges in
+    ``constants.PARAM_RANGES``), a cushion height outside (0, 2R) and a kiss spacer outside
+    [0, MAX_KISS]. Cached by identity: a call with the same table and parameter objects costs
+    nothing."""
+    key = (id(table), id(params), kiss)
+    hit = _CHECKED.get(key)
+    if hit is not None and hit[0] is table and hit[1] is params:
+        return
+    for name, (lo, hi) in PARAM_RANGES.items():
+        x = getattr(params, name)
+        if not lo <= x <= hi:
+            raise PhysicsInputError(f"params.{name} = {x!r} is outside the valid range [{lo}, {hi}]"
+                                    f" (outside it the simulation is not meaningful)")
+    h, R = table.cushion_height, params.R
+    if not 0.0 < h < 2.0 * R:
+        raise PhysicsInputError(f"cushion_height = {h!r} m must be in (0, 2R) = (0, {2 * R!r}) m "
+                                f"for balls of radius R = {R!r} m (the nose must touch the ball)")
+    try:
+        k = float(kiss)
+    except (TypeError, ValueError):
+        raise PhysicsInputError(f"kiss must be a number, got {kiss!r}") from None
+    if not 0.0 <= k <= MAX_KISS:
+        raise PhysicsInputError(f"kiss = {kiss!r} m must be in [0, {MAX_KISS}] m")
+    if len(_CHECKED) > 64:
+        _CHECKED.clear()
+    _CHECKED[key] = (table, params)
+
+
+def available_memory() -> int | None:
+    """Bytes this process can still allocate: the smaller of MemAvailable and the cgroup's
+    (container's) remaining limit; None where neither can be read."""
+    out = []
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    out.append(int(line.split()[1]) * 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        with open("/sys/fs/cgroup/memory.max") as fh:
+            lim = fh.read().strip()
+        if lim != "max":
+            with open("/sys/fs/cgroup/memory.current") as fh:
+                out.append(int(lim) - int(fh.read().strip()))
+    except (OSError, ValueError):
+        pass
+    return min(out) if out else None
+
+
+#: Bytes per ball of the per-call state arrays (inputs, packed state, rvw0, rvw, copies).
+BYTES_PER_BALL = 48 * 8
+
+
+def check_memory(T: int, B: int, P: int, K: int, workspace: Workspace | None = None) -> int:
+    """Estimate the memory a :func:`simulate` call allocates and refuse a call that would not
+    fit in 90 % of the available memory (instead of a MemoryError or an OOM kill).
+
+    Returns:
+        The estimate [bytes].
+    """
+    log = Workspace.bytes_needed(T, B, P, K)
+    if workspace is not None and workspace.nbytes >= log:
+        log = 0
+    need = log + T * (B * BYTES_PER_BALL + P * 64 + 64)
+    avail = available_memory()
+    if avail is not None and need > 0.9 * avail:
+        raise PhysicsInputError(
+            f"this call needs about {need / 2**30:.2f} GiB ({T} tables x max_events {K} x "
+            f"{Workspace.BYTES_PER_EVENT} B of event log, plus ball states) but only "
+            f"{avail / 2**30:.2f} GiB is available: lower max_events or split the batch")
+    return need
 
 
 def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=None, v=None,
@@ -364,27 +472,34 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     T, B, _ = xy.shape
     if B > 62:
         raise PhysicsInputError(f"at most 62 balls per table, got {B}")
+    if T > MAX_TABLES:
+        raise PhysicsInputError(f"at most {MAX_TABLES} tables per call, got {T}")
     xy = _as_array("xy", xy, (T, B, 2))
     P = len(table.pin_spots)
     present = (np.ones((T, B), bool) if present is None
                else _as_array("present", present, (T, B), bool))
     pins = (np.ones((T, P), bool) if pins_up is None
             else _as_array("pins_up", pins_up, (T, P), bool))
-    if not isinstance(max_events, int | np.integer) or max_events < 1:
-        raise PhysicsInputError(f"max_events must be a positive integer, got {max_events!r}")
+    if (not isinstance(max_events, int | np.integer) or isinstance(max_events, bool)
+            or not 1 <= max_events <= MAX_EVENTS):
+        raise PhysicsInputError(f"max_events must be an integer in [1, {MAX_EVENTS}], got "
+                                f"{max_events!r}")
     try:
         t_max = float(t_max)
     except (TypeError, ValueError):
         raise PhysicsInputError(f"t_max must be a number, got {t_max!r}") from None
-    if not (t_max > 0 and math.isfinite(t_max)):
-        raise PhysicsInputError(f"t_max must be finite and > 0, got {t_max!r}")
+    if not (0 < t_max <= MAX_T):
+        raise PhysicsInputError(f"t_max must be in (0, {MAX_T}] s, got {t_max!r}")
+    check_physics(table, params, kiss)
     if validate:
         validate_layout(table, params, xy, present, pins, ball_names, table_names)
     vw = np.zeros((T, B, 5))
     if v is not None:
         vw[..., 0:2] = _as_array("v", v, (T, B, 2))
+        _check_norm("v", vw[..., 0:2], MAX_SPEED, "m/s", table_names, ball_names)
     if w is not None:
         vw[..., 2:5] = _as_array("w", w, (T, B, 3))
+        _check_norm("w", vw[..., 2:5], MAX_SPIN, "rad/s", table_names, ball_names)
     if cue_ball is None:
         cb = np.full((T, 1), -1, np.int64)
         cue_arr = np.zeros((T, 1, 5))
@@ -414,6 +529,7 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     K = int(max_events)
     if workspace is None:
         workspace = Workspace()
+    check_memory(T, B, P, K, workspace)
     log = workspace.arrays(T, B, P, K)
     p_mask, p_time, p_dir = log["p_mask"], log["p_time"], log["p_dir"]
     ev_type, ev_time, ev_i, ev_j = log["ev_type"], log["ev_time"], log["ev_i"], log["ev_j"]

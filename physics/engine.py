@@ -174,6 +174,16 @@ def _line_time(x, y, qx, qy, ax, ay, ln, R, reach, T):
         s = ((x - x1) * ex + (y - y1) * ey) / el2
         if 0.0 <= s <= 1.0:
             return 0.0
+    if d0 <= 0.0 and Bc >= 0.0 and A < 0.0:
+        # Within R of the line and moving out, but curving back before it is clear (a kiss
+        # elsewhere can leave a ball there): the contact is where it turns back.
+        t = -Bc / (2.0 * A)
+        if 0.0 < t <= T and (A * t + Bc) * t + d0 <= 0.0:
+            px = x + qx * t + ax * t * t
+            py = y + qy * t + ay * t * t
+            s = ((px - x1) * ex + (py - y1) * ey) / el2
+            if 0.0 <= s <= 1.0:
+                return t
     # (a ball may also start past the line's extension, in a pocket mouth, and curve back
     # onto the segment later: look for later entries whatever the sign of d0)
     n, r0, r1 = quadratic_roots(A, Bc, d0, T)
@@ -444,6 +454,76 @@ def _kiss_circle(st, i, cx, cy, rad, delta):
     st[i, 1] = cy + dy / d * target
 
 
+#: Overlap [m] of two resting balls that :func:`_unstick_resting` removes (the layout check's
+#: tolerance: balls placed frozen, exactly 2R apart, are left alone).
+REST_OVERLAP_TOL = 1e-9
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _clear_of_fixed(x, y, R, lines, circles, pin_spots, up, prm):
+    """True when a ball at (x, y) overlaps no straight cushion, circle or standing pin."""
+    for k in range(lines.shape[0]):
+        ex = lines[k, 2] - lines[k, 0]
+        ey = lines[k, 3] - lines[k, 1]
+        rx = x - lines[k, 0]
+        ry = y - lines[k, 1]
+        u = min(1.0, max(0.0, (rx * ex + ry * ey) / (ex * ex + ey * ey)))
+        gx = rx - u * ex
+        gy = ry - u * ey
+        if gx * gx + gy * gy < R * R:
+            return False
+    for k in range(circles.shape[0]):
+        dx = x - circles[k, 0]
+        dy = y - circles[k, 1]
+        if dx * dx + dy * dy < (circles[k, 2] + R) ** 2:
+            return False
+    rp = prm[P_RPIN] + R
+    for k in range(pin_spots.shape[0]):
+        if up[k]:
+            dx = x - pin_spots[k, 0]
+            dy = y - pin_spots[k, 1]
+            if dx * dx + dy * dy < rp * rp:
+                return False
+    return True
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _unstick_resting(a, st, mo, R, delta, lines, circles, pin_spots, up, prm):
+    """Ball a stops translating now: move it out of any resting ball it overlaps.
+
+    A kiss steps the agents of a collision back along their motion; in a chain of collisions
+    through frozen balls that step can leave a ball a few micrometres inside the partner of its
+    previous collision while both crawl apart at ~1e-4 m/s. Such a pair is separating, so it
+    never collides again, and it would come to rest overlapping. Like the kiss's fallback, the
+    ball is put at 2R + delta from the resting ball, along their line of centres. Only ball a
+    moves (its transition event logs the new position); a move that would push it into a
+    cushion, post, jaw or pin is not made. Overlaps with moving balls are left to the event
+    loop (an approaching pair collides at once).
+    """
+    B = st.shape[0]
+    lim = (2.0 * R - REST_OVERLAP_TOL) ** 2
+    for _ in range(4):
+        moved = False
+        for j in range(B):
+            if j == a or mo[j] == POCKETED or mo[j] == SLIDING or mo[j] == ROLLING:
+                continue
+            dx = st[a, 0] - st[j, 0]
+            dy = st[a, 1] - st[j, 1]
+            d2 = dx * dx + dy * dy
+            if d2 >= lim or d2 == 0.0:
+                continue
+            d = math.sqrt(d2)
+            push = 2.0 * R + delta - d
+            x = st[a, 0] + dx / d * push
+            y = st[a, 1] + dy / d * push
+            if _clear_of_fixed(x, y, R, lines, circles, pin_spots, up, prm):
+                st[a, 0] = x
+                st[a, 1] = y
+                moved = True
+        if not moved:
+            return
+
+
 @nb.njit(cache=True, error_model="numpy")
 def _log(k, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, typ, t, a, b, st, mo, ball_b):
     ev_type[k] = typ
@@ -585,6 +665,8 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
             vx, vy, wx, wy, wz = enter_state(st[a, 2], st[a, 3], st[a, 4], st[a, 5], st[a, 6],
                                              m_new, prm)
             _set_vw(a, st, vx, vy, wx, wy, wz)
+            if mo[a] == ROLLING and m_new != ROLLING:
+                _unstick_resting(a, st, mo, R, delta, lines, circles, pin_spots, up, prm)
             mo[a] = m_new
             _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up,
                           prm, ob_t, ob_kind, ob_idx)

@@ -44,6 +44,9 @@ from .constants import (
     EV_PIN_PIN,
     EV_TRANSITION,
     EVENT_NAMES,
+    MAX_EVENTS,
+    MAX_JSON_SHOTS,
+    MAX_T,
     MOTION_NAMES,
     POCKETED,
 )
@@ -294,12 +297,13 @@ def _parse(i: int, shot: Any, cache: _Cache) -> dict:
             raise PhysicsInputError(f"{where}.pins: table {table.name!r} has no pins")
         up = ()
     max_events = shot.get("max_events", 1000)
-    if isinstance(max_events, bool) or not isinstance(max_events, int) or max_events < 1:
-        raise PhysicsInputError(f"{where}.max_events must be a positive integer, got "
-                                f"{max_events!r}")
+    if (isinstance(max_events, bool) or not isinstance(max_events, int)
+            or not 1 <= max_events <= MAX_EVENTS):
+        raise PhysicsInputError(f"{where}.max_events must be an integer in [1, {MAX_EVENTS}], "
+                                f"got {max_events!r}")
     t_max = _num(f"{where}.t_max", shot.get("t_max", 60.0))
-    if t_max <= 0:
-        raise PhysicsInputError(f"{where}.t_max must be > 0, got {t_max!r}")
+    if not 0 < t_max <= MAX_T:
+        raise PhysicsInputError(f"{where}.t_max must be in (0, {MAX_T}] s, got {t_max!r}")
     return {"i": i, "table": table, "params": params, "models": models, "balls": balls,
             "strikes": strikes, "pins_up": up, "max_events": max_events, "t_max": t_max,
             "key": (tkey, pkey, models, max_events, t_max)}
@@ -417,6 +421,9 @@ def parse_shots(obj: Any) -> list[dict]:
     shots = [obj] if isinstance(obj, dict) else obj
     if not isinstance(shots, list) or not shots:
         raise PhysicsInputError("input must be a shot object or a non-empty list of them")
+    if len(shots) > MAX_JSON_SHOTS:
+        raise PhysicsInputError(f"at most {MAX_JSON_SHOTS} shots per list, got {len(shots)}: "
+                                f"split the list")
     cache = _Cache()
     return [_parse(i, s, cache) for i, s in enumerate(shots)]
 
