@@ -20,7 +20,9 @@ from cuegym.physics.constants import MAX_SPIN, MAX_V0, PARAM_RANGES, POCKETED
 TABLE = load_table("keglebillard")
 BASE = load_params("keglebillard")
 XY = np.array([[[-0.8, 0.1], [-0.525, 0.0], [0.525, 0.0]]])
-SETTINGS = settings(max_examples=int(os.environ.get("CUEGYM_HYPOTHESIS_EXAMPLES", 25)), deadline=None, derandomize=True,
+#: examples per property (raise with CUEGYM_HYPOTHESIS_EXAMPLES for a longer hunt)
+EXAMPLES = int(os.environ.get("CUEGYM_HYPOTHESIS_EXAMPLES", "25"))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=EXAMPLES <= 25,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
