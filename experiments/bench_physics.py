@@ -6,6 +6,7 @@
     python experiments/bench_physics.py --shots    # JSON path vs array API, 256 2-6 ball shots
     python experiments/bench_physics.py --shots shots.json   # ... on the shots of a file
     python experiments/bench_physics.py --extras   # also first-call time and memory per table
+    python experiments/bench_physics.py --per-event [--against cuegym_old]   # us/event by balls
     python experiments/bench_physics.py --max-events 1000 --no-reuse   # fresh 1000-slot logs
 
 Each record: {"game", "batch", "threads", "shots_per_s", "events_per_shot", "us_per_event"}.
@@ -82,15 +83,16 @@ def measure(game: str, batch: int, threads: int, cfg: Settings) -> dict:
     return best
 
 
-def _best_rate(fn, n_shots: int, seconds: float) -> float:
+def _best_rate(fn, n_shots: int, seconds: float, clock=time.perf_counter) -> float:
     """Shots per second of ``fn`` (simulating ``n_shots``): calls repeated for at least
-    ``seconds``."""
+    ``seconds`` of ``clock`` (``time.process_time`` counts only this process's CPU time, the
+    fairer clock for one-thread comparisons on a machine shared with other jobs)."""
     k = 0
-    t0 = time.perf_counter()
+    t0 = clock()
     while True:
         fn()
         k += 1
-        el = time.perf_counter() - t0
+        el = clock() - t0
         if el >= seconds:
             return k * n_shots / el
 
@@ -132,6 +134,81 @@ def measure_json(shots: list[dict], cfg: Settings, rounds: int = 3) -> dict:
             "ratio_text": round(best["json_text"] / best["array"], 3)}
 
 
+def _ball_shots(cfg_mod, scen_mod, B: int, n: int, seed: int, slots: int | None = None):
+    """n golfbillard-table shots with B balls at random places, ball 0 struck (0.3-4 m/s), in
+    ``slots`` >= B ball slots (the rest absent). Drawn with the given configs/scenarios modules
+    so that a side-by-side comparison feeds both engines the same arrays."""
+    rng = np.random.default_rng(seed)
+    table, params = cfg_mod.load_table("golfbillard"), cfg_mod.load_params("golfbillard")
+    xy = scen_mod.random_positions(rng, table, params, n, B)
+    cue = scen_mod.random_strikes(rng, n, v_range=(0.3, 4.0))
+    slots = slots or B
+    full = np.zeros((n, slots, 2))
+    full[:, :B] = xy
+    # absent slots parked at distinct places (never simulated, never validated)
+    full[:, B:, 0] = np.linspace(-0.5, 0.5, slots - B)[None, :] if slots > B else 0.0
+    present = np.zeros((n, slots), bool)
+    present[:, :B] = True
+    return table, params, full, cue, present
+
+
+def measure_per_event(balls: list[int], cfg: Settings, against: str | None = None,
+                      n: int = 512, rounds: int = 7) -> list[dict]:
+    """Microseconds of process CPU time per event on one thread for shots of B balls
+    (golfbillard table), and with ``against`` (a package name: a copy of an older cuegym) the
+    same shots through its engine, rounds alternating between the two; each keeps its best
+    round. Also B = 3 in 10 slots (7 absent balls padded), reported as "3/10"."""
+    import importlib
+
+    import numba
+
+    engines = {"new": ("cuegym.configs", "cuegym.physics", "cuegym.physics.scenarios")}
+    if against:
+        engines["old"] = (f"{against}.configs", f"{against}.physics",
+                          f"{against}.physics.scenarios")
+    mods = {k: tuple(importlib.import_module(m) for m in v) for k, v in engines.items()}
+    cases = [(b, None) for b in balls] + [(3, 10)]
+    old_threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    out = []
+    try:
+        for B, slots in cases:
+            runs = {}
+            for name, (cfg_mod, phys, scen) in mods.items():
+                table, params, xy, cue, present = _ball_shots(cfg_mod, scen, B, n, cfg.seed,
+                                                              slots)
+                ws = phys.Workspace()
+
+                def run(phys=phys, table=table, params=params, xy=xy, cue=cue, present=present,
+                        ws=ws):
+                    return phys.simulate(table, params, xy, cue_ball=np.zeros(n, np.int64),
+                                         cue=cue, present=present, max_events=2000,
+                                         threads=1, workspace=ws)
+
+                res = run()
+                runs[name] = (run, int(res.n_events.sum()), res)
+            if "old" in runs:  # the comparison is only meaningful on identical results
+                a, b = runs["new"][2], runs["old"][2]
+                same = (np.array_equal(a.n_events, b.n_events) and np.array_equal(a.rvw, b.rvw)
+                        and all(np.array_equal(a.ev_state[t, :a.n_events[t]],
+                                               b.ev_state[t, :a.n_events[t]]) for t in range(n)))
+            best = dict.fromkeys(runs, 0.0)
+            for _ in range(rounds):
+                for name, (run, ev, _) in runs.items():
+                    best[name] = max(best[name], _best_rate(run, ev, cfg.seconds,
+                                                            time.process_time))
+            rec = {"balls": f"{B}/{slots}" if slots else B,
+                   "events_per_shot": round(runs["new"][1] / n, 2),
+                   "us_per_event": round(1e6 / best["new"], 3)}
+            if "old" in runs:
+                rec.update(us_per_event_old=round(1e6 / best["old"], 3),
+                           speedup=round(best["new"] / best["old"], 2), identical=bool(same))
+            out.append(rec)
+    finally:
+        numba.set_num_threads(old_threads)
+    return out
+
+
 def first_call_seconds() -> float:
     """Wall time of import + first simulate() in a fresh process (numba cache already warm)."""
     code = ("import time; t=time.perf_counter();"
@@ -162,6 +239,12 @@ def main(argv=None) -> int:
                     help="JSON path vs array API on the same shots, side by side: the shots of "
                          "FILE, or 256 random 2-6 ball shots (keglebillard and golfbillard)")
     ap.add_argument("--n-shots", type=int, default=256, help="list length for --shots")
+    ap.add_argument("--per-event", nargs="?", const="2,3,4,5,6,10,16", default=None,
+                    metavar="BALLS", help="us/event on one thread for these ball counts "
+                                          "(golfbillard table; plus 3 balls in 10 slots)")
+    ap.add_argument("--against", metavar="PACKAGE",
+                    help="with --per-event: also time this package (a copy of an older cuegym, "
+                         "e.g. made with git archive) on the same shots, side by side")
     ap.add_argument("--json-max-events", type=int, default=1000,
                     help="max_events of the generated --shots list")
     ap.add_argument("--seconds", type=float, default=Settings.seconds)
@@ -174,6 +257,15 @@ def main(argv=None) -> int:
                     help="allocate fresh log buffers on every call")
     args = ap.parse_args(argv)
     cfg = Settings(seconds=args.seconds, max_events=args.max_events, reuse=not args.no_reuse)
+    if args.per_event is not None:
+        recs = measure_per_event([int(b) for b in args.per_event.split(",")], cfg, args.against)
+        for r in recs:
+            print(json.dumps(r) if args.json else
+                  f"{r['balls']!s:>5} balls: {r['events_per_shot']:7.2f} events/shot "
+                  f"{r['us_per_event']:7.3f} us/event" +
+                  (f"  (old {r['us_per_event_old']:.3f}, {r['speedup']:.2f}x, identical "
+                   f"{r['identical']})" if "speedup" in r else ""), flush=True)
+        return 0
     if args.shots is not None:
         if args.shots:
             with open(args.shots) as fh:

@@ -62,9 +62,8 @@ def check(table, params, res) -> dict:
         near = np.hypot(xy[..., 0] - px, xy[..., 1] - py) < table.pin_radius + R - tol
         off |= on & near & res.pins_up[:, k:k + 1]
     moving = on & (res.motion != 0) & (res.overflow == 0)[:, None]
-    return {"overflow": int((res.overflow != 0).sum()), "nan": int((~finite).sum()),
-            "overlap": int(overlap.sum()), "tunnelling": int(off.any(axis=1).sum()),
-            "not_at_rest": int(moving.any(axis=1).sum())}
+    return {"overflow": res.overflow != 0, "nan": ~finite, "overlap": overlap,
+            "tunnelling": off.any(axis=1), "not_at_rest": moving.any(axis=1)}
 
 
 def main(argv=None) -> int:
@@ -76,6 +75,9 @@ def main(argv=None) -> int:
                     help="log size per table (default 2000, hostile 5000)")
     ap.add_argument("--hostile", action="store_true", help="inputs at the edges (see above)")
     ap.add_argument("--games", default="keglebillard,golfbillard")
+    ap.add_argument("--save-failures", metavar="DIR",
+                    help="write the inputs of every failing shot to DIR/<game>_seed<S>_at<N>.npz")
+    ap.add_argument("--progress", action="store_true", help="running counts on stderr")
     args = ap.parse_args(argv)
     max_events = args.max_events or (5000 if args.hostile else 2000)
     batch = args.batch or (1024 if args.hostile else 4096)
@@ -111,8 +113,23 @@ def main(argv=None) -> int:
                 counts["crashes"] += n
                 counts["shots"] += n
                 continue
-            for k, v in check(table, params, res).items():
-                counts[k if k != "overflow" or not args.hostile else "overflow_reported"] += v
+            flags = check(table, params, res)
+            for k, v in flags.items():
+                counts[k if k != "overflow" or not args.hostile else "overflow_reported"] += int(
+                    v.sum())
+            bad = np.zeros(n, bool)
+            for k in fails:
+                if k in flags:
+                    bad |= flags[k]
+            if args.save_failures and bad.any():
+                idx = np.nonzero(bad)[0]
+                np.savez(f"{args.save_failures}/{game}_seed{args.seed}_at{counts['shots']}.npz",
+                         **{k: np.asarray(v)[idx] for k, v in s.items()},
+                         squirt=kw.get("models", Models()).squirt, t_max=kw.get("t_max", 60.0),
+                         max_events=max_events)
+            if args.progress:
+                print(json.dumps({game: {**counts, "seconds": round(time.perf_counter() - t0)}}),
+                      file=sys.stderr, flush=True)
             counts["events"] += int(res.n_events.sum())
             counts["shots"] += n
         counts["seconds"] = round(time.perf_counter() - t0, 1)

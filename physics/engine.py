@@ -138,7 +138,7 @@ def _far_from_path(px, py, ex, ey, sag, cx, cy, rad):
     return gx * gx + gy * gy > lim * lim
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def _circle_time(x, y, qx, qy, ax, ay, cx, cy, rad, T, ex, ey, sag):
     """First time in [0, T] the centre (x, y) + q t + a t^2 comes within ``rad`` of (cx, cy).
     (ex, ey) is the centre at T and ``sag`` bounds the path's distance from that chord."""
@@ -154,7 +154,7 @@ def _circle_time(x, y, qx, qy, ax, ay, cx, cy, rad, T, ex, ey, sag):
     return first_entry_root(c4, c3, c2, c1, c0, T)
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def _line_time(x, y, qx, qy, ax, ay, ln, R, reach, T):
     """First time the ball (radius R) touches straight cushion ``ln`` = (x1, y1, x2, y2, nx, ny)
     from the playing side while moving into it, with the contact inside the segment."""
@@ -269,7 +269,7 @@ def _predict_objects(i, st, mo, t0, ttr, lines, circles, pockets, pin_spots, up,
         out_idx[i] = idx
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def _pair_time(i, j, tnow, st, mo, t0, ttr, ob_t, prm):
     """Absolute time of the next contact of balls i and j, looking only as far as the first
     event already due for either ball (its transition or object event): that event refreshes
@@ -315,8 +315,13 @@ def _pair_time(i, j, tnow, st, mo, t0, ttr, ob_t, prm):
 
 @nb.njit(cache=True, error_model="numpy")
 def _refresh_ball(i, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up, prm,
-                  ob_t, ob_kind, ob_idx):
-    """Recompute every cached prediction that involves ball i (its state is valid at tnow)."""
+                  ob_t, ob_kind, ob_idx, act, nact, skip):
+    """Recompute every cached prediction that involves ball i (its state is valid at tnow).
+
+    Pairs are predicted with the balls still on the table, ``act[:nact]``, except ``skip``: the
+    other agent of a ball-ball event, whose own refresh (next, with its transition and object
+    times up to date) writes that pair's prediction.
+    """
     B = st.shape[0]
     if mo[i] == POCKETED:
         ttr[i] = INF
@@ -329,13 +334,26 @@ def _refresh_ball(i, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_sp
     ttr[i] = t0[i] + transition_time(st[i, 2], st[i, 3], st[i, 4], st[i, 5], st[i, 6], mo[i], prm)
     _predict_objects(i, st, mo, t0, ttr, lines, circles, pockets, pin_spots, up, prm, ob_t,
                      ob_kind, ob_idx)
-    for j in range(B):
-        if j == i:
+    for jj in range(nact):
+        j = act[jj]
+        if j == i or j == skip:
             continue
         t = _pair_time(i, j, tnow, st, mo, t0, ttr, ob_t, prm)
-        a = min(i, j)
-        b = max(i, j)
-        tbb[a, b] = t
+        if i < j:
+            tbb[i, j] = t
+        else:
+            tbb[j, i] = t
+
+
+@nb.njit(cache=True, error_model="numpy", inline="always")
+def _remove(act, nact, a):
+    """Drop ball a from the ascending list act[:nact]; returns the new length."""
+    k = 0
+    for jj in range(nact):
+        if act[jj] != a:
+            act[k] = act[jj]
+            k += 1
+    return k
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -574,7 +592,7 @@ def _topple(p, tnow, dx, dy, mask, src, up, p_mask, p_time, p_dir, p_sched, p_sr
 def alloc_scratch(B, P):
     """Working arrays of one table's event loop (reused across the tables of a chunk)."""
     fs = np.empty((4 + B, max(B, P)))
-    ints = np.empty((4, max(B, P)), dtype=np.int64)
+    ints = np.empty((5, max(B, P)), dtype=np.int64)
     return fs, ints
 
 
@@ -602,6 +620,7 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
     ob_idx = ints[1, :B]
     p_src = ints[2, :P]
     p_smask = ints[3, :P]
+    act = ints[4, :B]  # balls on the table, ascending (absent and pocketed balls take no part)
     t0[:] = 0.0
     ttr[:] = INF
     ob_t[:] = INF
@@ -616,9 +635,24 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
         p_time[p] = INF
         p_dir[p, 0] = 0.0
         p_dir[p, 1] = 0.0
+    nact = 0
     for i in range(B):
-        _refresh_ball(i, 0.0, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up, prm,
-                      ob_t, ob_kind, ob_idx)
+        if mo[i] != POCKETED:
+            act[nact] = i
+            nact += 1
+    # Initial predictions: every ball's transition and object event first, then each pair once
+    # (a pair's horizon needs both balls' times), evaluated as ``_pair_time(j, i)``, j > i.
+    for ii in range(nact):
+        i = act[ii]
+        ttr[i] = t0[i] + transition_time(st[i, 2], st[i, 3], st[i, 4], st[i, 5], st[i, 6], mo[i],
+                                         prm)
+        _predict_objects(i, st, mo, t0, ttr, lines, circles, pockets, pin_spots, up, prm, ob_t,
+                         ob_kind, ob_idx)
+    for jj in range(nact):
+        j = act[jj]
+        for ii in range(jj):
+            i = act[ii]
+            tbb[i, j] = _pair_time(j, i, 0.0, st, mo, t0, ttr, ob_t, prm)
     n = 0
     tnow = 0.0
     overflow = 0
@@ -627,12 +661,14 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
         kind = -1
         a = -1
         b = -1
-        for i in range(B):
+        for ii in range(nact):
+            i = act[ii]
             if ttr[i] < tmin:
                 tmin = ttr[i]
                 kind = K_TRANSITION
                 a = i
-        for i in range(B):
+        for ii in range(nact):
+            i = act[ii]
             if ob_t[i] < tmin:
                 tmin = ob_t[i]
                 kind = K_OBJECT
@@ -642,8 +678,10 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
                 tmin = p_sched[p]
                 kind = K_PIN_FALL
                 a = p
-        for i in range(B):
-            for j in range(i + 1, B):
+        for ii in range(nact):
+            i = act[ii]
+            for jj in range(ii + 1, nact):
+                j = act[jj]
                 if tbb[i, j] < tmin:
                     tmin = tbb[i, j]
                     kind = K_BALL_BALL
@@ -669,7 +707,7 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
                 _unstick_resting(a, st, mo, R, delta, lines, circles, pin_spots, up, prm)
             mo[a] = m_new
             _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up,
-                          prm, ob_t, ob_kind, ob_idx)
+                          prm, ob_t, ob_kind, ob_idx, act, nact, -1)
             _log(n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, EV_TRANSITION, tnow, a,
                  m_new, st, mo, False)
             n += 1
@@ -706,9 +744,9 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
             mo[a] = SLIDING
             mo[b] = SLIDING
             _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up,
-                          prm, ob_t, ob_kind, ob_idx)
+                          prm, ob_t, ob_kind, ob_idx, act, nact, b)
             _refresh_ball(b, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up,
-                          prm, ob_t, ob_kind, ob_idx)
+                          prm, ob_t, ob_kind, ob_idx, act, nact, -1)
             _log(n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, EV_BALL_BALL, tnow, a, b,
                  st, mo, True)
             n += 1
@@ -724,7 +762,7 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
                 for i in range(B):
                     if ob_kind[i] == OBJ_PIN and ob_idx[i] == p:
                         _refresh_ball(i, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets,
-                                      pin_spots, up, prm, ob_t, ob_kind, ob_idx)
+                                      pin_spots, up, prm, ob_t, ob_kind, ob_idx, act, nact, -1)
                 ev_type[n] = EV_PIN_PIN
                 ev_time[n] = tnow
                 ev_i[n] = src
@@ -745,7 +783,8 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
                 pk[a] = oi
                 _set_vw(a, st, 0.0, 0.0, 0.0, 0.0, 0.0)
                 _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots,
-                              up, prm, ob_t, ob_kind, ob_idx)
+                              up, prm, ob_t, ob_kind, ob_idx, act, nact, -1)
+                nact = _remove(act, nact, a)
                 _log(n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, EV_BALL_POCKET, tnow,
                      a, oi, st, mo, False)
                 n += 1
@@ -785,11 +824,12 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
                     for i in range(B):
                         if i != a and ob_kind[i] == OBJ_PIN and ob_idx[i] == oi:
                             _refresh_ball(i, tnow, st, mo, t0, ttr, tbb, lines, circles,
-                                          pockets, pin_spots, up, prm, ob_t, ob_kind, ob_idx)
+                                          pockets, pin_spots, up, prm, ob_t, ob_kind, ob_idx, act,
+                                          nact, -1)
             _set_vw(a, st, r[0], r[1], r[2], r[3], r[4])
             mo[a] = SLIDING
             _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up,
-                          prm, ob_t, ob_kind, ob_idx)
+                          prm, ob_t, ob_kind, ob_idx, act, nact, -1)
             _log(n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, typ, tnow, a, j_log, st,
                  mo, False)
             n += 1
