@@ -128,6 +128,12 @@ def _as_array(name: str, value, shape: tuple, dtype=np.float64) -> np.ndarray:
     return arr
 
 
+#: Overlap [m] of two balls the layout check accepts: the simulator can leave a ball cradled by
+#: resting balls up to ~0.3 micrometres inside one of them (engine._unstick_resting), and its
+#: final positions must be valid starting positions of the next shot.
+BALL_OVERLAP_TOL = 1e-6
+
+
 @nb.njit(cache=True, error_model="numpy")
 def _first_layout_violation(xy, present, pins_up, R, hx, hy, lines, circles, pockets, pin_spots,
                             r_pin):
@@ -164,7 +170,7 @@ def _first_layout_violation(xy, present, pins_up, R, hx, hy, lines, circles, poc
                 if present[t, o]:
                     dx = xy[t, o, 0] - x
                     dy = xy[t, o, 1] - y
-                    if dx * dx + dy * dy < (2.0 * R - tol) ** 2:
+                    if dx * dx + dy * dy < (2.0 * R - BALL_OVERLAP_TOL) ** 2:
                         return 2, t, b, o
             for c in range(circles.shape[0]):
                 dx = circles[c, 0] - x

@@ -506,6 +506,32 @@ def _clear_of_fixed(x, y, R, lines, circles, pin_spots, up, prm):
 
 
 @nb.njit(cache=True, error_model="numpy")
+def _push_out(a, st, mo, R, gap, lines, circles, pin_spots, up, prm):
+    """One pass of :func:`_unstick_resting`: move ball a to 2R + gap from each resting ball it
+    overlaps by more than REST_OVERLAP_TOL, in index order. Returns True if it moved."""
+    B = st.shape[0]
+    lim = (2.0 * R - REST_OVERLAP_TOL) ** 2
+    moved = False
+    for j in range(B):
+        if j == a or mo[j] == POCKETED or mo[j] == SLIDING or mo[j] == ROLLING:
+            continue
+        dx = st[a, 0] - st[j, 0]
+        dy = st[a, 1] - st[j, 1]
+        d2 = dx * dx + dy * dy
+        if d2 >= lim or d2 == 0.0:
+            continue
+        d = math.sqrt(d2)
+        push = 2.0 * R + gap - d
+        x = st[a, 0] + dx / d * push
+        y = st[a, 1] + dy / d * push
+        if _clear_of_fixed(x, y, R, lines, circles, pin_spots, up, prm):
+            st[a, 0] = x
+            st[a, 1] = y
+            moved = True
+    return moved
+
+
+@nb.njit(cache=True, error_model="numpy")
 def _unstick_resting(a, st, mo, R, delta, lines, circles, pin_spots, up, prm):
     """Ball a stops translating now: move it out of any resting ball it overlaps.
 
@@ -513,32 +539,19 @@ def _unstick_resting(a, st, mo, R, delta, lines, circles, pin_spots, up, prm):
     through frozen balls that step can leave a ball a few micrometres inside the partner of its
     previous collision while both crawl apart at ~1e-4 m/s. Such a pair is separating, so it
     never collides again, and it would come to rest overlapping. Like the kiss's fallback, the
-    ball is put at 2R + delta from the resting ball, along their line of centres. Only ball a
-    moves (its transition event logs the new position); a move that would push it into a
-    cushion, post, jaw or pin is not made. Overlaps with moving balls are left to the event
-    loop (an approaching pair collides at once).
+    ball is put at 2R + delta from the resting ball, along their line of centres. A ball cradled
+    by several resting balls may have no room for that gap on every side: then it is moved to
+    the nearest spot (by repeated projections) where it overlaps none of them by more than
+    REST_OVERLAP_TOL. Only ball a moves (its transition event logs the new position); a move
+    that would push it into a cushion, post, jaw or pin is not made. Overlaps with moving balls
+    are left to the event loop (an approaching pair collides at once).
     """
-    B = st.shape[0]
-    lim = (2.0 * R - REST_OVERLAP_TOL) ** 2
     for _ in range(4):
-        moved = False
-        for j in range(B):
-            if j == a or mo[j] == POCKETED or mo[j] == SLIDING or mo[j] == ROLLING:
-                continue
-            dx = st[a, 0] - st[j, 0]
-            dy = st[a, 1] - st[j, 1]
-            d2 = dx * dx + dy * dy
-            if d2 >= lim or d2 == 0.0:
-                continue
-            d = math.sqrt(d2)
-            push = 2.0 * R + delta - d
-            x = st[a, 0] + dx / d * push
-            y = st[a, 1] + dy / d * push
-            if _clear_of_fixed(x, y, R, lines, circles, pin_spots, up, prm):
-                st[a, 0] = x
-                st[a, 1] = y
-                moved = True
-        if not moved:
+        if not _push_out(a, st, mo, R, delta, lines, circles, pin_spots, up, prm):
+            return
+    for _ in range(64):
+        if not _push_out(a, st, mo, R, 2.0 * REST_OVERLAP_TOL, lines, circles, pin_spots, up,
+                         prm):
             return
 
 
