@@ -414,6 +414,8 @@ def available_memory() -> int | None:
     return min(out) if out else None
 
 
+#: Calls estimated below this many bytes skip the memory check.
+MEMORY_CHECK_FROM = 64 * 2**20
 #: Bytes per ball of the per-call state arrays (inputs, packed state, rvw0, rvw, copies).
 BYTES_PER_BALL = 48 * 8
 
@@ -429,6 +431,8 @@ def check_memory(T: int, B: int, P: int, K: int, workspace: Workspace | None = N
     if workspace is not None and workspace.nbytes >= log:
         log = 0
     need = log + T * (B * BYTES_PER_BALL + P * 64 + 64)
+    if need < MEMORY_CHECK_FROM:
+        return need  # reading the memory figures would cost more than a small call
     avail = available_memory()
     if avail is not None and need > 0.9 * avail:
         raise PhysicsInputError(

@@ -129,8 +129,9 @@ class _Cache:
         self.params: dict = {}
         self.models: dict = {}
 
-    def table(self, where: str, spec: Any):
-        """(TableSpec, game for the default parameters, key)."""
+    def table(self, shot: str, spec: Any):
+        """(TableSpec, game for the default parameters, key) of shot ``shot``'s table."""
+        where = shot + ".table"
         if isinstance(spec, str):
             if spec not in TABLE_NAMES:
                 raise PhysicsInputError(f"{where}: unknown table {spec!r}; known: "
@@ -144,11 +145,12 @@ class _Cache:
             hit = self.tables[key] = (_custom_table(where, spec), "keglebillard", key)
         return hit
 
-    def physics(self, where: str, game: str, params_in: Any) -> tuple[PhysicsParams, str]:
-        """(PhysicsParams, key): the game's defaults with the shot's overrides."""
+    def physics(self, shot: str, game: str, params_in: Any) -> tuple[PhysicsParams, str]:
+        """(PhysicsParams, key): the game's defaults with shot ``shot``'s overrides."""
         if not params_in and isinstance(params_in, dict):
             base = _game_params(game)
             return base, game
+        where = shot + ".params"
         _check_keys(where, params_in, PARAM_KEYS)
         over = {k: _num(f"{where}.{k}", v) for k, v in params_in.items()}
         key = game + json.dumps(over, sort_keys=True)
@@ -163,9 +165,11 @@ class _Cache:
             hit = self.params.setdefault(key, hit)
         return hit, key
 
-    def model(self, where: str, models_in: Any) -> Models:
+    def model(self, shot: str, models_in: Any) -> Models:
+        """The collision models of shot ``shot``."""
         if isinstance(models_in, dict) and not models_in:
             return _DEFAULT_MODELS
+        where = shot + ".models"
         _check_keys(where, models_in, MODEL_KEYS)
         key = _key(models_in)
         hit = self.models.get(key)
@@ -271,15 +275,16 @@ def _parse_strikes(where: str, shot: dict, balls: dict) -> list:
 
 
 def _parse(i: int, shot: Any, cache: _Cache) -> dict:
-    where = f"shot[{i}]"
-    _check_keys(where, shot, SHOT_KEYS)
+    where = "shot[" + str(i) + "]"
+    if not (type(shot) is dict and shot.keys() <= SHOT_KEYS):
+        _check_keys(where, shot, SHOT_KEYS)
     if "table" not in shot:
         raise PhysicsInputError(f"{where} needs 'table'")
     if "balls" not in shot:
         raise PhysicsInputError(f"{where} needs 'balls'")
-    table, game, tkey = cache.table(f"{where}.table", shot["table"])
-    params, pkey = cache.physics(f"{where}.params", game, shot.get("params", {}))
-    models = cache.model(f"{where}.models", shot.get("models", {}))
+    table, game, tkey = cache.table(where, shot["table"])
+    params, pkey = cache.physics(where, game, shot.get("params", {}))
+    models = cache.model(where, shot.get("models", {}))
     balls = _parse_balls(where, shot["balls"], table)
     strikes = _parse_strikes(where, shot, shot["balls"])
     if table.pin_spots:
@@ -301,7 +306,7 @@ def _parse(i: int, shot: Any, cache: _Cache) -> dict:
             or not 1 <= max_events <= MAX_EVENTS):
         raise PhysicsInputError(f"{where}.max_events must be an integer in [1, {MAX_EVENTS}], "
                                 f"got {max_events!r}")
-    t_max = _num(f"{where}.t_max", shot.get("t_max", 60.0))
+    t_max = _fnum(shot.get("t_max", 60.0), where, ".t_max")
     if not 0 < t_max <= MAX_T:
         raise PhysicsInputError(f"{where}.t_max must be in (0, {MAX_T}] s, got {t_max!r}")
     return {"i": i, "table": table, "params": params, "models": models, "balls": balls,
@@ -344,27 +349,43 @@ def _chunk_inputs(shots: list[dict], order: list, index: dict) -> dict:
     first = shots[0]
     table = first["table"]
     T, B, P = len(shots), len(order), len(table.pin_spots)
-    xy = np.zeros((T, B, 2))
-    vw = np.zeros((T, B, 5))
-    present = np.zeros((T, B), bool)
     S = max(1, max(len(s["strikes"]) for s in shots))
-    cue_ball = np.full((T, S), -1, np.int64)
-    cue = np.zeros((T, S, 5))
+    # gather in flat Python lists, then scatter into the arrays at once (numpy item
+    # assignment per ball would cost more than the simulation of a small shot)
+    tt, bb, pos, vw_t, vw_b, vw_val = [], [], [], [], [], []
+    st_t, st_k, st_b, st_val = [], [], [], []
     for t, s in enumerate(shots):
         for bid, x, y, v, w in s["balls"]:
             bi = index[bid]
-            present[t, bi] = True
-            xy[t, bi] = x, y
-            if v is not None:
-                vw[t, bi, 0:2] = v
-            if w is not None:
-                vw[t, bi, 2:5] = w
+            tt.append(t)
+            bb.append(bi)
+            pos.append((x, y))
+            if v is not None or w is not None:
+                vw_t.append(t)
+                vw_b.append(bi)
+                vw_val.append((*(v or (0.0, 0.0)), *(w or (0.0, 0.0, 0.0))))
         for k, (bid, *vals) in enumerate(s["strikes"]):
-            cue_ball[t, k] = index[bid]
-            cue[t, k] = vals
+            st_t.append(t)
+            st_k.append(k)
+            st_b.append(index[bid])
+            st_val.append(vals)
+    xy = np.zeros((T, B, 2))
+    xy[tt, bb] = pos
+    present = np.zeros((T, B), bool)
+    present[tt, bb] = True
+    cue_ball = np.full((T, S), -1, np.int64)
+    cue = np.zeros((T, S, 5))
+    if st_t:
+        cue_ball[st_t, st_k] = st_b
+        cue[st_t, st_k] = st_val
+    vw = None
+    if vw_t:
+        vw = np.zeros((T, B, 5))
+        vw[vw_t, vw_b] = vw_val
     pins_up = np.array([s["pins_up"] for s in shots], bool).reshape(T, P) if P else None
     return {"table": table, "params": first["params"], "xy": xy, "cue_ball": cue_ball,
-            "cue": cue, "v": vw[..., 0:2], "w": vw[..., 2:5], "present": present,
+            "cue": cue, "v": None if vw is None else vw[..., 0:2],
+            "w": None if vw is None else vw[..., 2:5], "present": present,
             "pins_up": pins_up, "models": first["models"], "max_events": first["max_events"],
             "t_max": first["t_max"], "ball_names": tuple(order),
             "table_names": [f"shot[{s['i']}]" for s in shots]}
@@ -381,6 +402,13 @@ def _chunk_outputs(res, shots: list[dict], order: tuple[str, ...]) -> list[dict]
     up = res.pins_up.tolist()
     toppler = res.pin_toppler.tolist()
     n_ev = res.n_events.tolist()
+    # every table's log slots, flattened: one tolist() per column for the whole chunk
+    counts = res.n_events.astype(np.int64)
+    rows = np.repeat(np.arange(len(counts)), counts)
+    cols = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+    typ, tim, ei, ej = (a[rows, cols].tolist()
+                        for a in (res.ev_type, res.ev_time, res.ev_i, res.ev_j))
+    start = 0
     t_end = res.t_end.tolist()
     overflow = res.overflow.tolist()
     agent_first, agent_second = _agent_names(table, order)
@@ -401,9 +429,10 @@ def _chunk_outputs(res, shots: list[dict], order: tuple[str, ...]) -> list[dict]
             by = order[(mask & -mask).bit_length() - 1] if mask else None
             pins[pid] = {"standing": up[t][p], "toppled_by": by}
         n = n_ev[t]
-        events = _events(res.ev_type[t, :n].tolist(), res.ev_time[t, :n].tolist(),
-                         res.ev_i[t, :n].tolist(), res.ev_j[t, :n].tolist(), agent_first,
-                         agent_second)
+        end = start + n
+        events = _events(typ[start:end], tim[start:end], ei[start:end], ej[start:end],
+                         agent_first, agent_second)
+        start = end
         of = overflow[t]
         out.append({"final": final, "pins": pins, "events": events, "n_events": n,
                     "t_end": t_end[t], "overflow": of != 0, "end_reason": _END_REASONS[of]})
