@@ -147,9 +147,9 @@ def first_entry_root(c4: float, c3: float, c2: float, c1: float, c0: float, T: f
     """First t in [0, T] where f(t) = c4 t^4 + ... + c0 enters f <= 0 while decreasing.
 
     ``f`` is a gap function (positive apart, zero at contact). Rules (docs/physics.md sec. 6,
-    step 5): if f(0) <= 0 the event fires now only when the pair approaches (f'(0) < 0); otherwise the
-    first later entry counts, or the moment an overlapping pair starts to approach (f turns
-    down while still <= 0). Returns +inf when there is none in [0, T].
+    step 5): if f(0) <= 0 the event fires now only when the pair approaches (f'(0) < 0);
+    otherwise the first later entry counts, or the moment an overlapping pair starts to
+    approach (f turns down while still <= 0). Returns +inf when there is none in [0, T].
     """
     if not (T > 0.0):
         return INF
