@@ -53,11 +53,20 @@ from .jsonparse import plan
 
 _END_REASONS = ("rest", "max_events", "t_max")
 _MOTION_NAMES = np.array(MOTION_NAMES, object)
+_AGENT_NAMES: dict = {}  # (id(table), ball order) -> (table, first, second)
 _SPARE_WORKSPACES: list = []  # event-log buffers kept for the next call (list ops are atomic)
 
 
-def _agent_names(table, order: list) -> tuple[list, list]:
-    """Per event type, the name lists that ev_i and ev_j index (None: no such agent)."""
+def _agent_names(table, order: tuple) -> tuple[list, list]:
+    """Per event type, the name lists that ev_i and ev_j index (None: no such agent); kept
+    for the last few (table, ball order) pairs (the entry holds the table, so its id stays
+    unique while it is kept)."""
+    hit = _AGENT_NAMES.get((id(table), order))
+    if hit is not None and hit[0] is table:
+        return hit[1], hit[2]
+    if len(_AGENT_NAMES) >= 64:
+        _AGENT_NAMES.clear()
+    order = list(order)
     nl = len(table.cushions)
     cushions = [f"cushion{j}" for j in range(nl)] + [f"jaw{j}" for j in range(len(table.circles))]
     pockets = [p.name or f"pocket{j}" for j, p in enumerate(table.pockets)]
@@ -71,6 +80,7 @@ def _agent_names(table, order: list) -> tuple[list, list]:
         first[typ] = a
         second[typ] = b
     first[EV_TRANSITION] = order
+    _AGENT_NAMES[id(table), tuple(order)] = (table, first, second)
     return first, second
 
 
@@ -81,7 +91,7 @@ def _events(res, table, order: tuple) -> list[list[dict]]:
     cols = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
     typ, tim, ei, ej = (a[rows, cols].tolist()
                         for a in (res.ev_type, res.ev_time, res.ev_i, res.ev_j))
-    first, second = _agent_names(table, list(order))
+    first, second = _agent_names(table, order)
     names = EVENT_NAMES
     motion = MOTION_NAMES
     flat = iter([{"time": tm, "type": "transition", "agents": [first[ty][i]],

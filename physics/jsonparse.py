@@ -380,6 +380,7 @@ def _fast_groups(shots: list) -> dict | None:
     cache = _Cache()
     groups: dict = {}
     heads: dict = {}
+    same_models = {_DEFAULT_MODELS: _DEFAULT_MODELS}
     try:
         for i, shot in enumerate(shots):
             if type(shot) is not dict or not shot.keys() <= SHOT_KEYS:
@@ -398,12 +399,15 @@ def _fast_groups(shots: list) -> dict | None:
             if p is not _MISSING:
                 params, pkey = cache.physics("", game, p)
             m = shot.get("models", _MISSING)
-            models = _DEFAULT_MODELS if m is _MISSING else cache.model("", m)
+            # equal choices share one object, so its id keys the group (a dataclass hash per
+            # shot would cost more than the rest of this loop)
+            models = (_DEFAULT_MODELS if m is _MISSING
+                      else same_models.setdefault(cache.model("", m), cache.model("", m)))
             me, tm = shot.get("max_events", 1000), shot.get("t_max", 60.0)
             if (type(me) is not int or not 1 <= me <= MAX_EVENTS or type(tm) is not float
                     or not 0.0 < tm <= MAX_T):
                 return None
-            key = (tkey, pkey, models, me, tm)
+            key = (tkey, pkey, id(models), me, tm)
             g = groups.get(key)
             if g is None:
                 g = groups[key] = _Group(table, params, models, me, tm)
