@@ -550,7 +550,7 @@ def _group_chunks(g: _Group) -> list[tuple[list[int], dict]]:
         cue_ball[c.st_t, c.st_k] = np.fromiter(map(index.__getitem__, c.st_ball), np.int64,
                                                len(c.st_ball))
         cue[c.st_t, c.st_k] = c.st_val
-    pins_up = np.array(c.pins, bool).reshape(T, P) if P else None
+    pins_up = np.fromiter(chain.from_iterable(c.pins), bool, T * P).reshape(T, P) if P else None
     names = tuple(order)
     size = max(1, min(CHUNK_TABLES, CHUNK_LOG_BYTES // (g.max_events * Workspace.BYTES_PER_EVENT)))
     out = []
