@@ -17,7 +17,7 @@ A shot object (metres, seconds, degrees; origin at the table centre, x along the
 A list of shot objects is answered with a list, in order. Unknown keys are errors. See
 :func:`simulate_json`.
 
-Speed: a list runs at about half the array API's speed or better (``python
+Speed: a list runs at about half the array API's speed (``python
 experiments/bench_physics.py --shots``). Every distinct table, parameter set and model choice is
 read and validated once per call (named tables and game parameters once per process); a
 well-formed list is checked group by group with whole-column type and range tests
