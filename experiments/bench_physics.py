@@ -110,10 +110,11 @@ def measure_json(shots: list[dict], cfg: Settings, rounds: int = 3) -> dict:
     """
     import numba
 
-    from cuegym.physics.jsonio import batches, parse_shots, simulate_json
+    from cuegym.physics.jsonio import simulate_json
+    from cuegym.physics.jsonparse import plan
 
     text = json.dumps(shots)
-    chunks = [kw for _, kw in batches(parse_shots(shots))]
+    chunks = [kw for _, kw in plan(shots)]
     ws = Workspace()
     fns = {"array": lambda: [simulate(**kw, workspace=ws) for kw in chunks],
            "json": lambda: simulate_json(shots),

@@ -1,0 +1,593 @@
+"""JSON shot objects → :func:`~cuegym.physics.simulate` calls (the input side of
+:mod:`cuegym.physics.jsonio`, whose docstring gives the format).
+
+Two parsers share one planner. :func:`_exact_groups` validates shot by shot and owns every error
+message (the first bad value of a list, in list order, is the one named). :func:`_fast_groups`
+is a screen for the common, well-formed list: it checks whole groups at once (types by set of
+``type``, numbers by one numpy conversion) and gives up -- returning None, never raising -- on
+anything it does not recognise as valid, whereupon the exact parser runs and names the error.
+Both fill the same :class:`_Columns` per group of shots sharing table, parameters, models and
+limits; :func:`_group_chunks` turns them into the arrays of the array API, in chunks.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from itertools import chain
+from operator import contains, itemgetter
+from typing import Any
+
+import numpy as np
+
+from ..configs import TABLE_NAMES, ConfigError, PhysicsParams, custom_table, load_params, load_table
+from .api import Models, PhysicsInputError, Workspace
+from .constants import MAX_EVENTS, MAX_JSON_SHOTS, MAX_T
+
+SHOT_KEYS = {"table", "pins", "params", "models", "balls", "strike", "max_events", "t_max"}
+BALL_KEYS = {"x", "y", "v", "w"}
+STRIKE_KEYS = {"ball", "V0", "phi", "theta", "a", "b"}
+MODEL_KEYS = {"ball_ball", "cushion", "squirt"}
+TABLE_KEYS = {"length", "width", "cushion_height", "pockets", "posts"}
+PARAM_KEYS = frozenset(PhysicsParams.__dataclass_fields__)
+#: Most tables simulated in one call of the array API (bounds the event-log memory of a list).
+CHUNK_TABLES = 512
+#: Event-log memory [bytes] one chunk may use; chunks shrink for large ``max_events``. One such
+#: set of buffers is kept between calls (zero-filling fresh buffers would cost as much as the
+#: simulation of a 256-shot list).
+CHUNK_LOG_BYTES = 32 * 2**20
+
+
+def _num(where: str, value: Any) -> float:
+    """A finite JSON number as a float (bool is not a number)."""
+    if type(value) is float:  # the common case first: a JSON float
+        if value - value == 0.0:  # finite (inf - inf and nan - nan are nan)
+            return value
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            x = float(value)
+        except OverflowError:  # an integer too large for a float
+            x = math.inf
+        if math.isfinite(x):
+            return x
+    else:
+        raise PhysicsInputError(f"{where} must be a number, got {value!r}")
+    raise PhysicsInputError(f"{where} must be finite, got {value!r}")
+
+
+def _key(obj: Any) -> str:
+    """A cache key for a JSON value (repr for values JSON cannot spell, e.g. numpy scalars)."""
+    try:
+        return json.dumps(obj, sort_keys=True)
+    except (TypeError, ValueError):
+        return repr(obj)
+
+
+def _check_keys(where: str, obj: Any, allowed: set | frozenset) -> None:
+    if not isinstance(obj, dict):
+        raise PhysicsInputError(f"{where} must be an object, got {type(obj).__name__}")
+    if not obj.keys() <= allowed:
+        unknown = sorted(set(obj) - allowed)
+        raise PhysicsInputError(f"unknown key(s) {unknown} in {where}; allowed: {sorted(allowed)}")
+
+
+_NAMED_TABLES: dict = {}
+_DEFAULT_MODELS = Models()
+_GAME_PARAMS: dict = {}
+
+
+def _named_table(name: str):
+    """A shipped table, read from its YAML once per process (TableSpec is frozen)."""
+    t = _NAMED_TABLES.get(name)
+    if t is None:
+        t = _NAMED_TABLES[name] = load_table(name)
+    return t
+
+
+def _game_params(game: str) -> PhysicsParams:
+    """A game's default parameters, read from their YAML once per process (frozen)."""
+    p = _GAME_PARAMS.get(game)
+    if p is None:
+        p = _GAME_PARAMS[game] = load_params(game)
+    return p
+
+
+class _Cache:
+    """Everything validated once per :func:`simulate_json` call, keyed by its JSON spelling."""
+
+    def __init__(self) -> None:
+        self.tables: dict = {}
+        self.params: dict = {}
+        self.models: dict = {}
+
+    def table(self, shot: str, spec: Any):
+        """(TableSpec, game for the default parameters, key) of shot ``shot``'s table."""
+        where = shot + ".table"
+        if isinstance(spec, str):
+            if spec not in TABLE_NAMES:
+                raise PhysicsInputError(f"{where}: unknown table {spec!r}; known: "
+                                        f"{list(TABLE_NAMES)} or a custom table object")
+            t = _named_table(spec)
+            return t, t.game if t.game != "none" else "keglebillard", spec
+        _check_keys(where, spec, TABLE_KEYS)
+        key = _key(spec)
+        hit = self.tables.get(key)
+        if hit is None:
+            hit = self.tables[key] = (_custom_table(where, spec), "keglebillard", key)
+        return hit
+
+    def physics(self, shot: str, game: str, params_in: Any) -> tuple[PhysicsParams, str]:
+        """(PhysicsParams, key): the game's defaults with shot ``shot``'s overrides."""
+        if not params_in and isinstance(params_in, dict):
+            base = _game_params(game)
+            return base, game
+        where = shot + ".params"
+        _check_keys(where, params_in, PARAM_KEYS)
+        over = {k: _num(f"{where}.{k}", v) for k, v in params_in.items()}
+        key = game + json.dumps(over, sort_keys=True)
+        hit = self.params.get(key)
+        if hit is None:
+            try:
+                hit = PhysicsParams.from_dict(over, base=_game_params(game))
+            except ConfigError as exc:
+                raise PhysicsInputError(f"{where}: {exc}") from None
+            # equal parameter sets share one object (one group, one kernel-array unpack)
+            key = game + json.dumps(hit.as_dict(), sort_keys=True)
+            hit = self.params.setdefault(key, hit)
+        return hit, key
+
+    def model(self, shot: str, models_in: Any) -> Models:
+        """The collision models of shot ``shot``."""
+        if isinstance(models_in, dict) and not models_in:
+            return _DEFAULT_MODELS
+        where = shot + ".models"
+        _check_keys(where, models_in, MODEL_KEYS)
+        key = _key(models_in)
+        hit = self.models.get(key)
+        if hit is None:
+            try:
+                hit = self.models[key] = Models(**models_in)
+            except (ConfigError, TypeError) as exc:
+                raise PhysicsInputError(f"{where}: {exc}") from None
+        return hit
+
+
+def _custom_table(where: str, spec: dict):
+    for k in ("length", "width"):
+        if k not in spec:
+            raise PhysicsInputError(f"{where} needs {k!r}")
+    for lst in ("pockets", "posts"):
+        items = spec.get(lst, [])
+        if not isinstance(items, list):
+            raise PhysicsInputError(f"{where}.{lst} must be a list")
+        for i, p in enumerate(items):
+            _check_keys(f"{where}.{lst}[{i}]", p, {"x", "y", "radius"})
+            for k in ("x", "y", "radius"):
+                _num(f"{where}.{lst}[{i}].{k}", p.get(k))
+    try:
+        return custom_table(_num(f"{where}.length", spec["length"]),
+                            _num(f"{where}.width", spec["width"]),
+                            _num(f"{where}.cushion_height", spec.get("cushion_height", 0.0394)),
+                            spec.get("pockets", []), spec.get("posts", []))
+    except ConfigError as exc:
+        raise PhysicsInputError(f"{where}: {exc}") from None
+
+
+def _at(*parts: Any) -> str:
+    """An error location from its parts (joined only when an error is raised)."""
+    return "".join(map(str, parts))
+
+
+def _fnum(value: Any, *where: Any) -> float:
+    """:func:`_num` with the location given as parts, formatted only on error (hot path)."""
+    if type(value) is float and value - value == 0.0:
+        return value
+    return _num(_at(*where), value)
+
+
+def _parse_balls(where: str, balls: Any, table) -> list:
+    """[(id, x, y, v or None, w or None)] of a shot's balls, validated."""
+    if not isinstance(balls, dict) or not balls:
+        raise PhysicsInputError(f"{where}.balls must be a non-empty object of ball ids")
+    if table.ball_ids:
+        unknown = [b for b in balls if b not in table.ball_ids]
+        if unknown:
+            raise PhysicsInputError(f"{where}.balls: unknown ball id(s) {unknown} on table "
+                                    f"{table.name!r}; known: {list(table.ball_ids)}")
+    out = []
+    for bid, b in balls.items():
+        if not (type(b) is dict and b.keys() <= BALL_KEYS):
+            _check_keys(_at(where, ".balls.", bid), b, BALL_KEYS)
+        if "x" not in b or "y" not in b:
+            raise PhysicsInputError(f"{where}.balls.{bid} needs {'x' if 'x' not in b else 'y'!r}")
+        x = _fnum(b["x"], where, ".balls.", bid, ".x")
+        y = _fnum(b["y"], where, ".balls.", bid, ".y")
+        vw = [None, None]
+        if len(b) > 2:
+            for slot, (k, n) in enumerate((("v", 2), ("w", 3))):
+                if k in b:
+                    val = b[k]
+                    if not isinstance(val, list) or len(val) != n:
+                        raise PhysicsInputError(f"{where}.balls.{bid}.{k} must be a list of {n} "
+                                                f"numbers, got {val!r}")
+                    vw[slot] = [_fnum(val[c], where, ".balls.", bid, f".{k}[{c}]")
+                                for c in range(n)]
+        out.append((bid, x, y, vw[0], vw[1]))
+    return out
+
+
+_STRIKE_VALUES = ("V0", "phi", "theta", "a", "b")
+
+
+def _parse_strikes(where: str, shot: dict, balls: dict) -> list:
+    """[(ball id, V0, phi, theta, a, b)] of a shot's strikes, validated."""
+    strikes = shot.get("strike", [])
+    if isinstance(strikes, dict):
+        strikes = [strikes]
+    if not isinstance(strikes, list):
+        raise PhysicsInputError(f"{where}.strike must be an object or a list of them")
+    out = []
+    for s_i, s in enumerate(strikes):
+        if not (type(s) is dict and s.keys() <= STRIKE_KEYS):
+            _check_keys(_at(where, ".strike[", s_i, "]"), s, STRIKE_KEYS)
+        ball = s.get("ball")
+        if not isinstance(ball, str) or ball not in balls:
+            raise PhysicsInputError(f"{where}.strike[{s_i}].ball {ball!r} is not one of the "
+                                    f"balls {list(balls)}")
+        for k in ("V0", "phi"):
+            if k not in s:
+                raise PhysicsInputError(f"{where}.strike[{s_i}] needs {k!r}")
+        vals = [_fnum(s[k], where, ".strike[", s_i, "].", k) if k in s else 0.0
+                for k in _STRIKE_VALUES]
+        if vals[0] < 0:
+            raise PhysicsInputError(f"{where}.strike[{s_i}].V0 must be >= 0, got {s['V0']!r}")
+        out.append((ball, *vals))
+    return out
+
+
+def _parse(i: int, shot: Any, cache: _Cache) -> dict:
+    where = "shot[" + str(i) + "]"
+    if not (type(shot) is dict and shot.keys() <= SHOT_KEYS):
+        _check_keys(where, shot, SHOT_KEYS)
+    if "table" not in shot:
+        raise PhysicsInputError(f"{where} needs 'table'")
+    if "balls" not in shot:
+        raise PhysicsInputError(f"{where} needs 'balls'")
+    table, game, tkey = cache.table(where, shot["table"])
+    params, pkey = cache.physics(where, game, shot.get("params", {}))
+    models = cache.model(where, shot.get("models", {}))
+    balls = _parse_balls(where, shot["balls"], table)
+    strikes = _parse_strikes(where, shot, shot["balls"])
+    up = _pins_up(where, shot.get("pins", bool(table.pin_spots)), table)
+    max_events = shot.get("max_events", 1000)
+    if (isinstance(max_events, bool) or not isinstance(max_events, int)
+            or not 1 <= max_events <= MAX_EVENTS):
+        raise PhysicsInputError(f"{where}.max_events must be an integer in [1, {MAX_EVENTS}], "
+                                f"got {max_events!r}")
+    t_max = _fnum(shot.get("t_max", 60.0), where, ".t_max")
+    if not 0 < t_max <= MAX_T:
+        raise PhysicsInputError(f"{where}.t_max must be in (0, {MAX_T}] s, got {t_max!r}")
+    return {"i": i, "table": table, "params": params, "models": models, "balls": balls,
+            "strikes": strikes, "pins_up": up, "max_events": max_events, "t_max": t_max,
+            "key": (tkey, pkey, models, max_events, t_max)}
+
+
+class _Columns:
+    """The balls and strikes of one group's shots as flat columns (shot t is the group's t-th).
+
+    Attributes:
+        counts: balls per shot. ids: ball ids, shot by shot. xy: (n_balls, 2) positions [m].
+        vw_at: positions in ``ids`` of the balls given ``v`` or ``w``; vw: (len(vw_at), 5)
+            vx, vy [m/s], wx, wy, wz [rad/s] (0 where not given).
+        n_strikes: strikes per shot. st_t, st_k: shot and slot of each strike; st_ball: struck
+            ball ids; st_val: (n_strikes, 5) V0, phi, theta, a, b.
+        pins: per shot, a tuple of standing flags (one per pin of the table).
+    """
+
+    __slots__ = ("counts", "ids", "xy", "vw_at", "vw", "n_strikes", "st_t", "st_k", "st_ball",
+                 "st_val", "pins")
+
+
+class _Group:
+    """Shots sharing table, parameters, models and limits: simulated by the same calls."""
+
+    __slots__ = ("table", "params", "models", "max_events", "t_max", "idx", "raw", "strikes",
+                 "pins", "cols")
+
+    def __init__(self, table, params: PhysicsParams, models: Models, max_events: int,
+                 t_max: float) -> None:
+        self.table, self.params, self.models = table, params, models
+        self.max_events, self.t_max = max_events, t_max
+        self.idx: list[int] = []  # index of each shot in the input list
+        self.raw: list = []  # per shot: parsed record (exact) or its "balls" object (fast)
+        self.strikes: list = []  # per shot: its "strike" object (fast)
+        self.pins: list[tuple] = []
+        self.cols: _Columns | None = None
+
+
+def _pins_up(where: str, pins: Any, table) -> tuple:
+    """Standing flags of ``table``'s pins from a shot's ``pins`` value (True: all standing)."""
+    if table.pin_spots:
+        if isinstance(pins, bool):
+            return (pins,) * len(table.pin_spots)
+        if isinstance(pins, list) and all(p in table.pin_ids for p in pins):
+            return tuple(pid in pins for pid in table.pin_ids)
+        raise PhysicsInputError(f"{where}.pins must be true/false or a list of pin ids "
+                                f"{list(table.pin_ids)}, got {pins!r}")
+    if pins not in (False, [], None) and pins is not False:
+        raise PhysicsInputError(f"{where}.pins: table {table.name!r} has no pins")
+    return ()
+
+
+def _exact_groups(shots: list) -> dict:
+    """Validate shot by shot (raising on the first bad one) and group the parsed shots."""
+    cache = _Cache()
+    groups: dict = {}
+    for i, shot in enumerate(shots):
+        p = _parse(i, shot, cache)
+        g = groups.get(p["key"])
+        if g is None:
+            g = groups[p["key"]] = _Group(p["table"], p["params"], p["models"],
+                                          p["max_events"], p["t_max"])
+        g.idx.append(i)
+        g.raw.append(p)
+        g.pins.append(p["pins_up"])
+    for g in groups.values():
+        g.cols = _exact_columns(g)
+    return groups
+
+
+def _exact_columns(g: _Group) -> _Columns:
+    """:class:`_Columns` of a group of shots parsed by :func:`_parse`."""
+    c = _Columns()
+    c.counts = [len(p["balls"]) for p in g.raw]
+    c.ids = [b[0] for p in g.raw for b in p["balls"]]
+    c.xy = np.array([b[1:3] for p in g.raw for b in p["balls"]], np.float64).reshape(-1, 2)
+    balls = [b for p in g.raw for b in p["balls"]]
+    c.vw_at = [k for k, b in enumerate(balls) if b[3] is not None or b[4] is not None]
+    c.vw = np.array([(*(balls[k][3] or (0.0, 0.0)), *(balls[k][4] or (0.0, 0.0, 0.0)))
+                     for k in c.vw_at], np.float64).reshape(-1, 5)
+    c.n_strikes = [len(p["strikes"]) for p in g.raw]
+    c.st_t = [t for t, p in enumerate(g.raw) for _ in p["strikes"]]
+    c.st_k = [k for p in g.raw for k in range(len(p["strikes"]))]
+    c.st_ball = [s[0] for p in g.raw for s in p["strikes"]]
+    c.st_val = np.array([s[1:] for p in g.raw for s in p["strikes"]], np.float64).reshape(-1, 5)
+    c.pins = g.pins
+    return c
+
+
+_MISSING = object()
+_NUMBER_TYPES = {float, int}
+_XY = itemgetter("x", "y")
+_STRIKE_BALL = itemgetter("ball")
+_STRIKE_NUMBERS = itemgetter("V0", "phi", "theta", "a", "b")
+
+
+def _named_head(name: str, heads: dict) -> tuple:
+    """(table, game, default parameters, all-pins-up flags) of a shipped table (memoised in
+    ``heads``)."""
+    h = heads.get(name)
+    if h is None:
+        table = _named_table(name)
+        game = table.game if table.game != "none" else "keglebillard"
+        h = heads[name] = (table, game, _game_params(game), (True,) * len(table.pin_spots))
+    return h
+
+
+def _fast_groups(shots: list) -> dict | None:
+    """Group well-formed shots without per-value checks (see the module docstring); None when
+    any shot is not plainly valid here (the exact parser then decides)."""
+    cache = _Cache()
+    groups: dict = {}
+    heads: dict = {}
+    same_models = {_DEFAULT_MODELS: _DEFAULT_MODELS}
+    try:
+        for i, shot in enumerate(shots):
+            if type(shot) is not dict or not shot.keys() <= SHOT_KEYS:
+                return None
+            spec = shot.get("table")
+            if type(spec) is str and spec in TABLE_NAMES:
+                table, game, params, all_up = _named_head(spec, heads)
+                tkey = spec
+            elif type(spec) is dict:
+                table, game, tkey = cache.table("", spec)
+                params, all_up = _game_params(game), (True,) * len(table.pin_spots)
+            else:
+                return None
+            pkey = game
+            p = shot.get("params", _MISSING)
+            if p is not _MISSING:
+                params, pkey = cache.physics("", game, p)
+            m = shot.get("models", _MISSING)
+            # equal choices share one object, so its id keys the group (a dataclass hash per
+            # shot would cost more than the rest of this loop)
+            models = (_DEFAULT_MODELS if m is _MISSING
+                      else same_models.setdefault(cache.model("", m), cache.model("", m)))
+            me, tm = shot.get("max_events", 1000), shot.get("t_max", 60.0)
+            if (type(me) is not int or not 1 <= me <= MAX_EVENTS or type(tm) is not float
+                    or not 0.0 < tm <= MAX_T):
+                return None
+            key = (tkey, pkey, id(models), me, tm)
+            g = groups.get(key)
+            if g is None:
+                g = groups[key] = _Group(table, params, models, me, tm)
+            g.idx.append(i)
+            g.raw.append(shot.get("balls"))
+            g.strikes.append(shot.get("strike", _MISSING))
+            pins = shot.get("pins", _MISSING)
+            g.pins.append(all_up if pins is _MISSING or (pins is True and all_up)
+                          else _pins_up("", pins, table))
+        for g in groups.values():
+            g.cols = _fast_columns(g)
+            if g.cols is None:
+                return None
+    except (PhysicsInputError, KeyError, TypeError, ValueError, OverflowError):
+        return None
+    return groups
+
+
+def _fast_columns(g: _Group) -> _Columns | None:
+    """:class:`_Columns` of a group of well-formed shots, or None (see :func:`_fast_groups`)."""
+    balls = g.raw
+    if set(map(type, balls)) != {dict} or not all(balls):
+        return None
+    c = _Columns()
+    c.counts = list(map(len, balls))
+    c.ids = list(chain.from_iterable(balls))
+    known = g.table.ball_ids
+    if known and not set(c.ids) <= set(known):
+        return None
+    objs = list(chain.from_iterable(map(dict.values, balls)))
+    if set(map(type, objs)) != {dict}:
+        return None
+    nums = list(chain.from_iterable(map(_XY, objs)))  # KeyError: a ball without x or y
+    n_xy = len(nums)
+    c.vw_at = []
+    if max(map(len, objs)) > 2:  # some ball has v or w (or a bad key)
+        for k, b in enumerate(objs):
+            if len(b) > 2:
+                if not b.keys() <= BALL_KEYS:
+                    return None
+                v, w = b.get("v", _MISSING), b.get("w", _MISSING)
+                v = [0.0, 0.0] if v is _MISSING else v
+                w = [0.0, 0.0, 0.0] if w is _MISSING else w
+                if type(v) is not list or len(v) != 2 or type(w) is not list or len(w) != 3:
+                    return None
+                c.vw_at.append(k)
+                nums += v
+                nums += w
+    if not set(map(type, nums)) <= _NUMBER_TYPES:
+        return None
+    arr = np.fromiter(nums, np.float64, len(nums))  # OverflowError: an integer beyond floats
+    if not np.isfinite(arr).all():
+        return None
+    c.xy, c.vw = arr[:n_xy].reshape(-1, 2), arr[n_xy:].reshape(-1, 5)
+    if not _fast_strikes(g, balls, c):
+        return None
+    c.pins = g.pins
+    return c
+
+
+def _fast_strikes(g: _Group, balls: list, c: _Columns) -> bool:
+    """Fill the strike columns of ``c`` from the group's raw strikes; False: not plainly valid."""
+    raw = g.strikes
+    if set(map(type, raw)) == {dict}:  # one strike object per shot: the common case
+        flat, c.n_strikes = raw, [1] * len(raw)
+        c.st_t, c.st_k = list(range(len(raw))), [0] * len(raw)
+    else:
+        flat, c.n_strikes, c.st_t, c.st_k = [], [], [], []
+        for t, s in enumerate(raw):
+            s = [] if s is _MISSING else [s] if type(s) is dict else s
+            if type(s) is not list:
+                return False
+            flat += s
+            c.n_strikes.append(len(s))
+            c.st_t += [t] * len(s)
+            c.st_k += range(len(s))
+    if not flat:
+        c.st_ball, c.st_val = [], np.zeros((0, 5))
+        return True
+    if set(map(type, flat)) != {dict}:
+        return False
+    if set(map(len, flat)) == {len(STRIKE_KEYS)}:  # KeyError: another key instead of one
+        c.st_ball = list(map(_STRIKE_BALL, flat))
+        nums = list(chain.from_iterable(map(_STRIKE_NUMBERS, flat)))
+    else:
+        if not all(s.keys() <= STRIKE_KEYS and "ball" in s for s in flat):
+            return False
+        c.st_ball = list(map(_STRIKE_BALL, flat))
+        nums = [v for s in flat for v in (s["V0"], s["phi"], s.get("theta", 0.0),
+                                          s.get("a", 0.0), s.get("b", 0.0))]
+    if (set(map(type, c.st_ball)) != {str}
+            or not all(map(contains, map(balls.__getitem__, c.st_t), c.st_ball))
+            or not set(map(type, nums)) <= _NUMBER_TYPES):
+        return False
+    c.st_val = np.fromiter(nums, np.float64, len(nums)).reshape(-1, 5)
+    return bool(np.isfinite(c.st_val).all() and (c.st_val[:, 0] >= 0.0).all())
+
+
+class _ShotLabels:
+    """``shot[i]`` labels of a chunk's tables for simulate's error messages, made on demand."""
+
+    __slots__ = ("idx",)
+
+    def __init__(self, idx: list[int]) -> None:
+        self.idx = idx
+
+    def __len__(self) -> int:
+        return len(self.idx)
+
+    def __getitem__(self, t: int) -> str:
+        return f"shot[{self.idx[t]}]"
+
+
+def _group_chunks(g: _Group) -> list[tuple[list[int], dict]]:
+    """``(shot indices, simulate kwargs)`` per chunk of a group; ball b is ``ball_names[b]``:
+    the table's ids, then the others in order of appearance."""
+    c, table = g.cols, g.table
+    order = list(table.ball_ids)
+    index = {bid: k for k, bid in enumerate(order)}
+    for bid in dict.fromkeys(c.ids):
+        if bid not in index:
+            index[bid] = len(order)
+            order.append(bid)
+    T, B, P = len(c.counts), len(order), len(table.pin_spots)
+    tt = np.repeat(np.arange(T), c.counts)
+    bb = np.fromiter(map(index.__getitem__, c.ids), np.int64, len(c.ids))
+    xy = np.zeros((T, B, 2))
+    xy[tt, bb] = c.xy
+    present = np.zeros((T, B), bool)
+    present[tt, bb] = True
+    vw = vw_t = None
+    if c.vw_at:
+        vw = np.zeros((T, B, 5))
+        vw[tt[c.vw_at], bb[c.vw_at]] = c.vw
+        vw_t = tt[c.vw_at]
+    S = max(1, max(c.n_strikes))
+    cue_ball = np.full((T, S), -1, np.int64)
+    cue = np.zeros((T, S, 5))
+    if c.st_t:
+        cue_ball[c.st_t, c.st_k] = np.fromiter(map(index.__getitem__, c.st_ball), np.int64,
+                                               len(c.st_ball))
+        cue[c.st_t, c.st_k] = c.st_val
+    pins_up = np.fromiter(chain.from_iterable(c.pins), bool, T * P).reshape(T, P) if P else None
+    names = tuple(order)
+    size = max(1, min(CHUNK_TABLES, CHUNK_LOG_BYTES // (g.max_events * Workspace.BYTES_PER_EVENT)))
+    out = []
+    for a in range(0, T, size):
+        z = min(T, a + size)
+        s = max(1, max(c.n_strikes[a:z]))  # strike slots of this chunk's shots
+        has_vw = vw is not None and bool(((vw_t >= a) & (vw_t < z)).any())
+        idx = g.idx[a:z]
+        out.append((idx, {
+            "table": table, "params": g.params, "xy": xy[a:z], "present": present[a:z],
+            "cue_ball": np.ascontiguousarray(cue_ball[a:z, :s]),
+            "cue": np.ascontiguousarray(cue[a:z, :s]),
+            "v": vw[a:z, :, 0:2] if has_vw else None, "w": vw[a:z, :, 2:5] if has_vw else None,
+            "pins_up": None if pins_up is None else pins_up[a:z], "models": g.models,
+            "max_events": g.max_events, "t_max": g.t_max, "ball_names": names,
+            "table_names": _ShotLabels(idx)}))
+    return out
+
+
+def plan(obj: Any) -> list[tuple[list[int], dict]]:
+    """Validate a shot object or a list of them and plan their simulation.
+
+    Returns:
+        ``(shot indices, kwargs)`` per chunk: ``simulate(**kwargs)`` simulates the shots of
+        those indices of the list, in order. Chunks group shots with the same table, parameters,
+        models and limits, at most :data:`CHUNK_TABLES` shots and :data:`CHUNK_LOG_BYTES` of
+        log each.
+    Raises:
+        PhysicsInputError: with a message naming the bad key or value (of the first bad shot).
+    """
+    shots = [obj] if isinstance(obj, dict) else obj
+    if not isinstance(shots, list) or not shots:
+        raise PhysicsInputError("input must be a shot object or a non-empty list of them")
+    if len(shots) > MAX_JSON_SHOTS:
+        raise PhysicsInputError(f"at most {MAX_JSON_SHOTS} shots per list, got {len(shots)}: "
+                                f"split the list")
+    groups = _fast_groups(shots)
+    if groups is None:
+        groups = _exact_groups(shots)
+    return [chunk for g in groups.values() for chunk in _group_chunks(g)]

@@ -1,0 +1,161 @@
+"""The JSON path's two parsers (cuegym.physics.jsonparse) agree: the fast, whole-column screen
+plans exactly what the exact shot-by-shot validator plans, and gives up (never raises, never
+accepts) wherever the exact one refuses a shot. Inputs: varied shots on every table (custom
+tables, parameters, models, pins, initial v/w, several or no strikes, limits, integers for
+floats) and the same with one value broken."""
+
+import copy
+import math
+
+import numpy as np
+import pytest
+
+from cuegym.configs import custom_table, load_params, load_table
+from cuegym.physics import PhysicsInputError, simulate
+from cuegym.physics.jsonio import _chunk_outputs, simulate_json
+from cuegym.physics.jsonparse import _exact_groups, _fast_groups, _group_chunks
+from cuegym.physics.scenarios import json_shots, random_positions
+
+NAMED = ("keglebillard", "keglebillard-helmatch", "golfbillard", "rectangle")
+CUSTOM = [{"length": 2.1, "width": 1.05, "posts": [{"x": 0.3, "y": 0.0, "radius": 0.0175}]},
+          {"length": 1.8, "width": 0.9, "pockets": [{"x": 0.9, "y": 0.45, "radius": 0.06}]},
+          {"length": 2, "width": 1}]
+JUNK = [None, True, "1.0", 10**400, math.nan, math.inf, [1.0], {"a": 1}, -2, 1e308]
+
+
+def _table(spec):
+    if isinstance(spec, str):
+        return load_table(spec)
+    return custom_table(spec["length"], spec["width"], 0.0394, spec.get("pockets", []),
+                        spec.get("posts", []))
+
+
+def _strike(rng, ball):
+    s = {"ball": ball, "V0": float(rng.uniform(0, 4)), "phi": float(rng.uniform(-180, 180))}
+    if rng.random() < 0.7:
+        s.update(theta=float(rng.uniform(0, 10)), a=float(rng.uniform(-0.3, 0.3)),
+                 b=float(rng.uniform(-0.3, 0.3)))
+    return s
+
+
+def valid_shot(rng) -> dict:
+    spec = (NAMED[rng.integers(4)] if rng.random() < 0.8
+            else copy.deepcopy(CUSTOM[rng.integers(len(CUSTOM))]))
+    table = _table(spec)
+    params = load_params(table.game if table.game != "none" else "keglebillard")
+    shot, P = {"table": spec}, len(table.pin_spots)
+    up = np.ones((1, P), bool)
+    if P and rng.random() < 0.4:
+        shot["pins"] = (bool(rng.random() < 0.5) if rng.random() < 0.3
+                        else [p for p in table.pin_ids if rng.random() < 0.5])
+        up[0] = [shot["pins"] if isinstance(shot["pins"], bool) else p in shot["pins"]
+                 for p in table.pin_ids]
+    ids = list(table.ball_ids) or [f"b{k}" for k in range(6)]
+    k = int(rng.integers(1, min(len(ids), 6) + 1))
+    chosen = [str(c) for c in rng.choice(ids, k, replace=False)]
+    xy = random_positions(rng, table, params, 1, k, up, margin=1e-3)[0]
+    shot["balls"] = {}
+    for b, bid in enumerate(chosen):
+        d = {"x": float(xy[b, 0]), "y": float(xy[b, 1])}
+        if rng.random() < 0.15:
+            d["v"] = [float(c) for c in rng.uniform(-1, 1, 2)]
+        if rng.random() < 0.15:
+            d["w"] = [float(c) for c in rng.uniform(-20, 20, 3)]
+        shot["balls"][bid] = d
+    r = rng.random()
+    if r < 0.7:
+        shot["strike"] = _strike(rng, chosen[0])
+    elif r < 0.85:
+        shot["strike"] = [_strike(rng, c) for c in chosen[:2]]
+    if rng.random() < 0.2:
+        shot["params"] = {"u_s": float(rng.uniform(0.1, 0.3))}
+    if rng.random() < 0.1:
+        shot["models"] = {"cushion": "mirror"}
+    if rng.random() < 0.2:
+        shot["max_events"] = int(rng.choice([3, 1000, 5000]))
+    if rng.random() < 0.15:
+        shot["t_max"] = float(rng.choice([0.2, 60.0])) if rng.random() < 0.8 else 2
+    if rng.random() < 0.05:
+        shot["balls"][chosen[0]]["x"] = 0  # an integer: the exact parser's case
+    return shot
+
+
+def broken(rng, shot: dict) -> dict:
+    """``shot`` with one value or key broken (possibly still valid, e.g. an integer)."""
+    shot = copy.deepcopy(shot)
+    junk = copy.deepcopy(JUNK[rng.integers(len(JUNK))])
+    ball = next(iter(shot["balls"].values()))
+    strike = shot.get("strike")
+    strike = strike[0] if isinstance(strike, list) else strike
+    where = [(ball, "x"), (ball, "y"), (ball, "v"), (ball, "w"), (shot, "pins"),
+             (shot, "max_events"), (shot, "t_max"), (shot, "params"), (shot, "models"),
+             (shot, "colour"), (shot, "table"), (shot, "balls"), (ball, "z")]
+    if strike:
+        where += [(strike, k) for k in ("ball", "V0", "phi", "theta", "a", "b", "c")]
+    obj, key = where[rng.integers(len(where))]
+    if rng.random() < 0.2 and key in obj:
+        del obj[key]
+    else:
+        obj[key] = junk
+    return shot
+
+
+def _same_plans(a: list, b: list) -> None:
+    assert len(a) == len(b)
+    for (ia, ka), (ib, kb) in zip(a, b, strict=True):
+        assert ia == ib and ka.keys() == kb.keys()
+        for k, va in ka.items():
+            vb = kb[k]
+            if isinstance(va, np.ndarray):
+                assert va.dtype == vb.dtype and np.array_equal(va, vb), k
+            elif k == "table_names":
+                assert [va[t] for t in range(len(va))] == [vb[t] for t in range(len(vb))]
+            else:
+                assert va == vb, k
+
+
+def _plan(groups):
+    return [c for g in groups.values() for c in _group_chunks(g)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fast_parser_plans_what_the_exact_parser_plans(seed):
+    rng = np.random.default_rng(seed)
+    shots = [valid_shot(rng) for _ in range(60)]
+    plain = [s for s in shots if s["balls"][next(iter(s["balls"]))]["x"] != 0
+             and s.get("t_max") != 2]
+    for lst in (shots, plain, plain[:1]):
+        exact = _plan(_exact_groups(copy.deepcopy(lst)))
+        fast = _fast_groups(copy.deepcopy(lst))
+        if lst is not shots:
+            assert fast is not None  # well-formed lists take the fast path
+        if fast is not None:
+            _same_plans(_plan(fast), exact)
+
+
+def test_outputs_of_both_plans_are_identical():
+    rng = np.random.default_rng(7)
+    shots = [valid_shot(rng) for _ in range(80)]
+    out = [None] * len(shots)
+    for idx, kw in _plan(_exact_groups(shots)):
+        for i, r in zip(idx, _chunk_outputs(simulate(**kw), kw), strict=True):
+            out[i] = r
+    assert simulate_json(shots) == out
+    assert _fast_groups(json_shots(rng, 8)) is not None  # the benchmark's shots: fast path
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fast_parser_gives_up_wherever_the_exact_parser_refuses(seed):
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(80):
+        lst = [valid_shot(rng) for _ in range(int(rng.integers(1, 4)))]
+        k = int(rng.integers(len(lst)))
+        lst[k] = broken(rng, lst[k])
+        try:
+            exact = _plan(_exact_groups(copy.deepcopy(lst)))
+        except PhysicsInputError:
+            assert _fast_groups(copy.deepcopy(lst)) is None
+            continue
+        fast = _fast_groups(copy.deepcopy(lst))
+        if fast is not None:
+            _same_plans(_plan(fast), exact)
