@@ -71,7 +71,10 @@ class PoolOpponent:
 
 
 def _save_snapshot(model: Any, path: Path, meta: dict) -> Path:
-    model.save(path)
+    """The model with its metadata inside the zip (atomic), and beside it for people."""
+    from cuegym.agents.sb3_agent import save_model
+
+    save_model(model, path, meta)
     path.with_suffix(".json").write_text(json.dumps(meta))
     return path
 
