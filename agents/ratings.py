@@ -41,7 +41,9 @@ def wilson_interval(wins: float, n: float, z: float = Z95) -> tuple[float, float
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo = 0.0 if wins == 0 else max(0.0, centre - half)  # exact at the ends (no rounding)
+    hi = 1.0 if wins == n else min(1.0, centre + half)
+    return lo, hi
 
 
 def bradley_terry(wins: np.ndarray, prior: float = 0.5, tol: float = 1e-10,
@@ -73,6 +75,8 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, tol: float = 1e-10,
     w = w + prior * played
     games = w + w.T
     active = played.any(1)
+    if not active.any():  # no finished game at all: no rating
+        return np.full(n, np.nan), np.full(n, np.nan)
     p = np.ones(n)
     total = w.sum(1)
     for _ in range(max_iter):
@@ -97,8 +101,7 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, tol: float = 1e-10,
         sub = info[np.ix_(idx, idx)]
         cov = np.linalg.pinv(sub)
         se[idx] = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    r = r - np.nanmean(r) if active.any() else r
-    return r * ELO, se * ELO
+    return (r - np.nanmean(r)) * ELO, se * ELO
 
 
 def mean_interval(x: np.ndarray, z: float = Z95) -> tuple[float, float, float]:

@@ -77,6 +77,8 @@ def _infer_meta(path: Path) -> dict[str, Any]:
         data = json.loads(z.read("data"))
     module = str(data.get("policy_class", {}).get("__module__", ""))
     algo = next((a for a in ALGOS if f".{a}." in module + "."), None)
+    if algo is None and module.endswith("common.policies") and "clip_range" in data:
+        algo = "ppo"  # PPO's actor-critic policy lives in common.policies (as A2C's does)
     if algo is None:
         raise ValueError(f"{path}: cannot tell the algorithm from the policy module "
                          f"{module!r}; write the metadata with "

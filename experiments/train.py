@@ -197,7 +197,8 @@ def training_positions(cfg: TrainConfig) -> Any:
         from cuegym.envs.positions import generate_keglebillard_play_positions
 
         t0 = time.time()
-        _BANKS[key] = generate_keglebillard_play_positions(key[1], seed=key[2])
+        _BANKS[key] = generate_keglebillard_play_positions(key[1], seed=key[2],
+                                                           progress=cfg.progress_bar)
         print(f"training positions: {key[1]:,} from games between geometric aimers (seed "
               f"{key[2]}) in {time.time() - t0:.0f} s", flush=True)
     return _BANKS[key]
@@ -313,16 +314,18 @@ def make_callbacks(cfg: TrainConfig, run: Path, eval_env: Any, resume: bool) -> 
             return super()._on_step()
 
         def evaluate_now(self) -> None:
-            """One evaluation at the current step (start and end of learning)."""
+            """One evaluation at the current step (start and end of learning), unless the
+            last one was at this step."""
+            if self.evaluations_timesteps and \
+                    self.evaluations_timesteps[-1] == self.model.num_timesteps:
+                return
             calls_before, self.n_calls = self.n_calls, 0
             self.num_timesteps = self.model.num_timesteps
             self._on_step()
             self.n_calls = calls_before
 
         def _on_training_start(self) -> None:
-            if not resume or not self.evaluations_timesteps or \
-                    self.evaluations_timesteps[-1] != self.num_timesteps:
-                self.evaluate_now()
+            self.evaluate_now()
 
     class Checkpoints(CheckpointCallback):
         def _on_step(self) -> bool:
