@@ -55,6 +55,7 @@ class SelfPlayConfig:
     train_config: str = ""  # train YAML for the algorithm (default configs/train/<game>_sac.yaml)
     seed: int = 0  # seeds everything
     noise: str = "tournament"  # shot noise of the env and the evaluation games
+    progress: bool = True  # progress bars (learning, evaluation games) on stderr
 
 
 class PoolOpponent:
@@ -83,6 +84,7 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = ROOT / "runs") -> Path:
     import torch
     from stable_baselines3.common.utils import set_random_seed
     from stable_baselines3.common.vec_env import VecMonitor
+    from tqdm.auto import tqdm
     from train import algo_class, load_config, policy_class
 
     from cuegym.agents import make_agent, make_arena, play_games
@@ -134,14 +136,17 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = ROOT / "runs") -> Path:
     t0 = time.time()
     for gen in range(1, cfg.generations + 1):
         model.learn(total_timesteps=cfg.steps_per_generation, reset_num_timesteps=False,
-                    progress_bar=False)
+                    progress_bar=cfg.progress)
         snap = _save_snapshot(model, out / "model.zip", meta)
         learner = SB3Agent(snap, game=cfg.game, name=f"gen{gen}")
         members = baselines + snapshots
         wins = []
         for m_i, member in enumerate(members):
-            res = play_games(arena, [learner, member], cfg.eval_games,
-                             seed=cfg.seed + 100 * gen + m_i, noise=cfg.noise)
+            with tqdm(total=cfg.eval_games, desc=f"gen{gen} vs {member.name}", unit="game",
+                      disable=not cfg.progress, file=sys.stderr) as bar:
+                res = play_games(arena, [learner, member], cfg.eval_games,
+                                 seed=cfg.seed + 100 * gen + m_i, noise=cfg.noise,
+                                 progress=lambda done, _n, b=bar: b.update(done - b.n))
             st = res.stats(0)
             wr = st["wins"] / max(st["games"], 1)
             wins.append(wr)
@@ -216,12 +221,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="train YAML for the algorithm and action (default: <game>_sac.yaml)")
     p.add_argument("--seed", type=int)
     p.add_argument("--runs-dir", default=str(ROOT / "runs"))
+    p.add_argument("--no-progress", dest="progress", action="store_false", default=None,
+                   help="no progress bars")
     args = p.parse_args(argv)
     data: dict = {}
     if args.config:
         data = yaml.safe_load(Path(args.config).read_text()) or {}
     for k in ("game", "name", "generations", "steps_per_generation", "n_envs", "eval_games",
-              "promote_at", "init_model", "train_config", "seed"):
+              "promote_at", "init_model", "train_config", "seed", "progress"):
         v = getattr(args, k)
         if v is not None:
             data[k] = v
