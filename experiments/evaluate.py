@@ -342,8 +342,10 @@ def benchmark_markdown(rows: list[dict[str, Any]], command: str, noise: Any) -> 
              "Written by `" + command + "` (`experiments/evaluate.py --benchmark`). Each agent "
              "plays the same positions of the env's bank (table seeds fixed) with "
              f"`noise={noise}`; one episode is one shot, its return the env's reward (see "
-             "docs/envs.md). The interval is the normal 95 % interval of the mean. Timings "
-             "were taken on a shared 2-core machine and are noisy.", ""]
+             "docs/envs.md) without any wrapper's shaping: golfbillard strokes mostly score "
+             "nothing, so its returns separate agents weakly (whole games: the tournament "
+             "tables in docs/agents.md). The interval is the normal 95 % interval of the mean. "
+             "Timings were taken on a shared 2-core machine and are noisy.", ""]
     for env_id in dict.fromkeys(r["env_id"] for r in rows):
         lines += [f"## {env_id}", "",
                   "| agent | mean return | 95 % interval | episodes | seconds |",
