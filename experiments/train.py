@@ -22,12 +22,14 @@ Writes ``runs/<name>/``: ``model.zip`` (final), ``best_model.zip`` (best periodi
 resume never overwrites a log: ``tensorboard --logdir runs/<name>/logs``),
 ``learning_curve.png`` (from the CSV logs), ``checkpoints/`` (``rl_model_<steps>_steps.zip`` +
 ``rl_model_replay_buffer_<steps>_steps.pkl``, the last two kept, for ``--resume``) and
-``status.json`` (steps done; ``finished`` once the run reached ``total_timesteps``). Every model,
+``status.json`` (steps done; ``finished`` once learning stopped at ``total_timesteps`` or
+``time_limit_min``). Every model,
 buffer and metadata file is written to a temporary file and renamed, so an interrupt never
 leaves a half-written checkpoint; Ctrl-C saves a last checkpoint and exits (status 130).
 ``--resume`` refuses a run directory whose config differs from the one given (other than
 ``total_timesteps``, ``time_limit_min``, ``progress_bar``, ``device``, ``threads``) and says
-so, and exits 0, when the run is already finished.
+so, and exits 0, when the run is already finished (a larger ``total_timesteps`` or
+``time_limit_min`` continues it).
 """
 
 from __future__ import annotations
@@ -334,10 +336,13 @@ def make_callbacks(cfg: TrainConfig, run: Path, eval_env: Any, resume: bool) -> 
             return True
 
     class TimeLimit(BaseCallback):
+        hit = False
+
         def _on_step(self) -> bool:
             if cfg.time_limit_min and time.time() - T_START > 60.0 * cfg.time_limit_min:
                 print(f"time limit of {cfg.time_limit_min} min reached at "
                       f"{self.num_timesteps:,} steps", flush=True)
+                self.hit = True
                 return False
             return True
 
@@ -557,25 +562,28 @@ def check_resume(cfg: TrainConfig, run: Path) -> dict[str, Any]:
         {"timesteps": 0, "finished": False}
 
 
-def train(cfg: TrainConfig, *, runs_dir: str | Path = ROOT / "runs", resume: bool = False,
-          overwrite: bool = False) -> Path:
-    """Run one training; returns the run directory. Raises :class:`RunError` for a run
-    directory that does not fit (an existing run without ``resume``/``overwrite``, another
-    run's directory with ``resume``) and KeyboardInterrupt after saving a checkpoint."""
-    import torch
-    from stable_baselines3.common.logger import configure
-    from stable_baselines3.common.utils import set_random_seed
+def write_status(run: Path, model: Any, cfg: TrainConfig, stopped_by: str) -> None:
+    """``status.json``: steps done, why learning stopped (``total_timesteps``, ``time_limit``
+    or ``interrupt``), ``finished`` (not interrupted) and the budget it ran under."""
+    write_atomic(run / "status.json", json.dumps({
+        "timesteps": int(model.num_timesteps), "finished": stopped_by != "interrupt",
+        "stopped_by": stopped_by, "total_timesteps": cfg.total_timesteps,
+        "time_limit_min": cfg.time_limit_min}))
 
-    from cuegym.agents.sb3_agent import atomic_algo
 
-    run = Path(runs_dir) / cfg.name
-    status = {"timesteps": 0, "finished": False}
+def prepare_run_dir(cfg: TrainConfig, run: Path, resume: bool, overwrite: bool) -> bool:
+    """Check and set up ``run`` for ``cfg``; False when a resumed run is finished already
+    (nothing to do). Raises :class:`RunError` for a directory that does not fit."""
     if resume:
-        status = check_resume(cfg, run)
-        if status["finished"] and status["timesteps"] >= cfg.total_timesteps:
-            print(f"run {run} is finished ({status['timesteps']:,} of {cfg.total_timesteps:,} "
-                  "steps); nothing to resume", flush=True)
-            return run
+        st = check_resume(cfg, run)
+        same_budget = (st.get("total_timesteps"), st.get("time_limit_min")) == \
+            (cfg.total_timesteps, cfg.time_limit_min)
+        if st["finished"] and same_budget:  # a larger budget continues the run
+            why = "its time limit" if st.get("stopped_by") == "time_limit" else "all its steps"
+            print(f"run {run} is finished ({st['timesteps']:,} of {cfg.total_timesteps:,} "
+                  f"steps, stopped by {why}); nothing to resume (raise total_timesteps or "
+                  "time_limit_min to continue it)", flush=True)
+            return False
     elif run.exists() and any(run.iterdir()):
         if not overwrite:
             raise RunError(f"{run} holds a run already: continue it with --resume, start over "
@@ -583,19 +591,20 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = ROOT / "runs", resume: boo
         shutil.rmtree(run)
     run.mkdir(parents=True, exist_ok=True)
     write_atomic(run / "config.yaml", yaml.safe_dump(dataclasses.asdict(cfg), sort_keys=False))
+    return True
 
-    # seeding, in one block
-    set_random_seed(cfg.seed)
-    torch.set_num_threads(max(1, int(cfg.threads)))
-    os.environ.setdefault("NUMBA_NUM_THREADS", str(max(1, int(cfg.threads))))
 
-    env = make_env(cfg, cfg.n_envs, cfg.seed)
-    eval_env = make_env(cfg, min(cfg.n_envs * 4, 128), cfg.seed + 10_000, train=False)
+def build_model(cfg: TrainConfig, env: Any, run: Path, resume: bool) -> Any:
+    """A new model (with ``cfg.algo_kwargs``), or the last checkpoint with its replay buffer
+    when resuming; saves are atomic and carry the run's metadata (``cuegym.agents.sb3_agent``)."""
+    from cuegym.agents.sb3_agent import atomic_algo
+
     Algo = atomic_algo(algo_class(cfg.algo))
     if resume:
         found = latest_checkpoint(run)
         if found is None:
-            raise RunError(f"--resume: no checkpoint in {run / 'checkpoints'}")
+            raise RunError(f"--resume: no checkpoint in {run / 'checkpoints'}; start over with "
+                           "--overwrite")
         ckpt, buf = found
         model = Algo.load(ckpt, env=env, device=cfg.device)
         if buf is not None and hasattr(model, "load_replay_buffer"):
@@ -612,28 +621,50 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = ROOT / "runs", resume: boo
         model = Algo(policy_class(cfg.policy), env, policy_kwargs=dict(cfg.policy_kwargs),
                      seed=cfg.seed, device=cfg.device, verbose=0, **kwargs)
     model.cuegym_meta = run_meta(cfg)
+    return model
+
+
+def train(cfg: TrainConfig, *, runs_dir: str | Path = ROOT / "runs", resume: bool = False,
+          overwrite: bool = False) -> Path:
+    """Run one training; returns the run directory. Raises :class:`RunError` for a run
+    directory that does not fit (an existing run without ``resume``/``overwrite``, another
+    run's directory with ``resume``) and KeyboardInterrupt after saving a checkpoint."""
+    import torch
+    from stable_baselines3.common.logger import configure
+    from stable_baselines3.common.utils import set_random_seed
+
+    run = Path(runs_dir) / cfg.name
+    if not prepare_run_dir(cfg, run, resume, overwrite):
+        return run
+
+    # seeding, in one block
+    set_random_seed(cfg.seed)
+    torch.set_num_threads(max(1, int(cfg.threads)))
+    os.environ.setdefault("NUMBA_NUM_THREADS", str(max(1, int(cfg.threads))))
+
+    env = make_env(cfg, cfg.n_envs, cfg.seed)
+    eval_env = make_env(cfg, min(cfg.n_envs * 4, 128), cfg.seed + 10_000, train=False)
+    model = build_model(cfg, env, run, resume)
     if cfg.demos and cfg.demos.get("states", 0) and not resume:
         seed_with_demos(model, cfg, run)
     logs = run / "logs"
     part = sum(d.is_dir() for d in logs.iterdir()) if logs.exists() else 0
-    model.set_logger(configure(str(run / "logs" / str(part)), ["csv", "tensorboard"]))
+    model.set_logger(configure(str(logs / str(part)), ["csv", "tensorboard"]))
     print(f"training {cfg.algo.upper()} on {cfg.env_id} ({cfg.action} action), "
           f"{cfg.n_envs} tables, {cfg.total_timesteps:,} steps, seed {cfg.seed}")
     print("hyper-parameters:", json.dumps({"policy_kwargs": cfg.policy_kwargs,
                                            **{k: str(v) for k, v in cfg.algo_kwargs.items()}}))
     callbacks = make_callbacks(cfg, run, eval_env, resume)
+    t0, start_steps = time.time(), model.num_timesteps
     remaining = cfg.total_timesteps - model.num_timesteps
-    t0 = time.time()
-    start_steps = model.num_timesteps
-    log_interval = 1 if cfg.algo == "ppo" else max(4, cfg.eval_freq // 4)
     try:
         if remaining > 0:
-            model.learn(total_timesteps=remaining, callback=callbacks, log_interval=log_interval,
+            model.learn(total_timesteps=remaining, callback=callbacks,
+                        log_interval=1 if cfg.algo == "ppo" else max(4, cfg.eval_freq // 4),
                         progress_bar=cfg.progress_bar, reset_num_timesteps=not resume)
     except KeyboardInterrupt:
         path = save_checkpoint(model, run, cfg.save_replay_buffer)
-        write_atomic(run / "status.json", json.dumps({"timesteps": int(model.num_timesteps),
-                                                      "finished": False}))
+        write_status(run, model, cfg, "interrupt")
         print(f"\ninterrupted at {model.num_timesteps:,} steps; checkpoint {path} saved: "
               f"continue with --name {cfg.name} --resume", file=sys.stderr, flush=True)
         raise KeyboardInterrupt("checkpoint saved") from None
@@ -641,9 +672,7 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = ROOT / "runs", resume: boo
     callbacks[0].evaluate_now()
     model.save(run / "model.zip")
     save_checkpoint(model, run, cfg.save_replay_buffer)
-    finished = model.num_timesteps >= cfg.total_timesteps
-    write_atomic(run / "status.json", json.dumps({"timesteps": int(model.num_timesteps),
-                                                  "finished": finished}))
+    write_status(run, model, cfg, "time_limit" if callbacks[2].hit else "total_timesteps")
     steps = model.num_timesteps - start_steps
     print(f"done: {steps:,} steps in {dt:.0f} s ({steps / max(dt, 1e-9):,.0f} steps/s); "
           f"run in {run}")

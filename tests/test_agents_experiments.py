@@ -46,7 +46,9 @@ def test_train_sac_residual_writes_the_run_and_resumes(tmp_path):
     assert [int(r["time/total_timesteps"]) for r in rows] == [0, 32, 48]
     assert {"eval/mean_reward", "eval/foul_rate", "eval/points_per_shot"} <= set(rows[0])
     assert read_zip_meta(run / "best_model.zip")["action"] == "residual"
-    assert json.loads((run / "status.json").read_text()) == {"timesteps": 48, "finished": True}
+    status = json.loads((run / "status.json").read_text())
+    assert (status["timesteps"], status["finished"], status["stopped_by"]) == \
+        (48, True, "total_timesteps")
     cfg2 = _tiny("t_sac", total_timesteps=80)
     train(cfg2, runs_dir=tmp_path, resume=True)
     ckpt, buf = latest_checkpoint(run)

@@ -82,7 +82,7 @@ def test_resume_of_a_finished_run_exits_0_and_a_mismatch_is_refused(tmp_path, ca
     before = sorted(p.name for p in (run / "checkpoints").iterdir())
     argv = ["--name", "r", "--resume", "--runs-dir", str(tmp_path)]
     assert main(argv) == 0
-    assert "is finished (32 of 32 steps)" in capsys.readouterr().out
+    assert "is finished (32 of 32 steps, stopped by all its steps)" in capsys.readouterr().out
     assert sorted(p.name for p in (run / "checkpoints").iterdir()) == before
     assert main([*argv, "--seed", "7"]) == 2
     err = capsys.readouterr().err
@@ -92,6 +92,18 @@ def test_resume_of_a_finished_run_exits_0_and_a_mismatch_is_refused(tmp_path, ca
     with pytest.raises(RunError, match="holds a run already"):  # a fresh run never mixes in
         train(_tiny("r"), runs_dir=tmp_path)
     assert main(["--name", "nothing", "--resume", "--runs-dir", str(tmp_path)]) == 2
+
+
+def test_a_run_stopped_by_its_time_limit_is_finished(tmp_path, capsys, monkeypatch):
+    import train as T
+
+    monkeypatch.setattr(T, "T_START", 0.0)  # the limit has passed long ago
+    run = T.train(_tiny("tl", time_limit_min=1.0), runs_dir=tmp_path)
+    status = json.loads((run / "status.json").read_text())
+    assert status["finished"] and status["stopped_by"] == "time_limit"
+    argv = ["--name", "tl", "--resume", "--runs-dir", str(tmp_path)]
+    assert T.main(argv) == 0
+    assert "stopped by its time limit" in capsys.readouterr().out
 
 
 def test_ctrl_c_saves_a_checkpoint_and_resume_continues(tmp_path, monkeypatch):
@@ -111,10 +123,13 @@ def test_ctrl_c_saves_a_checkpoint_and_resume_continues(tmp_path, monkeypatch):
     run = tmp_path / "c"
     ckpt, buf = T.latest_checkpoint(run)
     assert ckpt.name == "rl_model_20_steps.zip" and buf is not None
-    assert json.loads((run / "status.json").read_text()) == {"timesteps": 20, "finished": False}
+    status = json.loads((run / "status.json").read_text())
+    assert (status["timesteps"], status["finished"], status["stopped_by"]) == \
+        (20, False, "interrupt")
     monkeypatch.setattr(T, "make_callbacks", make)
     T.train(_tiny("c", checkpoint_freq=1000), runs_dir=tmp_path, resume=True)
-    assert json.loads((run / "status.json").read_text()) == {"timesteps": 32, "finished": True}
+    status = json.loads((run / "status.json").read_text())
+    assert (status["timesteps"], status["finished"]) == (32, True)
     # the CLI turns the interrupt into exit status 130 without a traceback
     monkeypatch.setattr(T, "train", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
     assert T.main(["--config", str(SAC_YAML), "--name", "x", "--runs-dir", str(tmp_path)]) == 130
