@@ -42,6 +42,7 @@ import os
 import shutil
 import sys
 import time
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -289,12 +290,19 @@ def make_callbacks(cfg: TrainConfig, run: Path, eval_env: Any, resume: bool) -> 
                                            "given_per_shot": []}
             npz = run / "evaluations.npz"
             if resume and npz.exists():  # carry the log and the best score over the resume
-                with np.load(npz) as z:
-                    self.evaluations_timesteps = z["timesteps"].tolist()
-                    self.evaluations_results = z["results"].tolist()
-                    self.evaluations_length = z["ep_lengths"].tolist()
-                if self.evaluations_results:
-                    self.best_mean_reward = float(np.mean(self.evaluations_results, 1).max())
+                try:
+                    with np.load(npz) as z:
+                        self.evaluations_timesteps = z["timesteps"].tolist()
+                        self.evaluations_results = z["results"].tolist()
+                        self.evaluations_length = z["ep_lengths"].tolist()
+                except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+                    # SB3 rewrites this log in place: an interrupt can cut it short
+                    print(f"note: {npz} is unreadable (cut short by an interrupt?); the "
+                          "evaluation log restarts (the CSV logs keep the history)",
+                          file=sys.stderr)
+                best = [float(r["eval/mean_reward"]) for r in read_progress(run)]
+                if best:
+                    self.best_mean_reward = max(best)
 
         def _log_success_callback(self, locals_: dict, globals_: dict) -> None:
             if locals_["done"]:
