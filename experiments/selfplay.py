@@ -16,8 +16,9 @@ snapshot is *promoted* into the pool (the oldest self-snapshot leaves when the p
         configs/train/keglebillard_dqn.yaml --init agents/pretrained/keglebillard.zip
 
 Writes ``runs/<name>/``: ``model.zip`` (the last learner), ``pool/`` (promoted snapshots with
-their metadata), ``selfplay.csv`` (one row per generation and pool member: win rate, points per
-shot, fouls), ``selfplay.png`` and ``config.yaml``.
+their metadata), ``selfplay.csv`` (one row per generation and pool member: win rate over the
+finished games, points per shot, fouls, games cut off unfinished), ``selfplay.png`` and
+``config.yaml``.
 """
 
 from __future__ import annotations
@@ -148,12 +149,14 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = ROOT / "runs") -> Path:
                                  seed=cfg.seed + 100 * gen + m_i, noise=cfg.noise,
                                  progress=lambda done, _n, b=bar: b.update(done - b.n))
             st = res.stats(0)
-            wr = st["wins"] / max(st["games"], 1)
+            finished = st["games"] - st["unfinished"]  # games cut off count for nobody
+            wr = st["wins"] / finished if finished else 0.0
             wins.append(wr)
             rows.append({"generation": gen, "steps": int(model.num_timesteps),
                          "opponent": member.name, "win_rate": round(wr, 4),
                          "points_per_shot": round(st["points_per_shot"], 4),
                          "foul_rate": round(st["foul_rate"], 4),
+                         "unfinished": st["unfinished"],
                          "wall_s": round(time.time() - t0, 1)})
             print(f"[gen {gen}] vs {member.name}: win rate {wr:.2f}, points/shot "
                   f"{st['points_per_shot']:.2f}, fouls {st['foul_rate']:.3f}", flush=True)
