@@ -14,7 +14,8 @@ is SB3's (CSV and TensorBoard).
     python experiments/train.py --name quick --resume          # continue from the last checkpoint
 
 ``--set key=value`` values are YAML; mappings merge deeply into the config's (``algo_kwargs=
-{gamma: 0.5}`` changes gamma only), ``key=null`` resets a key to its default.
+{gamma: 0.5}`` changes gamma only), an empty mapping replaces (``demos={}``: none),
+``key=null`` resets a key to its default.
 
 Writes ``runs/<name>/``: ``model.zip`` (final), ``best_model.zip`` (best periodic evaluation),
 ``config.yaml`` (the settings used), ``evaluations.npz`` (SB3's evaluation log),
@@ -100,13 +101,14 @@ _INT_MIN = {"n_envs": 1, "total_timesteps": 1, "seed": 0, "eval_freq": 1, "eval_
 
 
 def deep_merge(base: dict, over: dict) -> dict:
-    """``base`` updated by ``over``, mappings merged recursively; a None value in ``over``
-    removes the key (back to its default)."""
+    """``base`` updated by ``over``, non-empty mappings merged recursively; an empty mapping
+    replaces (``demos={}``: no demonstrations), a None value removes the key (back to its
+    default)."""
     out = dict(base)
     for k, v in over.items():
         if v is None:
             out.pop(k, None)
-        elif isinstance(v, dict) and isinstance(out.get(k), dict):
+        elif isinstance(v, dict) and v and isinstance(out.get(k), dict):
             out[k] = deep_merge(out[k], v)
         else:
             out[k] = v

@@ -44,6 +44,7 @@ def test_set_merges_mappings_deeply_and_null_resets():
     assert cfg.algo_kwargs == {**file_kwargs, "gamma": 0.5}  # buffer size etc. kept
     assert cfg.n_envs == 3
     assert load_config(SAC_YAML, parse_set(["demos=null"])).demos == {}
+    assert load_config(SAC_YAML, parse_set(["demos={}"])).demos == {}  # empty replaces
     two = parse_set(["residual={dphi: 1.0}", "residual={spin: 0.1}"])
     assert two == {"residual": {"dphi": 1.0, "spin": 0.1}}
 
