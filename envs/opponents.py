@@ -58,7 +58,10 @@ def as_opponent(opponent: Any, default: Callable[[], Any], game: str) -> Any:
     if isinstance(opponent, str | PathLike):
         from cuegym.agents import make_agent
 
-        return make_agent(str(opponent), game)
+        try:
+            return make_agent(str(opponent), game)
+        except ValueError as e:
+            raise ValueError(f"unknown opponent {str(opponent)!r}: {e}") from None
     if hasattr(opponent, "act"):
         return opponent
     if callable(opponent):

@@ -95,6 +95,10 @@ class TrainConfig:
 
 #: keys a resumed run may change (how long and how it runs, not what it learns)
 RESUME_MAY_CHANGE = ("total_timesteps", "time_limit_min", "progress_bar", "device", "threads")
+#: what makes a directory hold a run's work (a directory with only config.yaml, from a run that
+#: stopped before learning, is reused)
+RUN_WORK = ("status.json", "checkpoints", "model.zip", "best_model.zip", "logs",
+            "evaluations.npz", "demos.json")
 #: integer keys and their minimum
 _INT_MIN = {"n_envs": 1, "total_timesteps": 1, "seed": 0, "eval_freq": 1, "eval_episodes": 1,
             "checkpoint_freq": 1, "threads": 1}
@@ -594,7 +598,7 @@ def prepare_run_dir(cfg: TrainConfig, run: Path, resume: bool, overwrite: bool) 
                   f"steps, stopped by {why}); nothing to resume (raise total_timesteps or "
                   "time_limit_min to continue it)", flush=True)
             return False
-    elif run.exists() and any(run.iterdir()):
+    elif any((run / f).exists() for f in RUN_WORK):
         if not overwrite:
             raise RunError(f"{run} holds a run already: continue it with --resume, start over "
                            "with --overwrite (deletes it) or choose another --name")

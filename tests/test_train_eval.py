@@ -233,7 +233,7 @@ def test_full_game_env_takes_any_agent_name_as_opponent(opponent):
         _, _, term, trunc, _ = env.step(env.action_space.sample())
         if term or trunc:
             env.reset()
-    with pytest.raises(ValueError, match="unknown agent 'plannr'"):
+    with pytest.raises(ValueError, match="unknown opponent 'plannr': unknown agent"):
         gym.make("cuegym/Keglebillard-v0", opponent="plannr")
 
 
