@@ -42,10 +42,11 @@ from cuegym.agents.arena import (
     make_arena,
     play_games,
 )
-from cuegym.agents.base import GAMES, Agent, ShotNoise, Strikes
+from cuegym.agents.base import GAMES, Agent, ShotNoise, Strikes, load_noise
 from cuegym.agents.geometric import GeometricAgent
 from cuegym.agents.planner import PlannerAgent
 from cuegym.agents.random_agent import RandomAgent
+from cuegym.cli_errors import unknown
 
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
 AGENT_CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs" / "agents"
@@ -119,10 +120,10 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
               "'pretrained' resolves to the best available agent, the planner", file=sys.stderr)
         return PlannerAgent(game, arena=arena, name="pretrained=planner",
                             **{**planner_preset(game), **kw})
-    raise ValueError(f"unknown agent {spec!r}: use one of {list(NAMES)} or a model .zip path")
+    raise ValueError(unknown("agent", name, NAMES) + " (or a model .zip path)")
 
 
 __all__ = ["GAMES", "NAMES", "Agent", "GameResults", "GeometricAgent", "GolfbillardArena",
            "KeglebillardArena", "PlannerAgent", "RandomAgent", "SB3Agent", "ShotNoise",
-           "ShotRecord", "Strikes", "make_agent", "make_arena", "planner_preset",
+           "ShotRecord", "Strikes", "load_noise", "make_agent", "make_arena", "planner_preset",
            "play_games", "pretrained_path"]

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from cuegym.rules.golfbillard import golf_geometry
 from cuegym.rules.golfbillard_game import new_match, opening_balls
@@ -46,12 +47,14 @@ from .golf import (
     observe_states,
     play_golf_strokes,
 )
-from .kegle import clamp_strikes
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC env (see :class:`raw_env` for the arguments)."""
-    return raw_env(**kwargs)
+    """The AEC env wrapped as PettingZoo's own envs are: ``OrderEnforcingWrapper`` (a clear
+    error for ``step``/``observe``/``render`` before ``reset``); :class:`raw_env` (same
+    arguments) is the unwrapped env. Out-of-range actions raise in the env itself (or are
+    clipped with ``clip=True``), so no ``ClipOutOfBoundsWrapper`` is added."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
 class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
@@ -99,7 +102,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         return self._agent(int(st.to_move), int(st.partner[st.to_move]))
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self._start_episode(seed)
+        self._start_episode(seed, options)
         self.game_state = new_match(self.rules)
         self._pending = None  # side 0's opening strike while side 1 chooses
         self.agent_selection = self._to_act()
@@ -111,6 +114,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
                               games_to_win=self.rules.games_to_win)[0]
 
     def step(self, action) -> None:
+        self._check_can_step()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -120,8 +124,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         side = self._side(agent)
         a = check_actions(action, 1, self._act_space.shape[0], clip=self.clip)
         sides = np.array([side])
-        cue1 = clamp_strikes(self.noise.apply(self.map.strikes(a, sides), [self.np_random],
-                                              np.array([0]), self.params.R))[0]
+        cue1 = self.noise.execute(self.map.strikes(a, sides), [self.np_random])[0]
         self._clear_rewards()
         if st.phase == "opening":
             ball = opening_balls(st)[side]

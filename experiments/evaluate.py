@@ -25,7 +25,9 @@ order of the games. ``--json`` prints one object: ``{"agents": {"<name>": {"poin
 "win_rate": {"<a>": {"<b>": ..}}, "win_rate_ci": {"<a>": {"<b>": [low, high]}}, "draw_rate",
 "unfinished": {"<a>": {"<b>": count}}, "notes": [...]}``; names are short (a model path becomes
 its run directory's or file's name; ``spec`` keeps the full one). Otherwise a table is printed.
-Both write ``<out>/results.json`` and ``<out>/tournament.png`` (default ``runs/eval/<game>/``).
+Both write ``<out>/results.json`` and ``<out>/tournament.png`` (default ``runs/eval/<game>/``);
+``--save-games N`` also writes the first N games of each pair as game records to
+``<out>/games/`` (replayable in ``python -m cuegym.play``).
 
 Golfbillard: ``points_per_shot`` counts the shooter's own balls scored per stroke.
 """
@@ -42,6 +44,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from cuegym.cli_errors import cli_main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -90,9 +94,12 @@ def display_names(specs: list[str]) -> list[str]:
 
 def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
                    noise: Any = "tournament", max_shots: int | None = None,
-                   quiet: bool = False) -> dict[str, Any]:
+                   quiet: bool = False, save_games: int = 0,
+                   save_dir: Path | None = None) -> dict[str, Any]:
     """Round robin: every pair plays ``games`` games (a progress bar per pair on stderr unless
-    ``quiet``). Returns the results dictionary (keys in the module doc)."""
+    ``quiet``). Returns the results dictionary (keys in the module doc). ``save_games``: write
+    the first that many games of each pair as game records (replayable in
+    ``python -m cuegym.play``) to ``save_dir``."""
     from tqdm.auto import tqdm
 
     from cuegym.agents import make_agent, make_arena, play_games
@@ -117,14 +124,22 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
     cut = np.zeros((n, n))  # unfinished (cut off by max_shots)
     t0 = time.time()
     for k, (i, j) in enumerate(itertools.combinations(range(n), 2)):
+        on = arena
+        if save_games:
+            from cuegym.play.record import RecordingArena, save_tournament_games
+
+            on = RecordingArena(arena, save_games)
         with tqdm(total=games, desc=f"{names[i]} vs {names[j]}", unit="game", leave=True,
                   disable=quiet, file=sys.stderr) as bar:
-            res = play_games(arena, [agents[i], agents[j]], games, seed=seed + 1000 * k,
+            res = play_games(on, [agents[i], agents[j]], games, seed=seed + 1000 * k,
                              noise=noise, max_shots=max_shots,
                              progress=lambda done, _total, b=bar: b.update(done - b.n))
             a, b = res.stats(0), res.stats(1)
             bar.set_postfix_str(f"{a['wins']}-{b['wins']}, {a['draws']} drawn, "
                                 f"{a['unfinished']} unfinished")
+        if save_games:
+            save_tournament_games(on, res, (names[i], names[j]), (specs[i], specs[j]), noise,
+                                  save_dir, f"{names[i]}_vs_{names[j]}")
         for rec, ag in zip(res.shots, res.agent, strict=True):
             shots[(i, j)[ag]].append(rec)
         won[i, j], won[j, i] = a["wins"], b["wins"]
@@ -359,6 +374,7 @@ def benchmark_markdown(rows: list[dict[str, Any]], command: str, noise: Any) -> 
     return "\n".join(lines)
 
 
+@cli_main
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -375,6 +391,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", help="output directory (default runs/eval/<game>)")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bars on stderr")
+    p.add_argument("--save-games", type=int, default=0, metavar="N",
+                   help="save the first N games of each pair as game records in <out>/games/ "
+                        "(open them in python -m cuegym.play)")
     p.add_argument("--benchmark", action="store_true", help="instead of a tournament: mean "
                    "return of each agent on each Shot env id, written as markdown")
     p.add_argument("--episodes", type=int, default=256, help="--benchmark: episodes per agent "
@@ -386,6 +405,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--games must be >= 1, got {args.games}")
     if args.max_shots is not None and args.max_shots < 1:
         p.error(f"--max-shots must be >= 1, got {args.max_shots}")
+    if args.save_games < 0:
+        p.error(f"--save-games must be >= 0, got {args.save_games}")
     if args.benchmark:
         if args.episodes < 2:
             p.error(f"--episodes must be >= 2, got {args.episodes}")
@@ -403,9 +424,10 @@ def main(argv: list[str] | None = None) -> int:
         specs = parse_agents(args.agents or "pretrained,geometric,random")
     except ValueError as e:
         p.error(str(e))
+    out = Path(args.out) if args.out else Path("runs") / "eval" / args.game
     res = run_tournament(args.game, specs, args.games, args.seed, noise=args.noise,
-                         max_shots=args.max_shots, quiet=args.quiet)
-    out = Path(args.out) if args.out else ROOT / "runs" / "eval" / args.game
+                         max_shots=args.max_shots, quiet=args.quiet,
+                         save_games=args.save_games, save_dir=out / "games")
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(res, indent=1))
     png = plot_results(res, out / "tournament.png")

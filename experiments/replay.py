@@ -4,11 +4,14 @@
     python experiments/replay.py --game golfbillard --what shot --seed 3
     python experiments/replay.py --what game --max-shots 30        # a whole game, one frame a shot
     python experiments/replay.py --what game --animate --max-shots 6 --out runs/replay/game.gif
+    python experiments/replay.py --agents pretrained,geometric     # a whole game between agents
 
 A shot is drawn from the Shot env's position bank (``--seed``) and played with ``--action``
 (seven numbers in [-1, 1], the env's action layout) or, by default, the rules' random policy
 (keglebillard: half the shots aimed at a white; golfbillard: a random own ball aimed roughly at
-the attack goal). A game is played from the break / opening with that policy for every player.
+the attack goal). A game is played from the break / opening with that policy for every player,
+or with ``--agents a,b`` between two agents (``cuegym.agents`` names or model .zip paths, seat 0
+first; implies ``--what game``), through the play app's game layer (``cuegym.play.session``).
 Frames come from cuegym.envs.render; ``.mp4`` needs imageio's ffmpeg plugin. Prints a JSON line
 with the output path and the number of frames.
 """
@@ -21,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from cuegym.cli_errors import cli_main
 
 
 @dataclass
@@ -37,19 +42,16 @@ class Settings:
     fps: float = 20.0  # frames per second of the output
     speed: float = 1.0  # simulated seconds per real second
     out: str = ""  # output file (default runs/replay/<game>_<what>_<seed>.gif)
+    agents: str = ""  # game between two agents "a,b" (else the rules' random policy)
 
 
 def _kegle_policy_action(core, rng) -> np.ndarray:
     """The rules' random policy for a Shot-env keglebillard table, as an env action."""
     from cuegym.envs.actions import actions_from_strikes
-    from cuegym.rules.keglebillard_game import GameState, random_policy
+    from cuegym.rules.keglebillard_game import random_policy
 
-    balls = [None if np.isnan(core.red[0, 0]) else tuple(core.red[0])]
-    balls += [None if np.isnan(w[0]) else tuple(w) for w in core.whites[0]]
-    hand = {0: None, 1: "salvo", 2: "cloth"}[int(core.hand[0])]
-    st = GameState(order=(0, 1), scores=(0, 0), to_play=0, balls=tuple(balls),
-                   pins=tuple(bool(p) for p in core.pins[0]), ball_in_hand=hand,
-                   shot=0 if core.brk[0] else 1)
+    st = core.states.state(0)  # the position, as a rules state
+    hand = st.ball_in_hand
     red, cue = random_policy(core.game, st, rng)
     a = np.zeros(7)
     a[:5] = actions_from_strikes(cue, core.settings.action)[0]
@@ -127,35 +129,34 @@ def replay_game(cfg: Settings) -> list[np.ndarray]:
     frames: list[np.ndarray] = []
     hold = max(1, int(cfg.fps // 2))
     if cfg.game == "keglebillard":
-        from cuegym.envs.kegle import clamp_strikes, outcome_summary, play_shots
-        from cuegym.rules.keglebillard_game import KeglebillardGame, random_policy
+        from cuegym.envs.kegle import outcome_summary
+        from cuegym.games.kegle import Kegle
+        from cuegym.games.strikes import Strikes
+        from cuegym.rules.keglebillard_game import random_policy
 
-        game = KeglebillardGame()
-        params = load_params("keglebillard")
+        game = Kegle()
         s = load_settings("keglebillard")
-        st = game.new_state(2)
+        states = game.new(1, 2)
+        st = states.state(0)
         frames += [render_kegle_game(game, st, None)] * hold
         for _ in range(cfg.max_shots):
             if st.game_over:
                 break
             shooter = st.to_play
             red, cue = random_policy(game, st, rng)
-            cue = clamp_strikes(noise.apply(np.asarray(cue)[None], [rng], np.array([0]),
-                                            params.R))
             place = np.full((1, 2), np.nan) if red is None else np.asarray(red)[None]
-            outs, new, res, row = play_shots(game, params, [st], cue, place,
-                                             max_events=s.max_events, t_max=s.t_max)
-            if cfg.animate and row[0] >= 0:
-                hud = [f"P{shooter} shoots   scores {list(st.scores)}",
-                       outcome_summary(outs[0])]
-                frames += shot_frames("keglebillard", res, int(row[0]), hud=hud, fps=cfg.fps,
+            out, states = game.play(states, Strikes.of(cue, place=place), noise, [rng],
+                                    max_events=s.max_events, t_max=s.t_max,
+                                    allow_overflow=True)
+            res, row, o = out.sim, int(out.row[0]), out.outcome(0)
+            if cfg.animate and row >= 0:
+                hud = [f"P{shooter} shoots   scores {list(st.scores)}", outcome_summary(o)]
+                frames += shot_frames("keglebillard", res, row, hud=hud, fps=cfg.fps,
                                       speed=cfg.speed)
-            st = new[0]
-            frames += [render_kegle_game(game, st, (res, int(row[0]), outs[0], shooter,
-                                                    cue[0]))] * hold
+            st = states.state(0)
+            frames += [render_kegle_game(game, st, (res, row, o, shooter, out.strike[0]))] * hold
     else:
         from cuegym.envs.golf import golf_rules, play_golf_strokes
-        from cuegym.envs.kegle import clamp_strikes
         from cuegym.rules.golfbillard import golf_geometry
         from cuegym.rules.golfbillard_game import new_match, random_policy
 
@@ -169,8 +170,7 @@ def replay_game(cfg: Settings) -> list[np.ndarray]:
             if st.phase == "over":
                 break
             cb, cue = random_policy(st, rng, geo)
-            cue = np.stack([clamp_strikes(noise.apply(c[None], [rng], np.array([0]), params.R))[0]
-                            for c in cue])
+            cue = np.stack([noise.execute(c[None], [rng])[0] for c in cue])
             outs, new, res = play_golf_strokes(geo, rules, params, [st], cb[None], cue[None],
                                                max_events=s.max_events, t_max=s.t_max)
             if cfg.animate:
@@ -184,6 +184,46 @@ def replay_game(cfg: Settings) -> list[np.ndarray]:
             frames += [render_golf_game(new[0], (res, 0, outs[0], st, cb, cue))] * hold
             st = new[0]
     return frames + [frames[-1]] * int(cfg.fps)
+
+
+def replay_agents(cfg: Settings) -> list[np.ndarray]:
+    """A whole game between two agents (``cfg.agents``), one held frame per shot (the shot's
+    paths and where the balls stopped) or every shot animated."""
+    from cuegym.envs.render import render_golf_game, render_kegle_game, shot_frames
+    from cuegym.play import session
+    from cuegym.play.call import golf_call, kegle_call
+
+    specs = [a.strip() for a in cfg.agents.split(",") if a.strip()]
+    if len(specs) != 2:
+        raise SystemExit(f"--agents needs two agents a,b; got {cfg.agents!r}")
+    table = session.make_table(cfg.game)
+    agents = [session.get_agent(s, cfg.game) for s in specs]
+    noise = session.noise_of(cfg.noise)
+    rng = np.random.default_rng(cfg.seed)
+    st = table.new_state()
+    kegle = cfg.game == "keglebillard"
+    hold = max(1, int(cfg.fps // 2))
+
+    def still(state):
+        return render_kegle_game(table.g, state, None) if kegle else render_golf_game(state, None)
+
+    frames = [still(st)] * hold
+    for k in range(cfg.max_shots):
+        if table.over(st):
+            break
+        p = session.agents_move(table, agents, st, noise, rng)
+        call = kegle_call(p.outcome, specs) if kegle else golf_call(p.outcome, specs)
+        if p.res is None:  # an unplayable K-19 placement: nothing moves
+            frames += [still(p.state)] * hold
+        else:
+            scores = (f"scores {list(p.state.scores)}" if kegle else
+                      f"balls left {p.state.balls_left.tolist()}")
+            hud = [f"shot {k + 1}   {specs[0]} vs {specs[1]}   {scores}", call[0]]
+            shot = shot_frames(cfg.game, p.res, 0, hud=hud, fps=cfg.fps if cfg.animate else 1e-3,
+                               speed=cfg.speed)
+            frames += (shot if cfg.animate else []) + [shot[-1]] * hold
+        st = p.state
+    return frames + [still(st)] * int(cfg.fps)
 
 
 def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
@@ -200,6 +240,7 @@ def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
                              "write a .gif") from None
 
 
+@cli_main
 def main(argv: list[str] | None = None) -> int:
     d = Settings()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -213,11 +254,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fps", type=float, default=d.fps)
     ap.add_argument("--speed", type=float, default=d.speed)
     ap.add_argument("--out", default=d.out)
+    ap.add_argument("--agents", default=d.agents,
+                    help="a whole game between two agents a,b (names or model .zip paths)")
     a = ap.parse_args(argv)
-    cfg = Settings(game=a.game, what=a.what, seed=a.seed, action=list(a.action or []),
-                   noise=a.noise, max_shots=a.max_shots, animate=a.animate, fps=a.fps,
-                   speed=a.speed, out=a.out)
-    frames = replay_shot(cfg) if cfg.what == "shot" else replay_game(cfg)
+    cfg = Settings(game=a.game, what="game" if a.agents else a.what, seed=a.seed,
+                   action=list(a.action or []), noise=a.noise, max_shots=a.max_shots,
+                   animate=a.animate, fps=a.fps, speed=a.speed, out=a.out, agents=a.agents)
+    if cfg.agents:
+        frames = replay_agents(cfg)
+    else:
+        frames = replay_shot(cfg) if cfg.what == "shot" else replay_game(cfg)
     out = Path(cfg.out or f"runs/replay/{cfg.game}_{cfg.what}_{cfg.seed}.gif")
     write(frames, out, cfg.fps)
     print(json.dumps({"out": str(out), "frames": len(frames), "bytes": out.stat().st_size}))

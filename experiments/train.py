@@ -51,6 +51,8 @@ from typing import Any
 import numpy as np
 import yaml
 
+from cuegym.cli_errors import cli_main, resolve_path
+
 ROOT = Path(__file__).resolve().parents[1]
 ALGOS = ("sac", "ppo", "td3", "dqn")
 T_START = time.time()  # the time limit counts from the start of the process (demos included)
@@ -122,7 +124,7 @@ def deep_merge(base: dict, over: dict) -> dict:
 def read_yaml_mapping(path: str | Path) -> dict:
     """A YAML file that must hold a mapping (one-line ValueError otherwise)."""
     try:
-        text = Path(path).read_text()
+        text = resolve_path(path, "config file").read_text()
     except OSError as e:
         raise ValueError(f"cannot read config file {path}: {e.strerror or e}") from None
     try:
@@ -130,7 +132,7 @@ def read_yaml_mapping(path: str | Path) -> dict:
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""
-        raise ValueError(f"config file {path} is not valid YAML{where}") from None
+        raise ValueError(f"bad YAML: config file {path} is not valid YAML{where}") from None
     if data is None:
         raise ValueError(f"config file {path} is empty: it must be a mapping of TrainConfig keys")
     if not isinstance(data, dict):
@@ -638,11 +640,12 @@ def build_model(cfg: TrainConfig, env: Any, run: Path, resume: bool) -> Any:
     return model
 
 
-def train(cfg: TrainConfig, *, runs_dir: str | Path = ROOT / "runs", resume: bool = False,
+def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = False,
           overwrite: bool = False) -> Path:
     """Run one training; returns the run directory. Raises :class:`RunError` for a run
     directory that does not fit (an existing run without ``resume``/``overwrite``, another
     run's directory with ``resume``) and KeyboardInterrupt after saving a checkpoint."""
+    import numba
     import torch
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.utils import set_random_seed
@@ -654,7 +657,9 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = ROOT / "runs", resume: boo
     # seeding, in one block
     set_random_seed(cfg.seed)
     torch.set_num_threads(max(1, int(cfg.threads)))
-    os.environ.setdefault("NUMBA_NUM_THREADS", str(max(1, int(cfg.threads))))
+    # the physics' thread count for this run; not through NUMBA_NUM_THREADS, which numba refuses
+    # to change once its pool runs (a training in a process that has simulated already)
+    numba.set_num_threads(min(max(1, int(cfg.threads)), numba.config.NUMBA_NUM_THREADS))
 
     env = make_env(cfg, cfg.n_envs, cfg.seed)
     eval_env = make_env(cfg, min(cfg.n_envs * 4, 128), cfg.seed + 10_000, train=False)
@@ -712,6 +717,7 @@ def parse_set(items: list[str]) -> dict[str, Any]:
     return out
 
 
+@cli_main
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -725,7 +731,7 @@ def main(argv: list[str] | None = None) -> int:
                    "checkpoint (model and replay buffer); its config must be the one given")
     p.add_argument("--overwrite", action="store_true", help="delete an existing runs/<name> "
                    "and start over")
-    p.add_argument("--runs-dir", default=str(ROOT / "runs"))
+    p.add_argument("--runs-dir", default="runs", help="directory of the runs (default ./runs)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
                    help="override config keys (values as YAML; mappings merge deeply)")
@@ -749,10 +755,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise RunError(f"--resume: {config.parent} holds no run (no config.yaml)")
         cfg = load_config(config, over)
         train(cfg, runs_dir=args.runs_dir, resume=args.resume, overwrite=args.overwrite)
-    except ValueError as e:  # bad config or run directory: one line, exit 2
-        print(f"{p.prog}: error: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt as e:
+    except KeyboardInterrupt as e:  # (a ValueError, bad config or run directory: cli_main)
         if not e.args:
             print("\ninterrupted before learning started: nothing to save", file=sys.stderr)
         return 130

@@ -1,4 +1,5 @@
-"""Closed-form ball motion between events (PHYSICS.md sec. 2; Leckie & Greenspan 2006, Kiefl 2020).
+"""Closed-form ball motion between events (docs/physics.md sec. 2; Leckie & Greenspan 2006,
+Kiefl 2020).
 
 A ball's state is 7 floats ``(x, y, vx, vy, wx, wy, wz)`` [m, m/s, rad/s] plus a motion-state
 code (constants.py). Within one motion state the centre follows the parabola
@@ -57,7 +58,7 @@ def spin_decay(wz: float, dt: float, R: float, u_sp: float, g: float) -> float:
     return mag if wz > 0.0 else -mag
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def evolve(x, y, vx, vy, wx, wy, wz, motion, dt, prm):
     """State after dt seconds inside the current motion state (no transition crossed).
 
@@ -115,7 +116,7 @@ def evolve(x, y, vx, vy, wx, wy, wz, motion, dt, prm):
     )
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def path_coeffs(vx, vy, wx, wy, motion, prm):
     """Velocity and acceleration of the centre, p(t) = p0 + (qx, qy) t + (ax, ay) t^2.
 

@@ -1,6 +1,6 @@
 """Golfbillard referee: pure functions from a stroke's event log to its outcome (G-1 .. G-31).
 
-specs/golfbillard.md is the rule book; rule ids (G-..) in comments point into it. This module
+docs/rules_golfbillard.md is the rule book; rule ids (G-..) in comments point into it. This module
 scores *strokes*: the physics result of T tables, the :class:`GolfState` of each table before the
 stroke, and what physics cannot know (injected events, the opponent's choices) go in; a
 :class:`GolfOutcome` per table comes out: valid goals per side, every foul with its rule id in
@@ -29,12 +29,15 @@ Injected events (a list per table; ``ball`` is an index or id, ``time`` in s; G-
   ``{"type": "jam", "ball": b, "where": "cap_cushion"}`` between a cap and the short cushion: freed
 - ``{"type": "fall_after_rest", "ball": b}`` fell after coming to rest: no goal, back on the rim
 - ``{"type": "foul", "kind": <BEHAVIOURAL key>, "ball": b, "time": t}`` (G-18, G-25; ``ball``
-  is the touched ball where the kind names one)
+  is the touched ball where the kind names one). The deflect kinds (:data:`RESTORE_KINDS`) may
+  add ``"restore": {ball: [x, y]}``: the balls the foul displaced and where they lay before it;
+  only those go back (RF), every other ball stays where the stroke left it.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -46,6 +49,7 @@ import numpy as np
 import yaml
 
 from cuegym.configs import (
+    CIRCLE_POST,
     CONFIG_DIR,
     ConfigError,
     PhysicsParams,
@@ -73,6 +77,19 @@ from cuegym.physics.constants import (
     SLIDING,
     STATIONARY,
 )
+from cuegym.rules.inputs import (
+    RefereeInputError,
+    check_layout,
+    req_bool,
+    req_choice,
+    req_int,
+    req_list,
+    req_name,
+    req_num,
+    req_obj,
+    req_xy,
+    show,
+)
 
 N_SIDES = 2
 BALLS_PER_SIDE = 5
@@ -81,14 +98,16 @@ N_BALLS = N_SIDES * BALLS_PER_SIDE
 SIDE_OF = np.repeat(np.arange(N_SIDES), BALLS_PER_SIDE)
 
 #: Foul order within one stroke (G-19a): by event time, ties in this order. G-18 (behavioural,
-#: injected) and G-19 (jam) are not in the spec's list: G-18 goes first, G-19 after G-17.
+#: injected) and G-19 (jam) are not in G-19a's list: G-18 goes first, G-19 after G-17.
 FOUL_ORDER = ("G-18", "G-10", "G-11", "G-13", "G-12", "G-8", "G-16", "G-17", "G-19", "G-15",
               "G-21", "G-14")
 _RANK = {r: k for k, r in enumerate(FOUL_ORDER)}
 
-#: Consequence letters of each foul (spec, Fouls): LT turn lost, RA balls replaced, CS cue ball to
-#: a penalty spot, SPOT named balls to penalty spots, GOAL named balls into their goal,
-#: PICK the opponent picks one of the offender's balls for a penalty spot (G-25).
+#: Consequence letters of each foul (docs/rules_golfbillard.md, Fouls): LT turn lost, RA balls
+#: replaced (every ball the stroke moved), RF only the balls the foul displaced are put back
+#: (the injected event carries them and their positions; the others stay where the stroke left
+#: them), CS cue ball to a penalty spot, SPOT named balls to penalty spots, GOAL named balls
+#: into their goal, PICK the opponent picks one of the offender's balls for a penalty spot (G-25).
 CONSEQUENCES: dict[str, frozenset[str]] = {
     "G-8": frozenset({"LT", "SPOT"}),
     "G-10": frozenset({"LT", "RA", "CS"}),
@@ -118,8 +137,8 @@ BEHAVIOURAL: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         "touch_without_stroke": ("LT RA", "LT RA"),
         "touch_own_ball": ("LT RA CS", "LT RA CS"),
         "touch_opponent_ball": ("LT RA CS", "LT RA PICK"),
-        "deflect_own_ball": ("LT RA SPOT", "LT RA SPOT"),
-        "deflect_opponent_ball": ("LT RA CS GOAL", "LT RA CS GOAL"),
+        "deflect_own_ball": ("LT RF SPOT", "LT RF SPOT"),
+        "deflect_opponent_ball": ("LT RF CS GOAL", "LT RF CS GOAL"),
         "out_of_turn": ("LT RA", "LT RA CS"),
         "wrong_opener": ("LT CS", "LT CS"),
         "time": ("LT", "LT PICK"),
@@ -128,6 +147,9 @@ BEHAVIOURAL: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 INJECTED_TYPES = ("off_table", "rests_on_rail", "rail_return", "jam", "fall_after_rest", "foul")
+#: G-18 kinds whose consequence puts back only "die durch den Fehler verschobenen Baelle" (RF):
+#: their event may carry ``restore``, the displaced balls and where they lay before the foul.
+RESTORE_KINDS = frozenset(k for k, v in BEHAVIOURAL.items() if "RF" in v[0] | v[1])
 SPOT_POLICIES = ("first_free", "random", "agent")
 PICK_POLICIES = ("nearest_goal", "cue_ball", "random", "agent")
 _MOVE_TOL = 1e-9  # a ball whose centre moved less than this [m] did not move
@@ -150,7 +172,7 @@ def defence_goal(side: int) -> int:
 
 @dataclass(frozen=True)
 class GolfRules:
-    """Rule-set options (``configs/rules/golfbillard.yaml``); defaults are the spec's.
+    """Rule-set options (``configs/rules/golfbillard.yaml``); defaults are the rule book's.
 
     Attributes:
         opening: G-3 ``simultaneous`` or ``alternate`` (side 0 starts game 1, then sides alternate).
@@ -319,15 +341,17 @@ def golf_geometry(table: TableSpec | None = None, params: PhysicsParams | None =
     return geo
 
 
-def ball_index(ball: Any, geo: GolfGeometry | None = None) -> int:
-    """Index 0..9 of a ball given as index or id (``w1`` .. ``r5``); ValueError otherwise."""
+def ball_index(ball: Any, geo: GolfGeometry | None = None, path: str = "") -> int:
+    """Index 0..9 of a ball given as index or id (``w1`` .. ``r5``); a ValueError
+    (RefereeInputError naming ``path`` when given) otherwise."""
     geo = geo or golf_geometry()
     if isinstance(ball, (int, np.integer)) and not isinstance(ball, bool):
         if 0 <= int(ball) < N_BALLS:
             return int(ball)
     elif isinstance(ball, str) and ball in geo.ball_ids:
         return geo.ball_ids.index(ball)
-    raise ValueError(f"unknown ball {ball!r}; balls are 0..9 or {list(geo.ball_ids)}")
+    what = f"unknown ball {show(ball)}; balls are 0..9 or {list(geo.ball_ids)}"
+    raise RefereeInputError(f"{path} is an {what}" if path else what)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -459,142 +483,161 @@ class GolfState:
         }
 
     @classmethod
-    def from_json(cls, obj: dict, geo: GolfGeometry | None = None) -> GolfState:
-        """Parse the game-state JSON; unknown keys and bad values raise ValueError."""
+    def from_json(cls, obj: dict, geo: GolfGeometry | None = None,
+                  rules: GolfRules | None = None, path: str = "state") -> GolfState:
+        """Parse the game-state JSON (docs/rules_golfbillard.md) and :func:`check_state` it.
+
+        Raises:
+            RefereeInputError (a ValueError): one line naming the JSON path (``state.balls.w1``,
+                ``state.match.games_won[1]``) of an unknown key, a missing or mistyped value, an
+                illegal position or an inconsistency.
+        """
         geo = geo or golf_geometry()
-        if not isinstance(obj, dict):
-            raise ValueError(f"golfbillard state must be an object, got {obj!r}")
-        known = {"game", "phase", "to_move", "balls", "kader", "turn", "on_spot", "fouled_spots",
-                 "turns", "idle_turns", "winner", "match", "partner", "openers", "first_openers",
-                 "stroke", "seed"}
-        unknown = sorted(set(obj) - known)
-        if unknown:
-            raise ValueError(f"unknown golfbillard state key(s) {unknown}; known: {sorted(known)}")
-        if obj.get("game", "golfbillard") != "golfbillard":
-            raise ValueError(f"state.game must be 'golfbillard', got {obj.get('game')!r}")
-        balls = obj.get("balls")
-        if not isinstance(balls, dict):
-            raise ValueError(f"state.balls must map {list(geo.ball_ids)} to [x, y] or null, "
-                             f"got {balls!r}")
-        extra = sorted(set(balls) - set(geo.ball_ids))
-        if extra:
-            raise ValueError(f"unknown ball id(s) {extra} in state.balls")
+        ids = geo.ball_ids
+        obj = req_obj(obj, path, _STATE_KEYS, ("balls",))
+        req_choice(obj.get("game", "golfbillard"), f"{path}.game", ("golfbillard",))
+        balls = req_obj(obj["balls"], f"{path}.balls", ids)
         xy = np.full((N_BALLS, 2), np.nan)
-        for b, bid in enumerate(geo.ball_ids):
+        for b, bid in enumerate(ids):
             if bid not in balls:
-                raise ValueError(f"state.balls lacks {bid!r} (use null for a scored ball)")
+                raise RefereeInputError(f"{path}.balls.{bid} is missing (null for a scored ball)")
             if balls[bid] is not None:
-                xy[b] = as_points(balls[bid], f"state.balls[{bid!r}]")
+                xy[b] = req_xy(balls[bid], f"{path}.balls.{bid}")
         st = new_game_state(geo=geo)
         st.xy = xy
-        st.phase = _choice(obj.get("phase", "play"), PHASES, "state.phase")
-        st.to_move = _side(obj.get("to_move", 0), "state.to_move")
-        st.kader = _bool(obj.get("kader", False), "state.kader")
-        turn = obj.get("turn") or {}
-        extra = sorted(set(turn) - {"strokes", "scored", "duty", "duty_met"})
-        if extra:
-            raise ValueError(f"unknown key(s) {extra} in state.turn")
-        st.turn_strokes = _nonneg_int(turn.get("strokes", 0), "state.turn.strokes")
-        st.turn_scored = _bool(turn.get("scored", False), "state.turn.scored")
+        st.phase = req_choice(obj.get("phase", "play"), f"{path}.phase", PHASES)
+        st.to_move = req_choice(obj.get("to_move", 0), f"{path}.to_move", (0, 1))
+        st.kader = req_bool(obj.get("kader", False), f"{path}.kader")
+        tp = f"{path}.turn"
+        turn = req_obj(obj.get("turn", {}), tp, ("strokes", "scored", "duty", "duty_met"))
+        st.turn_strokes = req_int(turn.get("strokes", 0), f"{tp}.strokes", 0)
+        st.turn_scored = req_bool(turn.get("scored", False), f"{tp}.scored")
         st.duty = np.zeros(N_BALLS, bool)
-        for bid in turn.get("duty", []):
-            st.duty[ball_index(bid, geo)] = True
-        st.duty_met = _bool(turn.get("duty_met", False), "state.turn.duty_met")
+        for k, bid in enumerate(req_list(turn.get("duty", []), f"{tp}.duty")):
+            st.duty[req_name(bid, f"{tp}.duty[{k}]", ids, "ball")] = True
+        st.duty_met = req_bool(turn.get("duty_met", False), f"{tp}.duty_met")
         st.on_spot = np.zeros(N_BALLS, np.int64)
-        for bid, k in (obj.get("on_spot") or {}).items():
-            if k not in (1, 2, 3, 4, 5):
-                raise ValueError(f"state.on_spot[{bid!r}] must be a spot 1..5, got {k!r}")
-            st.on_spot[ball_index(bid, geo)] = k
-        fs = obj.get("fouled_spots", [[], []])
-        if not isinstance(fs, list) or len(fs) != 2:
-            raise ValueError(f"state.fouled_spots must be two lists of spots, got {fs!r}")
+        for bid, k in req_obj(obj.get("on_spot", {}), f"{path}.on_spot").items():
+            st.on_spot[req_name(bid, f"{path}.on_spot.{bid}", ids, "ball")] = req_int(
+                k, f"{path}.on_spot.{bid}", 1, 5)
+        fs = req_list(obj.get("fouled_spots", [[], []]), f"{path}.fouled_spots", N_SIDES)
         st.fouled_spots = np.zeros((N_SIDES, 5), bool)
-        for s in range(N_SIDES):
-            for k in fs[s]:
-                if k not in (1, 2, 3, 4, 5):
-                    raise ValueError(f"state.fouled_spots[{s}] must hold spots 1..5, got {k!r}")
-                st.fouled_spots[s, k - 1] = True
-        st.turns = _nonneg_int(obj.get("turns", 0), "state.turns")
-        st.idle_turns = _nonneg_int(obj.get("idle_turns", 0), "state.idle_turns")
-        st.winner = _result(obj.get("winner"), "state.winner")
-        match = obj.get("match") or {}
-        extra = sorted(set(match) - {"games_won", "game", "winner"})
-        if extra:
-            raise ValueError(f"unknown key(s) {extra} in state.match")
-        gw = match.get("games_won", [0, 0])
-        if not isinstance(gw, list) or len(gw) != 2:
-            raise ValueError(f"state.match.games_won must be [n0, n1], got {gw!r}")
-        st.games_won = np.array([_nonneg_int(x, "state.match.games_won") for x in gw])
-        st.game_no = _nonneg_int(match.get("game", 0), "state.match.game")
-        st.match_winner = _result(match.get("winner"), "state.match.winner")
+        for side in range(N_SIDES):
+            sp = f"{path}.fouled_spots[{side}]"
+            for n, k in enumerate(req_list(fs[side], sp, max_len=5)):
+                st.fouled_spots[side, req_int(k, f"{sp}[{n}]", 1, 5) - 1] = True
+        st.turns = req_int(obj.get("turns", 0), f"{path}.turns", 0)
+        st.idle_turns = req_int(obj.get("idle_turns", 0), f"{path}.idle_turns", 0)
+        st.winner = _result(obj.get("winner"), f"{path}.winner")
+        mp = f"{path}.match"
+        match = req_obj(obj.get("match", {}), mp, ("games_won", "game", "winner"))
+        st.games_won = np.array([req_int(x, f"{mp}.games_won[{k}]", 0) for k, x in enumerate(
+            req_list(match.get("games_won", [0, 0]), f"{mp}.games_won", N_SIDES))], np.int64)
+        st.game_no = req_int(match.get("game", 0), f"{mp}.game", 0)
+        st.match_winner = _result(match.get("winner"), f"{mp}.winner")
         for name in ("partner", "openers", "first_openers"):
-            v = obj.get(name, [0, 0])
-            if not isinstance(v, list) or len(v) != 2 or any(x not in (0, 1) for x in v):
-                raise ValueError(f"state.{name} must be two partners 0/1, got {v!r}")
-            setattr(st, name, np.array(v, np.int64))
-        st.stroke_no = _nonneg_int(obj.get("stroke", 0), "state.stroke")
-        st.seed = _nonneg_int(obj.get("seed", 0), "state.seed")
-        validate_state(st, geo)
+            v = req_list(obj.get(name, [0, 0]), f"{path}.{name}", N_SIDES)
+            setattr(st, name, np.array([req_choice(x, f"{path}.{name}[{k}]", (0, 1))
+                                        for k, x in enumerate(v)], np.int64))
+        st.stroke_no = req_int(obj.get("stroke", 0), f"{path}.stroke", 0)
+        st.seed = req_int(obj.get("seed", 0), f"{path}.seed", 0)
+        check_state(st, rules, geo, path)
         return st
 
 
-def _choice(v: Any, allowed: Sequence[str], name: str) -> str:
-    if v not in allowed:
-        raise ValueError(f"{name} must be one of {list(allowed)}, got {v!r}")
-    return v
+_STATE_KEYS = ("game", "phase", "to_move", "balls", "kader", "turn", "on_spot", "fouled_spots",
+               "turns", "idle_turns", "winner", "match", "partner", "openers", "first_openers",
+               "stroke", "seed")
 
 
-def _side(v: Any, name: str) -> int:
-    if isinstance(v, bool) or v not in (0, 1):
-        raise ValueError(f"{name} must be side 0 or 1, got {v!r}")
-    return int(v)
+def _result(v: Any, path: str) -> int:
+    """A game or match result: null -> -1, side 0 / 1, ``"draw"`` -> 2."""
+    return {None: -1, "draw": 2, 0: 0, 1: 1}[req_choice(v, path, (None, 0, 1, "draw"))]
 
 
-def _bool(v: Any, name: str) -> bool:
-    if not isinstance(v, (bool, np.bool_)):
-        raise ValueError(f"{name} must be true or false, got {v!r}")
-    return bool(v)
+@functools.lru_cache(maxsize=1)
+def _ball_params() -> PhysicsParams:
+    """The golfbillard physical parameters (for the layout check)."""
+    return load_params("golfbillard")
 
 
-def _nonneg_int(v: Any, name: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
-        raise ValueError(f"{name} must be an integer >= 0, got {v!r}")
-    return int(v)
-
-
-def _result(v: Any, name: str) -> int:
-    if v is None:
-        return -1
-    if v == "draw":
-        return 2
-    return _side(v, name)
-
-
-def validate_state(state: GolfState, geo: GolfGeometry | None = None) -> None:
-    """Raise ValueError if balls overlap, leave the cloth or sit inside a cap or a goal."""
+def validate_state(state: GolfState, geo: GolfGeometry | None = None, path: str = "state"
+                   ) -> None:
+    """Raise RefereeInputError (a ValueError) if a ball position is not finite, leaves the
+    cloth, overlaps a cap or another ball, or lies inside a goal (the physics' layout check)."""
     geo = geo or golf_geometry()
     xy = np.asarray(state.xy, dtype=np.float64)
     if xy.shape != (N_BALLS, 2):
-        raise ValueError(f"state.xy must have shape ({N_BALLS}, 2), got {xy.shape}")
+        raise RefereeInputError(f"{path}.xy must have shape ({N_BALLS}, 2), got {xy.shape}")
     on = ~np.isnan(xy[:, 0])
-    if np.any(np.isnan(xy[on])) or not np.all(np.isfinite(xy[on])):
-        raise ValueError(f"ball positions must be finite, got {xy.tolist()}")
-    R, tol = geo.R, 1e-7
-    hx, hy = geo.table.length / 2 - R, geo.table.width / 2 - R
-    for b in np.flatnonzero(on):
-        x, y = xy[b]
-        bid = geo.ball_ids[b]
-        if abs(x) > hx + tol or abs(y) > hy + tol:
-            raise ValueError(f"ball {bid} at ({x}, {y}) is off the cloth")
-        d = np.hypot(*(geo.caps - xy[b]).T)
-        if np.any(d < R + geo.r_cap - tol):
-            raise ValueError(f"ball {bid} at ({x}, {y}) overlaps a cap")
-        for g in range(2):
-            if math.hypot(x - geo.goals[g, 0], y - geo.goals[g, 1]) < geo.goals[g, 2]:
-                raise ValueError(f"ball {bid} at ({x}, {y}) is inside goal {g}")
-        for o in np.flatnonzero(on):
-            if o > b and math.hypot(*(xy[o] - xy[b])) < 2 * R - tol:
-                raise ValueError(f"balls {bid} and {geo.ball_ids[o]} overlap at ({x}, {y})")
+    bad = on & ~np.isfinite(xy).all(1)
+    if bad.any():
+        b = int(np.argmax(bad))
+        raise RefereeInputError(f"{path}.balls.{geo.ball_ids[b]} must be finite, got "
+                                f"{xy[b].tolist()}")
+    params = _ball_params()
+    if params.R != geo.R:
+        params = replace(params, R=geo.R)
+    check_layout(geo.table, params, {f"{path}.balls.{geo.ball_ids[b]}": xy[b]
+                                     for b in np.flatnonzero(on)})
+
+
+def check_state(state: GolfState, rules: GolfRules | None = None,
+                geo: GolfGeometry | None = None, path: str = "state") -> None:
+    """Raise RefereeInputError unless ``state`` can arise in a match under ``rules``.
+
+    Positions (:func:`validate_state`); while the match runs, both sides have a ball on the
+    table (the game ends with a side's last ball, G-6), no match winner, and a game winner only
+    from game 2 on; a finished match names its winner; games won fit the games played and, under
+    ``rules``, stay below the games to win (G-4) and the G-5 idle turns below the draw limit;
+    kader play is on once a side is down to one ball (G-20); the G-14 duty names the moving
+    side's balls; a ball on a penalty spot (G-26) is on the table.
+    """
+    rules = rules or load_golf_rules()
+    validate_state(state, geo, path)
+    ids = (geo or golf_geometry()).ball_ids
+    over = state.phase == "over"
+    mp = f"{path}.match"
+    if over != (state.match_winner >= 0):
+        raise RefereeInputError(f"{mp}.winner must be {'set' if over else 'null'} when "
+                                f"{path}.phase is {state.phase!r}")
+    if not over:
+        left = state.balls_left
+        if (left == 0).any():
+            raise RefereeInputError(f"{path}.balls: side {int(np.argmin(left))} has no ball "
+                                    "left, so its game is over (G-6), but the phase is "
+                                    f"{state.phase!r}")
+        if (state.winner >= 0) != (state.game_no >= 1):
+            raise RefereeInputError(
+                f"{path}.winner (of the last finished game) must be "
+                f"{'set' if state.game_no else 'null'} in game {state.game_no} of the match")
+        if (state.games_won >= rules.games_to_win).any():
+            raise RefereeInputError(f"{mp}.games_won = {state.games_won.tolist()} reaches "
+                                    f"{rules.games_to_win}, but the match is not over (G-4)")
+        if state.game_no >= rules.max_games:
+            raise RefereeInputError(f"{mp}.game = {state.game_no}, but a match has at most "
+                                    f"{rules.max_games} games (G-4)")
+        limit = N_SIDES * rules.no_progress_window
+        if limit and state.idle_turns >= limit:
+            raise RefereeInputError(f"{path}.idle_turns = {state.idle_turns} reaches the G-5 "
+                                    f"limit {limit}, which ends the game as a draw")
+        if (left == 1).any() and not state.kader:
+            raise RefereeInputError(f"{path}.kader must be true: a side is down to one ball "
+                                    "(G-20)")
+    if state.games_won.sum() > state.game_no + over:
+        raise RefereeInputError(f"{mp}.games_won = {state.games_won.tolist()}: more games won "
+                                f"than played ({state.game_no + over})")
+    if state.idle_turns > state.turns:
+        raise RefereeInputError(f"{path}.idle_turns = {state.idle_turns} exceeds "
+                                f"{path}.turns = {state.turns}")
+    wrong = np.flatnonzero(state.duty & (SIDE_OF != state.to_move))
+    if wrong.size:
+        raise RefereeInputError(f"{path}.turn.duty names {ids[wrong[0]]}, which is not a ball "
+                                f"of side {state.to_move} (to move, G-14)")
+    off = np.flatnonzero((state.on_spot > 0) & ~state.on_table)
+    if off.size:
+        raise RefereeInputError(f"{path}.on_spot names {ids[off[0]]}, which is not on the "
+                                "table")
 
 
 def new_game_state(rules: GolfRules | None = None, geo: GolfGeometry | None = None,
@@ -636,6 +679,8 @@ class Foul:
         rule: rule id (``G-12``). time: when the event that makes it happened [s] (G-19a).
         balls: balls it names (the G-8 ball, the G-15 / G-16 balls, the touched ball, ...).
         kind: the G-18 kind, or a short tag. detail: text for people.
+        restore: G-18 deflect kinds (RF): ``(ball, x, y)`` of each ball the foul displaced,
+            put back there; every other ball stays where the stroke left it.
     """
 
     rule: str
@@ -643,6 +688,7 @@ class Foul:
     balls: tuple[int, ...] = ()
     kind: str = ""
     detail: str = ""
+    restore: tuple[tuple[int, float, float], ...] = ()
 
     def sort_key(self) -> tuple[float, int]:
         return (self.time, _RANK[self.rule])
@@ -656,7 +702,7 @@ class GolfOutcome:
         shooter: side that struck. cue_ball: ball struck (index).
         kader: the stroke was played under kader rules (G-20).
         fouls: every foul detected, G-19a order. foul: the penalised one (the first) or None.
-        consequences: letters applied (LT, RA, CS, SPOT, GOAL, PICK).
+        consequences: letters applied (LT, RA, RF, CS, SPOT, GOAL, PICK).
         drops: (ball, goal, time) of every ball that dropped in the stroke (physics + jams).
         scored: (2,) balls scored for each side by this stroke, after the consequences.
         scored_balls: balls removed from the table by this stroke and credited to their side.
@@ -735,6 +781,78 @@ class GolfOutcome:
 # ---------------------------------------------------------------------------------------------
 # Reading the event log
 # ---------------------------------------------------------------------------------------------
+
+
+#: field -> trailing shape of the SimResult fields the golf referee reads (K: the event axis).
+_LOG_SHAPES = {"n_events": (), "t_end": (), "ev_type": ("K",), "ev_time": ("K",), "ev_i": ("K",),
+               "ev_j": ("K",), "ev_state": ("K", 2, 7), "rvw": (N_BALLS, 3, 3),
+               "rvw0": (N_BALLS, 3, 3), "pocket": (N_BALLS,)}
+
+
+def check_log(log: Any, on_table: np.ndarray, geo: GolfGeometry | None = None) -> None:
+    """Validate a SimResult-like golf log of T tables against the balls on each table.
+
+    Args:
+        log: the SimResult fields (attributes).
+        on_table: (T, 10) balls on each table before the stroke.
+
+    Raises:
+        RefereeInputError (a ValueError) naming the field and entry: a missing field or wrong
+        shape; an event code that is not a golf event; a time that is not finite, negative, out
+        of order or after ``t_end``; an agent that is no ball on the table, or a cushion, goal or
+        cap index the table lacks; a ``pocket`` that is not -1 or a goal.
+    """
+    geo = geo or golf_geometry()
+    arr = {}
+    for name in _LOG_SHAPES:
+        if getattr(log, name, None) is None:
+            raise RefereeInputError(f"log lacks field {name!r}")
+        arr[name] = np.asarray(getattr(log, name))
+    T = arr["n_events"].shape[0] if arr["n_events"].ndim == 1 else -1
+    K = arr["ev_type"].shape[1] if arr["ev_type"].ndim == 2 else -1
+    for name, trail in _LOG_SHAPES.items():
+        want = (T, *(K if d == "K" else d for d in trail))
+        if T < 0 or K < 0 or arr[name].shape != want:
+            raise RefereeInputError(f"log.{name} must have shape {want}, got {arr[name].shape}")
+        if name in ("n_events", "ev_type", "ev_i", "ev_j", "pocket") and \
+                not np.issubdtype(arr[name].dtype, np.integer):
+            raise RefereeInputError(f"log.{name} must be integer, got dtype {arr[name].dtype}")
+    on = np.asarray(on_table, bool)
+    n = arr["n_events"]
+
+    def bad(mask: np.ndarray, name: str, why: str) -> None:
+        if mask.any():
+            idx = tuple(int(i) for i in np.argwhere(mask)[0])
+            raise RefereeInputError(f"log.{name}[{', '.join(map(str, idx))}] = "
+                                    f"{arr[name][idx].item()!r} {why}")
+
+    bad((n < 0) | (n > K), "n_events", f"is outside [0, {K}]")
+    valid = np.arange(K)[None, :] < n[:, None]
+    typ, tm, ei, ej = arr["ev_type"], arr["ev_time"], arr["ev_i"], arr["ev_j"]
+    codes = (EV_BALL_BALL, EV_BALL_CUSHION, EV_BALL_POCKET, EV_BALL_POST, EV_TRANSITION)
+    bad(valid & ~np.isin(typ, codes), "ev_type", f"is not a golfbillard event code {codes}")
+    bad(~np.isfinite(arr["t_end"]) | (arr["t_end"] < 0), "t_end", "is not a finite time >= 0")
+    bad(valid & ~(np.isfinite(tm) & (tm >= 0)), "ev_time", "is not a finite time >= 0")
+    bad(np.pad(valid[:, 1:] & (np.diff(tm, axis=1) < 0), ((0, 0), (1, 0))), "ev_time",
+        "is earlier than the event before it")
+    bad(valid & (tm > arr["t_end"][:, None]), "ev_time", "is after log.t_end")
+    ball_on = np.take_along_axis(on, np.clip(ei, 0, N_BALLS - 1), axis=1)
+    bad(valid & ((ei < 0) | (ei >= N_BALLS) | ~ball_on), "ev_i",
+        "is not a ball on the table")
+    other_on = np.take_along_axis(on, np.clip(ej, 0, N_BALLS - 1), axis=1)
+    bad(valid & (typ == EV_BALL_BALL) & ((ej < 0) | (ej >= N_BALLS) | (ej == ei) | ~other_on),
+        "ev_j", "is not a second ball on the table")
+    posts = np.array([c.kind == CIRCLE_POST for c in geo.table.circles] + [False], bool)
+    for code, ok, what in (
+            (EV_BALL_CUSHION, (ej >= 0) & (ej < len(geo.table.cushions)), "a cushion index"),
+            (EV_BALL_POCKET, (ej >= 0) & (ej < len(geo.goals)), "a goal index"),
+            (EV_BALL_POST, posts[np.clip(ej, -1, len(posts) - 1)], "a cap index"),
+            (EV_TRANSITION, (ej >= STATIONARY) & (ej <= ROLLING), "a motion state 0..3")):
+        bad(valid & (typ == code) & ~ok, "ev_j", f"is not {what}")
+    pk = arr["pocket"]
+    bad((pk < -1) | (pk >= len(geo.goals)), "pocket", "is not -1 or a goal index")
+    xy = arr["rvw0"][:, :, 0, :2]
+    bad(on & ~np.isfinite(xy).all(2), "rvw0", "has a position that is not finite")
 
 
 class TableLog:
@@ -1115,6 +1233,50 @@ def choose_spot(ball: int, xy: np.ndarray, geo: GolfGeometry, policy: str,
     return 0, nearest_free_point(spots[2], xy, geo)
 
 
+def place_on_spots(balls: Sequence[int], xy: np.ndarray, geo: GolfGeometry, rules: GolfRules,
+                   rng: np.random.Generator, spots: Any = None,
+                   allowed: dict[int, list[int]] | None = None
+                   ) -> tuple[list[tuple[int, int]], list]:
+    """Put ``balls`` on penalty spots one at a time, in that order (G-30, G-26).
+
+    Args:
+        balls: the balls to place; ``xy`` (10, 2) is updated in place (they must be NaN there).
+        spots: the opponent's choices for ``rules.spot_policy = 'agent'``: a list of spot
+            numbers consumed in placing order, or a callable ``(ball, free_spots, xy) -> spot``.
+            A choice is consumed only where the opponent has one (a free spot among 1-3);
+            a ball with a G-26 ``allowed`` spot free goes there without a choice.
+        allowed: ball -> the spots G-26 still allows for it (first free wins).
+
+    Returns:
+        ((ball, spot) placed, list entries of ``spots`` left unused).
+    """
+    pending = list(spots) if isinstance(spots, (list, tuple)) else None
+    spotted = []
+    for b in balls:
+        own = geo.zones.penalty_spots[SIDE_OF[b]]
+        allow = (allowed or {}).get(b)
+        ch = None
+        if allow is not None and any(_spot_free(own[k - 1], xy, geo) for k in allow):
+            k, p = choose_spot(b, xy, geo, "first_free", rng, None, allow)
+        else:
+            if rules.spot_policy == "agent" and any(_spot_free(own[k - 1], xy, geo)
+                                                    for k in (1, 2, 3)):
+                if pending is not None:
+                    if not pending:
+                        raise ValueError(f"spot_policy 'agent' needs a spot choice for "
+                                         f"{geo.ball_ids[b]}; choices['spots'] ran out")
+                    ch = pending.pop(0)
+                elif callable(spots):
+                    ch = spots
+                else:
+                    raise ValueError(f"spot_policy 'agent' needs choices['spots'] (a list of "
+                                     f"spot numbers or a callable), got {spots!r}")
+            k, p = choose_spot(b, xy, geo, rules.spot_policy, rng, ch)
+        xy[b] = p
+        spotted.append((int(b), int(k)))
+    return spotted, pending or []
+
+
 # ---------------------------------------------------------------------------------------------
 # The referee
 # ---------------------------------------------------------------------------------------------
@@ -1124,46 +1286,68 @@ def _rng_for(state: GolfState) -> np.random.Generator:
     return np.random.default_rng([int(state.seed), int(state.game_no), int(state.stroke_no)])
 
 
-def _injected(events: Any, geo: GolfGeometry, t_end: float) -> list[dict]:
+def _injected(events: Any, geo: GolfGeometry, t_end: float, path: str = "inject"
+              ) -> list[dict]:
+    """Validate one stroke's injected events (module docstring); errors name ``path[k].key``."""
     out = []
-    for e in events or ():
-        if not isinstance(e, dict) or e.get("type") not in INJECTED_TYPES:
-            raise ValueError(f"injected event must be an object with type in "
-                             f"{list(INJECTED_TYPES)}, got {e!r}")
-        e = dict(e)
-        extra = sorted(set(e) - {"type", "ball", "time", "goal", "where", "kind", "side"})
-        if extra:
-            raise ValueError(f"unknown key(s) {extra} in injected event {e!r}")
+    for k, e in enumerate(req_list([] if events is None else events, path)):
+        ep = f"{path}[{k}]"
+        e = dict(req_obj(e, ep, ("type", "ball", "time", "goal", "where", "kind", "side",
+                                 "restore"), ("type",)))
+        req_choice(e["type"], f"{ep}.type", INJECTED_TYPES)
         if "ball" in e:
-            e["ball"] = ball_index(e["ball"], geo)
+            e["ball"] = ball_index(e["ball"], geo, f"{ep}.ball")
         elif e["type"] != "foul":
-            raise ValueError(f"injected event {e!r} needs a ball")
-        t = e.get("time", 0.0 if e["type"] == "foul" else t_end)
-        try:
-            t = float(t)
-        except (TypeError, ValueError):
-            raise ValueError(f"injected event time must be a number, got {t!r}") from None
-        if not math.isfinite(t) or t < 0:
-            raise ValueError(f"injected event time must be finite and >= 0, got {t!r}")
-        e["time"] = t
-        if e["type"] == "foul" and e.get("kind") not in BEHAVIOURAL:
-            raise ValueError(f"unknown behavioural foul kind {e.get('kind')!r}; known: "
-                             f"{sorted(BEHAVIOURAL)}")
+            raise RefereeInputError(f"{ep}.ball is missing (a {e['type']!r} event names its "
+                                    "ball)")
+        e["time"] = req_num(e.get("time", 0.0 if e["type"] == "foul" else t_end), f"{ep}.time",
+                            lo=0.0)
+        if e["type"] == "foul":
+            req_choice(e.get("kind"), f"{ep}.kind", tuple(BEHAVIOURAL))
+        if "side" in e:
+            req_choice(e["side"], f"{ep}.side", (0, 1))
+        if "restore" in e:
+            e["restore"] = _restore_list(e, geo)
         if e["type"] == "jam":
             if "goal" in e:
-                if e["goal"] not in (0, 1):
-                    raise ValueError(f"jam goal must be 0 or 1, got {e['goal']!r}")
+                req_choice(e["goal"], f"{ep}.goal", (0, 1))
             elif e.get("where") != "cap_cushion":
-                raise ValueError(f"a jam needs a goal (0 / 1) or where='cap_cushion', got {e!r}")
+                raise RefereeInputError(f"{ep} (a jam) needs 'goal': 0 / 1 or 'where': "
+                                        f"'cap_cushion', got {show(e)}")
         out.append(e)
     return out
+
+
+def _restore_list(e: dict, geo: GolfGeometry) -> tuple[tuple[int, float, float], ...]:
+    """The ``restore`` of a G-18 deflect event: ``{ball: [x, y]}`` of the balls the foul
+    displaced, as ``(ball, x, y)``. Only the RF kinds take it; the touched ball itself is dealt
+    with by the rule (penalty spot or goal), so it cannot be restored."""
+    if e["type"] != "foul" or e.get("kind") not in RESTORE_KINDS:
+        raise ValueError(f"'restore' is only for the G-18 kinds {sorted(RESTORE_KINDS)} (they put "
+                         f"back the balls the foul displaced); {e.get('kind') or e['type']!r} "
+                         f"puts back every moved ball (RA) or none, got {e!r}")
+    rest = e["restore"]
+    if not isinstance(rest, dict):
+        raise ValueError(f"injected restore must map ball ids to [x, y], got {rest!r}")
+    out = []
+    for bid, p in rest.items():
+        b = ball_index(bid, geo)
+        if b == e.get("ball"):
+            raise ValueError(f"restore names the touched ball {geo.ball_ids[b]}: it goes to a "
+                             "penalty spot or into its goal by the rule, not back")
+        q = as_points(p, f"restore[{bid!r}]")
+        if q.shape != (2,):
+            raise ValueError(f"restore[{bid!r}] must be one point [x, y], got {p!r}")
+        out.append((b, float(q[0]), float(q[1])))
+    return tuple(out)
 
 
 def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: Any,
                   cue: Any = None, *, injected: Any = None, players: Any = None,
                   segments: Callable | None = None, choices: Any = None,
                   rules: GolfRules | None = None, geo: GolfGeometry | None = None,
-                  rngs: Sequence[np.random.Generator] | None = None) -> list[GolfOutcome]:
+                  rngs: Sequence[np.random.Generator] | None = None,
+                  allow_overflow: bool = False) -> list[GolfOutcome]:
     """Referee T strokes at once (one per table of ``log``).
 
     Args:
@@ -1173,17 +1357,30 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         cue_ball: (T,) ball struck on each table (index or id).
         cue: (T, 5) strike V0, phi, theta, a, b (deg); theta feeds G-10 (b). Optional.
         injected: per table a list of injected events (module docstring); a flat list when T = 1.
-        players: (T,) duo partner who struck (G-31); None when not checked.
+        players: (T,) duo partner (0 / 1) who struck (G-31). Required with ``rules.duo``
+            (a partner other than the due one is a G-18 ``out_of_turn`` foul); without duo
+            play only None or 0 (a singles side has one player) are accepted.
         segments: ``(table, ball) -> path segments`` (physics path query); default: straight
             lines between logged positions.
-        choices: per table a dict of the opponent's choices: ``spots`` (for ``agent``: a list
-            of spot numbers, one per placed ball, or a callable) and ``pick`` (G-25 ball).
+        choices: per table a dict of the opponent's choices (or None): ``spots`` (a list of
+            spot numbers, one per placed ball in placing order, or a callable ``(ball,
+            free_spots, xy) -> spot``; needs ``rules.spot_policy = 'agent'``) and ``pick``
+            (G-25: the offender's ball, or a callable ``(balls, xy) -> ball``; needs
+            ``rules.pick_policy = 'agent'``). A choice whose option is not set is a ValueError;
+            entries the stroke did not need are reported in ``notes``.
         rules, geo: rule-set options and static game facts (defaults: the shipped configs).
         rngs: per table random generators for the ``random`` policies (default: from the
             state's seed and stroke number).
+        allow_overflow: score a stroke whose simulation stopped at ``max_events`` / ``t_max``
+            (physics ``overflow`` != 0) where its log ended, with a note; by default such a
+            stroke is refused, since the rules judge balls at rest.
 
     Returns:
         One GolfOutcome per table.
+
+    Raises:
+        ValueError: bad input (the message names it), a choice or partner the rule options do
+            not use, or an overflowed simulation without ``allow_overflow``.
     """
     rules = rules or GolfRules()
     geo = geo or golf_geometry()
@@ -1192,6 +1389,7 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         states = [states]
     if len(states) != T:
         raise ValueError(f"got {len(states)} states for a log of {T} tables")
+    check_log(log, np.stack([st.on_table for st in states]), geo)
     cb = np.atleast_1d(np.asarray(cue_ball, dtype=object))
     if cb.shape != (T,):
         raise ValueError(f"cue_ball must have shape ({T},), got {cb.shape}: {cue_ball!r}")
@@ -1217,6 +1415,10 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         choices = [choices]
     if len(players) != T or len(choices) != T:
         raise ValueError(f"players and choices need one entry per table ({T})")
+    for t in range(T):
+        choices[t] = check_choices(choices[t], rules, f"choices[{t}]")
+        players[t] = check_player(players[t], rules, f"players[{t}]")
+    check_overflow(log, allow_overflow)
 
     # --- vectorised facts over all tables: initial velocity of each cue ball -----------------
     rvw0 = np.asarray(log.rvw0)
@@ -1240,8 +1442,72 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         zt = {k: v[t] for k, v in zf.items()}
         outs.append(_referee(st, tl, zt, int(cb[t]), float(speed0[t]), d0[t],
                              float(cue_arr[t, 2]), _injected(injected[t], geo, tl.t_end),
-                             players[t], choices[t] or {}, rules, geo, rng))
+                             players[t], choices[t], rules, geo, rng))
     return outs
+
+
+#: The option that enables each key of ``choices`` (G-30 spots, G-25 pick).
+CHOICE_OPTIONS = {"spots": "spot_policy", "pick": "pick_policy"}
+
+
+def check_choices(choices: Any, rules: GolfRules, where: str = "choices") -> dict:
+    """The opponent's choices of one stroke, checked against the rule options.
+
+    Returns a dict (empty for None). Raises ValueError for anything but a mapping with keys
+    ``spots`` / ``pick``, and for a key whose option (``spot_policy`` / ``pick_policy``) is not
+    ``agent``: such a choice would be ignored, so it is refused.
+    """
+    if choices is None:
+        return {}
+    if not isinstance(choices, dict):
+        raise ValueError(f"{where} must be a dict with 'spots' and / or 'pick', got {choices!r}")
+    unknown = sorted(set(choices) - set(CHOICE_OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown key(s) {unknown} in {where}; known: {sorted(CHOICE_OPTIONS)}")
+    for key, option in CHOICE_OPTIONS.items():
+        if key in choices and getattr(rules, option) != "agent":
+            raise ValueError(f"{where}[{key!r}] is given but rules.{option} is "
+                             f"{getattr(rules, option)!r}, which does not use it: set "
+                             f"{option}='agent' to let the opponent choose")
+    spots = choices.get("spots")
+    if "spots" in choices and not (callable(spots) or isinstance(spots, (list, tuple))):
+        raise ValueError(f"{where}['spots'] must be a list of spot numbers or a callable, got "
+                         f"{spots!r}")
+    return dict(choices)
+
+
+def check_player(player: Any, rules: GolfRules, where: str = "player") -> int | None:
+    """The duo partner (0 / 1) who struck (G-31). With ``rules.duo`` it is required (the turn
+    order is always checked); without duo play a side has one player, so only None or 0 are
+    accepted. Returns the partner, or None (singles, not given)."""
+    if player is None:
+        if rules.duo:
+            raise ValueError(f"{where}: duo play (rules.duo) needs the partner (0 / 1) who "
+                             "struck, to check the turn order (G-31)")
+        return None
+    if isinstance(player, (bool, np.bool_)) or player not in (0, 1):
+        raise ValueError(f"{where} must be partner 0 or 1, got {player!r}")
+    if not rules.duo and int(player) != 0:
+        raise ValueError(f"{where} = {player!r} but rules.duo is off: a singles side has one "
+                         "player (partner 0); set duo=True for duo play (G-31)")
+    return int(player)
+
+
+def check_overflow(log: Any, allow_overflow: bool, tables: Sequence[int] | None = None) -> None:
+    """Refuse a log in which the simulation stopped at a limit before every ball came to rest
+    (physics ``overflow``: 1 max_events, 2 t_max), unless ``allow_overflow``; the rules judge a
+    stroke from balls at rest."""
+    if not isinstance(allow_overflow, (bool, np.bool_)):
+        raise ValueError(f"allow_overflow must be true or false, got {allow_overflow!r}")
+    code = np.asarray(getattr(log, "overflow", 0)).reshape(-1)
+    idx = range(len(code)) if tables is None else tables
+    bad = [t for t in idx if code[t] != 0]
+    if bad and not allow_overflow:
+        t = bad[0]
+        limit = {1: "max_events", 2: "t_max"}.get(int(code[t]), f"code {int(code[t])}")
+        raise ValueError(f"table {t}: the simulation stopped at its {limit} limit before every "
+                         f"ball came to rest (overflow = {int(code[t])}); raise max_events / "
+                         "t_max, or pass allow_overflow=True to score it where the log ended")
 
 
 def zone_facts(before: np.ndarray, after: np.ndarray, geo: GolfGeometry) -> dict:
@@ -1251,9 +1517,11 @@ def zone_facts(before: np.ndarray, after: np.ndarray, geo: GolfGeometry) -> dict
         before, after: (T, 10, 2) centres [m] (NaN rows are ignored).
 
     Returns:
-        dict of bool arrays (T, 10, 2) indexed [table, ball, goal], line conventions of the spec
-        (``+eps``: a ball on the line counts as inside, ``-eps``: as outside):
-        ``below`` below goal g's stroke line (+eps) and not in its small triangle (+eps) (G-10);
+        dict of bool arrays (T, 10, 2) indexed [table, ball, goal], line conventions of the rule
+        book (``+eps``: a ball on the line counts as inside, ``-eps``: as outside):
+        ``below`` strictly below goal g's stroke line: in the region below it, farther than
+        eps from the stroke line (a ball on the line counts as above it, seed "über oder auf der
+        Stoßlinie") and not in the small triangle (+eps: on its line counts as inside) (G-10);
         ``great_in_b`` / ``great_in_a`` in the great triangle (+eps) before / after (G-14, G-15);
         ``small_strict_b`` / ``small_strict_a`` in the small triangle (-eps) (G-15);
         ``great_strict_b`` in the great triangle (-eps) (G-22); and ``strip`` (T, 10, 2):
@@ -1268,7 +1536,8 @@ def zone_facts(before: np.ndarray, after: np.ndarray, geo: GolfGeometry) -> dict
         return np.stack([zs.in_zone(f"{name}_{g}", pts, e) for g in range(2)], axis=-1)
 
     return {
-        "below": both("below_stroke_line", b0, eps) & ~both("small_triangle", b0, eps),
+        "below": (both("below_stroke_line", b0, eps) & ~both("stroke_line", b0, eps)
+                  & ~both("small_triangle", b0, eps)),
         "great_in_b": both("great_triangle", b0, eps),
         "great_in_a": both("great_triangle", a0, eps),
         "small_strict_b": both("small_triangle", b0, -eps),
@@ -1345,7 +1614,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
     if tl.overflow:
         limit = ("", "max_events", "t_max")[tl.overflow]
         notes.append(f"the simulation stopped at a limit ({limit}) before every ball came to "
-                     f"rest; scored as it stood")
+                     f"rest; scored as it stood (allow_overflow)")
 
     # --- what physics produced ---------------------------------------------------------------
     drops = tl.drops(on0)
@@ -1380,8 +1649,12 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
                 whose = "own" if need == s else "opponent"
                 raise ValueError(f"behavioural foul {e['kind']} needs the touched {whose} "
                                  f"ball, got {e.get('ball')!r}")
+            for r, _, _ in e.get("restore", ()):
+                if not on0[r]:
+                    raise ValueError(f"injected restore names ball {ids[r]}, which is not on "
+                                     "the table")
             fouls.append(Foul("G-18", e["time"], () if b is None else (b,), e["kind"],
-                              f"behavioural foul {e['kind']}"))
+                              f"behavioural foul {e['kind']}", e.get("restore", ())))
     dropped = {b for b, _, _ in drops}
     for b in dropped | set(off) | jammed:
         final[b] = np.nan
@@ -1391,7 +1664,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
         fouls.append(Foul("G-18", 0.0, (c,), "played_opponent_ball",
                           f"{ids[c]} is the opponent's ball (G-2)"))
     # G-31: partners alternate; out-of-order play is a G-18 foul.
-    if rules.duo and player is not None and int(player) != int(st.partner[s]):
+    if rules.duo and int(player) != int(st.partner[s]):
         fouls.append(Foul("G-18", 0.0, (), "out_of_turn",
                           f"partner {player} struck; partner {int(st.partner[s])} was due"))
 
@@ -1401,6 +1674,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
     direct = direct_goal_attempt(p_c, d0, g_att, geo)
 
     # --- G-10 hard / raised-cue stroke from below the stroke line ----------------------------
+    # (on the stroke line, within eps_line, is above it: a hard stroke is allowed there)
     below = bool(zf["below"][c, g_att])
     if below and (direct or rules.g10_any_direction):
         hard = speed0 >= rules.hard_speed
@@ -1535,6 +1809,9 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
     replaced: list[int] = []
     letters: set[str] = set()
     gone = {b for b, _, _ in drops} | set(off) | set(jammed)
+    # G-17 exception to "only the first foul": an opponent's ball played off the table (or left
+    # on a cushion, goal cap or cover) always goes into its goal, whatever foul is penalised.
+    opp_off = sorted((b for b in off if SIDE_OF[b] == opp), key=lambda b: off[b][0])
 
     def stroke_goals() -> None:
         # G-6, G-7: a dropped ball counts for its side; G-8: an own ball in the own defence goal
@@ -1548,8 +1825,8 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
     def replace_moved(only_on_table: bool = False) -> None:
         # RA: every ball the stroke moved goes back; dropped balls come back out of the goal.
         for b in np.flatnonzero(_moved(tl, before, final, gone)):
-            if only_on_table and np.isnan(final[b, 0]):
-                continue
+            if (only_on_table and np.isnan(final[b, 0])) or b in opp_off:
+                continue  # an opponent's ball off the table goes into its goal (G-17)
             xy[b] = before[b]
             replaced.append(int(b))
 
@@ -1566,11 +1843,22 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
             stroke_goals()  # goals stand
             if foul.rule in ("G-16", "G-17") and rules.replace_on_off_table:
                 replace_moved(only_on_table=True)
+        if "RF" in letters:
+            # G-18 deflect: only the balls the foul displaced go back (the event carries them);
+            # the others, dropped balls included, stay as the stroke left them
+            for b, x, y in foul.restore:
+                removed.pop(b, None)
+                if b in to_spot:
+                    to_spot.remove(b)
+                xy[b] = (x, y)
+                replaced.append(b)
         if "SPOT" in letters and foul.rule != "G-8":
-            to_spot.extend(b for b in foul.balls if b not in to_spot)
-        if "GOAL" in letters:
-            # G-17: the opponent's balls off the table go into their goal; G-18 deflect: the
-            # touched opponent's ball does.
+            for b in foul.balls:
+                removed.pop(b, None)  # a touched ball that dropped comes out for its spot
+                if b not in to_spot:
+                    to_spot.append(b)
+        if "GOAL" in letters and foul.rule == "G-18":
+            # G-18 deflect_opponent_ball: the touched opponent's ball goes into its goal
             for b in foul.balls:
                 if SIDE_OF[b] == opp:
                     into_goal.append(b)
@@ -1581,6 +1869,12 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
             b = _pick_ball(st, xy, c, choices.get("pick"), rules, geo, rng)
             if b is not None and b not in to_spot:
                 to_spot.append(b)
+    # G-17 (whichever foul came first, G-17 itself included): the opponent's balls played off
+    # the table go into their goal, scored for the opponent, at the time they left (G-17a).
+    for b in opp_off:
+        if b not in removed:
+            into_goal.append(b)
+            removed[b] = off[b][0]
     # Balls off the table, on the rail or jammed in the defence goal that the penalised foul does
     # not deal with (nor brought back by RA) go to a penalty spot of their side.
     for b in sorted(set(off) | set(jammed)):
@@ -1592,6 +1886,8 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
         xy[b] = np.nan
     for b in to_spot:
         xy[b] = np.nan
+    if foul is not None and foul.restore and "RF" in letters:
+        _check_restored(xy, [b for b, _, _ in foul.restore], geo)
 
     # --- G-26: in kader play, a foul stroke with the cue ball lying on a penalty spot ---------
     fouled = st.fouled_spots.copy()
@@ -1606,27 +1902,12 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
     # --- G-30: place the balls one at a time, the cue ball first -------------------------------
     same = np.all(xy == before, axis=1)
     on_spot = np.where(same, st.on_spot, 0)
-    spotted: list[tuple[int, int]] = []
-    agent = choices.get("spots")
-    agent_list = list(agent) if isinstance(agent, (list, tuple)) else None
-    for b in sorted(dict.fromkeys(to_spot), key=lambda b: (b != c, b)):
-        allowed = None
-        if b == g26_ball:
-            allowed = [k for k in range(1, 6) if not fouled[SIDE_OF[b], k - 1]]
-        ch = None
-        if rules.spot_policy == "agent":
-            if agent_list is not None:
-                if not agent_list:
-                    raise ValueError(f"spot_policy 'agent' needs a spot choice for "
-                                     f"{geo.ball_ids[b]}; choices['spots'] ran out")
-                ch = agent_list.pop(0)
-            elif callable(agent):
-                ch = agent
-            else:
-                raise ValueError(f"spot_policy 'agent' needs choices['spots'], got {agent!r}")
-        k, p = choose_spot(b, xy, geo, rules.spot_policy, rng, ch, allowed)
-        xy[b] = p
-        spotted.append((b, k))
+    allowed = {}
+    if g26_ball is not None:
+        allowed[g26_ball] = [k for k in range(1, 6) if not fouled[SIDE_OF[g26_ball], k - 1]]
+    order = sorted(dict.fromkeys(to_spot), key=lambda b: (b != c, b))
+    spotted, unused = place_on_spots(order, xy, geo, rules, rng, choices.get("spots"), allowed)
+    for b, k in spotted:
         on_spot[b] = k
     on_spot[np.isnan(xy[:, 0])] = 0
 
@@ -1657,6 +1938,11 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
         return _apply(st, tl, c, kader, fouls + [g14], g14, drops, off, jammed, before, final,
                       False, left, notes, choices, rules, geo, rng, check_duty=False)
 
+    if unused:
+        notes.append(f"choices['spots']: {len(unused)} entr{'y' if len(unused) == 1 else 'ies'} "
+                     f"{unused} not needed ({len(spotted)} ball(s) chosen for by the opponent)")
+    if "pick" in choices and "PICK" not in letters:
+        notes.append("choices['pick'] not used: no G-25 pick in this stroke")
     return GolfOutcome(
         shooter=s, cue_ball=c, kader=kader, fouls=fouls, foul=foul,
         consequences=frozenset(letters), drops=list(drops), scored=scored,
@@ -1665,6 +1951,24 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
         left_kader=left, game_over=game_over, winner=winner, xy=xy,
         on_spot=on_spot.astype(np.int64), fouled_spots=fouled, notes=notes,
         overflow=tl.overflow)
+
+
+def _check_restored(xy: np.ndarray, balls: Sequence[int], geo: GolfGeometry) -> None:
+    """A ball put back by RF must lie on the cloth, clear of caps, goals and the other balls."""
+    R, tol = geo.R, 1e-7
+    hx, hy = geo.table.length / 2 - R, geo.table.width / 2 - R
+    for b in balls:
+        x, y = xy[b]
+        where = f"restore: {geo.ball_ids[b]} at ({x}, {y})"
+        if abs(x) > hx + tol or abs(y) > hy + tol:
+            raise ValueError(f"{where} is off the cloth")
+        if np.any(np.hypot(*(geo.caps - xy[b]).T) < R + geo.r_cap - tol):
+            raise ValueError(f"{where} overlaps a cap")
+        if np.any(np.hypot(*(geo.goals[:, :2] - xy[b]).T) < geo.goals[:, 2]):
+            raise ValueError(f"{where} is inside a goal")
+        for o in np.flatnonzero(~np.isnan(xy[:, 0])):
+            if o != b and math.hypot(*(xy[o] - xy[b])) < 2 * R - tol:
+                raise ValueError(f"{where} overlaps {geo.ball_ids[o]}")
 
 
 def _pick_ball(st: GolfState, xy: np.ndarray, c: int, choice: Any, rules: GolfRules,
@@ -1706,7 +2010,9 @@ def score_cli(payload: dict) -> dict:
             opening (G-3) the strike is a list of two strikes, one per side. A shot may omit
             ``balls`` and ``table`` (taken from the state). Optional: ``rules`` (option
             overrides), ``inject`` (events, module docstring), ``player`` (duo partner, G-31;
-            in the opening the two openers), ``choices`` (``{"spots": [..], "pick": ball}``).
+            in the opening the two openers; required in duo play), ``choices`` (``{"spots":
+            [..], "pick": ball}``, with the ``agent`` policies), ``allow_overflow`` (true:
+            score a shot cut off by max_events / t_max where it ended; default: refused).
 
     Returns:
         ``{"outcome": <outcome JSON>, "state": <state JSON after the stroke>}``.
