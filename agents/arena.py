@@ -119,18 +119,16 @@ class KeglebillardArena:
         return self.g.batch(states).game_over.copy()
 
     def winners(self, states: Any) -> list[int | None]:
-        """The winner (player id) of each game; a game cut off by the shot limit goes to the
-        higher score (None on a tie)."""
+        """The winner (player id) of each game; None for a game that did not finish (cut off by
+        the shot limit: unfinished, neither won nor drawn, whatever the score)."""
         states = self.g.batch(states)
         out: list[int | None] = []
         for t in range(len(states)):
-            if states.game_over[t]:
-                out.append(int(states.finished[t, 0]) if states.n_finished[t] else
-                           int(states.lost[t, states.n_lost[t] - 1]))
+            if not states.game_over[t]:
+                out.append(None)
                 continue
-            s = states.scores[t]
-            best = s.max()
-            out.append(None if (s == best).sum() > 1 else int(np.argmax(s)))
+            out.append(int(states.finished[t, 0]) if states.n_finished[t] else
+                       int(states.lost[t, states.n_lost[t] - 1]))
         return out
 
     def scores(self, states: Any) -> list:
@@ -223,7 +221,8 @@ class GolfbillardArena:
 
     @staticmethod
     def winner(state: Any) -> int | None:
-        """The winning side; None for a draw (G-5) or a game cut off by the stroke limit."""
+        """The winning side; None for a draw (G-5) or a game cut off by the stroke limit
+        (``GameResults.finished`` tells the two apart)."""
         w = state.match_winner if state.phase == "over" else -1
         return int(w) if w in (0, 1) else None
 
@@ -361,10 +360,13 @@ class GameResults:
 
     Attributes:
         seats: (G, P) agent index playing each seat (player / side) in each game.
-        winner: (G,) winning agent index, -1 for a draw or a game cut off undecided.
+        winner: (G,) winning agent index; -1 for a draw (a finished game nobody won, G-5) and
+            for an unfinished game.
         shots: every shot played, with the shooter's agent index in ``agent``.
         agent: (n_shots,) agent index of each shot's shooter.
-        n_shots: (G,) shots per game. finished: (G,) the game reached its end.
+        n_shots: (G,) shots per game. finished: (G,) the game reached its end by the rules;
+            ``~finished`` games were cut off by ``max_shots`` (*unfinished*: neither a win nor
+            a draw, whatever the score; win rates leave them out and report their number).
     """
 
     seats: np.ndarray
@@ -376,17 +378,24 @@ class GameResults:
     scores: list = field(default_factory=list)
 
     def stats(self, a: int) -> dict[str, float]:
-        """points_per_shot, given_per_shot, foul_rate, shots, games, wins of agent ``a``."""
+        """points_per_shot, given_per_shot, foul_rate, shots, and the game counts of agent
+        ``a``: games, wins, losses, draws (finished, nobody won), unfinished (cut off)."""
         mine = [r for r, ag in zip(self.shots, self.agent, strict=True) if ag == a]
         n = len(mine)
-        games = int((self.seats == a).any(1).sum())
+        seated = (self.seats == a).any(1)
+        fin = seated & self.finished
+        wins = int((self.winner == a).sum())
+        draws = int((fin & (self.winner == -1)).sum())
         return {
             "points_per_shot": float(np.mean([r.points for r in mine])) if n else 0.0,
             "given_per_shot": float(np.mean([r.given for r in mine])) if n else 0.0,
             "foul_rate": float(np.mean([r.foul for r in mine])) if n else 0.0,
             "shots": n,
-            "games": games,
-            "wins": int((self.winner == a).sum()),
+            "games": int(seated.sum()),
+            "wins": wins,
+            "losses": int(fin.sum()) - wins - draws,
+            "draws": draws,
+            "unfinished": int((seated & ~self.finished).sum()),
         }
 
 
@@ -405,7 +414,7 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
         arena: a :class:`KeglebillardArena` or :class:`GolfbillardArena`.
         agents: two agents of the arena's game (the same agent twice is allowed).
         n_games: games to play. seed: the seed. noise: execution noise (:class:`ShotNoise`).
-        max_shots: shots after which a game is cut off (scored by :meth:`winner`).
+        max_shots: shots after which a game is cut off (unfinished: no winner).
         progress: optional callback ``(games finished, n_games)``.
 
     Returns:

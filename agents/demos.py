@@ -129,6 +129,9 @@ def planner_demos(renv: Any, n_states: int, *, per_state: int = 32, noise_sample
     N, K = int(per_state), int(noise_samples)
     obs_l, act_l, rew_l, best_l = [], [], [], []
     done = 0
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=n_states, desc="demonstrations", unit="pos", disable=not progress)
     while done < n_states:
         obs = renv.reset()
         S = min(len(obs), n_states - done)
@@ -147,10 +150,8 @@ def planner_demos(renv: Any, n_states: int, *, per_state: int = 32, noise_sample
         rew_l.append(r)
         best_l.append(r.reshape(S, N).argmax(1))
         done += S
-        if progress:
-            print(f"\r  demonstrations: {done}/{n_states} positions", end="", flush=True)
-    if progress:
-        print()
+        bar.update(S)
+    bar.close()
     return (np.concatenate(obs_l).astype(np.float32), np.concatenate(act_l).astype(np.float32),
             np.concatenate(rew_l).astype(np.float32), np.concatenate(best_l))
 
@@ -182,6 +183,9 @@ def choice_demos(cenv: Any, n_states: int, *, noise_samples: int = 4, noise: Any
     menu = np.arange(A)
     obs_l, q_l = [], []
     done = 0
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=n_states, desc="demonstrations", unit="pos", disable=not progress)
     while done < n_states:
         obs = cenv.reset()
         S = min(len(obs), n_states - done)
@@ -198,10 +202,8 @@ def choice_demos(cenv: Any, n_states: int, *, noise_samples: int = 4, noise: Any
                                     K, A, rng).reshape(n, A))
         obs_l.append(obs[:S])
         done += S
-        if progress:
-            print(f"\r  demonstrations: {done}/{n_states} positions", end="", flush=True)
-    if progress:
-        print()
+        bar.update(S)
+    bar.close()
     return np.concatenate(obs_l).astype(np.float32), np.concatenate(q_l).astype(np.float32)
 
 
@@ -295,3 +297,4 @@ def pretrain(model: Any, obs: np.ndarray, actions: np.ndarray, rewards: np.ndarr
     if hasattr(model, "actor_target"):
         model.actor_target.load_state_dict(model.actor.state_dict())
     return losses
+

@@ -1,19 +1,28 @@
 """A trained Stable-Baselines3 policy as an agent that plays rules states.
 
-The model is a ``.zip`` saved by SB3 (``experiments/train.py`` writes ``runs/<name>/model.zip``
-and ``best_model.zip`` next to the run's ``config.yaml``). The agent turns each game state into
-the env observation (``cuegym.games.kegle.Kegle.observe`` / ``cuegym.envs.golf.observe_states``),
-asks the policy (deterministic), and maps the action back to a strike exactly as the env does
-(absolute action), through the geometric-residual map (``cuegym.agents.residual``) or the
-discrete shot menu (``cuegym.agents.choice``), as the run's config says. A model file may also
-carry that metadata itself: ``<model>.json`` beside it with ``{"game", "env_id", "action",
-"residual", "choice"}`` (the shipped agents under ``agents/pretrained/`` do). A model trained on
-a one-shot (Shot) env is shown every position at 0 : 0, as in training.
+The model is a ``.zip`` saved by SB3. The agent turns each game state into the env observation
+(``cuegym.games.kegle.Kegle.observe`` / ``cuegym.envs.golf.observe_states``), asks the policy
+(deterministic), and maps the action back to a strike exactly as the env does (absolute action),
+through the geometric-residual map (``cuegym.agents.residual``) or the discrete shot menu
+(``cuegym.agents.choice``).
+
+Metadata (which algorithm, env id and action wrapper): models saved by cuegym
+(:func:`save_model`; ``experiments/train.py``, ``selfplay.py``, the shipped agents) carry it in
+the zip itself, as a member ``cuegym.json`` (SB3 ignores it when loading) with ``{"game",
+"env_id", "action", "residual", "choice", "algo"}``. For other zips :func:`model_meta` looks for
+``<model>.json`` beside it, then the run's ``config.yaml``, and otherwise infers it from the
+zip's own SB3 data (the policy's module gives the algorithm, the observation size the game, a
+``Box`` action the env's absolute action) and says so on stderr: a model trained with plain SB3
+on ``cuegym.envs.make_sb3_vec_env`` plays in tournaments as it is. :func:`write_meta` adds the
+metadata to an existing zip. A model trained on a one-shot (Shot) env is shown every position
+at 0 : 0, as in training.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,21 +32,89 @@ import yaml
 
 from cuegym.agents.base import Agent, Strikes, check_game
 
+#: the zip member holding cuegym's metadata of a saved model
+META_MEMBER = "cuegym.json"
+ALGOS = ("sac", "ppo", "td3", "dqn")
+
+
+def read_zip_meta(path: str | Path) -> dict[str, Any] | None:
+    """The ``cuegym.json`` member of a model zip, or None when it has none."""
+    with zipfile.ZipFile(path) as z:
+        if META_MEMBER not in z.namelist():
+            return None
+        meta = json.loads(z.read(META_MEMBER))
+    if not isinstance(meta, dict):
+        raise ValueError(f"{path}: {META_MEMBER} is not a JSON object")
+    return meta
+
+
+def write_meta(path: str | Path, meta: dict[str, Any]) -> Path:
+    """Store ``meta`` as the ``cuegym.json`` member of the model zip ``path`` (replacing an
+    older one), atomically (a temporary copy, then a rename). The weights are not touched."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with zipfile.ZipFile(path) as src, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
+            for info in src.infolist():
+                if info.filename != META_MEMBER:
+                    dst.writestr(info, src.read(info.filename))
+            dst.writestr(META_MEMBER, json.dumps(meta, indent=1))
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def _infer_meta(path: Path) -> dict[str, Any]:
+    """Metadata guessed from a plain SB3 zip's ``data`` (the message says what was assumed)."""
+    import sys
+
+    from cuegym.envs import golf, kegle
+
+    with zipfile.ZipFile(path) as z:
+        if "data" not in z.namelist():
+            raise ValueError(f"{path} is not a Stable-Baselines3 model zip (no 'data' member)")
+        data = json.loads(z.read("data"))
+    module = str(data.get("policy_class", {}).get("__module__", ""))
+    algo = next((a for a in ALGOS if f".{a}." in module + "."), None)
+    if algo is None and module.endswith("common.policies") and "clip_range" in data:
+        algo = "ppo"  # PPO's actor-critic policy lives in common.policies (as A2C's does)
+    if algo is None:
+        raise ValueError(f"{path}: cannot tell the algorithm from the policy module "
+                         f"{module!r}; write the metadata with "
+                         "cuegym.agents.sb3_agent.write_meta(path, {'algo': ..., 'env_id': ...})")
+    shape = json.loads(str(data.get("observation_space", {}).get("_shape", "[]")))
+    dims = {kegle.observation_space().shape[0]: "keglebillard",
+            golf.observation_space().shape[0]: "golfbillard"}
+    act_type = str(data.get("action_space", {}).get(":type:", ""))
+    if len(shape) != 1 or shape[0] not in dims or "Box" not in act_type:
+        raise ValueError(f"{path}: observation shape {shape} and action space {act_type!r} are "
+                         "not those of a cuegym env with its own (absolute) action; write the "
+                         "metadata with cuegym.agents.sb3_agent.write_meta")
+    game = dims[shape[0]]
+    env_id = "cuegym/KeglebillardShot-v0" if game == "keglebillard" else \
+        "cuegym/GolfbillardShot-v0"
+    print(f"note: {path} carries no cuegym metadata; assuming algo {algo} (its policy), "
+          f"{game} (observation size {shape[0]}), the env's absolute action and env_id "
+          f"{env_id} (add metadata with cuegym.agents.sb3_agent.write_meta)", file=sys.stderr)
+    return {"env_id": env_id, "action": "absolute", "algo": algo, "game": game,
+            "inferred": True}
+
 
 def model_meta(path: str | Path) -> dict[str, Any]:
-    """The metadata of a saved model: ``<model>.json`` beside it, else the run's
-    ``config.yaml`` in the same directory. Keys: game, env_id, action, residual, choice,
-    algo."""
+    """The metadata of a saved model: its ``cuegym.json`` member, else ``<model>.json``
+    beside it, else the run's ``config.yaml`` in the same directory, else inferred from the
+    SB3 data (with a note on stderr). Keys: game, env_id, action, residual, choice, algo."""
     p = Path(path)
     side = p.with_suffix(".json")
-    if side.exists():
+    meta = read_zip_meta(p)
+    if meta is None and side.exists():
         meta = json.loads(side.read_text())
-    elif (p.parent / "config.yaml").exists():
+    elif meta is None and (p.parent / "config.yaml").exists():
         cfg = yaml.safe_load((p.parent / "config.yaml").read_text()) or {}
         meta = {k: cfg.get(k) for k in ("env_id", "action", "residual", "choice", "algo")}
-    else:
-        raise FileNotFoundError(f"no metadata for model {p}: expected {side.name} or "
-                                "config.yaml beside it")
+    elif meta is None:
+        meta = _infer_meta(p)
     env_id = meta.get("env_id") or "cuegym/KeglebillardShot-v0"
     meta.setdefault("game", "golfbillard" if "Golf" in env_id else "keglebillard")
     meta["env_id"] = env_id
@@ -46,6 +123,69 @@ def model_meta(path: str | Path) -> dict[str, Any]:
     meta["choice"] = dict(meta.get("choice") or {})
     meta["algo"] = (meta.get("algo") or "sac").lower()
     return meta
+
+
+def save_model(model: Any, path: str | Path, meta: dict[str, Any] | None = None,
+               exclude: list[str] | None = None) -> Path:
+    """``model.save(path)`` atomically (a temporary file in the same directory, then a rename:
+    an interrupt leaves the previous file intact), with ``meta`` (default: the model's
+    ``cuegym_meta`` attribute, if any) stored as the zip's ``cuegym.json``."""
+    path = Path(path)
+    if path.suffix != ".zip":
+        path = path.with_name(path.name + ".zip")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = meta if meta is not None else getattr(model, "cuegym_meta", None)
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.zip")
+    from stable_baselines3.common.base_class import BaseAlgorithm
+
+    try:  # the base class's save: atomic_algo's override calls this function
+        BaseAlgorithm.save(model, tmp, exclude=list(exclude or []) + ["cuegym_meta"])
+        if meta is not None:
+            with zipfile.ZipFile(tmp, "a", zipfile.ZIP_DEFLATED) as z:
+                z.writestr(META_MEMBER, json.dumps(meta, indent=1))
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def save_replay_buffer(model: Any, path: str | Path) -> Path:
+    """``model.save_replay_buffer(path)`` atomically (temporary file, then a rename)."""
+    from stable_baselines3.common.save_util import save_to_pkl
+
+    path = Path(path)
+    if path.suffix != ".pkl":
+        path = path.with_name(path.name + ".pkl")
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.pkl")
+    try:
+        save_to_pkl(tmp, model.replay_buffer, model.verbose)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+_ATOMIC: dict[type, type] = {}
+
+
+def atomic_algo(cls: type) -> type:
+    """A subclass of the SB3 algorithm ``cls`` whose ``save`` and ``save_replay_buffer`` go
+    through :func:`save_model` / :func:`save_replay_buffer` (atomic; the metadata in
+    ``model.cuegym_meta`` stored in every saved zip), so that SB3's own callbacks
+    (``EvalCallback``, ``CheckpointCallback``) write complete, self-describing files."""
+    if cls not in _ATOMIC:
+        def save(self, path, exclude=None, include=None):
+            if include:
+                raise ValueError("save(include=...) is not supported by the atomic save")
+            save_model(self, path, exclude=exclude)
+
+        def save_buffer(self, path):
+            save_replay_buffer(self, path)
+
+        _ATOMIC[cls] = type(cls.__name__, (cls,), {
+            "save": save, "save_replay_buffer": save_buffer,
+            "__doc__": f"{cls.__name__} with atomic saves carrying cuegym metadata."})
+    return _ATOMIC[cls]
 
 
 def load_model(path: str | Path, algo: str) -> Any:
@@ -173,8 +313,9 @@ class SB3Agent(Agent):
 def export_model(src: str | Path, dst: str | Path, **extra: Any) -> Path:
     """Write a lean copy of a trained model for shipping (``agents/pretrained/<game>.zip``):
     the optimizers' running statistics are dropped (they matter only for more training), the
-    metadata (:func:`model_meta` plus ``extra``, e.g. the command that trained it) goes to
-    ``<dst>.json`` beside it. The copy loads and plays exactly like the original."""
+    metadata (:func:`model_meta` plus ``extra``, e.g. the command that trained it) goes into
+    the zip (``cuegym.json``) and to ``<dst>.json`` beside it (for people). The copy loads and
+    plays exactly like the original."""
     src, dst = Path(src), Path(dst)
     meta = {**model_meta(src), **extra}
     if meta["action"] == "residual":  # every field, so later changes of defaults cannot bite
@@ -198,8 +339,7 @@ def export_model(src: str | Path, dst: str | Path, **extra: Any) -> Path:
             opt.state.clear()
     if getattr(model, "ent_coef_optimizer", None) is not None:
         model.ent_coef_optimizer.state.clear()
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    model.save(dst, exclude=["replay_buffer", "_last_obs", "_last_original_obs",
-                             "_episode_storage"])
+    save_model(model, dst, meta, exclude=["replay_buffer", "_last_obs", "_last_original_obs",
+                                          "_episode_storage"])
     dst.with_suffix(".json").write_text(json.dumps(meta, indent=1))
     return dst

@@ -70,10 +70,11 @@ def _layout_ok(xy: np.ndarray, R: float, caps: np.ndarray, r_cap: float) -> bool
 
 
 def generate_golfbillard_positions(n: int = 8192, *, seed: int = 0, tables: int = 128,
-                                   keep: float = 0.25, max_events: int = 400
-                                   ) -> GolfbillardPositions:
+                                   keep: float = 0.25, max_events: int = 400,
+                                   progress: bool = False) -> GolfbillardPositions:
     """Simulate single golfbillard games and record ``n`` play-phase positions (each position
-    before a stroke kept with probability ``keep``; float32-rounded and checked)."""
+    before a stroke kept with probability ``keep``; float32-rounded and checked);
+    ``progress``: a progress bar on stderr."""
     from cuegym.configs import load_params
     from cuegym.physics import simulate
     from cuegym.physics.path import ball_segments
@@ -88,7 +89,11 @@ def generate_golfbillard_positions(n: int = 8192, *, seed: int = 0, tables: int 
     keys = ("xy", "to_move", "kader", "duty", "duty_met", "turn_strokes", "turn_scored",
             "on_spot", "fouled_spots", "turns", "idle_turns")
     rec: dict[str, list] = {k: [] for k in keys}
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=n, desc="golfbillard positions", unit="pos", disable=not progress)
     while len(rec["xy"]) < n:
+        bar.update(len(rec["xy"]) - bar.n)
         for st in states:
             if st.phase != "play" or rng.random() >= keep or len(rec["xy"]) >= n:
                 continue
@@ -113,6 +118,7 @@ def generate_golfbillard_positions(n: int = 8192, *, seed: int = 0, tables: int 
                                  rules=rules, geo=geo, allow_overflow=True)
         states = [new_match(rules, seed=int(rng.integers(2**31))) if s.phase == "over" else s
                   for s in states]
+    bar.close()
     arr = {k: np.array(v) for k, v in rec.items()}
     return GolfbillardPositions(
         xy=arr["xy"], to_move=arr["to_move"].astype(np.int8), kader=arr["kader"].astype(bool),

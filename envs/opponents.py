@@ -13,6 +13,7 @@ callable ``f(states, rng)`` returning such an object is accepted too.
 from __future__ import annotations
 
 from collections.abc import Callable
+from os import PathLike
 from typing import Any
 
 
@@ -29,26 +30,26 @@ def as_opponent(opponent: Any, default: Callable[[], Any], game: str) -> Any:
     """An object with ``act(states, rng)``.
 
     Args:
-        opponent: ``"random"`` or None (``default()``, the env's uniform random opponent),
-            ``"geometric"`` (``cuegym.agents.geometric.GeometricAgent(game)``, imported only
-            then), an object with ``act(states, rng)`` (a ``cuegym.agents`` Agent), or a
+        opponent: ``"random"`` or None (``default()``, the env's uniform random opponent); any
+            other name ``cuegym.agents.make_agent`` accepts (``"geometric"``, ``"planner"``,
+            ``"planner:n_candidates=32"``, ``"pretrained"``, a model ``.zip`` path), imported
+            only then; an object with ``act(states, rng)`` (a ``cuegym.agents`` Agent); or a
             callable ``f(states, rng)``.
         game: ``keglebillard`` or ``golfbillard`` (for named agents).
     """
     if opponent is None or opponent == "random":
         return default()
-    if opponent == "geometric":
+    if isinstance(opponent, str | PathLike):
+        from cuegym.agents import make_agent
+
         try:
-            from cuegym.agents.geometric import GeometricAgent
-        except ImportError as e:  # pragma: no cover - agents ship with cuegym
-            raise ValueError(f"opponent 'geometric' needs cuegym.agents ({e})") from None
-        return GeometricAgent(game)
-    if isinstance(opponent, str):
-        raise ValueError(f"unknown opponent {opponent!r}: named opponents are 'random' and "
-                         "'geometric' (or pass an agent object with act(states, rng))")
+            return make_agent(str(opponent), game)
+        except ValueError as e:
+            raise ValueError(f"unknown opponent {str(opponent)!r}: {e}") from None
     if hasattr(opponent, "act"):
         return opponent
     if callable(opponent):
         return _CallableOpponent(opponent)
-    raise ValueError(f"an opponent must be 'random', 'geometric', an object with "
-                     f"act(states, rng) or a callable, got {opponent!r}")
+    raise ValueError(f"an opponent must be 'random', an agent name or model path (as "
+                     f"cuegym.agents.make_agent takes), an object with act(states, rng) or a "
+                     f"callable, got {opponent!r}")

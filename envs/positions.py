@@ -13,6 +13,14 @@ training agents that are to play such opponents.
 Files: ``envs/data/<name>_positions.npz``, written by ``experiments/make_position_bank.py``; a
 missing file is generated (deterministically, seed 0) on first use and cached there when the
 directory is writable.
+
+Every bank carries a *stamp* (a JSON object in the ``.npz``): the generator that made it, the
+generator's version (:data:`GENERATOR_VERSION`), its arguments, the cuegym version and the git
+commit when known. Loading checks the stamp against the code: a bank made by another version of
+its generator (or an unstamped one) is refused with the command that regenerates it, instead of
+silently training on positions the code no longer produces. The version is bumped by hand when
+the generator, or the physics or rules it runs, change its output; ``tests/test_position_banks.py``
+regenerates the start of every shipped bank and fails when a bump (and a regeneration) is due.
 """
 
 from __future__ import annotations
@@ -62,18 +70,98 @@ class KeglebillardPositions:
                 "pin_down": float((~self.pins).any(1).mean())}
 
 
+#: version of each generator's output; bump when the generator, or the physics or rules it
+#: runs, change the positions it makes (then regenerate the shipped banks:
+#: ``python experiments/make_position_bank.py --game <bank> --overwrite-shipped``)
+GENERATOR_VERSION = {"generate_keglebillard_positions": 2,
+                     "generate_keglebillard_play_positions": 2,
+                     "generate_golfbillard_positions": 2}
+#: the generator of each named bank, and its arguments besides n and seed
+BANK_GENERATORS = {"keglebillard": ("generate_keglebillard_positions", {}),
+                   "keglebillard-helmatch": ("generate_keglebillard_positions",
+                                             {"table": "keglebillard-helmatch"}),
+                   "keglebillard-play": ("generate_keglebillard_play_positions", {}),
+                   "golfbillard": ("generate_golfbillard_positions", {})}
+
+
 def _bank_path(name: str) -> Path:
     return DATA_DIR / f"{name}_positions.npz"
 
 
-def save_positions(bank, path: Path) -> None:
-    """Write a bank as a compressed .npz (float32 positions, validated after rounding)."""
+def make_stamp(generator: str, **args) -> dict:
+    """The stamp of a bank made now by ``generator`` with ``args`` (see the module doc)."""
+    import subprocess
+
+    from cuegym import __version__
+
+    if generator not in GENERATOR_VERSION:
+        raise ValueError(f"unknown bank generator {generator!r}; known: "
+                         f"{sorted(GENERATOR_VERSION)}")
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, timeout=5, cwd=Path(__file__).parent).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    return {"generator": generator, "version": GENERATOR_VERSION[generator], "args": args,
+            "cuegym": __version__, "commit": commit or None}
+
+
+def check_stamp(stamp: dict | None, path: Path, generator: str | None = None) -> None:
+    """Refuse a bank whose stamp does not match this code (ValueError naming the file, the
+    versions and the command that regenerates it). ``generator``: the one it must come from."""
+    name = path.name.removesuffix("_positions.npz")
+    fix = (f"regenerate it: python experiments/make_position_bank.py --game {name} "
+           "--overwrite-shipped" if path.parent == DATA_DIR and name in BANK_GENERATORS else
+           "regenerate it with experiments/make_position_bank.py")
+    if not stamp:
+        raise ValueError(f"position bank {path} carries no version stamp (made by an older "
+                         f"cuegym); {fix}")
+    gen = stamp.get("generator")
+    if generator is not None and gen != generator:
+        raise ValueError(f"position bank {path} was made by {gen}, not {generator}; {fix}")
+    if gen not in GENERATOR_VERSION:
+        raise ValueError(f"position bank {path} was made by an unknown generator {gen!r}")
+    if stamp.get("version") != GENERATOR_VERSION[gen]:
+        raise ValueError(f"position bank {path} was made by {gen} version "
+                         f"{stamp.get('version')}, this code's is version "
+                         f"{GENERATOR_VERSION[gen]}: its positions are not those the code "
+                         f"makes now; {fix}")
+
+
+def save_positions(bank, path: Path, stamp: dict) -> None:
+    """Write a bank as a compressed .npz (float32 positions, validated after rounding) with its
+    ``stamp`` (:func:`make_stamp`), atomically (a temporary file, then a rename)."""
+    import json
+    import os
+
+    check_stamp(stamp, path)
     arrays = {}
     for f in fields(bank):
         a = getattr(bank, f.name)
         arrays[f.name] = a.astype(np.float32) if a.dtype == np.float64 else a
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, kind=np.array(type(bank).__name__), **arrays)
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.npz")
+    try:
+        np.savez_compressed(tmp, kind=np.array(type(bank).__name__),
+                            stamp=np.array(json.dumps(stamp)), **arrays)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def read_stamp(path: Path) -> dict | None:
+    """The stamp of a bank file (None when it has none)."""
+    import json
+
+    with np.load(path, allow_pickle=False) as z:
+        return json.loads(str(z["stamp"])) if "stamp" in z.files else None
+
+
+def load_bank_file(path: str | Path, generator: str | None = None):
+    """A bank from ``path`` after checking its stamp (:func:`check_stamp`)."""
+    path = Path(path)
+    check_stamp(read_stamp(path), path, generator)
+    return _load_npz(path)
 
 
 def _load_npz(path: Path):
@@ -106,25 +194,34 @@ def load_positions(name: str):
     A missing file is generated with the defaults of :func:`generate_keglebillard_positions` /
     ``generate_golfbillard_positions`` and written to ``envs/data`` if possible.
     """
+    if name not in BANK_GENERATORS:
+        raise ValueError(f"unknown position bank {name!r}; known: {sorted(BANK_GENERATORS)}")
     path = _bank_path(name)
+    gen_name, args = BANK_GENERATORS[name]
     if path.exists():
-        return _load_npz(path)
-    if name in ("keglebillard", "keglebillard-helmatch"):
-        bank = generate_keglebillard_positions(table=name)
-    elif name == "keglebillard-play":
-        bank = generate_keglebillard_play_positions()
-    elif name == "golfbillard":
-        from .golf_positions import generate_golfbillard_positions
-
-        bank = generate_golfbillard_positions()
-    else:
-        raise ValueError(f"unknown position bank {name!r}; known: keglebillard, "
-                         "keglebillard-helmatch, keglebillard-play, golfbillard")
+        return load_bank_file(path, gen_name)
+    bank, stamp = generate_bank(name)
     try:
-        save_positions(bank, path)
+        save_positions(bank, path, stamp)
         return _load_npz(path)
     except OSError:  # read-only install: keep it in memory (rounded like a saved bank)
         return bank
+
+
+def generate_bank(name: str, n: int = 0, seed: int = 0, progress: bool = False):
+    """(bank, stamp): the named bank made by its generator (``n`` 0: the generator's
+    default size), with a progress bar if ``progress``."""
+    gen_name, args = BANK_GENERATORS[name]
+    if gen_name == "generate_golfbillard_positions":
+        from .golf_positions import generate_golfbillard_positions as fn
+    else:
+        fn = globals()[gen_name]
+    kw = dict(args, seed=seed, **({"n": n} if n else {}))
+    if progress:
+        kw["progress"] = True
+    bank = fn(**kw)
+    kw.pop("progress", None)
+    return bank, make_stamp(gen_name, **{**kw, "n": len(bank)})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -185,14 +282,15 @@ def _plausible_kegle_strikes(game, states, rng: np.random.Generator):
 
 def generate_keglebillard_positions(n: int = 8192, *, seed: int = 0, tables: int = 256,
                                     keep: float = 0.25, max_events: int = 400,
-                                    table: str = "keglebillard") -> KeglebillardPositions:
+                                    table: str = "keglebillard", progress: bool = False
+                                    ) -> KeglebillardPositions:
     """Simulate keglebillard games (two players, house rules) and record ``n`` positions.
 
     ``tables`` games run in lock-step (one batched ``Kegle.play`` per round); a finished game is
     replaced by a new one; each position before a shot is kept with probability ``keep`` (so the
     bank spreads over whole games rather than their openings). Positions are rounded to float32
     and kept only if no balls overlap each other or a standing pin. ``table``: the keglebillard
-    table config (kleinmatch or helmatch).
+    table config (kleinmatch or helmatch). ``progress``: a progress bar on stderr.
     """
     from cuegym.games.kegle import Kegle
 
@@ -200,12 +298,17 @@ def generate_keglebillard_positions(n: int = 8192, *, seed: int = 0, tables: int
     game = Kegle(None, table)
     states = game.new(tables, 2)
     rec: dict[str, list] = {"red": [], "whites": [], "pins": [], "hand": [], "brk": []}
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=n, desc=f"{table} positions", unit="pos", disable=not progress)
     while len(rec["hand"]) < n:
         _kegle_record(states, game.pin_spots, game.R, game.r_pin, rec,
                       rng.random(tables) < keep, n)
+        bar.update(len(rec["hand"]) - bar.n)
         _, states = game.play(states, _plausible_kegle_strikes(game, states, rng),
                               max_events=max_events, allow_overflow=True)
         _restart(game, states)
+    bar.close()
     return _bank(rec)
 
 
@@ -242,13 +345,13 @@ def _kegle_record(states, pins_spots, R: float, r_pin: float, rec: dict, keep_ma
 
 
 def generate_keglebillard_play_positions(n: int = 16384, *, seed: int = 0, tables: int = 256,
-                                         keep: float = 0.3, noise: str = "tournament"
-                                         ) -> KeglebillardPositions:
+                                         keep: float = 0.3, noise: str = "tournament",
+                                         progress: bool = False) -> KeglebillardPositions:
     """Record ``n`` positions from two-player keglebillard games between geometric aimers.
 
     ``tables`` games run in lock-step (one batched ``Kegle.play`` per round), every strike with
     the shot noise ``noise``; a finished game is replaced by a new one and each position before
-    a shot is kept with probability ``keep``.
+    a shot is kept with probability ``keep``. ``progress``: a progress bar on stderr.
     """
     from cuegym.agents.geometric import GeometricAgent
     from cuegym.games.kegle import Kegle
@@ -260,10 +363,16 @@ def generate_keglebillard_play_positions(n: int = 16384, *, seed: int = 0, table
     shot_noise = load_noise(noise)
     states = game.new(tables, 2)
     rec: dict[str, list] = {"red": [], "whites": [], "pins": [], "hand": [], "brk": []}
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=n, desc="keglebillard-play positions", unit="pos",
+               disable=not progress)
     while len(rec["hand"]) < n:
         _kegle_record(states, game.pin_spots, game.R, game.r_pin, rec,
                       rng.random(tables) < keep, n)
+        bar.update(len(rec["hand"]) - bar.n)
         _, states = game.play(states, agent.act(states, rng), shot_noise, rng,
                               allow_overflow=True)
         _restart(game, states)
+    bar.close()
     return _bank(rec)

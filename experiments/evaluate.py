@@ -1,4 +1,5 @@
-"""Tournament between agents: points per shot, foul rate, win-rate matrix, openskill ratings.
+"""Tournament between agents: win rates with 95 % intervals, Bradley-Terry ratings, points per
+shot, foul rate; and a benchmark of mean returns per env id (``--benchmark``).
 
 Every pair of agents plays ``--games`` games (seats alternate: each agent breaks / plays side 0
 in half of them) through the rules' game flow (``cuegym.agents.arena``), with tournament shot
@@ -8,16 +9,27 @@ models (``runs/<name>/best_model.zip``).
 
     python experiments/evaluate.py --game keglebillard --agents pretrained,geometric,random \\
         --games 100 --seed 0 --json
+    python experiments/evaluate.py --benchmark --episodes 256     # writes docs/benchmarks.md
 
-``--json`` prints one object: ``{"agents": {"<name>": {"points_per_shot", "foul_rate",
-"rating", ...}}, "win_rate": {"<a>": {"<b>": <share of a's games against b that a won>}},
-"notes": [...]}``. Otherwise a table is printed. Both write ``<out>/results.json`` and
-``<out>/tournament.png`` (default ``runs/eval/<game>/``).
+Outcomes: a game is *won*, *drawn* (it ended by the rules and nobody won: golfbillard G-5) or
+*unfinished* (cut off by ``--max-shots`` before its end, whatever the score: neither a win nor
+a draw). ``win_rate[a][b]`` is a's wins over the *finished* games against b (null if none
+finished), with its Wilson 95 % interval in ``win_rate_ci``; unfinished games are counted in
+``unfinished`` and left out of every rate and rating.
 
-Golfbillard: ``points_per_shot`` counts the shooter's own balls scored per stroke. A drawn game
-(G-5 no progress, or a game cut off by ``--max-shots``) is won by nobody; keglebillard games
-cut off are decided by the score. ``rating`` is the openskill (Plackett-Luce) mu after all
-games, in game order; ``rating_sigma`` its uncertainty.
+``rating`` is the Bradley-Terry strength fitted by maximum likelihood to all finished games
+(a draw half a win for each side; one virtual draw per pair as a weak prior), on the Elo scale
+(mean 0; +191 means 3 : 1 odds), ``rating_se`` its standard error: it does not depend on the
+order of the games. ``--json`` prints one object: ``{"agents": {"<name>": {"points_per_shot",
+"foul_rate", "rating", "rating_se", "wins", "losses", "draws", "unfinished", "spec", ...}},
+"win_rate": {"<a>": {"<b>": ..}}, "win_rate_ci": {"<a>": {"<b>": [low, high]}}, "draw_rate",
+"unfinished": {"<a>": {"<b>": count}}, "notes": [...]}``; names are short (a model path becomes
+its run directory's or file's name; ``spec`` keeps the full one). Otherwise a table is printed.
+Both write ``<out>/results.json`` and ``<out>/tournament.png`` (default ``runs/eval/<game>/``);
+``--save-games N`` also writes the first N games of each pair as game records to
+``<out>/games/`` (replayable in ``python -m cuegym.play``).
+
+Golfbillard: ``points_per_shot`` counts the shooter's own balls scored per stroke.
 """
 
 from __future__ import annotations
@@ -25,6 +37,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -51,11 +64,25 @@ def parse_agents(text: str) -> list[str]:
     return out
 
 
+def short_name(spec: str) -> str:
+    """A short label for a spec: a model path becomes its file's stem, or its run directory's
+    name for ``model.zip`` / ``best_model.zip`` (options after a colon are kept)."""
+    name, sep, opts = spec.partition(":")
+    if name.endswith(".zip"):
+        p = Path(name)
+        stem = p.stem
+        name = p.parent.name if stem in ("model", "best_model") and p.parent.name else stem
+        if stem == "best_model":
+            name += "*"
+    return name + sep + opts
+
+
 def display_names(specs: list[str]) -> list[str]:
-    """Names for tables and JSON: the spec itself (a model path as given), made unique."""
+    """Short, unique names for tables, JSON and figures (:func:`short_name`; repeats get #2,
+    #3, ...)."""
     names, seen = [], {}
     for s in specs:
-        n = s
+        n = short_name(s)
         if n in seen:
             seen[n] += 1
             n = f"{n}#{seen[n]}"
@@ -69,12 +96,14 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
                    noise: Any = "tournament", max_shots: int | None = None,
                    quiet: bool = False, save_games: int = 0,
                    save_dir: Path | None = None) -> dict[str, Any]:
-    """Round robin: every pair plays ``games`` games. Returns the results dictionary.
-    ``save_games``: write the first that many games of each pair as game records (replayable
-    in ``python -m cuegym.play``) to ``save_dir``."""
-    from openskill.models import PlackettLuce
+    """Round robin: every pair plays ``games`` games (a progress bar per pair on stderr unless
+    ``quiet``). Returns the results dictionary (keys in the module doc). ``save_games``: write
+    the first that many games of each pair as game records (replayable in
+    ``python -m cuegym.play``) to ``save_dir``."""
+    from tqdm.auto import tqdm
 
-    from cuegym.agents import make_agent, make_arena
+    from cuegym.agents import make_agent, make_arena, play_games
+    from cuegym.agents.ratings import bradley_terry, wilson_interval
 
     arena = make_arena(game)
     names = display_names(specs)
@@ -90,148 +119,259 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
         max_shots = 400 if game == "keglebillard" else 300
     n = len(agents)
     shots: dict[int, list] = {i: [] for i in range(n)}
-    won = np.zeros((n, n))
-    played = np.zeros((n, n))
-    draws = np.zeros((n, n))
-    model = PlackettLuce()
-    ratings = [model.rating(name=nm) for nm in names]
+    won = np.zeros((n, n))  # won[i, j]: games i won against j
+    drawn = np.zeros((n, n))  # finished, nobody won
+    cut = np.zeros((n, n))  # unfinished (cut off by max_shots)
     t0 = time.time()
-    pairs = list(itertools.combinations(range(n), 2))
-    for k, (i, j) in enumerate(pairs):
-        t1 = time.time()
+    for k, (i, j) in enumerate(itertools.combinations(range(n), 2)):
         on = arena
         if save_games:
             from cuegym.play.record import RecordingArena, save_tournament_games
 
             on = RecordingArena(arena, save_games)
-        res = _play_pair(on, agents[i], agents[j], games, seed + 1000 * k, noise, max_shots)
+        with tqdm(total=games, desc=f"{names[i]} vs {names[j]}", unit="game", leave=True,
+                  disable=quiet, file=sys.stderr) as bar:
+            res = play_games(on, [agents[i], agents[j]], games, seed=seed + 1000 * k,
+                             noise=noise, max_shots=max_shots,
+                             progress=lambda done, _total, b=bar: b.update(done - b.n))
+            a, b = res.stats(0), res.stats(1)
+            bar.set_postfix_str(f"{a['wins']}-{b['wins']}, {a['draws']} drawn, "
+                                f"{a['unfinished']} unfinished")
         if save_games:
             save_tournament_games(on, res, (names[i], names[j]), (specs[i], specs[j]), noise,
                                   save_dir, f"{names[i]}_vs_{names[j]}")
         for rec, ag in zip(res.shots, res.agent, strict=True):
             shots[(i, j)[ag]].append(rec)
-        for g in range(games):
-            w = int(res.winner[g])
-            played[i, j] += 1
-            played[j, i] += 1
-            if w == 0:
-                won[i, j] += 1
-                ranks = [1, 2]
-            elif w == 1:
-                won[j, i] += 1
-                ranks = [2, 1]
-            else:
-                draws[i, j] += 1
-                draws[j, i] += 1
-                ranks = [1, 1]
-            (ri,), (rj,) = model.rate([[ratings[i]], [ratings[j]]], ranks=ranks)
-            ratings[i], ratings[j] = ri, rj
-        if not quiet:
-            print(f"  {names[i]} vs {names[j]}: {int(won[i, j])}-{int(won[j, i])}"
-                  f" ({int(draws[i, j])} drawn) in {time.time() - t1:.0f} s", file=sys.stderr)
+        won[i, j], won[j, i] = a["wins"], b["wins"]
+        drawn[i, j] = drawn[j, i] = a["draws"]
+        cut[i, j] = cut[j, i] = a["unfinished"]
+    rating, rating_se = bradley_terry(won + 0.5 * drawn)
+    finished = won + won.T + drawn
     out_agents = {}
     for i, nm in enumerate(names):
         recs = shots[i]
+
+        def mean(key: str, recs=recs) -> float:
+            return round(float(np.mean([getattr(r, key) for r in recs])), 4) if recs else 0.0
+
         out_agents[nm] = {
-            "points_per_shot": round(float(np.mean([r.points for r in recs])) if recs else 0.0,
-                                     4),
-            "foul_rate": round(float(np.mean([r.foul for r in recs])) if recs else 0.0, 4),
-            "rating": round(float(ratings[i].mu), 3),
-            "rating_sigma": round(float(ratings[i].sigma), 3),
-            "given_per_shot": round(float(np.mean([r.given for r in recs])) if recs else 0.0,
-                                    4),
-            "shots": len(recs),
-            "games": int(played[i].sum()),
-            "wins": int(won[i].sum()),
-            "agent": agents[i].name,
+            "points_per_shot": mean("points"), "foul_rate": mean("foul"),
+            "given_per_shot": mean("given"),
+            "rating": _num(rating[i], 1), "rating_se": _num(rating_se[i], 1),
+            "shots": len(recs), "games": int(games * (n - 1)), "wins": int(won[i].sum()),
+            "losses": int(won[:, i].sum()), "draws": int(drawn[i].sum()),
+            "unfinished": int(cut[i].sum()), "spec": specs[i], "agent": agents[i].name,
         }
-    win_rate = {names[i]: {names[j]: round(float(won[i, j] / played[i, j]), 4)
-                           for j in range(n) if j != i} for i in range(n)}
+    others = {i: [j for j in range(n) if j != i] for i in range(n)}
+    win_rate = {names[i]: {names[j]: _rate(won[i, j], finished[i, j]) for j in others[i]}
+                for i in range(n)}
+    ci = {names[i]: {names[j]: [_num(v, 4) for v in wilson_interval(won[i, j], finished[i, j])]
+                     for j in others[i]} for i in range(n)}
+    if cut.any():
+        notes.append(f"{int(cut.sum() / 2)} game(s) reached --max-shots {max_shots} unfinished; "
+                     "they count neither as wins nor as draws and are left out of the rates")
     return {"game": game, "games_per_pair": games, "seed": seed, "noise": str(noise),
-            "agents": out_agents, "win_rate": win_rate,
-            "draw_rate": {names[i]: {names[j]: round(float(draws[i, j] / played[i, j]), 4)
-                                     for j in range(n) if j != i} for i in range(n)},
+            "max_shots": max_shots, "agents": out_agents, "win_rate": win_rate,
+            "win_rate_ci": ci,
+            "draw_rate": {names[i]: {names[j]: _rate(drawn[i, j], finished[i, j])
+                                     for j in others[i]} for i in range(n)},
+            "unfinished": {names[i]: {names[j]: int(cut[i, j]) for j in others[i]}
+                           for i in range(n)},
+            "rating_method": "Bradley-Terry maximum likelihood, Elo scale (mean 0), draws half "
+                             "a win, one virtual draw per pair",
             "notes": notes, "seconds": round(time.time() - t0, 1)}
 
 
-def _play_pair(arena, a, b, games, seed, noise, max_shots):
-    from cuegym.agents import play_games
+def _num(v: float, nd: int) -> float | None:
+    """A rounded float for JSON, None for NaN."""
+    return None if not math.isfinite(v) else round(float(v), nd)
 
-    return play_games(arena, [a, b], games, seed=seed, noise=noise, max_shots=max_shots)
+
+def _rate(k: float, n: float) -> float | None:
+    return None if n == 0 else round(float(k / n), 4)
+
+
+def _fmt_rate(res: dict[str, Any], r: str, c: str) -> str:
+    v = res["win_rate"][r][c]
+    if v is None:
+        return "n/a"
+    lo, hi = res["win_rate_ci"][r][c]
+    return f"{v:.2f} [{lo:.2f},{hi:.2f}]"
 
 
 def format_table(res: dict[str, Any]) -> str:
-    """The results as a plain-text table (agents, then the win-rate matrix)."""
+    """The results as a plain-text table (agents, then the win-rate matrix with intervals)."""
     names = list(res["agents"])
     unit = "points/shot" if res["game"] == "keglebillard" else "goals/stroke"
     w = max(12, *(len(n) for n in names)) + 2
     lines = [f"{res['game']}: {res['games_per_pair']} games per pair, seed {res['seed']}, "
              f"noise {res['noise']}", ""]
-    head = f"{'agent':<{w}}{unit:>13}{'foul rate':>11}{'rating':>16}{'games':>7}{'wins':>6}"
+    head = (f"{'agent':<{w}}{unit:>13}{'foul rate':>11}{'BT rating (Elo)':>18}{'won':>6}"
+            f"{'lost':>6}{'drawn':>7}{'unfin.':>8}")
     lines += [head, "-" * len(head)]
-    order = sorted(names, key=lambda n: -res["agents"][n]["rating"])
+    order = sorted(names, key=lambda n: -(res["agents"][n]["rating"] or -1e9))
     for n in order:
         a = res["agents"][n]
+        rating = "n/a" if a["rating"] is None else f"{a['rating']:+.0f} ± {a['rating_se']:.0f}"
         lines.append(f"{n:<{w}}{a['points_per_shot']:>13.3f}{a['foul_rate']:>11.3f}"
-                     f"{a['rating']:>9.2f} ± {a['rating_sigma']:<4.2f}{a['games']:>7}"
-                     f"{a['wins']:>6}")
-    lines += ["", "win rate (row beat column)"]
-    lines.append(" " * w + "".join(f"{n[:12]:>14}" for n in order))
+                     f"{rating:>18}{a['wins']:>6}{a['losses']:>6}{a['draws']:>7}"
+                     f"{a['unfinished']:>8}")
+    cw = max(19, *(len(n) + 2 for n in order))
+    lines += ["", "win rate of finished games (row beat column) [Wilson 95 % interval]"]
+    lines.append(" " * w + "".join(f"{n:>{cw}}" for n in order))
     for r in order:
-        cells = "".join(f"{'—' if r == c else format(res['win_rate'][r][c], '.2f'):>14}"
-                        for c in order)
+        cells = "".join(f"{'—' if r == c else _fmt_rate(res, r, c):>{cw}}" for c in order)
         lines.append(f"{r:<{w}}{cells}")
+    for n in order:
+        if res["agents"][n]["spec"] != n:
+            lines.append(f"{n}: {res['agents'][n]['spec']}")
     for note in res["notes"]:
         lines.append(f"note: {note}")
     return "\n".join(lines)
 
 
 def plot_results(res: dict[str, Any], path: Path) -> Path:
-    """tournament.png: win-rate matrix, points per shot, foul rate, ratings."""
+    """tournament.png: win-rate matrix (Wilson 95 % intervals in the cells), Bradley-Terry
+    ratings with 95 % intervals, points per shot, foul rate; short names on the axes, the
+    full specs in the caption."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = sorted(res["agents"], key=lambda n: -res["agents"][n]["rating"])
+    names = sorted(res["agents"], key=lambda n: -(res["agents"][n]["rating"] or -1e9))
     n = len(names)
-    labels = [a if res["agents"][a]["agent"] in (a, a.split(":")[0]) else
-              f"{a}\n({res['agents'][a]['agent']})" for a in names]
     M = np.full((n, n), np.nan)
     for i, a in enumerate(names):
         for j, b in enumerate(names):
-            if a != b:
+            if a != b and res["win_rate"][a][b] is not None:
                 M[i, j] = res["win_rate"][a][b]
-    fig, axs = plt.subplots(1, 4, figsize=(17, 4.2),
-                            gridspec_kw={"width_ratios": [1.3, 1, 1, 1]})
+    fig, axs = plt.subplots(1, 4, figsize=(6.0 + 2.6 * 3 + 0.35 * n, 4.6),
+                            gridspec_kw={"width_ratios": [1.5, 1, 1, 1]})
     ax = axs[0]
     im = ax.imshow(M, vmin=0, vmax=1, cmap="RdYlGn")
-    ax.set_xticks(range(n), labels, rotation=30, ha="right")
-    ax.set_yticks(range(n), labels)
-    for i in range(n):
-        for j in range(n):
+    ax.set_xticks(range(n), names, rotation=30, ha="right")
+    ax.set_yticks(range(n), names)
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
             if i != j:
-                ax.text(j, i, f"{M[i, j]:.2f}", ha="center", va="center", fontsize=9)
-    ax.set_title("win rate (row beat column)")
+                txt = _fmt_rate(res, a, b).replace(" ", "\n")
+                ax.text(j, i, txt, ha="center", va="center", fontsize=7 if n > 4 else 8)
+    ax.set_title("win rate, row beat column\n[95 % interval]", fontsize=10)
     fig.colorbar(im, ax=ax, fraction=0.046)
     unit = "points / shot" if res["game"] == "keglebillard" else "own goals / stroke"
-    for ax, key, label, colour in ((axs[1], "points_per_shot", unit, "#2a7ab0"),
-                                   (axs[2], "foul_rate", "foul rate", "#c0392b"),
-                                   (axs[3], "rating", "openskill rating (mu ± sigma)",
-                                    "#27ae60")):
-        vals = [res["agents"][a][key] for a in names]
-        err = [res["agents"][a]["rating_sigma"] for a in names] if key == "rating" else None
-        ax.bar(range(n), vals, color=colour, yerr=err, capsize=4)
-        ax.set_xticks(range(n), labels, rotation=30, ha="right")
-        ax.set_title(label)
+    ag = res["agents"]
+    x = np.arange(n)
+    rating = [ag[a]["rating"] if ag[a]["rating"] is not None else np.nan for a in names]
+    err = [1.96 * ag[a]["rating_se"] if ag[a]["rating_se"] is not None else 0.0 for a in names]
+    for ax, vals, label, colour, yerr in (
+            (axs[1], rating, "Bradley-Terry rating (Elo)\n± 95 % interval", "#27ae60", err),
+            (axs[2], [ag[a]["points_per_shot"] for a in names], unit, "#2a7ab0", None),
+            (axs[3], [ag[a]["foul_rate"] for a in names], "foul rate", "#c0392b", None)):
+        ax.bar(x, vals, color=colour, yerr=yerr, capsize=4)
+        ax.set_xticks(x, names, rotation=30, ha="right")
+        ax.set_title(label, fontsize=10)
         ax.grid(axis="y", alpha=0.3)
     fig.suptitle(f"{res['game']} tournament: {res['games_per_pair']} games per pair, "
-                 f"seed {res['seed']}")
-    fig.tight_layout()
+                 f"seed {res['seed']}, noise {res['noise']}")
+    caption = [f"{a} = {ag[a]['spec']}" for a in names if ag[a]["spec"] != a]
+    unfinished = sum(ag[a]["unfinished"] for a in names) // 2
+    if unfinished:
+        caption.append(f"{unfinished} unfinished game(s) (cut off at {res['max_shots']} shots) "
+                       "left out of the rates")
+    if caption:
+        fig.text(0.01, 0.005, "\n".join(caption), fontsize=8, va="bottom", ha="left")
+    fig.tight_layout(rect=(0, 0.035 * len(caption), 1, 1))
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=100, bbox_inches="tight")
     plt.close(fig)
     return path
+
+
+# ---------------------------------------------------------------------------------------------
+# Benchmark: mean return per env id (docs/benchmarks.md)
+# ---------------------------------------------------------------------------------------------
+
+#: env ids of the benchmark page: the one-shot envs, where every agent sees the same positions
+BENCH_ENVS = ("cuegym/KeglebillardShot-v0", "cuegym/GolfbillardShot-v0")
+BENCH_AGENTS = ("random", "geometric", "planner", "pretrained")
+
+
+def episode_returns(env_id: str, spec: str, episodes: int, seed: int, *,
+                    noise: Any = "tournament", n_envs: int = 64) -> np.ndarray:
+    """Returns of ``episodes`` episodes of the Shot env ``env_id`` played by the agent ``spec``
+    (the env's reward; positions from the env's bank with table seeds ``seed + i``, the same
+    for every agent). The agent sees the rules state read back from the observation and its
+    strikes enter the env as the env's own actions (``cuegym.agents.residual.env_actions``)."""
+    from cuegym.agents import make_agent, make_arena
+    from cuegym.agents.residual import env_actions, golf_states_from_obs, kegle_states_from_obs
+    from cuegym.envs import make_sb3_vec_env
+
+    if "Shot" not in env_id:
+        raise ValueError(f"the benchmark plays the one-shot envs {list(BENCH_ENVS)}, not "
+                         f"{env_id!r}")
+    game = "golfbillard" if "Golf" in env_id else "keglebillard"
+    arena = make_arena(game)
+    agent = make_agent(spec, game, arena=arena)
+    agent.reset()
+    venv = make_sb3_vec_env(env_id, n_envs=min(n_envs, episodes), seed=seed, noise=noise)
+    rng = np.random.default_rng(seed)
+    from_obs = kegle_states_from_obs if game == "keglebillard" else golf_states_from_obs
+    obs = venv.reset()
+    ret = np.zeros(venv.num_envs)
+    out: list[float] = []
+    while len(out) < episodes:
+        states = from_obs(obs, arena)
+        act = env_actions(game, agent.act(states, rng), states, arena)
+        obs, r, done, _ = venv.step(act)
+        ret += r
+        out += ret[done].tolist()
+        ret[done] = 0.0
+    venv.close()
+    return np.array(out[:episodes])
+
+
+def benchmark(specs: list[str], episodes: int, seed: int, *, env_ids=BENCH_ENVS,
+              noise: Any = "tournament", quiet: bool = False) -> list[dict[str, Any]]:
+    """One row per (env id, agent): mean return and its 95 % interval over ``episodes``."""
+    from tqdm.auto import tqdm
+
+    from cuegym.agents.ratings import mean_interval
+
+    rows = []
+    jobs = [(e, s) for e in env_ids for s in specs]
+    for env_id, spec in tqdm(jobs, desc="benchmark", unit="agent", disable=quiet,
+                             file=sys.stderr):
+        t0 = time.time()
+        r = episode_returns(env_id, spec, episodes, seed, noise=noise)
+        m, lo, hi = mean_interval(r)
+        rows.append({"env_id": env_id, "agent": spec, "episodes": int(r.size),
+                     "mean_return": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)],
+                     "seconds": round(time.time() - t0, 1)})
+    return rows
+
+
+def benchmark_markdown(rows: list[dict[str, Any]], command: str, noise: Any) -> str:
+    """The benchmark page (model-zoo style: one table per env id)."""
+    lines = ["# Benchmarks: mean return per env id", "",
+             "Written by `" + command + "` (`experiments/evaluate.py --benchmark`). Each agent "
+             "plays the same positions of the env's bank (table seeds fixed) with "
+             f"`noise={noise}`; one episode is one shot, its return the env's reward (see "
+             "docs/envs.md) without any wrapper's shaping: golfbillard strokes mostly score "
+             "nothing, so its returns separate agents weakly (whole games: the tournament "
+             "tables in docs/agents.md). The interval is the normal 95 % interval of the mean. "
+             "Timings were taken on a shared 2-core machine and are noisy.", ""]
+    for env_id in dict.fromkeys(r["env_id"] for r in rows):
+        lines += [f"## {env_id}", "",
+                  "| agent | mean return | 95 % interval | episodes | seconds |",
+                  "|---|---:|---|---:|---:|"]
+        for r in sorted((r for r in rows if r["env_id"] == env_id),
+                        key=lambda r: -r["mean_return"]):
+            lo, hi = r["ci95"]
+            lines.append(f"| `{r['agent']}` | {r['mean_return']:+.4f} | [{lo:+.4f}, {hi:+.4f}]"
+                         f" | {r['episodes']} | {r['seconds']:.0f} |")
+        lines.append("")
+    return "\n".join(lines)
 
 
 @cli_main
@@ -239,28 +379,51 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", choices=("keglebillard", "golfbillard"), default="keglebillard")
-    p.add_argument("--agents", default="pretrained,geometric,random",
-                   help="comma-separated agents: names (options after ':') or model .zip paths")
+    p.add_argument("--agents", help="comma-separated agents: names (options after ':') or "
+                   "model .zip paths (default: pretrained,geometric,random; with --benchmark "
+                   f"{','.join(BENCH_AGENTS)})")
     p.add_argument("--games", type=int, default=100, help="games per pair of agents")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--noise", default="tournament",
                    help="shot noise: tournament, none, or a scale factor of the tournament noise")
-    p.add_argument("--max-shots", type=int, help="shots after which a game is cut off")
+    p.add_argument("--max-shots", type=int, help="shots after which a game is cut off "
+                   "(reported as unfinished)")
     p.add_argument("--out", help="output directory (default runs/eval/<game>)")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
-    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.add_argument("--quiet", action="store_true", help="no progress bars on stderr")
     p.add_argument("--save-games", type=int, default=0, metavar="N",
                    help="save the first N games of each pair as game records in <out>/games/ "
                         "(open them in python -m cuegym.play)")
+    p.add_argument("--benchmark", action="store_true", help="instead of a tournament: mean "
+                   "return of each agent on each Shot env id, written as markdown")
+    p.add_argument("--episodes", type=int, default=256, help="--benchmark: episodes per agent "
+                   "and env id")
+    p.add_argument("--benchmark-out", default=str(ROOT / "docs" / "benchmarks.md"),
+                   help="--benchmark: the markdown page to write (default docs/benchmarks.md)")
     args = p.parse_args(argv)
+    if args.games < 1:
+        p.error(f"--games must be >= 1, got {args.games}")
+    if args.max_shots is not None and args.max_shots < 1:
+        p.error(f"--max-shots must be >= 1, got {args.max_shots}")
+    if args.save_games < 0:
+        p.error(f"--save-games must be >= 0, got {args.save_games}")
+    if args.benchmark:
+        if args.episodes < 2:
+            p.error(f"--episodes must be >= 2, got {args.episodes}")
+        specs = parse_agents(args.agents) if args.agents else list(BENCH_AGENTS)
+        rows = benchmark(specs, args.episodes, args.seed, noise=args.noise, quiet=args.quiet)
+        cmd = "python experiments/evaluate.py --benchmark " + " ".join(
+            a for a in (argv if argv is not None else sys.argv[1:]) if a != "--benchmark")
+        text = benchmark_markdown(rows, cmd.strip(), args.noise)
+        out = Path(args.benchmark_out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)
+        print(json.dumps(rows) if args.json else f"{text}\nwrote {out}")
+        return 0
     try:
-        specs = parse_agents(args.agents)
+        specs = parse_agents(args.agents or "pretrained,geometric,random")
     except ValueError as e:
         p.error(str(e))
-    if args.games < 1:
-        p.error("--games must be >= 1")
-    if args.save_games < 0:
-        p.error("--save-games must be >= 0")
     out = Path(args.out) if args.out else Path("runs") / "eval" / args.game
     res = run_tournament(args.game, specs, args.games, args.seed, noise=args.noise,
                          max_shots=args.max_shots, quiet=args.quiet,

@@ -1,59 +1,79 @@
-"""Generate the start-position banks of the Shot envs (envs/data/<game>_positions.npz).
+"""Generate a start-position bank of the Shot envs (a version-stamped .npz).
 
     python experiments/make_position_bank.py                     # keglebillard, 8192 positions
     python experiments/make_position_bank.py --game golfbillard
     python experiments/make_position_bank.py --game keglebillard-play   # 16384, geometric play
     python experiments/make_position_bank.py --n 4096 --seed 1 --out /tmp/bank.npz
+    python experiments/make_position_bank.py --game keglebillard --overwrite-shipped
 
 Positions are recorded before shots in simulated games with a plausible random policy, or for
 keglebillard-play between two geometric aimers under the tournament shot noise (see
-cuegym.envs.positions); the same seed and code give the same file. Prints the bank's
-composition.
+cuegym.envs.positions); the same seed and code give the same file, stamped with the generator
+and its version (checked when a bank is loaded). Without ``--out`` the bank goes to
+``runs/banks/<game>_positions.npz``; only ``--overwrite-shipped`` replaces the bank shipped in
+``envs/data/`` (which the envs load by name). Prints the bank's composition.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ("keglebillard", "keglebillard-helmatch", "keglebillard-play", "golfbillard")
 
 
 @dataclass
 class Settings:
     """Bank generation settings (one line each)."""
 
-    game: str = "keglebillard"  # keglebillard | keglebillard-play | golfbillard
+    game: str = "keglebillard"  # a named bank: keglebillard | keglebillard-helmatch |
+    #   keglebillard-play | golfbillard
     n: int = 0  # positions in the bank (0: 8192, keglebillard-play 16384)
     seed: int = 0  # generator seed (the shipped banks use 0)
-    out: str = ""  # output path (default: envs/data/<game>_positions.npz)
+    out: str = ""  # output path (default: runs/banks/<game>_positions.npz)
+    overwrite_shipped: bool = False  # write the shipped bank envs/data/<game>_positions.npz
+    quiet: bool = False  # no progress bar
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     d = Settings()
-    ap.add_argument("--game", default=d.game,
-                    choices=["keglebillard", "keglebillard-play", "golfbillard"])
-    ap.add_argument("--n", type=int, default=d.n)
+    ap.add_argument("--game", default=d.game, choices=GAMES)
+    ap.add_argument("--n", type=int, default=d.n, help="positions (0: the generator's default)")
     ap.add_argument("--seed", type=int, default=d.seed)
-    ap.add_argument("--out", default=d.out)
+    ap.add_argument("--out", default=d.out, help="output .npz (default "
+                    "runs/banks/<game>_positions.npz)")
+    ap.add_argument("--overwrite-shipped", action="store_true",
+                    help="replace the shipped bank envs/data/<game>_positions.npz")
+    ap.add_argument("--quiet", action="store_true", help="no progress bar")
     cfg = Settings(**vars(ap.parse_args(argv)))
     from cuegym.envs import positions
 
+    if cfg.n < 0:
+        print(f"{ap.prog}: error: --n must be >= 0, got {cfg.n}", file=sys.stderr)
+        return 2
+    if cfg.out and cfg.overwrite_shipped:
+        print(f"{ap.prog}: error: --out and --overwrite-shipped exclude each other",
+              file=sys.stderr)
+        return 2
+    shipped = positions.DATA_DIR / f"{cfg.game}_positions.npz"
+    path = shipped if cfg.overwrite_shipped else \
+        Path(cfg.out) if cfg.out else ROOT / "runs" / "banks" / f"{cfg.game}_positions.npz"
+    if path.resolve() == shipped.resolve() and not cfg.overwrite_shipped:
+        print(f"{ap.prog}: error: {path} is the shipped bank; pass --overwrite-shipped to "
+              "replace it", file=sys.stderr)
+        return 2
     t0 = time.perf_counter()
-    if cfg.game == "keglebillard":
-        bank = positions.generate_keglebillard_positions(cfg.n or 8192, seed=cfg.seed)
-    elif cfg.game == "keglebillard-play":
-        bank = positions.generate_keglebillard_play_positions(cfg.n or 16384, seed=cfg.seed)
-    else:
-        from cuegym.envs.golf_positions import generate_golfbillard_positions
-
-        bank = generate_golfbillard_positions(cfg.n or 8192, seed=cfg.seed)
-    path = Path(cfg.out) if cfg.out else positions.DATA_DIR / f"{cfg.game}_positions.npz"
-    positions.save_positions(bank, path)
+    bank, stamp = positions.generate_bank(cfg.game, cfg.n, cfg.seed, progress=not cfg.quiet)
+    positions.save_positions(bank, path, stamp)
     print(json.dumps({"path": str(path), "bytes": path.stat().st_size,
-                      "seconds": round(time.perf_counter() - t0, 1), **bank.summary()}))
+                      "seconds": round(time.perf_counter() - t0, 1), "stamp": stamp,
+                      **bank.summary()}))
     return 0
 
 

@@ -16,8 +16,9 @@ snapshot is *promoted* into the pool (the oldest self-snapshot leaves when the p
         configs/train/keglebillard_dqn.yaml --init agents/pretrained/keglebillard.zip
 
 Writes ``runs/<name>/``: ``model.zip`` (the last learner), ``pool/`` (promoted snapshots with
-their metadata), ``selfplay.csv`` (one row per generation and pool member: win rate, points per
-shot, fouls), ``selfplay.png`` and ``config.yaml``.
+their metadata), ``selfplay.csv`` (one row per generation and pool member: win rate over the
+finished games, points per shot, fouls, games cut off unfinished), ``selfplay.png`` and
+``config.yaml``.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class SelfPlayConfig:
     train_config: str = ""  # train YAML for the algorithm (default configs/train/<game>_sac.yaml)
     seed: int = 0  # seeds everything
     noise: str = "tournament"  # shot noise of the env and the evaluation games
+    progress: bool = True  # progress bars (learning, evaluation games) on stderr
 
 
 class PoolOpponent:
@@ -72,7 +74,10 @@ class PoolOpponent:
 
 
 def _save_snapshot(model: Any, path: Path, meta: dict) -> Path:
-    model.save(path)
+    """The model with its metadata inside the zip (atomic), and beside it for people."""
+    from cuegym.agents.sb3_agent import save_model
+
+    save_model(model, path, meta)
     path.with_suffix(".json").write_text(json.dumps(meta))
     return path
 
@@ -81,6 +86,7 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
     import torch
     from stable_baselines3.common.utils import set_random_seed
     from stable_baselines3.common.vec_env import VecMonitor
+    from tqdm.auto import tqdm
 
     from cuegym.agents import make_agent, make_arena, play_games
     from cuegym.agents.residual import ResidualSpec, ResidualVecEnv
@@ -132,21 +138,26 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
     t0 = time.time()
     for gen in range(1, cfg.generations + 1):
         model.learn(total_timesteps=cfg.steps_per_generation, reset_num_timesteps=False,
-                    progress_bar=False)
+                    progress_bar=cfg.progress)
         snap = _save_snapshot(model, out / "model.zip", meta)
         learner = SB3Agent(snap, game=cfg.game, name=f"gen{gen}")
         members = baselines + snapshots
         wins = []
         for m_i, member in enumerate(members):
-            res = play_games(arena, [learner, member], cfg.eval_games,
-                             seed=cfg.seed + 100 * gen + m_i, noise=cfg.noise)
+            with tqdm(total=cfg.eval_games, desc=f"gen{gen} vs {member.name}", unit="game",
+                      disable=not cfg.progress, file=sys.stderr) as bar:
+                res = play_games(arena, [learner, member], cfg.eval_games,
+                                 seed=cfg.seed + 100 * gen + m_i, noise=cfg.noise,
+                                 progress=lambda done, _n, b=bar: b.update(done - b.n))
             st = res.stats(0)
-            wr = st["wins"] / max(st["games"], 1)
+            finished = st["games"] - st["unfinished"]  # games cut off count for nobody
+            wr = st["wins"] / finished if finished else 0.0
             wins.append(wr)
             rows.append({"generation": gen, "steps": int(model.num_timesteps),
                          "opponent": member.name, "win_rate": round(wr, 4),
                          "points_per_shot": round(st["points_per_shot"], 4),
                          "foul_rate": round(st["foul_rate"], 4),
+                         "unfinished": st["unfinished"],
                          "wall_s": round(time.time() - t0, 1)})
             print(f"[gen {gen}] vs {member.name}: win rate {wr:.2f}, points/shot "
                   f"{st['points_per_shot']:.2f}, fouls {st['foul_rate']:.3f}", flush=True)
@@ -215,12 +226,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="train YAML for the algorithm and action (default: <game>_sac.yaml)")
     p.add_argument("--seed", type=int)
     p.add_argument("--runs-dir", default="runs", help="directory of the runs (default ./runs)")
+    p.add_argument("--no-progress", dest="progress", action="store_false", default=None,
+                   help="no progress bars")
     args = p.parse_args(argv)
     data: dict = {}
     if args.config:
         data = yaml.safe_load(resolve_path(args.config, "config file").read_text()) or {}
     for k in ("game", "name", "generations", "steps_per_generation", "n_envs", "eval_games",
-              "promote_at", "init_model", "train_config", "seed"):
+              "promote_at", "init_model", "train_config", "seed", "progress"):
         v = getattr(args, k)
         if v is not None:
             data[k] = v

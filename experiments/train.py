@@ -4,17 +4,33 @@ One readable file in the CleanRL manner: a dataclass of settings (one line of do
 seeding in one block, the hyper-parameters logged, throughput printed. The env is the native
 batched one (``cuegym.envs.make_sb3_vec_env``: all tables in one physics call per step),
 optionally behind the geometric-residual action wrapper (``cuegym.agents.residual``) or the
-discrete shot menu (``cuegym.agents.choice``, for DQN).
+discrete shot menu (``cuegym.agents.choice``, for DQN). Evaluation, best model and checkpoints
+are SB3's ``EvalCallback`` and ``CheckpointCallback`` (replay buffer included); the one logger
+is SB3's (CSV and TensorBoard).
 
     python experiments/train.py --config configs/train/keglebillard_sac.yaml
     python experiments/train.py --config configs/train/keglebillard_sac.yaml --timesteps 20000 \\
-        --name quick --seed 1
+        --name quick --seed 1 --set 'algo_kwargs={gamma: 0.5}'
     python experiments/train.py --name quick --resume          # continue from the last checkpoint
 
+``--set key=value`` values are YAML; mappings merge deeply into the config's (``algo_kwargs=
+{gamma: 0.5}`` changes gamma only), an empty mapping replaces (``demos={}``: none),
+``key=null`` resets a key to its default.
+
 Writes ``runs/<name>/``: ``model.zip`` (final), ``best_model.zip`` (best periodic evaluation),
-``config.yaml`` (the settings used), ``metrics.csv`` (one row per evaluation),
-``learning_curve.png``, ``checkpoints/`` (model + replay buffer, for ``--resume``) and ``tb/``
-(TensorBoard: ``tensorboard --logdir runs/<name>/tb``).
+``config.yaml`` (the settings used), ``evaluations.npz`` (SB3's evaluation log),
+``logs/<part>/progress.csv`` and TensorBoard events (SB3's logger; one part per session, so a
+resume never overwrites a log: ``tensorboard --logdir runs/<name>/logs``),
+``learning_curve.png`` (from the CSV logs), ``checkpoints/`` (``rl_model_<steps>_steps.zip`` +
+``rl_model_replay_buffer_<steps>_steps.pkl``, the last two kept, for ``--resume``) and
+``status.json`` (steps done; ``finished`` once learning stopped at ``total_timesteps`` or
+``time_limit_min``). Every model,
+buffer and metadata file is written to a temporary file and renamed, so an interrupt never
+leaves a half-written checkpoint; Ctrl-C saves a last checkpoint and exits (status 130).
+``--resume`` refuses a run directory whose config differs from the one given (other than
+``total_timesteps``, ``time_limit_min``, ``progress_bar``, ``device``, ``threads``) and says
+so, and exits 0, when the run is already finished (a larger ``total_timesteps`` or
+``time_limit_min`` continues it).
 """
 
 from __future__ import annotations
@@ -27,6 +43,7 @@ import os
 import shutil
 import sys
 import time
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,17 +95,84 @@ class TrainConfig:
     progress_bar: bool = True  # tqdm/rich progress bar
 
 
+#: keys a resumed run may change (how long and how it runs, not what it learns)
+RESUME_MAY_CHANGE = ("total_timesteps", "time_limit_min", "progress_bar", "device", "threads")
+#: what makes a directory hold a run's work (a directory with only config.yaml, from a run that
+#: stopped before learning, is reused)
+RUN_WORK = ("status.json", "checkpoints", "model.zip", "best_model.zip", "logs",
+            "evaluations.npz", "demos.json")
+#: integer keys and their minimum
+_INT_MIN = {"n_envs": 1, "total_timesteps": 1, "seed": 0, "eval_freq": 1, "eval_episodes": 1,
+            "checkpoint_freq": 1, "threads": 1}
+
+
+def deep_merge(base: dict, over: dict) -> dict:
+    """``base`` updated by ``over``, non-empty mappings merged recursively; an empty mapping
+    replaces (``demos={}``: no demonstrations), a None value removes the key (back to its
+    default)."""
+    out = dict(base)
+    for k, v in over.items():
+        if v is None:
+            out.pop(k, None)
+        elif isinstance(v, dict) and v and isinstance(out.get(k), dict):
+            out[k] = deep_merge(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def read_yaml_mapping(path: str | Path) -> dict:
+    """A YAML file that must hold a mapping (one-line ValueError otherwise)."""
+    try:
+        text = resolve_path(path, "config file").read_text()
+    except OSError as e:
+        raise ValueError(f"cannot read config file {path}: {e.strerror or e}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        raise ValueError(f"bad YAML: config file {path} is not valid YAML{where}") from None
+    if data is None:
+        raise ValueError(f"config file {path} is empty: it must be a mapping of TrainConfig keys")
+    if not isinstance(data, dict):
+        raise ValueError(f"config file {path} must be a mapping of TrainConfig keys, got a "
+                         f"{type(data).__name__}")
+    return data
+
+
+def _check_types(data: dict) -> None:
+    """Each key's value has its field's type (one-line ValueError naming the key)."""
+    for f in dataclasses.fields(TrainConfig):
+        if f.name not in data:
+            continue
+        v = data[f.name]
+        kind = type(f.default) if f.default is not dataclasses.MISSING else dict
+        if kind is int:
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ValueError(f"config key {f.name} must be an integer, got {v!r}")
+            if v < _INT_MIN.get(f.name, 0):
+                raise ValueError(f"config key {f.name} must be >= {_INT_MIN.get(f.name, 0)}, "
+                                 f"got {v}")
+        elif kind is float:
+            if isinstance(v, bool) or not isinstance(v, int | float) or not v >= 0 \
+                    or v == float("inf"):
+                raise ValueError(f"config key {f.name} must be a finite number >= 0, got {v!r}")
+        elif kind is not type(v) and not (kind is dict and isinstance(v, dict)):
+            raise ValueError(f"config key {f.name} must be a {kind.__name__}, got {v!r}")
+
+
 def load_config(path: str | Path | None, overrides: dict | None = None) -> TrainConfig:
-    """Read a YAML config into :class:`TrainConfig` (then ``overrides``); unknown keys raise."""
-    data: dict = {}
-    if path is not None:
-        with open(resolve_path(path, "config file")) as fh:
-            data = yaml.safe_load(fh) or {}
-    data.update(overrides or {})
+    """Read a YAML config into :class:`TrainConfig`, ``overrides`` merged deeply
+    (:func:`deep_merge`); unknown keys and values of the wrong type raise a one-line
+    ValueError naming the key."""
+    data: dict = read_yaml_mapping(path) if path is not None else {}
+    data = deep_merge(data, overrides or {})
     known = {f.name for f in dataclasses.fields(TrainConfig)}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ValueError(f"unknown train config key(s) {unknown}; known: {sorted(known)}")
+    _check_types(data)
     cfg = TrainConfig(**data)
     if cfg.algo not in ALGOS:
         raise ValueError(f"algo must be one of {list(ALGOS)}, got {cfg.algo!r}")
@@ -124,7 +208,8 @@ def training_positions(cfg: TrainConfig) -> Any:
         from cuegym.envs.positions import generate_keglebillard_play_positions
 
         t0 = time.time()
-        _BANKS[key] = generate_keglebillard_play_positions(key[1], seed=key[2])
+        _BANKS[key] = generate_keglebillard_play_positions(key[1], seed=key[2],
+                                                           progress=cfg.progress_bar)
         print(f"training positions: {key[1]:,} from games between geometric aimers (seed "
               f"{key[2]}) in {time.time() - t0:.0f} s", flush=True)
     return _BANKS[key]
@@ -174,86 +259,112 @@ def policy_class(name: str) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------
-# Periodic evaluation, best model, metrics CSV, checkpoints
+# Callbacks (SB3's evaluation and checkpoints), checkpoints on disk, the learning curve
 # ---------------------------------------------------------------------------------------------
 
 
-def evaluate_policy_on(model: Any, env: Any, episodes: int, seed: int) -> dict[str, float]:
-    """Deterministic policy on ``episodes`` one-decision episodes with fixed seeds: mean
-    reward, foul rate, points and skæve (keglebillard) or own goals (golfbillard) per shot."""
-    env.seed(seed)
-    obs = env.reset()
-    n = env.num_envs
-    rew, foul, pts, given = [], [], [], []
-    while len(rew) < episodes:
-        act, _ = model.predict(obs, deterministic=True)
-        obs, r, done, info = env.step(act)
-        for k in range(n):
-            if done[k]:
-                rew.append(float(r[k]))
-                foul.append(float(info[k].get("foul", False)))
-                terms = info[k].get("reward_terms", {})
-                pts.append(float(terms.get("points", terms.get("own_goals", 0.0))))
-                given.append(float(terms.get("skaeve", terms.get("opponent_goals", 0.0))))
-    k = episodes
-    return {"mean_reward": float(np.mean(rew[:k])), "foul_rate": float(np.mean(foul[:k])),
-            "points_per_shot": float(np.mean(pts[:k])), "given_per_shot": float(np.mean(given[:k]))}
+def run_meta(cfg: TrainConfig) -> dict[str, Any]:
+    """The metadata every saved model of the run carries (``cuegym.agents.sb3_agent``)."""
+    meta: dict[str, Any] = {"game": game_of(cfg.env_id), "env_id": cfg.env_id,
+                            "action": cfg.action, "algo": cfg.algo, "policy": cfg.policy,
+                            "env_kwargs": cfg.env_kwargs, "run": cfg.name, "seed": cfg.seed}
+    if cfg.action == "residual":
+        from cuegym.agents.residual import ResidualSpec
+
+        meta["residual"] = ResidualSpec(game=meta["game"], **cfg.residual).as_dict()
+    if cfg.action == "choice":
+        from cuegym.agents.choice import ChoiceSpec
+
+        meta["choice"] = ChoiceSpec(game=meta["game"], **cfg.choice).as_dict()
+    for key in ("residual", "choice"):
+        meta.get(key, {}).pop("game", None)
+    return meta
 
 
-def make_callbacks(cfg: TrainConfig, run: Path, eval_env: Any):
-    from stable_baselines3.common.callbacks import BaseCallback
+def make_callbacks(cfg: TrainConfig, run: Path, eval_env: Any, resume: bool) -> list:
+    """SB3's ``EvalCallback`` (best model, ``evaluations.npz``; foul rate and points per shot
+    logged beside the mean reward; fixed seeds at every evaluation), ``CheckpointCallback``
+    (model + replay buffer, the last two kept) and the wall-clock limit."""
+    from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback, EvalCallback
 
-    class EvalCSV(BaseCallback):
-        """Every ``eval_freq`` steps: evaluate, append to metrics.csv, keep the best model,
-        write a checkpoint (model + replay buffer) every ``checkpoint_freq`` steps."""
+    calls = max(1, cfg.n_envs)
 
+    class ShotEval(EvalCallback):
         def __init__(self) -> None:
-            super().__init__()
-            self.best = -np.inf
-            self.t0 = time.time()
-            self.next_eval = 0
-            self.next_ckpt = cfg.checkpoint_freq
-            self.csv = run / "metrics.csv"
+            super().__init__(eval_env, n_eval_episodes=cfg.eval_episodes,
+                             eval_freq=max(1, cfg.eval_freq // calls), log_path=str(run),
+                             best_model_save_path=str(run), deterministic=True, verbose=0)
+            self.terms: dict[str, list] = {"foul_rate": [], "points_per_shot": [],
+                                           "given_per_shot": []}
+            npz = run / "evaluations.npz"
+            if resume and npz.exists():  # carry the log and the best score over the resume
+                try:
+                    with np.load(npz) as z:
+                        self.evaluations_timesteps = z["timesteps"].tolist()
+                        self.evaluations_results = z["results"].tolist()
+                        self.evaluations_length = z["ep_lengths"].tolist()
+                except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+                    # SB3 rewrites this log in place: an interrupt can cut it short
+                    print(f"note: {npz} is unreadable (cut short by an interrupt?); the "
+                          "evaluation log restarts (the CSV logs keep the history)",
+                          file=sys.stderr)
+                best = [float(r["eval/mean_reward"]) for r in read_progress(run)]
+                if best:
+                    self.best_mean_reward = max(best)
+
+        def _log_success_callback(self, locals_: dict, globals_: dict) -> None:
+            if locals_["done"]:
+                info = locals_["info"]
+                terms = info.get("reward_terms", {})
+                self.terms["foul_rate"].append(float(info.get("foul", False)))
+                self.terms["points_per_shot"].append(
+                    float(terms.get("points", terms.get("own_goals", 0.0))))
+                self.terms["given_per_shot"].append(
+                    float(terms.get("skaeve", terms.get("opponent_goals", 0.0))))
+                for k, v in self.terms.items():
+                    self.logger.record(f"eval/{k}", float(np.mean(v)))
+
+        def _on_step(self) -> bool:
+            if self.eval_freq > 0 and self.n_calls % self.eval_freq == 0:
+                for v in self.terms.values():
+                    v.clear()
+                self.eval_env.seed(cfg.seed + 10_000)  # the same positions every time
+            return super()._on_step()
+
+        def evaluate_now(self) -> None:
+            """One evaluation at the current step (start and end of learning), unless the
+            last one was at this step."""
+            if self.evaluations_timesteps and \
+                    self.evaluations_timesteps[-1] == self.model.num_timesteps:
+                return
+            calls_before, self.n_calls = self.n_calls, 0
+            self.num_timesteps = self.model.num_timesteps
+            self._on_step()
+            self.n_calls = calls_before
 
         def _on_training_start(self) -> None:
-            self.next_eval = self.num_timesteps  # evaluate at the start (and on resume)
-            if (run / "best.json").exists():
-                self.best = json.loads((run / "best.json").read_text())["mean_reward"]
+            self.evaluate_now()
+
+    class Checkpoints(CheckpointCallback):
+        def _on_step(self) -> bool:
+            if self.n_calls % self.save_freq == 0:
+                save_checkpoint(self.model, run, cfg.save_replay_buffer)
+            return True
+
+    class TimeLimit(BaseCallback):
+        hit = False
 
         def _on_step(self) -> bool:
             if cfg.time_limit_min and time.time() - T_START > 60.0 * cfg.time_limit_min:
                 print(f"time limit of {cfg.time_limit_min} min reached at "
                       f"{self.num_timesteps:,} steps", flush=True)
+                self.hit = True
                 return False
-            if self.num_timesteps >= self.next_eval:
-                self.next_eval = self.num_timesteps + cfg.eval_freq
-                self.evaluate()
-            if self.num_timesteps >= self.next_ckpt:
-                self.next_ckpt = self.num_timesteps + cfg.checkpoint_freq
-                save_checkpoint(self.model, run, cfg.save_replay_buffer)
             return True
 
-        def evaluate(self) -> None:
-            m = evaluate_policy_on(self.model, eval_env, cfg.eval_episodes, cfg.seed + 10_000)
-            row = {"timesteps": self.num_timesteps, "wall_s": round(time.time() - self.t0, 1),
-                   **{k: round(v, 5) for k, v in m.items()}}
-            new = not self.csv.exists()
-            with open(self.csv, "a", newline="") as fh:
-                w = csv.DictWriter(fh, fieldnames=list(row))
-                if new:
-                    w.writeheader()
-                w.writerow(row)
-            for k, v in m.items():
-                self.logger.record(f"eval/{k}", v)
-            if m["mean_reward"] > self.best:
-                self.best = m["mean_reward"]
-                self.model.save(run / "best_model.zip")
-                (run / "best.json").write_text(json.dumps({**row, "mean_reward": self.best}))
-            print(f"[eval] steps {self.num_timesteps:>9,}  reward {m['mean_reward']:+.4f}  "
-                  f"fouls {m['foul_rate']:.3f}  points/shot {m['points_per_shot']:.3f}  "
-                  f"best {self.best:+.4f}", flush=True)
-
-    return EvalCSV()
+    ckpt = Checkpoints(max(1, cfg.checkpoint_freq // calls), str(run / "checkpoints"),
+                       save_replay_buffer=cfg.save_replay_buffer)
+    return [ShotEval(), ckpt, TimeLimit()]
 
 
 def seed_with_demos(model: Any, cfg: TrainConfig, run: Path) -> None:
@@ -348,35 +459,70 @@ def seed_q_with_demos(model: Any, cfg: TrainConfig, run: Path) -> None:
           f"Q-network regressed in {info['pretrain_s']} s (loss {loss:.5f})", flush=True)
 
 
-def save_checkpoint(model: Any, run: Path, save_buffer: bool = True) -> None:
+def _checkpoint_steps(path: Path) -> int:
+    return int(path.name.removeprefix("rl_model_").removesuffix("_steps.zip"))
+
+
+def save_checkpoint(model: Any, run: Path, save_buffer: bool = True, keep: int = 2) -> Path:
+    """Checkpoint ``model`` (and its replay buffer) under ``run/checkpoints`` with the names of
+    SB3's ``CheckpointCallback``, each file written atomically, the model after the buffer (a
+    model file is only ever there with its buffer); keep the last ``keep`` checkpoints."""
     ck = run / "checkpoints"
-    ck.mkdir(exist_ok=True)
-    model.save(ck / "latest.zip")
-    if save_buffer and hasattr(model, "save_replay_buffer") and \
-            getattr(model, "replay_buffer", None) is not None:
-        model.save_replay_buffer(ck / "latest_replay_buffer.pkl")
-    (ck / "latest.json").write_text(json.dumps({"timesteps": int(model.num_timesteps)}))
+    ck.mkdir(parents=True, exist_ok=True)
+    n = int(model.num_timesteps)
+    if save_buffer and getattr(model, "replay_buffer", None) is not None:
+        model.save_replay_buffer(ck / f"rl_model_replay_buffer_{n}_steps.pkl")
+    path = ck / f"rl_model_{n}_steps.zip"
+    model.save(path)
+    for old in sorted(ck.glob("rl_model_*_steps.zip"), key=_checkpoint_steps)[:-keep]:
+        old.unlink(missing_ok=True)
+        (ck / old.name.replace("rl_model_", "rl_model_replay_buffer_").replace(".zip", ".pkl")
+         ).unlink(missing_ok=True)
+    return path
+
+
+def latest_checkpoint(run: Path) -> tuple[Path, Path | None] | None:
+    """(model zip, replay buffer or None) of the newest checkpoint of ``run``, or None."""
+    ck = run / "checkpoints"
+    zips = sorted(ck.glob("rl_model_*_steps.zip"), key=_checkpoint_steps) if ck.exists() else []
+    if not zips:
+        return None
+    buf = ck / zips[-1].name.replace("rl_model_", "rl_model_replay_buffer_").replace(".zip",
+                                                                                      ".pkl")
+    return zips[-1], buf if buf.exists() else None
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a small text file atomically (temporary file, then a rename)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def read_progress(run: Path) -> list[dict[str, str]]:
+    """The rows of SB3's CSV logs of all sessions of ``run`` (``logs/<part>/progress.csv``) that
+    hold an evaluation, in step order."""
+    rows = []
+    for part in sorted((run / "logs").glob("*/progress.csv"), key=lambda p: int(p.parent.name)):
+        with open(part) as fh:
+            rows += [r for r in csv.DictReader(fh) if r.get("eval/mean_reward")]
+    return sorted(rows, key=lambda r: float(r["time/total_timesteps"]))
 
 
 def plot_learning_curve(run: Path, title: str = "") -> Path | None:
-    """learning_curve.png from metrics.csv: mean reward, foul rate and points per shot; with
-    demonstrations, the reward of the aimer's own shot as the before-learning reference (step 0
-    is after the pre-training on the demonstrations)."""
-    path = run / "metrics.csv"
-    if not path.exists():
+    """learning_curve.png from SB3's CSV logs: mean reward, foul rate and points per shot of
+    the evaluations; with demonstrations, the reward of the aimer's own shot as the
+    before-learning reference (step 0 is after the pre-training on the demonstrations)."""
+    rows = read_progress(run)
+    if not rows:
         return None
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    with open(path) as fh:
-        rows = list(csv.DictReader(fh))
-    if not rows:
-        return None
     from matplotlib.ticker import FuncFormatter
 
-    x = np.array([float(r["timesteps"]) for r in rows])
+    x = np.array([float(r["time/total_timesteps"]) for r in rows])
     golf = "Golf" in title
     before = None  # the untrained reference: the aimer's own shot on the demonstration positions
     if (run / "demos.json").exists():
@@ -386,7 +532,7 @@ def plot_learning_curve(run: Path, title: str = "") -> Path | None:
     for ax, key, label in zip(axs, ("mean_reward", "foul_rate", "points_per_shot"),
                               ("mean reward (eval)", "foul rate",
                                "own goals / stroke" if golf else "points / shot"), strict=True):
-        y = np.array([float(r[key]) for r in rows])
+        y = np.array([float(r.get(f"eval/{key}") or "nan") for r in rows])
         ax.plot(x, y, marker="o", ms=3, label="evaluation")
         if key == "mean_reward" and before is not None:
             ax.axhline(before, color="grey", ls="--", lw=1,
@@ -410,38 +556,76 @@ def plot_learning_curve(run: Path, title: str = "") -> Path | None:
 # ---------------------------------------------------------------------------------------------
 
 
-def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = False
-          ) -> Path:
-    """Run one training; returns the run directory."""
-    import torch
-    from stable_baselines3.common.logger import configure
-    from stable_baselines3.common.utils import set_random_seed
+class RunError(ValueError):
+    """A run directory that does not fit the request (exit 2 with one line)."""
 
-    run = Path(runs_dir) / cfg.name
-    if run.exists() and not resume:
-        for f in ("metrics.csv", "best.json"):
-            (run / f).unlink(missing_ok=True)
-    run.mkdir(parents=True, exist_ok=True)
-    with open(run / "config.yaml", "w") as fh:
-        yaml.safe_dump(dataclasses.asdict(cfg), fh, sort_keys=False)
 
-    # seeding, in one block
-    set_random_seed(cfg.seed)
-    torch.set_num_threads(max(1, int(cfg.threads)))
-    os.environ.setdefault("NUMBA_NUM_THREADS", str(max(1, int(cfg.threads))))
+def check_resume(cfg: TrainConfig, run: Path) -> dict[str, Any]:
+    """The saved settings of ``run`` must be ``cfg``'s (but for :data:`RESUME_MAY_CHANGE`);
+    returns its status (``{"timesteps", "finished"}``)."""
+    saved_path = run / "config.yaml"
+    if not saved_path.exists():
+        raise RunError(f"--resume: {run} holds no run (no config.yaml)")
+    saved = dataclasses.asdict(load_config(saved_path))
+    given = dataclasses.asdict(cfg)
+    diff = [k for k in given if k not in RESUME_MAY_CHANGE and given[k] != saved.get(k)]
+    if diff:
+        what = ", ".join(f"{k}: {saved.get(k)!r} there, {given[k]!r} given" for k in diff)
+        raise RunError(f"--resume: {run} is another run ({what}); use another --name, or "
+                       "resume it without changing those keys")
+    status_path = run / "status.json"
+    return json.loads(status_path.read_text()) if status_path.exists() else \
+        {"timesteps": 0, "finished": False}
 
-    env = make_env(cfg, cfg.n_envs, cfg.seed)
-    eval_env = make_env(cfg, min(cfg.n_envs * 4, 128), cfg.seed + 10_000, train=False)
-    Algo = algo_class(cfg.algo)
-    ckpt = run / "checkpoints" / "latest.zip"
+
+def write_status(run: Path, model: Any, cfg: TrainConfig, stopped_by: str) -> None:
+    """``status.json``: steps done, why learning stopped (``total_timesteps``, ``time_limit``
+    or ``interrupt``), ``finished`` (not interrupted) and the budget it ran under."""
+    write_atomic(run / "status.json", json.dumps({
+        "timesteps": int(model.num_timesteps), "finished": stopped_by != "interrupt",
+        "stopped_by": stopped_by, "total_timesteps": cfg.total_timesteps,
+        "time_limit_min": cfg.time_limit_min}))
+
+
+def prepare_run_dir(cfg: TrainConfig, run: Path, resume: bool, overwrite: bool) -> bool:
+    """Check and set up ``run`` for ``cfg``; False when a resumed run is finished already
+    (nothing to do). Raises :class:`RunError` for a directory that does not fit."""
     if resume:
-        if not ckpt.exists():
-            raise FileNotFoundError(f"--resume: no checkpoint at {ckpt}")
+        st = check_resume(cfg, run)
+        same_budget = (st.get("total_timesteps"), st.get("time_limit_min")) == \
+            (cfg.total_timesteps, cfg.time_limit_min)
+        if st["finished"] and same_budget:  # a larger budget continues the run
+            why = "its time limit" if st.get("stopped_by") == "time_limit" else "all its steps"
+            print(f"run {run} is finished ({st['timesteps']:,} of {cfg.total_timesteps:,} "
+                  f"steps, stopped by {why}); nothing to resume (raise total_timesteps or "
+                  "time_limit_min to continue it)", flush=True)
+            return False
+    elif any((run / f).exists() for f in RUN_WORK):
+        if not overwrite:
+            raise RunError(f"{run} holds a run already: continue it with --resume, start over "
+                           "with --overwrite (deletes it) or choose another --name")
+        shutil.rmtree(run)
+    run.mkdir(parents=True, exist_ok=True)
+    write_atomic(run / "config.yaml", yaml.safe_dump(dataclasses.asdict(cfg), sort_keys=False))
+    return True
+
+
+def build_model(cfg: TrainConfig, env: Any, run: Path, resume: bool) -> Any:
+    """A new model (with ``cfg.algo_kwargs``), or the last checkpoint with its replay buffer
+    when resuming; saves are atomic and carry the run's metadata (``cuegym.agents.sb3_agent``)."""
+    from cuegym.agents.sb3_agent import atomic_algo
+
+    Algo = atomic_algo(algo_class(cfg.algo))
+    if resume:
+        found = latest_checkpoint(run)
+        if found is None:
+            raise RunError(f"--resume: no checkpoint in {run / 'checkpoints'}; start over with "
+                           "--overwrite")
+        ckpt, buf = found
         model = Algo.load(ckpt, env=env, device=cfg.device)
-        buf = run / "checkpoints" / "latest_replay_buffer.pkl"
-        if buf.exists() and hasattr(model, "load_replay_buffer"):
+        if buf is not None and hasattr(model, "load_replay_buffer"):
             model.load_replay_buffer(buf)
-        print(f"resumed from {ckpt} at {model.num_timesteps:,} steps")
+        print(f"resumed from {ckpt} at {model.num_timesteps:,} steps", flush=True)
     else:
         kwargs = dict(cfg.algo_kwargs)
         if cfg.algo in ("sac", "td3") and "action_noise" in kwargs:
@@ -451,26 +635,63 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
             dim = env.action_space.shape[0]
             kwargs["action_noise"] = NormalActionNoise(np.zeros(dim), sd * np.ones(dim))
         model = Algo(policy_class(cfg.policy), env, policy_kwargs=dict(cfg.policy_kwargs),
-                     seed=cfg.seed,
-                     device=cfg.device, verbose=0, **kwargs)
+                     seed=cfg.seed, device=cfg.device, verbose=0, **kwargs)
+    model.cuegym_meta = run_meta(cfg)
+    return model
+
+
+def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = False,
+          overwrite: bool = False) -> Path:
+    """Run one training; returns the run directory. Raises :class:`RunError` for a run
+    directory that does not fit (an existing run without ``resume``/``overwrite``, another
+    run's directory with ``resume``) and KeyboardInterrupt after saving a checkpoint."""
+    import numba
+    import torch
+    from stable_baselines3.common.logger import configure
+    from stable_baselines3.common.utils import set_random_seed
+
+    run = Path(runs_dir) / cfg.name
+    if not prepare_run_dir(cfg, run, resume, overwrite):
+        return run
+
+    # seeding, in one block
+    set_random_seed(cfg.seed)
+    torch.set_num_threads(max(1, int(cfg.threads)))
+    # the physics' thread count for this run; not through NUMBA_NUM_THREADS, which numba refuses
+    # to change once its pool runs (a training in a process that has simulated already)
+    numba.set_num_threads(min(max(1, int(cfg.threads)), numba.config.NUMBA_NUM_THREADS))
+
+    env = make_env(cfg, cfg.n_envs, cfg.seed)
+    eval_env = make_env(cfg, min(cfg.n_envs * 4, 128), cfg.seed + 10_000, train=False)
+    model = build_model(cfg, env, run, resume)
     if cfg.demos and cfg.demos.get("states", 0) and not resume:
         seed_with_demos(model, cfg, run)
-    model.set_logger(configure(str(run / "tb"), ["tensorboard", "csv"]))
+    logs = run / "logs"
+    part = sum(d.is_dir() for d in logs.iterdir()) if logs.exists() else 0
+    model.set_logger(configure(str(logs / str(part)), ["csv", "tensorboard"]))
     print(f"training {cfg.algo.upper()} on {cfg.env_id} ({cfg.action} action), "
           f"{cfg.n_envs} tables, {cfg.total_timesteps:,} steps, seed {cfg.seed}")
     print("hyper-parameters:", json.dumps({"policy_kwargs": cfg.policy_kwargs,
                                            **{k: str(v) for k, v in cfg.algo_kwargs.items()}}))
-    cb = make_callbacks(cfg, run, eval_env)
-    remaining = cfg.total_timesteps - (model.num_timesteps if resume else 0)
-    t0 = time.time()
-    start_steps = model.num_timesteps
-    if remaining > 0:
-        model.learn(total_timesteps=remaining, callback=cb, progress_bar=cfg.progress_bar,
-                    reset_num_timesteps=not resume)
+    callbacks = make_callbacks(cfg, run, eval_env, resume)
+    t0, start_steps = time.time(), model.num_timesteps
+    remaining = cfg.total_timesteps - model.num_timesteps
+    try:
+        if remaining > 0:
+            model.learn(total_timesteps=remaining, callback=callbacks,
+                        log_interval=1 if cfg.algo == "ppo" else max(4, cfg.eval_freq // 4),
+                        progress_bar=cfg.progress_bar, reset_num_timesteps=not resume)
+    except KeyboardInterrupt:
+        path = save_checkpoint(model, run, cfg.save_replay_buffer)
+        write_status(run, model, cfg, "interrupt")
+        print(f"\ninterrupted at {model.num_timesteps:,} steps; checkpoint {path} saved: "
+              f"continue with --name {cfg.name} --resume", file=sys.stderr, flush=True)
+        raise KeyboardInterrupt("checkpoint saved") from None
     dt = time.time() - t0
-    cb.evaluate()
+    callbacks[0].evaluate_now()
     model.save(run / "model.zip")
     save_checkpoint(model, run, cfg.save_replay_buffer)
+    write_status(run, model, cfg, "time_limit" if callbacks[2].hit else "total_timesteps")
     steps = model.num_timesteps - start_steps
     print(f"done: {steps:,} steps in {dt:.0f} s ({steps / max(dt, 1e-9):,.0f} steps/s); "
           f"run in {run}")
@@ -481,13 +702,18 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
 
 
 def parse_set(items: list[str]) -> dict[str, Any]:
-    """``--set key=value`` pairs; values are parsed as YAML (numbers, lists, mappings)."""
-    out = {}
+    """``--set key=value`` pairs; values are parsed as YAML (numbers, lists, mappings); a
+    repeated key's mappings merge."""
+    out: dict[str, Any] = {}
     for item in items:
         if "=" not in item:
             raise ValueError(f"--set needs key=value, got {item!r}")
         k, v = item.split("=", 1)
-        out[k.strip()] = yaml.safe_load(v)
+        try:
+            val = yaml.safe_load(v)
+        except yaml.YAMLError:
+            raise ValueError(f"--set {k.strip()}: {v!r} is not valid YAML") from None
+        out = deep_merge(out, {k.strip(): val}) if val is not None else {**out, k.strip(): None}
     return out
 
 
@@ -502,30 +728,37 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--algo", choices=ALGOS)
     p.add_argument("--n-envs", type=int)
     p.add_argument("--resume", action="store_true", help="continue runs/<name> from its last "
-                   "checkpoint (model and replay buffer)")
+                   "checkpoint (model and replay buffer); its config must be the one given")
+    p.add_argument("--overwrite", action="store_true", help="delete an existing runs/<name> "
+                   "and start over")
     p.add_argument("--runs-dir", default="runs", help="directory of the runs (default ./runs)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
-                   help="override config keys (values as YAML)")
+                   help="override config keys (values as YAML; mappings merge deeply)")
     args = p.parse_args(argv)
-    over = parse_set(args.set)
-    for key, val in (("name", args.name), ("total_timesteps", args.timesteps),
-                     ("seed", args.seed), ("algo", args.algo), ("n_envs", args.n_envs)):
-        if val is not None:
-            over[key] = val
-    if args.no_progress:
-        over["progress_bar"] = False
-    config = args.config
-    if args.resume and config is None:
-        if not args.name:
-            p.error("--resume needs --name (or --config)")
-        config = Path(args.runs_dir) / args.name / "config.yaml"
-    cfg = load_config(config, over)
-    if args.resume and args.config is not None:
-        saved = Path(args.runs_dir) / cfg.name / "config.yaml"
-        if saved.exists():
-            shutil.copy(saved, Path(args.runs_dir) / cfg.name / "config.prev.yaml")
-    train(cfg, runs_dir=args.runs_dir, resume=args.resume)
+    if args.resume and args.overwrite:
+        p.error("--resume and --overwrite exclude each other")
+    try:
+        over = parse_set(args.set)
+        for key, val in (("name", args.name), ("total_timesteps", args.timesteps),
+                         ("seed", args.seed), ("algo", args.algo), ("n_envs", args.n_envs)):
+            if val is not None:
+                over[key] = val
+        if args.no_progress:
+            over["progress_bar"] = False
+        config = args.config
+        if args.resume and config is None:
+            if not args.name:
+                p.error("--resume needs --name (or --config)")
+            config = Path(args.runs_dir) / args.name / "config.yaml"
+            if not config.exists():
+                raise RunError(f"--resume: {config.parent} holds no run (no config.yaml)")
+        cfg = load_config(config, over)
+        train(cfg, runs_dir=args.runs_dir, resume=args.resume, overwrite=args.overwrite)
+    except KeyboardInterrupt as e:  # (a ValueError, bad config or run directory: cli_main)
+        if not e.args:
+            print("\ninterrupted before learning started: nothing to save", file=sys.stderr)
+        return 130
     return 0
 
 

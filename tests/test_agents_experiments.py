@@ -21,7 +21,7 @@ def _tiny(name: str, **over):
     from train import load_config
 
     base = {"name": name, "n_envs": 4, "total_timesteps": 48, "eval_freq": 32,
-            "eval_episodes": 8, "checkpoint_freq": 32, "progress_bar": False, "demos": {},
+            "eval_episodes": 8, "checkpoint_freq": 32, "progress_bar": False, "demos": None,
             "policy_kwargs": {"net_arch": [16]},
             "algo_kwargs": {"learning_starts": 8, "batch_size": 8, "buffer_size": 1000,
                             "gamma": 0.0}}
@@ -30,20 +30,32 @@ def _tiny(name: str, **over):
 
 
 def test_train_sac_residual_writes_the_run_and_resumes(tmp_path):
-    from train import train
+    from train import latest_checkpoint, read_progress, train
+
+    from cuegym.agents.sb3_agent import read_zip_meta
 
     cfg = _tiny("t_sac")
     run = train(cfg, runs_dir=tmp_path)
-    for f in ("model.zip", "best_model.zip", "config.yaml", "metrics.csv",
-              "learning_curve.png", "checkpoints/latest.zip",
-              "checkpoints/latest_replay_buffer.pkl"):
+    for f in ("model.zip", "best_model.zip", "config.yaml", "evaluations.npz",
+              "learning_curve.png", "status.json", "logs/0/progress.csv",
+              "checkpoints/rl_model_48_steps.zip",
+              "checkpoints/rl_model_replay_buffer_48_steps.pkl"):
         assert (run / f).exists(), f
-    assert any((run / "tb").iterdir())
-    rows = (run / "metrics.csv").read_text().strip().splitlines()
-    assert rows[0].startswith("timesteps,wall_s,mean_reward,foul_rate") and len(rows) >= 3
+    assert any(p.name.startswith("events.out.tfevents") for p in (run / "logs" / "0").iterdir())
+    rows = read_progress(run)  # SB3's CSV: the evaluations at 0, 32 and the end
+    assert [int(r["time/total_timesteps"]) for r in rows] == [0, 32, 48]
+    assert {"eval/mean_reward", "eval/foul_rate", "eval/points_per_shot"} <= set(rows[0])
+    assert read_zip_meta(run / "best_model.zip")["action"] == "residual"
+    status = json.loads((run / "status.json").read_text())
+    assert (status["timesteps"], status["finished"], status["stopped_by"]) == \
+        (48, True, "total_timesteps")
     cfg2 = _tiny("t_sac", total_timesteps=80)
     train(cfg2, runs_dir=tmp_path, resume=True)
-    assert json.loads((run / "checkpoints" / "latest.json").read_text())["timesteps"] >= 80
+    ckpt, buf = latest_checkpoint(run)
+    assert ckpt.name == "rl_model_80_steps.zip" and buf is not None
+    assert len(list((run / "checkpoints").glob("*.zip"))) == 2  # the last two kept
+    assert [int(r["time/total_timesteps"]) for r in read_progress(run)][-1] == 80
+    assert (run / "logs" / "1" / "progress.csv").exists()  # the first session's log is kept
 
 
 def test_train_sac_from_planner_demonstrations(tmp_path):

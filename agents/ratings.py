@@ -1,0 +1,117 @@
+"""Statistics of tournaments: win-rate intervals, Bradley-Terry ratings, intervals of means.
+
+Used by ``experiments/evaluate.py`` (tables, JSON, figure, benchmark page). Everything here is
+independent of the order in which games were played: it works on counts.
+
+* :func:`wilson_interval`: the Wilson score interval of a binomial proportion (wins out of
+  decided games), good also near 0 and 1 and for few games, unlike the normal approximation.
+* :func:`bradley_terry`: maximum-likelihood Bradley-Terry strengths from a matrix of wins (a
+  draw counts half a win for each side), on the Elo scale (400 log10 of the odds), with
+  standard errors from the Fisher information.
+* :func:`mean_interval`: mean and 95 % normal interval of a sample (mean returns).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+#: two-sided 95 % quantile of the standard normal distribution
+Z95 = 1.959963984540054
+#: Elo points per natural-log unit of the Bradley-Terry strength
+ELO = 400.0 / math.log(10.0)
+
+
+def wilson_interval(wins: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of the proportion ``wins / n``.
+
+    Args:
+        wins: successes (may be fractional, e.g. draws counted half). n: trials (> 0).
+        z: normal quantile (default: 95 % two-sided).
+
+    Returns:
+        (low, high) in [0, 1]; (nan, nan) for ``n == 0`` (no decided game: no rate).
+    """
+    if n < 0 or wins < 0 or wins > n:
+        raise ValueError(f"need 0 <= wins <= n, got wins={wins}, n={n}")
+    if n == 0:
+        return math.nan, math.nan
+    p = wins / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    lo = 0.0 if wins == 0 else max(0.0, centre - half)  # exact at the ends (no rounding)
+    hi = 1.0 if wins == n else min(1.0, centre + half)
+    return lo, hi
+
+
+def bradley_terry(wins: np.ndarray, prior: float = 0.5, tol: float = 1e-10,
+                  max_iter: int = 10_000) -> tuple[np.ndarray, np.ndarray]:
+    """Maximum-likelihood Bradley-Terry ratings on the Elo scale.
+
+    P(i beats j) = 1 / (1 + 10^((r_j - r_i) / 400)). Fitted with Hunter's MM algorithm (2004)
+    on the counts, so the result does not depend on the order of the games.
+
+    Args:
+        wins: (n, n) ``wins[i, j]`` = games i won against j (a draw: 0.5 to each side).
+        prior: virtual wins given to each side of every pair that played (a weak prior, one
+            virtual draw per pair for 0.5): keeps the estimate finite when an agent won or lost
+            every game. 0 gives the plain maximum-likelihood estimate (which then diverges).
+        tol, max_iter: convergence of the MM iteration (change of log-strength).
+
+    Returns:
+        (ratings (n,), standard errors (n,)), Elo points with mean 0. The errors come from the
+        inverse Fisher information under the mean-zero constraint; NaN for an agent that
+        played no game.
+    """
+    w = np.asarray(wins, np.float64)
+    n = w.shape[0]
+    if w.shape != (n, n) or (w < 0).any() or not np.isfinite(w).all():
+        raise ValueError(f"wins must be a square matrix of non-negative counts, got {w!r}")
+    games = w + w.T
+    played = games > 0
+    np.fill_diagonal(played, False)
+    w = w + prior * played
+    games = w + w.T
+    active = played.any(1)
+    if not active.any():  # no finished game at all: no rating
+        return np.full(n, np.nan), np.full(n, np.nan)
+    p = np.ones(n)
+    total = w.sum(1)
+    for _ in range(max_iter):
+        denom = np.where(played, games / (p[:, None] + p[None, :]), 0.0).sum(1)
+        new = p.copy()
+        new[active] = np.maximum(total[active] / denom[active], 1e-300)
+        new[active] /= math.exp(np.log(new[active]).mean())
+        done = np.abs(np.log(new) - np.log(p)).max() < tol
+        p = new
+        if done:
+            break
+    theta = np.log(p)
+    r = np.where(active, theta, np.nan)
+    # Fisher information of theta (log-strengths); the mean-zero constraint removes the null
+    # direction (pseudo-inverse)
+    q = p[:, None] / (p[:, None] + p[None, :])
+    H = np.where(played, games * q * q.T, 0.0)
+    info = np.diag(H.sum(1)) - H
+    idx = np.flatnonzero(active)
+    se = np.full(n, np.nan)
+    if len(idx) > 1:
+        sub = info[np.ix_(idx, idx)]
+        cov = np.linalg.pinv(sub)
+        se[idx] = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    return (r - np.nanmean(r)) * ELO, se * ELO
+
+
+def mean_interval(x: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """(mean, low, high): the sample mean and its normal 95 % interval (mean +- z s / sqrt n);
+    the interval collapses to the mean for fewer than two values."""
+    a = np.asarray(x, np.float64).ravel()
+    if a.size == 0:
+        raise ValueError("mean_interval of an empty sample")
+    m = float(a.mean())
+    if a.size < 2:
+        return m, m, m
+    h = z * float(a.std(ddof=1)) / math.sqrt(a.size)
+    return m, m - h, m + h

@@ -1,0 +1,397 @@
+"""Training that loses no work and mixes no runs, evaluation researchers can trust, models that
+carry their metadata, position banks that carry their generator's version (issues 13, 14, 16).
+Tiny budgets throughout."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "experiments"))
+
+pytest.importorskip("stable_baselines3")
+
+SAC_YAML = ROOT / "configs" / "train" / "keglebillard_sac.yaml"
+
+
+def _tiny(name: str, **over):
+    from train import load_config
+
+    base = {"name": name, "n_envs": 4, "total_timesteps": 32, "eval_freq": 32,
+            "eval_episodes": 4, "checkpoint_freq": 16, "progress_bar": False, "demos": None,
+            "policy_kwargs": {"net_arch": [8]},
+            "algo_kwargs": {"learning_starts": 8, "batch_size": 8, "buffer_size": 500}}
+    return load_config(SAC_YAML, {**base, **over})
+
+
+# ---------------------------------------------------------------------------------------------
+# Config: deep --set merge, one-line errors naming the key
+# ---------------------------------------------------------------------------------------------
+
+
+def test_set_merges_mappings_deeply_and_null_resets():
+    import yaml
+    from train import load_config, parse_set
+
+    file_kwargs = yaml.safe_load(SAC_YAML.read_text())["algo_kwargs"]
+    cfg = load_config(SAC_YAML, parse_set(["algo_kwargs={gamma: 0.5}", "n_envs=3"]))
+    assert cfg.algo_kwargs == {**file_kwargs, "gamma": 0.5}  # buffer size etc. kept
+    assert cfg.n_envs == 3
+    assert load_config(SAC_YAML, parse_set(["demos=null"])).demos == {}
+    assert load_config(SAC_YAML, parse_set(["demos={}"])).demos == {}  # empty replaces
+    two = parse_set(["residual={dphi: 1.0}", "residual={spin: 0.1}"])
+    assert two == {"residual": {"dphi": 1.0, "spin": 0.1}}
+
+
+@pytest.mark.parametrize("text, args, match", [
+    ("", [], "is empty"),
+    ("- 1\n- 2\n", [], "must be a mapping.*list"),
+    ("a: [1,\n", [], "not valid YAML"),
+    ("n_envs: 0\n", [], "n_envs must be >= 1"),
+    ("n_envs: abc\n", [], "n_envs must be an integer, got 'abc'"),
+    ("time_limit_min: soon\n", [], "time_limit_min must be a finite number"),
+    ("algo_kwargs: 3\n", [], "algo_kwargs must be a dict"),
+    ("seed: 1\n", ["--set", "total_timesteps=-5"], "total_timesteps must be >= 1"),
+])
+def test_bad_config_is_one_line_exit_2(tmp_path, capsys, text, args, match):
+    import re
+
+    from train import main
+
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    assert main(["--config", str(path), "--runs-dir", str(tmp_path), *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and re.search(match, err), err
+
+
+# ---------------------------------------------------------------------------------------------
+# Runs: resume, refusal of another run, Ctrl-C, atomic checkpoints
+# ---------------------------------------------------------------------------------------------
+
+
+def test_resume_of_a_finished_run_exits_0_and_a_mismatch_is_refused(tmp_path, capsys):
+    from train import RunError, main, train
+
+    run = train(_tiny("r"), runs_dir=tmp_path)
+    before = sorted(p.name for p in (run / "checkpoints").iterdir())
+    argv = ["--name", "r", "--resume", "--runs-dir", str(tmp_path)]
+    assert main(argv) == 0
+    assert "is finished (32 of 32 steps, stopped by all its steps)" in capsys.readouterr().out
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == before
+    assert main([*argv, "--seed", "7"]) == 2
+    err = capsys.readouterr().err
+    assert "is another run (seed: 0 there, 7 given)" in err and len(err.strip().splitlines()) == 1
+    with pytest.raises(RunError, match="algo_kwargs"):
+        train(_tiny("r", algo_kwargs={"gamma": 0.5}), runs_dir=tmp_path, resume=True)
+    with pytest.raises(RunError, match="holds a run already"):  # a fresh run never mixes in
+        train(_tiny("r"), runs_dir=tmp_path)
+    assert main(["--name", "nothing", "--resume", "--runs-dir", str(tmp_path)]) == 2
+
+
+def test_a_run_stopped_by_its_time_limit_is_finished(tmp_path, capsys, monkeypatch):
+    import train as T
+
+    monkeypatch.setattr(T, "T_START", 0.0)  # the limit has passed long ago
+    run = T.train(_tiny("tl", time_limit_min=1.0), runs_dir=tmp_path)
+    status = json.loads((run / "status.json").read_text())
+    assert status["finished"] and status["stopped_by"] == "time_limit"
+    argv = ["--name", "tl", "--resume", "--runs-dir", str(tmp_path)]
+    assert T.main(argv) == 0
+    assert "stopped by its time limit" in capsys.readouterr().out
+
+
+def test_ctrl_c_saves_a_checkpoint_and_resume_continues(tmp_path, monkeypatch):
+    import train as T
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Interrupt(BaseCallback):
+        def _on_step(self) -> bool:
+            if self.num_timesteps >= 20:
+                raise KeyboardInterrupt
+            return True
+
+    make = T.make_callbacks
+    monkeypatch.setattr(T, "make_callbacks", lambda *a: [*make(*a), Interrupt()])
+    with pytest.raises(KeyboardInterrupt, match="checkpoint saved"):
+        T.train(_tiny("c", checkpoint_freq=1000), runs_dir=tmp_path)
+    run = tmp_path / "c"
+    ckpt, buf = T.latest_checkpoint(run)
+    assert ckpt.name == "rl_model_20_steps.zip" and buf is not None
+    status = json.loads((run / "status.json").read_text())
+    assert (status["timesteps"], status["finished"], status["stopped_by"]) == \
+        (20, False, "interrupt")
+    monkeypatch.setattr(T, "make_callbacks", make)
+    (run / "evaluations.npz").write_bytes(b"PK\x03\x04 cut short")  # SB3's log, not atomic
+    T.train(_tiny("c", checkpoint_freq=1000), runs_dir=tmp_path, resume=True)
+    status = json.loads((run / "status.json").read_text())
+    assert (status["timesteps"], status["finished"]) == (32, True)
+    # the CLI turns the interrupt into exit status 130 without a traceback
+    monkeypatch.setattr(T, "train", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    assert T.main(["--config", str(SAC_YAML), "--name", "x", "--runs-dir", str(tmp_path)]) == 130
+
+
+def test_an_interrupted_save_leaves_the_previous_checkpoint_intact(tmp_path, monkeypatch):
+    import stable_baselines3.common.base_class as base
+    import stable_baselines3.common.save_util as su
+    from train import algo_class, make_env, save_checkpoint
+
+    from cuegym.agents.sb3_agent import atomic_algo
+
+    cfg = _tiny("a")
+    model = atomic_algo(algo_class("sac"))("MlpPolicy", make_env(cfg, 2, 0), buffer_size=64,
+                                           learning_starts=4, batch_size=4,
+                                           policy_kwargs={"net_arch": [8]})
+    model.learn(8)
+    path = save_checkpoint(model, tmp_path)
+    buf = tmp_path / "checkpoints" / "rl_model_replay_buffer_8_steps.pkl"
+    saved = path.read_bytes(), buf.read_bytes()
+
+    def half_written(save_path, *a, **k):  # writes part of the file, then the user hits Ctrl-C
+        Path(save_path).write_bytes(b"PK\x03\x04 half a zip")
+        raise KeyboardInterrupt
+
+    for mod, name in ((base, "save_to_zip_file"), (su, "save_to_pkl")):
+        with monkeypatch.context() as m:
+            m.setattr(mod, name, half_written)
+            with pytest.raises(KeyboardInterrupt):
+                if name == "save_to_pkl":
+                    model.save_replay_buffer(buf)
+                else:
+                    model.save(path)
+    assert (path.read_bytes(), buf.read_bytes()) == saved
+    assert sorted(p.name for p in (tmp_path / "checkpoints").iterdir()) == \
+        ["rl_model_8_steps.zip", "rl_model_replay_buffer_8_steps.pkl"]  # no temporary left
+    assert type(model).load(path).num_timesteps == 8
+
+
+# ---------------------------------------------------------------------------------------------
+# Models carry their metadata; plain SB3 models play
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
+def test_a_plain_sb3_model_plays_in_a_tournament(tmp_path, capsys, game):
+    from evaluate import run_tournament
+    from stable_baselines3 import PPO
+
+    from cuegym.agents.sb3_agent import model_meta, read_zip_meta
+    from cuegym.envs import make_sb3_vec_env
+
+    env_id = "cuegym/KeglebillardShot-v0" if game == "keglebillard" else \
+        "cuegym/GolfbillardShot-v0"
+    model = PPO("MlpPolicy", make_sb3_vec_env(env_id, n_envs=2, seed=0), n_steps=4,
+                batch_size=8, n_epochs=1, policy_kwargs={"net_arch": [8]})
+    model.learn(8)
+    path = tmp_path / "plain" / "ppo_plain.zip"
+    path.parent.mkdir()
+    model.save(path)
+    assert read_zip_meta(path) is None
+    meta = model_meta(path)
+    assert (meta["algo"], meta["game"], meta["action"]) == ("ppo", game, "absolute")
+    assert "carries no cuegym metadata" in capsys.readouterr().err
+    res = run_tournament(game, [str(path), "random"], 2, 0, max_shots=6, quiet=True)
+    assert res["agents"]["ppo_plain"]["shots"] > 0
+    assert res["agents"]["ppo_plain"]["spec"] == str(path)
+
+
+def test_saved_models_carry_metadata_and_the_shipped_ones_too():
+    from cuegym.agents import pretrained_path
+    from cuegym.agents.sb3_agent import read_zip_meta
+
+    for game in ("keglebillard", "golfbillard"):
+        path = pretrained_path(game)
+        if path is None:
+            continue
+        meta = read_zip_meta(path)
+        side = json.loads(path.with_suffix(".json").read_text())
+        for key in ("game", "env_id", "action", "algo"):
+            assert meta[key] == side[key]
+
+
+@pytest.mark.parametrize("opponent", ["planner:n_candidates=4,n_noise=1", "pretrained",
+                                      "model"])
+def test_full_game_env_takes_any_agent_name_as_opponent(opponent):
+    import gymnasium as gym
+
+    import cuegym.envs  # noqa: F401  (registers the ids)
+    from cuegym.agents import pretrained_path
+
+    if opponent == "model":
+        opponent = pretrained_path("keglebillard")
+        if opponent is None:
+            pytest.skip("no shipped keglebillard agent")
+    env = gym.make("cuegym/Keglebillard-v0", opponent=opponent, noise="tournament")
+    env.reset(seed=0)
+    for _ in range(3):
+        _, _, term, trunc, _ = env.step(env.action_space.sample())
+        if term or trunc:
+            env.reset()
+    with pytest.raises(ValueError, match="unknown opponent 'plannr': unknown agent"):
+        gym.make("cuegym/Keglebillard-v0", opponent="plannr")
+
+
+# ---------------------------------------------------------------------------------------------
+# Tournament accounting and statistics
+# ---------------------------------------------------------------------------------------------
+
+
+def test_games_cut_off_are_unfinished_not_won_or_drawn(tmp_path):
+    from evaluate import format_table, plot_results, run_tournament
+
+    from cuegym.agents import make_agent, make_arena, play_games
+
+    arena = make_arena("keglebillard")
+    res = play_games(arena, [make_agent("geometric", "keglebillard"),
+                             make_agent("random", "keglebillard")], 4, seed=0, max_shots=3)
+    assert not res.finished.any() and (res.winner == -1).all()
+    st = res.stats(0)
+    assert (st["wins"], st["losses"], st["draws"], st["unfinished"]) == (0, 0, 0, 4)
+    out = run_tournament("keglebillard", ["geometric", "random"], 2, 0, max_shots=2, quiet=True)
+    assert out["win_rate"]["geometric"]["random"] is None
+    assert out["unfinished"]["geometric"]["random"] == 2
+    assert out["agents"]["geometric"]["unfinished"] == 2
+    assert out["agents"]["geometric"]["wins"] == out["agents"]["geometric"]["draws"] == 0
+    assert any("unfinished" in n for n in out["notes"])
+    assert "n/a" in format_table(out)
+    assert plot_results(out, tmp_path / "t.png").exists()
+    json.dumps(out, allow_nan=False)  # no NaN in the JSON
+
+
+def test_wilson_interval_and_bradley_terry_on_known_inputs():
+    from cuegym.agents.ratings import bradley_terry, mean_interval, wilson_interval
+
+    lo, hi = wilson_interval(8, 10)  # textbook value: [0.490, 0.943]
+    assert (round(lo, 3), round(hi, 3)) == (0.490, 0.943)
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
+    assert all(math.isnan(v) for v in wilson_interval(0, 0))
+    with pytest.raises(ValueError):
+        wilson_interval(3, 2)
+    # two agents, 30 : 10: odds 3, 400 log10(3) = 190.8 Elo apart; se of each (mean zero)
+    # 400 / ln 10 * sqrt(1 / (40 * 0.75 * 0.25)) / 2 = 31.7
+    r, se = bradley_terry(np.array([[0, 30], [10, 0]]), prior=0.0)
+    assert r[0] - r[1] == pytest.approx(400 * math.log10(3), abs=1e-6)
+    assert r.sum() == pytest.approx(0, abs=1e-9)
+    assert se == pytest.approx([31.7164, 31.7164], abs=1e-3)
+    # order independence: permuting the agents permutes the ratings
+    w = np.array([[0, 7, 2], [3, 0, 6], [8, 4, 0]], float)
+    perm = [2, 0, 1]
+    r1, _ = bradley_terry(w)
+    r2, _ = bradley_terry(w[np.ix_(perm, perm)])
+    assert np.allclose(r1[perm], r2)
+    # the prior keeps an unbeaten agent finite
+    r, _ = bradley_terry(np.array([[0, 5], [0, 0]]))
+    assert np.isfinite(r).all() and r[0] > r[1]
+    m, lo, hi = mean_interval([1.0, 2.0, 3.0])
+    assert m == 2.0 and hi - m == pytest.approx(1.959964 / math.sqrt(3), rel=1e-6)
+
+
+def test_benchmark_rows_and_page(tmp_path):
+    from evaluate import benchmark_markdown, main
+
+    out = tmp_path / "bench.md"
+    assert main(["--benchmark", "--agents", "geometric,random", "--episodes", "4", "--quiet",
+                 "--benchmark-out", str(out)]) == 0
+    text = out.read_text()
+    for env_id in ("cuegym/KeglebillardShot-v0", "cuegym/GolfbillardShot-v0"):
+        assert f"## {env_id}" in text
+    assert text.count("| `geometric` |") == 2 and "95 % interval" in text
+    rows = [{"env_id": "e", "agent": "a", "episodes": 2, "mean_return": 0.5,
+             "ci95": [0.25, 0.75], "seconds": 1.0}]
+    assert "| `a` | +0.5000 | [+0.2500, +0.7500] | 2 | 1 |" in benchmark_markdown(rows, "c", 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Position banks: version stamps, shipped banks made by the current generator
+# ---------------------------------------------------------------------------------------------
+
+
+def test_bank_stamp_is_checked_on_load(tmp_path, monkeypatch):
+    from cuegym.envs import positions as P
+
+    bank, stamp = P.generate_bank("keglebillard", 16, seed=1)
+    assert stamp["generator"] == "generate_keglebillard_positions" and stamp["args"]["n"] == 16
+    path = tmp_path / "b_positions.npz"
+    P.save_positions(bank, path, stamp)
+    assert len(P.load_bank_file(path)) == 16
+    monkeypatch.setitem(P.GENERATOR_VERSION, "generate_keglebillard_positions",
+                        stamp["version"] + 1)
+    with pytest.raises(ValueError, match=r"version \d+, this code's is version \d+"):
+        P.load_bank_file(path)
+    monkeypatch.undo()
+    with pytest.raises(ValueError, match="made by generate_keglebillard_positions, not"):
+        P.load_bank_file(path, "generate_golfbillard_positions")
+    np.savez(tmp_path / "old_positions.npz", kind=np.array("KeglebillardPositions"),
+             red=bank.red)
+    with pytest.raises(ValueError, match="carries no version stamp"):
+        P.load_bank_file(tmp_path / "old_positions.npz")
+
+
+@pytest.mark.parametrize("name", ["keglebillard", "keglebillard-play", "golfbillard"])
+def test_shipped_bank_is_what_its_generator_makes_now(name):
+    """The start of every shipped bank regenerated with the stamped arguments is the bank: a
+    change of the generator, physics or rules that moves the positions fails here (bump
+    GENERATOR_VERSION and regenerate with make_position_bank.py --overwrite-shipped)."""
+    from dataclasses import fields
+
+    from cuegym.envs import positions as P
+
+    path = P.DATA_DIR / f"{name}_positions.npz"
+    stamp = P.read_stamp(path)
+    shipped = P.load_positions(name)
+    assert stamp["args"]["n"] == len(shipped) and stamp["args"]["seed"] == 0
+    k = 96
+    fresh, _ = P.generate_bank(name, k, seed=0)
+    for f in fields(shipped):
+        a = np.asarray(getattr(fresh, f.name), np.float64)
+        b = np.asarray(getattr(shipped, f.name), np.float64)[:k]
+        assert np.allclose(a, b, equal_nan=True, atol=1e-6), f.name
+
+
+def test_make_position_bank_writes_under_runs_unless_told(tmp_path, capsys):
+    from make_position_bank import main
+
+    from cuegym.envs import positions as P
+
+    out = tmp_path / "k_positions.npz"
+    assert main(["--n", "8", "--out", str(out), "--quiet"]) == 0
+    assert P.read_stamp(out)["args"]["n"] == 8
+    shipped = P.DATA_DIR / "keglebillard_positions.npz"
+    assert main(["--n", "8", "--out", str(shipped), "--quiet"]) == 2
+    assert "--overwrite-shipped" in capsys.readouterr().err
+    import make_position_bank
+
+    assert "runs" in make_position_bank.__doc__ and "--overwrite-shipped" in \
+        make_position_bank.__doc__
+
+
+# ---------------------------------------------------------------------------------------------
+# Configs that call themselves the recipe of a shipped agent are it
+# ---------------------------------------------------------------------------------------------
+
+
+def test_recipe_configs_are_the_shipped_agents_recipes():
+    from train import load_config, run_meta
+
+    from cuegym.agents import PRETRAINED_DIR
+
+    claims = {f.name: f for f in (ROOT / "configs" / "train").glob("*.yaml")
+              if "recipe of the shipped agent" in f.read_text()}
+    shipped = sorted(PRETRAINED_DIR.glob("*.json"))
+    assert len(claims) == len(shipped)  # one recipe per shipped agent, no more
+    for side in shipped:
+        meta = json.loads(side.read_text())
+        name = next(n for n in claims if f"configs/train/{n}" in meta["command"])
+        text = claims[name].read_text()
+        assert side.with_suffix(".zip").name in text  # it names the agent it made
+        ours = run_meta(load_config(claims[name]))
+        for key in ("game", "env_id", "action", "algo"):
+            assert ours[key] == meta[key], (name, key)
+        act = meta["action"]
+        assert ours[act] == {k: v for k, v in meta[act].items() if k != "game"}, name
