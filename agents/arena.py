@@ -297,8 +297,7 @@ class GolfbillardArena:
         w = state.match_winner if state.phase == "over" else -1
         return int(w) if w in (0, 1) else None
 
-    def simulate(self, states: Sequence[Any], cue_ball: np.ndarray, cue: np.ndarray
-                 ) -> tuple[Any, Callable]:
+    def simulate(self, states: Sequence[Any], cue_ball: np.ndarray, cue: np.ndarray) -> Any:
         from cuegym.rules.golfbillard_game import simulate_strokes
 
         return simulate_strokes(states, cue_ball, cue, geo=self.geo, params=self.params,
@@ -308,9 +307,9 @@ class GolfbillardArena:
         """Referee play strokes (no opening) and advance: (outcomes, new states)."""
         from cuegym.rules.golfbillard_game import play_strokes
 
-        res, seg = self.simulate(states, strikes.cue_ball, strikes.cue)
-        return play_strokes(states, res, strikes.cue_ball, strikes.cue, segments=seg,
-                            rules=self.rules, geo=self.geo)
+        res = self.simulate(states, strikes.cue_ball, strikes.cue)
+        return play_strokes(states, res, strikes.cue_ball, strikes.cue, rules=self.rules,
+                            geo=self.geo)
 
     def values(self, states: Sequence[Any], strikes: Strikes, *, terms: Mapping | None = None
                ) -> np.ndarray:
@@ -383,10 +382,10 @@ class GolfbillardArena:
         T = len(states)
         cb = np.stack([strikes0.cue_ball, strikes1.cue_ball], axis=1)
         cue = np.stack([strikes0.cue, strikes1.cue], axis=1)
-        res, seg = self.simulate(states, cb, cue)
+        res = self.simulate(states, cb, cue)
         players = [list(s.openers) for s in states]
         _, new = play_strokes(states, res, cb, cue.reshape(T, 2, 5), players=players,
-                              segments=seg, rules=self.rules, geo=self.geo)
+                              rules=self.rules, geo=self.geo)
         return new
 
 

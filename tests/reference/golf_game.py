@@ -1,0 +1,786 @@
+"""Golfbillard game flow: the opening, turns, duos, kader phase, no-progress and matches.
+
+Built on the stroke referee of :mod:`cuegym.rules.golfbillard`; pure functions that return new
+:class:`~cuegym.rules.golfbillard.GolfState` objects (specs/golfbillard.md):
+
+- G-3 the opening (:func:`score_opening`): both middle balls struck at t = 0; option
+  ``alternate``: no opening stroke, side 0 starts game 1 and the sides alternate per game.
+- G-1 / G-9 turns (:func:`advance`), G-14 the defence-triangle duty of each new turn
+  (:func:`start_turn`), G-20 kader play from the first stroke with a side on one ball.
+- G-5 no progress: after ``no_progress_turns`` turns, ``no_progress_window`` scoreless turns of
+  each side end the game as a draw (not in kader play).
+- G-4 best-of-3 matches (:func:`finish_game`), G-31 duos (partners alternate per turn).
+- :func:`play_strokes` scores a batch of tables in either phase and advances each state;
+  :func:`play_game` runs a whole game or match with the physics and a stroke policy;
+  :func:`score_json` is the ``score`` CLI.
+
+Example:
+    >>> from cuegym.rules.golfbillard_game import new_match
+    >>> st = new_match()
+    >>> st.phase, st.to_move, st.balls_left.tolist()
+    ('opening', 0, [5, 5])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cuegym.configs.zones import path_max
+from .golf_referee import (
+    BALLS_PER_SIDE,
+    N_BALLS,
+    N_SIDES,
+    SIDE_OF,
+    Foul,
+    GolfGeometry,
+    GolfOutcome,
+    GolfRules,
+    GolfState,
+    TableLog,
+    _injected,
+    _rng_for,
+    attack_goal,
+    ball_index,
+    choose_spot,
+    defence_duty,
+    frozen_contacts,
+    golf_geometry,
+    load_golf_rules,
+    new_game_state,
+    score_strokes,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Match, game and turn bookkeeping
+# ---------------------------------------------------------------------------------------------
+
+
+def new_match(rules: GolfRules | None = None, seed: int = 0,
+              openers: Sequence[int] = (0, 0), geo: GolfGeometry | None = None) -> GolfState:
+    """A fresh match (G-4) at its first game.
+
+    Args:
+        rules: rule-set options (default: ``configs/rules/golfbillard.yaml``).
+        seed: base seed for random choices (G-30 ``random``).
+        openers: G-31 partner (0 / 1) of each side who opens game 1 (duo play).
+    """
+    rules = rules or load_golf_rules()
+    geo = geo or golf_geometry()
+    o = np.array([int(x) for x in openers], np.int64)
+    if o.shape != (2,) or np.any((o != 0) & (o != 1)):
+        raise ValueError(f"openers must be two partners 0/1, got {openers!r}")
+    st = new_game_state(rules, geo, seed)
+    st.openers, st.first_openers, st.partner = o.copy(), o.copy(), o.copy()
+    if rules.opening == "alternate":
+        st = start_turn(st, 0, geo)
+    return st
+
+
+def start_turn(state: GolfState, side: int, geo: GolfGeometry | None = None) -> GolfState:
+    """A new turn of ``side``: G-14 records its own balls in its defence triangles."""
+    st = state.copy()
+    st.to_move = int(side)
+    st.duty = defence_duty(st.xy, side, geo)
+    st.duty_met = False
+    st.turn_strokes = 0
+    st.turn_scored = False
+    return st
+
+
+def next_game(state: GolfState, rules: GolfRules, geo: GolfGeometry | None = None) -> GolfState:
+    """The next game of the match: balls on their start spots, G-31 openers, G-3 opening."""
+    geo = geo or golf_geometry()
+    st = new_game_state(rules, geo, state.seed)
+    st.games_won = state.games_won.copy()
+    st.game_no = state.game_no + 1
+    st.winner = state.winner
+    st.first_openers = state.first_openers.copy()
+    if st.game_no == 1:
+        st.openers = 1 - state.first_openers  # G-31: in the second game the other partner opens
+    else:
+        st.openers = np.array(rules.deciding_openers, np.int64)  # deciding game: configured
+    st.partner = st.openers.copy()
+    if rules.opening == "alternate":
+        st = start_turn(st, st.game_no % 2, geo)  # sides alternate in starting a game
+    return st
+
+
+def finish_game(state: GolfState, winner: int, rules: GolfRules,
+                geo: GolfGeometry | None = None) -> GolfState:
+    """Record a finished game (winner 0 / 1, or 2 for a G-5 draw); start the next or end the
+    match (G-4: first to 2 games in ``best_of_3``, 1 in ``single``). Drawn games count as
+    played: after 3 games (1 in ``single``) the side with more wins takes the match, equal
+    wins draw it (2)."""
+    st = state.copy()
+    st.winner = int(winner)
+    if winner in (0, 1):
+        st.games_won[winner] += 1
+    if st.games_won.max() >= rules.games_to_win:
+        st.match_winner = int(np.argmax(st.games_won))
+        st.phase = "over"
+        return st
+    if st.game_no + 1 >= rules.max_games:  # drawn games used up the match: most games wins
+        gw = st.games_won
+        st.match_winner = 2 if gw[0] == gw[1] else int(np.argmax(gw))
+        st.phase = "over"
+        return st
+    return next_game(st, rules, geo)
+
+
+def end_turn(state: GolfState, rules: GolfRules, geo: GolfGeometry | None = None) -> GolfState:
+    """The side at the table loses the turn: G-5 bookkeeping, G-31 partner rotation."""
+    st = state.copy()
+    s = int(st.to_move)
+    st.turns += 1
+    if not st.kader and rules.no_progress_window > 0:  # G-5, not in kader play
+        if st.turn_scored:
+            st.idle_turns = 0
+        elif st.turns > rules.no_progress_turns:
+            st.idle_turns += 1
+        if st.idle_turns >= N_SIDES * rules.no_progress_window:
+            return finish_game(st, 2, rules, geo)
+    if rules.duo:
+        st.partner[s] = 1 - st.partner[s]  # G-31: partners alternate per turn
+    return start_turn(st, 1 - s, geo)
+
+
+def advance(state: GolfState, outcome: GolfOutcome, rules: GolfRules | None = None,
+            geo: GolfGeometry | None = None) -> GolfState:
+    """The state after a play stroke scored by :func:`~cuegym.rules.golfbillard.score_strokes`."""
+    rules = rules or load_golf_rules()
+    st = state.copy()
+    st.xy = outcome.xy.copy()
+    st.on_spot = outcome.on_spot.copy()
+    st.fouled_spots = outcome.fouled_spots.copy()
+    st.kader = bool(outcome.kader or np.any(st.balls_left == 1))  # G-20
+    st.stroke_no += 1
+    if outcome.scored.any():
+        st.turn_scored = True
+    if outcome.game_over:
+        return finish_game(st, outcome.winner, rules, geo)
+    if outcome.turn_kept:  # G-1
+        st.turn_strokes += 1
+        st.duty_met = outcome.duty_met
+        return st
+    return end_turn(st, rules, geo)
+
+
+# ---------------------------------------------------------------------------------------------
+# The opening (G-3)
+# ---------------------------------------------------------------------------------------------
+
+#: G-3: opening balls whose distances to their attack goals differ by no more than this [m] are
+#: "equal distances" (rounding noise of mirror-image strokes is not a win).
+OPENING_TIE_TOL = 1e-6
+
+
+@dataclass
+class OpeningOutcome:
+    """What the opening stroke decided (G-3).
+
+    Attributes:
+        balls: (2,) the opening ball of side 0 and side 1.
+        scored: (2,) the side scored its opening ball. crossed: (2,) its ball crossed x = 0.
+        distance: (2,) final centre distance of each opening ball to its attack goal [m]
+            (inf when it did not stay on the table).
+        fouls: G-18 fouls of the opening (injected, or a wrong duo opener, G-31).
+        first: side that takes the first turn, -1 when the opening is repeated.
+        repeat: the opening is played again (both scored, a tie, or neither crossed).
+        replaced: the balls were put back (tie, or neither crossed).
+        scored_balls: balls removed and credited to their side.
+        spotted: (ball, spot) put on penalty spots.
+        reason: text for people. game_over, winner: G-4 (both sides emptied by openings).
+        xy: (10, 2) positions after the opening.
+    """
+
+    balls: tuple[int, int]
+    scored: tuple[bool, bool]
+    crossed: tuple[bool, bool]
+    distance: tuple[float, float]
+    fouls: list[Foul]
+    first: int
+    repeat: bool
+    replaced: bool
+    scored_balls: list[int]
+    spotted: list[tuple[int, int]]
+    reason: str
+    game_over: bool
+    winner: int
+    xy: np.ndarray
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self, geo: GolfGeometry | None = None) -> dict:
+        geo = geo or golf_geometry()
+        ids = geo.ball_ids
+        return {
+            "opening": True,
+            "balls": [ids[b] for b in self.balls],
+            "scored": list(self.scored), "crossed": list(self.crossed),
+            "distance": [None if math.isinf(d) else float(d) for d in self.distance],
+            "fouls": [{"rule": f.rule, "kind": f.kind, "balls": [ids[b] for b in f.balls],
+                       "detail": f.detail} for f in self.fouls],
+            "first": None if self.first < 0 else int(self.first),
+            "repeat": self.repeat, "replaced": self.replaced,
+            "scored_balls": [ids[b] for b in self.scored_balls],
+            "spotted": [{"ball": ids[b], "spot": int(k)} for b, k in self.spotted],
+            "reason": self.reason, "game_over": self.game_over,
+            "winner": None if self.winner < 0 else int(self.winner),
+            "balls_after": {ids[b]: None if np.isnan(self.xy[b, 0]) else
+                            [float(self.xy[b, 0]), float(self.xy[b, 1])] for b in range(N_BALLS)},
+            "notes": self.notes,
+        }
+
+
+def opening_balls(state: GolfState, geo: GolfGeometry | None = None) -> tuple[int, int]:
+    """The ball each side opens with: its on-table ball nearest its middle start spot (G-3)."""
+    geo = geo or golf_geometry()
+    out = []
+    for s in range(N_SIDES):
+        own = [b for b in range(N_BALLS) if SIDE_OF[b] == s and not np.isnan(state.xy[b, 0])]
+        mid = geo.start[s * BALLS_PER_SIDE]
+        out.append(min(own, key=lambda b: float(np.hypot(*(state.xy[b] - mid)))))
+    return out[0], out[1]
+
+
+def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 0,
+                  injected: Any = None, players: Sequence[int] | None = None,
+                  segments: Callable | None = None, rules: GolfRules | None = None,
+                  geo: GolfGeometry | None = None,
+                  rng: np.random.Generator | None = None) -> OpeningOutcome:
+    """Referee the opening stroke on table ``t`` of ``log`` (G-3, G-31).
+
+    Both sides strike one ball at t = 0 (``balls`` = side 0's, side 1's). Each must cross
+    x = 0. A side that scores its opening ball takes the first turn; both score: repeat with
+    another ball each. Otherwise the ball that stops nearer its attack goal wins; a ball that does
+    not cross x = 0 loses; equal distances, or neither crossing: balls back, repeat. A G-18 foul
+    (injected with ``side``, or a duo side whose ``players`` entry is not its opener, G-31) loses
+    the opening; ``wrong_opener`` also puts that ball on a penalty spot. Other balls that drop count
+    for their side (into its attack goal) or go to a penalty spot (into its defence goal).
+    """
+    rules = rules or load_golf_rules()
+    geo = geo or golf_geometry()
+    if state.phase != "opening":
+        raise ValueError(f"score_opening needs a state in phase 'opening', got {state.phase!r}")
+    b = tuple(ball_index(x, geo) for x in balls)
+    if len(b) != 2 or SIDE_OF[b[0]] != 0 or SIDE_OF[b[1]] != 1:
+        raise ValueError(f"the opening needs one ball of side 0 then one of side 1, got {balls!r}")
+    before = state.xy.copy()
+    on0 = ~np.isnan(before[:, 0])
+    for x in b:
+        if not on0[x]:
+            raise ValueError(f"opening ball {geo.ball_ids[x]} is not on the table")
+    tl = TableLog(log, t, segments)
+    events = _injected(injected, geo, tl.t_end)
+    rng = rng or _rng_for(state)
+    fouls: list[Foul] = []
+    lost = [False, False]
+    notes: list[str] = []
+    off = set()
+    for e in events:
+        if e["type"] == "foul":
+            side = e.get("side", SIDE_OF[e["ball"]] if "ball" in e else None)
+            if side not in (0, 1):
+                raise ValueError(f"an opening foul needs a side (0 / 1) or a ball: {e!r}")
+            fouls.append(Foul("G-18", e["time"], (b[side],), e["kind"], f"side {side}"))
+            lost[side] = True
+        elif e["type"] in ("off_table", "rests_on_rail"):
+            off.add(e["ball"])
+            if e["ball"] in b:
+                lost[SIDE_OF[e["ball"]]] = True
+        else:
+            notes.append(f"{e['type']} of {geo.ball_ids[e['ball']]} ignored in the opening")
+    if rules.duo and players is not None:
+        for s in range(N_SIDES):
+            if int(players[s]) != int(state.openers[s]):  # G-31: the wrong partner opened
+                fouls.append(Foul("G-18", 0.0, (b[s],), "wrong_opener",
+                                  f"side {s}: partner {players[s]} opened, "
+                                  f"partner {int(state.openers[s])} was due"))
+                lost[s] = True
+    drops = tl.drops(on0)
+    final = tl.final_xy()
+    final[~on0] = np.nan
+    removed: dict[int, float] = {}
+    to_spot: list[int] = []
+    for x, g, tt in drops:
+        if g == attack_goal(SIDE_OF[x]):
+            removed[x] = tt
+        else:
+            to_spot.append(x)
+    to_spot += [x for x in sorted(off) if x not in removed and x not in to_spot]
+    for f in fouls:
+        if f.kind == "wrong_opener" and f.balls[0] not in removed:
+            to_spot.append(f.balls[0])
+    scored = tuple(bool(b[s] in removed and not lost[s]) for s in range(N_SIDES))
+    crossed = []
+    dist = []
+    for s in range(N_SIDES):
+        sign = 1.0 if s == 0 else -1.0
+        gone = b[s] in removed or b[s] in to_spot
+        crossed.append(bool(b[s] in removed or path_max(tl.segments(b[s]), (sign, 0.0)) > 0.0))
+        goal = geo.goals[attack_goal(s), :2]
+        dist.append(math.inf if gone else float(np.hypot(*(final[b[s]] - goal))))
+    ok = [crossed[s] and not lost[s] and b[s] not in to_spot for s in range(N_SIDES)]
+    first, repeat, replaced = -1, False, False
+    if scored[0] and scored[1]:
+        repeat, reason = True, "both sides scored their opening ball: repeat with another ball"
+    elif scored[0] or scored[1]:
+        first = 0 if scored[0] else 1
+        reason = f"side {first} scored its opening ball"
+    elif ok[0] and ok[1]:
+        if abs(dist[0] - dist[1]) <= OPENING_TIE_TOL:
+            repeat, replaced, reason = True, True, "equal distances: balls back, repeat"
+        else:
+            first = int(np.argmin(dist))
+            reason = f"side {first}'s ball stopped nearer its attack goal"
+    elif ok[0] or ok[1]:
+        first = 0 if ok[0] else 1
+        reason = f"side {1 - first}'s ball did not cross x = 0 (or fouled)"
+    else:
+        repeat, replaced, reason = True, True, "neither ball crossed x = 0: balls back, repeat"
+    xy = before.copy() if replaced else final.copy()
+    spotted: list[tuple[int, int]] = []
+    if not replaced:
+        for x in removed:
+            xy[x] = np.nan
+        for x in to_spot:
+            xy[x] = np.nan
+        for x in to_spot:
+            k, p = choose_spot(x, xy, geo, rules.spot_policy if rules.spot_policy != "agent"
+                               else "first_free", rng)
+            xy[x] = p
+            spotted.append((x, k))
+    left = np.bincount(SIDE_OF[~np.isnan(xy[:, 0])], minlength=N_SIDES)
+    winner = -1
+    if np.any(left == 0):  # G-4 (only after repeated double scores)
+        if np.all(left == 0):
+            last = [max(tt for x, tt in removed.items() if SIDE_OF[x] == s) for s in range(2)]
+            winner = int(np.argmin(last))
+        else:
+            winner = int(np.flatnonzero(left == 0)[0])
+    return OpeningOutcome(balls=b, scored=scored, crossed=tuple(crossed), distance=tuple(dist),
+                          fouls=fouls, first=first, repeat=repeat, replaced=replaced,
+                          scored_balls=[] if replaced else sorted(removed), spotted=spotted,
+                          reason=reason, game_over=winner >= 0, winner=winner, xy=xy, notes=notes)
+
+
+def advance_opening(state: GolfState, outcome: OpeningOutcome, rules: GolfRules | None = None,
+                    geo: GolfGeometry | None = None) -> GolfState:
+    """The state after the opening: the first turn (G-3) with its partner (G-31), or a repeat."""
+    rules = rules or load_golf_rules()
+    st = state.copy()
+    st.xy = outcome.xy.copy()
+    st.stroke_no += 1
+    st.on_spot = np.zeros(N_BALLS, np.int64)
+    for x, k in outcome.spotted:
+        st.on_spot[x] = k
+    if outcome.game_over:
+        return finish_game(st, outcome.winner, rules, geo)
+    if outcome.repeat:
+        return st
+    w = outcome.first
+    st.phase = "play"
+    if rules.duo:
+        # G-31: the winner continues with its second partner, unless the opening scored
+        # validly: then the opener continues his turn. The loser's next turn is its partner's.
+        st.partner[w] = st.openers[w] if outcome.scored[w] else 1 - st.openers[w]
+        st.partner[1 - w] = 1 - st.openers[1 - w]
+    st = start_turn(st, w, geo)  # G-14: the opening itself is exempt
+    st.turn_scored = bool(outcome.scored[w])
+    st.kader = bool(np.any(st.balls_left == 1))
+    return st
+
+
+# ---------------------------------------------------------------------------------------------
+# Batched play: either phase
+# ---------------------------------------------------------------------------------------------
+
+
+def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any = None, *,
+                 injected: Any = None, players: Any = None, segments: Callable | None = None,
+                 choices: Any = None, rules: GolfRules | None = None,
+                 geo: GolfGeometry | None = None
+                 ) -> tuple[list[GolfOutcome | OpeningOutcome], list[GolfState]]:
+    """Score one stroke per table and advance each table's state (opening or play).
+
+    Args:
+        states: T states.
+        log: physics result for T tables.
+        cue_ball: (T,) for play strokes, or (T, 2) where column 1 is -1 for a play stroke and
+            the side-1 opening ball for an opening.
+        cue: (T, 5) or (T, 2, 5) strikes (only the first is used for play strokes).
+        injected, players, segments, choices, rules, geo: as in
+            :func:`~cuegym.rules.golfbillard.score_strokes`; for an opening ``players[t]`` is the
+            pair of partners who opened (G-31).
+
+    Returns:
+        (outcomes, new states).
+    """
+    rules = rules or load_golf_rules()
+    geo = geo or golf_geometry()
+    T = len(states)
+    cb = np.asarray(cue_ball, dtype=object)
+    if cb.ndim == 1:
+        cb = np.stack([cb, np.full(T, -1, dtype=object)], axis=1)
+    if cb.shape != (T, 2):
+        raise ValueError(f"cue_ball must have shape ({T},) or ({T}, 2), got {cb.shape}")
+    cue_arr = None
+    if cue is not None:
+        cue_arr = np.asarray(cue, dtype=np.float64)
+        cue_arr = cue_arr.reshape(T, -1, 5)[:, 0, :]
+    injected = [[] for _ in range(T)] if injected is None else list(injected)
+    players = [None] * T if players is None else list(players)
+    choices = [{} for _ in range(T)] if choices is None else list(choices)
+    outs: list[Any] = [None] * T
+    new: list[Any] = [None] * T
+    play = [t for t in range(T) if states[t].phase == "play"]
+    for t in range(T):
+        if states[t].phase == "over":
+            raise ValueError(f"table {t}: the match is over")
+        if states[t].phase == "opening":
+            o = score_opening(states[t], log, (cb[t, 0], cb[t, 1]), t=t, injected=injected[t],
+                              players=players[t], segments=segments, rules=rules, geo=geo)
+            outs[t], new[t] = o, advance_opening(states[t], o, rules, geo)
+    if play:
+        sub = _take_tables(log, play)
+        seg = None if segments is None else (lambda k, b: segments(play[k], b))
+        res = score_strokes([states[t] for t in play], sub, [cb[t, 0] for t in play],
+                            None if cue_arr is None else cue_arr[play],
+                            injected=[injected[t] for t in play],
+                            players=[players[t] for t in play], segments=seg,
+                            choices=[choices[t] for t in play], rules=rules, geo=geo)
+        for t, o in zip(play, res, strict=True):
+            outs[t], new[t] = o, advance(states[t], o, rules, geo)
+    return outs, new
+
+
+_LOG_FIELDS = ("rvw", "rvw0", "motion", "motion0", "pocket", "ev_type", "ev_time", "ev_i", "ev_j",
+               "ev_state", "ev_motion", "n_events", "t_end", "overflow")
+
+
+def _take_tables(log: Any, idx: Sequence[int]) -> Any:
+    from types import SimpleNamespace
+
+    if len(idx) == int(np.asarray(log.n_events).shape[0]) and list(idx) == list(range(len(idx))):
+        return log
+    return SimpleNamespace(**{f: np.asarray(getattr(log, f))[list(idx)] for f in _LOG_FIELDS
+                              if hasattr(log, f)})
+
+
+# ---------------------------------------------------------------------------------------------
+# Physics, policies and whole games
+# ---------------------------------------------------------------------------------------------
+
+
+def simulate_strokes(states: Sequence[GolfState], cue_ball: Any, cue: Any, *,
+                     geo: GolfGeometry | None = None, params: Any = None, models: Any = None,
+                     max_events: int = 1000, t_max: float = 60.0) -> tuple[Any, Callable]:
+    """Simulate one stroke per state with :func:`cuegym.physics.simulate`.
+
+    Args:
+        states: T states (their ``xy``; scored balls are absent).
+        cue_ball: (T,) or (T, 2) struck balls (-1 for an unused slot).
+        cue: (T, 5) or (T, 2, 5) strikes V0, phi, theta, a, b.
+
+    Returns:
+        (SimResult, segments callable ``(table, ball) -> path segments``).
+    """
+    from cuegym.configs import load_params
+    from cuegym.physics import simulate
+    from cuegym.physics.path import ball_segments
+
+    geo = geo or golf_geometry()
+    params = params or load_params("golfbillard")
+    xy = np.stack([s.xy for s in states])
+    present = ~np.isnan(xy[..., 0])
+    xy = np.where(present[..., None], xy, 0.0)
+    cb = np.asarray(cue_ball, dtype=np.int64)
+    cb = cb[:, None] if cb.ndim == 1 else cb
+    cue_arr = np.asarray(cue, dtype=np.float64).reshape(len(states), cb.shape[1], 5)
+    kw = {} if models is None else {"models": models}
+    res = simulate(geo.table, params, xy, cue_ball=cb, cue=cue_arr, present=present,
+                   max_events=max_events, t_max=t_max, ball_names=geo.ball_ids, **kw)
+    return res, (lambda t, b: ball_segments(res, t, b))
+
+
+def opening_strike(state: GolfState, side: int, ball: int, V0: float = 1.1,
+                   geo: GolfGeometry | None = None) -> np.ndarray:
+    """G-3: a soft strike of ``ball`` off the side's left long cushion toward its attack goal.
+
+    Aims at the attack goal's mirror image in the left cushion's ball-centre line (left is +y
+    for side 0, facing +x, and -y for side 1). Returns (5,) V0, phi, theta, a, b.
+    """
+    geo = geo or golf_geometry()
+    p = state.xy[ball]
+    gx, gy = geo.goals[attack_goal(side), :2]
+    wall = (geo.table.width / 2 - geo.R) * (1.0 if side == 0 else -1.0)
+    phi = math.degrees(math.atan2(2 * wall - gy - p[1], gx - p[0]))
+    return np.array([V0, phi, 0.0, 0.0, 0.0])
+
+
+def random_policy(state: GolfState, rng: np.random.Generator,
+                  geo: GolfGeometry | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A random but purposeful stroke: a random own ball aimed roughly at the attack goal.
+
+    Returns:
+        (cue_ball (2,), cue (2, 5)); slot 1 is used only in the opening (side 1's ball).
+    """
+    geo = geo or golf_geometry()
+    if state.phase == "opening":
+        b = opening_balls(state, geo)
+        cue = np.stack([opening_strike(state, s, b[s], float(rng.uniform(0.9, 1.3)), geo)
+                        for s in range(N_SIDES)])
+        return np.array(b), cue
+    s = state.to_move
+    own = np.flatnonzero((SIDE_OF == s) & state.on_table)
+    b = int(rng.choice(own))
+    goal = geo.goals[attack_goal(s), :2]
+    d = goal - state.xy[b]
+    aim = math.degrees(math.atan2(d[1], d[0]))
+    frozen = [u for _, _, u in frozen_contacts(state.xy, b, geo, 0.0005)]
+    for k in range(20):  # avoid pushing into what the ball is frozen to (G-13)
+        phi = aim + float(rng.normal(0.0, 6.0)) if k < 10 else float(rng.uniform(-180, 180))
+        u = np.array([math.cos(math.radians(phi)), math.sin(math.radians(phi))])
+        if all(float(u @ f) <= 0.0 for f in frozen):
+            break
+    V0 = float(rng.uniform(0.3, 1.5))
+    cue = np.zeros((2, 5))
+    cue[0] = (V0, phi, 0.0, float(rng.uniform(-0.3, 0.3)), float(rng.uniform(-0.3, 0.3)))
+    return np.array([b, -1]), cue
+
+
+def run_game(rules: GolfRules | None = None, *, seed: int = 0, policy: Callable | None = None,
+             max_strokes: int = 3000, state: GolfState | None = None,
+             geo: GolfGeometry | None = None) -> tuple[GolfState, list]:
+    """Play until the match is over (or ``max_strokes``) with the physics and a policy.
+
+    Args:
+        rules: rule-set options (``match: single`` for one game; ``duo`` for duos).
+        seed: seeds the policy's generator and the state.
+        policy: ``(state, rng, geo) -> (cue_ball (2,), cue (2, 5))``; default
+            :func:`random_policy`. In a duo the due partner always strikes.
+        max_strokes: safety limit (kader play has no G-5 limit).
+        state: start from this state instead of a new match.
+
+    Returns:
+        (final state, list of outcomes).
+    """
+    rules = rules or load_golf_rules()
+    geo = geo or golf_geometry()
+    policy = policy or random_policy
+    rng = np.random.default_rng(seed)
+    st = state if state is not None else new_match(rules, seed=seed, geo=geo)
+    history: list = []
+    while st.phase != "over" and len(history) < max_strokes:
+        cb, cue = policy(st, rng, geo)
+        res, seg = simulate_strokes([st], cb[None], cue[None], geo=geo)
+        players = [list(st.openers) if st.phase == "opening" else int(st.partner[st.to_move])]
+        outs, new = play_strokes([st], res, cb[None], cue[None], players=players, segments=seg,
+                                 rules=rules, geo=geo)
+        history.append(outs[0])
+        st = new[0]
+    return st, history
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON (the score CLI)
+# ---------------------------------------------------------------------------------------------
+
+
+def _strikes(obj: Any, where: str) -> list[dict]:
+    strikes = [obj] if isinstance(obj, dict) else obj
+    if not isinstance(strikes, list) or not strikes or not all(isinstance(s, dict)
+                                                              for s in strikes):
+        raise ValueError(f"{where} must be a strike object or a list of them, got {obj!r}")
+    return strikes
+
+
+def _strike_arrays(state: GolfState, strikes: list[dict], geo: GolfGeometry
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """(cue_ball (1, 2), cue (1, 2, 5)) from JSON strikes; the opening needs one per side."""
+    cb = np.full((1, 2), -1, np.int64)
+    cue = np.zeros((1, 2, 5))
+    for s in strikes:
+        extra = sorted(set(s) - {"ball", "V0", "phi", "theta", "a", "b"})
+        if extra:
+            raise ValueError(f"unknown key(s) {extra} in strike {s!r}")
+        if "V0" not in s or "phi" not in s:
+            raise ValueError(f"a strike needs V0 and phi, got {s!r}")
+    if state.phase == "opening":
+        if len(strikes) != 2:
+            raise ValueError(f"the opening (G-3) needs two strikes, one per side, got {strikes!r}")
+        strikes = sorted(strikes, key=lambda s: SIDE_OF[ball_index(s.get("ball"), geo)])
+    elif len(strikes) != 1:
+        raise ValueError(f"a stroke has one strike, got {len(strikes)}")
+    for k, s in enumerate(strikes):
+        cb[0, k] = ball_index(s.get("ball"), geo)
+        vals = [s["V0"], s["phi"], s.get("theta", 0.0), s.get("a", 0.0), s.get("b", 0.0)]
+        for name, v in zip(("V0", "phi", "theta", "a", "b"), vals, strict=True):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise ValueError(f"strike {name} must be a finite number, got {v!r}")
+        cue[0, k] = vals
+    return cb, cue
+
+
+def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndarray,
+                  geo: GolfGeometry | None = None) -> Any:
+    """A one-table log from an output object of ``cuegym.physics.simulate_json``.
+
+    The JSON output has no positions or velocities at events: the cue balls' initial velocity
+    is rebuilt from the strike (V = 2 V0 / (1 + m/M + 5/2 (a^2 + b^2)), along phi), and zone
+    questions about paths (G-3, G-14, G-21) see each ball moving straight from its start to its
+    end. Score a ``shot`` instead of a ``log`` for exact paths.
+    """
+    from types import SimpleNamespace
+
+    from cuegym.configs import load_params
+    from cuegym.physics.constants import EVENT_NAMES, MOTION_NAMES, POCKETED, STATIONARY
+
+    geo = geo or golf_geometry()
+    if not isinstance(out, dict) or "final" not in out or "events" not in out:
+        raise ValueError(f"'log' must be a simulate_json output object with final and events, "
+                         f"got {out!r}")
+    events = out["events"]
+    if not isinstance(events, list):
+        raise ValueError(f"log.events must be a list, got {events!r}")
+    pockets = [p.name for p in geo.table.pockets]
+    K = max(len(events), 1)
+    ev = {"ev_type": np.zeros((1, K), np.int8), "ev_time": np.zeros((1, K)),
+          "ev_i": np.zeros((1, K), np.int32), "ev_j": np.zeros((1, K), np.int32),
+          "ev_state": np.full((1, K, 2, 7), np.nan), "ev_motion": np.zeros((1, K, 2), np.int8)}
+
+    def agent(name: Any, k: int) -> int:
+        if isinstance(name, str):
+            if name in geo.ball_ids:
+                return geo.ball_ids.index(name)
+            if name in pockets:
+                return pockets.index(name)
+            for prefix in ("cushion", "post", "pocket"):
+                if name.startswith(prefix) and name[len(prefix):].isdigit():
+                    return int(name[len(prefix):])
+        raise ValueError(f"log.events[{k}]: unknown agent {name!r}")
+
+    for k, e in enumerate(events):
+        if not isinstance(e, dict) or e.get("type") not in EVENT_NAMES[1:]:
+            raise ValueError(f"log.events[{k}] has no known type: {e!r}")
+        code = EVENT_NAMES.index(e["type"])
+        agents = list(e.get("agents") or [])
+        if not agents:
+            raise ValueError(f"log.events[{k}] has no agents: {e!r}")
+        ev["ev_type"][0, k] = code
+        ev["ev_time"][0, k] = float(e["time"])
+        ev["ev_i"][0, k] = agent(agents[0], k)
+        if code == 7:
+            st_name = e.get("state", "stationary")
+            if st_name not in MOTION_NAMES:
+                raise ValueError(f"log.events[{k}]: unknown motion state {st_name!r}")
+            ev["ev_j"][0, k] = MOTION_NAMES.index(st_name)
+        elif len(agents) > 1:
+            ev["ev_j"][0, k] = agent(agents[1], k)
+        if code == 1 and ev["ev_i"][0, k] > ev["ev_j"][0, k]:
+            ev["ev_i"][0, k], ev["ev_j"][0, k] = ev["ev_j"][0, k], ev["ev_i"][0, k]
+    on = state.on_table
+    rvw0 = np.zeros((1, N_BALLS, 3, 3))
+    rvw0[0, :, 0, :2] = np.where(on[:, None], state.xy, 0.0)
+    prm = load_params("golfbillard")
+    for k in range(cue_ball.shape[1]):
+        b = int(cue_ball[0, k])
+        if b < 0:
+            continue
+        V0, phi, _theta, a, bb = cue[0, k]
+        V = 2 * V0 / (1 + prm.m / prm.M + 2.5 * (a * a + bb * bb))
+        rvw0[0, b, 1, :2] = V * np.cos(np.radians(phi)), V * np.sin(np.radians(phi))
+    rvw = rvw0.copy()
+    rvw[0, :, 1] = 0.0
+    pocket = np.full((1, N_BALLS), -1, np.int32)
+    motion = np.where(on, STATIONARY, POCKETED)[None].astype(np.int32)
+    final = out["final"]
+    if not isinstance(final, dict):
+        raise ValueError(f"log.final must be an object, got {final!r}")
+    for name, rec in final.items():
+        b = ball_index(name, geo)
+        if not on[b]:
+            raise ValueError(f"log.final lists {name}, which is not on the table in the state")
+        if rec.get("pocket") is not None:
+            pocket[0, b] = int(rec["pocket"])
+            motion[0, b] = POCKETED
+        else:
+            rvw[0, b, 0, :2] = float(rec["x"]), float(rec["y"])
+    t_end = float(out.get("t_end", max([e["time"] for e in events], default=0.0)))
+    return SimpleNamespace(rvw=rvw, rvw0=rvw0, motion=motion, motion0=motion.copy(),
+                           pocket=pocket, n_events=np.array([len(events)], np.int32),
+                           t_end=np.array([t_end]), overflow=np.zeros(1, np.int8), **ev)
+
+
+def score_json(payload: Any) -> dict:
+    """The ``score`` CLI: see :func:`cuegym.rules.golfbillard.score_cli`."""
+    from cuegym.configs import load_params
+
+    geo = golf_geometry()
+    if not isinstance(payload, dict):
+        raise ValueError(f"input must be a JSON object, got {payload!r}")
+    known = {"state", "shot", "log", "strike", "rules", "inject", "injected", "player",
+             "choices"}
+    unknown = sorted(set(payload) - known)
+    if unknown:
+        raise ValueError(f"unknown input key(s) {unknown}; known: {sorted(known)}")
+    if ("shot" in payload) == ("log" in payload):
+        raise ValueError("input needs exactly one of 'shot' or 'log'")
+    rules = load_golf_rules(**(payload.get("rules") or {}))
+    state = (GolfState.from_json(payload["state"], geo) if payload.get("state") is not None
+             else new_match(rules, geo=geo))
+    if state.phase == "over":
+        raise ValueError("the match in 'state' is over")
+    inject = payload.get("inject", payload.get("injected")) or []
+    if not isinstance(inject, list):
+        raise ValueError(f"inject must be a list of events, got {inject!r}")
+    choices = payload.get("choices") or {}
+    if not isinstance(choices, dict) or set(choices) - {"spots", "pick"}:
+        raise ValueError(f"choices must be {{'spots': [..], 'pick': ball}}, got {choices!r}")
+    player = payload.get("player")
+    if state.phase == "opening" and player is not None:
+        if not isinstance(player, list) or len(player) != 2:
+            raise ValueError(f"in the opening 'player' is the two openers [p0, p1], got {player!r}")
+    elif player is not None and player not in (0, 1):
+        raise ValueError(f"player must be partner 0 or 1, got {player!r}")
+    if "shot" in payload:
+        from cuegym.physics.api import Models
+
+        shot = payload["shot"]
+        if not isinstance(shot, dict):
+            raise ValueError(f"'shot' must be a physics shot object, got {shot!r}")
+        extra = sorted(set(shot) - {"table", "params", "models", "balls", "strike", "max_events",
+                                    "t_max"})
+        if extra:
+            raise ValueError(f"unknown key(s) {extra} in shot")
+        if shot.get("table", "golfbillard") != "golfbillard":
+            raise ValueError(f"shot.table must be 'golfbillard', got {shot.get('table')!r}")
+        for name, rec in (shot.get("balls") or {}).items():
+            b = ball_index(name, geo)
+            if not state.on_table[b]:
+                raise ValueError(f"shot.balls.{name}: that ball is scored in the state")
+            if math.dist((rec.get("x"), rec.get("y")), state.xy[b]) > 1e-6:
+                raise ValueError(f"shot.balls.{name} at ({rec.get('x')}, {rec.get('y')}) differs "
+                                 f"from the state's {state.xy[b].tolist()}")
+        cb, cue = _strike_arrays(state, _strikes(shot.get("strike"), "shot.strike"), geo)
+        try:
+            params = load_params("golfbillard", **(shot.get("params") or {}))
+            models = Models(**(shot.get("models") or {}))
+        except TypeError as exc:
+            raise ValueError(f"shot.models: {exc}") from None
+        max_events = shot.get("max_events", 1000)
+        res, seg = simulate_strokes([state], cb, cue, geo=geo, params=params, models=models,
+                                    max_events=max_events, t_max=shot.get("t_max", 60.0))
+    else:
+        if "strike" not in payload:
+            raise ValueError("with a 'log', give the shot's 'strike' (the cue ball and V0, phi, "
+                             "theta, a, b) too")
+        cb, cue = _strike_arrays(state, _strikes(payload["strike"], "strike"), geo)
+        res, seg = log_from_json(payload["log"], state, cb, cue, geo), None
+    outs, new = play_strokes([state], res, cb, cue, injected=[inject], players=[player],
+                             segments=seg, choices=[choices], rules=rules, geo=geo)
+    return {"outcome": outs[0].to_json(geo), "state": new[0].to_json(geo)}
