@@ -42,7 +42,7 @@ from cuegym.agents.arena import (
     make_arena,
     play_games,
 )
-from cuegym.agents.base import GAMES, Agent, ShotNoise, Strikes
+from cuegym.agents.base import GAMES, Agent, ShotNoise, Strikes, load_noise
 from cuegym.agents.geometric import GeometricAgent
 from cuegym.agents.planner import PlannerAgent
 from cuegym.agents.random_agent import RandomAgent
@@ -124,5 +124,5 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
 
 __all__ = ["GAMES", "NAMES", "Agent", "GameResults", "GeometricAgent", "GolfbillardArena",
            "KeglebillardArena", "PlannerAgent", "RandomAgent", "SB3Agent", "ShotNoise",
-           "ShotRecord", "Strikes", "make_agent", "make_arena", "planner_preset",
+           "ShotRecord", "Strikes", "load_noise", "make_agent", "make_arena", "planner_preset",
            "play_games", "pretrained_path"]

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.base import Agent, ShotNoise, Strikes, check_game
+from cuegym.agents.base import Agent, ShotNoise, Strikes, check_game, load_noise
 from cuegym.configs import load_params
 
 #: Value of winning the game outright with a shot (keglebillard K-20, golfbillard G-4), in the
@@ -51,7 +51,11 @@ class ShotRecord:
 
 
 class KeglebillardArena:
-    """Keglebillard for agents (rules: ``cuegym.rules.keglebillard_game``).
+    """Keglebillard for agents, on the game layer (:class:`cuegym.games.kegle.Kegle`).
+
+    States are :class:`~cuegym.games.kegle_state.KegleStates` batches (a list of rules
+    ``GameState`` values is accepted too); iterating a batch gives the ``GameState`` of each
+    table, which agents read.
 
     Args:
         rules: a rule set, a mapping of options, or None (the shipped file).
@@ -64,21 +68,19 @@ class KeglebillardArena:
 
     def __init__(self, rules: Any = None, table: str = "keglebillard", n_players: int = 2,
                  max_events: int = 400, t_max: float = 60.0) -> None:
-        from cuegym.rules.keglebillard_game import KeglebillardGame
+        from cuegym.games.kegle import Kegle
 
-        self.g = KeglebillardGame(rules, table)
+        self.g = Kegle(rules, table)
         self.rules = self.g.rules
         self.table = self.g.table
-        self.params = load_params("keglebillard")
-        self.R = self.params.R
+        self.params = self.g.params
+        self.R = self.g.R
         self.n_players = int(n_players)
         self.max_events = int(max_events)
         self.t_max = float(t_max)
+        self.hx, self.hy = self.g.hx, self.g.hy
         t = self.table
-        self.hx = t.length / 2 - self.R
-        self.hy = t.width / 2 - self.R
         self.pockets = np.array([[p.x, p.y, p.radius] for p in t.pockets]).reshape(-1, 3)
-        self.jaws = np.array([[c.x, c.y, c.radius] for c in t.circles]).reshape(-1, 3)
         self.pin_spots = self.g.pin_spots
         self.r_pin = self.g.r_pin
         self.salvo_x = self.g.salvo_x
@@ -86,111 +88,57 @@ class KeglebillardArena:
 
     # -- game bookkeeping -----------------------------------------------------------------
 
-    def new_states(self, n: int) -> list:
-        """``n`` new games (the break, player 0 to play)."""
-        s = self.g.new_state(self.n_players, first_player=0)
-        return [s] * int(n)
+    def new_states(self, n: int) -> Any:
+        """``n`` new games (the break, player 0 to play), a ``KegleStates`` batch."""
+        return self.g.new(int(n), self.n_players, first_player=0)
+
+    def batch(self, states: Any) -> Any:
+        """A ``KegleStates`` batch of ``states`` (a batch or rules ``GameState`` values)."""
+        return self.g.batch(states)
 
     @staticmethod
-    def to_move(state: Any) -> int:
-        return int(state.to_play)
+    def take(states: Any, idx: Any) -> Any:
+        return states.take(idx)
 
     @staticmethod
-    def over(state: Any) -> bool:
-        return bool(state.game_over)
+    def put(states: Any, idx: Any, new: Any) -> None:
+        states.put(idx, new)
 
     @staticmethod
-    def winner(state: Any) -> int | None:
-        """The winner (player id) of a finished game; a game cut off by the shot limit goes to
-        the higher score (None on a tie)."""
-        if state.game_over:
-            return int(state.ranking[0])
-        s = state.scores
-        best = max(s)
-        return None if list(s).count(best) > 1 else int(np.argmax(s))
-
-    # -- the physics of a batch of strikes ----------------------------------------------------
-
-    def placement_ok(self, states: Sequence[Any], place: np.ndarray) -> np.ndarray:
-        """(T,) bool: each placement is playable (K-19; the vectorised
-        :meth:`KeglebillardGame.placement_error`). States without ball in hand: True."""
-        place = np.asarray(place, np.float64).reshape(-1, 2)
-        T = len(place)
-        need = np.array([s.ball_in_hand is not None for s in states], bool)
-        x, y = place[:, 0], place[:, 1]
-        tol = 1e-9
-        ok = np.isfinite(x) & np.isfinite(y)
-        ok &= (np.abs(x) <= self.hx + 1e-12) & (np.abs(y) <= self.hy + 1e-12)
-        for px, py, r in self.pockets:
-            ok &= np.hypot(x - px, y - py) >= r
-        for cx, cy, r in self.jaws:
-            ok &= np.hypot(x - cx, y - cy) >= r + self.R - tol
-        for px, py in self.pin_spots:
-            ok &= np.hypot(x - px, y - py) >= self.R + self.r_pin - tol
-        whites = self.whites_xy(states)  # (T, 2, 2) NaN when off
-        for k in range(2):
-            d = np.hypot(x - whites[:, k, 0], y - whites[:, k, 1])
-            ok &= ~(d < 2 * self.R - tol)  # NaN compares False: an absent white never blocks
-        return np.where(need, ok, True) if T else ok
+    def movers(states: Any) -> np.ndarray:
+        """(T,) the player to move (-1 where over)."""
+        return states.to_play.copy()
 
     @staticmethod
-    def whites_xy(states: Sequence[Any]) -> np.ndarray:
-        """(T, 2, 2) white and spotted ball centres, NaN when off the table."""
-        out = np.full((len(states), 2, 2), np.nan)
-        cache: dict[int, np.ndarray] = {}
-        for t, s in enumerate(states):
-            k = id(s)
-            if k not in cache:
-                w = np.full((2, 2), np.nan)
-                for j in range(2):
-                    if s.balls[1 + j] is not None:
-                        w[j] = s.balls[1 + j]
-                cache[k] = w
-            out[t] = cache[k]
+    def overs(states: Any) -> np.ndarray:
+        return states.game_over.copy()
+
+    @staticmethod
+    def winners(states: Any) -> list[int | None]:
+        """The winner (player id) of each game; a game cut off by the shot limit goes to the
+        higher score (None on a tie)."""
+        out: list[int | None] = []
+        for t in range(len(states)):
+            if states.game_over[t]:
+                out.append(int(states.finished[t, 0]) if states.n_finished[t] else
+                           int(states.lost[t, states.n_lost[t] - 1]))
+                continue
+            s = states.scores[t]
+            best = s.max()
+            out.append(None if (s == best).sum() > 1 else int(np.argmax(s)))
         return out
 
-    def layout(self, states: Sequence[Any], place: np.ndarray
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Physics inputs for T shots: xy (T, 3, 2), present (T, 3), pins_up (T, 5), salvo (T,).
-        The red is taken from ``place`` where the state has it in hand."""
-        T = len(states)
-        xy = np.empty((T, 3, 2))
-        present = np.ones((T, 3), bool)
-        pins = np.empty((T, 5), bool)
-        salvo = np.empty(T, bool)
-        cache: dict[int, tuple] = {}
-        for t, s in enumerate(states):
-            k = id(s)
-            if k not in cache:
-                b = np.empty((3, 2))
-                pr = np.ones(3, bool)
-                b[0] = s.balls[0] if s.balls[0] is not None else (np.nan, np.nan)
-                for j in (1, 2):
-                    pos = s.balls[j]
-                    pr[j] = pos is not None
-                    b[j] = self.spots[j - 1] if pos is None else pos
-                cache[k] = (b, pr, np.array(s.pins, bool), s.ball_in_hand == "salvo",
-                            s.ball_in_hand is not None)
-            b, pr, pn, sv, inhand = cache[k]
-            xy[t] = b
-            if inhand:
-                xy[t, 0] = place[t]
-            present[t] = pr
-            pins[t] = pn
-            salvo[t] = sv
-        return xy, present, pins, salvo
+    @staticmethod
+    def scores(states: Any) -> list:
+        return [tuple(s) for s in states.scores.tolist()]
 
-    def simulate(self, xy: np.ndarray, present: np.ndarray, pins: np.ndarray,
-                 cue: np.ndarray) -> Any:
-        """One batched physics call (the red is the cue ball, K-2)."""
-        from cuegym.physics import simulate
+    # -- shots ------------------------------------------------------------------------------
 
-        T = len(xy)
-        return simulate(self.table, self.params, xy, cue_ball=np.zeros(T, np.int64), cue=cue,
-                        pins_up=pins, present=present, max_events=self.max_events,
-                        t_max=self.t_max, validate=False)
+    def placement_ok(self, states: Any, place: np.ndarray) -> np.ndarray:
+        """(T,) bool: each placement is playable (K-19); states without ball in hand: True."""
+        return self.g.legal_placement(self.g.batch(states), place)
 
-    def values(self, states: Sequence[Any], strikes: Strikes, *, terms: Mapping | None = None
+    def values(self, states: Any, strikes: Strikes, *, terms: Mapping | None = None
                ) -> np.ndarray:
         """Value of each strike for its shooter, without advancing the game: the points the
         shot credits to the shooter minus the skæve it hands over (K-9a..K-16), ``WIN_VALUE``
@@ -200,49 +148,29 @@ class KeglebillardArena:
         -2), ``foul`` (added per foul on top of the skæve, default 0), ``rodt_bonus`` (default
         0).
         """
-        from cuegym.rules.keglebillard import score_shots
-
         terms = dict(terms or {})
-        T = len(states)
-        ok = self.placement_ok(states, strikes.place)
-        val = np.full(T, -6.0 + terms.get("bih", -2.0) + terms.get("foul", 0.0))
-        idx = np.flatnonzero(ok)
-        if idx.size == 0:
-            return val
-        sub = [states[i] for i in idx]
-        xy, present, pins, salvo = self.layout(sub, strikes.place[idx])
-        res = self.simulate(xy, present, pins, strikes.cue[idx])
-        sc = score_shots(res, self.rules, table=self.table, salvo_line=salvo)
-        v = sc.shooter_points - sc.skaeve + WIN_VALUE * sc.win
-        v = v + terms.get("bih", -2.0) * sc.ball_in_hand + terms.get("rodt_bonus", 0.0) * sc.rodt
-        v = v + terms.get("foul", 0.0) * sc.foul
-        val[idx] = v
-        return val
+        out, _ = self.g.play(self.g.batch(states), strikes, max_events=self.max_events,
+                             t_max=self.t_max, allow_overflow=True)
+        bih, foul = terms.get("bih", -2.0), terms.get("foul", 0.0)
+        v = (out.shooter_points - out.skaeve + WIN_VALUE * out.win + bih * out.ball_in_hand
+             + terms.get("rodt_bonus", 0.0) * out.rodt + foul * out.foul)
+        return np.where(out.played, v, -6.0 + bih + foul)
 
-    # -- playing ----------------------------------------------------------------------------
-
-    def step(self, states: Sequence[Any], strikes: Strikes) -> tuple[list[ShotRecord], list]:
-        """Play one (already noised) strike per state; returns the records and new states."""
-        ok = self.placement_ok(states, strikes.place)
-        new: list = [None] * len(states)
-        rec: list[ShotRecord] = [None] * len(states)  # type: ignore[list-item]
-        for t in np.flatnonzero(~ok):
-            out, new[t] = self.g.placement_foul(states[t], tuple(strikes.place[t]))
-            rec[t] = self._record(t, out)
-        idx = np.flatnonzero(ok)
-        if idx.size:
-            sub = [states[i] for i in idx]
-            xy, present, pins, _ = self.layout(sub, strikes.place[idx])
-            res = self.simulate(xy, present, pins, strikes.cue[idx])
-            for k, (out, st) in zip(idx, self.g.apply_batch(sub, res), strict=True):
-                new[k] = st
-                rec[k] = self._record(int(k), out)
+    def step(self, states: Any, strikes: Strikes, noise: ShotNoise | None = None,
+             rng: np.random.Generator | None = None) -> tuple[list[ShotRecord], Any]:
+        """Play one strike per state (with execution ``noise`` drawn from ``rng``); returns
+        the records and the new states (a batch)."""
+        out, new = self.g.play(self.g.batch(states), strikes, noise, rng,
+                               max_events=self.max_events, t_max=self.t_max,
+                               allow_overflow=True)
+        rec = []
+        for t in range(len(out)):
+            rules = tuple(dict.fromkeys(f.split(":")[0] for f in out.foul_labels(t)))
+            rec.append(ShotRecord(game=t, shooter=int(out.shooter[t]),
+                                  points=float(out.shooter_points[t]),
+                                  given=float(out.skaeve[t]), foul=bool(out.foul[t]),
+                                  rules=rules))
         return rec, new
-
-    @staticmethod
-    def _record(t: int, out: Any) -> ShotRecord:
-        return ShotRecord(game=t, shooter=int(out.shooter), points=float(out.shooter_points),
-                          given=float(out.skaeve), foul=bool(out.foul), rules=out.rule_ids)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -297,6 +225,29 @@ class GolfbillardArena:
         w = state.match_winner if state.phase == "over" else -1
         return int(w) if w in (0, 1) else None
 
+    # the batch bookkeeping of play_games (golfbillard states are a list)
+    @staticmethod
+    def take(states: list, idx: Any) -> list:
+        return [states[i] for i in np.asarray(idx, np.int64)]
+
+    @staticmethod
+    def put(states: list, idx: Any, new: Sequence[Any]) -> None:
+        for i, s in zip(np.asarray(idx, np.int64), new, strict=True):
+            states[i] = s
+
+    def movers(self, states: list) -> np.ndarray:
+        return np.array([self.to_move(s) for s in states], np.int64)
+
+    def overs(self, states: list) -> np.ndarray:
+        return np.array([self.over(s) for s in states], bool)
+
+    def winners(self, states: list) -> list[int | None]:
+        return [self.winner(s) for s in states]
+
+    @staticmethod
+    def scores(states: list) -> list:
+        return [getattr(s, "scores", None) for s in states]
+
     def simulate(self, states: Sequence[Any], cue_ball: np.ndarray, cue: np.ndarray) -> Any:
         from cuegym.rules.golfbillard_game import simulate_strokes
 
@@ -309,7 +260,7 @@ class GolfbillardArena:
 
         res = self.simulate(states, strikes.cue_ball, strikes.cue)
         return play_strokes(states, res, strikes.cue_ball, strikes.cue, rules=self.rules,
-                            geo=self.geo)
+                            geo=self.geo, allow_overflow=True)
 
     def values(self, states: Sequence[Any], strikes: Strikes, *, terms: Mapping | None = None
                ) -> np.ndarray:
@@ -363,8 +314,11 @@ class GolfbillardArena:
             v += w * (self.position_value(out.xy, s) - self.position_value(out.xy, 1 - s))
         return v
 
-    def step(self, states: Sequence[Any], strikes: Strikes) -> tuple[list[ShotRecord], list]:
-        """Play one (already noised) play stroke per state."""
+    def step(self, states: Sequence[Any], strikes: Strikes, noise: ShotNoise | None = None,
+             rng: np.random.Generator | None = None) -> tuple[list[ShotRecord], list]:
+        """Play one play stroke per state (with execution ``noise`` drawn from ``rng``)."""
+        if noise is not None:
+            strikes = noise.apply(strikes, rng)
         outs, new = self.outcomes(states, strikes)
         rec = []
         for t, o in enumerate(outs):
@@ -385,7 +339,7 @@ class GolfbillardArena:
         res = self.simulate(states, cb, cue)
         players = [list(s.openers) for s in states]
         _, new = play_strokes(states, res, cb, cue.reshape(T, 2, 5), players=players,
-                              rules=self.rules, geo=self.geo)
+                              rules=self.rules, geo=self.geo, allow_overflow=True)
         return new
 
 
@@ -463,7 +417,7 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
         if ag.game != arena.game:
             raise ValueError(f"agent {ag.name!r} plays {ag.game!r}, the arena {arena.game!r}")
         ag.reset()
-    noise = ShotNoise.named(noise)
+    noise = load_noise(noise)
     rng = np.random.default_rng(seed)
     G = int(n_games)
     seats = np.zeros((G, 2), np.int64)
@@ -478,8 +432,8 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
     done_before = 0
     while live.any():
         # golfbillard G-3 opening: both seats strike at once
-        opening = [g for g in np.flatnonzero(live)
-                   if getattr(states[g], "phase", "") == "opening"]
+        opening = [g for g in np.flatnonzero(live) if states[g].phase == "opening"] \
+            if arena.game == "golfbillard" else []
         if opening:
             sub = [states[g] for g in opening]
             parts = []
@@ -492,40 +446,35 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
                                                                                 strict=True)
                                                             if m], side, rng))
                 parts.append(noise.apply(st, rng))
-            for g, s in zip(opening, arena.opening(sub, *parts), strict=True):
-                states[g] = s
-                n_shots[g] += 1
-        play = [g for g in np.flatnonzero(live) if g not in set(opening)]
-        if play:
-            movers = np.array([seats[g, arena.to_move(states[g])] for g in play])
+            arena.put(states, opening, arena.opening(sub, *parts))
+            n_shots[opening] += 1
+        play = np.setdiff1d(np.flatnonzero(live), opening).astype(np.int64)
+        if len(play):
+            sub = arena.take(states, play)
+            movers = seats[play, arena.movers(sub)]
             strikes = Strikes.empty(len(play))
             for a in (0, 1):
                 mask = movers == a
                 if mask.any():
-                    sub = [states[g] for g, m in zip(play, mask, strict=True) if m]
-                    strikes.put(mask, agents[a].act(sub, rng))
-            strikes = noise.apply(strikes, rng)
-            recs, new = arena.step([states[g] for g in play], strikes)
+                    strikes.put(mask, agents[a].act(arena.take(sub, np.flatnonzero(mask)), rng))
+            recs, new = arena.step(sub, strikes, noise, rng)
+            arena.put(states, play, new)
             for k, g in enumerate(play):
                 r = recs[k]
                 r.game = int(g)
                 shots.append(r)
                 shot_agent.append(int(movers[k]))
-                states[g] = new[k]
-                n_shots[g] += 1
-        for g in np.flatnonzero(live):
-            if arena.over(states[g]) or n_shots[g] >= max_shots:
-                live[g] = False
+            n_shots[play] += 1
+        live &= ~arena.overs(states) & (n_shots < max_shots)
         if progress is not None and G - int(live.sum()) != done_before:
             done_before = G - int(live.sum())
             progress(done_before, G)
     winner = np.full(G, -1, np.int64)
-    finished = np.array([arena.over(s) for s in states])
-    for g, s in enumerate(states):
-        w = arena.winner(s)
+    finished = arena.overs(states)
+    for g, w in enumerate(arena.winners(states)):
         if w is not None:
             winner[g] = seats[g, w]
-    scores = [getattr(s, "scores", None) for s in states]
+    scores = arena.scores(states)
     return GameResults(seats=seats, winner=winner, shots=shots,
                        agent=np.array(shot_agent, np.int64), n_shots=n_shots, finished=finished,
                        scores=scores)

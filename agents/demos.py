@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.base import ShotNoise, Strikes
+from cuegym.agents.base import ShotNoise, Strikes, load_noise
 from cuegym.agents.residual import ResidualSpec, in_action_range, residual_strikes
 
 
@@ -37,23 +37,11 @@ def reward_terms(arena: Any, states: list, strikes: Strikes, spec: ResidualSpec
     """
     T = len(states)
     if spec.game == "keglebillard":
-        from cuegym.rules.keglebillard import score_shots
-
-        out = {k: np.zeros(T) for k in ("points", "skaeve", "foul", "win")}
-        ok = arena.placement_ok(states, strikes.place)
-        out["skaeve"][~ok] = 6.0
-        out["foul"][~ok] = 1.0
-        idx = np.flatnonzero(ok)
-        if idx.size:
-            sub = [states[i] for i in idx]
-            xy, present, pins, salvo = arena.layout(sub, strikes.place[idx])
-            res = arena.simulate(xy, present, pins, strikes.cue[idx])
-            sc = score_shots(res, arena.rules, table=arena.table, salvo_line=salvo)
-            out["points"][idx] = sc.shooter_points
-            out["skaeve"][idx] = sc.skaeve
-            out["foul"][idx] = sc.foul
-            out["win"][idx] = sc.win
-        return out
+        g = arena.g
+        out, _ = g.play(g.batch(states), strikes, max_events=arena.max_events,
+                        t_max=arena.t_max, allow_overflow=True)
+        terms, _ = g.reward_terms(out, None)
+        return {k: terms[k] for k in ("points", "skaeve", "foul", "win")}
     outs, _ = arena.outcomes(states, strikes)
     pv = arena.position_value
     out = {k: np.zeros(T) for k in ("own_goals", "opponent_goals", "foul", "position")}
@@ -136,7 +124,7 @@ def planner_demos(renv: Any, n_states: int, *, per_state: int = 32, noise_sample
 
     spec = renv.rspec
     weights = load_reward(spec.game, reward)
-    shot_noise = ShotNoise.named(noise)
+    shot_noise = load_noise(noise)
     rng = np.random.default_rng(seed)
     N, K = int(per_state), int(noise_samples)
     obs_l, act_l, rew_l, best_l = [], [], [], []
@@ -186,7 +174,7 @@ def choice_demos(cenv: Any, n_states: int, *, noise_samples: int = 4, noise: Any
 
     spec = cenv.cspec
     weights = load_reward(spec.game, reward)
-    shot_noise = ShotNoise.named(noise)
+    shot_noise = load_noise(noise)
     rng = np.random.default_rng(seed)
     A, K = spec.n_actions, int(noise_samples)
     if K < 1:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.base import Agent, ShotNoise, Strikes, check_game
+from cuegym.agents.base import Agent, Strikes, check_game, load_noise
 from cuegym.agents.geometric import golf_candidates, kegle_candidates
 
 
@@ -53,7 +53,7 @@ class PlannerAgent(Agent):
         if self.n_candidates < 1 or self.n_noise < 1:
             raise ValueError(f"n_candidates and n_noise must be >= 1, got {n_candidates}, "
                              f"{n_noise}")
-        self.noise = ShotNoise.named(noise)
+        self.noise = load_noise(noise)
         self.n_base = int(n_base)
         self.jitter = {"phi": 1.0, "V0": 0.15, "b": 0.15, "a": 0.1, "place": 0.03,
                        **dict(jitter or {})}

@@ -2,7 +2,7 @@
 
 The model is a ``.zip`` saved by SB3 (``experiments/train.py`` writes ``runs/<name>/model.zip``
 and ``best_model.zip`` next to the run's ``config.yaml``). The agent turns each game state into
-the env observation (``cuegym.envs.kegle.observe_states`` / ``cuegym.envs.golf.observe_states``),
+the env observation (``cuegym.games.kegle.Kegle.observe`` / ``cuegym.envs.golf.observe_states``),
 asks the policy (deterministic), and maps the action back to a strike exactly as the env does
 (absolute action), through the geometric-residual map (``cuegym.agents.residual``) or the
 discrete shot menu (``cuegym.agents.choice``), as the run's config says. A model file may also
@@ -105,12 +105,9 @@ class SB3Agent(Agent):
     # -- observations -------------------------------------------------------------------------
 
     def _obs_kegle(self, states: Sequence[Any]) -> np.ndarray:
-        from cuegym.envs.kegle import observe_states
-
         # a Shot-env model saw every position at 0 : 0 against one opponent; game scores would
         # be inputs it never met in training
-        return observe_states(self.arena.g, states, [s.to_play for s in states],
-                              shot_env="Shot" in self.meta["env_id"])
+        return self.arena.g.observe(states, shot_env="Shot" in self.meta["env_id"])
 
     def _obs_golf(self, states: Sequence[Any]) -> np.ndarray:
         from cuegym.envs.golf import observe_states
@@ -131,11 +128,9 @@ class SB3Agent(Agent):
         act = np.clip(np.asarray(act, np.float64).reshape(len(states), -1), -1.0, 1.0)
         if kegle:
             from cuegym.envs.kegle import KegleActionMap
-            from cuegym.envs.positions import HAND_CLOTH, HAND_NONE, HAND_SALVO
 
             amap = KegleActionMap(self.arena.g, self.settings)
-            code = {None: HAND_NONE, "salvo": HAND_SALVO, "cloth": HAND_CLOTH}
-            hand = np.array([code[s.ball_in_hand] for s in states])
+            hand = self.arena.batch(states).hand
             return Strikes(amap.strikes(act), np.zeros(len(states), np.int64),
                            amap.placements(act, hand))
         from cuegym.envs.golf import GolfActionMap

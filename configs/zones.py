@@ -1,6 +1,6 @@
 """Golfbillard zones: polygons and segments from ``configs/zones/<name>.yaml``, and geometry.
 
-The golfbillard referee asks two kinds of question (specs/golfbillard.md):
+The golfbillard referee asks two kinds of question (docs/rules_golfbillard.md):
 
 - *Where is a ball?* ``in_zone(name, points, eps)`` / ``zone_of(points, names, eps)`` /
   ``ZoneSet.kader_of`` answer for many points at once (numpy, any leading shape).

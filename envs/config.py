@@ -3,7 +3,7 @@
 Files (unknown keys are errors, values are checked):
 
 - ``configs/envs/<game>.yaml``   :class:`EnvSettings` (action ranges, physics limits, bank name)
-- ``configs/envs/noise.yaml``    :class:`ShotNoise` presets (``none``, ``tournament``)
+- ``configs/envs/noise.yaml``    shot-noise presets: :mod:`cuegym.games.noise` (re-exported)
 - ``configs/reward/<game>.yaml`` :class:`KeglebillardReward` / :class:`GolfbillardReward`
 
 Example:
@@ -28,6 +28,7 @@ import numpy as np
 import yaml
 
 from cuegym.configs import CONFIG_DIR, ConfigError
+from cuegym.games.noise import ShotNoise, load_noise, noise_presets  # noqa: F401 (re-exported)
 
 GAMES = ("keglebillard", "golfbillard")
 
@@ -171,101 +172,6 @@ def load_reward(game: str, source: Any = None, **overrides: float):
         raise ConfigError(f"reward must be None, a mapping, a path or a {cls.__name__}, got "
                           f"{source!r}")
     return _from_mapping(cls, overrides, reward, f"{game} reward") if overrides else reward
-
-
-# ---------------------------------------------------------------------------------------------
-# Shot noise
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ShotNoise:
-    """Gaussian shot-execution noise: standard deviations added to every executed strike.
-
-    Attributes:
-        V0: cue speed [m/s]. phi: aim [deg]. theta: cue elevation [deg].
-        a, b: cue-tip offsets [m] (divided by the ball radius R when applied).
-        name: the preset name (``custom`` for hand-made ones).
-    """
-
-    V0: float = 0.0
-    phi: float = 0.0
-    theta: float = 0.0
-    a: float = 0.0
-    b: float = 0.0
-    name: str = "custom"
-
-    def __post_init__(self) -> None:
-        for k in ("V0", "phi", "theta", "a", "b"):
-            x = _number(f"noise.{k}", getattr(self, k))
-            if x < 0:
-                raise ConfigError(f"noise.{k} is a standard deviation and must be >= 0, got {x!r}")
-            object.__setattr__(self, k, x)
-
-    def sigma(self, R: float) -> np.ndarray:
-        """(5,) deviations in strike order V0, phi, theta, a, b (a, b in units of R)."""
-        return np.array([self.V0, self.phi, self.theta, self.a / R, self.b / R])
-
-    @property
-    def is_zero(self) -> bool:
-        return not any((self.V0, self.phi, self.theta, self.a, self.b))
-
-    def apply(self, cue: np.ndarray, rngs, rows: np.ndarray, R: float) -> np.ndarray:
-        """The executed strikes: ``cue`` (n, 5) plus noise, kept valid for the physics.
-
-        One ``standard_normal(5)`` draw per row from ``rngs[rows[k]]`` (each table's own
-        generator, so a table's stream does not depend on the batch). V0 is kept in [0, 20],
-        theta in [0, 90], a^2 + b^2 <= 1. Returns a new array; ``cue`` is not written.
-        """
-        cue = np.array(cue, dtype=np.float64)
-        if self.is_zero or len(rows) == 0:
-            return cue
-        z = np.empty((len(rows), 5))
-        for k, t in enumerate(rows):
-            rngs[t].standard_normal(out=z[k])
-        cue += z * self.sigma(R)
-        np.clip(cue[:, 0], 0.0, 20.0, out=cue[:, 0])
-        np.clip(cue[:, 2], 0.0, 90.0, out=cue[:, 2])
-        r = np.hypot(cue[:, 3], cue[:, 4])
-        big = r > 1.0
-        if big.any():
-            cue[big, 3:5] /= r[big, None] * (1.0 + 1e-12)
-        return cue
-
-
-_NOISE_KEYS = ("V0", "phi", "theta", "a", "b")
-
-
-def noise_presets() -> dict[str, ShotNoise]:
-    """The presets of ``configs/envs/noise.yaml`` by name."""
-    data = _read(CONFIG_DIR / "envs" / "noise.yaml")
-    out = {}
-    for name, values in data.items():
-        if not isinstance(values, Mapping) or set(values) - set(_NOISE_KEYS):
-            raise ConfigError(f"noise preset {name!r} must map {list(_NOISE_KEYS)} to numbers, "
-                              f"got {values!r}")
-        out[str(name)] = ShotNoise(**values, name=str(name))
-    return out
-
-
-def load_noise(source: Any = "none") -> ShotNoise:
-    """A :class:`ShotNoise` from a preset name (``none``, ``tournament``), a mapping of
-    deviations (``{"phi": 0.2}``; missing ones are 0) or a ShotNoise (returned as is)."""
-    if isinstance(source, ShotNoise):
-        return source
-    if source is None:
-        source = "none"
-    if isinstance(source, str):
-        presets = noise_presets()
-        if source not in presets:
-            raise ConfigError(f"unknown shot-noise preset {source!r}; known: {sorted(presets)}")
-        return presets[source]
-    if isinstance(source, Mapping):
-        unknown = sorted(set(source) - set(_NOISE_KEYS))
-        if unknown:
-            raise ConfigError(f"unknown noise key(s) {unknown}; known: {list(_NOISE_KEYS)}")
-        return ShotNoise(**dict(source))
-    raise ConfigError(f"noise must be a preset name, a mapping or a ShotNoise, got {source!r}")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,6 +15,8 @@ import gymnasium as gym
 import numpy as np
 
 from cuegym.configs import load_params
+from cuegym.games.noise import load_noise
+from cuegym.games.strikes import Strikes
 from cuegym.physics import simulate
 from cuegym.physics.api import Workspace
 from cuegym.physics.path import ball_segments
@@ -37,8 +39,7 @@ from cuegym.rules.golfbillard_game import (
 
 from .actions import layout_box, strikes_from_actions, unit_box
 from .base import Core
-from .config import load_noise, load_reward, load_settings
-from .kegle import clamp_strikes
+from .config import load_reward, load_settings
 from .positions import load_positions
 
 # ---------------------------------------------------------------------------------------------
@@ -173,9 +174,11 @@ def play_golf_strokes(geo, rules: GolfRules, params, states: Sequence[GolfState]
                    threads=threads, validate=False, workspace=workspace)
     players = [list(s.openers) if s.phase == "opening" else int(s.partner[s.to_move])
                for s in states]
+    # opt in: a stroke cut off by max_events / t_max is scored where it ended and reported in
+    # info["overflow"]
     outs, new = play_strokes(states, res, cue_ball, cue, players=players,
                              segments=lambda t, b: ball_segments(res, t, b), rules=rules,
-                             geo=geo)
+                             geo=geo, allow_overflow=True)
     return outs, new, res
 
 
@@ -266,8 +269,7 @@ class GolfShotCore(Core):
         cb = np.full((n, 2), -1, np.int64)
         cb[:, 0] = self.actions.select(a, side, xy0)
         cue = np.zeros((n, 2, 5))
-        cue[:, 0] = clamp_strikes(self.noise.apply(self.actions.strikes(a, side), self.rngs,
-                                                   np.arange(n), self.params.R))
+        cue[:, 0] = self.noise.execute(self.actions.strikes(a, side), self.rngs)
         s = self.settings
         outs, new, res = play_golf_strokes(self.geo, self.rules, self.params, self.states, cb,
                                            cue, max_events=s.max_events, t_max=s.t_max,
@@ -338,21 +340,17 @@ class GolfRandomOpponent:
         self.map = actions
 
     def act(self, states: Sequence[GolfState], rng: np.random.Generator):
-        from .opponents import StrikeBatch
-
         u = rng.uniform(-1.0, 1.0, (len(states), ACT_DIM))
         side = np.array([s.to_move for s in states], np.int64)
         xy = np.stack([s.xy for s in states])
-        return StrikeBatch(self.map.strikes(u, side), self.map.select(u, side, xy),
-                           np.full((len(states), 2), np.nan))
+        return Strikes(self.map.strikes(u, side), self.map.select(u, side, xy),
+                       np.full((len(states), 2), np.nan))
 
     def act_opening(self, states: Sequence[GolfState], side: int, rng: np.random.Generator):
-        from .opponents import StrikeBatch
-
         u = rng.uniform(-1.0, 1.0, (len(states), ACT_DIM))
         sides = np.full(len(states), side, np.int64)
         balls = np.array([opening_balls(s)[side] for s in states], np.int64)
-        return StrikeBatch(self.map.strikes(u, sides), balls, np.full((len(states), 2), np.nan))
+        return Strikes(self.map.strikes(u, sides), balls, np.full((len(states), 2), np.nan))
 
 
 def default_opening(states: Sequence[GolfState], side: int, rng: np.random.Generator):
@@ -360,12 +358,10 @@ def default_opening(states: Sequence[GolfState], side: int, rng: np.random.Gener
     opponents without ``act_opening``."""
     from cuegym.rules.golfbillard_game import opening_strike
 
-    from .opponents import StrikeBatch
-
     balls = np.array([opening_balls(s)[side] for s in states], np.int64)
     cue = np.stack([opening_strike(s, side, int(b), float(rng.uniform(0.9, 1.3)))
                     for s, b in zip(states, balls, strict=True)])
-    return StrikeBatch(cue, balls, np.full((len(states), 2), np.nan))
+    return Strikes(cue, balls, np.full((len(states), 2), np.nan))
 
 
 class GolfGameCore(Core):
@@ -483,8 +479,7 @@ class GolfGameCore(Core):
             if not todo:
                 return cut
             cue1, b = self._opp("act", todo)
-            cue1 = clamp_strikes(self.noise.apply(cue1, self.rngs, np.array(todo),
-                                                  self.params.R))
+            cue1 = self.noise.execute(cue1, [self.rngs[t] for t in todo])
             cb = np.stack([b, np.full(len(todo), -1)], 1)
             cue = np.zeros((len(todo), 2, 5))
             cue[:, 0] = cue1
@@ -528,13 +523,11 @@ class GolfGameCore(Core):
             for t in op_t:
                 cb[t, 0] = opening_balls(self.states[t])[side[t]]
             opp_cue, opp_b = self._opp("act_opening", op_t)
-        mine = clamp_strikes(self.noise.apply(self.actions.strikes(a, side), self.rngs,
-                                              np.arange(n), self.params.R))
+        mine = self.noise.execute(self.actions.strikes(a, side), self.rngs)
         cue = np.zeros((n, 2, 5))
         cue[:, 0] = mine
         if op_t:
-            opp_cue = clamp_strikes(self.noise.apply(opp_cue, self.rngs, np.array(op_t),
-                                                     self.params.R))
+            opp_cue = self.noise.execute(opp_cue, [self.rngs[t] for t in op_t])
             for k, t in enumerate(op_t):  # column 0 is side 0's ball (G-3)
                 pair_b = [cb[t, 0], opp_b[k]]
                 pair_c = [mine[t], opp_cue[k]]

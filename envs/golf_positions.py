@@ -110,7 +110,7 @@ def generate_golfbillard_positions(n: int = 8192, *, seed: int = 0, tables: int 
                    for s in states]
         _, states = play_strokes(states, res, cb, cue, players=players,
                                  segments=lambda t, b, r=res: ball_segments(r, t, b),
-                                 rules=rules, geo=geo)
+                                 rules=rules, geo=geo, allow_overflow=True)
         states = [new_match(rules, seed=int(rng.integers(2**31))) if s.phase == "over" else s
                   for s in states]
     arr = {k: np.array(v) for k, v in rec.items()}

@@ -49,7 +49,7 @@ class GolfbillardShotEnv(CoreEnv):
     __doc__ = f"""One golfbillard stroke from a realistic position (``cuegym/GolfbillardShot-v0``).
 
     ## Description
-    Golfbillard (Belgian golf billiards: ``shared/specs/golfbillard.md``) on the 1.80 x 0.90 m
+    Golfbillard (Belgian golf billiards: ``docs/rules_golfbillard.md``) on the 1.80 x 0.90 m
     table: five white balls (side 0, attacking the goal at +x) and five red (side 1, attacking
     -x), a goal in each short cushion, twelve caps. The agent is the side to move and plays one
     stroke: it picks one of its own balls and strikes it. Physics: ``cuegym.physics``; referee:
@@ -69,8 +69,8 @@ class GolfbillardShotEnv(CoreEnv):
     ``info["reward_terms"]``: ``own_goals`` (own balls scored by the stroke, 0.2 each: five
     balls = +1), ``opponent_goals`` (opponent balls scored because of the stroke, -0.2),
     ``foul`` (-0.1), ``progress`` (mean decrease of the own balls' distance to the attack goal in
-    table lengths, 0 by default). The default follows the spec (goals minus opponent goals minus
-    a foul penalty) at a scale where one stroke stays within about [-1, 1].
+    table lengths, 0 by default). The default follows the rule book (goals minus opponent goals
+    minus a foul penalty) at a scale where one stroke stays within about [-1, 1].
 
     ## Starting State
     A play-phase position drawn uniformly from a bank of 8192 positions recorded before strokes

@@ -46,7 +46,6 @@ from .golf import (
     observe_states,
     play_golf_strokes,
 )
-from .kegle import clamp_strikes
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -120,8 +119,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         side = self._side(agent)
         a = check_actions(action, 1, self._act_space.shape[0], clip=self.clip)
         sides = np.array([side])
-        cue1 = clamp_strikes(self.noise.apply(self.map.strikes(a, sides), [self.np_random],
-                                              np.array([0]), self.params.R))[0]
+        cue1 = self.noise.execute(self.map.strikes(a, sides), [self.np_random])[0]
         self._clear_rewards()
         if st.phase == "opening":
             ball = opening_balls(st)[side]

@@ -51,7 +51,7 @@ class KeglebillardShotEnv(CoreEnv):
     __doc__ = f"""One keglebillard shot from a realistic position (``cuegym/KeglebillardShot-v0``).
 
     ## Description
-    Keglebillard (Danish pin billiards, house rules: ``shared/specs/keglebillard.md``) on the
+    Keglebillard (Danish pin billiards, house rules: ``docs/rules_keglebillard.md``) on the
     2.10 x 1.05 m kleinmatch table: three balls (the red is every player's cue ball, a white and
     a spotted white), five pins in a cross at the centre, six pockets. The agent plays one shot:
     it strikes the red (and places it first when it has the red in hand or breaks). The shot is
@@ -76,7 +76,7 @@ class KeglebillardShotEnv(CoreEnv):
     overrides them); unweighted terms in ``info["reward_terms"]``: ``points`` (credited to the
     shot, weight 1/16), ``skaeve`` (handed over by a foul: the shot's points plus the penalty,
     counted once; weight -1/16), ``foul`` (0), ``win`` (K-20, 1). So a clean 16 is +1, a K-11
-    miss -0.375, a rødt +0.25. The default follows the spec: points minus skæve, about [-1, 1].
+    miss -0.375, a rødt +0.25. The default follows the rule book: points minus skæve, about [-1, 1].
 
     ## Starting State
     A position drawn uniformly from a bank of 8192 positions recorded before shots in simulated
@@ -131,7 +131,7 @@ class KeglebillardEnv(CoreEnv):
     an opponent agent. One step is the learner's shot, then the opponents' shots until the
     learner is to play again (or the game ends for the learner). Rules, table and physics as in
     :class:`KeglebillardShotEnv`; the game flow (turns, skæve to every other player, spotting,
-    ball in hand, the end rules K-20..K-22) is ``cuegym.rules.keglebillard_game``.
+    ball in hand, the end rules K-20..K-22) is the compiled game layer, ``cuegym.games.kegle``.
 
     ## Action Space
     As :class:`KeglebillardShotEnv`:

@@ -17,7 +17,8 @@ is its turn). Rewards per shot, from each agent's point of view, with the weight
 ``opponent_points`` for the shooter's points; an agent's last reward adds ``result`` (+1 first
 .. -1 last). A player who finishes (70 points with three or more players, K-21) is terminated;
 all are when the game ends; all are truncated after ``max_shots`` shots. The rules state is
-``env.game_state`` (a :class:`~cuegym.rules.keglebillard_game.GameState`).
+``env.game_state`` (a :class:`~cuegym.rules.keglebillard_game.GameState`; the batch of one is
+``env.states``). Shots are played by the game layer, ``cuegym.games.kegle``.
 """
 
 from __future__ import annotations
@@ -27,21 +28,12 @@ from typing import Any
 import numpy as np
 from pettingzoo import AECEnv
 
-from cuegym.rules.keglebillard_game import KeglebillardGame
+from cuegym.games.kegle import Kegle
+from cuegym.games.strikes import Strikes
 
 from .actions import check_actions
 from .aec import CuegymAEC
-from .kegle import (
-    HAND_CLOTH,
-    HAND_NONE,
-    HAND_SALVO,
-    KegleActionMap,
-    action_space,
-    clamp_strikes,
-    observation_space,
-    observe_states,
-    play_shots,
-)
+from .kegle import KegleActionMap, action_space, observation_space
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -71,7 +63,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         if isinstance(num_players, bool) or not isinstance(num_players, int) or num_players < 2:
             raise ValueError(f"num_players must be an integer >= 2, got {num_players!r}")
         self.num_players = num_players
-        self.game = KeglebillardGame(rules, table)
+        self.game = Kegle(rules, table)
         self._setup("keglebillard", reward=reward, noise=noise, settings=settings, clip=clip,
                     render_mode=render_mode, observation_space=observation_space(),
                     action_space=action_space())
@@ -84,22 +76,16 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self._start_episode(seed)
-        self.game_state = self.game.new_state(self.num_players, first_player=0)
-        self.agent_selection = self.possible_agents[self.game_state.to_play]
+        self.states = self.game.new(1, self.num_players, first_player=0)
+        self.agent_selection = self.possible_agents[int(self.states.to_play[0])]
+
+    @property
+    def game_state(self):
+        """The rules state of the game (a ``GameState``)."""
+        return self.states.state(0)
 
     def observe(self, agent: str) -> np.ndarray:
-        return observe_states(self.game, [self.game_state], [self._player(agent)])[0]
-
-    def _rank_result(self, player: int) -> float:
-        st = self.game_state
-        N = st.n_players
-        if player in st.lost:
-            rank = N - 1 - list(st.lost).index(player)
-        elif player in st.finished:
-            rank = list(st.finished).index(player)
-        else:
-            return 0.0
-        return 1.0 - 2.0 * rank / (N - 1)
+        return self.game.observe(self.states, [self._player(agent)])[0]
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -108,47 +94,38 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
             return
         self._cumulative_rewards[agent] = 0.0
         shooter = self._player(agent)
-        st = self.game_state
         a = check_actions(action, 1, self._act_space.shape[0], clip=self.clip)
-        code = {None: HAND_NONE, "salvo": HAND_SALVO, "cloth": HAND_CLOTH}[st.ball_in_hand]
-        place = self.map.placements(a, np.array([code], np.int8))
-        cue = clamp_strikes(self.noise.apply(self.map.strikes(a), [self.np_random],
-                                             np.array([0]), self.params.R))
+        strikes = Strikes(self.map.strikes(a), np.zeros(1, np.int64),
+                          self.map.placements(a, self.states.hand))
         s = self.settings
-        outcomes, new, res, row = play_shots(
-            self.game, self.params, [st], cue, place, max_events=s.max_events, t_max=s.t_max,
-            workspace=None if self.render_mode else self.workspace)
-        o = outcomes[0]
-        self.game_state = new[0]
+        out, self.states = self.game.play(
+            self.states, strikes, self.noise, [self.np_random], max_events=s.max_events,
+            t_max=s.t_max, workspace=None if self.render_mode else self.workspace,
+            allow_overflow=True)
+        o = out.outcome(0)
         self.shots += 1
-        self.last_shot = (res, int(row[0]), o, shooter, cue[0])
+        self.last_shot = (out.sim, int(out.row[0]), o, shooter, out.strike[0])
         w = self.reward_spec
         self._clear_rewards()
-        terms = {a_: dict.fromkeys(w.terms, 0.0) for a_ in self.agents}
-        terms[agent].update(points=o.shooter_points, skaeve=o.skaeve if o.foul else 0,
-                            foul=float(o.foul), win=float(o.win))
-        for p in o.skaeve_to:
-            name = self.possible_agents[p]
-            if name in terms:
-                terms[name]["skaeve_received"] += o.skaeve
-        for name in terms:
-            if name != agent:
-                terms[name]["opponent_points"] += o.shooter_points
-        live = set(self.game_state.in_game)
+        live = self.states.in_game()[0]
+        over = bool(self.states.game_over[0])
+        terms = {}
         for name in self.agents:
             p = self._player(name)
-            if self.game_state.game_over or p not in live:
+            t, _ = self.game.reward_terms(out, w, viewer=np.array([p]))
+            terms[name] = {k: float(t[k][0]) for k in w.terms}
+            if over or not live[p]:
                 self.terminations[name] = True
-                terms[name]["result"] = self._rank_result(p)
-        if self.shots >= self.max_shots and not self.game_state.game_over:
+                terms[name]["result"] = float(self.game.result(self.states, [p])[0])
+        if self.shots >= self.max_shots and not over:
             for name in self.agents:
                 self.truncations[name] = True
         shot = o.to_dict()
         for name in self.agents:
             self.rewards[name] = float(sum(getattr(w, k) * v for k, v in terms[name].items()))
             self.infos[name] = {"shot": shot, "reward_terms": terms[name]}
-        if not self.game_state.game_over and not all(self.truncations.values()):
-            self.agent_selection = self.possible_agents[self.game_state.to_play]
+        if not over and not all(self.truncations.values()):
+            self.agent_selection = self.possible_agents[int(self.states.to_play[0])]
         self._accumulate_rewards()
         self._deads_step_first()
         if self.render_mode == "human":

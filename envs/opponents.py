@@ -1,35 +1,19 @@
 """Opponents of the full-game envs: anything that turns rules states into strikes.
 
 The interface is the one of ``cuegym.agents`` (``Agent.act(states, rng) -> Strikes``): a batch
-of game states (keglebillard :class:`~cuegym.rules.keglebillard_game.GameState`, golfbillard
-:class:`~cuegym.rules.golfbillard.GolfState`) where the opponent is to play, and the caller's
-generator; the result has ``cue`` (T, 5) strikes V0 [m/s], phi [deg], theta [deg], a, b,
-``cue_ball`` (T,) the struck ball (golfbillard) and ``place`` (T, 2) the red's placement where
-the red is in hand (keglebillard). The envs execute those strikes with their shot noise. A plain
+of game states where the opponent is to play (keglebillard: a
+:class:`~cuegym.games.kegle_state.KegleStates` batch, whose items are rules ``GameState``
+values; golfbillard: a list of :class:`~cuegym.rules.golfbillard.GolfState`) and the caller's
+generator; the result is a :class:`~cuegym.games.strikes.Strikes` batch (``cue`` (T, 5),
+``cue_ball`` (T,) the struck ball (golfbillard), ``place`` (T, 2) the red's placement where the
+red is in hand (keglebillard)). The envs execute those strikes with their shot noise. A plain
 callable ``f(states, rng)`` returning such an object is accepted too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
-
-
-@dataclass
-class StrikeBatch:
-    """Strikes for T states (duck-compatible with ``cuegym.agents.base.Strikes``).
-
-    Attributes:
-        cue: (T, 5) V0, phi, theta, a, b. cue_ball: (T,) struck ball index.
-        place: (T, 2) keglebillard red placement [m] (NaN: none).
-    """
-
-    cue: np.ndarray
-    cue_ball: np.ndarray
-    place: np.ndarray
 
 
 class _CallableOpponent:

@@ -24,10 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
+from cuegym.games.kegle_state import HAND_CLOTH, HAND_NONE, HAND_SALVO  # noqa: F401
 
-#: ``hand`` codes of :class:`KeglebillardPositions`.
-HAND_NONE, HAND_SALVO, HAND_CLOTH = 0, 1, 2
+DATA_DIR = Path(__file__).resolve().parent / "data"
 
 
 @dataclass(frozen=True)
@@ -38,7 +37,8 @@ class KeglebillardPositions:
         red: (N, 2) red centre [m]; NaN when the red is in hand.
         whites: (N, 2, 2) white and spotted centres [m]; NaN for a white waiting to be spotted.
         pins: (N, 5) standing pins, king first.
-        hand: (N,) int8: 0 red on the table, 1 in hand behind the salvo line (break or after
+        hand: (N,) int8 ``HAND_*`` codes (cuegym.games.kegle_state): 0 red on the table, 1 in
+            hand behind the salvo line (break or after
             K-14; the salvo line applies), 2 in hand anywhere on the cloth (K-19).
         brk: (N,) the break (no shot played yet in that game).
     """
@@ -151,15 +151,16 @@ def layout_ok(xy: np.ndarray, pins_up: np.ndarray, R: float, pin_spots: np.ndarr
 def _plausible_kegle_strikes(game, states, rng: np.random.Generator):
     """Red placements and strikes for a batch of keglebillard states: 75 % aimed at a white
     with a random cut, 25 % in a random direction; V0 1-5 m/s, mostly level cue, some spin."""
-    from cuegym.rules.keglebillard import RED, WHITES
+    from cuegym.games.strikes import Strikes
 
     T = len(states)
     place = np.full((T, 2), np.nan)
     cue = np.zeros((T, 5))
     hx = game.table.length / 2 - game.R
     hy = game.table.width / 2 - game.R
-    for t, st in enumerate(states):
-        pos = st.balls[RED]
+    for t in range(T):
+        st = states[t]
+        pos = st.balls[0]
         if st.ball_in_hand is not None:
             x_max = game.salvo_x if st.ball_in_hand == "salvo" else hx
             for _ in range(200):
@@ -168,7 +169,7 @@ def _plausible_kegle_strikes(game, states, rng: np.random.Generator):
                     break
             place[t] = cand
             pos = cand
-        whites = [st.balls[b] for b in WHITES if st.balls[b] is not None]
+        whites = [st.balls[b] for b in (1, 2) if st.balls[b] is not None]
         if whites and rng.random() < 0.75:
             tx, ty = whites[int(rng.integers(len(whites)))]
             d = math.atan2(ty - pos[1], tx - pos[0])
@@ -179,7 +180,7 @@ def _plausible_kegle_strikes(game, states, rng: np.random.Generator):
             phi = rng.uniform(-180.0, 180.0)
         cue[t] = (rng.uniform(1.0, 5.0), phi, abs(rng.normal(0.0, 3.0)),
                   rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3))
-    return place, cue
+    return Strikes.of(cue, place=place)
 
 
 def generate_keglebillard_positions(n: int = 8192, *, seed: int = 0, tables: int = 256,
@@ -187,43 +188,35 @@ def generate_keglebillard_positions(n: int = 8192, *, seed: int = 0, tables: int
                                     table: str = "keglebillard") -> KeglebillardPositions:
     """Simulate keglebillard games (two players, house rules) and record ``n`` positions.
 
-    ``tables`` games run in lock-step (one batched physics call per round); a finished game is
+    ``tables`` games run in lock-step (one batched ``Kegle.play`` per round); a finished game is
     replaced by a new one; each position before a shot is kept with probability ``keep`` (so the
     bank spreads over whole games rather than their openings). Positions are rounded to float32
     and kept only if no balls overlap each other or a standing pin. ``table``: the keglebillard
     table config (kleinmatch or helmatch).
     """
-    from cuegym.configs import load_params
-    from cuegym.physics import simulate
-    from cuegym.rules.keglebillard_game import KeglebillardGame
+    from cuegym.games.kegle import Kegle
 
     rng = np.random.default_rng(seed)
-    game = KeglebillardGame(None, table)
-    params = load_params("keglebillard")
-    states = [game.new_state(2) for _ in range(tables)]
+    game = Kegle(None, table)
+    states = game.new(tables, 2)
     rec: dict[str, list] = {"red": [], "whites": [], "pins": [], "hand": [], "brk": []}
     while len(rec["hand"]) < n:
         _kegle_record(states, game.pin_spots, game.R, game.r_pin, rec,
-                      rng.random(len(states)) < keep, n)
-        place, cue = _plausible_kegle_strikes(game, states, rng)
-        ok = [st.ball_in_hand is None or game.placement_error(st, place[t]) is None
-              for t, st in enumerate(states)]
-        idx = [t for t in range(tables) if ok[t]]
-        setups = [game.shot_setup(states[t], None if states[t].ball_in_hand is None
-                                  else place[t]) for t in idx]
-        res = simulate(game.table, params, np.stack([s.xy for s in setups]),
-                       cue_ball=np.zeros(len(idx), np.int64), cue=cue[idx],
-                       pins_up=np.stack([s.pins_up for s in setups]),
-                       present=np.stack([s.present for s in setups]), max_events=max_events,
-                       validate=False)
-        out = game.apply_batch([states[t] for t in idx], res)
-        for k, t in enumerate(idx):
-            states[t] = out[k][1]
-        for t in range(tables):
-            if not ok[t]:
-                states[t] = game.placement_foul(states[t], place[t])[1]
-            if states[t].game_over:
-                states[t] = game.new_state(2)
+                      rng.random(tables) < keep, n)
+        _, states = game.play(states, _plausible_kegle_strikes(game, states, rng),
+                              max_events=max_events, allow_overflow=True)
+        _restart(game, states)
+    return _bank(rec)
+
+
+def _restart(game, states) -> None:
+    """New two-player games on the tables whose game is over (in place)."""
+    over = np.flatnonzero(states.game_over)
+    if len(over):
+        states.put(over, game.new(len(over), 2))
+
+
+def _bank(rec: dict) -> KeglebillardPositions:
     return KeglebillardPositions(
         red=np.array(rec["red"]), whites=np.array(rec["whites"]),
         pins=np.array(rec["pins"], bool), hand=np.array(rec["hand"], np.int8),
@@ -232,24 +225,20 @@ def generate_keglebillard_positions(n: int = 8192, *, seed: int = 0, tables: int
 
 def _kegle_record(states, pins_spots, R: float, r_pin: float, rec: dict, keep_mask,
                   n_max: int) -> None:
-    """Append the states picked by ``keep_mask`` to the bank lists ``rec`` until it holds
-    ``n_max`` (float32-rounded; layouts with overlaps after rounding are skipped)."""
-    code = {None: HAND_NONE, "salvo": HAND_SALVO, "cloth": HAND_CLOTH}
-    for st, keep in zip(states, keep_mask, strict=True):
-        if not keep or len(rec["hand"]) >= n_max:
+    """Append the states (a ``KegleStates`` batch) picked by ``keep_mask`` to the bank lists
+    ``rec`` until it holds ``n_max`` (float32-rounded; layouts with overlaps after rounding are
+    skipped)."""
+    xy32 = states.xy.astype(np.float32).astype(np.float64)
+    for t in np.flatnonzero(keep_mask):
+        if len(rec["hand"]) >= n_max:
+            return
+        if not layout_ok(xy32[t], states.pins[t], R, pins_spots, r_pin):
             continue
-        red = st.balls[0] if st.balls[0] is not None else (math.nan, math.nan)
-        wh = [b if b is not None else (math.nan, math.nan) for b in st.balls[1:]]
-        r32 = np.asarray(red, np.float32).astype(np.float64)
-        w32 = np.asarray(wh, np.float32).astype(np.float64)
-        if not layout_ok(np.concatenate([r32[None], w32]), np.array(st.pins), R, pins_spots,
-                         r_pin):
-            continue
-        rec["red"].append(r32)
-        rec["whites"].append(w32)
-        rec["pins"].append(st.pins)
-        rec["hand"].append(code[st.ball_in_hand])
-        rec["brk"].append(st.shot == 0)
+        rec["red"].append(xy32[t, 0])
+        rec["whites"].append(xy32[t, 1:])
+        rec["pins"].append(tuple(states.pins[t].tolist()))
+        rec["hand"].append(int(states.hand[t]))
+        rec["brk"].append(bool(states.shot[t] == 0))
 
 
 def generate_keglebillard_play_positions(n: int = 16384, *, seed: int = 0, tables: int = 256,
@@ -257,28 +246,24 @@ def generate_keglebillard_play_positions(n: int = 16384, *, seed: int = 0, table
                                          ) -> KeglebillardPositions:
     """Record ``n`` positions from two-player keglebillard games between geometric aimers.
 
-    ``tables`` games run in lock-step through :class:`cuegym.agents.arena.KeglebillardArena`
-    (one batched physics call per round), every strike with the shot noise ``noise``; a
-    finished game is replaced by a new one and each position before a shot is kept with
-    probability ``keep``.
+    ``tables`` games run in lock-step (one batched ``Kegle.play`` per round), every strike with
+    the shot noise ``noise``; a finished game is replaced by a new one and each position before
+    a shot is kept with probability ``keep``.
     """
-    from cuegym.agents.arena import make_arena
-    from cuegym.agents.base import ShotNoise
     from cuegym.agents.geometric import GeometricAgent
+    from cuegym.games.kegle import Kegle
+    from cuegym.games.noise import load_noise
 
     rng = np.random.default_rng(seed)
-    arena = make_arena("keglebillard")
+    game = Kegle()
     agent = GeometricAgent("keglebillard")
-    shot_noise = ShotNoise.named(noise)
-    states = arena.new_states(tables)
+    shot_noise = load_noise(noise)
+    states = game.new(tables, 2)
     rec: dict[str, list] = {"red": [], "whites": [], "pins": [], "hand": [], "brk": []}
     while len(rec["hand"]) < n:
-        _kegle_record(states, arena.pin_spots, arena.R, arena.r_pin, rec,
+        _kegle_record(states, game.pin_spots, game.R, game.r_pin, rec,
                       rng.random(tables) < keep, n)
-        strikes = shot_noise.apply(agent.act(states, rng), rng)
-        _, states = arena.step(states, strikes)
-        states = [arena.new_states(1)[0] if arena.over(s) else s for s in states]
-    return KeglebillardPositions(
-        red=np.array(rec["red"]), whites=np.array(rec["whites"]),
-        pins=np.array(rec["pins"], bool), hand=np.array(rec["hand"], np.int8),
-        brk=np.array(rec["brk"], bool))
+        _, states = game.play(states, agent.act(states, rng), shot_noise, rng,
+                              allow_overflow=True)
+        _restart(game, states)
+    return _bank(rec)

@@ -28,7 +28,7 @@ With ``--strike-only`` the input is instead a JSON list of ``{"V0","phi","theta"
 pooltool's ``InstantaneousPoint`` strike (squirt off) on a ball of the given ``--R``/``--m``,
 cue mass ``--M``.
 
-Frames (PHYSICS.md section 0): pooltool has x across the table in [0, w] and y along it in
+Frames (docs/physics.md section 0): pooltool has x across the table in [0, w] and y along it in
 [0, l]; cuegym has the origin at the centre and x along the length. They are related by a
 rotation (never a mirror): x_ours = y_pt - l/2, y_ours = w/2 - x_pt, phi_ours = phi_pt - 90;
 vectors map as (X, Y, Z)_ours = (Y, -X, Z)_pt, angular velocities included.
@@ -59,7 +59,7 @@ from pooltool.physics.resolve.resolver import VERSION, Resolver
 from pooltool.physics.resolve.stick_ball.instantaneous_point import InstantaneousPoint
 from pooltool.physics.resolve.transition import CanonicalTransition
 
-#: cuegym defaults for keys a shot may leave out (keglebillard balls, PHYSICS.md section 0).
+#: cuegym defaults for keys a shot may leave out (keglebillard balls, docs/physics.md section 0).
 DEFAULT_PARAMS = {
     "R": 0.03075,
     "m": 0.207,
@@ -79,7 +79,7 @@ def make_engine(english_throttle: float = 1.0) -> PhysicsEngine:
     """The resolver both simulators share: Alciatore frictional inelastic, Han 2005, no squirt.
 
     pooltool's own default cushion model is Stronge's compliant impact, so every model is
-    named here explicitly (PHYSICS.md sections 3-5).
+    named here explicitly (docs/physics.md sections 3-5).
     """
     resolver = Resolver(
         ball_ball=FrictionalInelastic(
@@ -152,7 +152,7 @@ def make_table(spec: dict, R: float, post_height: float | None) -> pt.Table:
     }
     circular = {}
     # A post is taller than the ball's centre, so its contact normal is horizontal: Han 2005
-    # with contact height h = R (theta_c = 0), PHYSICS.md section 8.
+    # with contact height h = R (theta_c = 0), docs/physics.md section 8.
     hp = R if post_height is None else post_height
     for k, post in enumerate(spec.get("posts", [])):
         xp, yp = pos_to_pt(post["x"], post["y"], length, width)
@@ -242,7 +242,7 @@ def _cue_specs(params: dict):
 
 
 def _motion_state(rvw: np.ndarray, R: float) -> int:
-    """pooltool's motion-state label of a ball given its r, v, w (PHYSICS.md section 1)."""
+    """pooltool's motion-state label of a ball given its r, v, w (docs/physics.md section 1)."""
     v, w = rvw[1], rvw[2]
     u = np.array([v[0] - R * w[1], v[1] + R * w[0], 0.0])
     if np.linalg.norm(u) > 1e-14:
@@ -351,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
         "--post-height",
         type=float,
         default=None,
-        help="contact height of posts [m] (default R: horizontal normal, PHYSICS.md sec. 8)",
+        help="contact height of posts [m] (default R: horizontal normal, docs/physics.md sec. 8)",
     )
     args = ap.parse_args(argv)
     data = json.load(sys.stdin)

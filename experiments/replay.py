@@ -42,14 +42,10 @@ class Settings:
 def _kegle_policy_action(core, rng) -> np.ndarray:
     """The rules' random policy for a Shot-env keglebillard table, as an env action."""
     from cuegym.envs.actions import actions_from_strikes
-    from cuegym.rules.keglebillard_game import GameState, random_policy
+    from cuegym.rules.keglebillard_game import random_policy
 
-    balls = [None if np.isnan(core.red[0, 0]) else tuple(core.red[0])]
-    balls += [None if np.isnan(w[0]) else tuple(w) for w in core.whites[0]]
-    hand = {0: None, 1: "salvo", 2: "cloth"}[int(core.hand[0])]
-    st = GameState(order=(0, 1), scores=(0, 0), to_play=0, balls=tuple(balls),
-                   pins=tuple(bool(p) for p in core.pins[0]), ball_in_hand=hand,
-                   shot=0 if core.brk[0] else 1)
+    st = core.states.state(0)  # the position, as a rules state
+    hand = st.ball_in_hand
     red, cue = random_policy(core.game, st, rng)
     a = np.zeros(7)
     a[:5] = actions_from_strikes(cue, core.settings.action)[0]
@@ -127,35 +123,34 @@ def replay_game(cfg: Settings) -> list[np.ndarray]:
     frames: list[np.ndarray] = []
     hold = max(1, int(cfg.fps // 2))
     if cfg.game == "keglebillard":
-        from cuegym.envs.kegle import clamp_strikes, outcome_summary, play_shots
-        from cuegym.rules.keglebillard_game import KeglebillardGame, random_policy
+        from cuegym.envs.kegle import outcome_summary
+        from cuegym.games.kegle import Kegle
+        from cuegym.games.strikes import Strikes
+        from cuegym.rules.keglebillard_game import random_policy
 
-        game = KeglebillardGame()
-        params = load_params("keglebillard")
+        game = Kegle()
         s = load_settings("keglebillard")
-        st = game.new_state(2)
+        states = game.new(1, 2)
+        st = states.state(0)
         frames += [render_kegle_game(game, st, None)] * hold
         for _ in range(cfg.max_shots):
             if st.game_over:
                 break
             shooter = st.to_play
             red, cue = random_policy(game, st, rng)
-            cue = clamp_strikes(noise.apply(np.asarray(cue)[None], [rng], np.array([0]),
-                                            params.R))
             place = np.full((1, 2), np.nan) if red is None else np.asarray(red)[None]
-            outs, new, res, row = play_shots(game, params, [st], cue, place,
-                                             max_events=s.max_events, t_max=s.t_max)
-            if cfg.animate and row[0] >= 0:
-                hud = [f"P{shooter} shoots   scores {list(st.scores)}",
-                       outcome_summary(outs[0])]
-                frames += shot_frames("keglebillard", res, int(row[0]), hud=hud, fps=cfg.fps,
+            out, states = game.play(states, Strikes.of(cue, place=place), noise, [rng],
+                                    max_events=s.max_events, t_max=s.t_max,
+                                    allow_overflow=True)
+            res, row, o = out.sim, int(out.row[0]), out.outcome(0)
+            if cfg.animate and row >= 0:
+                hud = [f"P{shooter} shoots   scores {list(st.scores)}", outcome_summary(o)]
+                frames += shot_frames("keglebillard", res, row, hud=hud, fps=cfg.fps,
                                       speed=cfg.speed)
-            st = new[0]
-            frames += [render_kegle_game(game, st, (res, int(row[0]), outs[0], shooter,
-                                                    cue[0]))] * hold
+            st = states.state(0)
+            frames += [render_kegle_game(game, st, (res, row, o, shooter, out.strike[0]))] * hold
     else:
         from cuegym.envs.golf import golf_rules, play_golf_strokes
-        from cuegym.envs.kegle import clamp_strikes
         from cuegym.rules.golfbillard import golf_geometry
         from cuegym.rules.golfbillard_game import new_match, random_policy
 
@@ -169,8 +164,7 @@ def replay_game(cfg: Settings) -> list[np.ndarray]:
             if st.phase == "over":
                 break
             cb, cue = random_policy(st, rng, geo)
-            cue = np.stack([clamp_strikes(noise.apply(c[None], [rng], np.array([0]), params.R))[0]
-                            for c in cue])
+            cue = np.stack([noise.execute(c[None], [rng])[0] for c in cue])
             outs, new, res = play_golf_strokes(geo, rules, params, [st], cb[None], cue[None],
                                                max_events=s.max_events, t_max=s.t_max)
             if cfg.animate:

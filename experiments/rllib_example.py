@@ -17,7 +17,7 @@ are registered on every worker by a ``worker_process_setup_hook``), tournament s
 prints the mean episode return per iteration and saves a checkpoint under ``runs/rllib/``. The
 trained RLlib policy is not an SB3 model; to evaluate it in ``experiments/evaluate.py`` wrap its
 module's ``forward_inference`` in a ``cuegym.agents.Agent`` (observations from
-``cuegym.envs.kegle.observe_states``).
+``cuegym.games.kegle.Kegle.observe``).
 """
 
 from __future__ import annotations

@@ -16,9 +16,10 @@ from pathlib import Path
 import numpy as np
 
 from cuegym.configs import load_params, load_table
+from cuegym.games.kegle import Kegle as KeglebillardGame
 from cuegym.physics import simulate
 from cuegym.physics.plot import plot_shot
-from cuegym.rules.keglebillard_game import GameState, KeglebillardGame
+from cuegym.rules.keglebillard_game import GameState
 
 SHOTS = [
     # (title, red/white/spotted positions, strike V0, phi, theta, a, b)

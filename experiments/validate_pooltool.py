@@ -48,7 +48,7 @@ POOLTOOL_VERSION = "0.6.0"
 #: Bump when the shot generator or the runner's output changes: old caches are then ignored.
 GENERATOR_VERSION = 2
 
-# --- the shared setup (PHYSICS.md section 0, keglebillard balls) ----------------------------
+# --- the shared setup (docs/physics.md section 0, keglebillard balls) ----------------------------
 LENGTH, WIDTH, CUSHION_HEIGHT = 2.10, 1.05, 0.0394
 R = 0.03075
 PARAMS = {
@@ -197,7 +197,7 @@ def _random_posts(rng, k):
 
 
 def _random_phi(rng):
-    """Aim in [0, 360), never within 0.01 deg of an axis (PHYSICS.md section 6: pooltool's
+    """Aim in [0, 360), never within 0.01 deg of an axis (docs/physics.md section 6: pooltool's
     quartic solver returns t = 0 for two balls rolling in bitwise-identical directions)."""
     while True:
         phi = rng.uniform(0.0, 360.0)

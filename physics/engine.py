@@ -81,7 +81,7 @@ K_OBJECT = 1
 K_PIN_FALL = 2
 K_BALL_BALL = 3
 
-#: Default spacer between agents after a collision [m] (pooltool's kiss, PHYSICS.md sec. 7).
+#: Default spacer between agents after a collision [m] (pooltool's kiss, docs/physics.md sec. 7).
 KISS = 1e-6
 #: Minimum separation speed [m/s] after a collision of two balls moving together.
 SEPARATION_SPEED = 0.01

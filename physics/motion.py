@@ -1,4 +1,5 @@
-"""Closed-form ball motion between events (PHYSICS.md sec. 2; Leckie & Greenspan 2006, Kiefl 2020).
+"""Closed-form ball motion between events (docs/physics.md sec. 2; Leckie & Greenspan 2006,
+Kiefl 2020).
 
 A ball's state is 7 floats ``(x, y, vx, vy, wx, wy, wz)`` [m, m/s, rad/s] plus a motion-state
 code (constants.py). Within one motion state the centre follows the parabola

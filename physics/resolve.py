@@ -1,4 +1,4 @@
-"""Collision and strike models (PHYSICS.md sec. 3-5, 7-8). Pure numba kernels over floats.
+"""Collision and strike models (docs/physics.md sec. 3-5, 7-8). Pure numba kernels over floats.
 
 Each resolver takes the agents' state right at contact and returns the state right after.
 Models (selected by integer codes from constants.py):

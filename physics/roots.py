@@ -18,7 +18,7 @@ import math
 import numba as nb
 
 INF = math.inf
-#: Relative size below which a leading coefficient is dropped (PHYSICS.md sec. 6, step 3).
+#: Relative size below which a leading coefficient is dropped (docs/physics.md sec. 6, step 3).
 DEGREE_TOL = 1e-14
 
 
@@ -146,9 +146,9 @@ def _cubic_critical(c4, c3, c2, c1, T):
 def first_entry_root(c4: float, c3: float, c2: float, c1: float, c0: float, T: float) -> float:
     """First t in [0, T] where f(t) = c4 t^4 + ... + c0 enters f <= 0 while decreasing.
 
-    ``f`` is a gap function (positive apart, zero at contact). Rules (PHYSICS.md sec. 6, step 5):
-    if f(0) <= 0 the event fires now only when the pair approaches (f'(0) < 0); otherwise the
-    first later entry counts. Returns +inf when there is none in [0, T].
+    ``f`` is a gap function (positive apart, zero at contact). Rules (docs/physics.md sec. 6,
+    step 5): if f(0) <= 0 the event fires now only when the pair approaches (f'(0) < 0);
+    otherwise the first later entry counts. Returns +inf when there is none in [0, T].
     """
     if not (T > 0.0):
         return INF

@@ -1,6 +1,6 @@
 """Keglebillard referee: pure, batched functions from a finished shot's event log to its score.
 
-The spec is ``../shared/specs/keglebillard.md``; every rule is cited by its id (K-..). This module
+The rule book is ``docs/rules_keglebillard.md``; every rule is cited by its id (K-..). This module
 reads the physics event log (the ``SimResult`` contract of ``docs/physics_api.md``: numpy arrays
 with a leading table axis) and scores T shots at once with numpy; it knows nothing of players.
 Game state and flow (players, scores, spotting, ball in hand, the end rules) live in
@@ -83,7 +83,7 @@ _FLAGS = ("cushion_before_pins", "frhv_nakkebal", "unsporting_loss")
 
 @dataclass(frozen=True)
 class KeglebillardRules:
-    """The spec's options; each default is the first value the spec names.
+    """The rule book's options; each default is the first value the rule book names.
 
     Attributes:
         variant: ``house`` (the seed's rules) or ``ddbu`` (K-25).
@@ -199,8 +199,8 @@ def white_spots(table: TableSpec) -> np.ndarray:
 
 #: Injected event types and the rule each belongs to.
 INJECTED_TYPES = {
-    "touche": "K-16",  # the player touched a ball: next player has ball in hand
-    "double_hit": "K-16",
+    "touche": "K-16",  # the player touched a ball: next player has ball in hand (K-19)
+    "double_hit": "K-16",  # a double hit is a touché (seed), so ball in hand too
     "pin_toppled": "K-16",  # pin toppled by cue, rest, hand, clothes or body: 2 each (K-9a)
     "moving_balls": "K-16",  # shot while balls were moving
     "pins_not_in_place": "K-16",
@@ -209,6 +209,9 @@ INJECTED_TYPES = {
     "deliberate_touch": "K-16",  # touched balls are put back (positions carried)
     "off_table": "K-14a",  # a ball left the playing surface
 }
+#: The injected types that are a touché (K-16: touching a ball with anything but the tip, or a
+#: double hit); each gives the next player ball in hand (K-19).
+TOUCHE_TYPES = frozenset({"touche", "double_hit"})
 _INJ_KEYS = {"pin_toppled": {"pins", "by"}, "deliberate_touch": {"balls"},
              "off_table": {"ball", "returned"}}
 
@@ -922,9 +925,25 @@ def _cushioned_time(lg: EventLog, valid: np.ndarray) -> np.ndarray:
     return cush
 
 
+def check_overflow(overflow: np.ndarray, allow_overflow: bool) -> None:
+    """Refuse shots the simulation cut off before everything came to rest (physics ``overflow``:
+    1 max_events, 2 t_max) unless ``allow_overflow`` (K-P6: a shot ends at rest)."""
+    if not isinstance(allow_overflow, (bool, np.bool_)):
+        raise ValueError(f"allow_overflow must be true or false, got {allow_overflow!r}")
+    bad = np.flatnonzero(np.asarray(overflow) != 0)
+    if len(bad) and not allow_overflow:
+        t = int(bad[0])
+        code = int(np.asarray(overflow)[t])
+        limit = {1: "max_events", 2: "t_max"}.get(code, f"code {code}")
+        raise ValueError(f"table {t}: the simulation stopped at its {limit} limit before every "
+                         f"ball and pin came to rest (overflow = {code}); raise max_events / "
+                         "t_max, or pass allow_overflow=True to score it where the log ended")
+
+
 def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
                 table: TableSpec | None = None, salvo_line: Any = None,
-                injected: Sequence[Iterable | None] | None = None) -> ShotScores:
+                injected: Sequence[Iterable | None] | None = None,
+                allow_overflow: bool = False) -> ShotScores:
     """Score T finished shots from their event log (K-5..K-20; K-25 scoring).
 
     Pure: reads the log, writes nothing into it. Vectorised over tables with numpy.
@@ -937,17 +956,23 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
             hand behind the line, K-15); default False.
         injected: length-T sequence of each shot's injected events (dicts or :class:`Injected`,
             K-14a and K-16), or None.
+        allow_overflow: score shots whose simulation stopped at ``max_events`` / ``t_max``
+            (``overflow`` != 0) where the log ended (``ShotScores.overflow`` keeps the code). By
+            default such a log is refused: the rules judge a shot once everything is at rest
+            (K-P6).
 
     Returns:
         :class:`ShotScores`.
 
     Raises:
-        ValueError: a malformed log or injected event (the message names the value).
+        ValueError: a malformed log or injected event (the message names the value), or an
+            overflowed shot without ``allow_overflow``.
     """
     rules = rules or load_rules()
     table = table or default_table()
     lg = read_log(log)
     T, K = lg.ev_type.shape
+    check_overflow(lg.overflow, allow_overflow)
     house = not rules.ddbu
     salvo = _vector("salvo_line", salvo_line, T, np.bool_)
     if injected is None:
@@ -979,7 +1004,7 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
                 off[t, e.ball] |= not e.returned
                 continue
             k16[t] = True
-            touche[t] |= e.type == "touche"
+            touche[t] |= e.type in TOUCHE_TYPES
             unsporting[t] |= e.unsporting
             for p in e.pins:
                 if not lg.pins_up0[t, p]:
@@ -1077,7 +1102,8 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
         skaeve = np.zeros(T, np.int64)
     shooter_points = np.where(foul | win, 0, points)
 
-    # K-19 ball in hand after K-10, K-14 or a touché; behind the line whenever K-14 is a reason
+    # K-19 ball in hand after K-10, K-14 or a touché (a double hit included); behind the line
+    # whenever K-14 is a reason
     k14 = fouls[:, _F["K-14"]]
     ball_in_hand = fouls[:, _F["K-10"]] | k14 | (touche & ~win)
     bih_salvo = ball_in_hand & (k14 | (rules.ball_in_hand_area == "salvo"))

@@ -1,18 +1,19 @@
-"""Keglebillard game state and flow: players, scores, spotting, ball in hand, the end rules.
+"""Keglebillard game values and the JSON referee.
 
-OpenSpiel's split: :class:`KeglebillardGame` holds the static facts (rule set, table, ball and pin
-sizes); :class:`GameState` is the position between two shots, an immutable value. A shot is
-played by simulating it (``cuegym.physics.simulate``; :meth:`KeglebillardGame.shot_setup` gives
-its inputs) and handing the log to :meth:`KeglebillardGame.apply`, which returns the
-:class:`ShotOutcome` and the next state. Nothing here mutates its input.
+:class:`GameState` is the position of one game between two shots and :class:`ShotOutcome` what
+one shot did: immutable values with a JSON form (``docs/rules_keglebillard.md``). The game
+itself -- placement check, physics, referee and the compiled game flow, for T tables at once --
+is the game layer, :class:`cuegym.games.kegle.Kegle` (``KeglebillardGame`` here is that class);
+this module keeps the per-table values agents read and the JSON functions of the command-line
+referee (``python -m cuegym.rules keglebillard ...``) on top of it.
 
-Spec: ``../shared/specs/keglebillard.md``; rule ids K-.. cited in comments. Game-state JSON:
+Rule book: ``docs/rules_keglebillard.md``; rule ids K-.. cited in comments. Game-state JSON:
 ``docs/rules_keglebillard.md``.
 
 Example:
     >>> from cuegym.rules.keglebillard import build_log
-    >>> from cuegym.rules.keglebillard_game import KeglebillardGame
-    >>> game = KeglebillardGame()
+    >>> from cuegym.games.kegle import Kegle
+    >>> game = Kegle()
     >>> state = game.new_state(2)
     >>> log = build_log([(0.2, "ball_ball", "red", "white"), (0.5, "cushion", "white", 1),
     ...                  (0.9, "pin", "white", "king")])
@@ -24,33 +25,25 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from cuegym.configs import load_params
+from cuegym.games.kegle import Kegle as KeglebillardGame
 from cuegym.rules.keglebillard import (
     BALL_IDS,
-    GEOM_TOL,
     N_BALLS,
     N_PINS,
     PIN_IDS,
     RED,
-    SPOTTED,
-    WHITE,
     WHITES,
     Injected,
     KeglebillardRules,
-    ShotRow,
     default_table,
-    load_rules,
     log_from_json,
     parse_injected,
-    read_log,
-    salvo_x,
-    score_shots,
     white_spots,
 )
 from cuegym.rules.keglebillard import (
@@ -324,434 +317,6 @@ class ShotOutcome:
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ShotSetup:
-    """Inputs for ``cuegym.physics.simulate`` for one table, from a state.
-
-    Attributes:
-        xy: (3, 2) ball positions (absent balls at their white spot, never read).
-        present: (3,) bool, balls on the table. pins_up: (5,) bool.
-        salvo_line: the salvo line applies (K-15).
-    """
-
-    xy: np.ndarray
-    present: np.ndarray
-    pins_up: np.ndarray
-    salvo_line: bool
-
-
-class KeglebillardGame:
-    """The static side of keglebillard: rule set, table geometry, ball and pin sizes.
-
-    Args:
-        rules: a :class:`KeglebillardRules`, a mapping of options, or None (the shipped file).
-        table: table config name (``keglebillard`` or ``keglebillard-helmatch``).
-    """
-
-    def __init__(self, rules: KeglebillardRules | Mapping | None = None,
-                 table: str = "keglebillard") -> None:
-        self.rules = rules if isinstance(rules, KeglebillardRules) else load_rules(rules)
-        self.table_name = table
-        self.table = default_table(table)
-        params = load_params("keglebillard")
-        self.R = params.R
-        self.r_pin = self.table.pin_radius
-        self.pin_spots = np.asarray(self.table.pin_spots, np.float64).reshape(N_PINS, 2)
-        self.spots = white_spots(self.table)
-        self.salvo_x = salvo_x(self.table)
-        # K-P7: a pin spot is free when no ball centre lies within R + r_pin + clearance
-        self.respot_r = self.R + self.r_pin + float(self.table.spots["respot_clearance"])
-
-    # -- set-up ---------------------------------------------------------------------------
-
-    def new_state(self, n_players: int, *, first_player: int | None = None,
-                  rng: np.random.Generator | int | None = None) -> GameState:
-        """The break of a new game (K-3): whites on their spots, pins up, red in hand behind the
-        salvo line. Who breaks (K-4): ``first_player`` if given; else by ``rules.first_player``
-        (``random`` draws from ``rng``; ``lag`` needs ``first_player`` from :func:`judge_lag`).
-        """
-        n = _int(n_players, "n_players")
-        if n < 2:
-            raise ValueError(f"keglebillard needs at least 2 players (K-1), got {n}")
-        if first_player is None:
-            if self.rules.first_player == "player0":
-                first_player = 0
-            elif self.rules.first_player == "random":
-                first_player = int(np.random.default_rng(rng).integers(n))
-            else:
-                raise ValueError("rules.first_player = 'lag': pass first_player, the winner of "
-                                 "the lag (cuegym.rules.keglebillard.judge_lag, K-24)")
-        first_player = _int(first_player, "first_player")
-        if not 0 <= first_player < n:
-            raise ValueError(f"first_player must be in 0..{n - 1}, got {first_player}")
-        return GameState(order=tuple(range(n)), scores=(0,) * n, to_play=first_player,
-                         balls=(None, tuple(self.spots[0]), tuple(self.spots[1])),
-                         ball_in_hand="salvo", table=self.table_name)
-
-    def next_game(self, state: GameState) -> GameState:
-        """K-23: the loser breaks, then the others in reverse finishing order (winner last)."""
-        if not state.game_over:
-            raise ValueError("next_game needs a finished game")
-        order = tuple(reversed(state.ranking))
-        fresh = self.new_state(state.n_players, first_player=order[0])
-        return replace(fresh, order=order)
-
-    # -- ball in hand ---------------------------------------------------------------------
-
-    def placement_error(self, state: GameState, xy: Sequence[float]) -> str | None:
-        """Why the red cannot be placed at ``xy`` (K-19), or None if it can.
-
-        The red may touch a ball but not overlap one, must lie on the cloth (not in a pocket's
-        mouth or on a jaw), and its centre must be at least R + r_pin from every pin spot.
-        Placing it in front of the salvo line is not an error here: that shot is played with
-        penalty 6 (K-15).
-        """
-        x, y = _xy(xy, "red placement")
-        if not self.table.on_cloth(x, y, self.R):
-            return f"the red at ({x:.4f}, {y:.4f}) is not on the cloth"
-        for pk in self.table.pockets:
-            if math.hypot(x - pk.x, y - pk.y) < pk.radius:
-                return f"the red at ({x:.4f}, {y:.4f}) is in the {pk.name} pocket"
-        for c in self.table.circles:  # pocket jaws count as cushion
-            if math.hypot(x - c.x, y - c.y) < c.radius + self.R - GEOM_TOL:
-                return f"the red at ({x:.4f}, {y:.4f}) overlaps a pocket jaw"
-        for b in WHITES:
-            pos = state.balls[b]
-            if pos is not None and math.hypot(x - pos[0], y - pos[1]) < 2 * self.R - GEOM_TOL:
-                return f"the red at ({x:.4f}, {y:.4f}) overlaps the {BALL_IDS[b]} ball"
-        for p, (px, py) in enumerate(self.pin_spots):
-            if math.hypot(x - px, y - py) < self.R + self.r_pin - GEOM_TOL:
-                return (f"the red at ({x:.4f}, {y:.4f}) is within R + r_pin of the "
-                        f"{PIN_IDS[p]} spot")
-        return None
-
-    def shot_setup(self, state: GameState, red_xy: Sequence[float] | None = None) -> ShotSetup:
-        """Physics inputs for the next shot; ``red_xy`` is the placement when the player has
-        ball in hand (required then, refused otherwise). Raises ValueError on a placement that
-        :meth:`placement_error` rejects (handle those with :meth:`placement_foul`)."""
-        if state.game_over:
-            raise ValueError("the game is over")
-        if state.ball_in_hand is not None:
-            if red_xy is None:
-                raise ValueError(f"player {state.to_play} has ball in hand: give red_xy")
-            why = self.placement_error(state, red_xy)
-            if why:
-                raise ValueError(f"K-19: {why}")
-            red = _xy(red_xy, "red_xy")
-        else:
-            if red_xy is not None:
-                raise ValueError("red_xy given but the player does not have ball in hand")
-            red = state.balls[RED]
-        xy = np.empty((N_BALLS, 2))
-        present = np.ones(N_BALLS, bool)
-        xy[RED] = red
-        for b in WHITES:
-            pos = state.balls[b]
-            present[b] = pos is not None
-            xy[b] = self.spots[b - 1] if pos is None else pos
-        return ShotSetup(xy=xy, present=present, pins_up=np.array(state.pins, bool),
-                         salvo_line=state.ball_in_hand == "salvo")
-
-    # -- playing shots --------------------------------------------------------------------
-
-    def apply(self, state: GameState, log: Any, *, injected: Iterable | None = None,
-              index: int = 0) -> tuple[ShotOutcome, GameState]:
-        """Score the shot of table ``index`` of ``log`` (played from ``state``) and advance.
-
-        Args:
-            state: the state the shot was played from.
-            log: the physics result (SimResult or anything :func:`read_log` takes).
-            injected: this shot's injected events (K-14a, K-16).
-            index: which table of the log.
-
-        Returns:
-            (outcome, next state).
-
-        Raises:
-            ValueError: the log does not start from ``state`` (balls, pins), or bad input.
-        """
-        lg = read_log(log).take([index])
-        scores = score_shots(lg, self.rules, table=self.table,
-                             salvo_line=[state.ball_in_hand == "salvo"],
-                             injected=[parse_injected(injected)])
-        return self.resolve(state, scores.rows()[0])
-
-    def apply_batch(self, states: Sequence[GameState], log: Any,
-                    injected: Sequence[Iterable | None] | None = None
-                    ) -> list[tuple[ShotOutcome, GameState]]:
-        """:meth:`apply` for T tables at once: one vectorised :func:`score_shots` call, then the
-        game flow per table."""
-        lg = read_log(log)
-        if len(states) != len(lg):
-            raise ValueError(f"{len(states)} states for a log of {len(lg)} tables")
-        scores = score_shots(lg, self.rules, table=self.table,
-                             salvo_line=[s.ball_in_hand == "salvo" for s in states],
-                             injected=injected)
-        return [self.resolve(s, row) for s, row in zip(states, scores.rows(), strict=True)]
-
-    def placement_foul(self, state: GameState, red_xy: Sequence[float] | None = None,
-                       reason: str = "") -> tuple[ShotOutcome, GameState]:
-        """K-19: the placement cannot be played. No shot happens (``shot`` does not count it):
-        a foul with penalty 6 and no points; the next player has ball in hand, anywhere on the
-        cloth, or behind the salvo line while the break is still to be played (K-3) or with
-        the ``salvo`` option. (K-25: the turn just passes.)"""
-        if state.game_over:
-            raise ValueError("the game is over")
-        if state.ball_in_hand is None:
-            raise ValueError("placement_foul: the player does not have ball in hand")
-        if red_xy is not None and not reason:
-            reason = self.placement_error(state, red_xy) or ""
-            if not reason:
-                raise ValueError(f"placement_foul: the red can be placed at {list(red_xy)}")
-        shooter = state.to_play
-        scores = list(state.scores)
-        ddbu = self.rules.ddbu
-        to = () if ddbu else self._recipients(state, shooter)
-        skaeve = 0 if ddbu else 6
-        for p in to:
-            scores[p] += skaeve
-        # the break is still to be played (K-3): the next player breaks from behind the line
-        behind = state.shot == 0 or self.rules.ball_in_hand_area == "salvo"
-        area = "salvo" if behind else "cloth"
-        flow = self._end_rules(state, scores, shooter, legal_pin=False, got_skaeve=set(to),
-                               keep_turn=False, lost=state.lost)
-        new = replace(state, scores=tuple(scores), ball_in_hand=None if flow["over"] else area,
-                      run_no_cushion=0, rodt_streak=0, **flow["state"])
-        outcome = ShotOutcome(
-            shooter=shooter, played=False, points=0, penalty=0 if ddbu else 6, foul=True,
-            fouls=("K-19:placement",), shooter_points=0, skaeve=skaeve, skaeve_to=to,
-            ball_in_hand=new.ball_in_hand, next_player=new.to_play,
-            finished=flow["finished_now"], game_over=new.game_over, ranking=new.ranking,
-            scores=new.scores)
-        return outcome, new
-
-    # -- the flow of one shot -------------------------------------------------------------
-
-    def _recipients(self, state: GameState, shooter: int) -> tuple[int, ...]:
-        """K-17: skæve go to every other player still in (option: only the next one)."""
-        in_game = state.in_game
-        others = [p for p in _after(state.order, shooter) if p in in_game]
-        if self.rules.skaeve_to == "next":
-            others = others[:1]
-        return tuple(others)
-
-    def resolve(self, state: GameState, row: ShotRow) -> tuple[ShotOutcome, GameState]:
-        """Advance ``state`` by one table's scores (a :class:`ShotRow` of
-        :meth:`ShotScores.rows`); :meth:`apply` and :meth:`apply_batch` call this."""
-        if state.game_over:
-            raise ValueError("the game is over")
-        if state.ball_in_hand is not None:
-            why = self.placement_error(state, row.start_xy[RED])
-            if why:  # K-19: this placement cannot be played; the log is not looked at
-                return self.placement_foul(state, reason=why)
-        self._check_start(state, row)
-        rules = self.rules
-        shooter = state.to_play
-        scores = list(state.scores)
-        fouls = list(row.fouls)
-        foul, win, points, penalty = row.foul, row.win, row.points, row.penalty
-        shooter_points = skaeve = 0
-        to: tuple[int, ...] = ()
-        run_nc, rodt_streak = state.run_no_cushion, state.rodt_streak
-        keep_turn = False
-        if rules.ddbu:
-            # K-25: a visit lasts while the player scores without a foul; a foul loses the
-            # shot's points and the turn; a cushion at least every other scoring shot; the
-            # third rødt in a row without a pin is a foul.
-            if not foul and points > 0:
-                if row.cushion:
-                    run_nc = 0
-                elif run_nc >= 1:
-                    fouls.append("K-25:no_cushion")
-                    foul = True
-                else:
-                    run_nc += 1
-                if row.rodt and not any(row.pins_toppled):
-                    rodt_streak += 1
-                    if rodt_streak >= 3:
-                        fouls.append("K-25:third_rodt")
-                        foul = True
-                else:
-                    rodt_streak = 0
-            keep_turn = not foul and points > 0
-            if not keep_turn:
-                run_nc = rodt_streak = 0
-            shooter_points = 0 if foul else points
-            scores[shooter] += shooter_points
-        elif win:
-            fouls = []  # K-20 overrides every physics foul; no points or skæve change hands
-        elif foul:
-            to = self._recipients(state, shooter)  # K-9a, K-17
-            skaeve = points + penalty
-            for p in to:
-                scores[p] += skaeve
-        else:
-            shooter_points = points
-            scores[shooter] += points
-
-        lost = state.lost
-        lost_now = None
-        if rules.unsporting_loss and row.unsporting:
-            lost_now = shooter  # K-16 option: the shooter loses the match
-            lost = (*lost, shooter)
-
-        # the table after the shot
-        balls: list[XY | None] = [
-            (xy[0], xy[1]) if on and not down else None
-            for xy, on, down in zip(row.end_xy, row.present0, row.pocketed, strict=True)
-        ]
-        for e in row.injected:
-            if e.type == "deliberate_touch" and not win:  # K-16: touched balls are put back
-                for b, x, y in e.balls:
-                    balls[b] = (x, y)
-        area = ("salvo" if row.bih_salvo else "cloth") if row.ball_in_hand else None
-        if row.ball_in_hand:
-            balls[RED] = None  # K-19: the next player takes the red in hand
-        balls, spotted, waiting = self._spot_whites(balls)
-        pins = [up and not a and not b
-                for up, a, b in zip(state.pins, row.pins_toppled, row.pins_injected, strict=True)]
-        pins, restood = self._restand_pins(balls, pins)
-
-        if win:
-            flow = self._win(state, scores, shooter, lost)
-        else:
-            flow = self._end_rules(state, scores, shooter, legal_pin=row.legal_pin,
-                                   got_skaeve=set(to) if foul else set(), keep_turn=keep_turn,
-                                   lost=lost)
-        over = flow["over"]
-        new = replace(
-            state, scores=tuple(scores), balls=tuple(balls), pins=tuple(pins),
-            ball_in_hand=None if over else area, shot=state.shot + 1,
-            run_no_cushion=run_nc, rodt_streak=rodt_streak, **flow["state"])
-        toppled = {}
-        for p in range(N_PINS):
-            if row.pins_toppled[p]:
-                bits = row.pin_toppler[p]
-                toppled[PIN_IDS[p]] = tuple(BALL_IDS[b] for b in range(N_BALLS) if bits >> b & 1)
-            elif row.pins_injected[p]:
-                toppled[PIN_IDS[p]] = ("injected",)
-        outcome = ShotOutcome(
-            shooter=shooter, played=True, points=points, penalty=penalty if foul else 0,
-            foul=foul, fouls=tuple(fouls), shooter_points=shooter_points, skaeve=skaeve,
-            skaeve_to=to, rodt=row.rodt, blegt=row.blegt, king_alone=row.king_alone,
-            clean16=row.clean16, pins_toppled=toppled,
-            whites_pocketed=tuple(BALL_IDS[b] for b in WHITES if row.pocketed[b]),
-            red_pocketed=row.pocketed[RED], win=win,
-            pins_restood=tuple(PIN_IDS[p] for p in restood),
-            pins_waiting=tuple(PIN_IDS[p] for p in range(N_PINS) if not pins[p]),
-            whites_spotted={BALL_IDS[b]: xy for b, xy in spotted.items()},
-            whites_waiting=tuple(BALL_IDS[b] for b in waiting),
-            ball_in_hand=new.ball_in_hand, next_player=new.to_play,
-            finished=flow["finished_now"], lost=lost_now, game_over=over, ranking=new.ranking,
-            scores=new.scores, overflow=row.overflow)
-        return outcome, new
-
-    def _check_start(self, state: GameState, row: ShotRow) -> None:
-        """The log must start from the state: same whites, pins, and red unless in hand."""
-        for b in range(N_BALLS):
-            pos = state.balls[b]
-            if b == RED and state.ball_in_hand is not None:
-                continue
-            if row.present0[b] != (pos is not None):
-                raise ValueError(f"the log has the {BALL_IDS[b]} ball "
-                                 f"{'on' if row.present0[b] else 'off'} the table at the start, "
-                                 f"the state {'on' if pos is not None else 'off'} it")
-            if pos is not None and math.dist(pos, row.start_xy[b]) > MATCH_TOL:
-                raise ValueError(f"the log starts the {BALL_IDS[b]} ball at {row.start_xy[b]}, "
-                                 f"the state has it at {list(pos)}")
-        if tuple(row.pins_up0) != tuple(state.pins):
-            raise ValueError(f"the log's standing pins {row.pins_up0} differ from the state's "
-                             f"{list(state.pins)}")
-
-    def _spot_whites(self, balls: list[XY | None]
-                     ) -> tuple[list[XY | None], dict[int, XY], tuple[int, ...]]:
-        """K-18: a white off the table goes on the spot farther from the other white; both
-        off: one on each spot. A covered spot (a ball overlapping it) makes the white wait."""
-        off = [w for w in WHITES if balls[w] is None]
-        targets: dict[int, np.ndarray] = {}
-        if len(off) == 1:
-            w = off[0]
-            other = balls[WHITE + SPOTTED - w]
-            d = [math.dist(spot, other) for spot in self.spots]
-            k = w - 1 if abs(d[0] - d[1]) <= GEOM_TOL else int(np.argmax(d))
-            targets[w] = self.spots[k]
-        elif len(off) == 2:
-            targets = {WHITE: self.spots[0], SPOTTED: self.spots[1]}
-        spotted: dict[int, XY] = {}
-        waiting = []
-        for w, spot in targets.items():
-            covered = any(pos is not None and math.dist(pos, spot) < 2 * self.R - GEOM_TOL
-                          for pos in balls)
-            if covered:
-                waiting.append(w)
-            else:
-                balls[w] = spotted[w] = (float(spot[0]), float(spot[1]))
-        return balls, spotted, tuple(waiting)
-
-    def _restand_pins(self, balls: list[XY | None], pins: list[bool]
-                      ) -> tuple[list[bool], list[int]]:
-        """K-P7: stand every fallen pin whose spot is free (no ball centre within R + r_pin +
-        2 mm); the others wait for a later shot."""
-        restood = []
-        for p in range(N_PINS):
-            if pins[p]:
-                continue
-            if all(pos is None or math.dist(pos, self.pin_spots[p]) > self.respot_r
-                   for pos in balls):
-                pins[p] = True
-                restood.append(p)
-        return pins, restood
-
-    def _win(self, state: GameState, scores: list[int], shooter: int,
-             lost: tuple[int, ...]) -> dict:
-        """K-20: the shooter wins; with three or more still in, the game ends and the others
-        rank by points, ties in turn order after the shooter."""
-        in_game = state.in_game
-        rest = [p for p in _after(state.order, shooter) if p in in_game and p not in lost]
-        rest.sort(key=lambda p: -scores[p])  # stable: turn order breaks ties
-        ranking = [] if shooter in lost else [shooter]
-        finished_now = (*ranking, *rest)
-        return {"over": True, "finished_now": finished_now,
-                "state": {"finished": (*state.finished, *finished_now), "lost": lost,
-                          "game_over": True, "to_play": None}}
-
-    def _end_rules(self, state: GameState, scores: list[int], shooter: int, *,
-                   legal_pin: bool, got_skaeve: set[int], keep_turn: bool,
-                   lost: tuple[int, ...]) -> dict:
-        """K-21, K-21a, K-22 (K-25: reaching the distance always finishes)."""
-        remaining = [p for p in state.in_game if p not in lost]
-        finished = list(state.finished)
-        finished_now = []
-        for p in (shooter, *_after(state.order, shooter)):
-            if p not in remaining or scores[p] < self.rules.distance or len(remaining) < 2:
-                continue
-            if len(remaining) == 2 and not self.rules.ddbu:
-                # K-22: only by legally toppling a pin, or through the opponent's skæve
-                if not ((p == shooter and legal_pin) or p in got_skaeve):
-                    continue
-            remaining.remove(p)
-            finished.append(p)
-            finished_now.append(p)
-        over = len(remaining) <= 1
-        if over:
-            finished += remaining  # the last player left loses (K-22)
-            finished_now += remaining
-            to_play = None
-        elif keep_turn and shooter in remaining:
-            to_play = shooter  # K-25: the visit goes on
-        else:
-            to_play = next(p for p in _after(state.order, shooter) if p in remaining)
-        return {"over": over, "finished_now": tuple(finished_now),
-                "state": {"finished": tuple(finished), "lost": lost, "game_over": over,
-                          "to_play": to_play}}
-
-
-def _after(order: Sequence[int], player: int) -> tuple[int, ...]:
-    """The other players in turn order, starting after ``player``."""
-    i = list(order).index(player)
-    return tuple(order[i + 1:]) + tuple(order[:i])
-
-
 # ---------------------------------------------------------------------------------------------
 # Whole games and the JSON interface
 # ---------------------------------------------------------------------------------------------
@@ -797,27 +362,24 @@ def play_game(n_players: int = 2, *, policy: Policy | None = None, seed: int = 0
         ``{"shots": [..outcome dicts..], "state": final state dict, "ranking": [...],
         "n_shots": int}``; ``ranking`` is None if ``max_shots`` ran out first.
     """
-    from cuegym.configs import load_params as _load_params
-    from cuegym.physics import simulate
+    from cuegym.games.strikes import Strikes
 
     game = KeglebillardGame(rules, table)
-    params = _load_params("keglebillard")
     rng = np.random.default_rng(seed)
     policy = policy or random_policy
     state = state or game.new_state(n_players, rng=rng)
+    states = game.batch([state])
     shots = []
-    while not state.game_over and len(shots) < max_shots:
-        red_xy, cue = policy(game, state, rng)
-        if state.ball_in_hand is not None and game.placement_error(state, red_xy):
-            outcome, state = game.placement_foul(state, red_xy)
-        else:
-            setup = game.shot_setup(state, red_xy)
-            res = simulate(game.table, params, setup.xy[None], cue_ball=np.zeros(1, np.int64),
-                           cue=np.asarray(cue, np.float64)[None], pins_up=setup.pins_up[None],
-                           present=setup.present[None])
-            outcome, state = game.apply(state, res)
-        shots.append(outcome.to_dict())
-    return {"shots": shots, "state": state.to_dict(), "ranking": state.to_dict().get("ranking"),
+    while not states.game_over[0] and len(shots) < max_shots:
+        red_xy, cue = policy(game, states.state(0), rng)
+        place = np.full((1, 2), np.nan) if red_xy is None else np.asarray(red_xy, float)[None]
+        # random play: a shot cut off by max_events / t_max is scored where it ended (the
+        # outcome's ``overflow`` records it)
+        out, states = game.play(states, Strikes.of(cue, place=place), max_events=1000,
+                                validate=True, allow_overflow=True)
+        shots.append(out.outcome(0).to_dict())
+    final = states.state(0).to_dict()
+    return {"shots": shots, "state": final, "ranking": final.get("ranking"),
             "n_shots": len(shots)}
 
 
@@ -872,15 +434,16 @@ def _shot_to_log(game: KeglebillardGame, state: GameState, shot: Mapping
 def score_json(obj: Mapping) -> dict[str, Any]:
     """The CLI's ``score``: ``{"state": .., "shot": <physics shot object>}`` or
     ``{"state": .., "log": <physics output object>, "place": [x, y]}`` (``place``: the red's
-    placement, only with ball in hand), optional ``"inject": [..]`` (K-14a, K-16)
-    and ``"rules": {..}`` (options over the shipped rule set). Returns
+    placement, only with ball in hand), optional ``"inject": [..]`` (K-14a, K-16),
+    ``"rules": {..}`` (options over the shipped rule set) and ``"allow_overflow": true`` (score a
+    shot cut off by max_events / t_max where it ended; refused by default). Returns
     ``{"outcome": .., "state": <next state>}``."""
     if not isinstance(obj, Mapping):
         raise ValueError(f"input must be a JSON object, got {obj!r}")
-    unknown = sorted(set(obj) - {"state", "shot", "log", "place", "inject", "rules"})
+    known = ("allow_overflow", "inject", "log", "place", "rules", "shot", "state")
+    unknown = sorted(set(obj) - set(known))
     if unknown:
-        raise ValueError(f"unknown input key(s) {unknown}; known: inject, log, place, rules, "
-                         "shot, state")
+        raise ValueError(f"unknown input key(s) {unknown}; known: {', '.join(known)}")
     if "state" not in obj or ("shot" in obj) == ("log" in obj):
         raise ValueError("input needs 'state' and exactly one of 'shot' or 'log'")
     state = GameState.from_dict(obj["state"])
@@ -904,7 +467,8 @@ def score_json(obj: Mapping) -> dict[str, Any]:
         elif "place" in obj:
             raise ValueError("'place' given but the player does not have ball in hand")
         log = log_from_json(obj["log"], game.table, start=start, pins_up0=state.pins)
-    outcome, new = game.apply(state, log, injected=injected)
+    outcome, new = game.apply(state, log, injected=injected,
+                              allow_overflow=obj.get("allow_overflow", False))
     return {"outcome": outcome.to_dict(), "state": new.to_dict()}
 
 
@@ -915,5 +479,5 @@ def new_state_json(n_players: int, *, rules: Mapping | None = None, table: str =
     return game.new_state(n_players, first_player=first_player, rng=seed).to_dict()
 
 
-__all__ = ["GameState", "Injected", "KeglebillardGame", "ShotOutcome", "ShotSetup",
+__all__ = ["GameState", "Injected", "KeglebillardGame", "ShotOutcome",
            "new_state_json", "play_game", "random_policy", "score_json"]

@@ -13,8 +13,8 @@ from cuegym.agents import (
     GeometricAgent,
     PlannerAgent,
     RandomAgent,
-    ShotNoise,
     Strikes,
+    load_noise,
     make_arena,
     play_games,
 )
@@ -63,7 +63,7 @@ def _golf_positions(golf, n, seed):
     states = golf.new_states(4)
     states = golf.opening(states, *[geo.act_opening(states, s, rng) for s in (0, 1)])
     out = []
-    noise = ShotNoise.named("tournament")
+    noise = load_noise("tournament")
     while len(out) < n:
         live = [s for s in states if s.phase == "play"]
         if not live:
@@ -79,7 +79,7 @@ def test_golfbillard_planner_strokes_are_worth_more_than_geometric(golf):
     states = _golf_positions(golf, 24, seed=1)
     rng = np.random.default_rng(0)
     planner = PlannerAgent("golfbillard", n_candidates=16, n_noise=2, arena=golf)
-    noise = ShotNoise.named("tournament")
+    noise = load_noise("tournament")
     vals = {}
     for name, agent in (("planner", planner), ("geometric", GeometricAgent("golfbillard", golf))):
         s = agent.act(states, np.random.default_rng(7))

@@ -90,23 +90,25 @@ def test_tournament_noise_has_the_documented_deviations():
 
     noise = load_noise("tournament")
     R = load_params("keglebillard").R
-    assert noise.sigma(R) == pytest.approx([0.075, 0.125, 0.1, 0.0005 / R, 0.0005 / R])
+    # a and b in units of R: the Olympiad's 0.5 mm cue-tip deviation
+    assert noise.sigma == pytest.approx([0.075, 0.125, 0.1, 0.0005 / R, 0.0005 / R])
     rngs = [np.random.default_rng(k) for k in range(2000)]
     cue = np.tile([3.0, 10.0, 20.0, 0.0, 0.0], (2000, 1))
-    out = noise.apply(cue, rngs, np.arange(2000), R)
+    out = noise.execute(cue, rngs)
     sd = (out - cue).std(0)
-    assert sd == pytest.approx(noise.sigma(R), rel=0.08)
+    assert sd == pytest.approx(noise.sigma, rel=0.08)
     assert load_noise("none").is_zero and set(noise_presets()) >= {"none", "tournament"}
 
 
-def test_placement_check_matches_the_rules():
-    """The vectorised K-19 check equals KeglebillardGame.placement_error on points near balls,
-    pins, jaws, pockets and the cushions."""
-    from cuegym.envs.kegle import PlacementCheck
-    from cuegym.rules.keglebillard_game import KeglebillardGame
+def test_placement_check_matches_the_previous_rules_check():
+    """The compiled K-19 check (Kegle.legal_placement) equals the previous per-table Python
+    check (tests/reference) on points near balls, pins, jaws, pockets and the cushions."""
+    from reference.kegle_flow import KeglebillardGame
+
+    from cuegym.games.kegle import Kegle
 
     game = KeglebillardGame()
-    check = PlacementCheck(game)
+    G = Kegle()
     rng = np.random.default_rng(0)
     hx, hy = game.table.length / 2, game.table.width / 2
     pts = np.concatenate([
@@ -116,12 +118,13 @@ def test_placement_check_matches_the_rules():
         np.array([[-0.525, 0.0]]) + rng.normal(0, 0.06, (500, 2)),  # the white
     ])
     state = game.new_state(2)
-    whites = np.tile(np.array([[-0.525, 0.0], [0.525, 0.0]]), (len(pts), 1, 1))
-    ok = check(pts, whites)
+    ok = G.legal_placement(G.new(len(pts), 2), pts)
     ref = np.array([game.placement_error(state, p) is None for p in pts])
     assert ok.tolist() == ref.tolist()
     assert 0.2 < ok.mean() < 0.95
-    assert not check(np.full((1, 2), np.nan), whites[:1])[0]
+    assert not G.legal_placement(G.new(1, 2), np.full((1, 2), np.nan))[0]
+    for p in pts[::97]:  # the reasons too
+        assert G.placement_error(G.new_state(2), p) == game.placement_error(state, p)
 
 
 def test_unplayable_placement_is_reported_not_moved():
@@ -198,12 +201,12 @@ def test_golf_observation_is_turned_for_side_1():
 
 
 def test_keglebillard_observation_of_a_state():
-    from cuegym.envs.kegle import OBS_INDEX, observe_states
-    from cuegym.rules.keglebillard_game import KeglebillardGame
+    from cuegym.envs.kegle import OBS_INDEX
+    from cuegym.games.kegle import Kegle
 
-    game = KeglebillardGame()
+    game = Kegle()
     st = game.new_state(3)
-    o = observe_states(game, [st, st], [0, 2])
+    o = game.observe([st, st], [0, 2])
     assert o[0, OBS_INDEX["red_in_hand"]] == 1 and o[0, OBS_INDEX["break"]] == 1
     assert o[0, OBS_INDEX["in_hand_behind_salvo_line"]] == 1
     assert o[0, OBS_INDEX["to_move"]] == 1 and o[1, OBS_INDEX["to_move"]] == 0

@@ -115,7 +115,7 @@ def test_reward_weights_wrappers():
 
 
 def test_opponents_agents_and_callables_are_accepted():
-    from cuegym.envs.opponents import StrikeBatch
+    from cuegym.games.strikes import Strikes
 
     calls = []
 
@@ -123,7 +123,7 @@ def test_opponents_agents_and_callables_are_accepted():
         calls.append(len(states))
         n = len(states)
         place = np.tile([-0.8, 0.3], (n, 1))
-        return StrikeBatch(np.tile([1.0, 0.0, 0.0, 0.0, 0.0], (n, 1)), np.zeros(n, int), place)
+        return Strikes(np.tile([1.0, 0.0, 0.0, 0.0, 0.0], (n, 1)), np.zeros(n, int), place)
 
     env = gym.make("cuegym/Keglebillard-v0", opponent=always_soft, seat=1)
     env.reset(seed=0)
@@ -136,8 +136,8 @@ def test_opponents_agents_and_callables_are_accepted():
     envs.reset(seed=0)
     assert calls == [3]  # one call for all tables
 
-    def bad(states, rng):
-        return StrikeBatch(np.zeros((1, 5)), np.zeros(1, int), np.zeros((2, 2)))
+    def bad(states, rng):  # two strikes for one state
+        return Strikes(np.zeros((2, 5)), np.zeros(2, int), np.zeros((2, 2)))
 
     with pytest.raises(ValueError, match="opponent returned"):
         gym.make("cuegym/Keglebillard-v0", opponent=bad, seat=1).reset(seed=0)
@@ -145,8 +145,8 @@ def test_opponents_agents_and_callables_are_accepted():
         gym.make("cuegym/Keglebillard-v0", opponent="grandmaster")
 
     def wrong_ball(states, rng):
-        return StrikeBatch(np.tile([1.0, 0, 0, 0, 0], (len(states), 1)),
-                           np.zeros(len(states), int), np.zeros((len(states), 2)))
+        return Strikes(np.tile([1.0, 0, 0, 0, 0], (len(states), 1)),
+                       np.zeros(len(states), int), np.zeros((len(states), 2)))
 
     genv = gym.make("cuegym/Golfbillard-v0", opponent=wrong_ball, seat=0)
     genv.reset(seed=0)
@@ -156,15 +156,15 @@ def test_opponents_agents_and_callables_are_accepted():
 
 
 def test_golf_opponent_without_opening_plays_the_rules_opening():
-    from cuegym.envs.opponents import StrikeBatch
+    from cuegym.games.strikes import Strikes
     from cuegym.rules.golfbillard import SIDE_OF
 
     class PlayOnly:
         def act(self, states, rng):
             st = states[0]
             own = [b for b in range(10) if SIDE_OF[b] == st.to_move and st.on_table[b]]
-            return StrikeBatch(np.array([[1.0, 0.0, 0.0, 0.0, 0.0]]), np.array([own[0]]),
-                               np.full((1, 2), np.nan))
+            return Strikes(np.array([[1.0, 0.0, 0.0, 0.0, 0.0]]), np.array([own[0]]),
+                           np.full((1, 2), np.nan))
 
     env = gym.make("cuegym/Golfbillard-v0", opponent=PlayOnly(), seat=0)
     obs, _ = env.reset(seed=0)

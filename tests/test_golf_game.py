@@ -101,6 +101,34 @@ def test_G31_wrong_opener_loses_the_opening():
     assert (W1, 1) in o.spotted
 
 
+def _opening_with(st, w_ball, r_ball, w_end, r_end, w_drop=None):
+    b = LogBuilder(st.xy).strike(w_ball, (1.0, 0.6)).strike(r_ball, (-1.0, -0.6))
+    b = b.drop(1.5, w_ball, w_drop) if w_drop is not None else b.rest(w_ball, w_end, 2.0)
+    return b.rest(r_ball, r_end, 2.0).build()
+
+
+def test_G3_only_the_middle_ball_may_open_another_ball_loses_the_opening():
+    st = new_match()
+    # side 0 strikes w2 (not its middle ball): it loses the opening although w2 stops nearer
+    log = _opening_with(st, "w2", "r1", (0.8, 0.3), (-0.3, -0.1))
+    o = score_opening(st, log, ("w2", "r1"))
+    assert o.first == 1 and not o.repeat and o.fouls[0].rule == "G-3"
+    assert o.fouls[0].kind == "wrong_opening_ball" and o.fouls[0].balls == (idx("w2"),)
+    assert np.allclose(o.xy[idx("w2")], (0.8, 0.3))  # not spotted, not put back
+    # the same for side 1
+    o = score_opening(st, _opening_with(st, "w1", "r3", (0.3, 0.1), (-0.8, -0.1)), ("w1", "r3"))
+    assert o.first == 0 and [f.rule for f in o.fouls] == ["G-3"]
+    # a wrong ball that drops counts as a goal for its side, but is no opening score
+    o = score_opening(st, _opening_with(st, "w2", "r1", None, (-0.3, -0.1), w_drop=0),
+                      ("w2", "r1"))
+    assert o.scored == (False, False) and o.first == 1 and idx("w2") in o.scored_balls
+    # both sides strike a wrong ball: nobody opened validly, balls back, repeat
+    outs, new = play_strokes([st], _opening_with(st, "w2", "r2", (0.3, 0.1), (-0.3, -0.1)),
+                             [[idx("w2"), idx("r2")]])
+    assert outs[0].repeat and outs[0].replaced and new[0].phase == "opening"
+    assert np.allclose(new[0].xy, st.xy)
+
+
 def test_G3_both_score_repeat_with_another_ball():
     st = new_match()
     outs, new = play_strokes([st], opening_log(st, None, None, w_drop=0, r_drop=1), [[W1, R1]])
@@ -108,6 +136,9 @@ def test_G3_both_score_repeat_with_another_ball():
     n = new[0]
     assert n.phase == "opening" and n.balls_left.tolist() == [4, 4]
     assert opening_balls(n) == (idx("w2"), idx("r2"))
+    # in the repeat, the due ball is the one nearest the middle start spot: w3 loses it
+    o = score_opening(n, _opening_with(n, "w3", "r2", (0.3, 0.1), (-0.3, -0.1)), ("w3", "r2"))
+    assert o.first == 1 and o.fouls[0].rule == "G-3"
 
 
 def test_G3_option_alternate_side_0_starts_and_sides_alternate_per_game():

@@ -1,4 +1,4 @@
-"""Golfbillard stroke referee on hand-written event logs (specs/golfbillard.md, G-1 .. G-30).
+"""Golfbillard stroke referee on hand-written event logs (docs/rules_golfbillard.md, G-1 .. G-30).
 
 Each test builds a stroke with :class:`LogBuilder` (the SimResult layout of docs/physics_api.md)
 and names the rule it checks. Side 0 (w1..w5) attacks goal 0 at +x, side 1 (r1..r5) goal 1.
@@ -191,13 +191,45 @@ def test_G10_hard_stroke_allowed_from_small_triangle_or_above_the_stroke_line():
         assert o.foul is None and o.turn_kept
 
 
-def test_G10_on_the_stroke_line_is_below_on_the_small_triangle_line_is_inside():
-    on_stroke_line = (0.36, 0.225 - 0.0004)  # stroke line at x = 0.36 is y = 0.225
-    above = (0.36, 0.225 - 0.002)
+def off_stroke_line(d, u=0.5, upper=True):
+    """A point at signed distance ``d`` [m] from goal 0's upper (y > 0) or lower stroke line,
+    at fraction ``u`` along it from the long cushion: d > 0 below the line (toward the goal-0
+    corner), d < 0 above it (toward the goal axis)."""
+    a = np.array([0.0, 0.45 if upper else -0.45])
+    e = np.array([0.72, 0.0]) - a
+    n = np.array([e[1], -e[0]]) / np.linalg.norm(e)
+    if np.dot(n, np.array([0.9, 0.45 if upper else -0.45]) - a) < 0:
+        n = -n  # toward the corner, i.e. below
+    return tuple(a + u * e + d * n)
+
+
+@pytest.mark.parametrize("upper", [True, False])
+@pytest.mark.parametrize("d, foul", [
+    (2.0 * EPS, True),      # inside the region below: a foul
+    (1.01 * EPS, True),     # just outside the line's band, below it: a foul
+    (EPS * (1 - 1e-6), False),  # on the line (its lower edge): above, allowed
+    (0.5 * EPS, False),     # on the line
+    (0.0, False),           # on the line's centre
+    (-0.5 * EPS, False),    # on the line, above side
+    (-1.01 * EPS, False),   # just outside the band, above: allowed
+])
+def test_G10_on_the_stroke_line_is_above_it_hard_stroke_allowed(d, foul, upper):
+    # seed: a hard stroke is allowed "über oder auf der Stoßlinie"; a ball on the line (centre
+    # within eps_line) is above it and scores normally
+    p = off_stroke_line(d, u=0.5, upper=upper)
+    o = hard_goal_attempt(state({**BASE, "w1": p}), p)
+    if foul:
+        assert o.foul.rule == "G-10" and o.scored.tolist() == [0, 0] and not o.turn_kept
+    else:
+        assert o.foul is None and o.valid_own == 1 and o.turn_kept
+        assert o.scored.tolist() == [1, 0]
+
+
+def test_G10_on_the_small_triangle_line_is_inside():
     on_small_line = (0.78, 0.0295)  # small-triangle edge at x = 0.78 is y = 0.02909
-    assert hard_goal_attempt(state({**BASE, "w1": on_stroke_line}), on_stroke_line).foul
-    assert hard_goal_attempt(state({**BASE, "w1": above}), above).foul is None
     assert hard_goal_attempt(state({**BASE, "w1": on_small_line}), on_small_line).foul is None
+    outside = (0.78, 0.02909 + 1.5 * EPS * math.hypot(0.115, 0.05575) / 0.115)
+    assert hard_goal_attempt(state({**BASE, "w1": outside}), outside).foul.rule == "G-10"
 
 
 def test_G10_raised_cue_toward_a_goal_cap_at_any_speed():
@@ -580,13 +612,14 @@ def test_G19a_only_the_first_foul_by_time_counts():
                               .ball_ball(0.2, "w1", "w3", (-0.5385, -0.2))
                               .drop(0.9, "w3", 1)), "w1")
     assert o.foul.rule == "G-12" and at(o, "w3").tolist() == [-0.6, -0.2]
-    # G-8 (drop at 0.5) beats G-17 (off the table at 0.8): the opponent's ball is spotted
+    # G-8 (drop at 0.5) beats G-17 (off the table at 0.8); the opponent's ball still goes into
+    # its goal (the one exception to "only the first foul", G-17)
     st = state()
     o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).ball_ball(0.1, "w2", "r3", (-0.3, 0.2))
                               .drop(0.5, "w2", 1)), "w1",
                injected=[{"type": "off_table", "ball": "r3", "time": 0.8}])
     assert [f.rule for f in o.fouls] == ["G-8", "G-17"] and o.foul.rule == "G-8"
-    assert np.allclose(at(o, "r3"), SPOTS1[0]) and o.into_goal == []
+    assert o.into_goal == [idx("r3")] and o.scored.tolist() == [0, 1]
 
 
 def test_G19a_ties_at_the_strike_follow_the_listed_order():

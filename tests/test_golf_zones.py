@@ -1,6 +1,6 @@
 """Golfbillard zones (configs/zones/golfbillard.yaml, cuegym.configs.zones): data and geometry.
 
-Test names carry the rule ids of specs/golfbillard.md whose zones they check.
+Test names carry the rule ids of docs/rules_golfbillard.md whose zones they check.
 """
 
 import math

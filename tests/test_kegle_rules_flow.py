@@ -179,6 +179,21 @@ def test_K19_touche_gives_ball_in_hand(game):
     assert out.fouls == ("K-16:touche",) and s.ball_in_hand == "cloth"
 
 
+def test_K16_K19_double_hit_is_a_touche_ball_in_hand(game):
+    # seed: touché is touching a ball with anything but the tip *or* a double hit
+    out, s = play(game, mid(), HIT, inject=[{"type": "double_hit"}])
+    assert out.fouls == ("K-16:double_hit",) and out.penalty == 6
+    assert out.ball_in_hand == "cloth" and s.ball_in_hand == "cloth" and s.balls[0] is None
+    assert s.to_play == 1
+    # the salvo option restricts it like any other ball in hand
+    g2 = KeglebillardGame(load_rules(ball_in_hand_area="salvo"))
+    _, s2 = play(g2, mid(), HIT, inject=[{"type": "double_hit"}])
+    assert s2.ball_in_hand == "salvo"
+    # a foul that gives no ball in hand by itself (pins not in place) does not
+    _, s3 = play(game, mid(), HIT, inject=[{"type": "pins_not_in_place"}])
+    assert s3.ball_in_hand is None
+
+
 def test_K19_placement_rules(game):
     s = game.new_state(2)
     R = game.R
@@ -212,14 +227,14 @@ def test_K19_K3_unplayable_break_placement_next_player_breaks(game):
     assert s.scores == (0, 6, 6)
 
 
-def test_K19_shot_setup(game):
-    s = game.new_state(2)
-    with pytest.raises(ValueError, match="ball in hand"):
-        game.shot_setup(s)
-    with pytest.raises(ValueError, match="K-19"):
-        game.shot_setup(s, (-0.53, 0.0))
-    setup = game.shot_setup(s, (-0.8, 0.2))
-    assert setup.xy[0].tolist() == [-0.8, 0.2] and setup.present.all() and setup.salvo_line
+def test_K19_placement_check_and_physics_layout(game):
+    s = game.batch([game.new_state(2)] * 3)
+    place = np.array([[-0.53, 0.0], [-0.8, 0.2], [np.nan, np.nan]])
+    assert game.legal_placement(s, place).tolist() == [False, True, False]
+    xy, present = game.layout(s, place)
+    assert xy[1, 0].tolist() == [-0.8, 0.2] and present[1].all()
+    mid_game = game.batch([mid()])  # the red on the table: no placement to check
+    assert game.legal_placement(mid_game, place[2:]).tolist() == [True]
 
 
 # --- K-20 all three balls down -------------------------------------------------------------------
@@ -426,10 +441,13 @@ def test_flow_is_pure(game):
     assert s.to_dict() == before
 
 
-def test_apply_batch_matches_apply(game):
-    states = [mid(2), mid(3, to_play=2), mid(2, scores=(68, 3))]
+def test_batch_apply_matches_apply(game):
+    states = [mid(3), mid(3, to_play=2), mid(3, scores=(68, 3, 70), finished=(2,))]
     logs = [build_log(PIN), build_log(K11), build_log(PIN)]
-    batch = game.apply_batch(states, stack_logs(logs))
+    out, new = game.apply_log(states, stack_logs(logs))
+    batch = [(out.outcome(t), new.state(t)) for t in range(3)]
     single = [game.apply(st, lg) for st, lg in zip(states, logs, strict=True)]
     assert batch == single
     assert np.array([o.game_over for o, _ in batch]).tolist() == [False, False, True]
+    with pytest.raises(ValueError, match="players"):
+        game.apply_log([mid(2), mid(3)], stack_logs(logs[:2]))

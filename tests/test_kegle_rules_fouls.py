@@ -151,7 +151,8 @@ def test_K15_shot_is_played_and_scored():
 def test_K16_injected_fouls_penalty_six(kind):
     r = one(HIT + [(0.8, "pin", "white", "pin1")], inject=[{"type": kind}])
     assert r["fouls"] == (f"K-16:{kind}",) and r["penalty"] == 6 and r["skaeve"] == 8
-    assert r["bih"] == (kind == "touche") and not r["bih_salvo"]
+    # K-16 / K-19: a double hit is a touché, so both give the next player ball in hand
+    assert r["bih"] == (kind in ("touche", "double_hit")) and not r["bih_salvo"]
 
 
 def test_K16_deliberate_touch_puts_balls_back():
@@ -160,11 +161,13 @@ def test_K16_deliberate_touch_puts_balls_back():
     state = state.__class__(**{**state.__dict__, "balls": ((-0.7, 0.1), (-0.525, 0.0),
                                                             (0.525, 0.0)),
                                "ball_in_hand": None})
-    log = build_log(HIT, end={"white": (0.2, 0.3)})
+    log = build_log(HIT, end={"white": (0.2, 0.3), "red": (0.1, -0.3)})
     out, new = game.apply(state, log, injected=[
         {"type": "deliberate_touch", "balls": {"white": [-0.3, -0.2]}}])
     assert out.fouls == ("K-16:deliberate_touch",) and out.skaeve == 6
     assert new.balls[1] == (-0.3, -0.2)
+    # only the touched balls go back: the others stay where the shot left them
+    assert new.balls[0] == (0.1, -0.3) and new.balls[2] == (0.525, 0.0)
 
 
 def test_K16_unsporting_flag_and_option():

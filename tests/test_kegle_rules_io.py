@@ -268,3 +268,37 @@ def test_score_json_shot_must_agree_with_state():
     with pytest.raises(ValueError, match="does not have ball in hand"):
         score_json({"state": state, "log": {"final": {}, "pins": {}, "events": []},
                     "place": [0.0, 0.3]})
+
+
+@pytest.mark.parametrize("code, limit", [(1, "max_events"), (2, "t_max")])
+def test_KP6_overflowed_shot_is_refused_unless_the_caller_opts_in(code, limit):
+    # K-P6: a shot ends when everything is at rest; a log cut off by a limit is not scored as
+    # if it had come to rest unless the caller says so
+    log = build_log(HIT, overflow=code)
+    with pytest.raises(ValueError, match=rf"table 0.*{limit}.*allow_overflow=True"):
+        score_shots(log)
+    s = score_shots(log, allow_overflow=True)
+    assert int(s.overflow[0]) == code and not s.foul[0]
+    with pytest.raises(ValueError, match="allow_overflow must be true or false"):
+        score_shots(log, allow_overflow="yes")
+    game = KeglebillardGame()
+    state = GameState(order=(0, 1), scores=(0, 0), to_play=0,
+                      balls=((-0.7, 0.1), (-0.525, 0.0), (0.525, 0.0)), ball_in_hand=None)
+    with pytest.raises(ValueError, match="allow_overflow"):
+        game.apply(state, log)
+    with pytest.raises(ValueError, match="allow_overflow"):
+        game.apply_log([state], log)
+    out, _ = game.apply(state, log, allow_overflow=True)
+    assert out.overflow == code
+    # the JSON interface: refused unless "allow_overflow": true
+    jlog = {"final": {b: {"x": x, "y": y, "state": "stationary", "pocket": None}
+                      for b, (x, y) in {"red": (0.2, 0.3), "white": (0.4, -0.2),
+                                        "spotted": (0.525, 0.0)}.items()},
+            "pins": {p: {"standing": True, "toppled_by": None} for p in PIN_IDS},
+            "events": [{"time": 0.1, "type": "ball_ball", "agents": ["red", "white"]},
+                       {"time": 0.5, "type": "ball_cushion", "agents": ["white", "cushion0"]}],
+            "n_events": 2, "t_end": 3.0, "overflow": True, "end_reason": limit}
+    obj = {"state": state.to_dict(), "log": jlog}
+    with pytest.raises(ValueError, match="allow_overflow"):
+        score_json(obj)
+    assert score_json({**obj, "allow_overflow": True})["outcome"]["overflow"] == code

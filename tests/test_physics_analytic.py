@@ -1,4 +1,4 @@
-"""Analytic checks of the physics kernels (PHYSICS.md sections 2-5, 8)."""
+"""Analytic checks of the physics kernels (docs/physics.md sections 2-5, 8)."""
 
 import math
 
@@ -102,7 +102,7 @@ def test_mirror_cushion_angle(open_bed):
 
 
 def _han(v, w, n, p, h, e, f):
-    """Han 2005 by hand (PHYSICS.md 5.1), n from the ball into the cushion."""
+    """Han 2005 by hand (docs/physics.md 5.1), n from the ball into the cushion."""
     t = np.array([-n[1], n[0]])
     vn, vt = v @ n, v @ t
     wn, wt, wz = w[:2] @ n, w[:2] @ t, w[2]
@@ -175,7 +175,7 @@ def test_slow_touch_leaves_pin_standing(kegle):
 
 
 def test_parallel_rolling_balls_degenerate_quartic(open_bed):
-    """PHYSICS.md sec. 6: two balls rolling exactly parallel (A = 0). A chasing pair meets at
+    """docs/physics.md sec. 6: two balls rolling exactly parallel (A = 0). A chasing pair meets at
     the true time; a separating pair never collides (pooltool returns t = 0 for both)."""
     table, p = open_bed
     R = p.R

@@ -1,2 +1,1 @@
-"""Test oracles: the Python golfbillard referee that the compiled one replaced (read-only
-reference for tests/golf_differential.py; not part of the product)."""
+"""Test oracles: earlier implementations kept only to check the product against them."""

@@ -1,7 +1,7 @@
 """Golfbillard game flow: the opening, turns, duos, kader phase, no-progress and matches.
 
 Built on the stroke referee of :mod:`cuegym.rules.golfbillard`; pure functions that return new
-:class:`~cuegym.rules.golfbillard.GolfState` objects (specs/golfbillard.md):
+:class:`~cuegym.rules.golfbillard.GolfState` objects (docs/rules_golfbillard.md):
 
 - G-3 the opening (:func:`score_opening`): both middle balls struck at t = 0; option
   ``alternate``: no opening stroke, side 0 starts game 1 and the sides alternate per game.
@@ -46,12 +46,15 @@ from .golf_referee import (
     _rng_for,
     attack_goal,
     ball_index,
-    choose_spot,
+    check_choices,
+    check_overflow,
+    check_player,
     defence_duty,
     frozen_contacts,
     golf_geometry,
     load_golf_rules,
     new_game_state,
+    place_on_spots,
     score_strokes,
 )
 
@@ -237,7 +240,10 @@ class OpeningOutcome:
 
 
 def opening_balls(state: GolfState, geo: GolfGeometry | None = None) -> tuple[int, int]:
-    """The ball each side opens with: its on-table ball nearest its middle start spot (G-3)."""
+    """The ball each side must open with (G-3): its middle ball w1 / r1 while that is on the
+    table; in a repeat after both sides scored their opening balls, the on-table own ball
+    nearest the middle start spot (ties: the lower number). :func:`score_opening` takes the
+    opening from a side that strikes any other ball."""
     geo = geo or golf_geometry()
     out = []
     for s in range(N_SIDES):
@@ -251,16 +257,25 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
                   injected: Any = None, players: Sequence[int] | None = None,
                   segments: Callable | None = None, rules: GolfRules | None = None,
                   geo: GolfGeometry | None = None,
-                  rng: np.random.Generator | None = None) -> OpeningOutcome:
+                  rng: np.random.Generator | None = None, choices: Any = None,
+                  allow_overflow: bool = False) -> OpeningOutcome:
     """Referee the opening stroke on table ``t`` of ``log`` (G-3, G-31).
 
     Both sides strike one ball at t = 0 (``balls`` = side 0's, side 1's). Each must cross
     x = 0. A side that scores its opening ball takes the first turn; both score: repeat with
     another ball each. Otherwise the ball that stops nearer its attack goal wins; a ball that does
-    not cross x = 0 loses; equal distances, or neither crossing: balls back, repeat. A G-18 foul
+    not cross x = 0 loses; equal distances, or neither crossing: balls back, repeat. Only the
+    side's due ball (:func:`opening_balls`: the middle ball) may open: a side that strikes another
+    ball loses the opening (a ``G-3`` foul ``wrong_opening_ball`` in ``fouls``; that ball is
+    not spotted and, if it drops, counts like any other ball that drops). A G-18 foul
     (injected with ``side``, or a duo side whose ``players`` entry is not its opener, G-31) loses
     the opening; ``wrong_opener`` also puts that ball on a penalty spot. Other balls that drop count
     for their side (into its attack goal) or go to a penalty spot (into its defence goal).
+
+    ``players`` (the two partners who opened) is required with ``rules.duo`` and may only be
+    None or [0, 0] without it; ``choices`` (``spots`` only, with ``spot_policy = 'agent'``),
+    ``allow_overflow`` and the errors are those of
+    :func:`~cuegym.rules.golfbillard.score_strokes`.
     """
     rules = rules or load_golf_rules()
     geo = geo or golf_geometry()
@@ -274,6 +289,17 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     for x in b:
         if not on0[x]:
             raise ValueError(f"opening ball {geo.ball_ids[x]} is not on the table")
+    choices = check_choices(choices, rules, "choices")
+    if "pick" in choices:
+        raise ValueError("choices['pick'] has no use in the opening (G-25 applies in kader "
+                         "play only)")
+    if players is None:
+        check_player(None, rules, "players")  # duo play needs them
+    else:
+        if isinstance(players, (str, dict)) or len(players) != N_SIDES:
+            raise ValueError(f"players must be the two openers [p0, p1], got {players!r}")
+        players = [check_player(p, rules, f"players[{k}]") for k, p in enumerate(players)]
+    check_overflow(log, allow_overflow, [t])
     tl = TableLog(log, t, segments)
     events = _injected(injected, geo, tl.t_end)
     rng = rng or _rng_for(state)
@@ -281,6 +307,13 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     lost = [False, False]
     notes: list[str] = []
     off = set()
+    due = opening_balls(state, geo)
+    for s in range(N_SIDES):
+        if b[s] != due[s]:  # G-3: only the middle ball may open
+            fouls.append(Foul("G-3", 0.0, (b[s],), "wrong_opening_ball",
+                              f"side {s} opened with {geo.ball_ids[b[s]]}; only "
+                              f"{geo.ball_ids[due[s]]} may open"))
+            lost[s] = True
     for e in events:
         if e["type"] == "foul":
             side = e.get("side", SIDE_OF[e["ball"]] if "ball" in e else None)
@@ -294,7 +327,7 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
                 lost[SIDE_OF[e["ball"]]] = True
         else:
             notes.append(f"{e['type']} of {geo.ball_ids[e['ball']]} ignored in the opening")
-    if rules.duo and players is not None:
+    if rules.duo:
         for s in range(N_SIDES):
             if int(players[s]) != int(state.openers[s]):  # G-31: the wrong partner opened
                 fouls.append(Foul("G-18", 0.0, (b[s],), "wrong_opener",
@@ -339,9 +372,11 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
             reason = f"side {first}'s ball stopped nearer its attack goal"
     elif ok[0] or ok[1]:
         first = 0 if ok[0] else 1
-        reason = f"side {1 - first}'s ball did not cross x = 0 (or fouled)"
+        reason = (f"side {1 - first} lost the opening (its ball did not cross x = 0, or it "
+                  f"fouled or struck another ball than its middle ball)")
     else:
-        repeat, replaced, reason = True, True, "neither ball crossed x = 0: balls back, repeat"
+        repeat, replaced, reason = True, True, ("neither side opened validly (no ball crossed "
+                                                "x = 0, or both fouled): balls back, repeat")
     xy = before.copy() if replaced else final.copy()
     spotted: list[tuple[int, int]] = []
     if not replaced:
@@ -349,11 +384,11 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
             xy[x] = np.nan
         for x in to_spot:
             xy[x] = np.nan
-        for x in to_spot:
-            k, p = choose_spot(x, xy, geo, rules.spot_policy if rules.spot_policy != "agent"
-                               else "first_free", rng)
-            xy[x] = p
-            spotted.append((x, k))
+        spotted, unused = place_on_spots(to_spot, xy, geo, rules, rng, choices.get("spots"))
+        if unused:
+            notes.append(f"choices['spots']: entries {unused} not needed")
+    elif "spots" in choices:
+        notes.append("choices['spots'] not used: the balls went back (repeat)")
     left = np.bincount(SIDE_OF[~np.isnan(xy[:, 0])], minlength=N_SIDES)
     winner = -1
     if np.any(left == 0):  # G-4 (only after repeated double scores)
@@ -403,7 +438,7 @@ def advance_opening(state: GolfState, outcome: OpeningOutcome, rules: GolfRules 
 def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any = None, *,
                  injected: Any = None, players: Any = None, segments: Callable | None = None,
                  choices: Any = None, rules: GolfRules | None = None,
-                 geo: GolfGeometry | None = None
+                 geo: GolfGeometry | None = None, allow_overflow: bool = False
                  ) -> tuple[list[GolfOutcome | OpeningOutcome], list[GolfState]]:
     """Score one stroke per table and advance each table's state (opening or play).
 
@@ -413,7 +448,7 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
         cue_ball: (T,) for play strokes, or (T, 2) where column 1 is -1 for a play stroke and
             the side-1 opening ball for an opening.
         cue: (T, 5) or (T, 2, 5) strikes (only the first is used for play strokes).
-        injected, players, segments, choices, rules, geo: as in
+        injected, players, segments, choices, rules, geo, allow_overflow: as in
             :func:`~cuegym.rules.golfbillard.score_strokes`; for an opening ``players[t]`` is the
             pair of partners who opened (G-31).
 
@@ -434,7 +469,10 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
         cue_arr = cue_arr.reshape(T, -1, 5)[:, 0, :]
     injected = [[] for _ in range(T)] if injected is None else list(injected)
     players = [None] * T if players is None else list(players)
-    choices = [{} for _ in range(T)] if choices is None else list(choices)
+    choices = [None] * T if choices is None else list(choices)
+    for name, v in (("injected", injected), ("players", players), ("choices", choices)):
+        if len(v) != T:
+            raise ValueError(f"{name} needs one entry per table ({T}), got {len(v)}")
     outs: list[Any] = [None] * T
     new: list[Any] = [None] * T
     play = [t for t in range(T) if states[t].phase == "play"]
@@ -443,7 +481,8 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
             raise ValueError(f"table {t}: the match is over")
         if states[t].phase == "opening":
             o = score_opening(states[t], log, (cb[t, 0], cb[t, 1]), t=t, injected=injected[t],
-                              players=players[t], segments=segments, rules=rules, geo=geo)
+                              players=players[t], segments=segments, rules=rules, geo=geo,
+                              choices=choices[t], allow_overflow=allow_overflow)
             outs[t], new[t] = o, advance_opening(states[t], o, rules, geo)
     if play:
         sub = _take_tables(log, play)
@@ -452,7 +491,8 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
                             None if cue_arr is None else cue_arr[play],
                             injected=[injected[t] for t in play],
                             players=[players[t] for t in play], segments=seg,
-                            choices=[choices[t] for t in play], rules=rules, geo=geo)
+                            choices=[choices[t] for t in play], rules=rules, geo=geo,
+                            allow_overflow=allow_overflow)
         for t, o in zip(play, res, strict=True):
             outs[t], new[t] = o, advance(states[t], o, rules, geo)
     return outs, new
@@ -579,8 +619,10 @@ def run_game(rules: GolfRules | None = None, *, seed: int = 0, policy: Callable 
         cb, cue = policy(st, rng, geo)
         res, seg = simulate_strokes([st], cb[None], cue[None], geo=geo)
         players = [list(st.openers) if st.phase == "opening" else int(st.partner[st.to_move])]
+        # random play: a stroke cut off by max_events / t_max is scored where it ended (the
+        # outcome's overflow code and notes record it)
         outs, new = play_strokes([st], res, cb[None], cue[None], players=players, segments=seg,
-                                 rules=rules, geo=geo)
+                                 rules=rules, geo=geo, allow_overflow=True)
         history.append(outs[0])
         st = new[0]
     return st, history
@@ -724,7 +766,7 @@ def score_json(payload: Any) -> dict:
     if not isinstance(payload, dict):
         raise ValueError(f"input must be a JSON object, got {payload!r}")
     known = {"state", "shot", "log", "strike", "rules", "inject", "injected", "player",
-             "choices"}
+             "choices", "allow_overflow"}
     unknown = sorted(set(payload) - known)
     if unknown:
         raise ValueError(f"unknown input key(s) {unknown}; known: {sorted(known)}")
@@ -782,5 +824,6 @@ def score_json(payload: Any) -> dict:
         cb, cue = _strike_arrays(state, _strikes(payload["strike"], "strike"), geo)
         res, seg = log_from_json(payload["log"], state, cb, cue, geo), None
     outs, new = play_strokes([state], res, cb, cue, injected=[inject], players=[player],
-                             segments=seg, choices=[choices], rules=rules, geo=geo)
+                             segments=seg, choices=[choices], rules=rules, geo=geo,
+                             allow_overflow=payload.get("allow_overflow", False))
     return {"outcome": outs[0].to_json(geo), "state": new[0].to_json(geo)}

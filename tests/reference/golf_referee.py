@@ -1,6 +1,6 @@
 """Golfbillard referee: pure functions from a stroke's event log to its outcome (G-1 .. G-31).
 
-specs/golfbillard.md is the rule book; rule ids (G-..) in comments point into it. This module
+docs/rules_golfbillard.md is the rule book; rule ids (G-..) in comments point into it. This module
 scores *strokes*: the physics result of T tables, the :class:`GolfState` of each table before the
 stroke, and what physics cannot know (injected events, the opponent's choices) go in; a
 :class:`GolfOutcome` per table comes out: valid goals per side, every foul with its rule id in
@@ -29,7 +29,9 @@ Injected events (a list per table; ``ball`` is an index or id, ``time`` in s; G-
   ``{"type": "jam", "ball": b, "where": "cap_cushion"}`` between a cap and the short cushion: freed
 - ``{"type": "fall_after_rest", "ball": b}`` fell after coming to rest: no goal, back on the rim
 - ``{"type": "foul", "kind": <BEHAVIOURAL key>, "ball": b, "time": t}`` (G-18, G-25; ``ball``
-  is the touched ball where the kind names one)
+  is the touched ball where the kind names one). The deflect kinds (:data:`RESTORE_KINDS`) may
+  add ``"restore": {ball: [x, y]}``: the balls the foul displaced and where they lay before it;
+  only those go back (RF), every other ball stays where the stroke left it.
 """
 
 from __future__ import annotations
@@ -81,14 +83,16 @@ N_BALLS = N_SIDES * BALLS_PER_SIDE
 SIDE_OF = np.repeat(np.arange(N_SIDES), BALLS_PER_SIDE)
 
 #: Foul order within one stroke (G-19a): by event time, ties in this order. G-18 (behavioural,
-#: injected) and G-19 (jam) are not in the spec's list: G-18 goes first, G-19 after G-17.
+#: injected) and G-19 (jam) are not in G-19a's list: G-18 goes first, G-19 after G-17.
 FOUL_ORDER = ("G-18", "G-10", "G-11", "G-13", "G-12", "G-8", "G-16", "G-17", "G-19", "G-15",
               "G-21", "G-14")
 _RANK = {r: k for k, r in enumerate(FOUL_ORDER)}
 
-#: Consequence letters of each foul (spec, Fouls): LT turn lost, RA balls replaced, CS cue ball to
-#: a penalty spot, SPOT named balls to penalty spots, GOAL named balls into their goal,
-#: PICK the opponent picks one of the offender's balls for a penalty spot (G-25).
+#: Consequence letters of each foul (docs/rules_golfbillard.md, Fouls): LT turn lost, RA balls
+#: replaced (every ball the stroke moved), RF only the balls the foul displaced are put back
+#: (the injected event carries them and their positions; the others stay where the stroke left
+#: them), CS cue ball to a penalty spot, SPOT named balls to penalty spots, GOAL named balls
+#: into their goal, PICK the opponent picks one of the offender's balls for a penalty spot (G-25).
 CONSEQUENCES: dict[str, frozenset[str]] = {
     "G-8": frozenset({"LT", "SPOT"}),
     "G-10": frozenset({"LT", "RA", "CS"}),
@@ -118,8 +122,8 @@ BEHAVIOURAL: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         "touch_without_stroke": ("LT RA", "LT RA"),
         "touch_own_ball": ("LT RA CS", "LT RA CS"),
         "touch_opponent_ball": ("LT RA CS", "LT RA PICK"),
-        "deflect_own_ball": ("LT RA SPOT", "LT RA SPOT"),
-        "deflect_opponent_ball": ("LT RA CS GOAL", "LT RA CS GOAL"),
+        "deflect_own_ball": ("LT RF SPOT", "LT RF SPOT"),
+        "deflect_opponent_ball": ("LT RF CS GOAL", "LT RF CS GOAL"),
         "out_of_turn": ("LT RA", "LT RA CS"),
         "wrong_opener": ("LT CS", "LT CS"),
         "time": ("LT", "LT PICK"),
@@ -128,6 +132,9 @@ BEHAVIOURAL: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 INJECTED_TYPES = ("off_table", "rests_on_rail", "rail_return", "jam", "fall_after_rest", "foul")
+#: G-18 kinds whose consequence puts back only "die durch den Fehler verschobenen Baelle" (RF):
+#: their event may carry ``restore``, the displaced balls and where they lay before the foul.
+RESTORE_KINDS = frozenset(k for k, v in BEHAVIOURAL.items() if "RF" in v[0] | v[1])
 SPOT_POLICIES = ("first_free", "random", "agent")
 PICK_POLICIES = ("nearest_goal", "cue_ball", "random", "agent")
 _MOVE_TOL = 1e-9  # a ball whose centre moved less than this [m] did not move
@@ -150,7 +157,7 @@ def defence_goal(side: int) -> int:
 
 @dataclass(frozen=True)
 class GolfRules:
-    """Rule-set options (``configs/rules/golfbillard.yaml``); defaults are the spec's.
+    """Rule-set options (``configs/rules/golfbillard.yaml``); defaults are the rule book's.
 
     Attributes:
         opening: G-3 ``simultaneous`` or ``alternate`` (side 0 starts game 1, then sides alternate).
@@ -636,6 +643,8 @@ class Foul:
         rule: rule id (``G-12``). time: when the event that makes it happened [s] (G-19a).
         balls: balls it names (the G-8 ball, the G-15 / G-16 balls, the touched ball, ...).
         kind: the G-18 kind, or a short tag. detail: text for people.
+        restore: G-18 deflect kinds (RF): ``(ball, x, y)`` of each ball the foul displaced,
+            put back there; every other ball stays where the stroke left it.
     """
 
     rule: str
@@ -643,6 +652,7 @@ class Foul:
     balls: tuple[int, ...] = ()
     kind: str = ""
     detail: str = ""
+    restore: tuple[tuple[int, float, float], ...] = ()
 
     def sort_key(self) -> tuple[float, int]:
         return (self.time, _RANK[self.rule])
@@ -656,7 +666,7 @@ class GolfOutcome:
         shooter: side that struck. cue_ball: ball struck (index).
         kader: the stroke was played under kader rules (G-20).
         fouls: every foul detected, G-19a order. foul: the penalised one (the first) or None.
-        consequences: letters applied (LT, RA, CS, SPOT, GOAL, PICK).
+        consequences: letters applied (LT, RA, RF, CS, SPOT, GOAL, PICK).
         drops: (ball, goal, time) of every ball that dropped in the stroke (physics + jams).
         scored: (2,) balls scored for each side by this stroke, after the consequences.
         scored_balls: balls removed from the table by this stroke and credited to their side.
@@ -1115,6 +1125,50 @@ def choose_spot(ball: int, xy: np.ndarray, geo: GolfGeometry, policy: str,
     return 0, nearest_free_point(spots[2], xy, geo)
 
 
+def place_on_spots(balls: Sequence[int], xy: np.ndarray, geo: GolfGeometry, rules: GolfRules,
+                   rng: np.random.Generator, spots: Any = None,
+                   allowed: dict[int, list[int]] | None = None
+                   ) -> tuple[list[tuple[int, int]], list]:
+    """Put ``balls`` on penalty spots one at a time, in that order (G-30, G-26).
+
+    Args:
+        balls: the balls to place; ``xy`` (10, 2) is updated in place (they must be NaN there).
+        spots: the opponent's choices for ``rules.spot_policy = 'agent'``: a list of spot
+            numbers consumed in placing order, or a callable ``(ball, free_spots, xy) -> spot``.
+            A choice is consumed only where the opponent has one (a free spot among 1-3);
+            a ball with a G-26 ``allowed`` spot free goes there without a choice.
+        allowed: ball -> the spots G-26 still allows for it (first free wins).
+
+    Returns:
+        ((ball, spot) placed, list entries of ``spots`` left unused).
+    """
+    pending = list(spots) if isinstance(spots, (list, tuple)) else None
+    spotted = []
+    for b in balls:
+        own = geo.zones.penalty_spots[SIDE_OF[b]]
+        allow = (allowed or {}).get(b)
+        ch = None
+        if allow is not None and any(_spot_free(own[k - 1], xy, geo) for k in allow):
+            k, p = choose_spot(b, xy, geo, "first_free", rng, None, allow)
+        else:
+            if rules.spot_policy == "agent" and any(_spot_free(own[k - 1], xy, geo)
+                                                    for k in (1, 2, 3)):
+                if pending is not None:
+                    if not pending:
+                        raise ValueError(f"spot_policy 'agent' needs a spot choice for "
+                                         f"{geo.ball_ids[b]}; choices['spots'] ran out")
+                    ch = pending.pop(0)
+                elif callable(spots):
+                    ch = spots
+                else:
+                    raise ValueError(f"spot_policy 'agent' needs choices['spots'] (a list of "
+                                     f"spot numbers or a callable), got {spots!r}")
+            k, p = choose_spot(b, xy, geo, rules.spot_policy, rng, ch)
+        xy[b] = p
+        spotted.append((int(b), int(k)))
+    return spotted, pending or []
+
+
 # ---------------------------------------------------------------------------------------------
 # The referee
 # ---------------------------------------------------------------------------------------------
@@ -1131,7 +1185,8 @@ def _injected(events: Any, geo: GolfGeometry, t_end: float) -> list[dict]:
             raise ValueError(f"injected event must be an object with type in "
                              f"{list(INJECTED_TYPES)}, got {e!r}")
         e = dict(e)
-        extra = sorted(set(e) - {"type", "ball", "time", "goal", "where", "kind", "side"})
+        extra = sorted(set(e) - {"type", "ball", "time", "goal", "where", "kind", "side",
+                                 "restore"})
         if extra:
             raise ValueError(f"unknown key(s) {extra} in injected event {e!r}")
         if "ball" in e:
@@ -1149,6 +1204,8 @@ def _injected(events: Any, geo: GolfGeometry, t_end: float) -> list[dict]:
         if e["type"] == "foul" and e.get("kind") not in BEHAVIOURAL:
             raise ValueError(f"unknown behavioural foul kind {e.get('kind')!r}; known: "
                              f"{sorted(BEHAVIOURAL)}")
+        if "restore" in e:
+            e["restore"] = _restore_list(e, geo)
         if e["type"] == "jam":
             if "goal" in e:
                 if e["goal"] not in (0, 1):
@@ -1159,11 +1216,36 @@ def _injected(events: Any, geo: GolfGeometry, t_end: float) -> list[dict]:
     return out
 
 
+def _restore_list(e: dict, geo: GolfGeometry) -> tuple[tuple[int, float, float], ...]:
+    """The ``restore`` of a G-18 deflect event: ``{ball: [x, y]}`` of the balls the foul
+    displaced, as ``(ball, x, y)``. Only the RF kinds take it; the touched ball itself is dealt
+    with by the rule (penalty spot or goal), so it cannot be restored."""
+    if e["type"] != "foul" or e.get("kind") not in RESTORE_KINDS:
+        raise ValueError(f"'restore' is only for the G-18 kinds {sorted(RESTORE_KINDS)} (they put "
+                         f"back the balls the foul displaced); {e.get('kind') or e['type']!r} "
+                         f"puts back every moved ball (RA) or none, got {e!r}")
+    rest = e["restore"]
+    if not isinstance(rest, dict):
+        raise ValueError(f"injected restore must map ball ids to [x, y], got {rest!r}")
+    out = []
+    for bid, p in rest.items():
+        b = ball_index(bid, geo)
+        if b == e.get("ball"):
+            raise ValueError(f"restore names the touched ball {geo.ball_ids[b]}: it goes to a "
+                             "penalty spot or into its goal by the rule, not back")
+        q = as_points(p, f"restore[{bid!r}]")
+        if q.shape != (2,):
+            raise ValueError(f"restore[{bid!r}] must be one point [x, y], got {p!r}")
+        out.append((b, float(q[0]), float(q[1])))
+    return tuple(out)
+
+
 def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: Any,
                   cue: Any = None, *, injected: Any = None, players: Any = None,
                   segments: Callable | None = None, choices: Any = None,
                   rules: GolfRules | None = None, geo: GolfGeometry | None = None,
-                  rngs: Sequence[np.random.Generator] | None = None) -> list[GolfOutcome]:
+                  rngs: Sequence[np.random.Generator] | None = None,
+                  allow_overflow: bool = False) -> list[GolfOutcome]:
     """Referee T strokes at once (one per table of ``log``).
 
     Args:
@@ -1173,17 +1255,30 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         cue_ball: (T,) ball struck on each table (index or id).
         cue: (T, 5) strike V0, phi, theta, a, b (deg); theta feeds G-10 (b). Optional.
         injected: per table a list of injected events (module docstring); a flat list when T = 1.
-        players: (T,) duo partner who struck (G-31); None when not checked.
+        players: (T,) duo partner (0 / 1) who struck (G-31). Required with ``rules.duo``
+            (a partner other than the due one is a G-18 ``out_of_turn`` foul); without duo
+            play only None or 0 (a singles side has one player) are accepted.
         segments: ``(table, ball) -> path segments`` (physics path query); default: straight
             lines between logged positions.
-        choices: per table a dict of the opponent's choices: ``spots`` (for ``agent``: a list
-            of spot numbers, one per placed ball, or a callable) and ``pick`` (G-25 ball).
+        choices: per table a dict of the opponent's choices (or None): ``spots`` (a list of
+            spot numbers, one per placed ball in placing order, or a callable ``(ball,
+            free_spots, xy) -> spot``; needs ``rules.spot_policy = 'agent'``) and ``pick``
+            (G-25: the offender's ball, or a callable ``(balls, xy) -> ball``; needs
+            ``rules.pick_policy = 'agent'``). A choice whose option is not set is a ValueError;
+            entries the stroke did not need are reported in ``notes``.
         rules, geo: rule-set options and static game facts (defaults: the shipped configs).
         rngs: per table random generators for the ``random`` policies (default: from the
             state's seed and stroke number).
+        allow_overflow: score a stroke whose simulation stopped at ``max_events`` / ``t_max``
+            (physics ``overflow`` != 0) where its log ended, with a note; by default such a
+            stroke is refused, since the rules judge balls at rest.
 
     Returns:
         One GolfOutcome per table.
+
+    Raises:
+        ValueError: bad input (the message names it), a choice or partner the rule options do
+            not use, or an overflowed simulation without ``allow_overflow``.
     """
     rules = rules or GolfRules()
     geo = geo or golf_geometry()
@@ -1217,6 +1312,10 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         choices = [choices]
     if len(players) != T or len(choices) != T:
         raise ValueError(f"players and choices need one entry per table ({T})")
+    for t in range(T):
+        choices[t] = check_choices(choices[t], rules, f"choices[{t}]")
+        players[t] = check_player(players[t], rules, f"players[{t}]")
+    check_overflow(log, allow_overflow)
 
     # --- vectorised facts over all tables: initial velocity of each cue ball -----------------
     rvw0 = np.asarray(log.rvw0)
@@ -1240,8 +1339,72 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         zt = {k: v[t] for k, v in zf.items()}
         outs.append(_referee(st, tl, zt, int(cb[t]), float(speed0[t]), d0[t],
                              float(cue_arr[t, 2]), _injected(injected[t], geo, tl.t_end),
-                             players[t], choices[t] or {}, rules, geo, rng))
+                             players[t], choices[t], rules, geo, rng))
     return outs
+
+
+#: The option that enables each key of ``choices`` (G-30 spots, G-25 pick).
+CHOICE_OPTIONS = {"spots": "spot_policy", "pick": "pick_policy"}
+
+
+def check_choices(choices: Any, rules: GolfRules, where: str = "choices") -> dict:
+    """The opponent's choices of one stroke, checked against the rule options.
+
+    Returns a dict (empty for None). Raises ValueError for anything but a mapping with keys
+    ``spots`` / ``pick``, and for a key whose option (``spot_policy`` / ``pick_policy``) is not
+    ``agent``: such a choice would be ignored, so it is refused.
+    """
+    if choices is None:
+        return {}
+    if not isinstance(choices, dict):
+        raise ValueError(f"{where} must be a dict with 'spots' and / or 'pick', got {choices!r}")
+    unknown = sorted(set(choices) - set(CHOICE_OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown key(s) {unknown} in {where}; known: {sorted(CHOICE_OPTIONS)}")
+    for key, option in CHOICE_OPTIONS.items():
+        if key in choices and getattr(rules, option) != "agent":
+            raise ValueError(f"{where}[{key!r}] is given but rules.{option} is "
+                             f"{getattr(rules, option)!r}, which does not use it: set "
+                             f"{option}='agent' to let the opponent choose")
+    spots = choices.get("spots")
+    if "spots" in choices and not (callable(spots) or isinstance(spots, (list, tuple))):
+        raise ValueError(f"{where}['spots'] must be a list of spot numbers or a callable, got "
+                         f"{spots!r}")
+    return dict(choices)
+
+
+def check_player(player: Any, rules: GolfRules, where: str = "player") -> int | None:
+    """The duo partner (0 / 1) who struck (G-31). With ``rules.duo`` it is required (the turn
+    order is always checked); without duo play a side has one player, so only None or 0 are
+    accepted. Returns the partner, or None (singles, not given)."""
+    if player is None:
+        if rules.duo:
+            raise ValueError(f"{where}: duo play (rules.duo) needs the partner (0 / 1) who "
+                             "struck, to check the turn order (G-31)")
+        return None
+    if isinstance(player, (bool, np.bool_)) or player not in (0, 1):
+        raise ValueError(f"{where} must be partner 0 or 1, got {player!r}")
+    if not rules.duo and int(player) != 0:
+        raise ValueError(f"{where} = {player!r} but rules.duo is off: a singles side has one "
+                         "player (partner 0); set duo=True for duo play (G-31)")
+    return int(player)
+
+
+def check_overflow(log: Any, allow_overflow: bool, tables: Sequence[int] | None = None) -> None:
+    """Refuse a log in which the simulation stopped at a limit before every ball came to rest
+    (physics ``overflow``: 1 max_events, 2 t_max), unless ``allow_overflow``; the rules judge a
+    stroke from balls at rest."""
+    if not isinstance(allow_overflow, (bool, np.bool_)):
+        raise ValueError(f"allow_overflow must be true or false, got {allow_overflow!r}")
+    code = np.asarray(getattr(log, "overflow", 0)).reshape(-1)
+    idx = range(len(code)) if tables is None else tables
+    bad = [t for t in idx if code[t] != 0]
+    if bad and not allow_overflow:
+        t = bad[0]
+        limit = {1: "max_events", 2: "t_max"}.get(int(code[t]), f"code {int(code[t])}")
+        raise ValueError(f"table {t}: the simulation stopped at its {limit} limit before every "
+                         f"ball came to rest (overflow = {int(code[t])}); raise max_events / "
+                         "t_max, or pass allow_overflow=True to score it where the log ended")
 
 
 def zone_facts(before: np.ndarray, after: np.ndarray, geo: GolfGeometry) -> dict:
@@ -1251,9 +1414,11 @@ def zone_facts(before: np.ndarray, after: np.ndarray, geo: GolfGeometry) -> dict
         before, after: (T, 10, 2) centres [m] (NaN rows are ignored).
 
     Returns:
-        dict of bool arrays (T, 10, 2) indexed [table, ball, goal], line conventions of the spec
-        (``+eps``: a ball on the line counts as inside, ``-eps``: as outside):
-        ``below`` below goal g's stroke line (+eps) and not in its small triangle (+eps) (G-10);
+        dict of bool arrays (T, 10, 2) indexed [table, ball, goal], line conventions of the rule
+        book (``+eps``: a ball on the line counts as inside, ``-eps``: as outside):
+        ``below`` strictly below goal g's stroke line: in the region below it, farther than
+        eps from the stroke line (a ball on the line counts as above it, seed "über oder auf der
+        Stoßlinie") and not in the small triangle (+eps: on its line counts as inside) (G-10);
         ``great_in_b`` / ``great_in_a`` in the great triangle (+eps) before / after (G-14, G-15);
         ``small_strict_b`` / ``small_strict_a`` in the small triangle (-eps) (G-15);
         ``great_strict_b`` in the great triangle (-eps) (G-22); and ``strip`` (T, 10, 2):
@@ -1268,7 +1433,8 @@ def zone_facts(before: np.ndarray, after: np.ndarray, geo: GolfGeometry) -> dict
         return np.stack([zs.in_zone(f"{name}_{g}", pts, e) for g in range(2)], axis=-1)
 
     return {
-        "below": both("below_stroke_line", b0, eps) & ~both("small_triangle", b0, eps),
+        "below": (both("below_stroke_line", b0, eps) & ~both("stroke_line", b0, eps)
+                  & ~both("small_triangle", b0, eps)),
         "great_in_b": both("great_triangle", b0, eps),
         "great_in_a": both("great_triangle", a0, eps),
         "small_strict_b": both("small_triangle", b0, -eps),
@@ -1345,7 +1511,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
     if tl.overflow:
         limit = ("", "max_events", "t_max")[tl.overflow]
         notes.append(f"the simulation stopped at a limit ({limit}) before every ball came to "
-                     f"rest; scored as it stood")
+                     f"rest; scored as it stood (allow_overflow)")
 
     # --- what physics produced ---------------------------------------------------------------
     drops = tl.drops(on0)
@@ -1380,8 +1546,12 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
                 whose = "own" if need == s else "opponent"
                 raise ValueError(f"behavioural foul {e['kind']} needs the touched {whose} "
                                  f"ball, got {e.get('ball')!r}")
+            for r, _, _ in e.get("restore", ()):
+                if not on0[r]:
+                    raise ValueError(f"injected restore names ball {ids[r]}, which is not on "
+                                     "the table")
             fouls.append(Foul("G-18", e["time"], () if b is None else (b,), e["kind"],
-                              f"behavioural foul {e['kind']}"))
+                              f"behavioural foul {e['kind']}", e.get("restore", ())))
     dropped = {b for b, _, _ in drops}
     for b in dropped | set(off) | jammed:
         final[b] = np.nan
@@ -1391,7 +1561,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
         fouls.append(Foul("G-18", 0.0, (c,), "played_opponent_ball",
                           f"{ids[c]} is the opponent's ball (G-2)"))
     # G-31: partners alternate; out-of-order play is a G-18 foul.
-    if rules.duo and player is not None and int(player) != int(st.partner[s]):
+    if rules.duo and int(player) != int(st.partner[s]):
         fouls.append(Foul("G-18", 0.0, (), "out_of_turn",
                           f"partner {player} struck; partner {int(st.partner[s])} was due"))
 
@@ -1401,6 +1571,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
     direct = direct_goal_attempt(p_c, d0, g_att, geo)
 
     # --- G-10 hard / raised-cue stroke from below the stroke line ----------------------------
+    # (on the stroke line, within eps_line, is above it: a hard stroke is allowed there)
     below = bool(zf["below"][c, g_att])
     if below and (direct or rules.g10_any_direction):
         hard = speed0 >= rules.hard_speed
@@ -1535,6 +1706,9 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
     replaced: list[int] = []
     letters: set[str] = set()
     gone = {b for b, _, _ in drops} | set(off) | set(jammed)
+    # G-17 exception to "only the first foul": an opponent's ball played off the table (or left
+    # on a cushion, goal cap or cover) always goes into its goal, whatever foul is penalised.
+    opp_off = sorted((b for b in off if SIDE_OF[b] == opp), key=lambda b: off[b][0])
 
     def stroke_goals() -> None:
         # G-6, G-7: a dropped ball counts for its side; G-8: an own ball in the own defence goal
@@ -1548,8 +1722,8 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
     def replace_moved(only_on_table: bool = False) -> None:
         # RA: every ball the stroke moved goes back; dropped balls come back out of the goal.
         for b in np.flatnonzero(_moved(tl, before, final, gone)):
-            if only_on_table and np.isnan(final[b, 0]):
-                continue
+            if (only_on_table and np.isnan(final[b, 0])) or b in opp_off:
+                continue  # an opponent's ball off the table goes into its goal (G-17)
             xy[b] = before[b]
             replaced.append(int(b))
 
@@ -1566,11 +1740,22 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
             stroke_goals()  # goals stand
             if foul.rule in ("G-16", "G-17") and rules.replace_on_off_table:
                 replace_moved(only_on_table=True)
+        if "RF" in letters:
+            # G-18 deflect: only the balls the foul displaced go back (the event carries them);
+            # the others, dropped balls included, stay as the stroke left them
+            for b, x, y in foul.restore:
+                removed.pop(b, None)
+                if b in to_spot:
+                    to_spot.remove(b)
+                xy[b] = (x, y)
+                replaced.append(b)
         if "SPOT" in letters and foul.rule != "G-8":
-            to_spot.extend(b for b in foul.balls if b not in to_spot)
-        if "GOAL" in letters:
-            # G-17: the opponent's balls off the table go into their goal; G-18 deflect: the
-            # touched opponent's ball does.
+            for b in foul.balls:
+                removed.pop(b, None)  # a touched ball that dropped comes out for its spot
+                if b not in to_spot:
+                    to_spot.append(b)
+        if "GOAL" in letters and foul.rule == "G-18":
+            # G-18 deflect_opponent_ball: the touched opponent's ball goes into its goal
             for b in foul.balls:
                 if SIDE_OF[b] == opp:
                     into_goal.append(b)
@@ -1581,6 +1766,12 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
             b = _pick_ball(st, xy, c, choices.get("pick"), rules, geo, rng)
             if b is not None and b not in to_spot:
                 to_spot.append(b)
+    # G-17 (whichever foul came first, G-17 itself included): the opponent's balls played off
+    # the table go into their goal, scored for the opponent, at the time they left (G-17a).
+    for b in opp_off:
+        if b not in removed:
+            into_goal.append(b)
+            removed[b] = off[b][0]
     # Balls off the table, on the rail or jammed in the defence goal that the penalised foul does
     # not deal with (nor brought back by RA) go to a penalty spot of their side.
     for b in sorted(set(off) | set(jammed)):
@@ -1592,6 +1783,8 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
         xy[b] = np.nan
     for b in to_spot:
         xy[b] = np.nan
+    if foul is not None and foul.restore and "RF" in letters:
+        _check_restored(xy, [b for b, _, _ in foul.restore], geo)
 
     # --- G-26: in kader play, a foul stroke with the cue ball lying on a penalty spot ---------
     fouled = st.fouled_spots.copy()
@@ -1606,27 +1799,12 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
     # --- G-30: place the balls one at a time, the cue ball first -------------------------------
     same = np.all(xy == before, axis=1)
     on_spot = np.where(same, st.on_spot, 0)
-    spotted: list[tuple[int, int]] = []
-    agent = choices.get("spots")
-    agent_list = list(agent) if isinstance(agent, (list, tuple)) else None
-    for b in sorted(dict.fromkeys(to_spot), key=lambda b: (b != c, b)):
-        allowed = None
-        if b == g26_ball:
-            allowed = [k for k in range(1, 6) if not fouled[SIDE_OF[b], k - 1]]
-        ch = None
-        if rules.spot_policy == "agent":
-            if agent_list is not None:
-                if not agent_list:
-                    raise ValueError(f"spot_policy 'agent' needs a spot choice for "
-                                     f"{geo.ball_ids[b]}; choices['spots'] ran out")
-                ch = agent_list.pop(0)
-            elif callable(agent):
-                ch = agent
-            else:
-                raise ValueError(f"spot_policy 'agent' needs choices['spots'], got {agent!r}")
-        k, p = choose_spot(b, xy, geo, rules.spot_policy, rng, ch, allowed)
-        xy[b] = p
-        spotted.append((b, k))
+    allowed = {}
+    if g26_ball is not None:
+        allowed[g26_ball] = [k for k in range(1, 6) if not fouled[SIDE_OF[g26_ball], k - 1]]
+    order = sorted(dict.fromkeys(to_spot), key=lambda b: (b != c, b))
+    spotted, unused = place_on_spots(order, xy, geo, rules, rng, choices.get("spots"), allowed)
+    for b, k in spotted:
         on_spot[b] = k
     on_spot[np.isnan(xy[:, 0])] = 0
 
@@ -1657,6 +1835,11 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
         return _apply(st, tl, c, kader, fouls + [g14], g14, drops, off, jammed, before, final,
                       False, left, notes, choices, rules, geo, rng, check_duty=False)
 
+    if unused:
+        notes.append(f"choices['spots']: {len(unused)} entr{'y' if len(unused) == 1 else 'ies'} "
+                     f"{unused} not needed ({len(spotted)} ball(s) chosen for by the opponent)")
+    if "pick" in choices and "PICK" not in letters:
+        notes.append("choices['pick'] not used: no G-25 pick in this stroke")
     return GolfOutcome(
         shooter=s, cue_ball=c, kader=kader, fouls=fouls, foul=foul,
         consequences=frozenset(letters), drops=list(drops), scored=scored,
@@ -1665,6 +1848,24 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
         left_kader=left, game_over=game_over, winner=winner, xy=xy,
         on_spot=on_spot.astype(np.int64), fouled_spots=fouled, notes=notes,
         overflow=tl.overflow)
+
+
+def _check_restored(xy: np.ndarray, balls: Sequence[int], geo: GolfGeometry) -> None:
+    """A ball put back by RF must lie on the cloth, clear of caps, goals and the other balls."""
+    R, tol = geo.R, 1e-7
+    hx, hy = geo.table.length / 2 - R, geo.table.width / 2 - R
+    for b in balls:
+        x, y = xy[b]
+        where = f"restore: {geo.ball_ids[b]} at ({x}, {y})"
+        if abs(x) > hx + tol or abs(y) > hy + tol:
+            raise ValueError(f"{where} is off the cloth")
+        if np.any(np.hypot(*(geo.caps - xy[b]).T) < R + geo.r_cap - tol):
+            raise ValueError(f"{where} overlaps a cap")
+        if np.any(np.hypot(*(geo.goals[:, :2] - xy[b]).T) < geo.goals[:, 2]):
+            raise ValueError(f"{where} is inside a goal")
+        for o in np.flatnonzero(~np.isnan(xy[:, 0])):
+            if o != b and math.hypot(*(xy[o] - xy[b])) < 2 * R - tol:
+                raise ValueError(f"{where} overlaps {geo.ball_ids[o]}")
 
 
 def _pick_ball(st: GolfState, xy: np.ndarray, c: int, choice: Any, rules: GolfRules,
@@ -1706,7 +1907,9 @@ def score_cli(payload: dict) -> dict:
             opening (G-3) the strike is a list of two strikes, one per side. A shot may omit
             ``balls`` and ``table`` (taken from the state). Optional: ``rules`` (option
             overrides), ``inject`` (events, module docstring), ``player`` (duo partner, G-31;
-            in the opening the two openers), ``choices`` (``{"spots": [..], "pick": ball}``).
+            in the opening the two openers; required in duo play), ``choices`` (``{"spots":
+            [..], "pick": ball}``, with the ``agent`` policies), ``allow_overflow`` (true:
+            score a shot cut off by max_events / t_max where it ended; default: refused).
 
     Returns:
         ``{"outcome": <outcome JSON>, "state": <state JSON after the stroke>}``.

@@ -1,0 +1,596 @@
+"""Keglebillard, the game layer: the one place that plays a keglebillard shot, for T tables.
+
+:class:`Kegle` holds the static side (rule set, table, ball and pin sizes, as arrays built
+once). Its batch API (see :mod:`cuegym.games`):
+
+    states = G.new(T, n_players)                       # KegleStates (arrays, table axis first)
+    ok = G.legal_placement(states, place)              # K-19, (T,) bool
+    outcomes, states = G.play(states, strikes, noise, rng)
+    terms, reward = G.reward_terms(outcomes, weights)  # each reward term, once
+    obs = G.observe(states, players)
+
+``play``: execution noise (:class:`~cuegym.games.noise.ShotNoise`) -> the K-19 placement check
+(:func:`~cuegym.games.kegle_flow.placement_codes`) -> one batched ``cuegym.physics.simulate`` ->
+the referee (``cuegym.rules.keglebillard.score_shots``, numpy over the table axis) -> the
+compiled game flow (:func:`~cuegym.games.kegle_flow.resolve`). The per-table methods
+(:meth:`Kegle.new_state`, :meth:`Kegle.apply`, :meth:`Kegle.placement_foul`,
+:meth:`Kegle.placement_error`, :meth:`Kegle.next_game`) are the same code on a batch of one,
+for the JSON referee (``python -m cuegym.rules keglebillard``) and hand-built logs.
+
+Example:
+    >>> from cuegym.games.kegle import Kegle
+    >>> from cuegym.rules.keglebillard import build_log
+    >>> G = Kegle()
+    >>> log = build_log([(0.2, "ball_ball", "red", "white"), (0.5, "cushion", "white", 1),
+    ...                  (0.9, "pin", "white", "king")])
+    >>> outcome, state = G.apply(G.new_state(2), log)
+    >>> outcome.shooter_points, state.scores, state.to_play
+    (6, (6, 0), 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from cuegym.configs import load_params
+from cuegym.physics.constants import POCKETED
+from cuegym.rules.keglebillard import (
+    BALL_IDS,
+    FOUL_COLUMNS,
+    N_BALLS,
+    N_PINS,
+    PIN_IDS,
+    RED,
+    KeglebillardRules,
+    default_table,
+    load_rules,
+    parse_injected,
+    read_log,
+    salvo_x,
+    score_shots,
+    white_spots,
+)
+
+from . import kegle_flow as flow
+from .kegle_obs import OBS_DIM, observe_arrays, seats_view
+from .kegle_state import (
+    F_PLACEMENT,
+    HAND_NONE,
+    HAND_SALVO,
+    OUTCOME_FOULS,
+    KegleOutcomes,
+    KegleStates,
+    empty_states,
+    from_game_states,
+)
+from .noise import ShotNoise
+from .strikes import Strikes
+
+#: Tolerance [m] when checking that a log starts from the state's positions.
+MATCH_TOL = 1e-6
+#: The fields of a physics result the referee reads (``cuegym.rules.keglebillard.read_log``).
+LOG_FIELDS = ("rvw", "motion", "pocket", "rvw0", "motion0", "pins_up", "pins_up0", "pin_toppler",
+              "pin_topple_time", "ev_type", "ev_time", "ev_i", "ev_j", "n_events", "overflow")
+#: Reward terms a keglebillard shot defines (``configs/reward/keglebillard.yaml``).
+REWARD_TERMS = ("points", "skaeve", "foul", "win", "skaeve_received", "opponent_points",
+                "result")
+
+
+class Kegle:
+    """Keglebillard for T tables at once (static side: rules, table, sizes).
+
+    Args:
+        rules: a :class:`~cuegym.rules.keglebillard.KeglebillardRules`, a mapping of options
+            over the shipped file, or None (``configs/rules/keglebillard.yaml``).
+        table: table config name (``keglebillard`` or ``keglebillard-helmatch``).
+    """
+
+    def __init__(self, rules: KeglebillardRules | Mapping | None = None,
+                 table: str = "keglebillard") -> None:
+        self.rules = rules if isinstance(rules, KeglebillardRules) else load_rules(rules)
+        self.table_name = table
+        self.table = t = default_table(table)
+        self.params = load_params("keglebillard")
+        self.R = R = self.params.R
+        self.r_pin = t.pin_radius
+        self.pin_spots = np.asarray(t.pin_spots, np.float64).reshape(N_PINS, 2)
+        self.spots = white_spots(t)
+        self.salvo_x = salvo_x(t)
+        # K-P7: a pin spot is free when no ball centre lies within R + r_pin + clearance
+        self.respot_r = R + self.r_pin + float(t.spots["respot_clearance"])
+        self.hx, self.hy = t.length / 2 - R, t.width / 2 - R
+        self.half = (t.length / 2, t.width / 2)
+        self._pockets = np.array([[p.x, p.y, p.radius] for p in t.pockets],
+                                 np.float64).reshape(-1, 3)
+        self._circles = np.array([[c.x, c.y, c.radius] for c in t.circles],
+                                 np.float64).reshape(-1, 3)
+        r = self.rules
+        self._rules_i = np.array([r.ddbu, r.skaeve_to == "next", r.ball_in_hand_area == "salvo",
+                                  r.unsporting_loss, r.distance], np.int64)
+
+    # -- new games --------------------------------------------------------------------------
+
+    def new(self, T: int, n_players: int, *, first_player: Any = None,
+            rng: np.random.Generator | int | None = None) -> KegleStates:
+        """T new games (K-3): whites on their spots, pins up, the red in hand behind the salvo
+        line. Who breaks (K-4): ``first_player`` (an int or (T,) ints) if given; else by
+        ``rules.first_player`` (``random`` draws T from ``rng``; ``lag`` needs
+        ``first_player``, the winner of :func:`~cuegym.rules.keglebillard.judge_lag`)."""
+        n = _int(n_players, "n_players")
+        if n < 2:
+            raise ValueError(f"keglebillard needs at least 2 players (K-1), got {n}")
+        T = _int(T, "T")
+        if first_player is None:
+            if self.rules.first_player == "player0":
+                first_player = 0
+            elif self.rules.first_player == "random":
+                g = np.random.default_rng(rng)
+                first_player = g.integers(n) if T == 1 else g.integers(n, size=T)
+            else:
+                raise ValueError("rules.first_player = 'lag': pass first_player, the winner of "
+                                 "the lag (cuegym.rules.keglebillard.judge_lag, K-24)")
+        fp = np.broadcast_to(np.asarray(first_player), (T,))
+        if not np.issubdtype(fp.dtype, np.integer) or ((fp < 0) | (fp >= n)).any():
+            raise ValueError(f"first_player must be in 0..{n - 1}, got {first_player!r}")
+        s = empty_states(T, n, self.table_name)
+        s.xy[:, 1] = self.spots[0]
+        s.xy[:, 2] = self.spots[1]
+        s.hand[:] = HAND_SALVO
+        s.to_play[:] = fp
+        return s
+
+    def new_state(self, n_players: int, *, first_player: int | None = None,
+                  rng: np.random.Generator | int | None = None):
+        """One new game as a rules ``GameState`` (see :meth:`new`)."""
+        if first_player is not None:
+            first_player = _int(first_player, "first_player")
+        return self.new(1, n_players, first_player=first_player, rng=rng).state(0)
+
+    def next_game(self, state):
+        """K-23: the loser breaks, then the others in reverse finishing order (winner last)."""
+        if not state.game_over:
+            raise ValueError("next_game needs a finished game")
+        order = tuple(reversed(state.ranking))
+        return replace(self.new_state(state.n_players, first_player=order[0]), order=order)
+
+    def batch(self, states: Sequence[Any] | KegleStates) -> KegleStates:
+        """A :class:`KegleStates` from rules ``GameState`` values (a batch is returned as is)."""
+        return from_game_states(states)
+
+    # -- ball in hand (K-19) ------------------------------------------------------------------
+
+    def placement_codes(self, states: KegleStates, place: np.ndarray
+                        ) -> tuple[np.ndarray, np.ndarray]:
+        """(T,) ``kegle_flow.PLACE_*`` codes and the object in the way, for every table that
+        has the red in hand (the others: PLACE_OK)."""
+        place = np.ascontiguousarray(place, np.float64).reshape(len(states), 2)
+        code = np.empty(len(states), np.int64)
+        which = np.empty(len(states), np.int64)
+        flow.placement_codes(place, np.ascontiguousarray(states.xy[:, 1:]),
+                             states.hand != HAND_NONE, self.hx, self.hy, self._pockets,
+                             self._circles, self.pin_spots, self.R, self.r_pin, code, which)
+        return code, which
+
+    def legal_placement(self, states: KegleStates | Sequence[Any], place: np.ndarray
+                        ) -> np.ndarray:
+        """(T,) bool: the placement can be played (K-19), or the red is not in hand."""
+        states = from_game_states(states)
+        return self.placement_codes(states, place)[0] == flow.PLACE_OK
+
+    def placement_error(self, state, xy: Sequence[float]) -> str | None:
+        """Why the red cannot be placed at ``xy`` in ``state`` (K-19), or None if it can."""
+        from cuegym.rules.keglebillard import _finite_xy
+
+        x, y = _finite_xy(xy, "red placement")
+        s = from_game_states([state])
+        s.hand[:] = HAND_SALVO  # check the placement whatever the state says
+        code, which = self.placement_codes(s, np.array([[x, y]]))
+        return placement_message(int(code[0]), int(which[0]), x, y, self.table)
+
+    def layout(self, states: KegleStates, place: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """Physics inputs of T shots: xy (T, 3, 2) (the red from ``place`` where in hand;
+        absent balls at their spot or the origin, never read) and present (T, 3)."""
+        xy = states.xy.copy()
+        inh = states.hand != HAND_NONE
+        xy[inh, RED] = place[inh]
+        present = ~np.isnan(xy[:, :, 0])
+        for w in (1, 2):
+            xy[~present[:, w], w] = self.spots[w - 1]
+        xy[~present[:, RED], RED] = 0.0
+        return xy, present
+
+    # -- playing shots ------------------------------------------------------------------------
+
+    def play(self, states: KegleStates, strikes: Strikes, noise: ShotNoise | None = None,
+             rng: Any = None, *, active: np.ndarray | None = None,
+             injected: Sequence[Iterable | None] | None = None, max_events: int = 400,
+             t_max: float = 60.0, threads: int | None = None, workspace: Any = None,
+             validate: bool = False, allow_overflow: bool = False
+             ) -> tuple[KegleOutcomes, KegleStates]:
+        """Play one strike per table: the player to move shoots.
+
+        Args:
+            states: T games, none over where ``active``.
+            strikes: T strikes (``place`` read where the red is in hand: a NaN or illegal
+                placement is the K-19 foul, no shot).
+            noise, rng: execution noise applied to the strikes of the active tables (``rng``:
+                one generator, or T generators of which those of active tables are used).
+                Without noise the strikes must be within the physics' limits.
+            active: (T,) bool, the tables that shoot (default all); the others keep their
+                state (outcome row: ``shooter`` -1).
+            injected: per table, injected events (K-14a, K-16) or None.
+            max_events, t_max, threads, workspace, validate: physics settings
+                (``cuegym.physics.simulate``).
+            allow_overflow: score a shot the simulation cut off at ``max_events`` / ``t_max``
+                where it ended (``outcomes.overflow`` says so); refused by default (K-P6: a shot
+                ends at rest; ``cuegym.rules.keglebillard.score_shots``).
+
+        Returns:
+            (outcomes, next states); ``outcomes.sim`` is the physics result of the simulated
+            tables and ``outcomes.row`` each table's row in it (-1: none).
+        """
+        from cuegym.physics import simulate
+
+        T = len(states)
+        if len(strikes) != T:
+            raise ValueError(f"{len(strikes)} strikes for {T} tables")
+        act = np.ones(T, bool) if active is None else np.asarray(active, bool)
+        if act.shape != (T,):
+            raise ValueError(f"active must have shape ({T},), got {act.shape}")
+        idx = np.flatnonzero(act)
+        over = states.game_over[idx]
+        if over.any():
+            raise ValueError(f"table {int(idx[np.argmax(over)])}: the game is over")
+        if (strikes.cue_ball[idx] != RED).any():
+            t = int(idx[np.argmax(strikes.cue_ball[idx] != RED)])
+            raise ValueError(f"table {t}: keglebillard strikes the red (ball 0, K-2), got "
+                             f"cue_ball {int(strikes.cue_ball[t])}")
+        executed = strikes.copy()
+        if noise is not None and rng is None and not noise.is_zero:
+            raise ValueError("execution noise needs rng (a Generator or one per table)")
+        if noise is not None and len(idx):
+            sub_rng = rng if isinstance(rng, np.random.Generator) or rng is None \
+                else [rng[t] for t in idx]
+            executed.put(idx, noise.apply(strikes.take(idx), sub_rng))
+        else:
+            strikes.take(idx).validate()
+        code, _ = self.placement_codes(states, executed.place)
+        ok = act & (code == flow.PLACE_OK)
+        play = np.flatnonzero(ok)
+        mode = np.where(act, flow.MODE_PLACEMENT_FOUL, flow.MODE_SKIP).astype(np.int8)
+        mode[play] = flow.MODE_PLAYED
+        sim = log = None
+        row = np.full(T, -1, np.int64)
+        if len(play):
+            xy, present = self.layout(states, executed.place)
+            if workspace is not None and len(play) < T:
+                # constant shape: every table in the call, so the workspace's log buffers are
+                # reused; a table that does not shoot has no balls and ends at once
+                present &= ok[:, None]
+                xy[~present] = 0.0
+                cue = np.where(ok[:, None], executed.cue, 0.0)
+                sim = simulate(self.table, self.params, xy, cue_ball=np.where(ok, 0, -1),
+                               cue=cue, pins_up=states.pins, present=present,
+                               max_events=max_events, t_max=t_max, threads=threads,
+                               validate=validate, workspace=workspace)
+                row[play] = play
+                log = {name: getattr(sim, name)[play] for name in LOG_FIELDS}
+            else:
+                sim = simulate(self.table, self.params, xy[play],
+                               cue_ball=np.zeros(len(play), np.int64), cue=executed.cue[play],
+                               pins_up=states.pins[play], present=present[play],
+                               max_events=max_events, t_max=t_max, threads=threads,
+                               validate=validate, workspace=workspace)
+                row[play] = np.arange(len(play))
+                log = sim
+        inj = None
+        if injected is not None:
+            if len(injected) != T:
+                raise ValueError(f"injected must have one entry per table ({T}), got "
+                                 f"{len(injected)}")
+            inj = [injected[t] for t in play]
+        out, new = self._resolve(states, mode, play, log, inj, allow_overflow)
+        out.strike = np.where(act[:, None], executed.cue, np.nan)
+        out.place = np.where((act & (states.hand != HAND_NONE))[:, None], executed.place,
+                             np.nan)
+        out.sim, out.row = sim, row
+        return out, new
+
+    def apply_log(self, states: KegleStates | Sequence[Any], log: Any,
+                  injected: Sequence[Iterable | None] | None = None, *,
+                  allow_overflow: bool = False) -> tuple[KegleOutcomes, KegleStates]:
+        """Score T shots already simulated from ``states`` (``log``: a SimResult or anything
+        :func:`~cuegym.rules.keglebillard.read_log` takes, one table per state) and advance.
+        Where the red was in hand, its placement is the log's start position (K-19 checked).
+        ``allow_overflow`` as in :meth:`play`.
+
+        Raises:
+            ValueError: the log does not start from the states (balls, pins), or bad input.
+        """
+        states = from_game_states(states)
+        lg = read_log(log)
+        T = len(states)
+        if len(lg) != T:
+            raise ValueError(f"{T} states for a log of {len(lg)} tables")
+        if states.game_over.any():
+            raise ValueError(f"table {int(np.argmax(states.game_over))}: the game is over")
+        place = lg.rvw0[:, RED, 0, :2]
+        code, _ = self.placement_codes(states, place)
+        ok = code == flow.PLACE_OK
+        play = np.flatnonzero(ok)
+        self._check_start(states.take(play), lg.take(play))
+        mode = np.full(T, flow.MODE_PLACEMENT_FOUL, np.int8)
+        mode[play] = flow.MODE_PLAYED
+        if injected is not None and len(injected) != T:
+            raise ValueError(f"injected must have one entry per table ({T}), got "
+                             f"{len(injected)}")
+        inj = None if injected is None else [injected[t] for t in play]
+        out, new = self._resolve(states, mode, play, lg.take(play) if len(play) else None, inj,
+                                 allow_overflow)
+        out.strike = np.full((T, 5), np.nan)
+        out.place = np.where((states.hand != HAND_NONE)[:, None], place, np.nan)
+        return out, new
+
+    def _check_start(self, states: KegleStates, lg: Any) -> None:
+        """The log must start from the state: same whites, pins, and red unless in hand."""
+        present0 = lg.motion0 != POCKETED
+        on = ~np.isnan(states.xy[:, :, 0])
+        check = np.ones_like(on)
+        check[:, RED] = states.hand == HAND_NONE
+        bad = check & (present0 != on)
+        if bad.any():
+            t, b = np.argwhere(bad)[0]
+            raise ValueError(f"the log has the {BALL_IDS[b]} ball "
+                             f"{'on' if present0[t, b] else 'off'} the table at the start, "
+                             f"the state {'on' if on[t, b] else 'off'} it")
+        d = np.hypot(*(np.nan_to_num(states.xy) - lg.rvw0[:, :, 0, :2]).transpose(2, 0, 1))
+        bad = check & on & (d > MATCH_TOL)
+        if bad.any():
+            t, b = np.argwhere(bad)[0]
+            raise ValueError(f"the log starts the {BALL_IDS[b]} ball at "
+                             f"{lg.rvw0[t, b, 0, :2].tolist()}, the state has it at "
+                             f"{states.xy[t, b].tolist()}")
+        bad = (lg.pins_up0 != states.pins).any(1)
+        if bad.any():
+            t = int(np.argmax(bad))
+            raise ValueError(f"the log's standing pins {lg.pins_up0[t].tolist()} differ from "
+                             f"the state's {states.pins[t].tolist()}")
+
+    def _resolve(self, states: KegleStates, mode: np.ndarray, play: np.ndarray, log: Any,
+                 injected: list | None, allow_overflow: bool = False
+                 ) -> tuple[KegleOutcomes, KegleStates]:
+        """Referee the played tables' log (rows = ``play``) and run the compiled flow."""
+        T, N = states.order.shape
+        P = len(play)
+        sc = None
+        touch = np.full((T, N_BALLS, 2), np.nan)
+        labels = None
+        if P:
+            inj = None
+            if injected is not None:
+                inj = [parse_injected(e) for e in injected]
+                labels = [()] * T
+                for k, t in enumerate(play):
+                    for e in inj[k]:
+                        if e.type == "deliberate_touch":
+                            for b, x, y in e.balls:
+                                touch[t, b] = (x, y)
+            sc = score_shots(log, self.rules, table=self.table,
+                             salvo_line=states.hand[play] == HAND_SALVO, injected=inj,
+                             allow_overflow=allow_overflow)
+            if labels is not None:
+                for k, t in enumerate(play):
+                    labels[t] = tuple(e.label for e in sc.injected[k] if e.rule == "K-16")
+
+        def full(name, dtype, shape=()):
+            out = np.zeros((T, *shape), dtype)
+            if P:
+                out[play] = getattr(sc, name)
+            return out
+
+        points = full("points", np.int64)
+        penalty_sc = full("penalty", np.int64)
+        foul_sc = full("foul", bool)
+        win = full("win", bool)
+        toppled = full("pins_toppled", bool, (N_PINS,))
+        injected_pins = full("pins_injected", bool, (N_PINS,))
+        present0 = full("present0", bool, (N_BALLS,))
+        pocketed = full("pocketed", bool, (N_BALLS,))
+        end_xy = full("end_xy", np.float64, (N_BALLS, 2))
+        bih = full("ball_in_hand", bool)
+        fouls = np.zeros((T, len(OUTCOME_FOULS)), bool)
+        if P:
+            fouls[play, :len(FOUL_COLUMNS)] = sc.fouls
+        new = states.copy()
+        o = {k: np.zeros(T, np.int64) for k in ("shooter", "penalty", "shooter_points", "skaeve",
+                                                  "n_now")}
+        o["shooter"][:] = -1
+        o_foul = np.zeros(T, bool)
+        o_flow = np.zeros((T, 3), bool)
+        o_to = np.zeros((T, N), bool)
+        o_restood = np.zeros((T, N_PINS), bool)
+        o_spotted = np.zeros((T, 2), bool)
+        o_waiting = np.zeros((T, 2), bool)
+        o_now = np.full((T, N), -1, np.int64)
+        o_lost = np.full(T, -1, np.int64)
+        o_rank = np.full((T, N), -1, np.int64)
+        flow.resolve(
+            mode, self._rules_i, self.spots, self.pin_spots, self.R, self.respot_r,
+            points, penalty_sc, foul_sc, win, full("cushion", bool), full("rodt", bool),
+            full("legal_pin", bool), bih, full("bih_salvo", bool), full("unsporting", bool),
+            toppled, injected_pins, present0, pocketed, end_xy, touch,
+            new.xy, new.pins, new.hand, new.order, new.scores, new.to_play, new.finished,
+            new.n_finished, new.lost, new.n_lost, new.game_over, new.shot, new.run_no_cushion,
+            new.rodt_streak,
+            o["shooter"], o["penalty"], o_foul, o_flow, o["shooter_points"], o["skaeve"], o_to,
+            o_restood, o_spotted, o_waiting, o_now, o["n_now"], o_lost, o_rank)
+        fouls[:, F_PLACEMENT:] = o_flow
+        played = mode == flow.MODE_PLAYED
+        outcomes = KegleOutcomes(
+            shooter=o["shooter"], played=played, points=points, penalty=o["penalty"],
+            foul=o_foul, fouls=fouls, shooter_points=o["shooter_points"], skaeve=o["skaeve"],
+            skaeve_to=o_to, rodt=full("rodt", bool), blegt=full("blegt", bool),
+            king_alone=full("king_alone", bool), clean16=full("clean16", bool), win=win,
+            pins_toppled=toppled, pin_toppler=full("pin_toppler", np.int64, (N_PINS,)),
+            pins_injected=injected_pins, pins_restood=o_restood, pins_up=new.pins.copy(),
+            pocketed=pocketed, whites_spotted=o_spotted, whites_waiting=o_waiting,
+            hand=new.hand.copy(), next_player=new.to_play.copy(), finished_now=o_now,
+            n_finished_now=o["n_now"], lost_now=o_lost, game_over=new.game_over.copy(),
+            scores=new.scores.copy(), overflow=full("overflow", np.int64),
+            strike=np.full((T, 5), np.nan), place=np.full((T, 2), np.nan),
+            order=new.order, next_xy=new.xy.copy(), ranking=o_rank, ball_in_hand=bih,
+            labels=labels)
+        return outcomes, new
+
+    # -- per-table conveniences (JSON referee, hand-built logs) -------------------------------
+
+    def apply(self, state, log: Any, *, injected: Iterable | None = None, index: int = 0,
+              allow_overflow: bool = False):
+        """Score table ``index`` of ``log`` (played from the rules ``GameState`` ``state``)
+        and advance: (ShotOutcome, next GameState); ``allow_overflow`` as in :meth:`play`."""
+        if state.game_over:
+            raise ValueError("the game is over")
+        lg = read_log(log).take([index])
+        out, new = self.apply_log([state], lg, injected=[injected],
+                                  allow_overflow=allow_overflow)
+        return out.outcome(0), new.state(0)
+
+    def placement_foul(self, state, red_xy: Sequence[float] | None = None, reason: str = ""):
+        """K-19: the placement cannot be played. No shot happens: a foul with penalty 6 and no
+        points; the next player has ball in hand, anywhere on the cloth, or behind the salvo
+        line while the break is still to be played (K-3) or with the ``salvo`` option.
+        (K-25: the turn just passes.) Returns (ShotOutcome, next GameState)."""
+        if state.game_over:
+            raise ValueError("the game is over")
+        if state.ball_in_hand is None:
+            raise ValueError("placement_foul: the player does not have ball in hand")
+        if red_xy is not None and not reason and self.placement_error(state, red_xy) is None:
+            raise ValueError(f"placement_foul: the red can be placed at {list(red_xy)}")
+        s = from_game_states([state])
+        out, new = self._resolve(s, np.array([flow.MODE_PLACEMENT_FOUL], np.int8),
+                                 np.zeros(0, np.int64), None, None)
+        return out.outcome(0), new.state(0)
+
+    # -- rewards and observations -------------------------------------------------------------
+
+    def reward_terms(self, outcomes: KegleOutcomes, weights: Any = None,
+                     viewer: np.ndarray | None = None, result: np.ndarray | None = None
+                     ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """Each keglebillard reward term of one shot per table (K-5..K-22), and their weighted
+        sum.
+
+        From the shooter's side (``viewer`` None, or where ``viewer`` is the shooter):
+        ``points`` (credited to the shot), ``skaeve`` (handed over by a foul, counted once;
+        6 for a K-19 placement foul in the house rules), ``foul`` (1), ``win`` (K-20). From
+        another player ``viewer`` (T,): ``skaeve_received`` (the skæve it got) and
+        ``opponent_points`` (the shooter's points). ``result`` (T,) is passed through (see
+        :meth:`result`). Tables that did not shoot get zeros.
+
+        Args:
+            weights: a ``KeglebillardReward`` (``cuegym.envs.config.load_reward``) or None (the
+                shipped weights).
+        """
+        if weights is None:
+            from cuegym.envs.config import load_reward
+
+            weights = load_reward("keglebillard")
+        T = len(outcomes)
+        shot = outcomes.shooter >= 0
+        own = shot.copy() if viewer is None else shot & (outcomes.shooter == viewer)
+        terms = {name: np.zeros(T) for name in REWARD_TERMS}
+        terms["points"][own] = outcomes.shooter_points[own]
+        terms["skaeve"][own] = np.where(outcomes.foul, outcomes.skaeve, 0)[own]
+        terms["foul"][own] = outcomes.foul[own]
+        terms["win"][own] = outcomes.win[own]
+        if viewer is not None:
+            other = shot & ~own
+            v = np.clip(np.asarray(viewer, np.int64), 0, outcomes.skaeve_to.shape[1] - 1)
+            got = outcomes.skaeve_to[np.arange(T), v] & other
+            terms["skaeve_received"][got] = outcomes.skaeve[got]
+            terms["opponent_points"][other] = outcomes.shooter_points[other]
+        if result is not None:
+            terms["result"][:] = result
+        return terms, self.total(terms, weights)
+
+    @staticmethod
+    def total(terms: Mapping[str, np.ndarray], weights: Any) -> np.ndarray:
+        """sum(weight * term) over the weights' terms."""
+        out = np.zeros(len(next(iter(terms.values()))))
+        for name in weights.terms:
+            w = getattr(weights, name)
+            if w:
+                out = out + w * terms[name]
+        return out
+
+    @staticmethod
+    def result(states: KegleStates, players: np.ndarray) -> np.ndarray:
+        """(T,) +1 ranked first .. -1 ranked last, from the finishing order (K-21, K-22); 0
+        while ``players`` (T,) are still in the game."""
+        T, N = states.order.shape
+        players = np.asarray(players, np.int64)
+        out = np.zeros(T)
+        fin = states.finished == players[:, None]
+        lost = states.lost == players[:, None]
+        has_f = fin.any(1)
+        has_l = lost.any(1)
+        out[has_f] = 1.0 - 2.0 * np.argmax(fin, 1)[has_f] / (N - 1)
+        rank_l = N - 1 - np.argmax(lost, 1)
+        out[has_l] = 1.0 - 2.0 * rank_l[has_l] / (N - 1)
+        return out
+
+    def observe(self, states: KegleStates | Sequence[Any], players: Any = None,
+                to_move: np.ndarray | None = None, shot_env: bool = False) -> np.ndarray:
+        """(T, OBS_DIM) float32 observations (``cuegym.games.kegle_obs.OBS_LAYOUT``) from the
+        point of view of ``players`` (T,) (default: the player to move). ``to_move`` defaults
+        to "the player is the one to move". ``shot_env``: as the Shot env shows a position,
+        which has no score: 0 : 0 against one opponent."""
+        states = from_game_states(states)
+        T = len(states)
+        players = states.to_play.copy() if players is None else \
+            np.broadcast_to(np.asarray(players, np.int64), (T,))
+        tm = (states.to_play == players) & ~states.game_over if to_move is None \
+            else np.asarray(to_move, bool)
+        if shot_env:
+            own = np.zeros(T)
+            others = np.zeros((T, 5))
+            others_in = np.zeros((T, 5))
+            others_in[:, 0] = 1.0
+        else:
+            own, others, others_in = seats_view(states.order, states.scores, states.in_game(),
+                                                np.clip(players, 0, None),
+                                                float(self.rules.distance))
+        return observe_arrays(self.half, states.xy[:, 0], states.xy[:, 1:], states.pins,
+                              states.hand, states.shot == 0, tm, own, others, others_in)
+
+
+def placement_message(code: int, which: int, x: float, y: float, table: Any) -> str | None:
+    """The K-19 reason for a ``kegle_flow.PLACE_*`` code (None for PLACE_OK)."""
+    at = f"the red at ({x:.4f}, {y:.4f})"
+    if code == flow.PLACE_OK:
+        return None
+    if code == flow.PLACE_NONE:
+        return "no placement given"
+    if code == flow.PLACE_OFF_CLOTH:
+        return f"{at} is not on the cloth"
+    if code == flow.PLACE_POCKET:
+        return f"{at} is in the {table.pockets[which].name} pocket"
+    if code == flow.PLACE_JAW:
+        return f"{at} overlaps a pocket jaw"
+    if code == flow.PLACE_BALL:
+        return f"{at} overlaps the {BALL_IDS[which]} ball"
+    return f"{at} is within R + r_pin of the {PIN_IDS[which]} spot"
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{what} must be an integer, got {value!r}")
+    return int(value)
+
+
+__all__ = ["MATCH_TOL", "OBS_DIM", "REWARD_TERMS", "Kegle", "KegleOutcomes", "KegleStates",
+           "placement_message"]

@@ -1,0 +1,409 @@
+"""Keglebillard game flow, compiled: numba kernels over the table axis.
+
+What happens to a game after its shot is scored (``cuegym.rules.keglebillard.score_shots``):
+points and skæve to the players (K-9a, K-17, K-25), the unsporting loss (K-16 option), the table
+after the shot (K-16 touched balls put back, K-19 ball in hand, K-18 spotting, K-P7 pins stood
+up), and the end rules (K-20..K-22): who finished, who plays next, the final ranking. The K-19
+placement check (:func:`placement_codes`) lives here too, once. Rule ids cite
+docs/rules_keglebillard.md.
+
+Kernels read and write plain arrays with a leading table axis; the state arrays are those of
+:class:`~cuegym.games.kegle_state.KegleStates`, written in place into the caller's copy.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from cuegym.rules.keglebillard import GEOM_TOL
+
+from .kegle_state import HAND_CLOTH, HAND_NONE, HAND_SALVO
+
+#: :func:`placement_codes` results: why a placement cannot be played (K-19), and what ``which``
+#: then names.
+PLACE_OK, PLACE_NONE, PLACE_OFF_CLOTH, PLACE_POCKET, PLACE_JAW, PLACE_BALL, PLACE_PIN = range(7)
+
+#: ``mode`` of :func:`resolve`: the table does not shoot; a played shot; a K-19 placement that
+#: cannot be played (no shot).
+MODE_SKIP, MODE_PLAYED, MODE_PLACEMENT_FOUL = 0, 1, 2
+
+
+@njit(cache=True)
+def placement_codes(place, whites, need, hx, hy, pockets, circles, pin_spots, R, r_pin, code,
+                    which):
+    """K-19: can the red be placed at ``place``? (T,) ``code`` (``PLACE_*``) and ``which``
+    (the pocket, jaw, ball or pin in the way, else -1), for the tables with ``need``.
+
+    The red may touch a ball but not overlap one, must lie on the cloth (centre within
+    (L/2 - R, W/2 - R)), not in a pocket's capture circle nor on a jaw, and keep R + r_pin from
+    every pin spot. A NaN placement is no placement. Placing it in front of the salvo line is
+    not checked here: that shot is played with penalty 6 (K-15).
+
+    Args:
+        place: (T, 2) [m]. whites: (T, 2, 2) white and spotted centres, NaN when off.
+        need: (T,) bool, tables to check (the others get PLACE_OK).
+        hx, hy: L/2 - R, W/2 - R [m]. pockets: (P, 3) x, y, capture radius. circles: (C, 3)
+        jaw x, y, radius. pin_spots: (5, 2). R: ball radius, r_pin: pin radius [m].
+    """
+    T = place.shape[0]
+    for t in range(T):
+        code[t] = PLACE_OK
+        which[t] = -1
+        if not need[t]:
+            continue
+        x, y = place[t, 0], place[t, 1]
+        if not (math.isfinite(x) and math.isfinite(y)):
+            code[t] = PLACE_NONE
+            continue
+        if not (abs(x) <= hx + 1e-12 and abs(y) <= hy + 1e-12):
+            code[t] = PLACE_OFF_CLOTH
+            continue
+        found = False
+        for k in range(pockets.shape[0]):
+            if math.hypot(x - pockets[k, 0], y - pockets[k, 1]) < pockets[k, 2]:
+                code[t], which[t], found = PLACE_POCKET, k, True
+                break
+        if found:
+            continue
+        for k in range(circles.shape[0]):
+            if math.hypot(x - circles[k, 0], y - circles[k, 1]) < circles[k, 2] + R - GEOM_TOL:
+                code[t], which[t], found = PLACE_JAW, k, True
+                break
+        if found:
+            continue
+        for w in range(2):
+            wx, wy = whites[t, w, 0], whites[t, w, 1]
+            if wx == wx and math.hypot(x - wx, y - wy) < 2 * R - GEOM_TOL:
+                code[t], which[t], found = PLACE_BALL, w + 1, True
+                break
+        if found:
+            continue
+        for p in range(pin_spots.shape[0]):
+            if math.hypot(x - pin_spots[p, 0], y - pin_spots[p, 1]) < R + r_pin - GEOM_TOL:
+                code[t], which[t] = PLACE_PIN, p
+                break
+
+
+@njit(cache=True)
+def _pos(order, p):
+    for i in range(order.shape[0]):
+        if order[i] == p:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _end_rules(order, remaining, scores, shooter, legal_pin, got, keep_turn, ddbu, distance,
+               fin, n_fin, now, n_now):
+    """K-21, K-21a, K-22 (K-25: reaching the distance always finishes). ``remaining`` (N,) by
+    player id: still in and not lost; updated. Appends to ``fin``/``now``; returns
+    (n_fin, n_now, over, to_play)."""
+    N = order.shape[0]
+    n_rem = 0
+    for p in range(N):
+        n_rem += remaining[p]
+    i0 = _pos(order, shooter)
+    for k in range(N):  # the shooter first, then the others in turn order
+        p = order[(i0 + k) % N]
+        if not remaining[p] or scores[p] < distance or n_rem < 2:
+            continue
+        if n_rem == 2 and not ddbu:
+            # K-22: only by legally toppling a pin, or through the opponent's skæve
+            if not ((p == shooter and legal_pin) or got[p]):
+                continue
+        remaining[p] = False
+        n_rem -= 1
+        fin[n_fin] = p
+        n_fin += 1
+        now[n_now] = p
+        n_now += 1
+    over = n_rem <= 1
+    to_play = -1
+    if over:
+        for k in range(N):  # the last player left loses (K-22)
+            p = order[k]
+            if remaining[p]:
+                fin[n_fin] = p
+                n_fin += 1
+                now[n_now] = p
+                n_now += 1
+    elif keep_turn and remaining[shooter]:
+        to_play = shooter  # K-25: the visit goes on
+    else:
+        for k in range(1, N):
+            p = order[(i0 + k) % N]
+            if remaining[p]:
+                to_play = p
+                break
+    return n_fin, n_now, over, to_play
+
+
+@njit(cache=True)
+def _win(order, in_game, scores, shooter, shooter_lost, fin, n_fin, now):
+    """K-20: the shooter wins; the others still in rank by points, ties in turn order after
+    the shooter. Returns (n_fin, n_now)."""
+    N = order.shape[0]
+    n_now = 0
+    if not shooter_lost:
+        now[0] = shooter
+        n_now = 1
+    start = n_now
+    i0 = _pos(order, shooter)
+    for k in range(1, N):
+        p = order[(i0 + k) % N]
+        if in_game[p]:
+            # stable insertion by descending score
+            j = n_now
+            while j > start and scores[now[j - 1]] < scores[p]:
+                now[j] = now[j - 1]
+                j -= 1
+            now[j] = p
+            n_now += 1
+    for k in range(n_now):
+        fin[n_fin] = now[k]
+        n_fin += 1
+    return n_fin, n_now
+
+
+@njit(cache=True)
+def _spot_whites(xy, spots, R, spotted, waiting):
+    """K-18: a white off the table goes on the spot farther from the other white (its own spot
+    on a tie); both off: one on each spot. A covered spot (a ball within 2R) makes it wait.
+    ``xy`` (3, 2) is updated; ``spotted``, ``waiting`` (2,) bool by white are written."""
+    off1 = xy[1, 0] != xy[1, 0]
+    off2 = xy[2, 0] != xy[2, 0]
+    if not (off1 or off2):
+        return
+    k1, k2 = -1, -1  # the spot of the white, of the spotted ball
+    if off1 and off2:
+        k1, k2 = 0, 1
+    else:
+        w = 1 if off1 else 2
+        other = 3 - w
+        d0 = math.hypot(spots[0, 0] - xy[other, 0], spots[0, 1] - xy[other, 1])
+        d1 = math.hypot(spots[1, 0] - xy[other, 0], spots[1, 1] - xy[other, 1])
+        if abs(d0 - d1) <= GEOM_TOL:
+            k = w - 1
+        else:
+            k = 0 if d0 >= d1 else 1
+        if w == 1:
+            k1 = k
+        else:
+            k2 = k
+    for w in range(1, 3):
+        k = k1 if w == 1 else k2
+        if k < 0:
+            continue
+        covered = False
+        for b in range(3):
+            if xy[b, 0] == xy[b, 0] and math.hypot(xy[b, 0] - spots[k, 0],
+                                                   xy[b, 1] - spots[k, 1]) < 2 * R - GEOM_TOL:
+                covered = True
+                break
+        if covered:
+            waiting[w - 1] = True
+        else:
+            xy[w, 0], xy[w, 1] = spots[k, 0], spots[k, 1]
+            spotted[w - 1] = True
+
+
+@njit(cache=True)
+def _restand_pins(xy, pins, pin_spots, respot_r, restood):
+    """K-P7: stand every fallen pin whose spot is free (no ball centre within ``respot_r``)."""
+    for p in range(pins.shape[0]):
+        if pins[p]:
+            continue
+        free = True
+        for b in range(3):
+            if xy[b, 0] == xy[b, 0] and not math.hypot(
+                    xy[b, 0] - pin_spots[p, 0], xy[b, 1] - pin_spots[p, 1]) > respot_r:
+                free = False
+                break
+        if free:
+            pins[p] = True
+            restood[p] = True
+
+
+@njit(cache=True)
+def _recipients(order, in_game, shooter, only_next, to):
+    """K-17: skæve go to every other player still in (option: only the next one)."""
+    N = order.shape[0]
+    i0 = _pos(order, shooter)
+    for k in range(1, N):
+        p = order[(i0 + k) % N]
+        if in_game[p]:
+            to[p] = True
+            if only_next:
+                return
+
+
+@njit(cache=True)
+def resolve(mode, rules_i, spots, pin_spots, R, respot_r,
+            # the referee's scores of each table's shot (rows of mode != MODE_PLAYED unread)
+            sc_points, sc_penalty, sc_foul, sc_win, sc_cushion, sc_rodt, sc_legal_pin,
+            sc_bih, sc_bih_salvo, sc_unsporting, sc_toppled, sc_injected, sc_present0,
+            sc_pocketed, sc_end_xy, touch_xy,
+            # the state, updated in place (a copy of the caller's)
+            xy, pins, hand, order, scores, to_play, finished, n_finished, lost, n_lost,
+            game_over, shot, run_nc, rodt_streak,
+            # outcome outputs
+            o_shooter, o_penalty, o_foul, o_flow_fouls, o_shooter_points, o_skaeve, o_to,
+            o_restood, o_spotted, o_waiting, o_now, o_n_now, o_lost_now, o_ranking):
+    """Advance T games by one scored shot each (K-9a, K-16..K-25, K-P7).
+
+    Args:
+        mode: (T,) ``MODE_*``.
+        rules_i: (5,) int64: ddbu variant, skæve only to the next player, ball in hand after a
+            placement foul behind the salvo line, unsporting_loss, distance (K-21).
+        spots: (2, 2) white spots (K-18). pin_spots: (5, 2). R: ball radius; respot_r: a pin
+            spot is free when no ball centre is within this distance (K-P7) [m].
+        sc_*: the referee's :class:`~cuegym.rules.keglebillard.ShotScores` fields, (T, ..)
+            (rows of tables not played are not read). touch_xy: (T, 3, 2) where K-16
+            ``deliberate_touch`` puts each ball back (NaN: not touched).
+        o_flow_fouls: (T, 3) the flow's own fouls: K-19 placement, K-25 no cushion, K-25 third
+            rødt. o_to: (T, N) skæve recipients. o_now: (T, N) finished in this shot.
+        o_ranking: (T, N) the final ranking once over (finished, then lost, last out first).
+    """
+    ddbu = rules_i[0] != 0
+    only_next = rules_i[1] != 0
+    salvo_area = rules_i[2] != 0
+    unsporting_loss = rules_i[3] != 0
+    distance = rules_i[4]
+    T, N = order.shape
+    remaining = np.empty(N, np.bool_)
+    in_game = np.empty(N, np.bool_)
+    for t in range(T):
+        if mode[t] == MODE_SKIP:
+            continue
+        shooter = to_play[t]
+        o_shooter[t] = shooter
+        in_game[:] = True
+        for k in range(n_finished[t]):
+            in_game[finished[t, k]] = False
+        for k in range(n_lost[t]):
+            in_game[lost[t, k]] = False
+        if mode[t] == MODE_PLACEMENT_FOUL:
+            # K-19: no shot; a foul with penalty 6, no points; the next player has ball in hand
+            o_flow_fouls[t, 0] = True
+            o_foul[t] = True
+            if not ddbu:
+                _recipients(order[t], in_game, shooter, only_next, o_to[t])
+                o_skaeve[t] = 6
+                o_penalty[t] = 6
+                for p in range(N):
+                    if o_to[t, p]:
+                        scores[t, p] += 6
+            behind = shot[t] == 0 or salvo_area  # the break is still to be played (K-3)
+            remaining[:] = in_game
+            nf, nn, over, tp = _end_rules(order[t], remaining, scores[t], shooter, False,
+                                          o_to[t], False, ddbu, distance, finished[t],
+                                          n_finished[t], o_now[t], 0)
+            n_finished[t], o_n_now[t] = nf, nn
+            game_over[t], to_play[t] = over, tp
+            hand[t] = HAND_NONE if over else (HAND_SALVO if behind else HAND_CLOTH)
+            run_nc[t] = 0
+            rodt_streak[t] = 0
+        else:
+            foul = sc_foul[t]
+            win = sc_win[t]
+            points = sc_points[t]
+            keep_turn = False
+            if ddbu:
+                # K-25: a visit lasts while the player scores without a foul; a foul loses the
+                # shot's points and the turn; a cushion at least every other scoring shot; the
+                # third rødt in a row without a pin is a foul.
+                if not foul and points > 0:
+                    if sc_cushion[t]:
+                        run_nc[t] = 0
+                    elif run_nc[t] >= 1:
+                        o_flow_fouls[t, 1] = True
+                        foul = True
+                    else:
+                        run_nc[t] += 1
+                    any_pin = False
+                    for p in range(5):
+                        any_pin |= sc_toppled[t, p]
+                    if sc_rodt[t] and not any_pin:
+                        rodt_streak[t] += 1
+                        if rodt_streak[t] >= 3:
+                            o_flow_fouls[t, 2] = True
+                            foul = True
+                    else:
+                        rodt_streak[t] = 0
+                keep_turn = not foul and points > 0
+                if not keep_turn:
+                    run_nc[t] = 0
+                    rodt_streak[t] = 0
+                if not foul:
+                    o_shooter_points[t] = points
+                    scores[t, shooter] += points
+            elif win:
+                pass  # K-20 overrides every physics foul; no points or skæve change hands
+            elif foul:
+                _recipients(order[t], in_game, shooter, only_next, o_to[t])  # K-9a, K-17
+                sk = points + sc_penalty[t]
+                o_skaeve[t] = sk
+                for p in range(N):
+                    if o_to[t, p]:
+                        scores[t, p] += sk
+            else:
+                o_shooter_points[t] = points
+                scores[t, shooter] += points
+            o_foul[t] = foul
+            o_penalty[t] = sc_penalty[t] if foul else 0
+            shooter_lost = False
+            if unsporting_loss and sc_unsporting[t]:
+                shooter_lost = True  # K-16 option: the shooter loses the match
+                o_lost_now[t] = shooter
+                lost[t, n_lost[t]] = shooter
+                n_lost[t] += 1
+            # the table after the shot
+            for b in range(3):
+                if not sc_present0[t, b] or sc_pocketed[t, b]:
+                    xy[t, b, 0] = np.nan
+                    xy[t, b, 1] = np.nan
+                else:
+                    xy[t, b, 0] = sc_end_xy[t, b, 0]
+                    xy[t, b, 1] = sc_end_xy[t, b, 1]
+                if not win and touch_xy[t, b, 0] == touch_xy[t, b, 0]:
+                    xy[t, b, 0] = touch_xy[t, b, 0]  # K-16: touched balls are put back
+                    xy[t, b, 1] = touch_xy[t, b, 1]
+            if sc_bih[t]:
+                xy[t, 0, 0] = np.nan  # K-19: the next player takes the red in hand
+                xy[t, 0, 1] = np.nan
+            _spot_whites(xy[t], spots, R, o_spotted[t], o_waiting[t])
+            for p in range(5):
+                pins[t, p] = pins[t, p] and not sc_toppled[t, p] and not sc_injected[t, p]
+            _restand_pins(xy[t], pins[t], pin_spots, respot_r, o_restood[t])
+            if win:
+                nf, nn = _win(order[t], in_game, scores[t], shooter, shooter_lost, finished[t],
+                              n_finished[t], o_now[t])
+                over, tp = True, -1
+            else:
+                remaining[:] = in_game
+                if shooter_lost:
+                    remaining[shooter] = False
+                nf, nn, over, tp = _end_rules(order[t], remaining, scores[t], shooter,
+                                              sc_legal_pin[t], o_to[t], keep_turn, ddbu,
+                                              distance, finished[t], n_finished[t], o_now[t], 0)
+            n_finished[t], o_n_now[t] = nf, nn
+            game_over[t], to_play[t] = over, tp
+            if over:
+                hand[t] = HAND_NONE
+            elif sc_bih[t]:
+                hand[t] = HAND_SALVO if sc_bih_salvo[t] else HAND_CLOTH
+            else:
+                hand[t] = HAND_NONE
+            shot[t] += 1
+        if game_over[t]:
+            n = 0
+            for k in range(n_finished[t]):
+                o_ranking[t, n] = finished[t, k]
+                n += 1
+            for k in range(n_lost[t] - 1, -1, -1):
+                o_ranking[t, n] = lost[t, k]
+                n += 1
+

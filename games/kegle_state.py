@@ -1,0 +1,358 @@
+"""Keglebillard game states and shot outcomes for T tables: dataclasses of arrays.
+
+:class:`KegleStates` is the position between two shots of T games (leading axis = table; N =
+players per game, the same for the whole batch); :class:`KegleOutcomes` what one shot per table
+did. Copies are array copies. The per-table JSON values of the rules
+(:class:`~cuegym.rules.keglebillard_game.GameState`, :class:`ShotOutcome`) convert to and from
+them (:func:`from_game_states`, :meth:`KegleStates.state`, :meth:`KegleOutcomes.outcome`);
+agents read a batch one table at a time through that value (``states[t]``, ``for s in states``).
+
+Balls are indexed red = 0, white = 1, spotted = 2; pins king = 0, pin1..pin4 (K-P7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from cuegym.rules.keglebillard import BALL_IDS, FOUL_COLUMNS, N_BALLS, N_PINS, PIN_IDS, WHITES
+
+#: ``hand`` codes: the red on the table; in hand behind the salvo line (the break, K-3, or after
+#: K-14; the salvo line applies, K-15); in hand anywhere on the cloth (K-19).
+HAND_NONE, HAND_SALVO, HAND_CLOTH = 0, 1, 2
+HAND_NAMES = (None, "salvo", "cloth")
+_HAND_CODE = {None: HAND_NONE, "salvo": HAND_SALVO, "cloth": HAND_CLOTH}
+
+#: Columns of :attr:`KegleOutcomes.fouls`: the referee's physics fouls, then the flow's own.
+OUTCOME_FOULS = (*FOUL_COLUMNS, "K-19:placement", "K-25:no_cushion", "K-25:third_rodt")
+F_PLACEMENT = len(FOUL_COLUMNS)
+F_NO_CUSHION = F_PLACEMENT + 1
+F_THIRD_RODT = F_PLACEMENT + 2
+
+
+@dataclass
+class KegleStates:
+    """T keglebillard games between two shots (the fields of ``GameState``, as arrays).
+
+    Attributes:
+        xy: (T, 3, 2) float64 ball centres [m]; NaN = off the table (the red in hand, K-19; a
+            white waiting to be spotted, K-18).
+        pins: (T, 5) bool standing pins.
+        hand: (T,) int8 :data:`HAND_NONE` / :data:`HAND_SALVO` / :data:`HAND_CLOTH`.
+        order: (T, N) int64 the fixed turn order (K-1, K-23), player ids 0..N-1.
+        scores: (T, N) int64 points per player id.
+        to_play: (T,) int64 the player to shoot next; -1 when the game is over.
+        finished: (T, N) int64 players who finished, best first (K-21), -1 padded;
+            n_finished (T,) how many.
+        lost: (T, N) int64 players out by an unsporting event (K-16 option), in the order they
+            left, -1 padded; n_lost (T,).
+        game_over: (T,) bool.
+        shot: (T,) int64 shots played (0: the break is still to come).
+        run_no_cushion, rodt_streak: (T,) int64 K-25 variant counters.
+    """
+
+    xy: np.ndarray
+    pins: np.ndarray
+    hand: np.ndarray
+    order: np.ndarray
+    scores: np.ndarray
+    to_play: np.ndarray
+    finished: np.ndarray
+    n_finished: np.ndarray
+    lost: np.ndarray
+    n_lost: np.ndarray
+    game_over: np.ndarray
+    shot: np.ndarray
+    run_no_cushion: np.ndarray
+    rodt_streak: np.ndarray
+    table: str = "keglebillard"
+
+    def __len__(self) -> int:
+        return int(self.hand.shape[0])
+
+    @property
+    def n_players(self) -> int:
+        return int(self.order.shape[1])
+
+    def _arrays(self) -> dict[str, np.ndarray]:
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "table"}
+
+    def copy(self) -> KegleStates:
+        return KegleStates(**{k: v.copy() for k, v in self._arrays().items()}, table=self.table)
+
+    def take(self, idx: Any) -> KegleStates:
+        """The tables ``idx`` (index array, mask or slice) as a new batch (copies)."""
+        return KegleStates(**{k: np.ascontiguousarray(v[idx]) for k, v in self._arrays().items()},
+                           table=self.table)
+
+    def put(self, idx: Any, other: KegleStates) -> None:
+        """Write ``other`` into the tables ``idx`` (in place)."""
+        if other.n_players != self.n_players:
+            raise ValueError(f"cannot put {other.n_players}-player states into a batch of "
+                             f"{self.n_players}-player games")
+        for k, v in self._arrays().items():
+            v[idx] = getattr(other, k)
+
+    @staticmethod
+    def concat(parts: Sequence[KegleStates]) -> KegleStates:
+        if not parts:
+            raise ValueError("concat needs at least one batch")
+        names = parts[0]._arrays().keys()
+        return KegleStates(**{k: np.concatenate([getattr(p, k) for p in parts]) for k in names},
+                           table=parts[0].table)
+
+    # -- derived --------------------------------------------------------------------------
+
+    def in_game(self) -> np.ndarray:
+        """(T, N) bool by player id: still in the game (neither finished nor lost)."""
+        T, N = self.order.shape
+        out = np.ones((T, N), bool)
+        rows = np.repeat(np.arange(T), N)
+        for arr in (self.finished, self.lost):
+            f = arr.reshape(-1)
+            ok = f >= 0
+            out[rows[ok], f[ok]] = False
+        return out
+
+    def whites(self) -> np.ndarray:
+        """(T, 2, 2) white and spotted centres [m] (NaN when off the table)."""
+        return self.xy[:, 1:]
+
+    # -- per-table values -------------------------------------------------------------------
+
+    def state(self, t: int):
+        """Table ``t`` as a rules :class:`~cuegym.rules.keglebillard_game.GameState`."""
+        from cuegym.rules.keglebillard_game import GameState
+
+        xy = self.xy[t].tolist()
+        balls = tuple(None if xy[b][0] != xy[b][0] else (xy[b][0], xy[b][1])
+                      for b in range(N_BALLS))
+        over = bool(self.game_over[t])
+        tp = int(self.to_play[t])
+        return GameState(
+            order=tuple(self.order[t].tolist()), scores=tuple(self.scores[t].tolist()),
+            to_play=None if over else tp, balls=balls, pins=tuple(self.pins[t].tolist()),
+            ball_in_hand=HAND_NAMES[int(self.hand[t])],
+            finished=tuple(self.finished[t, :self.n_finished[t]].tolist()),
+            lost=tuple(self.lost[t, :self.n_lost[t]].tolist()), game_over=over,
+            shot=int(self.shot[t]), run_no_cushion=int(self.run_no_cushion[t]),
+            rodt_streak=int(self.rodt_streak[t]), table=self.table)
+
+    def __getitem__(self, t: int):
+        if not isinstance(t, int | np.integer):
+            raise TypeError(f"index a state batch with one table number (use take() for "
+                            f"several), got {t!r}")
+        T = len(self)
+        if not -T <= t < T:
+            raise IndexError(f"table {t} out of range for {T} tables")
+        return self.state(int(t) % T)
+
+    def __iter__(self):
+        return (self.state(t) for t in range(len(self)))
+
+    def states(self) -> list:
+        """Every table as a ``GameState``."""
+        return list(self)
+
+
+def empty_states(T: int, N: int, table: str = "keglebillard") -> KegleStates:
+    """T unfilled N-player states (zeros; to be written)."""
+    return KegleStates(
+        xy=np.full((T, N_BALLS, 2), np.nan), pins=np.ones((T, N_PINS), bool),
+        hand=np.zeros(T, np.int8), order=np.tile(np.arange(N, dtype=np.int64), (T, 1)),
+        scores=np.zeros((T, N), np.int64), to_play=np.zeros(T, np.int64),
+        finished=np.full((T, N), -1, np.int64), n_finished=np.zeros(T, np.int64),
+        lost=np.full((T, N), -1, np.int64), n_lost=np.zeros(T, np.int64),
+        game_over=np.zeros(T, bool), shot=np.zeros(T, np.int64),
+        run_no_cushion=np.zeros(T, np.int64), rodt_streak=np.zeros(T, np.int64), table=table)
+
+
+def from_game_states(states: Sequence[Any]) -> KegleStates:
+    """A batch from rules ``GameState`` values (all with the same number of players and
+    table); a :class:`KegleStates` is returned as is."""
+    if isinstance(states, KegleStates):
+        return states
+    states = list(states)
+    if not states:
+        raise ValueError("from_game_states needs at least one state")
+    # the same value repeated (a state once per candidate strike) is converted once
+    index: dict[int, int] = {}
+    uniq, inverse = [], np.empty(len(states), np.int64)
+    for t, s in enumerate(states):
+        k = index.get(id(s))
+        if k is None:
+            k = index[id(s)] = len(uniq)
+            uniq.append(s)
+        inverse[t] = k
+    out = _convert(uniq)
+    return out if len(uniq) == len(states) else out.take(inverse)
+
+
+def _convert(states: list) -> KegleStates:
+    N = states[0].n_players
+    table = states[0].table
+    out = empty_states(len(states), N, table)
+    for t, s in enumerate(states):
+        if s.n_players != N or s.table != table:
+            raise ValueError(f"state {t} has {s.n_players} players on {s.table!r}; the batch "
+                             f"{N} on {table!r}")
+        for b, pos in enumerate(s.balls):
+            if pos is not None:
+                out.xy[t, b] = pos
+        out.pins[t] = s.pins
+        out.hand[t] = _HAND_CODE[s.ball_in_hand]
+        out.order[t] = s.order
+        out.scores[t] = s.scores
+        out.to_play[t] = -1 if s.to_play is None else s.to_play
+        out.finished[t, :len(s.finished)] = s.finished
+        out.n_finished[t] = len(s.finished)
+        out.lost[t, :len(s.lost)] = s.lost
+        out.n_lost[t] = len(s.lost)
+        out.game_over[t] = s.game_over
+        out.shot[t] = s.shot
+        out.run_no_cushion[t] = s.run_no_cushion
+        out.rodt_streak[t] = s.rodt_streak
+    return out
+
+
+@dataclass
+class KegleOutcomes:
+    """What one shot per table did (the fields of ``ShotOutcome``, as arrays; T tables).
+
+    Per table (T,): shooter; played (False: a K-19 placement that could not be played, no
+    shot); points (K-9a), penalty (0 unless a foul), foul, shooter_points, skaeve (credited to
+    each recipient); rodt, blegt, king_alone, clean16 (K-6..K-8); win (K-20); next_player
+    (-1 when over); lost_now (the shooter, out by K-16 ``unsporting_loss``, or -1); game_over;
+    overflow (physics end code); hand (the next player's ball in hand, a ``HAND_*`` code);
+    ball_in_hand (the referee's K-19 flag: the shot gives the next player ball in hand).
+    Per table and more:
+        fouls (T, F) bool, columns :data:`OUTCOME_FOULS`; skaeve_to (T, N) bool by player id;
+        finished_now (T, N) int64 players who finished in this shot, in order, -1 padded
+        (n_finished_now (T,)); scores (T, N) after the shot.
+        pins_toppled (T, 5) by balls, pin_toppler (T, 5) ball bit masks (K-P3), pins_injected
+        (T, 5) by K-16 events; pins_restood (T, 5) stood up again after the shot, pins_up (T, 5)
+        standing after it (K-P7).
+        pocketed (T, 3) pocketed or off the table; whites_spotted (T, 2) white/spotted put on a
+        spot, whites_waiting (T, 2) waiting (K-18).
+        strike (T, 5) executed strike; place (T, 2) the red's placement (NaN: none).
+        order (T, N) turn order; next_xy (T, 3, 2) the balls after the shot (spotting done);
+        ranking (T, N) the final ranking once over (-1 padded).
+    ``labels`` holds per-table tuples of extra foul labels (injected K-16 events), or None.
+    ``sim`` is the physics result of the played tables (or None) and ``row`` (T,) each table's
+    row in it (-1: not simulated).
+    """
+
+    shooter: np.ndarray
+    played: np.ndarray
+    points: np.ndarray
+    penalty: np.ndarray
+    foul: np.ndarray
+    fouls: np.ndarray
+    shooter_points: np.ndarray
+    skaeve: np.ndarray
+    skaeve_to: np.ndarray
+    rodt: np.ndarray
+    blegt: np.ndarray
+    king_alone: np.ndarray
+    clean16: np.ndarray
+    win: np.ndarray
+    pins_toppled: np.ndarray
+    pin_toppler: np.ndarray
+    pins_injected: np.ndarray
+    pins_restood: np.ndarray
+    pins_up: np.ndarray
+    pocketed: np.ndarray
+    whites_spotted: np.ndarray
+    whites_waiting: np.ndarray
+    hand: np.ndarray
+    next_player: np.ndarray
+    finished_now: np.ndarray
+    n_finished_now: np.ndarray
+    lost_now: np.ndarray
+    game_over: np.ndarray
+    scores: np.ndarray
+    overflow: np.ndarray
+    strike: np.ndarray
+    place: np.ndarray
+    order: np.ndarray
+    next_xy: np.ndarray
+    ranking: np.ndarray
+    ball_in_hand: np.ndarray
+    labels: list | None = None
+    sim: Any = None
+    row: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return int(self.shooter.shape[0])
+
+    def foul_labels(self, t: int) -> tuple[str, ...]:
+        """Table t's foul labels, rule id first (``K-12``, ``K-16:touche``,
+        ``K-19:placement``), in the referee's order."""
+        row = self.fouls[t]
+        k16 = OUTCOME_FOULS.index("K-16")
+        out = [OUTCOME_FOULS[c] for c in range(len(FOUL_COLUMNS)) if row[c] and c != k16]
+        if row[k16]:
+            out += list(self.labels[t]) if self.labels is not None else ["K-16"]
+        out += [OUTCOME_FOULS[c] for c in range(len(FOUL_COLUMNS), len(OUTCOME_FOULS))
+                if row[c]]
+        return tuple(dict.fromkeys(out))
+
+    def outcome(self, t: int):
+        """Table ``t`` as a rules :class:`~cuegym.rules.keglebillard_game.ShotOutcome`."""
+        from cuegym.rules.keglebillard_game import ShotOutcome
+
+        shooter = int(self.shooter[t])
+        order = self.order[t].tolist()
+        i = order.index(shooter)
+        after = order[i + 1:] + order[:i]
+        to = tuple(p for p in after if self.skaeve_to[t, p])
+        over = bool(self.game_over[t])
+        if not self.played[t]:
+            return ShotOutcome(
+                shooter=shooter, played=False, points=0, penalty=int(self.penalty[t]),
+                foul=True, fouls=("K-19:placement",), shooter_points=0,
+                skaeve=int(self.skaeve[t]), skaeve_to=to,
+                ball_in_hand=HAND_NAMES[int(self.hand[t])],
+                next_player=None if over else int(self.next_player[t]),
+                finished=tuple(self.finished_now[t, :self.n_finished_now[t]].tolist()),
+                game_over=over, ranking=self._ranking(t), scores=tuple(self.scores[t].tolist()))
+        toppled = {}
+        for p in range(N_PINS):
+            if self.pins_toppled[t, p]:
+                bits = int(self.pin_toppler[t, p])
+                toppled[PIN_IDS[p]] = tuple(BALL_IDS[b] for b in range(N_BALLS) if bits >> b & 1)
+            elif self.pins_injected[t, p]:
+                toppled[PIN_IDS[p]] = ("injected",)
+        nxt = self.next_xy[t].tolist()
+        lost = int(self.lost_now[t])
+        return ShotOutcome(
+            shooter=shooter, played=True, points=int(self.points[t]),
+            penalty=int(self.penalty[t]), foul=bool(self.foul[t]), fouls=self.foul_labels(t),
+            shooter_points=int(self.shooter_points[t]), skaeve=int(self.skaeve[t]),
+            skaeve_to=to, rodt=bool(self.rodt[t]), blegt=bool(self.blegt[t]),
+            king_alone=bool(self.king_alone[t]), clean16=bool(self.clean16[t]),
+            pins_toppled=toppled,
+            whites_pocketed=tuple(BALL_IDS[b] for b in WHITES if self.pocketed[t, b]),
+            red_pocketed=bool(self.pocketed[t, 0]), win=bool(self.win[t]),
+            pins_restood=tuple(PIN_IDS[p] for p in range(N_PINS) if self.pins_restood[t, p]),
+            pins_waiting=tuple(PIN_IDS[p] for p in range(N_PINS) if not self.pins_up[t, p]),
+            whites_spotted={BALL_IDS[b]: (nxt[b][0], nxt[b][1]) for b in WHITES
+                            if self.whites_spotted[t, b - 1]},
+            whites_waiting=tuple(BALL_IDS[b] for b in WHITES if self.whites_waiting[t, b - 1]),
+            ball_in_hand=HAND_NAMES[int(self.hand[t])],
+            next_player=None if over else int(self.next_player[t]),
+            finished=tuple(self.finished_now[t, :self.n_finished_now[t]].tolist()),
+            lost=None if lost < 0 else lost, game_over=over, ranking=self._ranking(t),
+            scores=tuple(self.scores[t].tolist()), overflow=int(self.overflow[t]))
+
+    def _ranking(self, t: int) -> tuple[int, ...] | None:
+        if not self.game_over[t]:
+            return None
+        r = self.ranking[t]
+        return tuple(r[r >= 0].tolist())
+
+    def outcomes(self) -> list:
+        return [self.outcome(t) for t in range(len(self))]
