@@ -287,3 +287,16 @@ def test_G18_restore_is_checked():
     with pytest.raises(ValueError, match="w5"):
         stroke(state(), plain, "w1", injected=[{"type": "foul", "kind": "deflect_own_ball",
                                                 "ball": "w2", "restore": {"w5": [0.0, 0.3]}}])
+
+
+def test_G31_singles_has_one_player_per_side_in_every_game():
+    from cuegym.rules.golfbillard_game import finish_game, new_match
+
+    rules = GolfRules(match="best_of_3")
+    st = finish_game(new_match(rules), 0, rules)  # game 2 of a singles match
+    assert st.game_no == 1 and st.openers.tolist() == [0, 0] and st.partner.tolist() == [0, 0]
+    with pytest.raises(ValueError, match="duo"):
+        new_match(rules, openers=(1, 0))
+    duo = GolfRules(duo=True)
+    st = finish_game(new_match(duo, openers=(1, 0)), 0, duo)
+    assert st.openers.tolist() == [0, 1]  # duo: the other partner opens game 2

@@ -70,13 +70,17 @@ def new_match(rules: GolfRules | None = None, seed: int = 0,
     Args:
         rules: rule-set options (default: ``configs/rules/golfbillard.yaml``).
         seed: base seed for random choices (G-30 ``random``).
-        openers: G-31 partner (0 / 1) of each side who opens game 1 (duo play).
+        openers: G-31 partner (0 / 1) of each side who opens game 1 (duo play; in singles a
+            side has one player, so only (0, 0) is accepted).
     """
     rules = rules or load_golf_rules()
     geo = geo or golf_geometry()
     o = np.array([int(x) for x in openers], np.int64)
     if o.shape != (2,) or np.any((o != 0) & (o != 1)):
         raise ValueError(f"openers must be two partners 0/1, got {openers!r}")
+    if not rules.duo and o.any():
+        raise ValueError(f"openers = {list(openers)} but rules.duo is off: a singles side has one "
+                         "player (partner 0); set duo=True for duo play (G-31)")
     st = new_game_state(rules, geo, seed)
     st.openers, st.first_openers, st.partner = o.copy(), o.copy(), o.copy()
     if rules.opening == "alternate":
@@ -103,7 +107,9 @@ def next_game(state: GolfState, rules: GolfRules, geo: GolfGeometry | None = Non
     st.game_no = state.game_no + 1
     st.winner = state.winner
     st.first_openers = state.first_openers.copy()
-    if st.game_no == 1:
+    if not rules.duo:
+        st.openers = np.zeros(N_SIDES, np.int64)  # singles: one player per side (partner 0)
+    elif st.game_no == 1:
         st.openers = 1 - state.first_openers  # G-31: in the second game the other partner opens
     else:
         st.openers = np.array(rules.deciding_openers, np.int64)  # deciding game: configured
