@@ -1,16 +1,19 @@
 """Array bundles of the compiled golfbillard referee: batched states, event logs, outcomes.
 
-Every bundle is a NamedTuple of arrays with a leading table axis T (the kernels take them as
-they are). :class:`GolfStates` is the batched game state (one row per table, the fields of
-:class:`~cuegym.rules.golfbillard.GolfState`); :class:`GolfLog` the physics event log
-(``SimResult`` fields, docs/physics_api.md); :class:`GolfOutcomes` what the strokes did;
-:class:`GolfInputs` what physics cannot know (injected events, the duo partner who struck, the
-opponent's choices, random draws).
+Every bundle holds arrays with a leading table axis T. :class:`GolfStates` is the batched game
+state (one row per table, the fields of :class:`~cuegym.rules.golfbillard.GolfState`);
+:class:`GolfLog` the physics event log (``SimResult`` fields, docs/physics_api.md);
+:class:`GolfOutcomes` what the strokes did; :class:`GolfInputs` what physics cannot know
+(injected events, the duo partner who struck, the opponent's choices, random draws). The kernels
+take NamedTuples (:class:`StateArrays`, :class:`OutcomeArrays`, GolfLog, GolfInputs); the
+batches people use are dataclasses whose ``arrays()`` is that view (no copy).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -31,7 +34,7 @@ N_DRAWS = 16  # random draws per stroke for the ``random`` policies
 N_RULES = 17
 
 
-class GolfStates(NamedTuple):
+class StateArrays(NamedTuple):
     """T golfbillard tables' states (each field as in :class:`GolfState`, table axis first).
 
     Attributes:
@@ -66,22 +69,98 @@ class GolfStates(NamedTuple):
     stroke_no: np.ndarray
     seed: np.ndarray
 
-    def copy(self) -> GolfStates:
-        """An independent copy (array copies)."""
-        return GolfStates(*(np.array(a, copy=True) for a in self))
 
-    def take(self, idx) -> GolfStates:
-        """The tables ``idx`` (an index array or mask), as a new batch."""
-        return GolfStates(*(np.ascontiguousarray(a[idx]) for a in self))
+@dataclass
+class GolfStates:
+    """A batch of T golfbillard states (fields and units: :class:`StateArrays`).
 
-    def put(self, idx, other: GolfStates) -> None:
-        """Write ``other`` into tables ``idx`` in place."""
-        for a, b in zip(self, other, strict=True):
-            a[idx] = b
+    ``len(states)`` is T; ``states[t]`` (and iteration) gives the per-table
+    :class:`~cuegym.rules.golfbillard.GolfState`; ``arrays()`` the kernels' view.
+    """
+
+    xy: np.ndarray
+    to_move: np.ndarray
+    phase: np.ndarray
+    kader: np.ndarray
+    duty: np.ndarray
+    duty_met: np.ndarray
+    turn_strokes: np.ndarray
+    turn_scored: np.ndarray
+    on_spot: np.ndarray
+    fouled_spots: np.ndarray
+    turns: np.ndarray
+    idle_turns: np.ndarray
+    winner: np.ndarray
+    games_won: np.ndarray
+    game_no: np.ndarray
+    match_winner: np.ndarray
+    partner: np.ndarray
+    openers: np.ndarray
+    first_openers: np.ndarray
+    stroke_no: np.ndarray
+    seed: np.ndarray
+
+    def arrays(self) -> StateArrays:
+        """The kernels' view of the same arrays."""
+        return StateArrays(*(getattr(self, f) for f in StateArrays._fields))
+
+    def _parts(self) -> Iterator[np.ndarray]:
+        return (getattr(self, f.name) for f in fields(self))
+
+    def __len__(self) -> int:
+        return int(self.to_move.shape[0])
 
     @property
     def n(self) -> int:
-        return int(self.to_move.shape[0])
+        return len(self)
+
+    def copy(self) -> GolfStates:
+        """An independent copy (array copies)."""
+        return GolfStates(*(np.array(a, copy=True) for a in self._parts()))
+
+    def take(self, idx: Any) -> GolfStates:
+        """The tables ``idx`` (an index array or mask), as a new batch."""
+        return GolfStates(*(np.ascontiguousarray(a[idx]) for a in self._parts()))
+
+    def put(self, idx: Any, other: GolfStates) -> None:
+        """Write ``other`` into tables ``idx`` in place."""
+        for a, b in zip(self._parts(), other._parts(), strict=True):
+            a[idx] = b
+
+    @staticmethod
+    def concat(parts: Sequence[GolfStates]) -> GolfStates:
+        """One batch of the tables of ``parts``, in order."""
+        return GolfStates(*(np.concatenate(list(a)) for a in zip(*(p._parts() for p in parts),
+                                                                  strict=True)))
+
+    @property
+    def over(self) -> np.ndarray:
+        """(T,) bool: the match is over."""
+        from .golf_codes import P_OVER
+
+        return self.phase == P_OVER
+
+    @property
+    def balls_left(self) -> np.ndarray:
+        """(T, 2) balls each side has on the table."""
+        on = ~np.isnan(self.xy[..., 0])
+        return on.reshape(len(self), N_SIDES, BALLS_PER_SIDE).sum(-1)
+
+    def state(self, t: int) -> Any:
+        """Table t as a :class:`~cuegym.rules.golfbillard.GolfState`."""
+        from .golf_views import unpack_state
+
+        return unpack_state(self, int(t))
+
+    def __getitem__(self, t: int) -> Any:
+        return self.state(t)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self.state(t) for t in range(len(self)))
+
+    def states(self) -> list:
+        """Every table as a GolfState."""
+        return list(self)
 
 
 _STATE_DTYPES = {"xy": np.float64, "kader": np.bool_, "duty": np.bool_, "duty_met": np.bool_,
@@ -94,7 +173,7 @@ def empty_states(T: int) -> GolfStates:
               "fouled_spots": (T, N_SIDES, 5), "games_won": (T, N_SIDES),
               "partner": (T, N_SIDES), "openers": (T, N_SIDES), "first_openers": (T, N_SIDES)}
     return GolfStates(**{f: np.zeros(shapes.get(f, (T,)), _STATE_DTYPES.get(f, np.int64))
-                         for f in GolfStates._fields})
+                         for f in StateArrays._fields})
 
 
 class GolfLog(NamedTuple):
@@ -145,7 +224,9 @@ class GolfInputs(NamedTuple):
             -1 when not given.
         inj_n: (T,) injected events; inj_type, inj_ball (-1 none), inj_goal (-1: a cap-cushion
             jam), inj_kind (G-18 kind code), inj_side (-1 none): (T, MAX_INJECTED) int;
-            inj_time: (T, MAX_INJECTED) [s].
+            inj_time: (T, MAX_INJECTED) [s]. inj_rn: (T, MAX_INJECTED) balls a G-18 deflect
+            event restores (RF); inj_rb: (T, MAX_INJECTED, 10) those balls; inj_rxy:
+            (T, MAX_INJECTED, 10, 2) where they go back [m].
         spot_n: (T,) penalty-spot choices given (-1: none given); spot_choice: (T, 10).
         pick: (T,) the G-25 ball picked (-1: none given).
         draws: (T, N_DRAWS) uniform [0, 1) draws for the ``random`` policies.
@@ -162,6 +243,9 @@ class GolfInputs(NamedTuple):
     inj_kind: np.ndarray
     inj_side: np.ndarray
     inj_time: np.ndarray
+    inj_rn: np.ndarray
+    inj_rb: np.ndarray
+    inj_rxy: np.ndarray
     spot_n: np.ndarray
     spot_choice: np.ndarray
     pick: np.ndarray
@@ -182,13 +266,15 @@ def plain_inputs(cue_ball: np.ndarray, cue: np.ndarray, players: np.ndarray | No
         inj_n=np.zeros(T, np.int64), inj_type=np.zeros((T, K), np.int64),
         inj_ball=np.full((T, K), -1, np.int64), inj_goal=np.full((T, K), -1, np.int64),
         inj_kind=np.zeros((T, K), np.int64), inj_side=np.full((T, K), -1, np.int64),
-        inj_time=np.zeros((T, K)), spot_n=np.full(T, -1, np.int64),
+        inj_time=np.zeros((T, K)), inj_rn=np.zeros((T, K), np.int64),
+        inj_rb=np.zeros((T, K, N_BALLS), np.int64), inj_rxy=np.zeros((T, K, N_BALLS, 2)),
+        spot_n=np.full(T, -1, np.int64),
         spot_choice=np.zeros((T, N_BALLS), np.int64), pick=np.full(T, -1, np.int64),
         draws=np.zeros((T, N_DRAWS)) if draws is None else np.ascontiguousarray(draws),
         physics=np.full(T, bool(physics)))
 
 
-class GolfOutcomes(NamedTuple):
+class OutcomeArrays(NamedTuple):
     """What T strokes did (play strokes and openings; unused fields stay at their fill).
 
     Attributes:
@@ -259,11 +345,8 @@ class GolfOutcomes(NamedTuple):
     err_a: np.ndarray
     err_b: np.ndarray
 
-    def take(self, idx) -> GolfOutcomes:
-        return GolfOutcomes(*(np.ascontiguousarray(a[idx]) for a in self))
 
-
-def empty_outcomes(T: int) -> GolfOutcomes:
+def empty_outcomes(T: int) -> OutcomeArrays:
     """Outcome arrays for T tables (to be filled by the kernels)."""
     F, B = MAX_FOULS, N_BALLS
     i64, f64, b1 = np.int64, np.float64, np.bool_
@@ -286,4 +369,4 @@ def empty_outcomes(T: int) -> GolfOutcomes:
         "op_replaced": ((T,), b1), "op_reason": ((T,), i64), "err": ((T,), i64),
         "err_a": ((T,), i64), "err_b": ((T,), i64),
     }
-    return GolfOutcomes(**{k: np.zeros(s, d) for k, (s, d) in spec.items()})
+    return OutcomeArrays(**{k: np.zeros(s, d) for k, (s, d) in spec.items()})

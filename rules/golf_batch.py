@@ -2,7 +2,7 @@
 
 :func:`referee` is the one call that scores T strokes (openings and play strokes mixed) and
 advances T states: :class:`~cuegym.rules.golf_arrays.GolfStates` and a physics log in,
-:class:`~cuegym.rules.golf_arrays.GolfOutcomes` and the next GolfStates out. The game layer
+:class:`~cuegym.rules.golf_arrays.OutcomeArrays` and the next GolfStates out. The game layer
 (:mod:`cuegym.games.golf`), the JSON CLI and the per-table views of
 :mod:`cuegym.rules.golfbillard` all go through it.
 """
@@ -33,8 +33,8 @@ from .golf_arrays import (
     R_REPLACEOFF,
     R_SPOT,
     GolfInputs,
-    GolfOutcomes,
     GolfStates,
+    OutcomeArrays,
     empty_outcomes,
     empty_states,
     golf_log,
@@ -47,6 +47,11 @@ from .golf_codes import (
     E_OPENING_FOUL_SIDE,
     E_PICK_MISSING,
     E_PICK_NOT_OWN,
+    E_RESTORE_CAP,
+    E_RESTORE_GOAL,
+    E_RESTORE_NOT_ON_TABLE,
+    E_RESTORE_OFF_CLOTH,
+    E_RESTORE_OVERLAP,
     E_SPOT_NOT_FREE,
     E_SPOTS_MISSING,
     E_SPOTS_RAN_OUT,
@@ -90,7 +95,7 @@ def rules_vector(rules: Any) -> np.ndarray:
 
 
 def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: Any
-            ) -> tuple[GolfOutcomes, GolfStates]:
+            ) -> tuple[OutcomeArrays, GolfStates]:
     """Score one stroke per table and advance each state (opening or play).
 
     Args:
@@ -121,8 +126,8 @@ def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: A
     out = empty_outcomes(T)
     ns = empty_states(T)
     kernel = play_kernel if T >= _PARALLEL_MIN else play_kernel_serial
-    kernel(states, golf_log(log), inputs, ga, rules_vector(rules),
-           np.ascontiguousarray(prm, np.float64), out, ns)
+    kernel(states.arrays(), golf_log(log), inputs, ga, rules_vector(rules),
+           np.ascontiguousarray(prm, np.float64), out, ns.arrays())
     bad = np.flatnonzero(out.err != E_NONE)
     if len(bad):
         t = int(bad[0])
@@ -130,7 +135,7 @@ def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: A
     return out, ns
 
 
-def error_text(out: GolfOutcomes, t: int, geo: Any) -> str:
+def error_text(out: OutcomeArrays, t: int, geo: Any) -> str:
     """The message of table t's error code."""
     ids = geo.ball_ids
     code, a, b = int(out.err[t]), int(out.err_a[t]), int(out.err_b[t])
@@ -158,6 +163,16 @@ def error_text(out: GolfOutcomes, t: int, geo: Any) -> str:
         return f"an opening foul needs a side (0 / 1) or a ball (injected event {a})"
     if code == E_NO_FREE_POINT:
         return f"no free point on the table for {ids[a]}"
+    if code == E_RESTORE_NOT_ON_TABLE:
+        return f"injected restore names ball {ids[a]}, which is not on the table"
+    if code == E_RESTORE_OFF_CLOTH:
+        return f"restore: {ids[a]} is off the cloth"
+    if code == E_RESTORE_CAP:
+        return f"restore: {ids[a]} overlaps a cap"
+    if code == E_RESTORE_GOAL:
+        return f"restore: {ids[a]} is inside a goal"
+    if code == E_RESTORE_OVERLAP:
+        return f"restore: {ids[a]} overlaps {ids[b]}"
     return f"referee error {code}"
 
 
@@ -171,14 +186,14 @@ def new_states(T: int, rules: Any, geo: Any, seed: Any = 0, openers: Any = (0, 0
     ns.openers[:] = o
     ns.first_openers[:] = o
     ns.partner[:] = o
-    new_games_kernel(ns, rules_vector(rules), golf_arrays(geo))
+    new_games_kernel(ns.arrays(), rules_vector(rules), golf_arrays(geo))
     return ns
 
 
 def start_turns(states: GolfStates, sides: Any, geo: Any) -> GolfStates:
     """A new turn of ``sides`` on every table (G-14 duty recorded): a new batch."""
     ns = states.copy()
-    start_turns_kernel(ns, np.broadcast_to(np.asarray(sides, np.int64), (ns.n,)).copy(),
+    start_turns_kernel(ns.arrays(), np.broadcast_to(np.asarray(sides, np.int64), (ns.n,)).copy(),
                        golf_arrays(geo))
     return ns
 
@@ -186,6 +201,6 @@ def start_turns(states: GolfStates, sides: Any, geo: Any) -> GolfStates:
 def finish_games(states: GolfStates, winners: Any, rules: Any, geo: Any) -> GolfStates:
     """Record finished games (0 / 1, 2 draw) and start the next or end the match: a new batch."""
     ns = states.copy()
-    finish_games_kernel(ns, np.broadcast_to(np.asarray(winners, np.int64), (ns.n,)).copy(),
+    finish_games_kernel(ns.arrays(), np.broadcast_to(np.asarray(winners, np.int64), (ns.n,)).copy(),
                         rules_vector(rules), golf_arrays(geo))
     return ns

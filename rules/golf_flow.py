@@ -6,6 +6,10 @@
   G-31 duos (partners alternate per turn).
 - :func:`play_kernel` referees one stroke per table (opening or play, ``prange`` over tables)
   and writes the outcomes and the next states; states are copied as arrays, row by row.
+
+Numba caches each file's functions by that file's time stamp only: after editing a kernel file
+this one calls (golf_stroke, golf_spots, golf_paths), touch this file too so the cached entry
+points are rebuilt.
 """
 
 from __future__ import annotations
@@ -30,21 +34,26 @@ from .golf_arrays import (
 )
 from .golf_codes import (
     D_OPENING_SIDE,
+    D_WRONG_BALL,
     D_WRONG_OPENER,
     E_NONE,
     E_OPENING_FOUL_SIDE,
+    F_G3,
     F_G18,
     I_FOUL,
     I_OFF,
     I_RAIL,
+    K_WRONG_BALL,
     K_WRONG_OPENER,
     N_IGNORED,
+    N_SPOTS_REPEAT,
+    N_SPOTS_UNUSED,
     P_OPENING,
     P_OVER,
     P_PLAY,
 )
 from .golf_paths import in_poly, path_max
-from .golf_spots import choose_spot
+from .golf_spots import place_on_spots
 from .golf_stroke import _error, _note, _path, referee_play, table_drops
 
 #: G-3: opening balls whose distances to their attack goals differ by no more than this [m] are
@@ -104,7 +113,10 @@ def next_game(ns, t, rp, ga):
     """The next game of the match: balls on their start spots, G-31 openers, G-3 opening."""
     reset_game(ns, t, rp, ga)
     ns.game_no[t] += 1
-    if ns.game_no[t] == 1:  # G-31: in the second game the other partner opens
+    if rp[R_DUO] == 0:  # singles: one player per side (partner 0)
+        ns.openers[t, 0] = 0
+        ns.openers[t, 1] = 0
+    elif ns.game_no[t] == 1:  # G-31: in the second game the other partner opens
         ns.openers[t, 0] = 1 - ns.first_openers[t, 0]
         ns.openers[t, 1] = 1 - ns.first_openers[t, 1]
     else:  # deciding game: configured
@@ -214,6 +226,12 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     lost = np.zeros(2, np.bool_)
     off = np.zeros(N_BALLS, np.bool_)
     nf = 0
+    for s in range(2):
+        due = opening_ball(before, s, ga)
+        if bo[s] != due:  # G-3: only the middle ball may open
+            _opening_foul(out, t, nf, 0.0, bo[s], F_G3, K_WRONG_BALL, D_WRONG_BALL, s, due, 0)
+            nf += 1
+            lost[s] = True
     for e in range(inp.inj_n[t]):
         typ = inp.inj_type[t, e]
         b = inp.inj_ball[t, e]
@@ -224,7 +242,7 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
             if side < 0:
                 _error(out, t, E_OPENING_FOUL_SIDE, e, 0)
                 return
-            _opening_foul(out, t, nf, inp.inj_time[t, e], bo[side], inp.inj_kind[t, e],
+            _opening_foul(out, t, nf, inp.inj_time[t, e], bo[side], F_G18, inp.inj_kind[t, e],
                           D_OPENING_SIDE, side, 0, 0)
             nf += 1
             lost[side] = True
@@ -237,7 +255,7 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     if rp[R_DUO] > 0 and inp.players[t, 0] >= 0:
         for s in range(2):
             if inp.players[t, s] != st.openers[t, s]:  # G-31: the wrong partner opened
-                _opening_foul(out, t, nf, 0.0, bo[s], K_WRONG_OPENER, D_WRONG_OPENER, s,
+                _opening_foul(out, t, nf, 0.0, bo[s], F_G18, K_WRONG_OPENER, D_WRONG_OPENER, s,
                               inp.players[t, s], st.openers[t, s])
                 nf += 1
                 lost[s] = True
@@ -321,24 +339,22 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
             if removed[x] or in_ts[x]:
                 xy[x, 0] = np.nan
                 xy[x, 1] = np.nan
-        pol = int(rp[R_SPOT])
-        pol = 0 if pol == 2 else pol  # no agent choices in the opening
-        allowed = np.zeros(5, np.bool_)
-        for i in range(n_ts):
-            x = to_spot[i]
-            k, px, py, err, ev = choose_spot(x, xy, ga, pol, -1, allowed, False,
-                                             inp.draws[t, i % inp.draws.shape[1]])
-            if err != E_NONE:
-                _error(out, t, err, ev, x)
-                return
-            xy[x, 0], xy[x, 1] = px, py
-            out.spot_ball[t, n_sp] = x
-            out.spot_k[t, n_sp] = k
-            n_sp += 1
+        on_spot = np.zeros(N_BALLS, np.int64)
+        n_sp, used, err, ev, eb = place_on_spots(to_spot, n_ts, xy, ga, int(rp[R_SPOT]),
+                                                 inp.spot_n[t], inp.spot_choice[t], -1,
+                                                 np.zeros(5, np.bool_), inp.draws[t, 1:],
+                                                 out.spot_ball[t], out.spot_k[t], on_spot)
+        if err != E_NONE:
+            _error(out, t, err, ev, eb)
+            return
+        if inp.spot_n[t] > used:
+            _note(out, t, N_SPOTS_UNUSED, used)
         for x in range(N_BALLS):
             out.scored_mask[t, x] = removed[x]
             if removed[x]:
                 out.scored[t, x // BALLS_PER_SIDE] += 1
+    if replaced and inp.spot_n[t] >= 0:
+        _note(out, t, N_SPOTS_REPEAT, -1)
     out.n_spotted[t] = n_sp
     left0, left1 = _balls_left(xy, 0), _balls_left(xy, 1)
     winner = -1
@@ -357,8 +373,8 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
 
 
 @nb.njit(cache=True)
-def _opening_foul(out, t, k, time, ball, kind, variant, a, b, c):
-    out.f_rule[t, k] = F_G18
+def _opening_foul(out, t, k, time, ball, rule, kind, variant, a, b, c):
+    out.f_rule[t, k] = rule
     out.f_time[t, k] = time
     out.f_kind[t, k] = kind
     out.f_nb[t, k] = 1
@@ -367,6 +383,30 @@ def _opening_foul(out, t, k, time, ball, kind, variant, a, b, c):
     out.f_det[t, k, 1] = a
     out.f_det[t, k, 2] = b
     out.f_det[t, k, 3] = c
+
+
+@nb.njit(cache=True)
+def opening_ball(xy, s, ga):
+    """G-3: the ball side ``s`` must open with: its on-table ball nearest its middle start spot
+    (the middle ball while it is on the table; ties: the lower number)."""
+    mx, my = ga.start[s * BALLS_PER_SIDE, 0], ga.start[s * BALLS_PER_SIDE, 1]
+    best = -1
+    bd = np.inf
+    for b in range(s * BALLS_PER_SIDE, (s + 1) * BALLS_PER_SIDE):
+        if not math.isnan(xy[b, 0]):
+            d = math.hypot(xy[b, 0] - mx, xy[b, 1] - my)
+            if d < bd:
+                bd = d
+                best = b
+    return best
+
+
+@nb.njit(cache=True)
+def opening_balls_kernel(xy, ga, out):
+    """out (T, 2): :func:`opening_ball` of both sides on every table."""
+    for t in range(xy.shape[0]):
+        for s in range(2):
+            out[t, s] = opening_ball(xy[t], s, ga)
 
 
 @nb.njit(cache=True)

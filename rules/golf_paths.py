@@ -51,7 +51,8 @@ class GolfArrays(NamedTuple):
             their edge lines (nx, ny, c).
         below: (2, 2) polygon ids of below_stroke_line_g (+eps). small_in / small_out: (2,)
             small_triangle_g at +eps / -eps; great_in / great_out: (2,) great_triangle_g.
-        strip: (2,) strip_top / strip_bottom (+eps).
+        strip: (2,) strip_top / strip_bottom (+eps). stroke_line: (2, S, 2, 2) the segments of
+            stroke_line_g (G-10: a ball within eps of them is on the line, above it).
         kader_poly: (18,) polygon id of kader k (1..17) offset by -eps (-1 for k = 0).
         view_ids: (3, 17) kader ids of each view (0: own kaders, 1 / 2: the G-23 merge at goal
             0 / 1), sorted; view_n: (3,). view_edges: (3, E, 2, 2) their raw edges; view_ne:
@@ -81,6 +82,7 @@ class GolfArrays(NamedTuple):
     great_in: np.ndarray
     great_out: np.ndarray
     strip: np.ndarray
+    stroke_line: np.ndarray
     kader_poly: np.ndarray
     view_ids: np.ndarray
     view_n: np.ndarray
@@ -162,7 +164,9 @@ def golf_arrays(geo) -> GolfArrays:
         outer_caps=np.ascontiguousarray(zs.outer_side_caps, np.int64),
         strip_cushion=strip_cushion, polys=arr, nv=nv, lines=lines, below=below,
         small_in=small_in, small_out=small_out, great_in=great_in, great_out=great_out,
-        strip=strip, kader_poly=kader_poly, view_ids=view_ids, view_n=view_n,
+        strip=strip, stroke_line=np.stack([np.asarray(zs.zone(f"stroke_line_{g}").segments,
+                                                      np.float64) for g in range(2)]),
+        kader_poly=kader_poly, view_ids=view_ids, view_n=view_n,
         view_edges=view_edges, view_ne=view_ne, view_band=view_band)
     _ARRAYS[id(geo)] = out
     return out
@@ -206,6 +210,17 @@ def seg_dist(x, y, ax, ay, bx, by):
     dx = x - (ax + s * abx)
     dy = y - (ay + s * aby)
     return math.sqrt(dx * dx + dy * dy)
+
+
+@nb.njit(cache=True)
+def on_line(segs, x, y, eps):
+    """A point within max(eps, 1e-12) of one of the segments (S, 2, 2): on a line zone (as
+    ``configs.zones.Zone.contains`` for segment zones)."""
+    tol = max(eps, _BOUNDARY_TOL)
+    for k in range(segs.shape[0]):
+        if seg_dist(x, y, segs[k, 0, 0], segs[k, 0, 1], segs[k, 1, 0], segs[k, 1, 1]) <= tol:
+            return True
+    return False
 
 
 @nb.njit(cache=True)

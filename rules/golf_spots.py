@@ -1,7 +1,8 @@
 """Compiled golfbillard penalty spots (G-25 .. G-30) and the balls a stroke moved.
 
 Kernels for one table (called from the batched referee in :mod:`cuegym.rules.golf_flow`):
-:func:`choose_spot` (the opponent's spot for a penalised ball), :func:`nearest_free_point`
+:func:`choose_spot` (the opponent's spot for a penalised ball), :func:`place_on_spots` (several
+balls in order, with the opponent's choices), :func:`nearest_free_point`
 (G-30 when every spot is blocked), :func:`pick_ball` (G-25) and :func:`moved_balls` (what RA
 puts back).
 """
@@ -16,7 +17,15 @@ import numpy as np
 from cuegym.physics.constants import EV_BALL_BALL
 
 from .golf_arrays import BALLS_PER_SIDE, N_BALLS
-from .golf_codes import E_NO_FREE_POINT, E_NONE, E_PICK_MISSING, E_PICK_NOT_OWN, E_SPOT_NOT_FREE
+from .golf_codes import (
+    E_NO_FREE_POINT,
+    E_NONE,
+    E_PICK_MISSING,
+    E_PICK_NOT_OWN,
+    E_SPOT_NOT_FREE,
+    E_SPOTS_MISSING,
+    E_SPOTS_RAN_OUT,
+)
 
 _MOVE_TOL = 1e-9  # a ball whose centre moved less than this [m] did not move
 _SPOT_STEP = 0.001  # G-30 free-point search: ring spacing [m]
@@ -204,3 +213,56 @@ def moved_balls(n, ev_type, ev_i, ev_j, rvw0, before, final, gone, out):
             out[b] = True
         if math.isnan(before[b, 0]):
             out[b] = False
+
+
+@nb.njit(cache=True)
+def place_on_spots(order, n_order, xy, ga, policy, spot_n, spot_choice, g26, allowed, u, out_b,
+                   out_k, on_spot):
+    """Put balls ``order[:n_order]`` on penalty spots one at a time, in that order (G-30, G-26).
+
+    ``xy`` is updated in place (the balls must be NaN there). With the ``agent`` policy (2) the
+    opponent's choices ``spot_choice[:spot_n]`` (``spot_n`` -1: none given) are consumed in
+    placing order, one where the opponent has a choice (a free spot among 1-3); ball ``g26``
+    goes to its first free ``allowed`` spot without a choice when one is free. ``u``: uniform
+    draws for the ``random`` policy (one per placed ball). Writes (ball, spot) to out_b / out_k
+    and the spot to ``on_spot``.
+
+    Returns:
+        (balls placed, choices used, error code, error value, error ball).
+    """
+    used = 0
+    for i in range(n_order):
+        b = order[i]
+        side = b // BALLS_PER_SIDE
+        use_allowed = False
+        if b == g26:
+            for k in range(5):
+                if allowed[k] and spot_free(ga.spots[side, k, 0], ga.spots[side, k, 1], xy,
+                                            ga.R):
+                    use_allowed = True
+        ch = -1
+        if use_allowed:
+            k, px, py, err, ev = choose_spot(b, xy, ga, 0, -1, allowed, True, 0.0)
+        else:
+            if policy == 2:
+                any3 = False
+                for k in range(3):
+                    if spot_free(ga.spots[side, k, 0], ga.spots[side, k, 1], xy, ga.R):
+                        any3 = True
+                if any3:
+                    if spot_n < 0:
+                        return i, used, E_SPOTS_MISSING, 0, b
+                    if used >= spot_n:
+                        return i, used, E_SPOTS_RAN_OUT, 0, b
+                    ch = spot_choice[used]
+                    used += 1
+            k, px, py, err, ev = choose_spot(b, xy, ga, policy, ch, allowed, False,
+                                             u[i % u.shape[0]])
+        if err != E_NONE:
+            return i, used, err, ev, b
+        xy[b, 0] = px
+        xy[b, 1] = py
+        out_b[i] = b
+        out_k[i] = k
+        on_spot[b] = k
+    return n_order, used, E_NONE, 0, -1

@@ -48,8 +48,11 @@ from .golf_codes import (
     E_DEFLECT_NEEDS,
     E_NONE,
     E_NOT_ON_TABLE,
-    E_SPOTS_MISSING,
-    E_SPOTS_RAN_OUT,
+    E_RESTORE_CAP,
+    E_RESTORE_GOAL,
+    E_RESTORE_NOT_ON_TABLE,
+    E_RESTORE_OFF_CLOTH,
+    E_RESTORE_OVERLAP,
     F_G8,
     F_G10,
     F_G11,
@@ -88,14 +91,17 @@ from .golf_codes import (
     N_FALL,
     N_JAM_FREED,
     N_LIMIT_EVENTS,
+    N_PICK_UNUSED,
     N_RAIL_RETURN,
+    N_SPOTS_UNUSED,
     PICK,
     RA,
+    RF,
     RULE_BITS,
     SPOT,
 )
-from .golf_paths import ball_path, in_poly, kader_of, path_leaves, seg_dist
-from .golf_spots import choose_spot, moved_balls, pick_ball
+from .golf_paths import ball_path, in_poly, kader_of, on_line, path_leaves, seg_dist
+from .golf_spots import moved_balls, pick_ball, place_on_spots
 
 
 @nb.njit(cache=True)
@@ -334,7 +340,7 @@ def _error(out, t, code, a, b):
 
 @nb.njit(cache=True)
 def referee_play(t, st, lg, inp, ga, rp, prm, out):
-    """Referee the play stroke of table t: write row t of ``out`` (GolfOutcomes)."""
+    """Referee the play stroke of table t: write row t of ``out`` (OutcomeArrays)."""
     s = st.to_move[t]
     opp = 1 - s
     g_att, g_def = s, 1 - s
@@ -432,8 +438,13 @@ def referee_play(t, st, lg, inp, ga, rp, prm, out):
             if need >= 0 and (b < 0 or b // BALLS_PER_SIDE != need):
                 _error(out, t, E_DEFLECT_NEEDS, kind, b)
                 return
+            for i in range(inp.inj_rn[t, e]):
+                if not on0[inp.inj_rb[t, e, i]]:
+                    _error(out, t, E_RESTORE_NOT_ON_TABLE, inp.inj_rb[t, e, i], 0)
+                    return
             k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G18, tm, kind, D_INJECTED, 0, 0)
             if k >= 0:
+                fd[k, 3] = e  # its event: the balls an RF foul puts back
                 if b >= 0:
                     fb[k, 0] = b
                     fnb[k] = 1
@@ -484,6 +495,7 @@ def referee_play(t, st, lg, inp, ga, rp, prm, out):
     # --- G-10 hard / raised-cue stroke from below the stroke line ----------------------------
     below = (in_poly(ga.polys, ga.nv, ga.below[g_att, 0], pcx, pcy)
              or in_poly(ga.polys, ga.nv, ga.below[g_att, 1], pcx, pcy)) \
+        and not on_line(ga.stroke_line[g_att], pcx, pcy, ga.eps) \
         and not in_poly(ga.polys, ga.nv, ga.small_in[g_att], pcx, pcy)
     if below and (direct or rp[R_G10ANY] > 0):
         hard = speed0 >= rp[R_HARD]
@@ -593,8 +605,8 @@ def referee_play(t, st, lg, inp, ga, rp, prm, out):
         if not any_duty:
             duty_met = True
 
-    _apply(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, jammed, before,
-           final, duty_met, left, on0, st, lg, inp, ga, rp, out)
+    _apply(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, off_time, off_seq,
+           jammed, before, final, duty_met, left, on0, st, lg, inp, ga, rp, out)
 
 
 @nb.njit(cache=True)
@@ -608,18 +620,20 @@ def _in(fb, fnb, k, b):
 
 
 @nb.njit(cache=True)
-def _push(t, c, pcx, pcy, d0x, d0y, direct, g_att, before, gap, ga, fr, ft, fk, fnb, fb, fd,
-          nf):
-    """G-13: the first thing the cue ball is frozen to (balls, cushions, caps, by index) that
-    the stroke points into; a goal attempt off the front / outer side cap is exempt."""
+def frozen_list(xy, c, ga, gap, kind_out, k_out, u_out):
+    """G-13: what ball ``c`` is frozen to (a gap below ``gap`` [m]): other balls, straight
+    cushions, caps, each by index. Writes the kind (0 ball, 1 cushion, 2 cap), its index and
+    the unit vector from the ball's centre toward it; returns how many."""
     R = ga.R
+    pcx, pcy = xy[c, 0], xy[c, 1]
+    n = 0
     for kind in range(3):
         m = N_BALLS if kind == 0 else (ga.cushions.shape[0] if kind == 1 else ga.caps.shape[0])
         for k in range(m):
             if kind == 0:
-                if k == c or math.isnan(before[k, 0]):
+                if k == c or math.isnan(xy[k, 0]):
                     continue
-                dvx, dvy = before[k, 0] - pcx, before[k, 1] - pcy
+                dvx, dvy = xy[k, 0] - pcx, xy[k, 1] - pcy
                 dist = math.hypot(dvx, dvy)
                 if not dist - 2 * R < gap:
                     continue
@@ -638,19 +652,39 @@ def _push(t, c, pcx, pcy, d0x, d0y, direct, g_att, before, gap, ga, fr, ft, fk, 
                 if not dist - R - ga.r_cap < gap:
                     continue
                 ux, uy = dvx / dist, dvy / dist
-            if d0x * ux + d0y * uy <= 1e-12:
-                continue  # the stroke points away from it (or along it)
-            if kind == 2 and direct and (k == ga.front_caps[g_att] or k == ga.outer_caps[0]
-                                         or k == ga.outer_caps[1]):
-                sign = 1.0 if g_att == 0 else -1.0
-                if (pcx - ga.caps[k, 0]) * sign > 0:
-                    continue  # G-13 exception: goal attempt off the front / outer side cap
-            j = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G13, 0.0, K_PUSH, D_PLAIN, kind, k)
-            if j >= 0:
-                fb[j, 0] = c
-                fnb[j] = 1
-                nf += 1
-            return nf
+            kind_out[n] = kind
+            k_out[n] = k
+            u_out[n, 0] = ux
+            u_out[n, 1] = uy
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def _push(t, c, pcx, pcy, d0x, d0y, direct, g_att, before, gap, ga, fr, ft, fk, fnb, fb, fd,
+          nf):
+    """G-13: the first thing the cue ball is frozen to (balls, cushions, caps, by index) that
+    the stroke points into; a goal attempt off the front / outer side cap is exempt."""
+    m = N_BALLS + ga.cushions.shape[0] + ga.caps.shape[0]
+    kinds = np.empty(m, np.int64)
+    ks = np.empty(m, np.int64)
+    us = np.empty((m, 2))
+    n = frozen_list(before, c, ga, gap, kinds, ks, us)
+    for i in range(n):
+        kind, k = kinds[i], ks[i]
+        if d0x * us[i, 0] + d0y * us[i, 1] <= 1e-12:
+            continue  # the stroke points away from it (or along it)
+        if kind == 2 and direct and (k == ga.front_caps[g_att] or k == ga.outer_caps[0]
+                                     or k == ga.outer_caps[1]):
+            sign = 1.0 if g_att == 0 else -1.0
+            if (pcx - ga.caps[k, 0]) * sign > 0:
+                continue  # G-13 exception: goal attempt off the front / outer side cap
+        j = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G13, 0.0, K_PUSH, D_PLAIN, kind, k)
+        if j >= 0:
+            fb[j, 0] = c
+            fnb[j] = 1
+            nf += 1
+        return nf
     return nf
 
 
@@ -692,8 +726,8 @@ def _blocking(t, s, g_att, before, final, gone, lg, rp, ga, fr, ft, fk, fnb, fb,
 
 
 @nb.njit(cache=True)
-def _apply(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, jammed, before,
-           final, duty_met, left, on0, st, lg, inp, ga, rp, out):
+def _apply(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, off_time, off_seq,
+           jammed, before, final, duty_met, left, on0, st, lg, inp, ga, rp, out):
     """Apply the penalised foul's consequences (and nothing else) and settle the stroke; when
     the turn ends without a foul and the G-14 duty is unmet, apply G-14 instead."""
     opp = 1 - s
@@ -715,7 +749,28 @@ def _apply(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, 
     fouled = np.empty((2, 5), np.bool_)
     on_spot = np.zeros(N_BALLS, np.int64)
     allowed = np.zeros(5, np.bool_)
-    draw = 0
+    order = np.zeros(N_BALLS, np.int64)
+    # G-17 exception to "only the first foul": an opponent's ball played off the table (or left
+    # on a cushion, goal cap or cover) always goes into its goal, whatever foul is penalised.
+    opp_off = np.zeros(N_BALLS, np.int64)
+    n_oo = 0
+    for _ in range(BALLS_PER_SIDE):
+        best = -1
+        for b in range(opp * BALLS_PER_SIDE, (opp + 1) * BALLS_PER_SIDE):
+            if is_off[b] and (best < 0 or off_time[b] < off_time[best] or (
+                    off_time[b] == off_time[best] and off_seq[b] < off_seq[best])):
+                taken = False
+                for i in range(n_oo):
+                    taken = taken or opp_off[i] == b
+                if not taken:
+                    best = b
+        if best < 0:
+            break
+        opp_off[n_oo] = best
+        n_oo += 1
+    is_opp_off = np.zeros(N_BALLS, np.bool_)
+    for i in range(n_oo):
+        is_opp_off[opp_off[i]] = True
     for attempt in range(2):
         xy[:] = final
         removed[:] = False
@@ -739,20 +794,30 @@ def _apply(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, 
         if has:
             if letters & RA:
                 for b in range(N_BALLS):  # RA: every ball the stroke moved goes back
-                    if moved[b]:
+                    if moved[b] and not is_opp_off[b]:  # (those go into their goal, G-17)
                         xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
                         replaced[b] = True
             elif (fr[0] == F_G16 or fr[0] == F_G17) and rp[R_REPLACEOFF] > 0:
                 for b in range(N_BALLS):
-                    if moved[b] and not math.isnan(final[b, 0]):
+                    if moved[b] and not math.isnan(final[b, 0]) and not is_opp_off[b]:
                         xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
                         replaced[b] = True
+            if letters & RF:
+                # G-18 deflect: only the balls the foul displaced go back (the event carries
+                # them); the others, dropped balls included, stay as the stroke left them
+                e = int(fd[0, 3])
+                for i in range(inp.inj_rn[t, e]):
+                    b = inp.inj_rb[t, e, i]
+                    removed[b] = False
+                    to_spot[b] = False
+                    xy[b, 0], xy[b, 1] = inp.inj_rxy[t, e, i, 0], inp.inj_rxy[t, e, i, 1]
+                    replaced[b] = True
             if letters & SPOT and fr[0] != F_G8:
                 for i in range(fnb[0]):
+                    removed[fb[0, i]] = False  # a touched ball that dropped comes out for its spot
                     to_spot[fb[0, i]] = True
-            if letters & GOAL:
-                # G-17: the opponent's balls off the table go into their goal; G-18 deflect:
-                # the touched opponent's ball does.
+            if letters & GOAL and fr[0] == F_G18:
+                # G-18 deflect_opponent_ball: the touched opponent's ball goes into its goal
                 for i in range(fnb[0]):
                     b = fb[0, i]
                     if b // BALLS_PER_SIDE == opp:
@@ -764,14 +829,21 @@ def _apply(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, 
                 to_spot[c] = True
             if letters & PICK:
                 b, err, ev = pick_ball(s, c, xy, ga, int(rp[R_PICK]), inp.pick[t],
-                                       inp.draws[t, draw % inp.draws.shape[1]])
-                if int(rp[R_PICK]) == 2:
-                    draw += 1
+                                       inp.draws[t, 0])
                 if err != E_NONE:
                     _error(out, t, err, ev, s)
                     return
                 if b >= 0:
                     to_spot[b] = True
+        # G-17 (whichever foul came first, G-17 itself included): the opponent's balls played
+        # off the table go into their goal, scored for the opponent, when they left (G-17a).
+        for i in range(n_oo):
+            b = opp_off[i]
+            if not removed[b]:
+                into[n_into] = b
+                n_into += 1
+                removed[b] = True
+                rtime[b] = off_time[b]
         # Balls off the table, on the rail or jammed that the penalised foul does not deal with
         # (nor RA brought back) go to a penalty spot of their side.
         for b in range(N_BALLS):
@@ -784,6 +856,12 @@ def _apply(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, 
             if removed[b] or to_spot[b]:
                 xy[b, 0] = np.nan
                 xy[b, 1] = np.nan
+        if has and letters & RF:
+            err, eb, eo = _check_restored(xy, inp.inj_rb[t, int(fd[0, 3])],
+                                          inp.inj_rn[t, int(fd[0, 3])], ga)
+            if err != E_NONE:
+                _error(out, t, err, eb, eo)
+                return
         # --- G-26: in kader play, a foul stroke with the cue ball lying on a penalty spot ----
         fouled[:] = st.fouled_spots[t]
         g26 = -1
@@ -799,39 +877,22 @@ def _apply(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, 
             same = xy[b, 0] == before[b, 0] and xy[b, 1] == before[b, 1]
             on_spot[b] = st.on_spot[t, b] if same else 0
         # --- G-30: place the balls one at a time, the cue ball first ---------------------------
-        n_sp = 0
-        used = 0
+        n_order = 0
         for m in range(N_BALLS + 1):
             b = c if m == 0 else m - 1
-            if not to_spot[b] or (m > 0 and b == c):
-                continue
-            has_allowed = b == g26
-            if has_allowed:
-                for k in range(5):
-                    allowed[k] = not fouled[b // BALLS_PER_SIDE, k]
-            ch = -1
-            pol = int(rp[R_SPOT])
-            if pol == 2:
-                if inp.spot_n[t] < 0:
-                    _error(out, t, E_SPOTS_MISSING, b, 0)
-                    return
-                if used >= inp.spot_n[t]:
-                    _error(out, t, E_SPOTS_RAN_OUT, b, 0)
-                    return
-                ch = inp.spot_choice[t, used]
-                used += 1
-            k, px, py, err, ev = choose_spot(b, xy, ga, pol, ch, allowed, has_allowed,
-                                             inp.draws[t, draw % inp.draws.shape[1]])
-            if pol == 1:
-                draw += 1
-            if err != E_NONE:
-                _error(out, t, err, ev, b)
-                return
-            xy[b, 0], xy[b, 1] = px, py
-            out.spot_ball[t, n_sp] = b
-            out.spot_k[t, n_sp] = k
-            n_sp += 1
-            on_spot[b] = k
+            if to_spot[b] and (m == 0 or b != c):
+                order[n_order] = b
+                n_order += 1
+        if g26 >= 0:
+            for k in range(5):
+                allowed[k] = not fouled[g26 // BALLS_PER_SIDE, k]
+        n_sp, used, err, ev, eb = place_on_spots(order, n_order, xy, ga, int(rp[R_SPOT]),
+                                                 inp.spot_n[t], inp.spot_choice[t], g26, allowed,
+                                                 inp.draws[t, 1:], out.spot_ball[t],
+                                                 out.spot_k[t], on_spot)
+        if err != E_NONE:
+            _error(out, t, err, ev, eb)
+            return
         left_after = np.zeros(2, np.int64)
         scored = np.zeros(2, np.int64)
         for b in range(N_BALLS):
@@ -900,3 +961,30 @@ def _apply(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, 
     out.xy[t, :, :] = xy
     out.on_spot[t, :] = on_spot
     out.fouled_spots[t, :, :] = fouled
+    if inp.spot_n[t] > used:
+        _note(out, t, N_SPOTS_UNUSED, used)
+    if inp.pick[t] >= 0 and not letters & PICK:
+        _note(out, t, N_PICK_UNUSED, -1)
+
+
+@nb.njit(cache=True)
+def _check_restored(xy, balls, n, ga):
+    """A ball put back by RF must lie on the cloth, clear of caps, goals and the other balls:
+    (error code, ball, the ball it overlaps or -1)."""
+    R, tol = ga.R, 1e-7
+    for i in range(n):
+        b = balls[i]
+        x, y = xy[b, 0], xy[b, 1]
+        if abs(x) > ga.hx + tol or abs(y) > ga.hy + tol:
+            return E_RESTORE_OFF_CLOTH, b, -1
+        for k in range(ga.caps.shape[0]):
+            if math.hypot(ga.caps[k, 0] - x, ga.caps[k, 1] - y) < R + ga.r_cap - tol:
+                return E_RESTORE_CAP, b, -1
+        for g in range(2):
+            if math.hypot(ga.goals[g, 0] - x, ga.goals[g, 1] - y) < ga.goals[g, 2]:
+                return E_RESTORE_GOAL, b, -1
+        for o in range(N_BALLS):
+            if o != b and not math.isnan(xy[o, 0]) and math.hypot(xy[o, 0] - x,
+                                                                  xy[o, 1] - y) < 2 * R - tol:
+                return E_RESTORE_OVERLAP, b, o
+    return E_NONE, -1, -1

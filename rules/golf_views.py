@@ -22,8 +22,8 @@ from .golf_arrays import (
     N_DRAWS,
     SIDE_OF,
     GolfInputs,
-    GolfOutcomes,
     GolfStates,
+    OutcomeArrays,
     empty_states,
 )
 from .golf_codes import (
@@ -33,7 +33,6 @@ from .golf_codes import (
     D_OUT_OF_TURN,
     D_PLAYED_OPP,
     D_WRONG_OPENER,
-    FOUL_ORDER,
     INJECTED_TYPES,
     KIND,
     KINDS,
@@ -43,9 +42,13 @@ from .golf_codes import (
     N_JAM_FREED,
     N_LIMIT_EVENTS,
     N_LIMIT_TIME,
+    N_PICK_UNUSED,
     N_RAIL_RETURN,
+    N_SPOTS_REPEAT,
+    N_SPOTS_UNUSED,
     OPENING_REASONS,
     PHASES,
+    RULES,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -109,7 +112,7 @@ def unpack_states(gs: GolfStates) -> list[Any]:
 
 def parse_injected(events: Any, geo: Any, t_end: float) -> list[dict]:
     """Validate one table's injected events (cuegym.rules.golfbillard docstring)."""
-    from .golfbillard import ball_index
+    from .golfbillard import _restore_list, ball_index
 
     out = []
     for e in events or ():
@@ -117,7 +120,8 @@ def parse_injected(events: Any, geo: Any, t_end: float) -> list[dict]:
             raise ValueError(f"injected event must be an object with type in "
                              f"{list(INJECTED_TYPES)}, got {e!r}")
         e = dict(e)
-        extra = sorted(set(e) - {"type", "ball", "time", "goal", "where", "kind", "side"})
+        extra = sorted(set(e) - {"type", "ball", "time", "goal", "where", "kind", "side",
+                                 "restore"})
         if extra:
             raise ValueError(f"unknown key(s) {extra} in injected event {e!r}")
         if "ball" in e:
@@ -135,6 +139,8 @@ def parse_injected(events: Any, geo: Any, t_end: float) -> list[dict]:
         if e["type"] == "foul" and e.get("kind") not in BEHAVIOURAL:
             raise ValueError(f"unknown behavioural foul kind {e.get('kind')!r}; known: "
                              f"{sorted(BEHAVIOURAL)}")
+        if "restore" in e:
+            e["restore"] = _restore_list(e, geo)
         if e["type"] == "jam":
             if "goal" in e:
                 if e["goal"] not in (0, 1):
@@ -173,7 +179,9 @@ def make_inputs(cue_ball: np.ndarray, cue: np.ndarray, t_end: np.ndarray, geo: A
         inj_n=np.zeros(T, np.int64), inj_type=np.zeros((T, K), np.int64),
         inj_ball=np.full((T, K), -1, np.int64), inj_goal=np.full((T, K), -1, np.int64),
         inj_kind=np.zeros((T, K), np.int64), inj_side=np.full((T, K), -1, np.int64),
-        inj_time=np.zeros((T, K)), spot_n=np.full(T, -1, np.int64),
+        inj_time=np.zeros((T, K)), inj_rn=np.zeros((T, K), np.int64),
+        inj_rb=np.zeros((T, K, N_BALLS), np.int64), inj_rxy=np.zeros((T, K, N_BALLS, 2)),
+        spot_n=np.full(T, -1, np.int64),
         spot_choice=np.zeros((T, N_BALLS), np.int64), pick=np.full(T, -1, np.int64),
         draws=np.zeros((T, N_DRAWS)) if draws is None else np.ascontiguousarray(draws),
         physics=np.broadcast_to(np.asarray(physics, bool), (T,)).copy())
@@ -194,15 +202,20 @@ def make_inputs(cue_ball: np.ndarray, cue: np.ndarray, t_end: np.ndarray, geo: A
             inp.inj_goal[t, k] = e.get("goal", -1)
             inp.inj_kind[t, k] = KIND.get(e.get("kind"), 0)
             inp.inj_side[t, k] = e.get("side", -1)
+            for i, (b, x, y) in enumerate(e.get("restore", ())):
+                inp.inj_rb[t, k, i] = b
+                inp.inj_rxy[t, k, i] = (x, y)
+            inp.inj_rn[t, k] = len(e.get("restore", ()))
         ch = choices[t] if choices is not None else None
-        if ch:
+        if ch is not None:
             if not isinstance(ch, dict) or set(ch) - {"spots", "pick"}:
                 raise ValueError(f"choices must be {{'spots': [..], 'pick': ball}}, got {ch!r}")
             spots = ch.get("spots")
             if spots is not None:
                 if callable(spots) or not isinstance(spots, (list, tuple)) or len(spots) > N_BALLS:
                     raise ValueError(f"choices['spots'] must be a list of at most {N_BALLS} spot "
-                                     f"numbers, got {spots!r}")
+                                     f"numbers (the compiled referee takes no callables), got "
+                                     f"{spots!r}")
                 for k, v in enumerate(spots):
                     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
                         raise ValueError(f"choices['spots'][{k}] must be a spot number, got {v!r}")
@@ -294,9 +307,9 @@ _STRIPS = ("strip_top", "strip_bottom")
 _CONTACTS = ("ball", "cushion", "cap")
 
 
-def foul_detail(out: GolfOutcomes, t: int, i: int, ids: Sequence[str]) -> str:
+def foul_detail(out: OutcomeArrays, t: int, i: int, ids: Sequence[str]) -> str:
     """Text for people of foul i of table t."""
-    rule = FOUL_ORDER[int(out.f_rule[t, i])]
+    rule = RULES[int(out.f_rule[t, i])]
     kind = KINDS[int(out.f_kind[t, i])]
     balls = [int(b) for b in out.f_balls[t, i, :int(out.f_nb[t, i])]]
     v, a, b, c = (float(x) for x in out.f_det[t, i])
@@ -312,6 +325,8 @@ def foul_detail(out: GolfOutcomes, t: int, i: int, ids: Sequence[str]) -> str:
             return f"side {int(a)}"
         if v == D_WRONG_OPENER:
             return f"side {int(a)}: partner {int(b)} opened, partner {int(c)} was due"
+    if rule == "G-3":
+        return f"side {int(a)} opened with {ids[balls[0]]}; only {ids[int(b)]} may open"
     cb = ids[balls[0]] if balls else ""
     if rule == "G-10":
         return (f"{kind} direct goal attempt from below the stroke line (speed {a:.2f} m/s, "
@@ -334,40 +349,65 @@ def foul_detail(out: GolfOutcomes, t: int, i: int, ids: Sequence[str]) -> str:
     }[rule]
 
 
-def note_text(code: int, ball: int, ids: Sequence[str]) -> str:
-    b = ids[ball] if ball >= 0 else ""
+def note_text(out: OutcomeArrays, t: int, k: int, ids: Sequence[str],
+              spots: Sequence[int] = ()) -> str:
+    """Text of note k of table t (``spots``: the opponent's spot choices given, if any)."""
+    code, v = int(out.note_code[t, k]), int(out.note_ball[t, k])
+    b = ids[v] if 0 <= v < len(ids) else ""
     if code in (N_LIMIT_EVENTS, N_LIMIT_TIME):
         limit = "max_events" if code == N_LIMIT_EVENTS else "t_max"
         return (f"the simulation stopped at a limit ({limit}) before every ball came to rest; "
-                f"scored as it stood")
+                f"scored as it stood (allow_overflow)")
     if code == N_RAIL_RETURN:
         return f"G-17b: {b} rode over the rail and came back: not penalised"
     if code == N_FALL:
         return f"G-6a: {b} fell after coming to rest: no goal, back on the rim"
     if code == N_JAM_FREED:
         return f"G-19: {b} jammed between a cap and the short cushion: freed"
+    if code == N_SPOTS_UNUSED:
+        unused = [int(x) for x in spots[v:]]
+        if out.opening[t]:
+            return f"choices['spots']: entries {unused} not needed"
+        n = len(unused)
+        return (f"choices['spots']: {n} entr{'y' if n == 1 else 'ies'} {unused} not needed "
+                f"({int(out.n_spotted[t])} ball(s) chosen for by the opponent)")
+    if code == N_PICK_UNUSED:
+        return "choices['pick'] not used: no G-25 pick in this stroke"
+    if code == N_SPOTS_REPEAT:
+        return "choices['spots'] not used: the balls went back (repeat)"
     if code >= N_IGNORED:
         return f"{INJECTED_TYPES[code - N_IGNORED]} of {b} ignored in the opening"
     raise ValueError(f"unknown note code {code}")
 
 
-def fouls_of(out: GolfOutcomes, t: int, ids: Sequence[str]) -> list:
+def fouls_of(out: OutcomeArrays, t: int, ids: Sequence[str], inp: GolfInputs | None = None
+             ) -> list:
+    """Table t's fouls as :class:`~cuegym.rules.golfbillard.Foul` objects (``inp``: the inputs,
+    for the balls an injected RF foul restores)."""
     from .golfbillard import Foul
 
-    return [Foul(FOUL_ORDER[int(out.f_rule[t, i])], float(out.f_time[t, i]),
-                 tuple(int(b) for b in out.f_balls[t, i, :int(out.f_nb[t, i])]),
-                 KINDS[int(out.f_kind[t, i])], foul_detail(out, t, i, ids))
-            for i in range(int(out.n_fouls[t]))]
+    fouls = []
+    for i in range(int(out.n_fouls[t])):
+        restore: tuple = ()
+        if inp is not None and int(out.f_det[t, i, 0]) == D_INJECTED:
+            e = int(out.f_det[t, i, 3])
+            restore = tuple((int(inp.inj_rb[t, e, k]), float(inp.inj_rxy[t, e, k, 0]),
+                             float(inp.inj_rxy[t, e, k, 1])) for k in range(int(inp.inj_rn[t, e])))
+        fouls.append(Foul(RULES[int(out.f_rule[t, i])], float(out.f_time[t, i]),
+                          tuple(int(b) for b in out.f_balls[t, i, :int(out.f_nb[t, i])]),
+                          KINDS[int(out.f_kind[t, i])], foul_detail(out, t, i, ids), restore))
+    return fouls
 
 
-def outcome_object(out: GolfOutcomes, t: int, geo: Any) -> Any:
-    """Row t of the outcomes as a :class:`GolfOutcome` or :class:`OpeningOutcome`."""
+def outcome_object(out: OutcomeArrays, t: int, geo: Any, inp: GolfInputs | None = None) -> Any:
+    """Row t of the outcomes as a :class:`GolfOutcome` or :class:`OpeningOutcome` (``inp``: the
+    inputs, for the texts that quote them)."""
     from .golfbillard import GolfOutcome
 
     ids = geo.ball_ids
-    fouls = fouls_of(out, t, ids)
-    notes = [note_text(int(out.note_code[t, k]), int(out.note_ball[t, k]), ids)
-             for k in range(int(out.n_notes[t]))]
+    fouls = fouls_of(out, t, ids, inp)
+    spots = () if inp is None else inp.spot_choice[t, :max(int(inp.spot_n[t]), 0)]
+    notes = [note_text(out, t, k, ids, spots) for k in range(int(out.n_notes[t]))]
     spotted = [(int(out.spot_ball[t, k]), int(out.spot_k[t, k]))
                for k in range(int(out.n_spotted[t]))]
     scored_balls = [int(b) for b in np.flatnonzero(out.scored_mask[t])]
@@ -400,8 +440,8 @@ def outcome_object(out: GolfOutcomes, t: int, geo: Any) -> Any:
         fouled_spots=out.fouled_spots[t].copy(), notes=notes, overflow=int(out.overflow[t]))
 
 
-def outcome_objects(out: GolfOutcomes, geo: Any) -> list:
-    return [outcome_object(out, t, geo) for t in range(out.opening.shape[0])]
+def outcome_objects(out: OutcomeArrays, geo: Any, inp: GolfInputs | None = None) -> list:
+    return [outcome_object(out, t, geo, inp) for t in range(out.opening.shape[0])]
 
 
 __all__ = ["OpeningOutcome", "SIDE_OF", "make_inputs", "outcome_object", "outcome_objects",

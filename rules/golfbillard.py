@@ -34,7 +34,9 @@ Injected events (a list per table; ``ball`` is an index or id, ``time`` in s; G-
   ``{"type": "jam", "ball": b, "where": "cap_cushion"}`` between a cap and the short cushion: freed
 - ``{"type": "fall_after_rest", "ball": b}`` fell after coming to rest: no goal, back on the rim
 - ``{"type": "foul", "kind": <BEHAVIOURAL key>, "ball": b, "time": t}`` (G-18, G-25; ``ball``
-  is the touched ball where the kind names one)
+  is the touched ball where the kind names one). The deflect kinds (:data:`RESTORE_KINDS`) may
+  add ``"restore": {ball: [x, y]}``: the balls the foul displaced and where they lay before it;
+  only those go back (RF), every other ball stays where the stroke left it.
 """
 
 from __future__ import annotations
@@ -77,16 +79,18 @@ from .golf_codes import (
     FOUL_ORDER,
     INJECTED_TYPES,
     PICK_POLICIES,
+    RESTORE_KINDS,
     RULE,
     SPOT_POLICIES,
 )
 
 __all__ = ["BALLS_PER_SIDE", "BEHAVIOURAL", "CONSEQUENCES", "FOUL_ORDER", "INJECTED_TYPES",
-           "N_BALLS", "N_SIDES", "PICK_POLICIES", "SIDE_OF", "SPOT_POLICIES", "Foul",
-           "GolfGeometry", "GolfOutcome", "GolfRules", "GolfState", "LogBuilder", "ball_index",
-           "choose_spot", "defence_duty", "direct_goal_attempt", "frozen_contacts",
-           "golf_geometry", "load_golf_rules", "new_game_state", "score_stroke", "score_strokes",
-           "stack_logs", "toward_goal_cap", "validate_state"]
+           "N_BALLS", "N_SIDES", "PICK_POLICIES", "RESTORE_KINDS", "SIDE_OF", "SPOT_POLICIES",
+           "Foul", "GolfGeometry", "GolfOutcome", "GolfRules", "GolfState", "LogBuilder",
+           "ball_index", "check_choices", "check_overflow", "check_player", "choose_spot",
+           "defence_duty", "direct_goal_attempt", "frozen_contacts", "golf_geometry",
+           "load_golf_rules", "new_game_state", "score_stroke", "score_strokes", "stack_logs",
+           "toward_goal_cap", "validate_state"]
 
 def attack_goal(side: int) -> int:
     """Goal index a side scores into (G-6): side 0 -> goal 0 (+x), side 1 -> goal 1 (-x)."""
@@ -593,6 +597,8 @@ class Foul:
         rule: rule id (``G-12``). time: when the event that makes it happened [s] (G-19a).
         balls: balls it names (the G-8 ball, the G-15 / G-16 balls, the touched ball, ...).
         kind: the G-18 kind, or a short tag. detail: text for people.
+        restore: G-18 deflect kinds (RF): ``(ball, x, y)`` of each ball the foul displaced,
+            put back there; every other ball stays where the stroke left it.
     """
 
     rule: str
@@ -600,6 +606,7 @@ class Foul:
     balls: tuple[int, ...] = ()
     kind: str = ""
     detail: str = ""
+    restore: tuple[tuple[int, float, float], ...] = ()
 
     def sort_key(self) -> tuple[float, int]:
         return (self.time, RULE[self.rule])
@@ -613,7 +620,7 @@ class GolfOutcome:
         shooter: side that struck. cue_ball: ball struck (index).
         kader: the stroke was played under kader rules (G-20).
         fouls: every foul detected, G-19a order. foul: the penalised one (the first) or None.
-        consequences: letters applied (LT, RA, CS, SPOT, GOAL, PICK).
+        consequences: letters applied (LT, RA, RF, CS, SPOT, GOAL, PICK).
         drops: (ball, goal, time) of every ball that dropped in the stroke (physics + jams).
         scored: (2,) balls scored for each side by this stroke, after the consequences.
         scored_balls: balls removed from the table by this stroke and credited to their side.
@@ -830,32 +837,19 @@ def stack_logs(logs: Sequence[Any]) -> SimpleNamespace:
 def frozen_contacts(xy: np.ndarray, c: int, geo: GolfGeometry, gap: float
                     ) -> list[tuple[str, int, np.ndarray]]:
     """G-13: what the cue ball ``c`` is frozen to (gap < ``gap``): (kind, index, unit vector
-    from the cue-ball centre toward it), kind ``ball``, ``cushion`` or ``cap``."""
-    p = xy[c]
-    out = []
-    R = geo.R
-    for b in np.flatnonzero(~np.isnan(xy[:, 0])):
-        if b == c:
-            continue
-        dv = xy[b] - p
-        dist = float(np.hypot(*dv))
-        if dist - 2 * R < gap:
-            out.append(("ball", int(b), dv / dist))
-    for k, cu in enumerate(geo.table.cushions):
-        n = np.array([cu.nx, cu.ny])
-        a, b2 = np.array([cu.x1, cu.y1]), np.array([cu.x2, cu.y2])
-        e = b2 - a
-        s = float(np.dot(p - a, e) / np.dot(e, e))
-        if 0.0 <= s <= 1.0 and float(np.dot(p - a, n)) - R < gap:
-            out.append(("cushion", k, -n))
-    for k, cc in enumerate(geo.caps):
-        dv = cc - p
-        dist = float(np.hypot(*dv))
-        if dist - R - geo.r_cap < gap:
-            out.append(("cap", k, dv / dist))
-    return out
+    from the cue-ball centre toward it), kind ``ball``, ``cushion`` or ``cap`` (the referee's
+    kernel :func:`cuegym.rules.golf_stroke.frozen_list`)."""
+    from .golf_paths import golf_arrays
+    from .golf_stroke import frozen_list
 
-
+    ga = golf_arrays(geo)
+    m = N_BALLS + ga.cushions.shape[0] + ga.caps.shape[0]
+    kinds = np.empty(m, np.int64)
+    ks = np.empty(m, np.int64)
+    us = np.empty((m, 2))
+    n = frozen_list(np.ascontiguousarray(xy, np.float64), int(c), ga, float(gap), kinds, ks, us)
+    names = ("ball", "cushion", "cap")
+    return [(names[kinds[i]], int(ks[i]), us[i].copy()) for i in range(n)]
 
 
 def direct_goal_attempt(p: np.ndarray, d: np.ndarray, goal: int, geo: GolfGeometry) -> bool:
@@ -931,7 +925,8 @@ def choose_spot(ball: int, xy: np.ndarray, geo: GolfGeometry, policy: str,
 def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: Any,
                   cue: Any = None, *, injected: Any = None, players: Any = None,
                   paths: str = "auto", choices: Any = None, rules: GolfRules | None = None,
-                  geo: GolfGeometry | None = None) -> list[GolfOutcome]:
+                  geo: GolfGeometry | None = None,
+                  allow_overflow: bool = False) -> list[GolfOutcome]:
     """Referee T play strokes at once (one per table of ``log``) with the compiled referee.
 
     Args:
@@ -941,15 +936,27 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         cue_ball: (T,) ball struck on each table (index or id).
         cue: (T, 5) strike V0, phi, theta, a, b (deg); theta feeds G-10 (b). Optional.
         injected: per table a list of injected events (module docstring); a flat list when T = 1.
-        players: (T,) duo partner who struck (G-31); None when not checked.
+        players: (T,) duo partner (0 / 1) who struck (G-31). Required with ``rules.duo``
+            (a partner other than the due one is a G-18 ``out_of_turn`` foul); without duo
+            play only None or 0 (a singles side has one player) are accepted.
         paths: ``physics`` (the motion laws; needs a SimResult), ``straight`` (lines between
             logged positions) or ``auto`` (physics when the log carries ``prm``).
-        choices: per table a dict of the opponent's choices: ``spots`` (for ``agent``: a list
-            of spot numbers, one per placed ball) and ``pick`` (G-25 ball).
+        choices: per table a dict of the opponent's choices (or None): ``spots`` (a list of
+            spot numbers, one per placed ball in placing order, consumed where the opponent
+            has a choice; needs ``rules.spot_policy = 'agent'``) and ``pick`` (G-25: the
+            offender's ball; needs ``rules.pick_policy = 'agent'``). A choice whose option is
+            not set is a ValueError; entries the stroke did not need are reported in ``notes``.
         rules, geo: rule-set options and static game facts (defaults: the shipped configs).
+        allow_overflow: score a stroke whose simulation stopped at ``max_events`` / ``t_max``
+            (physics ``overflow`` != 0) where its log ended, with a note; by default such a
+            stroke is refused, since the rules judge balls at rest.
 
     Returns:
         One GolfOutcome per table.
+
+    Raises:
+        ValueError: bad input (the message names it), a choice or partner the rule options do
+            not use, or an overflowed simulation without ``allow_overflow``.
     """
     rules = rules or GolfRules()
     geo = geo or golf_geometry()
@@ -979,13 +986,16 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         injected = [injected]
     if injected is not None and len(injected) != T:
         raise ValueError(f"injected must hold one list per table ({T}), got {injected!r}")
-    if isinstance(choices, dict):
-        choices = [choices]
-    if players is not None:
-        players = list(np.atleast_1d(np.asarray(players, dtype=object)))
-    if (players is not None and len(players) != T) or (choices is not None
-                                                        and len(choices) != T):
+    if choices is None or isinstance(choices, dict):
+        choices = [choices] * T if T == 1 or choices is None else [choices]
+    players = [None] * T if players is None else list(np.atleast_1d(np.asarray(players,
+                                                                             dtype=object)))
+    if len(players) != T or len(choices) != T:
         raise ValueError(f"players and choices need one entry per table ({T})")
+    for t in range(T):
+        choices[t] = check_choices(choices[t], rules, f"choices[{t}]")
+        players[t] = check_player(players[t], rules, f"players[{t}]")
+    check_overflow(log, allow_overflow)
     from .golf_batch import referee
     from .golf_views import make_inputs, outcome_objects, pack_states, policy_draws
 
@@ -994,7 +1004,98 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
                          players=players, choices=choices, physics=physics_paths(log, paths),
                          draws=policy_draws(gs, rules))
     out, _ = referee(gs, log, inputs, rules, geo)
-    return outcome_objects(out, geo)
+    return outcome_objects(out, geo, inputs)
+
+
+#: The option that enables each key of ``choices`` (G-30 spots, G-25 pick).
+CHOICE_OPTIONS = {"spots": "spot_policy", "pick": "pick_policy"}
+
+
+def check_choices(choices: Any, rules: GolfRules, where: str = "choices") -> dict:
+    """The opponent's choices of one stroke, checked against the rule options.
+
+    Returns a dict (empty for None). Raises ValueError for anything but a mapping with keys
+    ``spots`` / ``pick``, and for a key whose option (``spot_policy`` / ``pick_policy``) is not
+    ``agent``: such a choice would be ignored, so it is refused.
+    """
+    if choices is None:
+        return {}
+    if not isinstance(choices, dict):
+        raise ValueError(f"{where} must be a dict with 'spots' and / or 'pick', got {choices!r}")
+    unknown = sorted(set(choices) - set(CHOICE_OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown key(s) {unknown} in {where}; known: {sorted(CHOICE_OPTIONS)}")
+    for key, option in CHOICE_OPTIONS.items():
+        if key in choices and getattr(rules, option) != "agent":
+            raise ValueError(f"{where}[{key!r}] is given but rules.{option} is "
+                             f"{getattr(rules, option)!r}, which does not use it: set "
+                             f"{option}='agent' to let the opponent choose")
+    spots = choices.get("spots")
+    if "spots" in choices and not (callable(spots) or isinstance(spots, (list, tuple))):
+        raise ValueError(f"{where}['spots'] must be a list of spot numbers or a callable, got "
+                         f"{spots!r}")
+    return dict(choices)
+
+
+def check_player(player: Any, rules: GolfRules, where: str = "player") -> int | None:
+    """The duo partner (0 / 1) who struck (G-31). With ``rules.duo`` it is required (the turn
+    order is always checked); without duo play a side has one player, so only None or 0 are
+    accepted. Returns the partner, or None (singles, not given)."""
+    if player is None:
+        if rules.duo:
+            raise ValueError(f"{where}: duo play (rules.duo) needs the partner (0 / 1) who "
+                             "struck, to check the turn order (G-31)")
+        return None
+    if isinstance(player, (bool, np.bool_)) or player not in (0, 1):
+        raise ValueError(f"{where} must be partner 0 or 1, got {player!r}")
+    if not rules.duo and int(player) != 0:
+        raise ValueError(f"{where} = {player!r} but rules.duo is off: a singles side has one "
+                         "player (partner 0); set duo=True for duo play (G-31)")
+    return int(player)
+
+
+def check_overflow(log: Any, allow_overflow: bool, tables: Sequence[int] | None = None) -> None:
+    """Refuse a log in which the simulation stopped at a limit before every ball came to rest
+    (physics ``overflow``: 1 max_events, 2 t_max), unless ``allow_overflow``; the rules judge a
+    stroke from balls at rest."""
+    if not isinstance(allow_overflow, (bool, np.bool_)):
+        raise ValueError(f"allow_overflow must be true or false, got {allow_overflow!r}")
+    code = np.asarray(getattr(log, "overflow", 0)).reshape(-1)
+    idx = range(len(code)) if tables is None else tables
+    bad = [t for t in idx if code[t] != 0]
+    if bad and not allow_overflow:
+        t = bad[0]
+        limit = {1: "max_events", 2: "t_max"}.get(int(code[t]), f"code {int(code[t])}")
+        raise ValueError(f"table {t}: the simulation stopped at its {limit} limit before every "
+                         f"ball came to rest (overflow = {int(code[t])}); raise max_events / "
+                         "t_max, or pass allow_overflow=True to score it where the log ended")
+
+
+
+
+def _restore_list(e: dict, geo: GolfGeometry) -> tuple[tuple[int, float, float], ...]:
+    """The ``restore`` of a G-18 deflect event: ``{ball: [x, y]}`` of the balls the foul
+    displaced, as ``(ball, x, y)``. Only the RF kinds take it; the touched ball itself is dealt
+    with by the rule (penalty spot or goal), so it cannot be restored."""
+    if e["type"] != "foul" or e.get("kind") not in RESTORE_KINDS:
+        raise ValueError(f"'restore' is only for the G-18 kinds {sorted(RESTORE_KINDS)} (they put "
+                         f"back the balls the foul displaced); {e.get('kind') or e['type']!r} "
+                         f"puts back every moved ball (RA) or none, got {e!r}")
+    rest = e["restore"]
+    if not isinstance(rest, dict):
+        raise ValueError(f"injected restore must map ball ids to [x, y], got {rest!r}")
+    out = []
+    for bid, p in rest.items():
+        b = ball_index(bid, geo)
+        if b == e.get("ball"):
+            raise ValueError(f"restore names the touched ball {geo.ball_ids[b]}: it goes to a "
+                             "penalty spot or into its goal by the rule, not back")
+        q = as_points(p, f"restore[{bid!r}]")
+        if q.shape != (2,):
+            raise ValueError(f"restore[{bid!r}] must be one point [x, y], got {p!r}")
+        out.append((b, float(q[0]), float(q[1])))
+    return tuple(out)
+
 
 
 def physics_paths(log: Any, paths: str) -> bool:

@@ -32,7 +32,6 @@ from typing import Any
 import numpy as np
 
 from cuegym.rules.golfbillard import (
-    BALLS_PER_SIDE,
     N_BALLS,
     N_SIDES,
     SIDE_OF,
@@ -41,6 +40,9 @@ from cuegym.rules.golfbillard import (
     GolfState,
     attack_goal,
     ball_index,
+    check_choices,
+    check_overflow,
+    check_player,
     frozen_contacts,
     golf_geometry,
     load_golf_rules,
@@ -48,6 +50,8 @@ from cuegym.rules.golfbillard import (
 )
 
 from .golf_batch import finish_games, new_states, referee, start_turns
+from .golf_flow import opening_balls_kernel
+from .golf_paths import golf_arrays
 from .golf_views import (
     OpeningOutcome,
     make_inputs,
@@ -74,13 +78,17 @@ def new_match(rules: GolfRules | None = None, seed: int = 0,
     Args:
         rules: rule-set options (default: ``configs/rules/golfbillard.yaml``).
         seed: base seed for random choices (G-30 ``random``).
-        openers: G-31 partner (0 / 1) of each side who opens game 1 (duo play).
+        openers: G-31 partner (0 / 1) of each side who opens game 1 (duo play; in singles a
+            side has one player, so only (0, 0) is accepted).
     """
     rules = rules or load_golf_rules()
     geo = geo or golf_geometry()
     o = np.array([int(x) for x in openers], np.int64)
     if o.shape != (2,) or np.any((o != 0) & (o != 1)):
         raise ValueError(f"openers must be two partners 0/1, got {openers!r}")
+    if not rules.duo and o.any():
+        raise ValueError(f"openers = {list(openers)} but rules.duo is off: a singles side has one "
+                         "player (partner 0); set duo=True for duo play (G-31)")
     return unpack_state(new_states(1, rules, geo, int(seed), o), 0)
 
 
@@ -107,36 +115,45 @@ def finish_game(state: GolfState, winner: int, rules: GolfRules,
 
 
 def opening_balls(state: GolfState, geo: GolfGeometry | None = None) -> tuple[int, int]:
-    """The ball each side opens with: its on-table ball nearest its middle start spot (G-3)."""
-    geo = geo or golf_geometry()
-    out = []
-    for s in range(N_SIDES):
-        own = [b for b in range(N_BALLS) if SIDE_OF[b] == s and not np.isnan(state.xy[b, 0])]
-        mid = geo.start[s * BALLS_PER_SIDE]
-        out.append(min(own, key=lambda b: float(np.hypot(*(state.xy[b] - mid)))))
-    return out[0], out[1]
+    """The ball each side must open with (G-3): its middle ball w1 / r1 while that is on the
+    table; in a repeat after both sides scored their opening balls, the on-table own ball
+    nearest the middle start spot (ties: the lower number). The referee takes the opening from
+    a side that strikes any other ball."""
+    out = np.zeros((1, 2), np.int64)
+    opening_balls_kernel(np.ascontiguousarray(state.xy, np.float64)[None],
+                         golf_arrays(geo or golf_geometry()), out)
+    return int(out[0, 0]), int(out[0, 1])
 
 
 def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 0,
                   injected: Any = None, players: Sequence[int] | None = None,
                   paths: str = "auto", rules: GolfRules | None = None,
-                  geo: GolfGeometry | None = None) -> OpeningOutcome:
+                  geo: GolfGeometry | None = None, choices: Any = None,
+                  allow_overflow: bool = False) -> OpeningOutcome:
     """Referee the opening stroke on table ``t`` of ``log`` (G-3, G-31).
 
     Both sides strike one ball at t = 0 (``balls`` = side 0's, side 1's). Each must cross
     x = 0. A side that scores its opening ball takes the first turn; both score: repeat with
     another ball each. Otherwise the ball that stops nearer its attack goal wins; a ball that does
-    not cross x = 0 loses; equal distances, or neither crossing: balls back, repeat. A G-18 foul
+    not cross x = 0 loses; equal distances, or neither crossing: balls back, repeat. Only the
+    side's due ball (:func:`opening_balls`: the middle ball) may open: a side that strikes another
+    ball loses the opening (a ``G-3`` foul ``wrong_opening_ball`` in ``fouls``; that ball is
+    not spotted and, if it drops, counts like any other ball that drops). A G-18 foul
     (injected with ``side``, or a duo side whose ``players`` entry is not its opener, G-31) loses
     the opening; ``wrong_opener`` also puts that ball on a penalty spot. Other balls that drop count
     for their side (into its attack goal) or go to a penalty spot (into its defence goal).
+
+    ``players`` (the two partners who opened) is required with ``rules.duo`` and may only be
+    None or [0, 0] without it; ``choices`` (``spots`` only, with ``spot_policy = 'agent'``),
+    ``allow_overflow`` and the errors are those of
+    :func:`~cuegym.rules.golfbillard.score_strokes`.
     """
     if state.phase != "opening":
         raise ValueError(f"score_opening needs a state in phase 'opening', got {state.phase!r}")
     outs, _ = play_strokes([state], _take_table(log, t), [list(balls)],
                            injected=None if injected is None else [injected],
-                           players=None if players is None else [list(players)], paths=paths,
-                           rules=rules, geo=geo)
+                           players=[players], paths=paths, rules=rules, geo=geo,
+                           choices=[choices], allow_overflow=allow_overflow)
     return outs[0]
 
 
@@ -176,7 +193,7 @@ def _validate_balls(states: Sequence[GolfState], cb: np.ndarray, geo: GolfGeomet
 def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any = None, *,
                  injected: Any = None, players: Any = None, paths: str = "auto",
                  choices: Any = None, rules: GolfRules | None = None,
-                 geo: GolfGeometry | None = None
+                 geo: GolfGeometry | None = None, allow_overflow: bool = False
                  ) -> tuple[list[Any], list[GolfState]]:
     """Score one stroke per table and advance each table's state (opening or play).
 
@@ -186,9 +203,9 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
         cue_ball: (T,) for play strokes, or (T, 2) where column 1 is -1 for a play stroke and
             the side-1 opening ball for an opening (indices or ids).
         cue: (T, 5) or (T, 2, 5) strikes (only the first is used for play strokes).
-        injected, players, paths, choices, rules, geo: as in
+        injected, players, paths, choices, rules, geo, allow_overflow: as in
             :func:`~cuegym.rules.golfbillard.score_strokes`; for an opening ``players[t]`` is the
-            pair of partners who opened (G-31).
+            pair of partners who opened (G-31) and ``choices[t]`` may hold ``spots`` only.
 
     Returns:
         (outcomes: GolfOutcome or OpeningOutcome per table, new states).
@@ -204,6 +221,30 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
     cb = np.array([[-1 if (isinstance(x, (int, np.integer)) and x == -1) else
                     ball_index(x, geo) for x in row] for row in cb], np.int64).reshape(T, 2)
     _validate_balls(states, cb, geo)
+    injected = [None] * T if injected is None else list(injected)
+    players = [None] * T if players is None else list(players)
+    choices = [None] * T if choices is None else list(choices)
+    for name, v in (("injected", injected), ("players", players), ("choices", choices)):
+        if len(v) != T:
+            raise ValueError(f"{name} needs one entry per table ({T}), got {len(v)}")
+    for t, st in enumerate(states):
+        choices[t] = check_choices(choices[t], rules, f"choices[{t}]")
+        if st.phase == "opening":
+            if "pick" in choices[t]:
+                raise ValueError("choices['pick'] has no use in the opening (G-25 applies in "
+                                 "kader play only)")
+            p = players[t]
+            if p is None:
+                check_player(None, rules, f"players[{t}]")  # duo play needs them
+            else:
+                if isinstance(p, (str, dict)) or np.ndim(p) != 1 or len(p) != N_SIDES:
+                    raise ValueError(f"players[{t}] must be the two openers [p0, p1], got {p!r}")
+                players[t] = [check_player(x, rules, f"players[{t}][{k}]")
+                              for k, x in enumerate(p)]
+                players[t] = [0 if x is None else x for x in players[t]]
+        else:
+            players[t] = check_player(players[t], rules, f"players[{t}]")
+    check_overflow(log, allow_overflow)
     cue2 = np.zeros((T, 2, 5))
     if cue is not None:
         c = np.asarray(cue, dtype=np.float64).reshape(T, -1, 5)
@@ -213,7 +254,7 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
                          players=players, choices=choices, physics=physics_paths(log, paths),
                          draws=policy_draws(gs, rules))
     out, ns = referee(gs, log, inputs, rules, geo)
-    return outcome_objects(out, geo), unpack_states(ns)
+    return outcome_objects(out, geo, inputs), unpack_states(ns)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -323,8 +364,10 @@ def run_game(rules: GolfRules | None = None, *, seed: int = 0, policy: Callable 
         cb, cue = policy(st, rng, geo)
         res = simulate_strokes([st], cb[None], cue[None], geo=geo)
         players = [list(st.openers) if st.phase == "opening" else int(st.partner[st.to_move])]
+        # random play: a stroke cut off by max_events / t_max is scored where it ended (the
+        # outcome's overflow code and notes record it)
         outs, new = play_strokes([st], res, cb[None], cue[None], players=players,
-                                 rules=rules, geo=geo)
+                                 rules=rules, geo=geo, allow_overflow=True)
         history.append(outs[0])
         st = new[0]
     return st, history
@@ -468,7 +511,7 @@ def score_json(payload: Any) -> dict:
     if not isinstance(payload, dict):
         raise ValueError(f"input must be a JSON object, got {payload!r}")
     known = {"state", "shot", "log", "strike", "rules", "inject", "injected", "player",
-             "choices"}
+             "choices", "allow_overflow"}
     unknown = sorted(set(payload) - known)
     if unknown:
         raise ValueError(f"unknown input key(s) {unknown}; known: {sorted(known)}")
@@ -526,6 +569,7 @@ def score_json(payload: Any) -> dict:
         cb, cue = _strike_arrays(state, _strikes(payload["strike"], "strike"), geo)
         res = log_from_json(payload["log"], state, cb, cue, geo)
     outs, new = play_strokes([state], res, cb, cue, injected=[inject], players=[player],
-                             choices=[choices], rules=rules, geo=geo)
+                             choices=[choices], rules=rules, geo=geo,
+                             allow_overflow=payload.get("allow_overflow", False))
     return {"outcome": outs[0].to_json(geo), "state": new[0].to_json(geo)}
 

@@ -23,6 +23,7 @@ from cuegym.physics.path import ball_segments
 from cuegym.rules.golfbillard import BEHAVIOURAL, SIDE_OF, GolfState, golf_geometry, load_golf_rules
 from cuegym.rules.golfbillard_game import (
     OpeningOutcome,
+    _take_table,
     new_match,
     play_strokes,
     random_policy,
@@ -40,6 +41,7 @@ VARIANTS = (
     {"no_progress_turns": 4, "no_progress_window": 1},
     {"pick_policy": "cue_ball", "blocking_all_balls": True, "replace_on_off_table": True},
     {"g10_any_direction": True, "duo": True, "deciding_openers": [1, 0]},
+    {"spot_policy": "agent", "pick_policy": "agent"},
 )
 
 
@@ -71,7 +73,11 @@ def wild_strike(st: GolfState, rng: np.random.Generator) -> tuple[np.ndarray, np
     cue = np.zeros((2, 5))
     on = ~np.isnan(st.xy[:, 0])
     if st.phase == "opening":
-        b = OG.opening_balls(to_oracle(st))
+        b = list(OG.opening_balls(to_oracle(st)))
+        for s in range(2):  # G-3: now and then another ball than the due one
+            own = np.flatnonzero(on & (SIDE_OF == s))
+            if rng.random() < 0.08:
+                b[s] = int(rng.choice(own))
         cb[:] = b
         for s in range(2):
             cue[s] = (rng.uniform(0.3, 3.0), rng.uniform(-180, 180), 0.0,
@@ -116,7 +122,22 @@ def random_injected(st: GolfState, rng: np.random.Generator) -> list[dict]:
                 e["kind"] = "time"
             else:
                 e["ball"] = int(rng.choice(mine))
+                others = [int(x) for x in on if x != e["ball"]]
+                if others and rng.random() < 0.5:  # RF: a displaced ball goes back
+                    r = int(rng.choice(others))
+                    e["restore"] = {r: [float(st.xy[r, 0]), float(st.xy[r, 1])]}
     return [e]
+
+
+def random_choices(st: GolfState, rules, rng: np.random.Generator) -> dict | None:
+    """The opponent's choices where the rule options take them (spots 1-3, a pick)."""
+    ch = {}
+    if rules.spot_policy == "agent":
+        ch["spots"] = [int(x) for x in rng.integers(1, 4, int(rng.integers(0, 4)))]
+    if rules.pick_policy == "agent" and st.phase == "play":
+        own = np.flatnonzero(~np.isnan(st.xy[:, 0]) & (SIDE_OF == st.to_move))
+        ch["pick"] = int(rng.choice(own))
+    return ch or None
 
 
 def run(T: int, strokes: int, seed: int, variant: dict, sparse: float = 0.3,
@@ -153,22 +174,21 @@ def run(T: int, strokes: int, seed: int, variant: dict, sparse: float = 0.3,
             else:
                 cb[t], cue[t] = wild_strike(states[t], rng)
         players = []
+        wrong = rules.duo and rng.random() < 0.05
         for st in states:
             if st.phase == "opening":
                 p = [int(x) for x in st.openers]
-                if rng.random() < 0.05:
+                if wrong:
                     p[int(rng.integers(2))] ^= 1
                 players.append(p)
             else:
                 p = int(st.partner[st.to_move])
-                players.append(p ^ 1 if rng.random() < 0.05 else p)
+                players.append(p ^ 1 if wrong else p)
         injected = [random_injected(st, rng) for st in states]
+        choices = [random_choices(st, rules, rng) for st in states]
         res = simulate_strokes(states, cb, cue, geo=GEO, max_events=max_events)
-        outs, new = play_strokes(states, res, cb, cue, injected=injected, players=players,
-                                 rules=rules, geo=GEO)
-        oouts, onew = OG.play_strokes(ostates, res, cb, cue, injected=injected, players=players,
-                                      segments=lambda t, b: ball_segments(res, t, b),
-                                      rules=rules_o)
+        outs, new, oouts, onew = both(states, ostates, res, cb, cue, injected, players, choices,
+                                      rules, rules_o, stats)
         for t in range(T):
             a, b = outs[t].to_json(GEO), oouts[t].to_json()
             assert _same(a, b), _diff(t, a, b, states[t])
@@ -190,6 +210,62 @@ def run(T: int, strokes: int, seed: int, variant: dict, sparse: float = 0.3,
                              if rng.random() > sparse else sparse_state(rng, rules))
                 ostates[t] = to_oracle(states[t])
     return stats
+
+
+def both(states, ostates, res, cb, cue, injected, players, choices, rules, rules_o, stats):
+    """Referee the batch with the product and the oracle. Where one raises ValueError (an
+    illegal choice or restore), fall back to one table at a time: each table must then be
+    accepted by both, or refused by both (it keeps its state)."""
+    kw = {"injected": injected, "players": players, "choices": choices, "allow_overflow": True}
+    try:
+        a = play_strokes(states, res, cb, cue, rules=rules, geo=GEO, **kw)
+    except ValueError:
+        a = None
+    try:
+        b = OG.play_strokes(ostates, res, cb, cue, rules=rules_o,
+                            segments=lambda t, x: ball_segments(res, t, x), **kw)
+    except ValueError:
+        b = None
+    if a is not None and b is not None:
+        return a[0], a[1], b[0], b[1]
+    outs, new, oouts, onew = [], [], [], []
+    for t in range(len(states)):
+        sub = _take_table(res, t)
+        one = {k: [v[t]] for k, v in kw.items() if k != "allow_overflow"}
+        try:
+            a = play_strokes([states[t]], sub, cb[t:t + 1], cue[t:t + 1], rules=rules, geo=GEO,
+                             allow_overflow=True, **one)
+        except ValueError as exc:
+            a = exc
+        try:
+            b = OG.play_strokes([ostates[t]], sub, cb[t:t + 1], cue[t:t + 1], rules=rules_o,
+                                segments=lambda _, x, t=t: ball_segments(res, t, x),
+                                allow_overflow=True, **one)
+        except ValueError as exc:
+            b = exc
+        assert isinstance(a, Exception) == isinstance(b, Exception), (t, a, b)
+        if isinstance(a, Exception):
+            stats["refused"] = stats.get("refused", 0) + 1
+            a = ([_Kept(states[t])], [states[t]])
+            b = ([_Kept(ostates[t])], [ostates[t]])
+        outs += a[0]
+        new += a[1]
+        oouts += b[0]
+        onew += b[1]
+    return outs, new, oouts, onew
+
+
+class _Kept:
+    """The outcome stand-in of a stroke both referees refused (the table keeps its state)."""
+
+    fouls: list = []
+    kader = False
+
+    def __init__(self, st) -> None:
+        self.st = st
+
+    def to_json(self, geo=None) -> dict:
+        return {"refused": True}
 
 
 def _same(a, b) -> bool:
