@@ -195,23 +195,22 @@ class GolfLog(NamedTuple):
 
 
 def golf_log(log) -> GolfLog:
-    """The :class:`GolfLog` view of a SimResult-like object (contiguous, kernel dtypes)."""
+    """The :class:`GolfLog` view of a SimResult-like object (C-contiguous, writeable, kernel
+    dtypes: one compiled signature)."""
     T = int(np.asarray(log.n_events).shape[0])
     ov = getattr(log, "overflow", None)
+
+    def arr(a, dtype):
+        return np.require(a, dtype, ["C", "W"])
+
     return GolfLog(
-        ev_type=np.ascontiguousarray(log.ev_type, np.int64),
-        ev_time=np.ascontiguousarray(log.ev_time, np.float64),
-        ev_i=np.ascontiguousarray(log.ev_i, np.int64),
-        ev_j=np.ascontiguousarray(log.ev_j, np.int64),
-        ev_state=np.ascontiguousarray(log.ev_state, np.float64),
-        ev_motion=np.ascontiguousarray(log.ev_motion, np.int64),
-        n_events=np.ascontiguousarray(log.n_events, np.int64),
-        rvw0=np.ascontiguousarray(log.rvw0, np.float64),
-        motion0=np.ascontiguousarray(log.motion0, np.int64),
-        rvw=np.ascontiguousarray(log.rvw, np.float64),
-        pocket=np.ascontiguousarray(log.pocket, np.int64),
-        t_end=np.ascontiguousarray(log.t_end, np.float64),
-        overflow=np.zeros(T, np.int64) if ov is None else np.ascontiguousarray(ov, np.int64))
+        ev_type=arr(log.ev_type, np.int64), ev_time=arr(log.ev_time, np.float64),
+        ev_i=arr(log.ev_i, np.int64), ev_j=arr(log.ev_j, np.int64),
+        ev_state=arr(log.ev_state, np.float64), ev_motion=arr(log.ev_motion, np.int64),
+        n_events=arr(log.n_events, np.int64), rvw0=arr(log.rvw0, np.float64),
+        motion0=arr(log.motion0, np.int64), rvw=arr(log.rvw, np.float64),
+        pocket=arr(log.pocket, np.int64), t_end=arr(log.t_end, np.float64),
+        overflow=np.zeros(T, np.int64) if ov is None else arr(ov, np.int64))
 
 
 class GolfInputs(NamedTuple):

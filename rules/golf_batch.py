@@ -35,9 +35,11 @@ from .golf_arrays import (
     GolfInputs,
     GolfStates,
     OutcomeArrays,
+    StateArrays,
     empty_outcomes,
     empty_states,
     golf_log,
+    plain_inputs,
 )
 from .golf_codes import (
     E_DEFLECT_NEEDS,
@@ -60,16 +62,21 @@ from .golf_codes import (
     PICK_POLICIES,
     SPOT_POLICIES,
 )
-from .golf_flow import (
-    finish_games_kernel,
-    new_games_kernel,
-    play_kernel,
-    play_kernel_serial,
-    start_turns_kernel,
-)
+from .golf_flow import finish_games_kernel, new_games_kernel, play_kernel, start_turns_kernel
 from .golf_paths import golf_arrays
 
-_PARALLEL_MIN = 16  # tables from which the referee runs in parallel
+_STATE_TYPES = {f: a.dtype for f, a in zip(StateArrays._fields, empty_states(1).arrays(),
+                                            strict=True)}
+_INPUT_TYPES = {f: a.dtype for f, a in zip(GolfInputs._fields,
+                                           plain_inputs(np.zeros((1, 2), np.int64),
+                                                        np.zeros((1, 2, 5))), strict=True)}
+
+
+def _kernel_arrays(nt: Any, dtypes: dict) -> Any:
+    """A NamedTuple of arrays as the kernels take it: C-contiguous, writeable, the expected
+    dtypes (so there is one compiled signature, whoever built the arrays)."""
+    return type(nt)(*(np.require(a, dtypes[f], ["C", "W"])
+                      for f, a in zip(nt._fields, nt, strict=True)))
 
 
 def rules_vector(rules: Any) -> np.ndarray:
@@ -125,9 +132,9 @@ def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: A
     ga = golf_arrays(geo)
     out = empty_outcomes(T)
     ns = empty_states(T)
-    kernel = play_kernel if T >= _PARALLEL_MIN else play_kernel_serial
-    kernel(states.arrays(), golf_log(log), inputs, ga, rules_vector(rules),
-           np.ascontiguousarray(prm, np.float64), out, ns.arrays())
+    play_kernel(_kernel_arrays(states.arrays(), _STATE_TYPES), golf_log(log),
+                _kernel_arrays(inputs, _INPUT_TYPES), ga, rules_vector(rules),
+                np.require(prm, np.float64, ["C", "W"]), out, ns.arrays())
     bad = np.flatnonzero(out.err != E_NONE)
     if len(bad):
         t = int(bad[0])

@@ -485,13 +485,6 @@ def play_kernel(st, lg, inp, ga, rp, prm, out, ns):
 
 
 @nb.njit(cache=True)
-def play_kernel_serial(st, lg, inp, ga, rp, prm, out, ns):
-    """:func:`play_kernel` on one thread (small batches)."""
-    for t in range(st.to_move.shape[0]):
-        _play_table(t, st, lg, inp, ga, rp, prm, out, ns)
-
-
-@nb.njit(cache=True)
 def new_games_kernel(ns, rp, ga):
     """Every row a fresh game (G-3, after :func:`reset_game`; ``alternate``: side
     ``game_no % 2`` starts with its duty)."""
