@@ -1,12 +1,13 @@
 # cuegym — two commands for a new user:
 #   make demo   sets up .venv/ and runs the main job on defaults
 #   make test   sets up .venv/ and runs the fast test suite
+#   make play   sets up .venv/ and starts the browser table (python -m cuegym.play)
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench soak lint venv clean
+.PHONY: demo test test-slow bench soak lint venv clean play
 
 venv: $(STAMP)
 
@@ -15,11 +16,14 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	# torch is pinned to the CPU build on this disk; an unpinned torch pulls a multi-GB CUDA build
 	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e ".[rl,test]"
+	$(PY) -m pip install -q -e ".[rl,test,video,web]"
 	touch $(STAMP)
 
 demo: $(STAMP)
 	$(PY) experiments/demo.py
+
+play: $(STAMP)
+	$(PY) -m cuegym.play $(PLAY_ARGS)
 
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2

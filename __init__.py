@@ -7,6 +7,26 @@ Subpackages (imports go one way, top to bottom):
 - ``cuegym.rules``    referees: pure functions over a shot's event log
 - ``cuegym.envs``     Gymnasium / vector / SB3 / PettingZoo adapters
 - ``cuegym.agents``   baselines, planners and trained policies
+- ``cuegym.experiments``  the scripts behind the ``cuegym`` command (``cuegym --help``)
+
+``import cuegym`` registers the Gymnasium ids (``cuegym/KeglebillardShot-v0``,
+``cuegym/GolfbillardShot-v0``, ``cuegym/Keglebillard-v0``, ``cuegym/Golfbillard-v0``) when
+gymnasium is installed, as ``ale_py`` or ``minigrid`` do; the registration is a table of strings
+(nothing heavy is imported until ``gymnasium.make``). In a worker process that has not imported
+cuegym, ``gymnasium.make("cuegym:cuegym/KeglebillardShot-v0")`` imports it first.
 """
 
 __version__ = "0.1.0"
+
+
+def _register_envs() -> None:
+    from importlib.util import find_spec
+
+    if find_spec("gymnasium") is None:  # the physics and the referees work without it
+        return
+    from .envs import register_envs
+
+    register_envs()
+
+
+_register_envs()

@@ -46,6 +46,7 @@ from cuegym.agents.base import GAMES, Agent, ShotNoise, Strikes, load_noise
 from cuegym.agents.geometric import GeometricAgent
 from cuegym.agents.planner import PlannerAgent
 from cuegym.agents.random_agent import RandomAgent
+from cuegym.cli_errors import unknown
 
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
 AGENT_CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs" / "agents"
@@ -119,7 +120,7 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
               "'pretrained' resolves to the best available agent, the planner", file=sys.stderr)
         return PlannerAgent(game, arena=arena, name="pretrained=planner",
                             **{**planner_preset(game), **kw})
-    raise ValueError(f"unknown agent {spec!r}: use one of {list(NAMES)} or a model .zip path")
+    raise ValueError(unknown("agent", name, NAMES) + " (or a model .zip path)")
 
 
 __all__ = ["GAMES", "NAMES", "Agent", "GameResults", "GeometricAgent", "GolfbillardArena",

@@ -95,27 +95,32 @@ class KeglebillardArena:
         """A ``KegleStates`` batch of ``states`` (a batch or rules ``GameState`` values)."""
         return self.g.batch(states)
 
+    # the batch bookkeeping of play_games: a KegleStates batch, or a list of GameState values
+    # (kept as a list, so that a caller tracking the values by identity can)
     @staticmethod
     def take(states: Any, idx: Any) -> Any:
+        if isinstance(states, list):
+            return [states[i] for i in np.asarray(idx, np.int64)]
         return states.take(idx)
 
-    @staticmethod
-    def put(states: Any, idx: Any, new: Any) -> None:
-        states.put(idx, new)
+    def put(self, states: Any, idx: Any, new: Any) -> None:
+        if isinstance(states, list):
+            for i, s in zip(np.asarray(idx, np.int64), new, strict=True):
+                states[i] = s
+        else:
+            states.put(idx, self.g.batch(new))
 
-    @staticmethod
-    def movers(states: Any) -> np.ndarray:
+    def movers(self, states: Any) -> np.ndarray:
         """(T,) the player to move (-1 where over)."""
-        return states.to_play.copy()
+        return self.g.batch(states).to_play.copy()
 
-    @staticmethod
-    def overs(states: Any) -> np.ndarray:
-        return states.game_over.copy()
+    def overs(self, states: Any) -> np.ndarray:
+        return self.g.batch(states).game_over.copy()
 
-    @staticmethod
-    def winners(states: Any) -> list[int | None]:
+    def winners(self, states: Any) -> list[int | None]:
         """The winner (player id) of each game; a game cut off by the shot limit goes to the
         higher score (None on a tie)."""
+        states = self.g.batch(states)
         out: list[int | None] = []
         for t in range(len(states)):
             if states.game_over[t]:
@@ -127,9 +132,8 @@ class KeglebillardArena:
             out.append(None if (s == best).sum() > 1 else int(np.argmax(s)))
         return out
 
-    @staticmethod
-    def scores(states: Any) -> list:
-        return [tuple(s) for s in states.scores.tolist()]
+    def scores(self, states: Any) -> list:
+        return [tuple(s) for s in self.g.batch(states).scores.tolist()]
 
     # -- shots ------------------------------------------------------------------------------
 
@@ -155,13 +159,11 @@ class KeglebillardArena:
              + terms.get("rodt_bonus", 0.0) * out.rodt + foul * out.foul)
         return np.where(out.played, v, -6.0 + bih + foul)
 
-    def step(self, states: Any, strikes: Strikes, noise: ShotNoise | None = None,
-             rng: np.random.Generator | None = None) -> tuple[list[ShotRecord], Any]:
-        """Play one strike per state (with execution ``noise`` drawn from ``rng``); returns
-        the records and the new states (a batch)."""
-        out, new = self.g.play(self.g.batch(states), strikes, noise, rng,
-                               max_events=self.max_events, t_max=self.t_max,
-                               allow_overflow=True)
+    def step(self, states: Any, strikes: Strikes) -> tuple[list[ShotRecord], Any]:
+        """Play one (already noised) strike per state (``Kegle.play``); returns the records and
+        the new states (a batch; a list of ``GameState`` values for a list)."""
+        out, new = self.g.play(self.g.batch(states), strikes, max_events=self.max_events,
+                               t_max=self.t_max, allow_overflow=True)
         rec = []
         for t in range(len(out)):
             rules = tuple(dict.fromkeys(f.split(":")[0] for f in out.foul_labels(t)))
@@ -169,7 +171,7 @@ class KeglebillardArena:
                                   points=float(out.shooter_points[t]),
                                   given=float(out.skaeve[t]), foul=bool(out.foul[t]),
                                   rules=rules))
-        return rec, new
+        return rec, new.states() if isinstance(states, list) else new
 
 
 # ---------------------------------------------------------------------------------------------
@@ -227,12 +229,19 @@ class GolfbillardArena:
         w = state.match_winner if state.phase == "over" else -1
         return int(w) if w in (0, 1) else None
 
-    # the batch bookkeeping of play_games
+    # the batch bookkeeping of play_games: a GolfStates batch, or a list of GolfState values
+    # (kept as a list, so that a caller tracking the values by identity can)
     def take(self, states: Any, idx: Any) -> Any:
+        if isinstance(states, list):
+            return [states[i] for i in np.asarray(idx, np.int64)]
         return self.g.batch(states).take(np.asarray(idx, np.int64))
 
     def put(self, states: Any, idx: Any, new: Any) -> None:
-        states.put(np.asarray(idx, np.int64), self.g.batch(new))
+        if isinstance(states, list):
+            for i, s in zip(np.asarray(idx, np.int64), new, strict=True):
+                states[i] = s
+        else:
+            states.put(np.asarray(idx, np.int64), self.g.batch(new))
 
     def movers(self, states: Any) -> np.ndarray:
         return self.g.batch(states).to_move.copy()
@@ -310,12 +319,10 @@ class GolfbillardArena:
                 v += 0.3 * math.exp(-d / 0.3)
         return v
 
-    def step(self, states: Any, strikes: Strikes, noise: ShotNoise | None = None,
-             rng: np.random.Generator | None = None) -> tuple[list[ShotRecord], Any]:
-        """Play one play stroke per state (with execution ``noise`` drawn from ``rng``)."""
-        out, new = self.g.play(self.g.batch(states), strikes, noise, rng,
-                               max_events=self.max_events, t_max=self.t_max,
-                               allow_overflow=True)
+    def step(self, states: Any, strikes: Strikes) -> tuple[list[ShotRecord], Any]:
+        """Play one (already noised) play stroke per state; returns the records and the new
+        states (a batch; a list of ``GolfState`` values for a list)."""
+        out, new = self.outcomes(states, strikes)
         rules = out.first_rule
         rec = []
         for t in range(len(out)):
@@ -323,14 +330,14 @@ class GolfbillardArena:
             rec.append(ShotRecord(game=t, shooter=s, points=float(out.scored[t, s]),
                                   given=float(out.scored[t, 1 - s]), foul=bool(out.foul[t]),
                                   rules=(str(rules[t]),) if out.foul[t] else ()))
-        return rec, new
+        return rec, new.states() if isinstance(states, list) else new
 
     def opening(self, states: Any, strikes0: Strikes, strikes1: Strikes) -> Any:
         """Play the G-3 opening (both sides at t = 0, strikes already executed); returns the
-        new states."""
+        new states (a list of ``GolfState`` values for a list)."""
         _, new = self.g.play(self.g.batch(states), strikes0, strikes1=strikes1,
                              max_events=self.max_events, t_max=self.t_max, allow_overflow=True)
-        return new
+        return new.states() if isinstance(states, list) else new
 
 
 def make_arena(game: str, rules: Any = None, **kw: Any) -> KeglebillardArena | GolfbillardArena:
@@ -446,7 +453,7 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
                 mask = movers == a
                 if mask.any():
                     strikes.put(mask, agents[a].act(arena.take(sub, np.flatnonzero(mask)), rng))
-            recs, new = arena.step(sub, strikes, noise, rng)
+            recs, new = arena.step(sub, noise.apply(strikes, rng))
             arena.put(states, play, new)
             for k, g in enumerate(play):
                 r = recs[k]

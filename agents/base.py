@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.games.noise import ShotNoise, load_noise  # noqa: F401 (re-exported)
-from cuegym.games.strikes import Strikes  # noqa: F401 (re-exported)
+from cuegym.games.strikes import SPIN_MAX, THETA_MAX, V0_MAX, Strikes  # noqa: F401 (re-exported)
 
 GAMES = ("keglebillard", "golfbillard")
 

@@ -40,8 +40,7 @@ def reward_terms(arena: Any, states: list, strikes: Strikes, spec: ResidualSpec
         g = arena.g
         out, _ = g.play(g.batch(states), strikes, max_events=arena.max_events,
                         t_max=arena.t_max, allow_overflow=True)
-        terms, _ = g.reward_terms(out, None)
-        return {k: terms[k] for k in ("points", "skaeve", "foul", "win")}
+        return g.reward_terms(out, None)[0]
     res, _ = arena.outcomes(states, strikes)
     xy0 = arena.g.batch(states).xy
     pv = arena.position_value
@@ -62,8 +61,9 @@ def env_reward(game: str, terms: Mapping[str, np.ndarray], weights: Any,
     """The Shot env's reward from :func:`reward_terms` (``weights``: the env's reward config,
     ``cuegym.envs.config.load_reward``), plus the residual wrapper's golfbillard shaping."""
     if game == "keglebillard":
-        return (weights.points * terms["points"] + weights.skaeve * terms["skaeve"]
-                + weights.foul * terms["foul"] + weights.win * terms["win"])
+        from cuegym.games.kegle import Kegle
+
+        return Kegle.total(terms, weights)
     return (weights.own_goals * terms["own_goals"]
             + weights.opponent_goals * terms["opponent_goals"] + weights.foul * terms["foul"]
             + shaping * terms["position"])

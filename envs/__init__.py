@@ -1,6 +1,7 @@
 """cuegym.envs: Gymnasium, vector, Stable-Baselines3 and PettingZoo environments.
 
-Importing this package registers four ids with Gymnasium (each with a ``vector_entry_point``):
+Importing ``cuegym`` (or this package) registers four ids with Gymnasium (each with a
+``vector_entry_point``):
 
 ================================ =================================================
 id                               what (single / vector class)
@@ -17,7 +18,7 @@ id                               what (single / vector class)
 
 Example:
     >>> import gymnasium as gym
-    >>> import cuegym.envs  # registers the ids
+    >>> import cuegym  # registers the ids
     >>> env = gym.make("cuegym/KeglebillardShot-v0")
     >>> obs, info = env.reset(seed=0)
     >>> obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
@@ -47,7 +48,16 @@ ENV_IDS = {
 
 
 def register_envs() -> None:
-    """Register the cuegym ids with Gymnasium (idempotent; done on ``import cuegym.envs``)."""
+    """Register the cuegym ids with Gymnasium (idempotent; done on ``import cuegym`` and
+    ``import cuegym.envs``). The entry points are strings: nothing is imported until
+    ``gymnasium.make``.
+
+    Gymnasium's passive env checker is off by default (``gym.make(..., disable_env_checker=
+    False)`` turns it on): the envs pass ``gymnasium.utils.env_checker.check_env`` in the test
+    suite, and the passive checker of gymnasium 1.x breaks after a rejected first reset (it
+    marks the check done before calling the env, so after ``reset(seed=-1)`` the next step
+    fails with a TypeError inside the checker instead of working).
+    """
     for env_id, (module, single, vector) in ENV_IDS.items():
         if env_id in _gym.registry:
             continue
@@ -55,7 +65,7 @@ def register_envs() -> None:
             id=env_id,
             entry_point=f"cuegym.envs.{module}:{single}",
             vector_entry_point=f"cuegym.envs.{module}:{vector}",
-            disable_env_checker=False,
+            disable_env_checker=True,
         )
 
 
@@ -72,8 +82,12 @@ def make_sb3_vec_env(env_id: str, n_envs: int = 1, seed: int | None = None, **kw
         env_id: a registered cuegym id. n_envs: number of tables. seed: table i gets seed
             ``seed + i`` at the first reset. **kwargs: env arguments (see the env cards).
     """
+    from cuegym.cli_errors import unknown
+
     from .sb3 import CuegymVecEnv
 
+    if env_id not in ENV_IDS:
+        raise ValueError(unknown("env id", env_id, ENV_IDS))
     return CuegymVecEnv(env_id, n_envs, seed=seed, **kwargs)
 
 

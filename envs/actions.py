@@ -38,13 +38,20 @@ def check_actions(actions, n: int, dim: int, *, clip: bool) -> np.ndarray:
         clip: clip values outside [-1, 1] instead of raising.
 
     Raises:
-        ValueError: wrong shape, a NaN or inf (always), or a value outside [-1, 1] (unless
+        ValueError: not real numbers (strings, complex, booleans, objects), wrong shape, a NaN
+            or inf (always), or a value outside [-1, 1] (unless
             ``clip``); the message names the first offending entry.
     """
     try:
-        a = np.asarray(actions, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"action must be numeric, got {actions!r}") from None
+        raw = np.asarray(actions)
+    except (TypeError, ValueError):  # ragged nested sequences
+        raise ValueError(f"action must be numeric (real numbers), got {actions!r}") from None
+    if raw.dtype.kind not in "fiu":  # strings, complex, bool, objects: never silently cast
+        shown = repr(actions)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise ValueError(f"action must be numeric: real numbers (float or int), got dtype "
+                         f"{raw.dtype}: {shown}")
+    a = raw.astype(np.float64, copy=False)
     if a.shape == (dim,) and n == 1:
         a = a[None]
     if a.shape != (n, dim):

@@ -3,6 +3,8 @@ settings, spaces, the episode bookkeeping of ``reset`` and the rendering."""
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -12,6 +14,7 @@ from pettingzoo import AECEnv
 from cuegym.configs import load_params
 from cuegym.physics.api import Workspace
 
+from .checks import check_render_mode
 from .config import load_noise, load_reward, load_settings
 from .render import HumanDisplay
 
@@ -30,7 +33,7 @@ class CuegymAEC(HumanDisplay, AECEnv):
         self.reward_spec = load_reward(game, reward)
         self.noise = load_noise(noise)
         self.clip = bool(clip)
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._obs_space = observation_space
         self._act_space = action_space
         self.workspace = Workspace()  # reused event-log buffers (not while rendering)
@@ -43,8 +46,16 @@ class CuegymAEC(HumanDisplay, AECEnv):
     def action_space(self, agent: str):
         return self._act_space
 
-    def _start_episode(self, seed: int | None) -> None:
-        """Seed (once, or again when ``seed`` is given) and reset the per-agent dicts."""
+    def _start_episode(self, seed: int | None, options: dict | None = None) -> None:
+        """Seed (once, or again when ``seed`` is given) and reset the per-agent dicts. A bad
+        seed raises before anything changes (the env stays usable). The envs take no reset
+        options: given ones are ignored with a warning, not refused, because PettingZoo's own
+        conformance test (``api_test``) resets with ``options={"options": 1}``."""
+        if options is not None and not isinstance(options, Mapping):
+            raise ValueError(f"reset options must be a mapping or None, got {options!r}")
+        if options:
+            warnings.warn(f"{self.metadata['name']} takes no reset options; ignored "
+                          f"{sorted(map(str, options))}", stacklevel=3)
         if seed is not None or not hasattr(self, "np_random"):
             self.np_random, _ = seeding.np_random(seed)
         self.agents = self.possible_agents[:]
@@ -55,6 +66,15 @@ class CuegymAEC(HumanDisplay, AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.shots = 0
         self.last_shot = None
+
+    def _check_can_step(self) -> None:
+        """A clear error for a step before ``reset()`` or after every agent is done (the
+        unwrapped env; ``env()``'s OrderEnforcingWrapper catches the first case too)."""
+        if getattr(self, "agents", None) is None:
+            raise RuntimeError(f"{self.metadata['name']}: call reset() before step()")
+        if not self.agents:
+            raise RuntimeError(f"{self.metadata['name']}: the game is over (every agent is "
+                               "done): call reset() before step()")
 
     def _frame(self) -> np.ndarray:
         raise NotImplementedError

@@ -22,7 +22,8 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .actions import check_actions
-from .render import HumanDisplay
+from .checks import check_reset_options
+from .render import ANIMATION_FPS, HumanDisplay, step_frames
 
 
 class Core:
@@ -130,6 +131,7 @@ class CoreVectorEnv(VectorEnv):
                 None keeps the generators (fresh entropy on the first reset).
             options: ``{"reset_mask": (n,) bool}`` resets only the masked tables.
         """
+        options = check_reset_options(options, ("reset_mask",))
         n = self.num_envs
         super().reset(seed=seed if isinstance(seed, int | np.integer) or seed is None
                       else None)
@@ -212,7 +214,7 @@ def _scatter(v, idx: np.ndarray, n: int):
 class CoreEnv(HumanDisplay, gym.Env):
     """A ``gymnasium.Env`` over a core of one table (the one-table case of the vector env)."""
 
-    metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 4}
+    metadata = {"render_modes": ["rgb_array", "rgb_array_list", "human"], "render_fps": 4}
 
     def __init__(self, core: Core) -> None:
         if core.n != 1:
@@ -223,15 +225,21 @@ class CoreEnv(HumanDisplay, gym.Env):
         self.render_mode = core.render_mode
         self._done = True
         self._viewer = None
+        self._frames: list[np.ndarray] = []  # rgb_array_list: the frames since render()
+        if self.render_mode == "rgb_array_list":  # videos play the animation in real time
+            self.metadata = {**self.metadata, "render_fps": ANIMATION_FPS}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
+        check_reset_options(options)
         super().reset(seed=seed)
         self.core.rngs[0] = self.np_random
         info = _unbatch(self.core.reset(np.array([0])))
         self._done = False
         if self.render_mode == "human":
             self.render()
+        elif self.render_mode == "rgb_array_list":
+            self._frames = [self.core.render_table(0)]
         return self.core.observe()[0], info
 
     def step(self, action) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -242,16 +250,23 @@ class CoreEnv(HumanDisplay, gym.Env):
         self._done = bool(terminated[0] or truncated[0])
         if self.render_mode == "human":
             self.render()
+        elif self.render_mode == "rgb_array_list":
+            self._frames += step_frames(self.core, 0)
         return (self.core.observe()[0], float(reward[0]), bool(terminated[0]),
                 bool(truncated[0]), _unbatch(info))
 
-    def render(self) -> np.ndarray | None:
+    def render(self) -> np.ndarray | list[np.ndarray] | None:
         """``rgb_array``: the table as an (H, W, 3) uint8 image (the last shot's paths drawn);
-        ``human``: the same image in a matplotlib window."""
+        ``rgb_array_list``: the frames since the last ``render()`` call, each shot animated as
+        it happens (``metadata["render_fps"]`` frames per second; for videos); ``human``: the
+        ``rgb_array`` image in a matplotlib window."""
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode (pass render_mode="
-                            "'rgb_array' or 'human' to the env)")
+                            "'rgb_array', 'rgb_array_list' or 'human' to the env)")
             return None
+        if self.render_mode == "rgb_array_list":
+            frames, self._frames = self._frames, []
+            return frames
         frame = self.core.render_table(0)
         if self.render_mode == "rgb_array":
             return frame

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from cuegym.cli_errors import did_you_mean, unknown
 from cuegym.configs import CONFIG_DIR, ConfigError
 from cuegym.games.noise import ShotNoise, load_noise, noise_presets  # noqa: F401 (re-exported)
 
@@ -59,15 +60,16 @@ def _from_mapping(cls, data: Mapping, base, what: str):
     if not isinstance(data, Mapping):
         raise ConfigError(f"{what} must be a mapping, got {data!r}")
     known = {f.name for f in fields(cls)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ConfigError(f"unknown {what} key(s) {unknown}; known: {sorted(known)}")
+    extra = sorted(set(data) - known)
+    if extra:
+        raise ConfigError(f"unknown {what} key(s) {extra}{did_you_mean(extra[0], known)}; "
+                          f"known: {sorted(known)}")
     return replace(base, **dict(data)) if base is not None else cls(**dict(data))
 
 
 def _check_game(game: str) -> str:
     if game not in GAMES:
-        raise ConfigError(f"unknown game {game!r}; known: {list(GAMES)}")
+        raise ConfigError(unknown("game", game, GAMES))
     return game
 
 
@@ -276,3 +278,10 @@ def load_settings(game: str, source: Any = None, **overrides: Any) -> EnvSetting
                                             "action")
     return _from_mapping(EnvSettings, overrides, base, f"{game} env settings") if overrides \
         else base
+
+
+#: What the envs accept as ``noise``: a preset name, a mapping of deviations or a ShotNoise.
+NoiseArg = str | Mapping[str, float] | ShotNoise
+#: What the envs accept as ``settings``: None (the shipped file), a mapping over it, a YAML path
+#: or an EnvSettings.
+SettingsArg = Mapping[str, Any] | str | Path | EnvSettings | None

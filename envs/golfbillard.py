@@ -5,10 +5,21 @@ Each single env is the one-table case of its vector env (same core, see :mod:`.b
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
 from .base import CoreEnv, CoreVectorEnv
+from .checks import check_num_envs, check_render_mode
 from .golf import GolfGameCore, GolfShotCore
+
+if TYPE_CHECKING:
+    from cuegym.rules.golfbillard import GolfRules
+
+    from .config import GolfbillardReward, NoiseArg, SettingsArg
+    from .golf_positions import GolfbillardPositions
+
+    RulesArg = Mapping[str, Any] | GolfRules | None
+    RewardArg = Mapping[str, float] | GolfbillardReward | None
 
 _OBS_TABLE = """
     | index | name | meaning | bounds |
@@ -85,7 +96,8 @@ class GolfbillardShotEnv(CoreEnv):
     ``rules`` (golfbillard options over ``configs/rules/golfbillard.yaml``; the envs set
     ``match: single``), ``reward``, ``noise`` (``"none"``, ``"tournament"``, ...), ``settings``
     (over ``configs/envs/golfbillard.yaml``), ``positions``, ``clip``, ``threads``,
-    ``render_mode``.
+    ``render_mode`` (``"rgb_array"``; ``"rgb_array_list"``: each stroke animated, for videos;
+    ``"human"``). All keyword-only; a bad value raises ``ValueError`` naming it.
 
     ``info``: ``foul``, ``foul_rule`` (``"G-12"``, ``""`` for none), ``turn_kept``, ``opening``,
     ``cue_ball`` (ball index 0..9), ``strike`` (executed, table frame), ``overflow``,
@@ -96,16 +108,30 @@ class GolfbillardShotEnv(CoreEnv):
     * v0: first version.
     """
 
-    def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
-        super().__init__(GolfShotCore(1, render_mode=render_mode, **kwargs))
+    def __init__(self, *, rules: RulesArg = None, reward: RewardArg = None,
+                 noise: NoiseArg = "none", settings: SettingsArg = None,
+                 positions: GolfbillardPositions | None = None, clip: bool = False,
+                 threads: int | None = None, render_mode: str | None = None) -> None:
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        super().__init__(GolfShotCore(
+            1,
+            rules=rules, reward=reward, noise=noise, settings=settings, positions=positions,
+            clip=clip, threads=threads, render_mode=render_mode))
 
 
 class GolfbillardShotVectorEnv(CoreVectorEnv):
     """``num_envs`` tables of :class:`GolfbillardShotEnv`: one batched physics call per step,
     the referee per table. Same arguments; autoreset mode SAME_STEP."""
 
-    def __init__(self, num_envs: int = 1, render_mode: str | None = None, **kwargs: Any) -> None:
-        super().__init__(GolfShotCore(num_envs, render_mode=render_mode, **kwargs))
+    def __init__(self, num_envs: int = 1, *, rules: RulesArg = None, reward: RewardArg = None,
+                 noise: NoiseArg = "none", settings: SettingsArg = None,
+                 positions: GolfbillardPositions | None = None, clip: bool = False,
+                 threads: int | None = None, render_mode: str | None = None) -> None:
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        super().__init__(GolfShotCore(
+            check_num_envs(num_envs),
+            rules=rules, reward=reward, noise=noise, settings=settings, positions=positions,
+            clip=clip, threads=threads, render_mode=render_mode))
 
 
 class GolfbillardEnv(CoreEnv):
@@ -156,12 +182,32 @@ class GolfbillardEnv(CoreEnv):
     * v0: first version; default opponent random.
     """
 
-    def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
-        super().__init__(GolfGameCore(1, render_mode=render_mode, **kwargs))
+    def __init__(self, *, opponent: Any = "random",
+                 opponent_batching: Literal["per_table", "batched"] = "per_table",
+                 seat: int | Literal["random"] = "random", rules: RulesArg = None,
+                 reward: RewardArg = None, noise: NoiseArg = "none",
+                 settings: SettingsArg = None, clip: bool = False, threads: int | None = None,
+                 render_mode: str | None = None) -> None:
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        super().__init__(GolfGameCore(
+            1,
+            opponent=opponent, opponent_batching=opponent_batching, seat=seat, rules=rules,
+            reward=reward, noise=noise, settings=settings, clip=clip, threads=threads,
+            render_mode=render_mode))
 
 
 class GolfbillardVectorEnv(CoreVectorEnv):
     """``num_envs`` tables of :class:`GolfbillardEnv`. Same arguments; autoreset SAME_STEP."""
 
-    def __init__(self, num_envs: int = 1, render_mode: str | None = None, **kwargs: Any) -> None:
-        super().__init__(GolfGameCore(num_envs, render_mode=render_mode, **kwargs))
+    def __init__(self, num_envs: int = 1, *, opponent: Any = "random",
+                 opponent_batching: Literal["per_table", "batched"] = "per_table",
+                 seat: int | Literal["random"] = "random", rules: RulesArg = None,
+                 reward: RewardArg = None, noise: NoiseArg = "none",
+                 settings: SettingsArg = None, clip: bool = False, threads: int | None = None,
+                 render_mode: str | None = None) -> None:
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        super().__init__(GolfGameCore(
+            check_num_envs(num_envs),
+            opponent=opponent, opponent_batching=opponent_batching, seat=seat, rules=rules,
+            reward=reward, noise=noise, settings=settings, clip=clip, threads=threads,
+            render_mode=render_mode))

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from cuegym.games.golf import Golf
 from cuegym.games.strikes import Strikes
@@ -40,8 +41,11 @@ from .golf import GolfActionMap, action_space, golf_rules, observation_space
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC env (see :class:`raw_env` for the arguments)."""
-    return raw_env(**kwargs)
+    """The AEC env wrapped as PettingZoo's own envs are: ``OrderEnforcingWrapper`` (a clear
+    error for ``step``/``observe``/``render`` before ``reset``); :class:`raw_env` (same
+    arguments) is the unwrapped env. Out-of-range actions raise in the env itself (or are
+    clipped with ``clip=True``), so no ``ClipOutOfBoundsWrapper`` is added."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
 class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
@@ -96,7 +100,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         return self.states[0]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self._start_episode(seed)
+        self._start_episode(seed, options)
         self.states = self.game.new(1)
         self._pending = None  # side 0's opening strike while side 1 chooses
         self.agent_selection = self._to_act()
@@ -107,6 +111,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
                                  to_move=np.array([agent == self.agent_selection]))[0]
 
     def step(self, action) -> None:
+        self._check_can_step()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

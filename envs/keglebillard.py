@@ -5,10 +5,21 @@ Each single env is the one-table case of its vector env (same core, see :mod:`.b
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
 from .base import CoreEnv, CoreVectorEnv
+from .checks import check_num_envs, check_render_mode
 from .kegle import KegleGameCore, KegleShotCore
+
+if TYPE_CHECKING:
+    from cuegym.rules.keglebillard import KeglebillardRules
+
+    from .config import KeglebillardReward, NoiseArg, SettingsArg
+    from .positions import KeglebillardPositions
+
+    RulesArg = Mapping[str, Any] | KeglebillardRules | None
+    RewardArg = Mapping[str, float] | KeglebillardReward | None
 
 _OBS_TABLE = """
     | index | name | meaning | bounds |
@@ -94,7 +105,8 @@ class KeglebillardShotEnv(CoreEnv):
     ``"tournament"``, a mapping or a ``ShotNoise``), ``settings`` (mapping over
     ``configs/envs/keglebillard.yaml``: action ranges, ``max_events``, ``t_max``), ``positions``
     (a bank), ``clip``, ``threads`` (numba threads for the physics), ``render_mode``
-    (``"rgb_array"``, ``"human"``).
+    (``"rgb_array"``; ``"rgb_array_list"``: each shot animated, for videos; ``"human"``).
+    All keyword-only; a bad value raises ``ValueError`` naming it.
 
     ``info``: ``played``, ``points``, ``penalty``, ``shooter_points``, ``skaeve``, ``foul``,
     ``foul_flags`` (bool per ``cuegym.envs.kegle.FOUL_FLAGS``), ``rodt``, ``blegt``,
@@ -108,8 +120,16 @@ class KeglebillardShotEnv(CoreEnv):
     * v0: first version.
     """
 
-    def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
-        super().__init__(KegleShotCore(1, render_mode=render_mode, **kwargs))
+    def __init__(self, *, rules: RulesArg = None, table: str = "keglebillard",
+                 reward: RewardArg = None, noise: NoiseArg = "none",
+                 settings: SettingsArg = None, positions: KeglebillardPositions | None = None,
+                 clip: bool = False, threads: int | None = None,
+                 render_mode: str | None = None) -> None:
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        super().__init__(KegleShotCore(
+            1,
+            rules=rules, table=table, reward=reward, noise=noise, settings=settings,
+            positions=positions, clip=clip, threads=threads, render_mode=render_mode))
 
 
 class KeglebillardShotVectorEnv(CoreVectorEnv):
@@ -119,8 +139,16 @@ class KeglebillardShotVectorEnv(CoreVectorEnv):
     i reset with ``seed=s`` plays exactly the single env reset with ``seed=s + i``.
     """
 
-    def __init__(self, num_envs: int = 1, render_mode: str | None = None, **kwargs: Any) -> None:
-        super().__init__(KegleShotCore(num_envs, render_mode=render_mode, **kwargs))
+    def __init__(self, num_envs: int = 1, *, rules: RulesArg = None, table: str = "keglebillard",
+                 reward: RewardArg = None, noise: NoiseArg = "none",
+                 settings: SettingsArg = None, positions: KeglebillardPositions | None = None,
+                 clip: bool = False, threads: int | None = None,
+                 render_mode: str | None = None) -> None:
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        super().__init__(KegleShotCore(
+            check_num_envs(num_envs),
+            rules=rules, table=table, reward=reward, noise=noise, settings=settings,
+            positions=positions, clip=clip, threads=threads, render_mode=render_mode))
 
 
 class KeglebillardEnv(CoreEnv):
@@ -173,13 +201,33 @@ class KeglebillardEnv(CoreEnv):
       can be passed as ``opponent``).
     """
 
-    def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
-        super().__init__(KegleGameCore(1, render_mode=render_mode, **kwargs))
+    def __init__(self, *, num_players: int = 2, opponent: Any = "random",
+                 opponent_batching: Literal["per_table", "batched"] = "per_table",
+                 seat: int | Literal["random"] = "random", rules: RulesArg = None,
+                 table: str = "keglebillard", reward: RewardArg = None,
+                 noise: NoiseArg = "none", settings: SettingsArg = None, clip: bool = False,
+                 threads: int | None = None, render_mode: str | None = None) -> None:
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        super().__init__(KegleGameCore(
+            1,
+            num_players=num_players, opponent=opponent, opponent_batching=opponent_batching,
+            seat=seat, rules=rules, table=table, reward=reward, noise=noise, settings=settings,
+            clip=clip, threads=threads, render_mode=render_mode))
 
 
 class KeglebillardVectorEnv(CoreVectorEnv):
     """``num_envs`` tables of :class:`KeglebillardEnv` (batched physics per round of shots, the
     rules' per-table game flow). Same arguments; autoreset mode SAME_STEP."""
 
-    def __init__(self, num_envs: int = 1, render_mode: str | None = None, **kwargs: Any) -> None:
-        super().__init__(KegleGameCore(num_envs, render_mode=render_mode, **kwargs))
+    def __init__(self, num_envs: int = 1, *, num_players: int = 2, opponent: Any = "random",
+                 opponent_batching: Literal["per_table", "batched"] = "per_table",
+                 seat: int | Literal["random"] = "random", rules: RulesArg = None,
+                 table: str = "keglebillard", reward: RewardArg = None,
+                 noise: NoiseArg = "none", settings: SettingsArg = None, clip: bool = False,
+                 threads: int | None = None, render_mode: str | None = None) -> None:
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        super().__init__(KegleGameCore(
+            check_num_envs(num_envs),
+            num_players=num_players, opponent=opponent, opponent_batching=opponent_batching,
+            seat=seat, rules=rules, table=table, reward=reward, noise=noise, settings=settings,
+            clip=clip, threads=threads, render_mode=render_mode))

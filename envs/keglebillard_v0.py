@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from cuegym.games.kegle import Kegle
 from cuegym.games.strikes import Strikes
@@ -37,8 +38,11 @@ from .kegle import KegleActionMap, action_space, observation_space
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC env (see :class:`raw_env` for the arguments)."""
-    return raw_env(**kwargs)
+    """The AEC env wrapped as PettingZoo's own envs are: ``OrderEnforcingWrapper`` (a clear
+    error for ``step``/``observe``/``render`` before ``reset``); :class:`raw_env` (same
+    arguments) is the unwrapped env. Out-of-range actions raise in the env itself (or are
+    clipped with ``clip=True``), so no ``ClipOutOfBoundsWrapper`` is added."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
 class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
@@ -75,7 +79,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         return self.possible_agents.index(agent)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self._start_episode(seed)
+        self._start_episode(seed, options)
         self.states = self.game.new(1, self.num_players, first_player=0)
         self.agent_selection = self.possible_agents[int(self.states.to_play[0])]
 
@@ -88,6 +92,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         return self.game.observe(self.states, [self._player(agent)])[0]
 
     def step(self, action) -> None:
+        self._check_can_step()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -623,3 +623,40 @@ def shot_frames(game: str, res, row: int, *, hud: Sequence[str] = (), fps: float
             scene = golf_scene(xy, paths=paths, hud=lines)
         frames.append(r.draw(scene))
     return frames
+
+
+#: Frames per second of the animated render mode (``rgb_array_list``) and of its videos.
+ANIMATION_FPS = 25
+
+
+def step_frames(core, t: int, fps: float = ANIMATION_FPS, max_seconds: float = 10.0
+                ) -> list[np.ndarray]:
+    """Frames of table ``t``'s last step as it happened (``render_mode="rgb_array_list"``):
+    its last shot animated at ``fps`` frames per second of simulated time (at most
+    ``max_seconds`` shown), then the table as the step left it (``core.render_table(t)``).
+
+    The Shot envs animate their one shot; the full-game envs the last shot of the step (an
+    opponent's when opponents shot after the learner). A keglebillard placement foul (nothing
+    moves) gives the final frame only.
+    """
+    from .kegle import outcome_summary
+
+    golf = hasattr(core, "geo")
+    game = "golfbillard" if golf else "keglebillard"
+    last = core.last
+    res, row, hud = None, -1, []
+    if isinstance(last, dict):  # Shot cores: the step's batch of shots
+        if golf:
+            res, row = last["res"], t
+            hud = [_golf_line(last["outs"][t], int(last["side"][t]))]
+        elif int(core.last_row[t]) >= 0:
+            res, row = last["res"], int(core.last_row[t])
+            hud = [_shot_line(last["info"], t)]
+    elif isinstance(last, list) and last[t] is not None:  # game cores: per table
+        res, row = last[t][0], int(last[t][1])
+        o = last[t][2]
+        hud = [_golf_line(o, getattr(o, "shooter", None) or last[t][3].to_move) if golf
+               else outcome_summary(o)]
+    frames = [] if res is None or row < 0 else shot_frames(
+        game, res, row, hud=hud, fps=fps, max_seconds=max_seconds)
+    return [*frames, core.render_table(t)]

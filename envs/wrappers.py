@@ -1,4 +1,4 @@
-"""Wrappers: reward re-weighting for single and vector envs.
+"""Wrappers: reward re-weighting for single and vector envs; video of animated shots.
 
 Shot noise, reward weights and opponents are small objects the envs take as arguments
 (``noise=``, ``reward=``, ``opponent=``; composed by ``gymnasium.make`` / ``make_vec``);
@@ -84,3 +84,35 @@ class VectorRewardWeights(VectorWrapper):
         if done.any():
             reward[done] = self._weighted(info["final_info"]["reward_terms"])[done]
         return obs, reward, terminated, truncated, info
+
+
+class RecordShotVideo(gym.wrappers.RecordVideo):
+    """Gymnasium's ``RecordVideo`` that records every frame of an animated render.
+
+    With ``render_mode="rgb_array_list"`` a cuegym env's ``render()`` returns each shot as it
+    happens (``metadata["render_fps"]`` = 25 frames per second). Gymnasium's own RecordVideo
+    keeps one frame per step (the last of such a list), which for a one-shot episode is a
+    two-frame video; this subclass keeps them all and is otherwise RecordVideo (triggers,
+    ``video_length`` in frames, ``name_prefix``; writes MP4 with moviepy: ``pip install
+    'cuegym[video]'``). With ``render_mode="rgb_array"`` it behaves exactly as RecordVideo.
+
+        >>> import gymnasium as gym, cuegym
+        >>> from cuegym.envs.wrappers import RecordShotVideo
+        >>> env = RecordShotVideo(gym.make("cuegym/KeglebillardShot-v0",
+        ...                                render_mode="rgb_array_list"), "videos")
+        >>> _ = env.reset(seed=0); _ = env.step(env.action_space.sample()); env.close()
+    """
+
+    def _capture_frame(self) -> None:
+        frames = self.env.render()
+        if not isinstance(frames, list):  # rgb_array: one frame per step, as RecordVideo
+            self._record([frames])
+            return
+        self._record(frames)
+
+    def _record(self, frames: list) -> None:
+        if all(isinstance(f, np.ndarray) for f in frames):
+            self.recorded_frames += frames
+        else:
+            self.stop_recording()
+            gym.logger.warn("recording stopped: render() returned something other than frames")

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cuegym.cli_errors import cli_main
+
 TARGET_ID = "cuegym/KeglebillardShot-v0"
 
 
@@ -136,6 +138,7 @@ def run(cfg: Settings) -> list[dict]:
     return out
 
 
+@cli_main
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     d = Settings()

@@ -3,8 +3,10 @@
 
     python experiments/bench_physics.py            # table
     python experiments/bench_physics.py --json     # JSON list of records
-    python experiments/bench_physics.py --shots shots.json   # time a JSON shot list (1 thread)
+    python experiments/bench_physics.py --shots    # JSON path vs array API, 256 2-6 ball shots
+    python experiments/bench_physics.py --shots shots.json   # ... on the shots of a file
     python experiments/bench_physics.py --extras   # also first-call time and memory per table
+    python experiments/bench_physics.py --per-event [--against cuegym_old]   # us/event by balls
     python experiments/bench_physics.py --max-events 1000 --no-reuse   # fresh 1000-slot logs
 
 Each record: {"game", "batch", "threads", "shots_per_s", "events_per_shot", "us_per_event"}.
@@ -23,9 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cuegym.cli_errors import cli_main
 from cuegym.configs import load_params, load_table
 from cuegym.physics import Workspace, simulate
-from cuegym.physics.scenarios import golfbillard_shots, keglebillard_shots
+from cuegym.physics.scenarios import golfbillard_shots, json_shots, keglebillard_shots
 
 
 @dataclass
@@ -81,35 +84,132 @@ def measure(game: str, batch: int, threads: int, cfg: Settings) -> dict:
     return best
 
 
-def measure_file(path: str, cfg: Settings) -> dict:
-    """Time the shots of a JSON shot list as one batch on one thread."""
-    from cuegym.physics.jsonio import simulate_json
+def _best_rate(fn, n_shots: int, seconds: float, clock=time.perf_counter) -> float:
+    """Shots per second of ``fn`` (simulating ``n_shots``): calls repeated for at least
+    ``seconds`` of ``clock`` (``time.process_time`` counts only this process's CPU time, the
+    fairer clock for one-thread comparisons on a machine shared with other jobs)."""
+    k = 0
+    t0 = clock()
+    while True:
+        fn()
+        k += 1
+        el = clock() - t0
+        if el >= seconds:
+            return k * n_shots / el
 
-    with open(path) as fh:
-        shots = json.load(fh)
-    if isinstance(shots, dict):
-        shots = [shots]
-    simulate_json(shots)  # warm up
+
+def measure_json(shots: list[dict], cfg: Settings, rounds: int = 3) -> dict:
+    """The JSON path against the array API on the same shots, side by side on one thread
+    (process CPU time).
+
+    ``json`` times :func:`simulate_json` (shot objects in, result objects out), ``json_text``
+    adds ``json.loads`` of the input and ``json.dumps`` of the output (the command line minus
+    process start), ``array`` times :func:`simulate` on the arrays the JSON path builds (built
+    beforehand, log buffers reused as the envs do). Rounds alternate the three; each keeps
+    its best round. ``ratio`` = json / array.
+    """
     import numba
 
+    from cuegym.physics.jsonio import batches, parse_shots, simulate_json
+
+    text = json.dumps(shots)
+    chunks = [kw for _, kw in batches(parse_shots(shots))]
+    ws = Workspace()
+    fns = {"array": lambda: [simulate(**kw, workspace=ws) for kw in chunks],
+           "json": lambda: simulate_json(shots),
+           "json_text": lambda: json.dumps(simulate_json(json.loads(text)))}
     old = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        best = None
-        for _ in range(3):
-            t0 = time.perf_counter()
-            out = simulate_json(shots)
-            el = time.perf_counter() - t0
-            events = sum(o["n_events"] for o in out)
-            rec = {"game": "file", "batch": len(shots), "threads": 1,
-                   "shots_per_s": round(len(shots) / el, 1),
-                   "events_per_shot": round(events / len(shots), 2),
-                   "us_per_event": round(el / max(events, 1) * 1e6, 3)}
-            if best is None or rec["shots_per_s"] > best["shots_per_s"]:
-                best = rec
+        for fn in fns.values():
+            fn()  # compile / warm up
+        best = dict.fromkeys(fns, 0.0)
+        for _ in range(rounds):
+            for name, fn in fns.items():
+                best[name] = max(best[name], _best_rate(fn, len(shots), cfg.seconds,
+                                                        time.process_time))
     finally:
         numba.set_num_threads(old)
-    return best
+    events = sum(o["n_events"] for o in simulate_json(shots))
+    return {"shots": len(shots), "events_per_shot": round(events / len(shots), 2),
+            **{f"{k}_shots_per_s": round(v, 1) for k, v in best.items()},
+            "ratio": round(best["json"] / best["array"], 3),
+            "ratio_text": round(best["json_text"] / best["array"], 3)}
+
+
+def _ball_shots(cfg_mod, scen_mod, B: int, n: int, seed: int, slots: int | None = None):
+    """n golfbillard-table shots with B balls at random places, ball 0 struck (0.3-4 m/s), in
+    ``slots`` >= B ball slots (the rest absent). Drawn with the given configs/scenarios modules
+    so that a side-by-side comparison feeds both engines the same arrays."""
+    rng = np.random.default_rng(seed)
+    table, params = cfg_mod.load_table("golfbillard"), cfg_mod.load_params("golfbillard")
+    xy = scen_mod.random_positions(rng, table, params, n, B)
+    cue = scen_mod.random_strikes(rng, n, v_range=(0.3, 4.0))
+    slots = slots or B
+    full = np.zeros((n, slots, 2))
+    full[:, :B] = xy
+    # absent slots parked at distinct places (never simulated, never validated)
+    full[:, B:, 0] = np.linspace(-0.5, 0.5, slots - B)[None, :] if slots > B else 0.0
+    present = np.zeros((n, slots), bool)
+    present[:, :B] = True
+    return table, params, full, cue, present
+
+
+def measure_per_event(balls: list[int], cfg: Settings, against: str | None = None,
+                      n: int = 512, rounds: int = 7) -> list[dict]:
+    """Microseconds of process CPU time per event on one thread for shots of B balls
+    (golfbillard table), and with ``against`` (a package name: a copy of an older cuegym) the
+    same shots through its engine, rounds alternating between the two; each keeps its best
+    round. Also B = 3 in 10 slots (7 absent balls padded), reported as "3/10"."""
+    import importlib
+
+    import numba
+
+    engines = {"new": ("cuegym.configs", "cuegym.physics", "cuegym.physics.scenarios")}
+    if against:
+        engines["old"] = (f"{against}.configs", f"{against}.physics",
+                          f"{against}.physics.scenarios")
+    mods = {k: tuple(importlib.import_module(m) for m in v) for k, v in engines.items()}
+    cases = [(b, None) for b in balls] + [(3, 10)]
+    old_threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    out = []
+    try:
+        for B, slots in cases:
+            runs = {}
+            for name, (cfg_mod, phys, scen) in mods.items():
+                table, params, xy, cue, present = _ball_shots(cfg_mod, scen, B, n, cfg.seed,
+                                                              slots)
+                ws = phys.Workspace()
+
+                def run(phys=phys, table=table, params=params, xy=xy, cue=cue, present=present,
+                        ws=ws):
+                    return phys.simulate(table, params, xy, cue_ball=np.zeros(n, np.int64),
+                                         cue=cue, present=present, max_events=2000,
+                                         threads=1, workspace=ws)
+
+                res = run()
+                runs[name] = (run, int(res.n_events.sum()), res)
+            if "old" in runs:  # the comparison is only meaningful on identical results
+                a, b = runs["new"][2], runs["old"][2]
+                same = (np.array_equal(a.n_events, b.n_events) and np.array_equal(a.rvw, b.rvw)
+                        and all(np.array_equal(a.ev_state[t, :a.n_events[t]],
+                                               b.ev_state[t, :a.n_events[t]]) for t in range(n)))
+            best = dict.fromkeys(runs, 0.0)
+            for _ in range(rounds):
+                for name, (run, ev, _) in runs.items():
+                    best[name] = max(best[name], _best_rate(run, ev, cfg.seconds,
+                                                            time.process_time))
+            rec = {"balls": f"{B}/{slots}" if slots else B,
+                   "events_per_shot": round(runs["new"][1] / n, 2),
+                   "us_per_event": round(1e6 / best["new"], 3)}
+            if "old" in runs:
+                rec.update(us_per_event_old=round(1e6 / best["old"], 3),
+                           speedup=round(best["new"] / best["old"], 2), identical=bool(same))
+            out.append(rec)
+    finally:
+        numba.set_num_threads(old_threads)
+    return out
 
 
 def first_call_seconds() -> float:
@@ -135,10 +235,22 @@ def memory_per_table(T: int = 4096, max_events: int = 256) -> float:
     return total / T
 
 
+@cli_main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print a JSON list of records")
-    ap.add_argument("--shots", help="time the shots of this JSON shot-list file instead")
+    ap.add_argument("--shots", nargs="?", const="", default=None, metavar="FILE",
+                    help="JSON path vs array API on the same shots, side by side: the shots of "
+                         "FILE, or 256 random 2-6 ball shots (keglebillard and golfbillard)")
+    ap.add_argument("--n-shots", type=int, default=256, help="list length for --shots")
+    ap.add_argument("--per-event", nargs="?", const="2,3,4,5,6,10,16", default=None,
+                    metavar="BALLS", help="us/event on one thread for these ball counts "
+                                          "(golfbillard table; plus 3 balls in 10 slots)")
+    ap.add_argument("--against", metavar="PACKAGE",
+                    help="with --per-event: also time this package (a copy of an older cuegym, "
+                         "e.g. made with git archive) on the same shots, side by side")
+    ap.add_argument("--json-max-events", type=int, default=1000,
+                    help="max_events of the generated --shots list")
     ap.add_argument("--seconds", type=float, default=Settings.seconds)
     ap.add_argument("--extras", action="store_true", help="first-call time and memory per table")
     ap.add_argument("--games", default="keglebillard,golfbillard")
@@ -149,9 +261,30 @@ def main(argv=None) -> int:
                     help="allocate fresh log buffers on every call")
     args = ap.parse_args(argv)
     cfg = Settings(seconds=args.seconds, max_events=args.max_events, reuse=not args.no_reuse)
-    if args.shots:
-        rec = measure_file(args.shots, cfg)
-        print(json.dumps(rec) if args.json else rec)
+    if args.per_event is not None:
+        recs = measure_per_event([int(b) for b in args.per_event.split(",")], cfg, args.against)
+        for r in recs:
+            print(json.dumps(r) if args.json else
+                  f"{r['balls']!s:>5} balls: {r['events_per_shot']:7.2f} events/shot "
+                  f"{r['us_per_event']:7.3f} us/event" +
+                  (f"  (old {r['us_per_event_old']:.3f}, {r['speedup']:.2f}x, identical "
+                   f"{r['identical']})" if "speedup" in r else ""), flush=True)
+        return 0
+    if args.shots is not None:
+        if args.shots:
+            with open(args.shots) as fh:
+                shots = json.load(fh)
+            shots = [shots] if isinstance(shots, dict) else shots
+        else:
+            shots = json_shots(np.random.default_rng(cfg.seed), args.n_shots)
+            for s in shots:
+                s["max_events"] = args.json_max_events
+        rec = measure_json(shots, cfg)
+        print(json.dumps(rec) if args.json else
+              f"{rec['shots']} shots, {rec['events_per_shot']} events/shot, 1 thread: array API "
+              f"{rec['array_shots_per_s']:.0f} shots/s, JSON objects {rec['json_shots_per_s']:.0f}"
+              f" ({rec['ratio']:.0%}), JSON text {rec['json_text_shots_per_s']:.0f} "
+              f"({rec['ratio_text']:.0%})")
         return 0
     recs = []
     for game in args.games.split(","):

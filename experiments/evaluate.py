@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from cuegym.cli_errors import cli_main
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -65,8 +67,11 @@ def display_names(specs: list[str]) -> list[str]:
 
 def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
                    noise: Any = "tournament", max_shots: int | None = None,
-                   quiet: bool = False) -> dict[str, Any]:
-    """Round robin: every pair plays ``games`` games. Returns the results dictionary."""
+                   quiet: bool = False, save_games: int = 0,
+                   save_dir: Path | None = None) -> dict[str, Any]:
+    """Round robin: every pair plays ``games`` games. Returns the results dictionary.
+    ``save_games``: write the first that many games of each pair as game records (replayable
+    in ``python -m cuegym.play``) to ``save_dir``."""
     from openskill.models import PlackettLuce
 
     from cuegym.agents import make_agent, make_arena
@@ -94,7 +99,15 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
     pairs = list(itertools.combinations(range(n), 2))
     for k, (i, j) in enumerate(pairs):
         t1 = time.time()
-        res = _play_pair(arena, agents[i], agents[j], games, seed + 1000 * k, noise, max_shots)
+        on = arena
+        if save_games:
+            from cuegym.play.record import RecordingArena, save_tournament_games
+
+            on = RecordingArena(arena, save_games)
+        res = _play_pair(on, agents[i], agents[j], games, seed + 1000 * k, noise, max_shots)
+        if save_games:
+            save_tournament_games(on, res, (names[i], names[j]), (specs[i], specs[j]), noise,
+                                  save_dir, f"{names[i]}_vs_{names[j]}")
         for rec, ag in zip(res.shots, res.agent, strict=True):
             shots[(i, j)[ag]].append(rec)
         for g in range(games):
@@ -221,6 +234,7 @@ def plot_results(res: dict[str, Any], path: Path) -> Path:
     return path
 
 
+@cli_main
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -235,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", help="output directory (default runs/eval/<game>)")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.add_argument("--save-games", type=int, default=0, metavar="N",
+                   help="save the first N games of each pair as game records in <out>/games/ "
+                        "(open them in python -m cuegym.play)")
     args = p.parse_args(argv)
     try:
         specs = parse_agents(args.agents)
@@ -242,9 +259,12 @@ def main(argv: list[str] | None = None) -> int:
         p.error(str(e))
     if args.games < 1:
         p.error("--games must be >= 1")
+    if args.save_games < 0:
+        p.error("--save-games must be >= 0")
+    out = Path(args.out) if args.out else Path("runs") / "eval" / args.game
     res = run_tournament(args.game, specs, args.games, args.seed, noise=args.noise,
-                         max_shots=args.max_shots, quiet=args.quiet)
-    out = Path(args.out) if args.out else ROOT / "runs" / "eval" / args.game
+                         max_shots=args.max_shots, quiet=args.quiet,
+                         save_games=args.save_games, save_dir=out / "games")
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(res, indent=1))
     png = plot_results(res, out / "tournament.png")

@@ -4,11 +4,14 @@
     python experiments/replay.py --game golfbillard --what shot --seed 3
     python experiments/replay.py --what game --max-shots 30        # a whole game, one frame a shot
     python experiments/replay.py --what game --animate --max-shots 6 --out runs/replay/game.gif
+    python experiments/replay.py --agents pretrained,geometric     # a whole game between agents
 
 A shot is drawn from the Shot env's position bank (``--seed``) and played with ``--action``
 (seven numbers in [-1, 1], the env's action layout) or, by default, the rules' random policy
 (keglebillard: half the shots aimed at a white; golfbillard: a random own ball aimed roughly at
-the attack goal). A game is played from the break / opening with that policy for every player.
+the attack goal). A game is played from the break / opening with that policy for every player,
+or with ``--agents a,b`` between two agents (``cuegym.agents`` names or model .zip paths, seat 0
+first; implies ``--what game``), through the play app's game layer (``cuegym.play.session``).
 Frames come from cuegym.envs.render; ``.mp4`` needs imageio's ffmpeg plugin. Prints a JSON line
 with the output path and the number of frames.
 """
@@ -21,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from cuegym.cli_errors import cli_main
 
 
 @dataclass
@@ -37,6 +42,7 @@ class Settings:
     fps: float = 20.0  # frames per second of the output
     speed: float = 1.0  # simulated seconds per real second
     out: str = ""  # output file (default runs/replay/<game>_<what>_<seed>.gif)
+    agents: str = ""  # game between two agents "a,b" (else the rules' random policy)
 
 
 def _kegle_policy_action(core, rng) -> np.ndarray:
@@ -182,6 +188,46 @@ def replay_game(cfg: Settings) -> list[np.ndarray]:
     return frames + [frames[-1]] * int(cfg.fps)
 
 
+def replay_agents(cfg: Settings) -> list[np.ndarray]:
+    """A whole game between two agents (``cfg.agents``), one held frame per shot (the shot's
+    paths and where the balls stopped) or every shot animated."""
+    from cuegym.envs.render import render_golf_game, render_kegle_game, shot_frames
+    from cuegym.play import session
+    from cuegym.play.call import golf_call, kegle_call
+
+    specs = [a.strip() for a in cfg.agents.split(",") if a.strip()]
+    if len(specs) != 2:
+        raise SystemExit(f"--agents needs two agents a,b; got {cfg.agents!r}")
+    table = session.make_table(cfg.game)
+    agents = [session.get_agent(s, cfg.game) for s in specs]
+    noise = session.noise_of(cfg.noise)
+    rng = np.random.default_rng(cfg.seed)
+    st = table.new_state()
+    kegle = cfg.game == "keglebillard"
+    hold = max(1, int(cfg.fps // 2))
+
+    def still(state):
+        return render_kegle_game(table.g, state, None) if kegle else render_golf_game(state, None)
+
+    frames = [still(st)] * hold
+    for k in range(cfg.max_shots):
+        if table.over(st):
+            break
+        p = session.agents_move(table, agents, st, noise, rng)
+        call = kegle_call(p.outcome, specs) if kegle else golf_call(p.outcome, specs)
+        if p.res is None:  # an unplayable K-19 placement: nothing moves
+            frames += [still(p.state)] * hold
+        else:
+            scores = (f"scores {list(p.state.scores)}" if kegle else
+                      f"balls left {p.state.balls_left.tolist()}")
+            hud = [f"shot {k + 1}   {specs[0]} vs {specs[1]}   {scores}", call[0]]
+            shot = shot_frames(cfg.game, p.res, 0, hud=hud, fps=cfg.fps if cfg.animate else 1e-3,
+                               speed=cfg.speed)
+            frames += (shot if cfg.animate else []) + [shot[-1]] * hold
+        st = p.state
+    return frames + [still(st)] * int(cfg.fps)
+
+
 def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
     import imageio.v2 as imageio
 
@@ -196,6 +242,7 @@ def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
                              "write a .gif") from None
 
 
+@cli_main
 def main(argv: list[str] | None = None) -> int:
     d = Settings()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -209,11 +256,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fps", type=float, default=d.fps)
     ap.add_argument("--speed", type=float, default=d.speed)
     ap.add_argument("--out", default=d.out)
+    ap.add_argument("--agents", default=d.agents,
+                    help="a whole game between two agents a,b (names or model .zip paths)")
     a = ap.parse_args(argv)
-    cfg = Settings(game=a.game, what=a.what, seed=a.seed, action=list(a.action or []),
-                   noise=a.noise, max_shots=a.max_shots, animate=a.animate, fps=a.fps,
-                   speed=a.speed, out=a.out)
-    frames = replay_shot(cfg) if cfg.what == "shot" else replay_game(cfg)
+    cfg = Settings(game=a.game, what="game" if a.agents else a.what, seed=a.seed,
+                   action=list(a.action or []), noise=a.noise, max_shots=a.max_shots,
+                   animate=a.animate, fps=a.fps, speed=a.speed, out=a.out, agents=a.agents)
+    if cfg.agents:
+        frames = replay_agents(cfg)
+    else:
+        frames = replay_shot(cfg) if cfg.what == "shot" else replay_game(cfg)
     out = Path(cfg.out or f"runs/replay/{cfg.game}_{cfg.what}_{cfg.seed}.gif")
     write(frames, out, cfg.fps)
     print(json.dumps({"out": str(out), "frames": len(frames), "bytes": out.stat().st_size}))

@@ -34,8 +34,9 @@ from typing import Any
 import numpy as np
 import yaml
 
+from cuegym.cli_errors import cli_main, resolve_path
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 @dataclass
@@ -76,16 +77,16 @@ def _save_snapshot(model: Any, path: Path, meta: dict) -> Path:
     return path
 
 
-def run(cfg: SelfPlayConfig, runs_dir: Path = ROOT / "runs") -> Path:
+def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
     import torch
     from stable_baselines3.common.utils import set_random_seed
     from stable_baselines3.common.vec_env import VecMonitor
-    from train import algo_class, load_config, policy_class
 
     from cuegym.agents import make_agent, make_arena, play_games
     from cuegym.agents.residual import ResidualSpec, ResidualVecEnv
     from cuegym.agents.sb3_agent import SB3Agent
     from cuegym.envs import make_sb3_vec_env
+    from cuegym.experiments.train import algo_class, load_config, policy_class
 
     out = Path(runs_dir) / cfg.name
     (out / "pool").mkdir(parents=True, exist_ok=True)
@@ -197,6 +198,7 @@ def plot(out: Path, rows: list[dict]) -> Path | None:
     return path
 
 
+@cli_main
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -212,11 +214,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--train-config", dest="train_config",
                    help="train YAML for the algorithm and action (default: <game>_sac.yaml)")
     p.add_argument("--seed", type=int)
-    p.add_argument("--runs-dir", default=str(ROOT / "runs"))
+    p.add_argument("--runs-dir", default="runs", help="directory of the runs (default ./runs)")
     args = p.parse_args(argv)
     data: dict = {}
     if args.config:
-        data = yaml.safe_load(Path(args.config).read_text()) or {}
+        data = yaml.safe_load(resolve_path(args.config, "config file").read_text()) or {}
     for k in ("game", "name", "generations", "steps_per_generation", "n_envs", "eval_games",
               "promote_at", "init_model", "train_config", "seed"):
         v = getattr(args, k)

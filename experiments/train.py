@@ -34,6 +34,8 @@ from typing import Any
 import numpy as np
 import yaml
 
+from cuegym.cli_errors import cli_main, resolve_path
+
 ROOT = Path(__file__).resolve().parents[1]
 ALGOS = ("sac", "ppo", "td3", "dqn")
 T_START = time.time()  # the time limit counts from the start of the process (demos included)
@@ -80,7 +82,7 @@ def load_config(path: str | Path | None, overrides: dict | None = None) -> Train
     """Read a YAML config into :class:`TrainConfig` (then ``overrides``); unknown keys raise."""
     data: dict = {}
     if path is not None:
-        with open(path) as fh:
+        with open(resolve_path(path, "config file")) as fh:
             data = yaml.safe_load(fh) or {}
     data.update(overrides or {})
     known = {f.name for f in dataclasses.fields(TrainConfig)}
@@ -408,7 +410,7 @@ def plot_learning_curve(run: Path, title: str = "") -> Path | None:
 # ---------------------------------------------------------------------------------------------
 
 
-def train(cfg: TrainConfig, *, runs_dir: str | Path = ROOT / "runs", resume: bool = False
+def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = False
           ) -> Path:
     """Run one training; returns the run directory."""
     import torch
@@ -489,6 +491,7 @@ def parse_set(items: list[str]) -> dict[str, Any]:
     return out
 
 
+@cli_main
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -500,7 +503,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--n-envs", type=int)
     p.add_argument("--resume", action="store_true", help="continue runs/<name> from its last "
                    "checkpoint (model and replay buffer)")
-    p.add_argument("--runs-dir", default=str(ROOT / "runs"))
+    p.add_argument("--runs-dir", default="runs", help="directory of the runs (default ./runs)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
                    help="override config keys (values as YAML)")

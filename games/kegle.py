@@ -38,6 +38,7 @@ import numpy as np
 
 from cuegym.configs import load_params
 from cuegym.physics.constants import POCKETED
+from cuegym.rules.inputs import MAX_PLAYERS, req_int
 from cuegym.rules.keglebillard import (
     BALL_IDS,
     FOUL_COLUMNS,
@@ -52,16 +53,15 @@ from cuegym.rules.keglebillard import (
     read_log,
     salvo_x,
     score_shots,
+    sim_log,
     white_spots,
 )
 
 from . import kegle_flow as flow
 from .kegle_obs import OBS_DIM, observe_arrays, seats_view
 from .kegle_state import (
-    F_PLACEMENT,
     HAND_NONE,
     HAND_SALVO,
-    OUTCOME_FOULS,
     KegleOutcomes,
     KegleStates,
     empty_states,
@@ -72,9 +72,6 @@ from .strikes import Strikes
 
 #: Tolerance [m] when checking that a log starts from the state's positions.
 MATCH_TOL = 1e-6
-#: The fields of a physics result the referee reads (``cuegym.rules.keglebillard.read_log``).
-LOG_FIELDS = ("rvw", "motion", "pocket", "rvw0", "motion0", "pins_up", "pins_up0", "pin_toppler",
-              "pin_topple_time", "ev_type", "ev_time", "ev_i", "ev_j", "n_events", "overflow")
 #: Reward terms a keglebillard shot defines (``configs/reward/keglebillard.yaml``).
 REWARD_TERMS = ("points", "skaeve", "foul", "win", "skaeve_received", "opponent_points",
                 "result")
@@ -120,10 +117,10 @@ class Kegle:
         line. Who breaks (K-4): ``first_player`` (an int or (T,) ints) if given; else by
         ``rules.first_player`` (``random`` draws T from ``rng``; ``lag`` needs
         ``first_player``, the winner of :func:`~cuegym.rules.keglebillard.judge_lag`)."""
-        n = _int(n_players, "n_players")
+        n = req_int(n_players, "n_players", hi=MAX_PLAYERS)
         if n < 2:
             raise ValueError(f"keglebillard needs at least 2 players (K-1), got {n}")
-        T = _int(T, "T")
+        T = req_int(T, "T", lo=0)
         if first_player is None:
             if self.rules.first_player == "player0":
                 first_player = 0
@@ -147,7 +144,7 @@ class Kegle:
                   rng: np.random.Generator | int | None = None):
         """One new game as a rules ``GameState`` (see :meth:`new`)."""
         if first_player is not None:
-            first_player = _int(first_player, "first_player")
+            first_player = req_int(first_player, "first_player")
         return self.new(1, n_players, first_player=first_player, rng=rng).state(0)
 
     def next_game(self, state):
@@ -156,6 +153,40 @@ class Kegle:
             raise ValueError("next_game needs a finished game")
         order = tuple(reversed(state.ranking))
         return replace(self.new_state(state.n_players, first_player=order[0]), order=order)
+
+    def check_state(self, state, path: str = "state") -> None:
+        """Raise :class:`~cuegym.rules.inputs.RefereeInputError` if the rules ``GameState``
+        ``state`` cannot arise under these rules.
+
+        On top of ``GameState.__post_init__`` (structure) and ``GameState.from_dict``
+        (positions): the state's table is this game's; while the game runs, a player still in
+        is below the distance unless exactly two are left in the house rules (K-22 keeps them
+        in), and every finished player reached it (K-21); the K-25 counters are 0 in the house
+        rules.
+        """
+        from cuegym.rules.inputs import RefereeInputError
+
+        if state.table != self.table_name:
+            raise RefereeInputError(f"{path}.table {state.table!r} is not this game's table "
+                                    f"{self.table_name!r}")
+        d = self.rules.distance
+        if not state.game_over:
+            in_game = state.in_game
+            for p in in_game:
+                if state.scores[p] >= d and (self.rules.ddbu or len(in_game) > 2):
+                    raise RefereeInputError(
+                        f"{path}.scores[{p}] = {state.scores[p]} reaches the distance {d}, but "
+                        f"player {p} is still in with {len(in_game)} players left (K-21: "
+                        "finished; only two players left in the house rules can stay, K-22)")
+            for p in state.finished:
+                if state.scores[p] < d:
+                    raise RefereeInputError(
+                        f"{path}.scores[{p}] = {state.scores[p]} is below the distance {d}, but "
+                        f"player {p} finished while the game goes on (K-21)")
+        if not self.rules.ddbu and (state.run_no_cushion or state.rodt_streak):
+            raise RefereeInputError(f"{path}.ddbu counters must be 0 in the house rules, got "
+                                    f"run_no_cushion {state.run_no_cushion}, rodt_streak "
+                                    f"{state.rodt_streak}")
 
     def batch(self, states: Sequence[Any] | KegleStates) -> KegleStates:
         """A :class:`KegleStates` from rules ``GameState`` values (a batch is returned as is)."""
@@ -183,9 +214,9 @@ class Kegle:
 
     def placement_error(self, state, xy: Sequence[float]) -> str | None:
         """Why the red cannot be placed at ``xy`` in ``state`` (K-19), or None if it can."""
-        from cuegym.rules.keglebillard import _finite_xy
+        from cuegym.rules.inputs import req_xy
 
-        x, y = _finite_xy(xy, "red placement")
+        x, y = req_xy(xy, "red placement")
         s = from_game_states([state])
         s.hand[:] = HAND_SALVO  # check the placement whatever the state says
         code, which = self.placement_codes(s, np.array([[x, y]]))
@@ -279,7 +310,7 @@ class Kegle:
                                max_events=max_events, t_max=t_max, threads=threads,
                                validate=validate, workspace=workspace)
                 row[play] = play
-                log = {name: getattr(sim, name)[play] for name in LOG_FIELDS}
+                log = sim_log(sim, play)
             else:
                 sim = simulate(self.table, self.params, xy[play],
                                cue_ball=np.zeros(len(play), np.int64), cue=executed.cue[play],
@@ -287,7 +318,7 @@ class Kegle:
                                max_events=max_events, t_max=t_max, threads=threads,
                                validate=validate, workspace=workspace)
                 row[play] = np.arange(len(play))
-                log = sim
+                log = sim_log(sim)
         inj = None
         if injected is not None:
             if len(injected) != T:
@@ -313,7 +344,7 @@ class Kegle:
             ValueError: the log does not start from the states (balls, pins), or bad input.
         """
         states = from_game_states(states)
-        lg = read_log(log)
+        lg = read_log(log, self.table)
         T = len(states)
         if len(lg) != T:
             raise ValueError(f"{T} states for a log of {len(lg)} tables")
@@ -361,90 +392,92 @@ class Kegle:
             raise ValueError(f"the log's standing pins {lg.pins_up0[t].tolist()} differ from "
                              f"the state's {states.pins[t].tolist()}")
 
+    #: ShotScores fields the flow and the outcomes read, with their trailing shapes and dtypes.
+    _SCORE_FIELDS = {
+        "points": ((), np.int64), "penalty": ((), np.int64), "foul": ((), bool),
+        "win": ((), bool), "cushion": ((), bool), "rodt": ((), bool), "blegt": ((), bool),
+        "king_alone": ((), bool), "clean16": ((), bool), "legal_pin": ((), bool),
+        "ball_in_hand": ((), bool), "bih_salvo": ((), bool), "unsporting": ((), bool),
+        "overflow": ((), np.int64), "pins_toppled": ((N_PINS,), bool),
+        "pins_injected": ((N_PINS,), bool), "pin_toppler": ((N_PINS,), np.int64),
+        "present0": ((N_BALLS,), bool), "pocketed": ((N_BALLS,), bool),
+        "end_xy": ((N_BALLS, 2), np.float64), "fouls": ((len(FOUL_COLUMNS),), bool)}
+
+    def _referee(self, states: KegleStates, play: np.ndarray, log: Any, injected: list | None,
+                 allow_overflow: bool) -> tuple[dict[str, np.ndarray], np.ndarray, list | None]:
+        """Score the played tables' log (rows = ``play``): the ShotScores fields as (T, ..)
+        arrays (zeros where not played), where K-16 touched balls go back (T, 3, 2), and the
+        injected K-16 labels per table (None without injected events)."""
+        T = len(states)
+        touch = np.full((T, N_BALLS, 2), np.nan)
+        out = {k: np.zeros((T, *shape), dtype) for k, (shape, dtype) in self._SCORE_FIELDS.items()}
+        labels = None
+        if not len(play):
+            return out, touch, labels
+        inj = None
+        if injected is not None:
+            inj = [parse_injected(e) for e in injected]
+            for k, t in enumerate(play):
+                for e in inj[k]:
+                    if e.type == "deliberate_touch":
+                        for b, x, y in e.balls:
+                            touch[t, b] = (x, y)
+        sc = score_shots(log, self.rules, table=self.table,
+                         salvo_line=states.hand[play] == HAND_SALVO, injected=inj,
+                         allow_overflow=allow_overflow)
+        for k, v in out.items():
+            v[play] = getattr(sc, k)
+        if inj is not None:
+            labels = [()] * T
+            for k, t in enumerate(play):
+                labels[t] = tuple(e.label for e in sc.injected[k] if e.rule == "K-16")
+        return out, touch, labels
+
     def _resolve(self, states: KegleStates, mode: np.ndarray, play: np.ndarray, log: Any,
                  injected: list | None, allow_overflow: bool = False
                  ) -> tuple[KegleOutcomes, KegleStates]:
         """Referee the played tables' log (rows = ``play``) and run the compiled flow."""
         T, N = states.order.shape
-        P = len(play)
-        sc = None
-        touch = np.full((T, N_BALLS, 2), np.nan)
-        labels = None
-        if P:
-            inj = None
-            if injected is not None:
-                inj = [parse_injected(e) for e in injected]
-                labels = [()] * T
-                for k, t in enumerate(play):
-                    for e in inj[k]:
-                        if e.type == "deliberate_touch":
-                            for b, x, y in e.balls:
-                                touch[t, b] = (x, y)
-            sc = score_shots(log, self.rules, table=self.table,
-                             salvo_line=states.hand[play] == HAND_SALVO, injected=inj,
-                             allow_overflow=allow_overflow)
-            if labels is not None:
-                for k, t in enumerate(play):
-                    labels[t] = tuple(e.label for e in sc.injected[k] if e.rule == "K-16")
-
-        def full(name, dtype, shape=()):
-            out = np.zeros((T, *shape), dtype)
-            if P:
-                out[play] = getattr(sc, name)
-            return out
-
-        points = full("points", np.int64)
-        penalty_sc = full("penalty", np.int64)
-        foul_sc = full("foul", bool)
-        win = full("win", bool)
-        toppled = full("pins_toppled", bool, (N_PINS,))
-        injected_pins = full("pins_injected", bool, (N_PINS,))
-        present0 = full("present0", bool, (N_BALLS,))
-        pocketed = full("pocketed", bool, (N_BALLS,))
-        end_xy = full("end_xy", np.float64, (N_BALLS, 2))
-        bih = full("ball_in_hand", bool)
-        fouls = np.zeros((T, len(OUTCOME_FOULS)), bool)
-        if P:
-            fouls[play, :len(FOUL_COLUMNS)] = sc.fouls
+        sc, touch, labels = self._referee(states, play, log, injected, allow_overflow)
         new = states.copy()
-        o = {k: np.zeros(T, np.int64) for k in ("shooter", "penalty", "shooter_points", "skaeve",
-                                                  "n_now")}
-        o["shooter"][:] = -1
-        o_foul = np.zeros(T, bool)
-        o_flow = np.zeros((T, 3), bool)
-        o_to = np.zeros((T, N), bool)
-        o_restood = np.zeros((T, N_PINS), bool)
-        o_spotted = np.zeros((T, 2), bool)
-        o_waiting = np.zeros((T, 2), bool)
-        o_now = np.full((T, N), -1, np.int64)
-        o_lost = np.full(T, -1, np.int64)
-        o_rank = np.full((T, N), -1, np.int64)
+        o = {k: np.zeros(T, np.int64) for k in ("penalty", "shooter_points", "skaeve", "n_now")}
+        o["shooter"] = np.full(T, -1, np.int64)
+        o["lost"] = np.full(T, -1, np.int64)
+        o["foul"] = np.zeros(T, bool)
+        o["flow"] = np.zeros((T, 3), bool)
+        o["to"] = np.zeros((T, N), bool)
+        o["restood"] = np.zeros((T, N_PINS), bool)
+        o["spotted"] = np.zeros((T, 2), bool)
+        o["waiting"] = np.zeros((T, 2), bool)
+        o["now"] = np.full((T, N), -1, np.int64)
+        o["rank"] = np.full((T, N), -1, np.int64)
         flow.resolve(
             mode, self._rules_i, self.spots, self.pin_spots, self.R, self.respot_r,
-            points, penalty_sc, foul_sc, win, full("cushion", bool), full("rodt", bool),
-            full("legal_pin", bool), bih, full("bih_salvo", bool), full("unsporting", bool),
-            toppled, injected_pins, present0, pocketed, end_xy, touch,
+            sc["points"], sc["penalty"], sc["foul"], sc["win"], sc["cushion"], sc["rodt"],
+            sc["legal_pin"], sc["ball_in_hand"], sc["bih_salvo"], sc["unsporting"],
+            sc["pins_toppled"], sc["pins_injected"], sc["present0"], sc["pocketed"],
+            sc["end_xy"], touch,
             new.xy, new.pins, new.hand, new.order, new.scores, new.to_play, new.finished,
             new.n_finished, new.lost, new.n_lost, new.game_over, new.shot, new.run_no_cushion,
             new.rodt_streak,
-            o["shooter"], o["penalty"], o_foul, o_flow, o["shooter_points"], o["skaeve"], o_to,
-            o_restood, o_spotted, o_waiting, o_now, o["n_now"], o_lost, o_rank)
-        fouls[:, F_PLACEMENT:] = o_flow
-        played = mode == flow.MODE_PLAYED
+            o["shooter"], o["penalty"], o["foul"], o["flow"], o["shooter_points"], o["skaeve"],
+            o["to"], o["restood"], o["spotted"], o["waiting"], o["now"], o["n_now"], o["lost"],
+            o["rank"])
+        fouls = np.concatenate([sc["fouls"], o["flow"]], axis=1)
         outcomes = KegleOutcomes(
-            shooter=o["shooter"], played=played, points=points, penalty=o["penalty"],
-            foul=o_foul, fouls=fouls, shooter_points=o["shooter_points"], skaeve=o["skaeve"],
-            skaeve_to=o_to, rodt=full("rodt", bool), blegt=full("blegt", bool),
-            king_alone=full("king_alone", bool), clean16=full("clean16", bool), win=win,
-            pins_toppled=toppled, pin_toppler=full("pin_toppler", np.int64, (N_PINS,)),
-            pins_injected=injected_pins, pins_restood=o_restood, pins_up=new.pins.copy(),
-            pocketed=pocketed, whites_spotted=o_spotted, whites_waiting=o_waiting,
-            hand=new.hand.copy(), next_player=new.to_play.copy(), finished_now=o_now,
-            n_finished_now=o["n_now"], lost_now=o_lost, game_over=new.game_over.copy(),
-            scores=new.scores.copy(), overflow=full("overflow", np.int64),
-            strike=np.full((T, 5), np.nan), place=np.full((T, 2), np.nan),
-            order=new.order, next_xy=new.xy.copy(), ranking=o_rank, ball_in_hand=bih,
-            labels=labels)
+            shooter=o["shooter"], played=mode == flow.MODE_PLAYED, points=sc["points"],
+            penalty=o["penalty"], foul=o["foul"], fouls=fouls,
+            shooter_points=o["shooter_points"], skaeve=o["skaeve"], skaeve_to=o["to"],
+            rodt=sc["rodt"], blegt=sc["blegt"], king_alone=sc["king_alone"],
+            clean16=sc["clean16"], win=sc["win"], pins_toppled=sc["pins_toppled"],
+            pin_toppler=sc["pin_toppler"], pins_injected=sc["pins_injected"],
+            pins_restood=o["restood"], pins_up=new.pins.copy(), pocketed=sc["pocketed"],
+            whites_spotted=o["spotted"], whites_waiting=o["waiting"], hand=new.hand.copy(),
+            next_player=new.to_play.copy(), finished_now=o["now"], n_finished_now=o["n_now"],
+            lost_now=o["lost"], game_over=new.game_over.copy(), scores=new.scores.copy(),
+            overflow=sc["overflow"], strike=np.full((T, 5), np.nan),
+            place=np.full((T, 2), np.nan), order=new.order, next_xy=new.xy.copy(),
+            ranking=o["rank"], ball_in_hand=sc["ball_in_hand"], labels=labels)
         return outcomes, new
 
     # -- per-table conveniences (JSON referee, hand-built logs) -------------------------------
@@ -584,12 +617,6 @@ def placement_message(code: int, which: int, x: float, y: float, table: Any) -> 
     if code == flow.PLACE_BALL:
         return f"{at} overlaps the {BALL_IDS[which]} ball"
     return f"{at} is within R + r_pin of the {PIN_IDS[which]} spot"
-
-
-def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{what} must be an integer, got {value!r}")
-    return int(value)
 
 
 __all__ = ["MATCH_TOL", "OBS_DIM", "REWARD_TERMS", "Kegle", "KegleOutcomes", "KegleStates",

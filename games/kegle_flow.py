@@ -241,6 +241,81 @@ def _recipients(order, in_game, shooter, only_next, to):
 
 
 @njit(cache=True)
+def _credit(rules_i, foul, win, points, penalty, cushion, rodt, any_pin, order, in_game,
+            shooter, scores, run_nc, rodt_streak, flow_fouls, to):
+    """Points and skæve of a played shot (K-9a, K-17, K-20; K-25 visits). Updates ``scores``
+    (N,), writes ``flow_fouls`` (3,) and the recipients ``to`` (N,). Returns (foul,
+    shooter_points, skaeve, keep_turn, run_nc, rodt_streak)."""
+    ddbu = rules_i[0] != 0
+    keep_turn = False
+    shooter_points = 0
+    skaeve = 0
+    if ddbu:
+        # K-25: a visit lasts while the player scores without a foul; a foul loses the shot's
+        # points and the turn; a cushion at least every other scoring shot; the third rødt in
+        # a row without a pin is a foul.
+        if not foul and points > 0:
+            if cushion:
+                run_nc = 0
+            elif run_nc >= 1:
+                flow_fouls[1] = True
+                foul = True
+            else:
+                run_nc += 1
+            if rodt and not any_pin:
+                rodt_streak += 1
+                if rodt_streak >= 3:
+                    flow_fouls[2] = True
+                    foul = True
+            else:
+                rodt_streak = 0
+        keep_turn = not foul and points > 0
+        if not keep_turn:
+            run_nc = 0
+            rodt_streak = 0
+        if not foul:
+            shooter_points = points
+            scores[shooter] += points
+    elif win:
+        pass  # K-20 overrides every physics foul; no points or skæve change hands
+    elif foul:
+        _recipients(order, in_game, shooter, rules_i[1] != 0, to)  # K-9a, K-17
+        skaeve = points + penalty
+        for p in range(order.shape[0]):
+            if to[p]:
+                scores[p] += skaeve
+    else:
+        shooter_points = points
+        scores[shooter] += points
+    return foul, shooter_points, skaeve, keep_turn, run_nc, rodt_streak
+
+
+@njit(cache=True)
+def _table_after(xy, pins, present0, pocketed, end_xy, touch_xy, win, bih, toppled, injected,
+                 spots, pin_spots, R, respot_r, spotted, waiting, restood):
+    """The table after a played shot, in place: balls at rest (pocketed ones off), K-16
+    touched balls put back, the red in hand (K-19), whites spotted (K-18), pins stood up
+    again (K-P7)."""
+    for b in range(3):
+        if not present0[b] or pocketed[b]:
+            xy[b, 0] = np.nan
+            xy[b, 1] = np.nan
+        else:
+            xy[b, 0] = end_xy[b, 0]
+            xy[b, 1] = end_xy[b, 1]
+        if not win and touch_xy[b, 0] == touch_xy[b, 0]:
+            xy[b, 0] = touch_xy[b, 0]
+            xy[b, 1] = touch_xy[b, 1]
+    if bih:
+        xy[0, 0] = np.nan  # K-19: the next player takes the red in hand
+        xy[0, 1] = np.nan
+    _spot_whites(xy, spots, R, spotted, waiting)
+    for p in range(pins.shape[0]):
+        pins[p] = pins[p] and not toppled[p] and not injected[p]
+    _restand_pins(xy, pins, pin_spots, respot_r, restood)
+
+
+@njit(cache=True)
 def resolve(mode, rules_i, spots, pin_spots, R, respot_r,
             # the referee's scores of each table's shot (rows of mode != MODE_PLAYED unread)
             sc_points, sc_penalty, sc_foul, sc_win, sc_cushion, sc_rodt, sc_legal_pin,
@@ -268,7 +343,6 @@ def resolve(mode, rules_i, spots, pin_spots, R, respot_r,
         o_ranking: (T, N) the final ranking once over (finished, then lost, last out first).
     """
     ddbu = rules_i[0] != 0
-    only_next = rules_i[1] != 0
     salvo_area = rules_i[2] != 0
     unsporting_loss = rules_i[3] != 0
     distance = rules_i[4]
@@ -285,120 +359,58 @@ def resolve(mode, rules_i, spots, pin_spots, R, respot_r,
             in_game[finished[t, k]] = False
         for k in range(n_lost[t]):
             in_game[lost[t, k]] = False
+        remaining[:] = in_game
         if mode[t] == MODE_PLACEMENT_FOUL:
             # K-19: no shot; a foul with penalty 6, no points; the next player has ball in hand
             o_flow_fouls[t, 0] = True
             o_foul[t] = True
             if not ddbu:
-                _recipients(order[t], in_game, shooter, only_next, o_to[t])
-                o_skaeve[t] = 6
-                o_penalty[t] = 6
+                _recipients(order[t], in_game, shooter, rules_i[1] != 0, o_to[t])
+                o_skaeve[t] = o_penalty[t] = 6
                 for p in range(N):
                     if o_to[t, p]:
                         scores[t, p] += 6
-            behind = shot[t] == 0 or salvo_area  # the break is still to be played (K-3)
-            remaining[:] = in_game
             nf, nn, over, tp = _end_rules(order[t], remaining, scores[t], shooter, False,
                                           o_to[t], False, ddbu, distance, finished[t],
                                           n_finished[t], o_now[t], 0)
-            n_finished[t], o_n_now[t] = nf, nn
-            game_over[t], to_play[t] = over, tp
+            behind = shot[t] == 0 or salvo_area  # the break is still to be played (K-3)
             hand[t] = HAND_NONE if over else (HAND_SALVO if behind else HAND_CLOTH)
-            run_nc[t] = 0
-            rodt_streak[t] = 0
+            run_nc[t] = rodt_streak[t] = 0
         else:
-            foul = sc_foul[t]
-            win = sc_win[t]
-            points = sc_points[t]
-            keep_turn = False
-            if ddbu:
-                # K-25: a visit lasts while the player scores without a foul; a foul loses the
-                # shot's points and the turn; a cushion at least every other scoring shot; the
-                # third rødt in a row without a pin is a foul.
-                if not foul and points > 0:
-                    if sc_cushion[t]:
-                        run_nc[t] = 0
-                    elif run_nc[t] >= 1:
-                        o_flow_fouls[t, 1] = True
-                        foul = True
-                    else:
-                        run_nc[t] += 1
-                    any_pin = False
-                    for p in range(5):
-                        any_pin |= sc_toppled[t, p]
-                    if sc_rodt[t] and not any_pin:
-                        rodt_streak[t] += 1
-                        if rodt_streak[t] >= 3:
-                            o_flow_fouls[t, 2] = True
-                            foul = True
-                    else:
-                        rodt_streak[t] = 0
-                keep_turn = not foul and points > 0
-                if not keep_turn:
-                    run_nc[t] = 0
-                    rodt_streak[t] = 0
-                if not foul:
-                    o_shooter_points[t] = points
-                    scores[t, shooter] += points
-            elif win:
-                pass  # K-20 overrides every physics foul; no points or skæve change hands
-            elif foul:
-                _recipients(order[t], in_game, shooter, only_next, o_to[t])  # K-9a, K-17
-                sk = points + sc_penalty[t]
-                o_skaeve[t] = sk
-                for p in range(N):
-                    if o_to[t, p]:
-                        scores[t, p] += sk
-            else:
-                o_shooter_points[t] = points
-                scores[t, shooter] += points
-            o_foul[t] = foul
+            any_pin = False
+            for p in range(pins.shape[1]):
+                any_pin |= sc_toppled[t, p]
+            foul, sp, sk, keep_turn, run_nc[t], rodt_streak[t] = _credit(
+                rules_i, sc_foul[t], sc_win[t], sc_points[t], sc_penalty[t], sc_cushion[t],
+                sc_rodt[t], any_pin, order[t], in_game, shooter, scores[t], run_nc[t],
+                rodt_streak[t], o_flow_fouls[t], o_to[t])
+            o_foul[t], o_shooter_points[t], o_skaeve[t] = foul, sp, sk
             o_penalty[t] = sc_penalty[t] if foul else 0
-            shooter_lost = False
             if unsporting_loss and sc_unsporting[t]:
-                shooter_lost = True  # K-16 option: the shooter loses the match
-                o_lost_now[t] = shooter
+                o_lost_now[t] = shooter  # K-16 option: the shooter loses the match
                 lost[t, n_lost[t]] = shooter
                 n_lost[t] += 1
-            # the table after the shot
-            for b in range(3):
-                if not sc_present0[t, b] or sc_pocketed[t, b]:
-                    xy[t, b, 0] = np.nan
-                    xy[t, b, 1] = np.nan
-                else:
-                    xy[t, b, 0] = sc_end_xy[t, b, 0]
-                    xy[t, b, 1] = sc_end_xy[t, b, 1]
-                if not win and touch_xy[t, b, 0] == touch_xy[t, b, 0]:
-                    xy[t, b, 0] = touch_xy[t, b, 0]  # K-16: touched balls are put back
-                    xy[t, b, 1] = touch_xy[t, b, 1]
-            if sc_bih[t]:
-                xy[t, 0, 0] = np.nan  # K-19: the next player takes the red in hand
-                xy[t, 0, 1] = np.nan
-            _spot_whites(xy[t], spots, R, o_spotted[t], o_waiting[t])
-            for p in range(5):
-                pins[t, p] = pins[t, p] and not sc_toppled[t, p] and not sc_injected[t, p]
-            _restand_pins(xy[t], pins[t], pin_spots, respot_r, o_restood[t])
-            if win:
-                nf, nn = _win(order[t], in_game, scores[t], shooter, shooter_lost, finished[t],
-                              n_finished[t], o_now[t])
+                remaining[shooter] = False
+            _table_after(xy[t], pins[t], sc_present0[t], sc_pocketed[t], sc_end_xy[t],
+                         touch_xy[t], sc_win[t], sc_bih[t], sc_toppled[t], sc_injected[t],
+                         spots, pin_spots, R, respot_r, o_spotted[t], o_waiting[t],
+                         o_restood[t])
+            if sc_win[t]:
+                nf, nn = _win(order[t], in_game, scores[t], shooter, o_lost_now[t] >= 0,
+                              finished[t], n_finished[t], o_now[t])
                 over, tp = True, -1
             else:
-                remaining[:] = in_game
-                if shooter_lost:
-                    remaining[shooter] = False
                 nf, nn, over, tp = _end_rules(order[t], remaining, scores[t], shooter,
                                               sc_legal_pin[t], o_to[t], keep_turn, ddbu,
                                               distance, finished[t], n_finished[t], o_now[t], 0)
-            n_finished[t], o_n_now[t] = nf, nn
-            game_over[t], to_play[t] = over, tp
-            if over:
+            if over or not sc_bih[t]:
                 hand[t] = HAND_NONE
-            elif sc_bih[t]:
-                hand[t] = HAND_SALVO if sc_bih_salvo[t] else HAND_CLOTH
             else:
-                hand[t] = HAND_NONE
+                hand[t] = HAND_SALVO if sc_bih_salvo[t] else HAND_CLOTH
             shot[t] += 1
-        if game_over[t]:
+        n_finished[t], o_n_now[t] = nf, nn
+        game_over[t], to_play[t] = over, tp
+        if over:
             n = 0
             for k in range(n_finished[t]):
                 o_ranking[t, n] = finished[t, k]
@@ -406,4 +418,3 @@ def resolve(mode, rules_i, spots, pin_spots, R, respot_r,
             for k in range(n_lost[t] - 1, -1, -1):
                 o_ranking[t, n] = lost[t, k]
                 n += 1
-

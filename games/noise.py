@@ -41,6 +41,8 @@ from typing import Any
 import numpy as np
 import yaml
 
+from cuegym.cli_errors import did_you_mean
+from cuegym.cli_errors import unknown as unknown_name
 from cuegym.configs import CONFIG_DIR, ConfigError
 
 from .strikes import Strikes, clamp_cue
@@ -190,15 +192,16 @@ def load_noise(source: Any = "none") -> ShotNoise:
         try:
             k = float(source)
         except ValueError:
-            raise ConfigError(f"unknown shot-noise preset {source!r}; known: {sorted(presets)}"
-                              " (or a scale factor of the tournament noise)") from None
+            raise ConfigError(unknown_name("shot-noise preset", source, sorted(presets))
+                              + " (or a scale factor of the tournament noise)") from None
         return presets["tournament"].scaled(k)
     if isinstance(source, (int, float, np.integer, np.floating)) and not isinstance(source, bool):
         return presets["tournament"].scaled(float(source))
     if isinstance(source, Mapping):
-        unknown = sorted(set(source) - set(_KEYS))
-        if unknown:
-            raise ConfigError(f"unknown noise key(s) {unknown}; known: {list(_KEYS)}")
+        extra = sorted(set(source) - set(_KEYS))
+        if extra:
+            raise ConfigError(f"unknown noise key(s) {extra}{did_you_mean(str(extra[0]), _KEYS)}"
+                              f"; known: {list(_KEYS)}")
         return ShotNoise(**dict(source))
     raise ConfigError(f"noise must be a preset name, a scale factor, a mapping or a ShotNoise, "
                       f"got {source!r}")

@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from cuegym.cli_errors import cli_main
 
+
+@cli_main
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cuegym.physics",
                                      description="cuegym physics command line")

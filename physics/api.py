@@ -13,7 +13,7 @@ Example:
 
 from __future__ import annotations
 
-import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numba
@@ -21,7 +21,18 @@ import numba as nb
 import numpy as np
 
 from ..configs import ConfigError, PhysicsParams, TableSpec
-from .constants import BALL_BALL_MODELS, CUSHION_MODELS
+from .constants import (
+    BALL_BALL_MODELS,
+    CUSHION_MODELS,
+    MAX_EVENTS,
+    MAX_KISS,
+    MAX_SPEED,
+    MAX_SPIN,
+    MAX_T,
+    MAX_TABLES,
+    MAX_V0,
+    PARAM_RANGES,
+)
 from .engine import KISS, pack_params, prepare_batch, simulate_batch, simulate_serial
 
 
@@ -117,6 +128,12 @@ def _as_array(name: str, value, shape: tuple, dtype=np.float64) -> np.ndarray:
     return arr
 
 
+#: Overlap [m] of two balls the layout check accepts: the simulator can leave a ball cradled by
+#: resting balls up to ~0.3 micrometres inside one of them (engine._unstick_resting), and its
+#: final positions must be valid starting positions of the next shot.
+BALL_OVERLAP_TOL = 1e-6
+
+
 @nb.njit(cache=True, error_model="numpy")
 def _first_layout_violation(xy, present, pins_up, R, hx, hy, lines, circles, pockets, pin_spots,
                             r_pin):
@@ -153,7 +170,7 @@ def _first_layout_violation(xy, present, pins_up, R, hx, hy, lines, circles, poc
                 if present[t, o]:
                     dx = xy[t, o, 0] - x
                     dy = xy[t, o, 1] - y
-                    if dx * dx + dy * dy < (2.0 * R - tol) ** 2:
+                    if dx * dx + dy * dy < (2.0 * R - BALL_OVERLAP_TOL) ** 2:
                         return 2, t, b, o
             for c in range(circles.shape[0]):
                 dx = circles[c, 0] - x
@@ -194,9 +211,11 @@ def kernel_arrays(table: TableSpec, params: PhysicsParams) -> dict[str, np.ndarr
 
 
 def validate_layout(table: TableSpec, params: PhysicsParams, xy: np.ndarray, present: np.ndarray,
-                    pins_up: np.ndarray, names: tuple[str, ...] | None = None) -> None:
+                    pins_up: np.ndarray, names: tuple[str, ...] | None = None,
+                    table_names: Sequence[str] | None = None) -> None:
     """Raise :class:`PhysicsInputError` for a ball off the cloth, overlapping another ball, a
-    post, a jaw or a standing pin, or inside a pocket's capture circle (compiled check)."""
+    post, a jaw or a standing pin, or inside a pocket's capture circle (compiled check).
+    ``names`` label the balls, ``table_names`` the tables in the message (default indices)."""
     R = params.R
     hx, hy = table.length / 2, table.width / 2
     arrs = kernel_arrays(table, params)
@@ -224,39 +243,71 @@ def validate_layout(table: TableSpec, params: PhysicsParams, xy: np.ndarray, pre
         msg = f"{label(b)} is inside pocket {o} ({p.name or o}); place it on the cloth"
     else:
         msg = f"{label(b)} at ({x:.4f}, {y:.4f}) overlaps standing pin {o}"
-    raise PhysicsInputError(f"table {t}: {msg}")
+    raise PhysicsInputError(f"{_table_label(t, table_names)}: {msg}")
 
 
 class Workspace:
-    """Reusable event-log buffers for repeated :func:`simulate` calls with equal shapes.
+    """Reusable event-log buffers for repeated :func:`simulate` calls.
 
-    Only the first ``n_events[t]`` slots of a table's log are meaningful; the rest hold zeros
-    or stale values from an earlier call.
+    The arrays of a call (T tables, B balls, P pins, K log slots) are views carved out of one
+    byte buffer, kept from call to call and grown when a call needs more: any mix of shapes
+    reuses it (a vectorised env calling with the same shapes every step saves the allocation,
+    zero-filling and page faults). Only the first ``n_events[t]`` slots of a table's log are
+    meaningful; the rest hold zeros or stale values from an earlier call.
     """
 
+    #: Bytes of one event-log slot (type, time, i, j, two 7-float states, two motion codes).
+    BYTES_PER_EVENT = 1 + 8 + 4 + 4 + 2 * 7 * 8 + 2
+
     def __init__(self) -> None:
+        self._buf = np.zeros(0, np.uint8)
         self._key: tuple | None = None
         self._arrays: dict[str, np.ndarray] = {}
 
+    @staticmethod
+    def layout(T: int, B: int, P: int, K: int) -> list[tuple[str, tuple, type]]:
+        """(name, shape, dtype) of the buffers, widest dtype first (keeps every view aligned)."""
+        return [("ev_state", (T, K, 2, 7), np.float64), ("ev_time", (T, K), np.float64),
+                ("p_time", (T, P), np.float64), ("p_dir", (T, P, 2), np.float64),
+                ("t_end", (T,), np.float64), ("p_mask", (T, P), np.int64),
+                ("ev_i", (T, K), np.int32), ("ev_j", (T, K), np.int32),
+                ("n_events", (T,), np.int32), ("ev_type", (T, K), np.int8),
+                ("ev_motion", (T, K, 2), np.int8), ("overflow", (T,), np.int8)]
+
+    @classmethod
+    def bytes_needed(cls, T: int, B: int, P: int, K: int) -> int:
+        """Bytes of the buffers for one call (each view starts on a 64-byte boundary)."""
+        return sum(-(-int(np.prod(shape)) * np.dtype(dt).itemsize // 64) * 64
+                   for _, shape, dt in cls.layout(T, B, P, K))
+
     def arrays(self, T: int, B: int, P: int, K: int) -> dict[str, np.ndarray]:
         key = (T, B, P, K)
-        if key != self._key:
-            self._arrays = {
-                "p_mask": np.zeros((T, P), np.int64), "p_time": np.full((T, P), np.inf),
-                "p_dir": np.zeros((T, P, 2)), "ev_type": np.zeros((T, K), np.int8),
-                "ev_time": np.zeros((T, K)), "ev_i": np.zeros((T, K), np.int32),
-                "ev_j": np.zeros((T, K), np.int32), "ev_state": np.zeros((T, K, 2, 7)),
-                "ev_motion": np.zeros((T, K, 2), np.int8), "n_events": np.zeros(T, np.int32),
-                "t_end": np.zeros(T), "overflow": np.zeros(T, np.int8)}
-            self._key = key
-        return self._arrays
+        if key == self._key:
+            return self._arrays
+        need = self.bytes_needed(T, B, P, K)
+        if self._buf.nbytes < need:
+            self._buf = np.zeros(need, np.uint8)
+        out = {}
+        off = 0
+        for name, shape, dt in self.layout(T, B, P, K):
+            n = int(np.prod(shape)) * np.dtype(dt).itemsize
+            out[name] = self._buf[off:off + n].view(dt).reshape(shape)
+            off += -(-n // 64) * 64
+        self._key = key
+        self._arrays = out
+        return out
 
     @property
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in self._arrays.values())
+        return self._buf.nbytes
 
 
-def _check_strikes(cue_ball: np.ndarray, cue: np.ndarray, present: np.ndarray) -> None:
+def _table_label(t: int, table_names: Sequence[str] | None) -> str:
+    return f"table {t}" if table_names is None else str(table_names[t])
+
+
+def _check_strikes(cue_ball: np.ndarray, cue: np.ndarray, present: np.ndarray,
+                   table_names: Sequence[str] | None = None) -> None:
     """Range checks on strikes (vectorised): V0 in [0, 20] m/s, theta in [0, 90] deg,
     a^2 + b^2 <= 1, struck ball present."""
     T, S = cue_ball.shape
@@ -265,34 +316,138 @@ def _check_strikes(cue_ball: np.ndarray, cue: np.ndarray, present: np.ndarray) -
     if bad.any():
         raise PhysicsInputError(f"cue_ball index {cue_ball[bad][0]} out of range for {B} balls")
     used = cue_ball >= 0
-    for name, k, lo, hi in (("V0", 0, 0.0, 20.0), ("theta", 2, 0.0, 90.0)):
-        col = cue[..., k][used]
-        badv = (col < lo) | (col > hi)
+    for name, k, lo, hi in (("V0", 0, 0.0, MAX_V0), ("theta", 2, 0.0, 90.0)):
+        col = cue[..., k]
+        badv = used & ((col < lo) | (col > hi))
         if badv.any():
-            raise PhysicsInputError(f"strike {name} = {col[badv][0]!r} out of range [{lo}, {hi}]")
-    ab = (cue[..., 3] ** 2 + cue[..., 4] ** 2)[used]
-    if (ab > 1.0 + 1e-12).any():
-        raise PhysicsInputError(f"strike offsets need a^2 + b^2 <= 1, got {ab[ab > 1.0][0]!r}")
+            t, j = np.argwhere(badv)[0]
+            raise PhysicsInputError(f"{_table_label(t, table_names)}: strike {name} = "
+                                    f"{col[t, j]!r} out of range [{lo}, {hi}]")
+    ab = cue[..., 3] ** 2 + cue[..., 4] ** 2
+    badv = used & (ab > 1.0 + 1e-12)
+    if badv.any():
+        t, j = np.argwhere(badv)[0]
+        raise PhysicsInputError(f"{_table_label(t, table_names)}: strike offsets need "
+                                f"a^2 + b^2 <= 1, got {ab[t, j]!r}")
     tt, ss = np.nonzero(used)
     gone = ~present[tt, cue_ball[tt, ss]]
     if gone.any():
         k = int(np.argmax(gone))
-        raise PhysicsInputError(f"table {tt[k]}: struck ball {cue_ball[tt[k], ss[k]]} is not on "
-                                f"the table")
+        raise PhysicsInputError(f"{_table_label(tt[k], table_names)}: struck ball "
+                                f"{cue_ball[tt[k], ss[k]]} is not on the table")
     if S > 1:
         for s1 in range(S):
             for s2 in range(s1 + 1, S):
                 dup = used[:, s1] & (cue_ball[:, s1] == cue_ball[:, s2])
                 if dup.any():
-                    raise PhysicsInputError(f"table {int(np.argmax(dup))}: the same ball is "
+                    t = int(np.argmax(dup))
+                    raise PhysicsInputError(f"{_table_label(t, table_names)}: the same ball is "
                                             f"struck twice")
+
+
+def _check_norm(name: str, vec: np.ndarray, limit: float, unit: str,
+                table_names: Sequence[str] | None, ball_names: Sequence[str] | None) -> None:
+    """Refuse initial velocities/spins whose magnitude exceeds ``limit`` (per ball)."""
+    with np.errstate(over="ignore"):  # 1e200 squared is inf, which is refused below
+        norm = np.sqrt(np.sum(vec * vec, axis=-1))
+    bad = norm > limit
+    if bad.any():
+        t, b = np.argwhere(bad)[0]
+        ball = f"ball {b}" if ball_names is None else repr(ball_names[b])
+        raise PhysicsInputError(f"{_table_label(t, table_names)}: {name} of {ball} has magnitude "
+                                f"{norm[t, b]:.6g} {unit}; initial "
+                                f"{'speeds' if name == 'v' else 'spins'} must be in [0, {limit}] "
+                                f"{unit} (a strike at the V0 limit stays below that)")
+
+
+_CHECKED: dict = {}
+
+
+def check_physics(table: TableSpec, params: PhysicsParams, kiss: float = KISS) -> None:
+    """Refuse parameters that make the simulation meaningless (ranges in
+    ``constants.PARAM_RANGES``), a cushion height outside (0, 2R) and a kiss spacer outside
+    [0, MAX_KISS]. Cached by identity: a call with the same table and parameter objects costs
+    nothing."""
+    key = (id(table), id(params), kiss)
+    hit = _CHECKED.get(key)
+    if hit is not None and hit[0] is table and hit[1] is params:
+        return
+    for name, (lo, hi) in PARAM_RANGES.items():
+        x = getattr(params, name)
+        if not lo <= x <= hi:
+            raise PhysicsInputError(f"params.{name} = {x!r} is outside the valid range [{lo}, {hi}]"
+                                    f" (outside it the simulation is not meaningful)")
+    h, R = table.cushion_height, params.R
+    if not 0.0 < h < 2.0 * R:
+        raise PhysicsInputError(f"cushion_height = {h!r} m must be in (0, 2R) = (0, {2 * R!r}) m "
+                                f"for balls of radius R = {R!r} m (the nose must touch the ball)")
+    try:
+        k = float(kiss)
+    except (TypeError, ValueError):
+        raise PhysicsInputError(f"kiss must be a number, got {kiss!r}") from None
+    if not 0.0 <= k <= MAX_KISS:
+        raise PhysicsInputError(f"kiss = {kiss!r} m must be in [0, {MAX_KISS}] m")
+    if len(_CHECKED) > 64:
+        _CHECKED.clear()
+    _CHECKED[key] = (table, params)
+
+
+def available_memory() -> int | None:
+    """Bytes this process can still allocate: the smaller of MemAvailable and the cgroup's
+    (container's) remaining limit; None where neither can be read."""
+    out = []
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    out.append(int(line.split()[1]) * 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        with open("/sys/fs/cgroup/memory.max") as fh:
+            lim = fh.read().strip()
+        if lim != "max":
+            with open("/sys/fs/cgroup/memory.current") as fh:
+                out.append(int(lim) - int(fh.read().strip()))
+    except (OSError, ValueError):
+        pass
+    return min(out) if out else None
+
+
+#: Calls estimated below this many bytes skip the memory check.
+MEMORY_CHECK_FROM = 64 * 2**20
+#: Bytes per ball of the per-call state arrays (inputs, packed state, rvw0, rvw, copies).
+BYTES_PER_BALL = 48 * 8
+
+
+def check_memory(T: int, B: int, P: int, K: int, workspace: Workspace | None = None) -> int:
+    """Estimate the memory a :func:`simulate` call allocates and refuse a call that would not
+    fit in 90 % of the available memory (instead of a MemoryError or an OOM kill).
+
+    Returns:
+        The estimate [bytes].
+    """
+    log = Workspace.bytes_needed(T, B, P, K)
+    if workspace is not None and workspace.nbytes >= log:
+        log = 0
+    need = log + T * (B * BYTES_PER_BALL + P * 64 + 64)
+    if need < MEMORY_CHECK_FROM:
+        return need  # reading the memory figures would cost more than a small call
+    avail = available_memory()
+    if avail is not None and need > 0.9 * avail:
+        raise PhysicsInputError(
+            f"this call needs about {need / 2**30:.2f} GiB ({T} tables x max_events {K} x "
+            f"{Workspace.BYTES_PER_EVENT} B of event log, plus ball states) but only "
+            f"{avail / 2**30:.2f} GiB is available: lower max_events or split the batch")
+    return need
 
 
 def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=None, v=None,
              w=None, present=None, pins_up=None, models: Models | None = None,
              max_events: int = 1000, t_max: float = 60.0, threads: int | None = None,
              ball_names: tuple[str, ...] | None = None, kiss: float = KISS,
-             validate: bool = True, workspace: Workspace | None = None) -> SimResult:
+             validate: bool = True, workspace: Workspace | None = None,
+             table_names: Sequence[str] | None = None) -> SimResult:
     """Simulate T tables at once, each with its own balls, pins and strike(s).
 
     Args:
@@ -308,6 +463,8 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
         max_events: log size K; a table whose log fills up stops with overflow = 1.
         t_max: simulated time limit [s]; reaching it stops the table with overflow = 2.
         threads: numba threads for the ``prange`` over tables (default: numba's setting).
+        ball_names, table_names: labels of the balls and tables in error messages (default:
+            their indices).
         validate: check the layout (overlaps, off-cloth, pockets); leave on unless the caller
             already validated.
         workspace: a :class:`Workspace` whose log buffers are reused from call to call (a
@@ -325,27 +482,34 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     T, B, _ = xy.shape
     if B > 62:
         raise PhysicsInputError(f"at most 62 balls per table, got {B}")
+    if T > MAX_TABLES:
+        raise PhysicsInputError(f"at most {MAX_TABLES} tables per call, got {T}")
     xy = _as_array("xy", xy, (T, B, 2))
     P = len(table.pin_spots)
     present = (np.ones((T, B), bool) if present is None
                else _as_array("present", present, (T, B), bool))
     pins = (np.ones((T, P), bool) if pins_up is None
             else _as_array("pins_up", pins_up, (T, P), bool))
-    if not isinstance(max_events, int | np.integer) or max_events < 1:
-        raise PhysicsInputError(f"max_events must be a positive integer, got {max_events!r}")
+    if (not isinstance(max_events, int | np.integer) or isinstance(max_events, bool)
+            or not 1 <= max_events <= MAX_EVENTS):
+        raise PhysicsInputError(f"max_events must be an integer in [1, {MAX_EVENTS}], got "
+                                f"{max_events!r}")
     try:
         t_max = float(t_max)
     except (TypeError, ValueError):
         raise PhysicsInputError(f"t_max must be a number, got {t_max!r}") from None
-    if not (t_max > 0 and math.isfinite(t_max)):
-        raise PhysicsInputError(f"t_max must be finite and > 0, got {t_max!r}")
+    if not (0 < t_max <= MAX_T):
+        raise PhysicsInputError(f"t_max must be in (0, {MAX_T}] s, got {t_max!r}")
+    check_physics(table, params, kiss)
     if validate:
-        validate_layout(table, params, xy, present, pins, ball_names)
+        validate_layout(table, params, xy, present, pins, ball_names, table_names)
     vw = np.zeros((T, B, 5))
     if v is not None:
         vw[..., 0:2] = _as_array("v", v, (T, B, 2))
+        _check_norm("v", vw[..., 0:2], MAX_SPEED, "m/s", table_names, ball_names)
     if w is not None:
         vw[..., 2:5] = _as_array("w", w, (T, B, 3))
+        _check_norm("w", vw[..., 2:5], MAX_SPIN, "rad/s", table_names, ball_names)
     if cue_ball is None:
         cb = np.full((T, 1), -1, np.int64)
         cue_arr = np.zeros((T, 1, 5))
@@ -360,7 +524,7 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
         if cue_arr.ndim == 2:
             cue_arr = cue_arr[:, None, :]
         cue_arr = _as_array("cue", cue_arr, (T, cb.shape[1], 5))
-        _check_strikes(cb, cue_arr, present)
+        _check_strikes(cb, cue_arr, present, table_names)
     prm = pack_params(params, table.cushion_height, table.pin_radius, table.pin_height, kiss)
     st = np.zeros((T, B, 7))
     st[..., 0:2] = xy
@@ -375,6 +539,7 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     K = int(max_events)
     if workspace is None:
         workspace = Workspace()
+    check_memory(T, B, P, K, workspace)
     log = workspace.arrays(T, B, P, K)
     p_mask, p_time, p_dir = log["p_mask"], log["p_time"], log["p_dir"]
     ev_type, ev_time, ev_i, ev_j = log["ev_type"], log["ev_time"], log["ev_i"], log["ev_j"]

@@ -63,3 +63,44 @@ CUSHION_MODELS = {"han_2005": 0, "mirror": 1}
 
 #: Column of a per-event agent state (``SimResult.ev_state[..., k]``).
 S_X, S_Y, S_VX, S_VY, S_WX, S_WY, S_WZ = range(7)
+
+# ---------------------------------------------------------------------------------------------
+# Input limits (checked by physics.api; each error message quotes the range)
+# ---------------------------------------------------------------------------------------------
+
+#: Cue speed V0 range of a strike [m/s].
+MAX_V0 = 20.0
+#: Largest initial ball speed |v| [m/s] (above the ~29 m/s a 20 m/s centre strike gives).
+MAX_SPEED = 30.0
+#: Largest initial spin |w| [rad/s] (above the ~880 rad/s a 20 m/s strike can give).
+MAX_SPIN = 1000.0
+#: Largest event log per table (the memory check below still applies).
+MAX_EVENTS = 1_000_000
+#: Largest simulated time per shot [s].
+MAX_T = 3600.0
+#: Most tables in one call (memory is checked as well).
+MAX_TABLES = 10_000_000
+#: Most shot objects in one JSON list.
+MAX_JSON_SHOTS = 100_000
+#: Largest kiss spacer [m] (pooltool's is 1e-6).
+MAX_KISS = 1e-3
+#: Valid ranges of physical parameters (inclusive) in which the models and the event detection
+#: are meaningful: friction floors keep every motion phase finite (a sliding ball with
+#: u_s = 1e-60 would slide for 1e60 s and the predictions lose all precision), gravity from the
+#: Moon's 1.6 m/s^2 up. Restitutions are in [0, 1] (configs).
+PARAM_RANGES = {
+    "R": (0.005, 0.2),
+    "m": (0.01, 10.0),
+    "u_s": (0.01, 2.0),
+    "u_r": (0.001, 1.0),
+    "u_sp": (0.001, 1.0),
+    "g": (1.0, 100.0),
+    "M": (0.01, 100.0),
+    "m_e": (1e-4, 100.0),
+    "m_pin": (1e-4, 10.0),
+    "f_c": (0.0, 10.0),
+    "f_cap": (0.0, 10.0),
+    "f_jaw": (0.0, 10.0),
+    "pin_topple_speed": (0.0, MAX_SPEED),
+    "pin_chain_delay": (0.0, 10.0),
+}

@@ -138,7 +138,7 @@ def _far_from_path(px, py, ex, ey, sag, cx, cy, rad):
     return gx * gx + gy * gy > lim * lim
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def _circle_time(x, y, qx, qy, ax, ay, cx, cy, rad, T, ex, ey, sag):
     """First time in [0, T] the centre (x, y) + q t + a t^2 comes within ``rad`` of (cx, cy).
     (ex, ey) is the centre at T and ``sag`` bounds the path's distance from that chord."""
@@ -154,7 +154,7 @@ def _circle_time(x, y, qx, qy, ax, ay, cx, cy, rad, T, ex, ey, sag):
     return first_entry_root(c4, c3, c2, c1, c0, T)
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def _line_time(x, y, qx, qy, ax, ay, ln, R, reach, T):
     """First time the ball (radius R) touches straight cushion ``ln`` = (x1, y1, x2, y2, nx, ny)
     from the playing side while moving into it, with the contact inside the segment."""
@@ -174,6 +174,16 @@ def _line_time(x, y, qx, qy, ax, ay, ln, R, reach, T):
         s = ((x - x1) * ex + (y - y1) * ey) / el2
         if 0.0 <= s <= 1.0:
             return 0.0
+    if d0 <= 0.0 and Bc >= 0.0 and A < 0.0:
+        # Within R of the line and moving out, but curving back before it is clear (a kiss
+        # elsewhere can leave a ball there): the contact is where it turns back.
+        t = -Bc / (2.0 * A)
+        if 0.0 < t <= T and (A * t + Bc) * t + d0 <= 0.0:
+            px = x + qx * t + ax * t * t
+            py = y + qy * t + ay * t * t
+            s = ((px - x1) * ex + (py - y1) * ey) / el2
+            if 0.0 <= s <= 1.0:
+                return t
     # (a ball may also start past the line's extension, in a pocket mouth, and curve back
     # onto the segment later: look for later entries whatever the sign of d0)
     n, r0, r1 = quadratic_roots(A, Bc, d0, T)
@@ -259,7 +269,7 @@ def _predict_objects(i, st, mo, t0, ttr, lines, circles, pockets, pin_spots, up,
         out_idx[i] = idx
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def _pair_time(i, j, tnow, st, mo, t0, ttr, ob_t, prm):
     """Absolute time of the next contact of balls i and j, looking only as far as the first
     event already due for either ball (its transition or object event): that event refreshes
@@ -305,8 +315,13 @@ def _pair_time(i, j, tnow, st, mo, t0, ttr, ob_t, prm):
 
 @nb.njit(cache=True, error_model="numpy")
 def _refresh_ball(i, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up, prm,
-                  ob_t, ob_kind, ob_idx):
-    """Recompute every cached prediction that involves ball i (its state is valid at tnow)."""
+                  ob_t, ob_kind, ob_idx, act, nact, skip):
+    """Recompute every cached prediction that involves ball i (its state is valid at tnow).
+
+    Pairs are predicted with the balls still on the table, ``act[:nact]``, except ``skip``: the
+    other agent of a ball-ball event, whose own refresh (next, with its transition and object
+    times up to date) writes that pair's prediction.
+    """
     B = st.shape[0]
     if mo[i] == POCKETED:
         ttr[i] = INF
@@ -319,13 +334,26 @@ def _refresh_ball(i, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_sp
     ttr[i] = t0[i] + transition_time(st[i, 2], st[i, 3], st[i, 4], st[i, 5], st[i, 6], mo[i], prm)
     _predict_objects(i, st, mo, t0, ttr, lines, circles, pockets, pin_spots, up, prm, ob_t,
                      ob_kind, ob_idx)
-    for j in range(B):
-        if j == i:
+    for jj in range(nact):
+        j = act[jj]
+        if j == i or j == skip:
             continue
         t = _pair_time(i, j, tnow, st, mo, t0, ttr, ob_t, prm)
-        a = min(i, j)
-        b = max(i, j)
-        tbb[a, b] = t
+        if i < j:
+            tbb[i, j] = t
+        else:
+            tbb[j, i] = t
+
+
+@nb.njit(cache=True, error_model="numpy", inline="always")
+def _remove(act, nact, a):
+    """Drop ball a from the ascending list act[:nact]; returns the new length."""
+    k = 0
+    for jj in range(nact):
+        if act[jj] != a:
+            act[k] = act[jj]
+            k += 1
+    return k
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -444,6 +472,91 @@ def _kiss_circle(st, i, cx, cy, rad, delta):
     st[i, 1] = cy + dy / d * target
 
 
+#: Overlap [m] of two resting balls that :func:`_unstick_resting` removes (the layout check's
+#: tolerance: balls placed frozen, exactly 2R apart, are left alone).
+REST_OVERLAP_TOL = 1e-9
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _clear_of_fixed(x, y, R, lines, circles, pin_spots, up, prm):
+    """True when a ball at (x, y) overlaps no straight cushion, circle or standing pin."""
+    for k in range(lines.shape[0]):
+        ex = lines[k, 2] - lines[k, 0]
+        ey = lines[k, 3] - lines[k, 1]
+        rx = x - lines[k, 0]
+        ry = y - lines[k, 1]
+        u = min(1.0, max(0.0, (rx * ex + ry * ey) / (ex * ex + ey * ey)))
+        gx = rx - u * ex
+        gy = ry - u * ey
+        if gx * gx + gy * gy < R * R:
+            return False
+    for k in range(circles.shape[0]):
+        dx = x - circles[k, 0]
+        dy = y - circles[k, 1]
+        if dx * dx + dy * dy < (circles[k, 2] + R) ** 2:
+            return False
+    rp = prm[P_RPIN] + R
+    for k in range(pin_spots.shape[0]):
+        if up[k]:
+            dx = x - pin_spots[k, 0]
+            dy = y - pin_spots[k, 1]
+            if dx * dx + dy * dy < rp * rp:
+                return False
+    return True
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _push_out(a, st, mo, R, gap, lines, circles, pin_spots, up, prm):
+    """One pass of :func:`_unstick_resting`: move ball a to 2R + gap from each resting ball it
+    overlaps by more than REST_OVERLAP_TOL, in index order. Returns True if it moved."""
+    B = st.shape[0]
+    lim = (2.0 * R - REST_OVERLAP_TOL) ** 2
+    moved = False
+    for j in range(B):
+        if j == a or mo[j] == POCKETED or mo[j] == SLIDING or mo[j] == ROLLING:
+            continue
+        dx = st[a, 0] - st[j, 0]
+        dy = st[a, 1] - st[j, 1]
+        d2 = dx * dx + dy * dy
+        if d2 >= lim or d2 == 0.0:
+            continue
+        d = math.sqrt(d2)
+        push = 2.0 * R + gap - d
+        x = st[a, 0] + dx / d * push
+        y = st[a, 1] + dy / d * push
+        if _clear_of_fixed(x, y, R, lines, circles, pin_spots, up, prm):
+            st[a, 0] = x
+            st[a, 1] = y
+            moved = True
+    return moved
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _unstick_resting(a, st, mo, R, delta, lines, circles, pin_spots, up, prm):
+    """Ball a stops translating now: move it out of any resting ball it overlaps.
+
+    A kiss steps the agents of a collision back along their motion; in a chain of collisions
+    through frozen balls that step can leave a ball a few micrometres inside the partner of its
+    previous collision while both crawl apart at ~1e-4 m/s. Such a pair is separating, so it
+    never collides again, and it would come to rest overlapping. Like the kiss's fallback, the
+    ball is put at 2R + delta from the resting ball, along their line of centres. A ball cradled
+    by several resting balls may have no room for that gap on every side: then up to 64 more
+    passes push it out with a gap of 2 REST_OVERLAP_TOL only; in a tight cradle a residual
+    overlap of a fraction of a micrometre can remain (0.27 um in the regression shot), within
+    the layout check's api.BALL_OVERLAP_TOL. Only ball a moves (its transition event logs the
+    new position); a move that would push it into a cushion, post, jaw or pin is not made.
+    Overlaps with moving balls are left to the event loop (an approaching pair collides at
+    once).
+    """
+    for _ in range(4):
+        if not _push_out(a, st, mo, R, delta, lines, circles, pin_spots, up, prm):
+            return
+    for _ in range(64):
+        if not _push_out(a, st, mo, R, 2.0 * REST_OVERLAP_TOL, lines, circles, pin_spots, up,
+                         prm):
+            return
+
+
 @nb.njit(cache=True, error_model="numpy")
 def _log(k, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, typ, t, a, b, st, mo, ball_b):
     ev_type[k] = typ
@@ -494,7 +607,7 @@ def _topple(p, tnow, dx, dy, mask, src, up, p_mask, p_time, p_dir, p_sched, p_sr
 def alloc_scratch(B, P):
     """Working arrays of one table's event loop (reused across the tables of a chunk)."""
     fs = np.empty((4 + B, max(B, P)))
-    ints = np.empty((4, max(B, P)), dtype=np.int64)
+    ints = np.empty((5, max(B, P)), dtype=np.int64)
     return fs, ints
 
 
@@ -522,6 +635,7 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
     ob_idx = ints[1, :B]
     p_src = ints[2, :P]
     p_smask = ints[3, :P]
+    act = ints[4, :B]  # balls on the table, ascending (absent and pocketed balls take no part)
     t0[:] = 0.0
     ttr[:] = INF
     ob_t[:] = INF
@@ -536,9 +650,24 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
         p_time[p] = INF
         p_dir[p, 0] = 0.0
         p_dir[p, 1] = 0.0
+    nact = 0
     for i in range(B):
-        _refresh_ball(i, 0.0, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up, prm,
-                      ob_t, ob_kind, ob_idx)
+        if mo[i] != POCKETED:
+            act[nact] = i
+            nact += 1
+    # Initial predictions: every ball's transition and object event first, then each pair once
+    # (a pair's horizon needs both balls' times), evaluated as ``_pair_time(j, i)``, j > i.
+    for ii in range(nact):
+        i = act[ii]
+        ttr[i] = t0[i] + transition_time(st[i, 2], st[i, 3], st[i, 4], st[i, 5], st[i, 6], mo[i],
+                                         prm)
+        _predict_objects(i, st, mo, t0, ttr, lines, circles, pockets, pin_spots, up, prm, ob_t,
+                         ob_kind, ob_idx)
+    for jj in range(nact):
+        j = act[jj]
+        for ii in range(jj):
+            i = act[ii]
+            tbb[i, j] = _pair_time(j, i, 0.0, st, mo, t0, ttr, ob_t, prm)
     n = 0
     tnow = 0.0
     overflow = 0
@@ -547,12 +676,14 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
         kind = -1
         a = -1
         b = -1
-        for i in range(B):
+        for ii in range(nact):
+            i = act[ii]
             if ttr[i] < tmin:
                 tmin = ttr[i]
                 kind = K_TRANSITION
                 a = i
-        for i in range(B):
+        for ii in range(nact):
+            i = act[ii]
             if ob_t[i] < tmin:
                 tmin = ob_t[i]
                 kind = K_OBJECT
@@ -562,8 +693,10 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
                 tmin = p_sched[p]
                 kind = K_PIN_FALL
                 a = p
-        for i in range(B):
-            for j in range(i + 1, B):
+        for ii in range(nact):
+            i = act[ii]
+            for jj in range(ii + 1, nact):
+                j = act[jj]
                 if tbb[i, j] < tmin:
                     tmin = tbb[i, j]
                     kind = K_BALL_BALL
@@ -585,9 +718,11 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
             vx, vy, wx, wy, wz = enter_state(st[a, 2], st[a, 3], st[a, 4], st[a, 5], st[a, 6],
                                              m_new, prm)
             _set_vw(a, st, vx, vy, wx, wy, wz)
+            if mo[a] == ROLLING and m_new != ROLLING:
+                _unstick_resting(a, st, mo, R, delta, lines, circles, pin_spots, up, prm)
             mo[a] = m_new
             _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up,
-                          prm, ob_t, ob_kind, ob_idx)
+                          prm, ob_t, ob_kind, ob_idx, act, nact, -1)
             _log(n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, EV_TRANSITION, tnow, a,
                  m_new, st, mo, False)
             n += 1
@@ -624,9 +759,9 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
             mo[a] = SLIDING
             mo[b] = SLIDING
             _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up,
-                          prm, ob_t, ob_kind, ob_idx)
+                          prm, ob_t, ob_kind, ob_idx, act, nact, b)
             _refresh_ball(b, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up,
-                          prm, ob_t, ob_kind, ob_idx)
+                          prm, ob_t, ob_kind, ob_idx, act, nact, -1)
             _log(n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, EV_BALL_BALL, tnow, a, b,
                  st, mo, True)
             n += 1
@@ -642,7 +777,7 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
                 for i in range(B):
                     if ob_kind[i] == OBJ_PIN and ob_idx[i] == p:
                         _refresh_ball(i, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets,
-                                      pin_spots, up, prm, ob_t, ob_kind, ob_idx)
+                                      pin_spots, up, prm, ob_t, ob_kind, ob_idx, act, nact, -1)
                 ev_type[n] = EV_PIN_PIN
                 ev_time[n] = tnow
                 ev_i[n] = src
@@ -663,7 +798,8 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
                 pk[a] = oi
                 _set_vw(a, st, 0.0, 0.0, 0.0, 0.0, 0.0)
                 _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots,
-                              up, prm, ob_t, ob_kind, ob_idx)
+                              up, prm, ob_t, ob_kind, ob_idx, act, nact, -1)
+                nact = _remove(act, nact, a)
                 _log(n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, EV_BALL_POCKET, tnow,
                      a, oi, st, mo, False)
                 n += 1
@@ -703,11 +839,12 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
                     for i in range(B):
                         if i != a and ob_kind[i] == OBJ_PIN and ob_idx[i] == oi:
                             _refresh_ball(i, tnow, st, mo, t0, ttr, tbb, lines, circles,
-                                          pockets, pin_spots, up, prm, ob_t, ob_kind, ob_idx)
+                                          pockets, pin_spots, up, prm, ob_t, ob_kind, ob_idx, act,
+                                          nact, -1)
             _set_vw(a, st, r[0], r[1], r[2], r[3], r[4])
             mo[a] = SLIDING
             _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up,
-                          prm, ob_t, ob_kind, ob_idx)
+                          prm, ob_t, ob_kind, ob_idx, act, nact, -1)
             _log(n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, typ, tnow, a, j_log, st,
                  mo, False)
             n += 1

@@ -58,7 +58,7 @@ def spin_decay(wz: float, dt: float, R: float, u_sp: float, g: float) -> float:
     return mag if wz > 0.0 else -mag
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def evolve(x, y, vx, vy, wx, wy, wz, motion, dt, prm):
     """State after dt seconds inside the current motion state (no transition crossed).
 
@@ -116,7 +116,7 @@ def evolve(x, y, vx, vy, wx, wy, wz, motion, dt, prm):
     )
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", inline="always")
 def path_coeffs(vx, vy, wx, wy, motion, prm):
     """Velocity and acceleration of the centre, p(t) = p0 + (qx, qy) t + (ax, ay) t^2.
 

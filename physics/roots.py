@@ -148,7 +148,8 @@ def first_entry_root(c4: float, c3: float, c2: float, c1: float, c0: float, T: f
 
     ``f`` is a gap function (positive apart, zero at contact). Rules (docs/physics.md sec. 6,
     step 5): if f(0) <= 0 the event fires now only when the pair approaches (f'(0) < 0);
-    otherwise the first later entry counts. Returns +inf when there is none in [0, T].
+    otherwise the first later entry counts, or the moment an overlapping pair starts to
+    approach (f turns down while still <= 0). Returns +inf when there is none in [0, T].
     """
     if not (T > 0.0):
         return INF
@@ -170,6 +171,11 @@ def first_entry_root(c4: float, c3: float, c2: float, c1: float, c0: float, T: f
         if hi <= lo:
             continue
         fhi = poly4(c4, c3, c2, c1, c0, hi)
+        if flo <= 0.0 and fhi < flo:
+            # Still overlapping (f <= 0) when the gap starts to close: that is a contact too.
+            # Only a pair left overlapping by a kiss elsewhere gets here; without this it could
+            # curve (spin) into and through each other without an event.
+            return lo
         if flo > 0.0 and fhi <= 0.0:
             if fhi == 0.0 and hi < T and dpoly4(c4, c3, c2, c1, hi) >= 0.0:
                 # touches zero at a critical point and turns back: a graze, not an entry

@@ -10,8 +10,9 @@ Games are plug-ins: ``--game NAME`` imports the modules in :data:`GAMES` lazily 
 first function of :data:`ENTRY_POINTS` it finds: ``score_json(obj) -> dict`` (or
 ``score_cli``) for ``score``; ``new_state_json(n_players, *, seed) -> dict`` for ``new``;
 ``play_game(n_players, *, seed, max_shots) -> dict`` (a record with ``shots``, ``state``,
-``ranking``, ``n_shots``) for ``play``. Errors in the input are reported on stderr with exit
-status 2.
+``ranking``, ``n_shots``) for ``play``. Errors in the input are reported on stderr in one line
+that names the JSON path of the bad value (``input[1]: state.scores[2] must be ...`` for the
+second item of a list), with exit status 2.
 
 Examples:
     python -m cuegym.rules new --game keglebillard --players 3 > state.json
@@ -30,6 +31,8 @@ import sys
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
+
+from cuegym.cli_errors import cli_main, unknown
 
 #: --game name -> the modules implementing it, searched in order (imported only when asked for).
 GAMES = {
@@ -63,7 +66,7 @@ def entry_point(game: str, command: str) -> Callable[..., Any]:
     """The function of ``game`` for ``command``; a clear CliError if the game is unknown, its
     module is missing, or it lacks the function."""
     if game not in GAMES:
-        raise CliError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+        raise CliError(unknown("game", game, GAMES))
     modules = GAMES[game]
     first = _import(game, modules[0])
     for module in modules:
@@ -77,6 +80,21 @@ def entry_point(game: str, command: str) -> Callable[..., Any]:
                    f"'{command}'")
 
 
+def _score_all(fn: Callable[[Any], Any], obj: Any) -> Any:
+    """``fn(obj)``, or a list of results for a list of inputs; an error in item i is reported
+    as ``input[i]: ...``."""
+    if not isinstance(obj, list):
+        return fn(obj)
+    out = []
+    for i, item in enumerate(obj):
+        try:
+            out.append(fn(item))
+        except ValueError as exc:
+            raise CliError(f"input[{i}]: {exc}") from None
+    return out
+
+
+@cli_main
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cuegym.rules",
                                      description="Score shots and play games by the rules.")
@@ -100,14 +118,16 @@ def main(argv: list[str] | None = None) -> int:
                 obj = json.load(sys.stdin)
             except json.JSONDecodeError as exc:
                 raise CliError(f"stdin is not valid JSON: {exc}") from None
-            result = [fn(o) for o in obj] if isinstance(obj, list) else fn(obj)
+            except RecursionError:
+                raise CliError("stdin is not valid JSON: nested too deeply") from None
+            result = _score_all(fn, obj)
         elif args.command == "new":
             result = fn(args.players, seed=args.seed)
         else:
             record = fn(args.players, seed=args.seed, max_shots=args.max_shots)
             result = record if args.shots else {k: v for k, v in record.items() if k != "shots"}
     except (CliError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print("error: " + " ".join(str(exc).splitlines()), file=sys.stderr)  # one line
         return 2
     json.dump(result, sys.stdout, indent=args.indent)
     sys.stdout.write("\n")

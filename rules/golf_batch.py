@@ -138,8 +138,27 @@ def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: A
     bad = np.flatnonzero(out.err != E_NONE)
     if len(bad):
         t = int(bad[0])
-        raise ValueError(f"table {t}: {error_text(out, t, geo)}")
+        msg = f"table {t}: {error_text(out, t, geo)}"
+        code = int(out.err[t])
+        if code in (E_SPOTS_MISSING, E_SPOTS_RAN_OUT, E_PICK_MISSING):
+            raise ChoiceNeeded(msg, t, "pick" if code == E_PICK_MISSING else "spot",
+                               int(out.err_b[t]) if code != E_PICK_MISSING else -1)
+        raise ValueError(msg)
     return out, ns
+
+
+class ChoiceNeeded(ValueError):
+    """The opponent's choice (``agent`` policies) that a stroke needs was not given: a penalty
+    spot (G-30) for ``ball``, or the offender's ball to pick (G-25). A ValueError, so callers
+    that treat it as bad input can; an interactive caller (cuegym.play) asks for it instead.
+
+    Attributes:
+        table: the table index. kind: ``spot`` or ``pick``. ball: the ball to place (spot), -1.
+    """
+
+    def __init__(self, msg: str, table: int, kind: str, ball: int) -> None:
+        super().__init__(msg)
+        self.table, self.kind, self.ball = table, kind, ball
 
 
 def error_text(out: OutcomeArrays, t: int, geo: Any) -> str:
@@ -157,7 +176,7 @@ def error_text(out: OutcomeArrays, t: int, geo: Any) -> str:
     if code == E_SPOTS_MISSING:
         return "spot_policy 'agent' needs choices['spots'], got None"
     if code == E_SPOTS_RAN_OUT:
-        return (f"spot_policy 'agent' needs a spot choice for {ids[a]}; choices['spots'] ran "
+        return (f"spot_policy 'agent' needs a spot choice for {ids[b]}; choices['spots'] ran "
                 f"out")
     if code == E_SPOT_NOT_FREE:
         return f"spot choice {a!r} for ball {ids[b]} is not a free spot among spots 1-3"

@@ -50,6 +50,7 @@ from .golf_codes import (
     PHASES,
     RULES,
 )
+from .inputs import RefereeInputError, req_choice, req_list, req_num, req_obj, show
 
 # ---------------------------------------------------------------------------------------------
 # States
@@ -110,48 +111,43 @@ def unpack_states(gs: GolfStates) -> list[Any]:
 # ---------------------------------------------------------------------------------------------
 
 
-def parse_injected(events: Any, geo: Any, t_end: float) -> list[dict]:
-    """Validate one table's injected events (cuegym.rules.golfbillard docstring)."""
+def parse_injected(events: Any, geo: Any, t_end: float, path: str = "inject") -> list[dict]:
+    """Validate one table's injected events (cuegym.rules.golfbillard docstring).
+
+    Raises:
+        RefereeInputError (a ValueError) naming ``path[k].key`` of the bad value.
+    """
     from .golfbillard import _restore_list, ball_index
 
     out = []
-    for e in events or ():
-        if not isinstance(e, dict) or e.get("type") not in INJECTED_TYPES:
-            raise ValueError(f"injected event must be an object with type in "
-                             f"{list(INJECTED_TYPES)}, got {e!r}")
-        e = dict(e)
-        extra = sorted(set(e) - {"type", "ball", "time", "goal", "where", "kind", "side",
-                                 "restore"})
-        if extra:
-            raise ValueError(f"unknown key(s) {extra} in injected event {e!r}")
+    for k, e in enumerate(req_list([] if events is None else events, path)):
+        ep = f"{path}[{k}]"
+        e = dict(req_obj(e, ep, ("type", "ball", "time", "goal", "where", "kind", "side",
+                                 "restore"), ("type",)))
+        req_choice(e["type"], f"{ep}.type", INJECTED_TYPES)
         if "ball" in e:
-            e["ball"] = ball_index(e["ball"], geo)
+            e["ball"] = ball_index(e["ball"], geo, f"{ep}.ball")
         elif e["type"] != "foul":
-            raise ValueError(f"injected event {e!r} needs a ball")
-        t = e.get("time", 0.0 if e["type"] == "foul" else t_end)
-        try:
-            t = float(t)
-        except (TypeError, ValueError):
-            raise ValueError(f"injected event time must be a number, got {t!r}") from None
-        if not math.isfinite(t) or t < 0:
-            raise ValueError(f"injected event time must be finite and >= 0, got {t!r}")
-        e["time"] = t
-        if e["type"] == "foul" and e.get("kind") not in BEHAVIOURAL:
-            raise ValueError(f"unknown behavioural foul kind {e.get('kind')!r}; known: "
-                             f"{sorted(BEHAVIOURAL)}")
+            raise RefereeInputError(f"{ep}.ball is missing (a {e['type']!r} event names its "
+                                    "ball)")
+        e["time"] = req_num(e.get("time", 0.0 if e["type"] == "foul" else t_end), f"{ep}.time",
+                            lo=0.0)
+        if e["type"] == "foul":
+            req_choice(e.get("kind"), f"{ep}.kind", tuple(BEHAVIOURAL))
+        if "side" in e:
+            req_choice(e["side"], f"{ep}.side", (0, 1))
         if "restore" in e:
             e["restore"] = _restore_list(e, geo)
         if e["type"] == "jam":
             if "goal" in e:
-                if e["goal"] not in (0, 1):
-                    raise ValueError(f"jam goal must be 0 or 1, got {e['goal']!r}")
+                req_choice(e["goal"], f"{ep}.goal", (0, 1))
             elif e.get("where") != "cap_cushion":
-                raise ValueError(f"a jam needs a goal (0 / 1) or where='cap_cushion', got {e!r}")
-        if "side" in e and (isinstance(e["side"], bool) or e["side"] not in (0, 1)):
-            raise ValueError(f"injected event side must be 0 or 1, got {e['side']!r}")
+                raise RefereeInputError(f"{ep} (a jam) needs 'goal': 0 / 1 or 'where': "
+                                        f"'cap_cushion', got {show(e)}")
         out.append(e)
     if len(out) > MAX_INJECTED:
-        raise ValueError(f"at most {MAX_INJECTED} injected events per stroke, got {len(out)}")
+        raise RefereeInputError(f"{path}: at most {MAX_INJECTED} injected events per stroke, "
+                                f"got {len(out)}")
     return out
 
 

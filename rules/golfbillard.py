@@ -41,6 +41,7 @@ Injected events (a list per table; ``ball`` is an index or id, ``time`` in s; G-
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -52,6 +53,7 @@ import numpy as np
 import yaml
 
 from cuegym.configs import (
+    CIRCLE_POST,
     CONFIG_DIR,
     ConfigError,
     PhysicsParams,
@@ -70,6 +72,18 @@ from cuegym.physics.constants import (
     ROLLING,
     SLIDING,
     STATIONARY,
+)
+from cuegym.rules.inputs import (
+    RefereeInputError,
+    check_layout,
+    req_bool,
+    req_choice,
+    req_int,
+    req_list,
+    req_name,
+    req_obj,
+    req_xy,
+    show,
 )
 
 from .golf_arrays import BALLS_PER_SIDE, N_BALLS, N_SIDES, SIDE_OF
@@ -278,15 +292,17 @@ def golf_geometry(table: TableSpec | None = None, params: PhysicsParams | None =
     return geo
 
 
-def ball_index(ball: Any, geo: GolfGeometry | None = None) -> int:
-    """Index 0..9 of a ball given as index or id (``w1`` .. ``r5``); ValueError otherwise."""
+def ball_index(ball: Any, geo: GolfGeometry | None = None, path: str = "") -> int:
+    """Index 0..9 of a ball given as index or id (``w1`` .. ``r5``); a ValueError
+    (RefereeInputError naming ``path`` when given) otherwise."""
     geo = geo or golf_geometry()
     if isinstance(ball, (int, np.integer)) and not isinstance(ball, bool):
         if 0 <= int(ball) < N_BALLS:
             return int(ball)
     elif isinstance(ball, str) and ball in geo.ball_ids:
         return geo.ball_ids.index(ball)
-    raise ValueError(f"unknown ball {ball!r}; balls are 0..9 or {list(geo.ball_ids)}")
+    what = f"unknown ball {show(ball)}; balls are 0..9 or {list(geo.ball_ids)}"
+    raise RefereeInputError(f"{path} is an {what}" if path else what)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -420,142 +436,161 @@ class GolfState:
         }
 
     @classmethod
-    def from_json(cls, obj: dict, geo: GolfGeometry | None = None) -> GolfState:
-        """Parse the game-state JSON; unknown keys and bad values raise ValueError."""
+    def from_json(cls, obj: dict, geo: GolfGeometry | None = None,
+                  rules: GolfRules | None = None, path: str = "state") -> GolfState:
+        """Parse the game-state JSON (docs/rules_golfbillard.md) and :func:`check_state` it.
+
+        Raises:
+            RefereeInputError (a ValueError): one line naming the JSON path (``state.balls.w1``,
+                ``state.match.games_won[1]``) of an unknown key, a missing or mistyped value, an
+                illegal position or an inconsistency.
+        """
         geo = geo or golf_geometry()
-        if not isinstance(obj, dict):
-            raise ValueError(f"golfbillard state must be an object, got {obj!r}")
-        known = {"game", "phase", "to_move", "balls", "kader", "turn", "on_spot", "fouled_spots",
-                 "turns", "idle_turns", "winner", "match", "partner", "openers", "first_openers",
-                 "stroke", "seed"}
-        unknown = sorted(set(obj) - known)
-        if unknown:
-            raise ValueError(f"unknown golfbillard state key(s) {unknown}; known: {sorted(known)}")
-        if obj.get("game", "golfbillard") != "golfbillard":
-            raise ValueError(f"state.game must be 'golfbillard', got {obj.get('game')!r}")
-        balls = obj.get("balls")
-        if not isinstance(balls, dict):
-            raise ValueError(f"state.balls must map {list(geo.ball_ids)} to [x, y] or null, "
-                             f"got {balls!r}")
-        extra = sorted(set(balls) - set(geo.ball_ids))
-        if extra:
-            raise ValueError(f"unknown ball id(s) {extra} in state.balls")
+        ids = geo.ball_ids
+        obj = req_obj(obj, path, _STATE_KEYS, ("balls",))
+        req_choice(obj.get("game", "golfbillard"), f"{path}.game", ("golfbillard",))
+        balls = req_obj(obj["balls"], f"{path}.balls", ids)
         xy = np.full((N_BALLS, 2), np.nan)
-        for b, bid in enumerate(geo.ball_ids):
+        for b, bid in enumerate(ids):
             if bid not in balls:
-                raise ValueError(f"state.balls lacks {bid!r} (use null for a scored ball)")
+                raise RefereeInputError(f"{path}.balls.{bid} is missing (null for a scored ball)")
             if balls[bid] is not None:
-                xy[b] = as_points(balls[bid], f"state.balls[{bid!r}]")
+                xy[b] = req_xy(balls[bid], f"{path}.balls.{bid}")
         st = new_game_state(geo=geo)
         st.xy = xy
-        st.phase = _choice(obj.get("phase", "play"), PHASES, "state.phase")
-        st.to_move = _side(obj.get("to_move", 0), "state.to_move")
-        st.kader = _bool(obj.get("kader", False), "state.kader")
-        turn = obj.get("turn") or {}
-        extra = sorted(set(turn) - {"strokes", "scored", "duty", "duty_met"})
-        if extra:
-            raise ValueError(f"unknown key(s) {extra} in state.turn")
-        st.turn_strokes = _nonneg_int(turn.get("strokes", 0), "state.turn.strokes")
-        st.turn_scored = _bool(turn.get("scored", False), "state.turn.scored")
+        st.phase = req_choice(obj.get("phase", "play"), f"{path}.phase", PHASES)
+        st.to_move = req_choice(obj.get("to_move", 0), f"{path}.to_move", (0, 1))
+        st.kader = req_bool(obj.get("kader", False), f"{path}.kader")
+        tp = f"{path}.turn"
+        turn = req_obj(obj.get("turn", {}), tp, ("strokes", "scored", "duty", "duty_met"))
+        st.turn_strokes = req_int(turn.get("strokes", 0), f"{tp}.strokes", 0)
+        st.turn_scored = req_bool(turn.get("scored", False), f"{tp}.scored")
         st.duty = np.zeros(N_BALLS, bool)
-        for bid in turn.get("duty", []):
-            st.duty[ball_index(bid, geo)] = True
-        st.duty_met = _bool(turn.get("duty_met", False), "state.turn.duty_met")
+        for k, bid in enumerate(req_list(turn.get("duty", []), f"{tp}.duty")):
+            st.duty[req_name(bid, f"{tp}.duty[{k}]", ids, "ball")] = True
+        st.duty_met = req_bool(turn.get("duty_met", False), f"{tp}.duty_met")
         st.on_spot = np.zeros(N_BALLS, np.int64)
-        for bid, k in (obj.get("on_spot") or {}).items():
-            if k not in (1, 2, 3, 4, 5):
-                raise ValueError(f"state.on_spot[{bid!r}] must be a spot 1..5, got {k!r}")
-            st.on_spot[ball_index(bid, geo)] = k
-        fs = obj.get("fouled_spots", [[], []])
-        if not isinstance(fs, list) or len(fs) != 2:
-            raise ValueError(f"state.fouled_spots must be two lists of spots, got {fs!r}")
+        for bid, k in req_obj(obj.get("on_spot", {}), f"{path}.on_spot").items():
+            st.on_spot[req_name(bid, f"{path}.on_spot.{bid}", ids, "ball")] = req_int(
+                k, f"{path}.on_spot.{bid}", 1, 5)
+        fs = req_list(obj.get("fouled_spots", [[], []]), f"{path}.fouled_spots", N_SIDES)
         st.fouled_spots = np.zeros((N_SIDES, 5), bool)
-        for s in range(N_SIDES):
-            for k in fs[s]:
-                if k not in (1, 2, 3, 4, 5):
-                    raise ValueError(f"state.fouled_spots[{s}] must hold spots 1..5, got {k!r}")
-                st.fouled_spots[s, k - 1] = True
-        st.turns = _nonneg_int(obj.get("turns", 0), "state.turns")
-        st.idle_turns = _nonneg_int(obj.get("idle_turns", 0), "state.idle_turns")
-        st.winner = _result(obj.get("winner"), "state.winner")
-        match = obj.get("match") or {}
-        extra = sorted(set(match) - {"games_won", "game", "winner"})
-        if extra:
-            raise ValueError(f"unknown key(s) {extra} in state.match")
-        gw = match.get("games_won", [0, 0])
-        if not isinstance(gw, list) or len(gw) != 2:
-            raise ValueError(f"state.match.games_won must be [n0, n1], got {gw!r}")
-        st.games_won = np.array([_nonneg_int(x, "state.match.games_won") for x in gw])
-        st.game_no = _nonneg_int(match.get("game", 0), "state.match.game")
-        st.match_winner = _result(match.get("winner"), "state.match.winner")
+        for side in range(N_SIDES):
+            sp = f"{path}.fouled_spots[{side}]"
+            for n, k in enumerate(req_list(fs[side], sp, max_len=5)):
+                st.fouled_spots[side, req_int(k, f"{sp}[{n}]", 1, 5) - 1] = True
+        st.turns = req_int(obj.get("turns", 0), f"{path}.turns", 0)
+        st.idle_turns = req_int(obj.get("idle_turns", 0), f"{path}.idle_turns", 0)
+        st.winner = _result(obj.get("winner"), f"{path}.winner")
+        mp = f"{path}.match"
+        match = req_obj(obj.get("match", {}), mp, ("games_won", "game", "winner"))
+        st.games_won = np.array([req_int(x, f"{mp}.games_won[{k}]", 0) for k, x in enumerate(
+            req_list(match.get("games_won", [0, 0]), f"{mp}.games_won", N_SIDES))], np.int64)
+        st.game_no = req_int(match.get("game", 0), f"{mp}.game", 0)
+        st.match_winner = _result(match.get("winner"), f"{mp}.winner")
         for name in ("partner", "openers", "first_openers"):
-            v = obj.get(name, [0, 0])
-            if not isinstance(v, list) or len(v) != 2 or any(x not in (0, 1) for x in v):
-                raise ValueError(f"state.{name} must be two partners 0/1, got {v!r}")
-            setattr(st, name, np.array(v, np.int64))
-        st.stroke_no = _nonneg_int(obj.get("stroke", 0), "state.stroke")
-        st.seed = _nonneg_int(obj.get("seed", 0), "state.seed")
-        validate_state(st, geo)
+            v = req_list(obj.get(name, [0, 0]), f"{path}.{name}", N_SIDES)
+            setattr(st, name, np.array([req_choice(x, f"{path}.{name}[{k}]", (0, 1))
+                                        for k, x in enumerate(v)], np.int64))
+        st.stroke_no = req_int(obj.get("stroke", 0), f"{path}.stroke", 0)
+        st.seed = req_int(obj.get("seed", 0), f"{path}.seed", 0)
+        check_state(st, rules, geo, path)
         return st
 
 
-def _choice(v: Any, allowed: Sequence[str], name: str) -> str:
-    if v not in allowed:
-        raise ValueError(f"{name} must be one of {list(allowed)}, got {v!r}")
-    return v
+_STATE_KEYS = ("game", "phase", "to_move", "balls", "kader", "turn", "on_spot", "fouled_spots",
+               "turns", "idle_turns", "winner", "match", "partner", "openers", "first_openers",
+               "stroke", "seed")
 
 
-def _side(v: Any, name: str) -> int:
-    if isinstance(v, bool) or v not in (0, 1):
-        raise ValueError(f"{name} must be side 0 or 1, got {v!r}")
-    return int(v)
+def _result(v: Any, path: str) -> int:
+    """A game or match result: null -> -1, side 0 / 1, ``"draw"`` -> 2."""
+    return {None: -1, "draw": 2, 0: 0, 1: 1}[req_choice(v, path, (None, 0, 1, "draw"))]
 
 
-def _bool(v: Any, name: str) -> bool:
-    if not isinstance(v, (bool, np.bool_)):
-        raise ValueError(f"{name} must be true or false, got {v!r}")
-    return bool(v)
+@functools.lru_cache(maxsize=1)
+def _ball_params() -> PhysicsParams:
+    """The golfbillard physical parameters (for the layout check)."""
+    return load_params("golfbillard")
 
 
-def _nonneg_int(v: Any, name: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
-        raise ValueError(f"{name} must be an integer >= 0, got {v!r}")
-    return int(v)
-
-
-def _result(v: Any, name: str) -> int:
-    if v is None:
-        return -1
-    if v == "draw":
-        return 2
-    return _side(v, name)
-
-
-def validate_state(state: GolfState, geo: GolfGeometry | None = None) -> None:
-    """Raise ValueError if balls overlap, leave the cloth or sit inside a cap or a goal."""
+def validate_state(state: GolfState, geo: GolfGeometry | None = None, path: str = "state"
+                   ) -> None:
+    """Raise RefereeInputError (a ValueError) if a ball position is not finite, leaves the
+    cloth, overlaps a cap or another ball, or lies inside a goal (the physics' layout check)."""
     geo = geo or golf_geometry()
     xy = np.asarray(state.xy, dtype=np.float64)
     if xy.shape != (N_BALLS, 2):
-        raise ValueError(f"state.xy must have shape ({N_BALLS}, 2), got {xy.shape}")
+        raise RefereeInputError(f"{path}.xy must have shape ({N_BALLS}, 2), got {xy.shape}")
     on = ~np.isnan(xy[:, 0])
-    if np.any(np.isnan(xy[on])) or not np.all(np.isfinite(xy[on])):
-        raise ValueError(f"ball positions must be finite, got {xy.tolist()}")
-    R, tol = geo.R, 1e-7
-    hx, hy = geo.table.length / 2 - R, geo.table.width / 2 - R
-    for b in np.flatnonzero(on):
-        x, y = xy[b]
-        bid = geo.ball_ids[b]
-        if abs(x) > hx + tol or abs(y) > hy + tol:
-            raise ValueError(f"ball {bid} at ({x}, {y}) is off the cloth")
-        d = np.hypot(*(geo.caps - xy[b]).T)
-        if np.any(d < R + geo.r_cap - tol):
-            raise ValueError(f"ball {bid} at ({x}, {y}) overlaps a cap")
-        for g in range(2):
-            if math.hypot(x - geo.goals[g, 0], y - geo.goals[g, 1]) < geo.goals[g, 2]:
-                raise ValueError(f"ball {bid} at ({x}, {y}) is inside goal {g}")
-        for o in np.flatnonzero(on):
-            if o > b and math.hypot(*(xy[o] - xy[b])) < 2 * R - tol:
-                raise ValueError(f"balls {bid} and {geo.ball_ids[o]} overlap at ({x}, {y})")
+    bad = on & ~np.isfinite(xy).all(1)
+    if bad.any():
+        b = int(np.argmax(bad))
+        raise RefereeInputError(f"{path}.balls.{geo.ball_ids[b]} must be finite, got "
+                                f"{xy[b].tolist()}")
+    params = _ball_params()
+    if params.R != geo.R:
+        params = replace(params, R=geo.R)
+    check_layout(geo.table, params, {f"{path}.balls.{geo.ball_ids[b]}": xy[b]
+                                     for b in np.flatnonzero(on)})
+
+
+def check_state(state: GolfState, rules: GolfRules | None = None,
+                geo: GolfGeometry | None = None, path: str = "state") -> None:
+    """Raise RefereeInputError unless ``state`` can arise in a match under ``rules``.
+
+    Positions (:func:`validate_state`); while the match runs, both sides have a ball on the
+    table (the game ends with a side's last ball, G-6), no match winner, and a game winner only
+    from game 2 on; a finished match names its winner; games won fit the games played and, under
+    ``rules``, stay below the games to win (G-4) and the G-5 idle turns below the draw limit;
+    kader play is on once a side is down to one ball (G-20); the G-14 duty names the moving
+    side's balls; a ball on a penalty spot (G-26) is on the table.
+    """
+    rules = rules or load_golf_rules()
+    validate_state(state, geo, path)
+    ids = (geo or golf_geometry()).ball_ids
+    over = state.phase == "over"
+    mp = f"{path}.match"
+    if over != (state.match_winner >= 0):
+        raise RefereeInputError(f"{mp}.winner must be {'set' if over else 'null'} when "
+                                f"{path}.phase is {state.phase!r}")
+    if not over:
+        left = state.balls_left
+        if (left == 0).any():
+            raise RefereeInputError(f"{path}.balls: side {int(np.argmin(left))} has no ball "
+                                    "left, so its game is over (G-6), but the phase is "
+                                    f"{state.phase!r}")
+        if (state.winner >= 0) != (state.game_no >= 1):
+            raise RefereeInputError(
+                f"{path}.winner (of the last finished game) must be "
+                f"{'set' if state.game_no else 'null'} in game {state.game_no} of the match")
+        if (state.games_won >= rules.games_to_win).any():
+            raise RefereeInputError(f"{mp}.games_won = {state.games_won.tolist()} reaches "
+                                    f"{rules.games_to_win}, but the match is not over (G-4)")
+        if state.game_no >= rules.max_games:
+            raise RefereeInputError(f"{mp}.game = {state.game_no}, but a match has at most "
+                                    f"{rules.max_games} games (G-4)")
+        limit = N_SIDES * rules.no_progress_window
+        if limit and state.idle_turns >= limit:
+            raise RefereeInputError(f"{path}.idle_turns = {state.idle_turns} reaches the G-5 "
+                                    f"limit {limit}, which ends the game as a draw")
+        if (left == 1).any() and not state.kader:
+            raise RefereeInputError(f"{path}.kader must be true: a side is down to one ball "
+                                    "(G-20)")
+    if state.games_won.sum() > state.game_no + over:
+        raise RefereeInputError(f"{mp}.games_won = {state.games_won.tolist()}: more games won "
+                                f"than played ({state.game_no + over})")
+    if state.idle_turns > state.turns:
+        raise RefereeInputError(f"{path}.idle_turns = {state.idle_turns} exceeds "
+                                f"{path}.turns = {state.turns}")
+    wrong = np.flatnonzero(state.duty & (SIDE_OF != state.to_move))
+    if wrong.size:
+        raise RefereeInputError(f"{path}.turn.duty names {ids[wrong[0]]}, which is not a ball "
+                                f"of side {state.to_move} (to move, G-14)")
+    off = np.flatnonzero((state.on_spot > 0) & ~state.on_table)
+    if off.size:
+        raise RefereeInputError(f"{path}.on_spot names {ids[off[0]]}, which is not on the "
+                                "table")
 
 
 def new_game_state(rules: GolfRules | None = None, geo: GolfGeometry | None = None,
@@ -694,6 +729,83 @@ class GolfOutcome:
             "notes": list(self.notes),
             "overflow": int(self.overflow),
         }
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the event log
+# ---------------------------------------------------------------------------------------------
+
+
+#: field -> trailing shape of the SimResult fields the golf referee reads (K: the event axis).
+_LOG_SHAPES = {"n_events": (), "t_end": (), "ev_type": ("K",), "ev_time": ("K",), "ev_i": ("K",),
+               "ev_j": ("K",), "ev_state": ("K", 2, 7), "rvw": (N_BALLS, 3, 3),
+               "rvw0": (N_BALLS, 3, 3), "pocket": (N_BALLS,)}
+
+
+def check_log(log: Any, on_table: np.ndarray, geo: GolfGeometry | None = None) -> None:
+    """Validate a SimResult-like golf log of T tables against the balls on each table.
+
+    Args:
+        log: the SimResult fields (attributes).
+        on_table: (T, 10) balls on each table before the stroke.
+
+    Raises:
+        RefereeInputError (a ValueError) naming the field and entry: a missing field or wrong
+        shape; an event code that is not a golf event; a time that is not finite, negative, out
+        of order or after ``t_end``; an agent that is no ball on the table, or a cushion, goal or
+        cap index the table lacks; a ``pocket`` that is not -1 or a goal.
+    """
+    geo = geo or golf_geometry()
+    arr = {}
+    for name in _LOG_SHAPES:
+        if getattr(log, name, None) is None:
+            raise RefereeInputError(f"log lacks field {name!r}")
+        arr[name] = np.asarray(getattr(log, name))
+    T = arr["n_events"].shape[0] if arr["n_events"].ndim == 1 else -1
+    K = arr["ev_type"].shape[1] if arr["ev_type"].ndim == 2 else -1
+    for name, trail in _LOG_SHAPES.items():
+        want = (T, *(K if d == "K" else d for d in trail))
+        if T < 0 or K < 0 or arr[name].shape != want:
+            raise RefereeInputError(f"log.{name} must have shape {want}, got {arr[name].shape}")
+        if name in ("n_events", "ev_type", "ev_i", "ev_j", "pocket") and \
+                not np.issubdtype(arr[name].dtype, np.integer):
+            raise RefereeInputError(f"log.{name} must be integer, got dtype {arr[name].dtype}")
+    on = np.asarray(on_table, bool)
+    n = arr["n_events"]
+
+    def bad(mask: np.ndarray, name: str, why: str) -> None:
+        if mask.any():
+            idx = tuple(int(i) for i in np.argwhere(mask)[0])
+            raise RefereeInputError(f"log.{name}[{', '.join(map(str, idx))}] = "
+                                    f"{arr[name][idx].item()!r} {why}")
+
+    bad((n < 0) | (n > K), "n_events", f"is outside [0, {K}]")
+    valid = np.arange(K)[None, :] < n[:, None]
+    typ, tm, ei, ej = arr["ev_type"], arr["ev_time"], arr["ev_i"], arr["ev_j"]
+    codes = (EV_BALL_BALL, EV_BALL_CUSHION, EV_BALL_POCKET, EV_BALL_POST, EV_TRANSITION)
+    bad(valid & ~np.isin(typ, codes), "ev_type", f"is not a golfbillard event code {codes}")
+    bad(~np.isfinite(arr["t_end"]) | (arr["t_end"] < 0), "t_end", "is not a finite time >= 0")
+    bad(valid & ~(np.isfinite(tm) & (tm >= 0)), "ev_time", "is not a finite time >= 0")
+    bad(np.pad(valid[:, 1:] & (np.diff(tm, axis=1) < 0), ((0, 0), (1, 0))), "ev_time",
+        "is earlier than the event before it")
+    bad(valid & (tm > arr["t_end"][:, None]), "ev_time", "is after log.t_end")
+    ball_on = np.take_along_axis(on, np.clip(ei, 0, N_BALLS - 1), axis=1)
+    bad(valid & ((ei < 0) | (ei >= N_BALLS) | ~ball_on), "ev_i",
+        "is not a ball on the table")
+    other_on = np.take_along_axis(on, np.clip(ej, 0, N_BALLS - 1), axis=1)
+    bad(valid & (typ == EV_BALL_BALL) & ((ej < 0) | (ej >= N_BALLS) | (ej == ei) | ~other_on),
+        "ev_j", "is not a second ball on the table")
+    posts = np.array([c.kind == CIRCLE_POST for c in geo.table.circles] + [False], bool)
+    for code, ok, what in (
+            (EV_BALL_CUSHION, (ej >= 0) & (ej < len(geo.table.cushions)), "a cushion index"),
+            (EV_BALL_POCKET, (ej >= 0) & (ej < len(geo.goals)), "a goal index"),
+            (EV_BALL_POST, posts[np.clip(ej, -1, len(posts) - 1)], "a cap index"),
+            (EV_TRANSITION, (ej >= STATIONARY) & (ej <= ROLLING), "a motion state 0..3")):
+        bad(valid & (typ == code) & ~ok, "ev_j", f"is not {what}")
+    pk = arr["pocket"]
+    bad((pk < -1) | (pk >= len(geo.goals)), "pocket", "is not -1 or a goal index")
+    xy = arr["rvw0"][:, :, 0, :2]
+    bad(on & ~np.isfinite(xy).all(2), "rvw0", "has a position that is not finite")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -969,6 +1081,7 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         if st.phase != "play":
             raise ValueError(f"table {t}: state phase is {st.phase!r}; score_strokes scores "
                              f"'play' strokes (the opening is golfbillard_game.score_opening)")
+    check_log(log, np.stack([st.on_table for st in states]), geo)
     cb = np.atleast_1d(np.asarray(cue_ball, dtype=object))
     if cb.shape != (T,):
         raise ValueError(f"cue_ball must have shape ({T},), got {cb.shape}: {cue_ball!r}")

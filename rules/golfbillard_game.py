@@ -41,12 +41,24 @@ from cuegym.rules.golfbillard import (
     attack_goal,
     ball_index,
     check_choices,
+    check_log,
     check_overflow,
     check_player,
     frozen_contacts,
     golf_geometry,
     load_golf_rules,
     physics_paths,
+)
+from cuegym.rules.inputs import (
+    RefereeInputError,
+    read_sim_output,
+    req_bool,
+    req_choice,
+    req_int,
+    req_list,
+    req_name,
+    req_num,
+    req_obj,
 )
 
 from .golf_batch import finish_games, new_states, referee, start_turns
@@ -57,6 +69,7 @@ from .golf_views import (
     make_inputs,
     outcome_objects,
     pack_states,
+    parse_injected,
     policy_draws,
     unpack_state,
     unpack_states,
@@ -213,6 +226,7 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
     rules = rules or load_golf_rules()
     geo = geo or golf_geometry()
     T = len(states)
+    check_log(log, np.stack([s.on_table for s in states]), geo)  # both phases
     cb = np.asarray(cue_ball, dtype=object)
     if cb.ndim == 1:
         cb = np.stack([cb, np.full(T, -1, dtype=object)], axis=1)
@@ -378,102 +392,81 @@ def run_game(rules: GolfRules | None = None, *, seed: int = 0, policy: Callable 
 # ---------------------------------------------------------------------------------------------
 
 
-def _strikes(obj: Any, where: str) -> list[dict]:
-    strikes = [obj] if isinstance(obj, dict) else obj
-    if not isinstance(strikes, list) or not strikes or not all(isinstance(s, dict)
-                                                              for s in strikes):
-        raise ValueError(f"{where} must be a strike object or a list of them, got {obj!r}")
-    return strikes
-
-
-def _strike_arrays(state: GolfState, strikes: list[dict], geo: GolfGeometry
+def _strike_arrays(state: GolfState, obj: Any, geo: GolfGeometry, where: str
                    ) -> tuple[np.ndarray, np.ndarray]:
-    """(cue_ball (1, 2), cue (1, 2, 5)) from JSON strikes; the opening needs one per side."""
+    """(cue_ball (1, 2), cue (1, 2, 5)) from a JSON strike object or list of them (the opening
+    needs one per side). Values are checked as the physics checks a strike (ranges, a ball on
+    the table)."""
+    from cuegym.physics.api import PhysicsInputError, _check_strikes
+
+    if isinstance(obj, dict):
+        strikes, paths = [obj], [where]
+    else:
+        strikes = req_list(obj, where, min_len=1, max_len=2)
+        paths = [f"{where}[{k}]" for k in range(len(strikes))]
     cb = np.full((1, 2), -1, np.int64)
     cue = np.zeros((1, 2, 5))
-    for s in strikes:
-        extra = sorted(set(s) - {"ball", "V0", "phi", "theta", "a", "b"})
-        if extra:
-            raise ValueError(f"unknown key(s) {extra} in strike {s!r}")
-        if "V0" not in s or "phi" not in s:
-            raise ValueError(f"a strike needs V0 and phi, got {s!r}")
+    for s, sp in zip(strikes, paths, strict=True):
+        req_obj(s, sp, ("ball", "V0", "phi", "theta", "a", "b"), ("ball", "V0", "phi"))
     if state.phase == "opening":
         if len(strikes) != 2:
-            raise ValueError(f"the opening (G-3) needs two strikes, one per side, got {strikes!r}")
-        strikes = sorted(strikes, key=lambda s: SIDE_OF[ball_index(s.get("ball"), geo)])
+            raise RefereeInputError(f"{where}: the opening (G-3) needs two strikes, one per "
+                                    f"side, got {len(strikes)}")
+        sides = [SIDE_OF[req_name(s["ball"], f"{sp}.ball", geo.ball_ids, "ball")]
+                 for s, sp in zip(strikes, paths, strict=True)]
+        if sorted(sides) != [0, 1]:
+            raise RefereeInputError(f"{where}: the opening (G-3) strikes one ball of each side, "
+                                    f"got {[s['ball'] for s in strikes]}")
+        order = np.argsort(sides)
+        strikes, paths = [strikes[k] for k in order], [paths[k] for k in order]
     elif len(strikes) != 1:
-        raise ValueError(f"a stroke has one strike, got {len(strikes)}")
-    for k, s in enumerate(strikes):
-        cb[0, k] = ball_index(s.get("ball"), geo)
-        vals = [s["V0"], s["phi"], s.get("theta", 0.0), s.get("a", 0.0), s.get("b", 0.0)]
-        for name, v in zip(("V0", "phi", "theta", "a", "b"), vals, strict=True):
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                raise ValueError(f"strike {name} must be a finite number, got {v!r}")
-        cue[0, k] = vals
+        raise RefereeInputError(f"{where}: a stroke has one strike, got {len(strikes)}")
+    for k, (s, sp) in enumerate(zip(strikes, paths, strict=True)):
+        cb[0, k] = req_name(s["ball"], f"{sp}.ball", geo.ball_ids, "ball")
+        if not state.on_table[cb[0, k]]:
+            raise RefereeInputError(f"{sp}.ball names {s['ball']!r}, which is not on the table")
+        cue[0, k] = [req_num(s.get(name, 0.0), f"{sp}.{name}")
+                     for name in ("V0", "phi", "theta", "a", "b")]
+    try:
+        _check_strikes(cb, cue, state.on_table[None])
+    except PhysicsInputError as exc:
+        raise RefereeInputError(f"{where}: {exc}".replace("table 0: ", "")) from None
     return cb, cue
 
 
 def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndarray,
-                  geo: GolfGeometry | None = None) -> Any:
+                  geo: GolfGeometry | None = None, path: str = "log") -> Any:
     """A one-table log from an output object of ``cuegym.physics.simulate_json``.
 
     The JSON output has no positions or velocities at events: the cue balls' initial velocity
     is rebuilt from the strike (V = 2 V0 / (1 + m/M + 5/2 (a^2 + b^2)), along phi), and zone
     questions about paths (G-3, G-14, G-21) see each ball moving straight from its start to its
     end. Score a ``shot`` instead of a ``log`` for exact paths.
+
+    Raises:
+        RefereeInputError (a ValueError): one line naming the JSON path of the bad value; the
+            checks of :func:`cuegym.rules.inputs.read_sim_output` (``final`` lists every ball
+            on the table in ``state``, legal final positions, goal events, ordered finite times,
+            cushion, goal and cap indices in range).
     """
     from types import SimpleNamespace
 
     from cuegym.configs import load_params
-    from cuegym.physics.constants import EVENT_NAMES, MOTION_NAMES, POCKETED, STATIONARY
+    from cuegym.physics.constants import POCKETED, STATIONARY
 
     geo = geo or golf_geometry()
-    if not isinstance(out, dict) or "final" not in out or "events" not in out:
-        raise ValueError(f"'log' must be a simulate_json output object with final and events, "
-                         f"got {out!r}")
-    events = out["events"]
-    if not isinstance(events, list):
-        raise ValueError(f"log.events must be a list, got {events!r}")
-    pockets = [p.name for p in geo.table.pockets]
-    K = max(len(events), 1)
+    prm = load_params("golfbillard")
+    on = state.on_table
+    so = read_sim_output(out, path, geo.table, prm, geo.ball_ids, on)
+    K = max(len(so.ev_type), 1)
+    n = len(so.ev_type)
     ev = {"ev_type": np.zeros((1, K), np.int8), "ev_time": np.zeros((1, K)),
           "ev_i": np.zeros((1, K), np.int32), "ev_j": np.zeros((1, K), np.int32),
           "ev_state": np.full((1, K, 2, 7), np.nan), "ev_motion": np.zeros((1, K, 2), np.int8)}
-
-    def agent(name: Any, k: int) -> int:
-        if isinstance(name, str):
-            if name in geo.ball_ids:
-                return geo.ball_ids.index(name)
-            if name in pockets:
-                return pockets.index(name)
-            for prefix in ("cushion", "post", "pocket"):
-                if name.startswith(prefix) and name[len(prefix):].isdigit():
-                    return int(name[len(prefix):])
-        raise ValueError(f"log.events[{k}]: unknown agent {name!r}")
-
-    for k, e in enumerate(events):
-        if not isinstance(e, dict) or e.get("type") not in EVENT_NAMES[1:]:
-            raise ValueError(f"log.events[{k}] has no known type: {e!r}")
-        code = EVENT_NAMES.index(e["type"])
-        agents = list(e.get("agents") or [])
-        if not agents:
-            raise ValueError(f"log.events[{k}] has no agents: {e!r}")
-        ev["ev_type"][0, k] = code
-        ev["ev_time"][0, k] = float(e["time"])
-        ev["ev_i"][0, k] = agent(agents[0], k)
-        if code == 7:
-            st_name = e.get("state", "stationary")
-            if st_name not in MOTION_NAMES:
-                raise ValueError(f"log.events[{k}]: unknown motion state {st_name!r}")
-            ev["ev_j"][0, k] = MOTION_NAMES.index(st_name)
-        elif len(agents) > 1:
-            ev["ev_j"][0, k] = agent(agents[1], k)
-        if code == 1 and ev["ev_i"][0, k] > ev["ev_j"][0, k]:
-            ev["ev_i"][0, k], ev["ev_j"][0, k] = ev["ev_j"][0, k], ev["ev_i"][0, k]
-    on = state.on_table
+    ev["ev_type"][0, :n], ev["ev_time"][0, :n] = so.ev_type, so.ev_time
+    ev["ev_i"][0, :n], ev["ev_j"][0, :n] = so.ev_i, so.ev_j
     rvw0 = np.zeros((1, N_BALLS, 3, 3))
     rvw0[0, :, 0, :2] = np.where(on[:, None], state.xy, 0.0)
-    prm = load_params("golfbillard")
     for k in range(cue_ball.shape[1]):
         b = int(cue_ball[0, k])
         if b < 0:
@@ -483,93 +476,101 @@ def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
         rvw0[0, b, 1, :2] = V * np.cos(np.radians(phi)), V * np.sin(np.radians(phi))
     rvw = rvw0.copy()
     rvw[0, :, 1] = 0.0
-    pocket = np.full((1, N_BALLS), -1, np.int32)
-    motion = np.where(on, STATIONARY, POCKETED)[None].astype(np.int32)
-    final = out["final"]
-    if not isinstance(final, dict):
-        raise ValueError(f"log.final must be an object, got {final!r}")
-    for name, rec in final.items():
-        b = ball_index(name, geo)
-        if not on[b]:
-            raise ValueError(f"log.final lists {name}, which is not on the table in the state")
-        if rec.get("pocket") is not None:
-            pocket[0, b] = int(rec["pocket"])
-            motion[0, b] = POCKETED
-        else:
-            rvw[0, b, 0, :2] = float(rec["x"]), float(rec["y"])
-    t_end = float(out.get("t_end", max([e["time"] for e in events], default=0.0)))
-    return SimpleNamespace(rvw=rvw, rvw0=rvw0, motion=motion, motion0=motion.copy(),
-                           pocket=pocket, n_events=np.array([len(events)], np.int32),
-                           t_end=np.array([t_end]), overflow=np.zeros(1, np.int8), **ev)
+    dropped = so.pocket >= 0  # a dropped ball keeps its start position in rvw
+    rvw[0, on & ~dropped, 0, :2] = so.final_xy[on & ~dropped]
+    motion0 = np.where(on, STATIONARY, POCKETED)[None].astype(np.int32)
+    motion = np.where(on & ~dropped, STATIONARY, POCKETED)[None].astype(np.int32)
+    return SimpleNamespace(rvw=rvw, rvw0=rvw0, motion=motion, motion0=motion0,
+                           pocket=so.pocket[None].astype(np.int32),
+                           n_events=np.array([n], np.int32), t_end=np.array([so.t_end]),
+                           overflow=np.array([so.end_code], np.int8), **ev)
 
 
 def score_json(payload: Any) -> dict:
-    """The ``score`` CLI: see :func:`cuegym.rules.golfbillard.score_cli`."""
+    """The ``score`` CLI: see :func:`cuegym.rules.golfbillard.score_cli`.
+
+    Raises:
+        RefereeInputError (a ValueError): one line naming the JSON path of the bad value
+            (``state.balls.w1``, ``log.final.r2``, ``strike.V0``, ``inject[0].ball``);
+            ConfigError (a ValueError) for a bad rule option.
+    """
     from cuegym.configs import load_params
 
     geo = golf_geometry()
-    if not isinstance(payload, dict):
-        raise ValueError(f"input must be a JSON object, got {payload!r}")
-    known = {"state", "shot", "log", "strike", "rules", "inject", "injected", "player",
-             "choices", "allow_overflow"}
-    unknown = sorted(set(payload) - known)
-    if unknown:
-        raise ValueError(f"unknown input key(s) {unknown}; known: {sorted(known)}")
+    payload = req_obj(payload, "input", ("state", "shot", "log", "strike", "rules", "inject",
+                                         "injected", "player", "choices", "allow_overflow"))
     if ("shot" in payload) == ("log" in payload):
-        raise ValueError("input needs exactly one of 'shot' or 'log'")
-    rules = load_golf_rules(**(payload.get("rules") or {}))
-    state = (GolfState.from_json(payload["state"], geo) if payload.get("state") is not None
-             else new_match(rules, geo=geo))
+        raise RefereeInputError("input needs exactly one of 'shot' or 'log'")
+    if "inject" in payload and "injected" in payload:
+        raise RefereeInputError("input has both 'inject' and 'injected'; give one")
+    rules = load_golf_rules(**req_obj(payload.get("rules", {}), "rules"))
+    state = (GolfState.from_json(payload["state"], geo, rules)
+             if payload.get("state") is not None else new_match(rules, geo=geo))
     if state.phase == "over":
-        raise ValueError("the match in 'state' is over")
-    inject = payload.get("inject", payload.get("injected")) or []
-    if not isinstance(inject, list):
-        raise ValueError(f"inject must be a list of events, got {inject!r}")
-    choices = payload.get("choices") or {}
-    if not isinstance(choices, dict) or set(choices) - {"spots", "pick"}:
-        raise ValueError(f"choices must be {{'spots': [..], 'pick': ball}}, got {choices!r}")
+        raise RefereeInputError("state.phase is 'over': the match is over, there is no stroke "
+                                "to score")
+    ikey = "inject" if "inject" in payload else "injected"
+    inject = parse_injected(payload.get(ikey), geo, 0.0, ikey)  # validated here, kept as given
+    for k, e in enumerate(inject):
+        if "ball" in e and not state.on_table[e["ball"]]:
+            raise RefereeInputError(f"{ikey}[{k}].ball names {payload[ikey][k]['ball']!r}, which "
+                                    "is not on the table")
+    inject = payload.get(ikey) or []
+    choices = req_obj(payload.get("choices", {}), "choices", ("spots", "pick"))
+    if "spots" in choices:
+        for k, v in enumerate(req_list(choices["spots"], "choices.spots")):
+            req_int(v, f"choices.spots[{k}]", 1, 5)
+    if "pick" in choices:  # a ball id or index
+        ball_index(choices["pick"], geo, "choices.pick")
     player = payload.get("player")
     if state.phase == "opening" and player is not None:
-        if not isinstance(player, list) or len(player) != 2:
-            raise ValueError(f"in the opening 'player' is the two openers [p0, p1], got {player!r}")
-    elif player is not None and player not in (0, 1):
-        raise ValueError(f"player must be partner 0 or 1, got {player!r}")
+        player = [req_choice(p, f"player[{k}]", (0, 1))
+                  for k, p in enumerate(req_list(player, "player", N_SIDES))]
+    elif player is not None:
+        player = req_choice(player, "player", (0, 1))
     if "shot" in payload:
         from cuegym.physics.api import Models
 
-        shot = payload["shot"]
-        if not isinstance(shot, dict):
-            raise ValueError(f"'shot' must be a physics shot object, got {shot!r}")
-        extra = sorted(set(shot) - {"table", "params", "models", "balls", "strike", "max_events",
-                                    "t_max"})
-        if extra:
-            raise ValueError(f"unknown key(s) {extra} in shot")
-        if shot.get("table", "golfbillard") != "golfbillard":
-            raise ValueError(f"shot.table must be 'golfbillard', got {shot.get('table')!r}")
-        for name, rec in (shot.get("balls") or {}).items():
-            b = ball_index(name, geo)
+        shot = req_obj(payload["shot"], "shot", ("table", "params", "models", "balls", "strike",
+                                                 "max_events", "t_max"), ("strike",))
+        req_choice(shot.get("table", "golfbillard"), "shot.table", ("golfbillard",))
+        for name, rec in req_obj(shot.get("balls", {}), "shot.balls").items():
+            bp = f"shot.balls.{name}"
+            b = req_name(name, bp, geo.ball_ids, "ball")
+            rec = req_obj(rec, bp, ("x", "y"), ("x", "y"))
             if not state.on_table[b]:
-                raise ValueError(f"shot.balls.{name}: that ball is scored in the state")
-            if math.dist((rec.get("x"), rec.get("y")), state.xy[b]) > 1e-6:
-                raise ValueError(f"shot.balls.{name} at ({rec.get('x')}, {rec.get('y')}) differs "
-                                 f"from the state's {state.xy[b].tolist()}")
-        cb, cue = _strike_arrays(state, _strikes(shot.get("strike"), "shot.strike"), geo)
+                raise RefereeInputError(f"{bp}: that ball is scored in the state")
+            xy = (req_num(rec["x"], f"{bp}.x"), req_num(rec["y"], f"{bp}.y"))
+            if math.dist(xy, state.xy[b]) > 1e-6:
+                raise RefereeInputError(f"{bp} at {xy} differs from the state's "
+                                        f"{state.xy[b].tolist()}")
+        cb, cue = _strike_arrays(state, shot["strike"], geo, "shot.strike")
+        params_in = req_obj(shot.get("params", {}), "shot.params")
         try:
-            params = load_params("golfbillard", **(shot.get("params") or {}))
-            models = Models(**(shot.get("models") or {}))
-        except TypeError as exc:
-            raise ValueError(f"shot.models: {exc}") from None
-        max_events = shot.get("max_events", 1000)
+            params = load_params("golfbillard", **{k: req_num(v, f"shot.params.{k}")
+                                                   for k, v in params_in.items()})
+        except ValueError as exc:
+            raise RefereeInputError(f"shot.params: {exc}") from None
+        try:
+            models = Models(**req_obj(shot.get("models", {}), "shot.models",
+                                      ("ball_ball", "cushion", "squirt")))
+        except (TypeError, ValueError) as exc:
+            raise RefereeInputError(f"shot.models: {exc}") from None
+        max_events = req_int(shot.get("max_events", 1000), "shot.max_events", 1)
+        t_max = req_num(shot.get("t_max", 60.0), "shot.t_max", lo=0.0)
+        if t_max <= 0.0:
+            raise RefereeInputError(f"shot.t_max must be > 0, got {t_max!r}")
         res = simulate_strokes([state], cb, cue, geo=geo, params=params, models=models,
-                                    max_events=max_events, t_max=shot.get("t_max", 60.0))
+                               max_events=max_events, t_max=t_max)
     else:
         if "strike" not in payload:
-            raise ValueError("with a 'log', give the shot's 'strike' (the cue ball and V0, phi, "
-                             "theta, a, b) too")
-        cb, cue = _strike_arrays(state, _strikes(payload["strike"], "strike"), geo)
+            raise RefereeInputError("with a 'log', give the shot's 'strike' (the cue ball and "
+                                    "V0, phi, theta, a, b) too")
+        cb, cue = _strike_arrays(state, payload["strike"], geo, "strike")
         res = log_from_json(payload["log"], state, cb, cue, geo)
     outs, new = play_strokes([state], res, cb, cue, injected=[inject], players=[player],
                              choices=[choices], rules=rules, geo=geo,
-                             allow_overflow=payload.get("allow_overflow", False))
+                             allow_overflow=req_bool(payload.get("allow_overflow", False),
+                                                     "allow_overflow"))
     return {"outcome": outs[0].to_json(geo), "state": new[0].to_json(geo)}
 

@@ -2,9 +2,10 @@
 
 The rule book is ``docs/rules_keglebillard.md``; every rule is cited by its id (K-..). This module
 reads the physics event log (the ``SimResult`` contract of ``docs/physics_api.md``: numpy arrays
-with a leading table axis) and scores T shots at once with numpy; it knows nothing of players.
-Game state and flow (players, scores, spotting, ball in hand, the end rules) live in
-:mod:`cuegym.rules.keglebillard_game`, which calls :func:`score_shots`.
+with a leading table axis) and scores T shots at once (validation in numpy, the scoring in one
+compiled kernel, :mod:`cuegym.rules.keglebillard_kernel`); it knows nothing of players.
+Game state and flow (players, scores, spotting, ball in hand, the end rules) live in the game
+layer, :mod:`cuegym.games.kegle`, which calls :func:`score_shots`.
 
 Glossary (the game's own terms, explained once):
     rødt ("red"): the red touches both whites in one shot (K-8).
@@ -37,22 +38,47 @@ from typing import Any
 import numpy as np
 import yaml
 
-from cuegym.configs import CONFIG_DIR, ConfigError, TableSpec, load_table
+from cuegym.configs import (
+    CIRCLE_JAW,
+    CIRCLE_POST,
+    CONFIG_DIR,
+    ConfigError,
+    PhysicsParams,
+    TableSpec,
+    load_params,
+    load_table,
+)
 from cuegym.physics.constants import (
     EV_BALL_BALL,
     EV_BALL_CUSHION,
     EV_BALL_PIN,
     EV_BALL_POCKET,
+    EV_BALL_POST,
     EV_NONE,
     EV_PIN_PIN,
     EV_TRANSITION,
-    EVENT_NAMES,
-    MOTION_NAMES,
     POCKETED,
+    ROLLING,
     S_Y,
     SLIDING,
     STATIONARY,
 )
+from cuegym.rules.inputs import (
+    END_REASONS,
+    RefereeInputError,
+    check_layout,
+    read_sim_output,
+    req_bool,
+    req_int,
+    req_key,
+    req_list,
+    req_name,
+    req_num,
+    req_obj,
+    req_xy,
+    show,
+)
+from cuegym.rules.keglebillard_kernel import score_kernel
 
 BALL_IDS = ("red", "white", "spotted")
 RED, WHITE, SPOTTED = 0, 1, 2
@@ -234,14 +260,6 @@ def _pin_index(value: Any, what: str) -> int:
     raise ValueError(f"{what}: unknown pin {value!r} (known: {list(PIN_IDS)})")
 
 
-def _finite_xy(value: Any, what: str) -> tuple[float, float]:
-    try:
-        x, y = (float(v) for v in value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{what} must be [x, y], got {value!r}") from None
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise ValueError(f"{what} must be finite, got {value!r}")
-    return x, y
 
 
 @dataclass(frozen=True)
@@ -290,39 +308,37 @@ class Injected:
         return f"{self.rule}:{self.type}"
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> Injected:
+    def from_dict(cls, data: Mapping, path: str = "inject[0]") -> Injected:
         """Parse the JSON form, e.g. ``{"type": "pin_toppled", "pins": ["pin2"], "by": "cue"}``,
         ``{"type": "deliberate_touch", "balls": {"white": [0.1, 0.2]}, "unsporting": true}``,
-        ``{"type": "off_table", "ball": "spotted"}``. Unknown keys are errors."""
+        ``{"type": "off_table", "ball": "spotted"}``. Unknown keys are errors; ``path`` is the
+        JSON path named in them."""
         if isinstance(data, Injected):
             return data
-        if not isinstance(data, Mapping) or "type" not in data:
-            raise ValueError(f"an injected event must be a mapping with a 'type', got {data!r}")
+        data = req_obj(data, path, required=("type",))
         kind = data["type"]
-        if kind not in INJECTED_TYPES:
-            raise ValueError(f"unknown injected event type {kind!r}; known: "
-                             f"{sorted(INJECTED_TYPES)}")
+        if not isinstance(kind, str) or kind not in INJECTED_TYPES:
+            raise RefereeInputError(f"{path}.type is an unknown injected event type "
+                                    f"{show(kind)}; known: {sorted(INJECTED_TYPES)}")
         allowed = {"type", "unsporting"} | _INJ_KEYS.get(kind, set())
-        unknown = sorted(set(data) - allowed)
-        if unknown:
-            raise ValueError(f"unknown key(s) {unknown} in injected {kind!r} event; allowed: "
-                             f"{sorted(allowed)}")
-        pins = tuple(sorted({_pin_index(p, f"injected {kind}.pins") for p in data.get("pins", ())}))
-        balls_in = data.get("balls", {})
-        if not isinstance(balls_in, Mapping):
-            raise ValueError(f"injected {kind}.balls must map ball ids to [x, y], got {balls_in!r}")
-        balls = tuple(
-            (_ball_index(b, f"injected {kind}.balls"), *_finite_xy(xy, f"injected {kind}.{b}"))
-            for b, xy in balls_in.items()
-        )
-        ball = _ball_index(data["ball"], f"injected {kind}.ball") if "ball" in data else -1
-        for flag in ("returned", "unsporting"):
-            if not isinstance(data.get(flag, False), bool):
-                raise ValueError(f"injected {kind}.{flag} must be true or false, got "
-                                 f"{data[flag]!r}")
-        return cls(type=kind, pins=pins, by=str(data.get("by", "")), balls=balls, ball=ball,
-                   returned=bool(data.get("returned", False)),
-                   unsporting=bool(data.get("unsporting", False)))
+        req_obj(data, path, allowed)
+        pins = tuple(sorted({req_name(p, f"{path}.pins[{k}]", PIN_IDS, "pin") for k, p in
+                             enumerate(req_list(data.get("pins", []), f"{path}.pins"))}))
+        balls = tuple((req_name(b, f"{path}.balls.{b}", BALL_IDS, "ball"),
+                       *req_xy(xy, f"{path}.balls.{b}"))
+                      for b, xy in req_obj(data.get("balls", {}), f"{path}.balls").items())
+        ball = req_name(data["ball"], f"{path}.ball", BALL_IDS, "ball") if "ball" in data else -1
+        by = data.get("by", "")
+        if not isinstance(by, str):
+            raise RefereeInputError(f"{path}.by must be a string, got {show(by)}")
+        try:
+            return cls(type=kind, pins=pins, by=by, balls=balls, ball=ball,
+                       returned=req_bool(data.get("returned", False), f"{path}.returned"),
+                       unsporting=req_bool(data.get("unsporting", False), f"{path}.unsporting"))
+        except RefereeInputError:
+            raise
+        except ValueError as exc:
+            raise RefereeInputError(f"{path}: {exc}") from None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}
@@ -340,13 +356,14 @@ class Injected:
         return out
 
 
-def parse_injected(items: Iterable | None) -> tuple[Injected, ...]:
-    """One shot's injected events from dicts or :class:`Injected` (None: no events)."""
+def parse_injected(items: Iterable | None, path: str = "inject") -> tuple[Injected, ...]:
+    """One shot's injected events from dicts or :class:`Injected` (None: no events); ``path``
+    is the JSON path named in errors."""
     if items is None:
         return ()
-    if isinstance(items, (Mapping, str)):
-        raise ValueError(f"injected events must be a list, got {items!r}")
-    return tuple(Injected.from_dict(e) for e in items)
+    if isinstance(items, (Mapping, str)) or not isinstance(items, Iterable):
+        raise RefereeInputError(f"{path} (injected events) must be a list, got {show(items)}")
+    return tuple(Injected.from_dict(e, f"{path}[{k}]") for k, e in enumerate(items))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -407,12 +424,22 @@ class EventLog:
         return EventLog(**{f.name: getattr(self, f.name)[idx] for f in fields(self)})
 
 
-def read_log(log: Any) -> EventLog:
+def read_log(log: Any, table: TableSpec | None = None) -> EventLog:
     """Validate a SimResult-like object (attributes or a mapping) into an :class:`EventLog`.
 
+    Args:
+        log: the SimResult fields (attributes or a mapping). An :class:`EventLog` is returned
+            as it is: :func:`read_log`, :func:`build_log` and :func:`log_from_json` make
+            validated ones (one constructed directly is trusted; pass its fields as a mapping to
+            check it).
+        table: the table the shot was played on (default kleinmatch): the cushion, jaw and
+            pocket indices of the events and ``pocket`` must exist on it.
+
     Raises:
-        ValueError: a missing field, a wrong shape, an event code or agent out of range, or a
-            NaN/inf where a number is needed; the message names the field and the value.
+        ValueError: a missing field, a wrong shape, an event code or agent out of range (a
+            ball not on the table at the start, an index the table lacks), a pocketed ball
+            without its ``ball_pocket`` event, or a NaN/inf where a number is needed; the
+            message names the field and the value.
     """
     if isinstance(log, EventLog):
         return log
@@ -459,6 +486,8 @@ def read_log(log: Any) -> EventLog:
     bad = np.flatnonzero((n < 0) | (n > K))
     if bad.size:
         raise ValueError(f"log.n_events[{bad[0]}] = {n[bad[0]]} is outside [0, {K}]")
+    _check((out["overflow"] < 0) | (out["overflow"] >= len(END_REASONS)), out["overflow"],
+           "log.overflow", f"is not an end code 0..{len(END_REASONS) - 1} {END_REASONS}")
     K = K_used
     valid = np.arange(K)[None, :] < n[:, None]
     typ, ti, tj = out["ev_type"], out["ev_i"], out["ev_j"]
@@ -486,13 +515,76 @@ def read_log(log: Any) -> EventLog:
            "is True for a pin that was down at the start")
     _check(np.isnan(out["pin_topple_time"]), out["pin_topple_time"], "log.pin_topple_time",
            "is NaN")
+    _check_agents(out, valid, table or default_table())
     return EventLog(**out)
 
 
-def _check(bad: np.ndarray, values: np.ndarray, name: str, why: str) -> None:
+def sim_log(sim: Any, rows: Any = None) -> EventLog:
+    """The :class:`EventLog` of a ``cuegym.physics.simulate`` result for the tables ``rows``
+    (default all), without :func:`read_log`'s checks: the physics' own output is valid by
+    construction (the game layer scores its shots through this). The event axis is cut to the
+    longest log, as :func:`read_log` does."""
+    n = sim.n_events if rows is None else sim.n_events[rows]
+    K = max(1, min(sim.ev_type.shape[1], int(np.max(n, initial=0))))
+    out = {}
+    for name, (_, dtype) in _LOG_SPEC.items():
+        a = getattr(sim, name)
+        if name.startswith("ev_"):
+            a = a[:, :K]
+        out[name] = np.ascontiguousarray(a if rows is None else a[rows], dtype=dtype)
+    return EventLog(**out)
+
+
+def _check_agents(out: dict[str, np.ndarray], valid: np.ndarray, table: TableSpec) -> None:
+    """Agents and pockets of a log against the table and the balls on it at the start."""
+    typ, ti, tj = out["ev_type"], out["ev_i"], out["ev_j"]
+    for name in ("motion", "motion0"):
+        _check((out[name] < 0) | (out[name] > POCKETED), out[name], f"log.{name}",
+               f"is not a motion code 0..{POCKETED}")
+    n_lines, n_pockets = len(table.cushions), len(table.pockets)
+    pk = out["pocket"]
+    _check((pk < -1) | (pk >= n_pockets), pk, "log.pocket",
+           f"is not -1 or a pocket index 0..{n_pockets - 1} of table {table.name!r}")
+    present0 = out["motion0"] != POCKETED
+    _check(~present0 & ((out["motion"] != POCKETED) | (pk >= 0)), out["motion"], "log.motion",
+           "is not 4 (pocketed, absent) for a ball that was not on the table at the start")
+    _check(present0 & ((pk >= 0) != (out["motion"] == POCKETED)), pk, "log.pocket",
+           "contradicts log.motion (a pocketed ball has motion 4 and its pocket index)")
+    ball_i = valid & (typ != EV_PIN_PIN)
+    on_i = np.take_along_axis(present0, np.clip(ti, 0, N_BALLS - 1), axis=1)
+    _check(ball_i & ~on_i, ti, "log.ev_i", "is a ball that was not on the table at the start",
+           BALL_IDS)
+    on_j = np.take_along_axis(present0, np.clip(tj, 0, N_BALLS - 1), axis=1)
+    _check(valid & (typ == EV_BALL_BALL) & ~on_j, tj, "log.ev_j",
+           "is a ball that was not on the table at the start", BALL_IDS)
+    jaws = np.array([c.kind == CIRCLE_JAW for c in table.circles] + [False], bool)
+    cush = valid & (typ == EV_BALL_CUSHION)
+    _check(cush & ((tj < 0) | ((tj >= n_lines) & ~jaws[np.clip(tj - n_lines, -1,
+                                                               len(jaws) - 1)])), tj,
+           "log.ev_j", f"is not a cushion (0..{n_lines - 1}) or jaw circle of the table")
+    posts = np.array([c.kind == CIRCLE_POST for c in table.circles] + [False], bool)
+    _check(valid & (typ == EV_BALL_POST) & ~posts[np.clip(tj, -1, len(posts) - 1)], tj,
+           "log.ev_j", "is not a post (cap) of the table")
+    drop = valid & (typ == EV_BALL_POCKET)
+    _check(drop & ((tj < 0) | (tj >= n_pockets)), tj, "log.ev_j",
+           f"is not a pocket index 0..{n_pockets - 1}")
+    # a pocketed ball drops at its ball_pocket event, into the pocket ``pocket`` names
+    hit = drop[:, None, :] & (ti[:, None, :] == np.arange(N_BALLS)[None, :, None])  # (T, B, K)
+    same = (hit & (tj[:, None, :] == pk[:, :, None])).any(2)
+    _check(present0 & (pk >= 0) & ~same, pk, "log.pocket",
+           "has no ball_pocket event of that ball into that pocket")
+    _check(present0 & (pk < 0) & hit.any(2), pk, "log.pocket",
+           "is -1 for a ball with a ball_pocket event")
+
+
+def _check(bad: np.ndarray, values: np.ndarray, name: str, why: str,
+           names: Sequence[str] = ()) -> None:
+    """Raise for the first True of ``bad``: ``<name>[t, k] = <value> (<names[value]>) <why>``."""
     if bad.any():
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise ValueError(f"{name}[{', '.join(map(str, idx))}] = {values[idx]!r} {why}")
+        v = values[idx].item()
+        label = f" ({names[v]})" if names and isinstance(v, int) and 0 <= v < len(names) else ""
+        raise RefereeInputError(f"{name}[{', '.join(map(str, idx))}] = {v!r}{label} {why}")
 
 
 def stack_logs(logs: Sequence[Any]) -> EventLog:
@@ -548,7 +640,18 @@ def build_log(events: Sequence[Sequence], *, start: Mapping | None = None,
     pos0 = {**DEFAULT_START, **dict(start or {})}
     pos1 = {**pos0, **dict(end or {})}
     absent_idx = {_ball_index(b, "build_log absent") for b in absent}
-    up0 = np.ones(N_PINS, bool) if pins_up0 is None else np.asarray(pins_up0, bool)
+    up0 = np.ones(N_PINS, bool) if pins_up0 is None else np.asarray(
+        [req_bool(p, f"build_log pins_up0[{k}]") for k, p in enumerate(req_list(
+            pins_up0, "build_log pins_up0", N_PINS))])
+    for n, e in enumerate(req_list(events, "build_log events")):
+        if isinstance(e, str) or not isinstance(e, Sequence) or len(e) != 4 or \
+                e[1] not in _BUILD_KINDS:
+            raise RefereeInputError(f"build_log events[{n}] = {show(e)}: expected (time, kind, "
+                                    f"a, b) with kind in {sorted(_BUILD_KINDS)}")
+        req_num(e[0], f"build_log events[{n}] time", lo=0.0)
+        if e[1] in ("cushion", "pocket", "transition"):
+            req_int(e[3], f"build_log events[{n}] {e[1]} index", 0,
+                    ROLLING if e[1] == "transition" else None)
     rows = sorted(((float(e[0]), i, e) for i, e in enumerate(events)), key=lambda r: r[:2])
     K = max(len(rows), 1)
     ev_type = np.zeros((1, K), np.int64)
@@ -601,18 +704,20 @@ def build_log(events: Sequence[Sequence], *, start: Mapping | None = None,
     rvw0 = np.zeros((1, N_BALLS, 3, 3))
     rvw = np.zeros((1, N_BALLS, 3, 3))
     for b, name in enumerate(BALL_IDS):
-        rvw0[0, b, 0, :2] = _finite_xy(pos0[name], f"build_log start {name}")
-        rvw[0, b, 0, :2] = _finite_xy(pos1[name], f"build_log end {name}")
-    return read_log(EventLog(
+        rvw0[0, b, 0, :2] = req_xy(pos0[name], f"build_log start.{name}")
+        rvw[0, b, 0, :2] = req_xy(pos1[name], f"build_log end.{name}")
+    return read_log(dict(
         rvw=rvw, motion=motion[None], pocket=pocket[None], rvw0=rvw0, motion0=motion0[None],
         pins_up=pins_up[None], pins_up0=up0[None].copy(), pin_toppler=toppler[None],
         pin_topple_time=t_top[None], ev_type=ev_type, ev_time=ev_time, ev_i=ev_i, ev_j=ev_j,
-        n_events=np.array([len(rows)], np.int64), overflow=np.array([overflow], np.int64)))
+        n_events=np.array([len(rows)], np.int64),
+        overflow=np.array([req_int(overflow, "build_log overflow", 0, len(END_REASONS) - 1)],
+                          np.int64)))
 
 
 def log_from_json(out: Mapping, table: TableSpec | None = None, *,
                   start: Mapping[str, Sequence[float]] | None = None,
-                  pins_up0: Sequence[bool] | None = None) -> EventLog:
+                  pins_up0: Sequence[bool] | None = None, path: str = "log") -> EventLog:
     """A one-table :class:`EventLog` from an output object of ``cuegym.physics.simulate_json``.
 
     Args:
@@ -621,127 +726,84 @@ def log_from_json(out: Mapping, table: TableSpec | None = None, *,
         start: ball id -> (x, y) at the start; the balls on the table at the start are exactly
             these (default: the balls listed in ``out["final"]``, at their final positions).
         pins_up0: pins standing at the start (default: all five).
+        path: the JSON path of ``out`` named in errors.
+
+    Raises:
+        RefereeInputError (a ValueError): one line naming the JSON path of the bad value; the
+            checks are those of :func:`cuegym.rules.inputs.read_sim_output` (every ball of the
+            start in ``final``, legal final positions, pocket events, ordered finite times,
+            agents and indices in range, booleans), plus legal ``start`` positions.
 
     The JSON output has no topple times, so they are recovered from the events: a pin toppled
     by a chain falls at its ``pin_pin`` event, one toppled directly at the last ``ball_pin``
     contact of a ball it is attributed to (a fallen pin leaves the table, K-P5).
     """
-    if not isinstance(out, Mapping):
-        raise ValueError(f"a physics output object must be a mapping, got {out!r}")
-    for key in ("final", "pins", "events"):
-        if key not in out:
-            raise ValueError(f"physics output lacks {key!r}")
-    events = out["events"]
-    if not isinstance(events, list):
-        raise ValueError(f"physics output 'events' must be a list, got {events!r}")
     table = table or default_table()
-    n_lines = len(table.cushions)
-    pocket_names = [p.name or f"pocket{k}" for k, p in enumerate(table.pockets)]
-    K = max(len(events), 1)
-    ev_type = np.zeros((1, K), np.int64)
-    ev_time = np.zeros((1, K))
-    ev_i = np.zeros((1, K), np.int64)
-    ev_j = np.zeros((1, K), np.int64)
+    params = _ball_params()
+    up0 = np.ones(N_PINS, bool) if pins_up0 is None else np.asarray(
+        [req_bool(p, f"pins_up0[{k}]") for k, p in enumerate(req_list(pins_up0, "pins_up0",
+                                                                         N_PINS))])
+    if start is None:  # the balls of ``final``, where they ended
+        final = req_obj(req_key(req_obj(out, path), "final", path), f"{path}.final")
+        start_xy = {}
+        for name, rec in final.items():
+            rp = f"{path}.final.{name}"
+            req_name(name, rp, BALL_IDS, "ball")
+            rec = req_obj(rec, rp)
+            start_xy[name] = (req_num(req_key(rec, "x", rp), f"{rp}.x"),
+                              req_num(req_key(rec, "y", rp), f"{rp}.y"))
+    else:
+        start_xy = {}
+        for name, xy in req_obj(start, "start").items():
+            req_name(name, f"start.{name}", BALL_IDS, "ball")
+            start_xy[name] = req_xy(xy, f"start.{name}")
+        check_layout(table, params, {f"start.{name}": xy for name, xy in start_xy.items()}, up0)
+    rvw0 = np.zeros((1, N_BALLS, 3, 3))
+    motion0 = np.full(N_BALLS, POCKETED, np.int64)
+    for name, xy in start_xy.items():
+        b = BALL_IDS.index(name)
+        motion0[b] = STATIONARY
+        rvw0[0, b, 0, :2] = xy
+    so = read_sim_output(out, path, table, params, BALL_IDS, motion0 != POCKETED, up0)
+
+    K = max(len(so.ev_type), 1)
+    ev = {name: np.zeros((1, K), dtype) for name, dtype in
+          (("ev_type", np.int64), ("ev_time", np.float64), ("ev_i", np.int64),
+           ("ev_j", np.int64))}
+    n = len(so.ev_type)
+    ev["ev_type"][0, :n], ev["ev_time"][0, :n] = so.ev_type, so.ev_time
+    ev["ev_i"][0, :n], ev["ev_j"][0, :n] = so.ev_i, so.ev_j
+    # topple times: a chain pin at its first pin_pin event, a direct one at the last contact of
+    # a ball it is attributed to
     last_contact = np.full((N_BALLS, N_PINS), np.nan)
     chain_time = np.full(N_PINS, np.nan)
-    for k, ev in enumerate(events):
-        if not isinstance(ev, Mapping) or ev.get("type") not in EVENT_NAMES[1:]:
-            raise ValueError(f"physics output event {k} has no known 'type': {ev!r}")
-        code = EVENT_NAMES.index(ev["type"])
-        agents = list(ev.get("agents", ()))
-        if code == EV_TRANSITION and len(agents) == 1:
-            agents.append(ev.get("state", "stationary"))
-        if len(agents) != 2:
-            raise ValueError(f"physics output event {k} must have two agents, got {agents!r}")
-        a, b = agents
-        t = float(ev["time"])
-        if code == EV_PIN_PIN:
-            i, j = _pin_index(a, f"event {k}"), _pin_index(b, f"event {k}")
-            if math.isnan(chain_time[j]):
-                chain_time[j] = t
-        else:
-            i = _ball_index(a, f"event {k}")
-            if code == EV_BALL_BALL:
-                j = _ball_index(b, f"event {k}")
-                i, j = min(i, j), max(i, j)
-            elif code == EV_BALL_PIN:
-                j = _pin_index(b, f"event {k}")
-                last_contact[i, j] = t
-            else:
-                j = _agent_index(b, n_lines, pocket_names)
-        ev_type[0, k], ev_time[0, k], ev_i[0, k], ev_j[0, k] = code, t, i, j
-    final = out["final"]
-    if not isinstance(final, Mapping):
-        raise ValueError(f"physics output 'final' must be a mapping, got {final!r}")
-    motion = np.full(N_BALLS, POCKETED, np.int64)
-    pocket = np.full(N_BALLS, -1, np.int64)
-    rvw = np.zeros((1, N_BALLS, 3, 3))
-    for name, rec in final.items():
-        b = _ball_index(name, "physics output final")
-        if not isinstance(rec, Mapping):
-            raise ValueError(f"physics output final.{name} must be a mapping, got {rec!r}")
-        if rec.get("state") == "pocketed" or rec.get("pocket") is not None:
-            pocket[b] = -1 if rec.get("pocket") is None else int(rec["pocket"])
-        else:
-            rvw[0, b, 0, :2] = _finite_xy((rec.get("x"), rec.get("y")), f"final.{name}")
-            motion[b] = STATIONARY
-    if start is None:
-        start = {name: (rec.get("x", 0.0), rec.get("y", 0.0)) for name, rec in final.items()}
-    end_code = out.get("end_reason", "rest")
-    if end_code not in _END_REASONS:
-        raise ValueError(f"physics output end_reason {end_code!r} is not one of {_END_REASONS}")
-    motion0 = np.full(N_BALLS, POCKETED, np.int64)
-    rvw0 = np.zeros((1, N_BALLS, 3, 3))
-    for name, xy in start.items():
-        b = _ball_index(name, "start")
-        motion0[b] = STATIONARY
-        rvw0[0, b, 0, :2] = _finite_xy(xy, f"start.{name}")
-    up0 = np.ones(N_PINS, bool) if pins_up0 is None else np.asarray(pins_up0, bool)
-    pins_up = up0.copy()
-    toppler = np.zeros(N_PINS, np.int64)
+    for k in range(n):
+        if so.ev_type[k] == EV_PIN_PIN and math.isnan(chain_time[so.ev_j[k]]):
+            chain_time[so.ev_j[k]] = so.ev_time[k]
+        elif so.ev_type[k] == EV_BALL_PIN:
+            last_contact[so.ev_i[k], so.ev_j[k]] = so.ev_time[k]
     t_top = np.full(N_PINS, np.inf)
-    pins = out["pins"]
-    if not isinstance(pins, Mapping):
-        raise ValueError(f"physics output 'pins' must be a mapping, got {pins!r}")
-    for name, rec in pins.items():
-        p = _pin_index(name, "physics output pins")
-        pins_up[p] = bool(rec["standing"])
-        by = rec.get("toppled_by")
-        by = [] if by is None else [by] if isinstance(by, str) else list(by)
-        for name_b in by:
-            toppler[p] |= 1 << _ball_index(name_b, f"physics output pins.{name}.toppled_by")
-        if up0[p] and not pins_up[p]:
-            if not math.isnan(chain_time[p]):
-                t_top[p] = chain_time[p]
-            else:
-                times = [last_contact[b, p] for b in range(N_BALLS) if toppler[p] >> b & 1]
-                times = [t for t in times if not math.isnan(t)]
-                t_top[p] = min(times) if times else 0.0
-    return read_log(EventLog(
-        rvw=rvw, motion=motion[None], pocket=pocket[None], rvw0=rvw0, motion0=motion0[None],
-        pins_up=pins_up[None], pins_up0=up0[None].copy(), pin_toppler=toppler[None],
-        pin_topple_time=t_top[None], ev_type=ev_type, ev_time=ev_time, ev_i=ev_i, ev_j=ev_j,
-        n_events=np.array([len(events)], np.int64),
-        overflow=np.array([_END_REASONS.index(end_code)], np.int64)))
+    for p in np.flatnonzero(up0 & ~so.pins_up):
+        if not math.isnan(chain_time[p]):
+            t_top[p] = chain_time[p]
+        else:
+            times = [last_contact[b, p] for b in range(N_BALLS) if so.toppler[p] >> b & 1]
+            times = [t for t in times if not math.isnan(t)]
+            t_top[p] = min(times) if times else 0.0
+    motion = np.where((so.pocket >= 0) | (motion0 == POCKETED), POCKETED, STATIONARY)
+    rvw = np.zeros((1, N_BALLS, 3, 3))
+    rvw[0, :, 0, :2] = so.final_xy
+    return read_log(dict(
+        rvw=rvw, motion=motion[None], pocket=so.pocket[None], rvw0=rvw0, motion0=motion0[None],
+        pins_up=so.pins_up[None], pins_up0=up0[None].copy(), pin_toppler=so.toppler[None],
+        pin_topple_time=t_top[None], n_events=np.array([n], np.int64),
+        overflow=np.array([so.end_code], np.int64), **ev), table)
 
 
-_END_REASONS = ("rest", "max_events", "t_max")
-
-
-def _agent_index(name: Any, n_lines: int, pocket_names: list[str]) -> int:
-    """Index of a non-ball agent of the JSON log: ``cushionN`` -> N, ``jawN`` -> n_lines + N
-    (the circle index), ``postN`` -> N, a pocket name -> its index, a motion name -> its code."""
-    if isinstance(name, (int, np.integer)) and not isinstance(name, bool):
-        return int(name)
-    if isinstance(name, str):
-        if name in MOTION_NAMES:
-            return MOTION_NAMES.index(name)
-        if name in pocket_names:
-            return pocket_names.index(name)
-        for prefix, base in (("cushion", 0), ("jaw", n_lines), ("post", 0), ("pocket", 0)):
-            if name.startswith(prefix) and name[len(prefix):].isdigit():
-                return base + int(name[len(prefix):])
-    raise ValueError(f"physics output: unknown event agent {name!r}")
+@functools.lru_cache(maxsize=1)
+def _ball_params() -> PhysicsParams:
+    """The keglebillard physical parameters (ball radius for the layout checks)."""
+    return load_params("keglebillard")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -883,48 +945,6 @@ def _vector(name: str, value: Any, T: int, dtype: type) -> np.ndarray:
     return arr.astype(dtype)
 
 
-def _first(mask: np.ndarray, times: np.ndarray) -> np.ndarray:
-    """(T,) time of the first event in ``mask`` (T, K), inf if none."""
-    return np.where(mask, times, np.inf).min(axis=1, initial=np.inf)
-
-
-def _chain_root_time(lg: EventLog, valid: np.ndarray) -> np.ndarray:
-    """(T, P) topple time of the pin that started each pin's chain (K-P2, K-P3)."""
-    T, K = lg.ev_type.shape
-    is_pp = valid & (lg.ev_type == EV_PIN_PIN)
-    first_k = np.full((T, N_PINS), K, np.int64)
-    tt, kk = np.nonzero(is_pp)
-    np.minimum.at(first_k, (tt, lg.ev_j[tt, kk]), kk)
-    own = np.broadcast_to(np.arange(N_PINS), (T, N_PINS))
-    parent = np.where(first_k < K,
-                      np.take_along_axis(lg.ev_i, np.minimum(first_k, K - 1), axis=1), own)
-    root = own
-    for _ in range(N_PINS):
-        root = np.take_along_axis(parent, root, axis=1)
-    return np.take_along_axis(lg.pin_topple_time, root, axis=1)
-
-
-def _cushioned_time(lg: EventLog, valid: np.ndarray) -> np.ndarray:
-    """(T, B) when each ball first counts as "cushioned" for the K-10 option: it touched a
-    cushion, or touched a ball that already was (a ball-ball contact passes it both ways)."""
-    T = len(lg)
-    cush = np.full((T, N_BALLS), np.inf)
-    rows = np.arange(T)
-    for k in range(int(lg.n_events.max(initial=0))):
-        act = valid[:, k]
-        typ, tk = lg.ev_type[:, k], lg.ev_time[:, k]
-        i = np.clip(lg.ev_i[:, k], 0, N_BALLS - 1)  # pin_pin rows carry pin indices
-        j = np.clip(lg.ev_j[:, k], 0, N_BALLS - 1)
-        c = act & (typ == EV_BALL_CUSHION)
-        cush[rows[c], i[c]] = np.minimum(cush[rows[c], i[c]], tk[c])
-        b = act & (typ == EV_BALL_BALL)
-        either = b & ((cush[rows, i] <= tk) | (cush[rows, j] <= tk))
-        r = rows[either]
-        cush[r, i[either]] = np.minimum(cush[r, i[either]], tk[either])
-        cush[r, j[either]] = np.minimum(cush[r, j[either]], tk[either])
-    return cush
-
-
 def check_overflow(overflow: np.ndarray, allow_overflow: bool) -> None:
     """Refuse shots the simulation cut off before everything came to rest (physics ``overflow``:
     1 max_events, 2 t_max) unless ``allow_overflow`` (K-P6: a shot ends at rest)."""
@@ -946,7 +966,8 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
                 allow_overflow: bool = False) -> ShotScores:
     """Score T finished shots from their event log (K-5..K-20; K-25 scoring).
 
-    Pure: reads the log, writes nothing into it. Vectorised over tables with numpy.
+    Pure: reads the log, writes nothing into it. The input is validated here; the scoring is
+    one compiled kernel over the table axis (``keglebillard_kernel.score_kernel``).
 
     Args:
         log: a ``cuegym.physics.SimResult`` or anything with its fields (see :func:`read_log`).
@@ -970,13 +991,13 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
     """
     rules = rules or load_rules()
     table = table or default_table()
-    lg = read_log(log)
+    lg = read_log(log, table)
     T, K = lg.ev_type.shape
     check_overflow(lg.overflow, allow_overflow)
     house = not rules.ddbu
     salvo = _vector("salvo_line", salvo_line, T, np.bool_)
     if injected is None:
-        inj = tuple(() for _ in range(T))
+        inj = ((),) * T
     else:
         if len(injected) != T:
             raise ValueError(f"injected must have one entry per table ({T}), got {len(injected)}")
@@ -1012,113 +1033,33 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
                                      f"at the start (table {t})")
                 inj_pins[t, p] = True
 
-    valid = np.arange(K)[None, :] < lg.n_events[:, None]
-    typ = np.where(valid, lg.ev_type, EV_NONE)
-    tm, ei, ej = lg.ev_time, lg.ev_i, lg.ev_j
-    bb = typ == EV_BALL_BALL
-    lo, hi = np.minimum(ei, ej), np.maximum(ei, ej)
-    cush_ev = typ == EV_BALL_CUSHION
-    red_w1 = bb & (lo == RED) & (hi == WHITE)
-    red_w2 = bb & (lo == RED) & (hi == SPOTTED)
-    red_white = red_w1 | red_w2
-    t_red_white = _first(red_white, tm)
-    t_red_cushion = _first(cush_ev & (ei == RED), tm)
-
-    # K-8 rødt / blegt
-    rodt = red_w1.any(1) & red_w2.any(1)
-    ww = bb & (lo == WHITE) & (hi == SPOTTED)
-    blegt = ~rodt & (ww & (tm >= t_red_white[:, None])).any(1)
-
-    # Pins: toppled this shot, attribution (K-P3), time of the chain's first topple (K-P2)
-    stood = lg.pins_up0
-    down = stood & ~lg.pins_up
-    toppler = np.where(down, lg.pin_toppler, 0)
-    root_time = _chain_root_time(lg, valid)
-    all_stood = stood.all(1)
-    inj_only = inj_pins & ~down
-    n_ball = down.sum(1)
-    n_inj = inj_only.sum(1)
-
-    # K-7 the clean 16: all five to one white W in one clean run
-    clean16 = np.zeros(T, bool)
-    clean16_white = np.full(T, -1, np.int64)
-    if house:
-        pin_ev = typ == EV_BALL_PIN
-        for w in WHITES:
-            mine = all_stood & down.all(1) & (toppler == (1 << w)).all(1)
-            w_pin = pin_ev & (ei == w)
-            tf = _first(w_pin, tm)
-            tl = np.where(w_pin, tm, -np.inf).max(axis=1, initial=-np.inf)
-            in_run = (tm >= tf[:, None]) & (tm <= tl[:, None])
-            w_touch = (cush_ev & (ei == w)) | (bb & ((ei == w) | (ej == w)))
-            other_pin = pin_ev & (ei != w)
-            ok = mine & np.isfinite(tf) & ~(in_run & (w_touch | other_pin)).any(1)
-            clean16 |= ok
-            clean16_white[ok] = w
-
-    # K-5, K-6, K-7, K-9 (K-9a: for every shot, legal or not)
-    king_alone = all_stood & down[:, KING] & (n_ball == 1) & (n_inj == 0)
-    pocketed = present0 & ((lg.motion == POCKETED) | (lg.pocket >= 0) | off)
-    if house:
-        pin_points = np.where(clean16, 16, np.where(king_alone, 6, 2 * (n_ball + n_inj)))
-        white_points = 2 * pocketed[:, 1:].sum(1)
-        bonus_points = 4 * (rodt | blegt)
-    else:  # K-25: only pins (2) and rødt (4) score
-        king_alone[:] = False
-        pin_points = 2 * (n_ball + n_inj)
-        white_points = np.zeros(T, np.int64)
-        bonus_points = 4 * rodt
-    points = (pin_points + white_points + bonus_points).astype(np.int64)
-
-    # Fouls
-    cushion_any = cush_ev.any(1)
+    out = {name: np.zeros(T, np.int64) for name in (
+        "points", "pin_points", "white_points", "bonus_points", "penalty", "shooter_points",
+        "skaeve", "clean16_white")}
+    for name in ("foul", "rodt", "blegt", "king_alone", "clean16", "legal_pin", "cushion", "win",
+                 "ball_in_hand", "bih_salvo", "unsporting"):
+        out[name] = np.zeros(T, bool)
     fouls = np.zeros((T, len(FOUL_COLUMNS)), bool)
-    fouls[:, _F["K-10"]] = house & ~cushion_any
-    if house and rules.cushion_before_pins:
-        cushioned = _cushioned_time(lg, valid)  # (T, B)
-        bits = (toppler[:, :, None] >> np.arange(N_BALLS)) & 1  # (T, P, B)
-        early = (bits == 1) & (cushioned[:, None, :] >= root_time[:, :, None])
-        fouls[:, _F["K-10:cushion_before_pins"]] = (down[:, :, None] & early).any((1, 2))
-    fouls[:, _F["K-11"]] = ~red_white.any(1)
-    red_pin = down & ((toppler & 1) != 0)
-    t_ok = t_red_white if rules.frhv_nakkebal else np.minimum(t_red_white, t_red_cushion)
-    red_early = red_pin & (root_time < t_ok[:, None])
-    fouls[:, _F["K-12"]] = red_early.any(1)
-    fouls[:, _F["K-13"]] = (red_pin & ~red_early).any(1)
-    fouls[:, _F["K-14"]] = pocketed[:, RED]
-    fouls[:, _F["K-14a"]] = off_any
-    fouls[:, _F["K-15"]] = salvo & (lg.rvw0[:, RED, 0, 0] > salvo_x(table) + GEOM_TOL)
-    fouls[:, _F["K-16"]] = k16
-
-    # K-20: all three balls down in one shot wins, overriding physics fouls; K-16 cancels it
-    win = house & present0.all(1) & pocketed.all(1) & ~k16
-    fouls[win] = False
-    foul = fouls.any(1)
-    if house:
-        penalty = np.where(foul, (fouls * FOUL_PENALTY).max(1, initial=0), 0)
-        skaeve = np.where(foul, points + penalty, 0)
-    else:
-        penalty = np.zeros(T, np.int64)
-        skaeve = np.zeros(T, np.int64)
-    shooter_points = np.where(foul | win, 0, points)
-
-    # K-19 ball in hand after K-10, K-14 or a touché (a double hit included); behind the line
-    # whenever K-14 is a reason
-    k14 = fouls[:, _F["K-14"]]
-    ball_in_hand = fouls[:, _F["K-10"]] | k14 | (touche & ~win)
-    bih_salvo = ball_in_hand & (k14 | (rules.ball_in_hand_area == "salvo"))
-
+    down = np.zeros((T, N_PINS), bool)
+    inj_only = np.zeros((T, N_PINS), bool)
+    toppler = np.zeros((T, N_PINS), np.int64)
+    pocketed = np.zeros((T, N_BALLS), bool)
+    flags = np.array([house, rules.cushion_before_pins, rules.frhv_nakkebal,
+                      rules.ball_in_hand_area == "salvo"], np.int64)
+    score_kernel(
+        lg.ev_type, lg.ev_time, lg.ev_i, lg.ev_j, lg.n_events, lg.motion0, lg.motion, lg.pocket,
+        lg.pins_up0, lg.pins_up, lg.pin_toppler, lg.pin_topple_time,
+        np.ascontiguousarray(lg.rvw0[:, RED, 0, 0]), salvo, salvo_x(table), off, off_any,
+        inj_pins, k16, touche, unsporting, flags, FOUL_PENALTY,
+        out["points"], out["pin_points"], out["white_points"], out["bonus_points"],
+        out["penalty"], out["shooter_points"], out["skaeve"], out["foul"], fouls, out["rodt"],
+        out["blegt"], out["king_alone"], out["clean16"], out["clean16_white"], out["legal_pin"],
+        out["cushion"], out["win"], out["ball_in_hand"], out["bih_salvo"], out["unsporting"],
+        down, inj_only, toppler, present0, pocketed)
     return ShotScores(
-        points=points, pin_points=pin_points.astype(np.int64),
-        white_points=white_points.astype(np.int64), bonus_points=bonus_points.astype(np.int64),
-        penalty=penalty.astype(np.int64), shooter_points=shooter_points.astype(np.int64),
-        skaeve=skaeve.astype(np.int64), foul=foul, fouls=fouls, injected=inj, rodt=rodt,
-        blegt=blegt if house else np.zeros(T, bool), king_alone=king_alone, clean16=clean16,
-        clean16_white=clean16_white, legal_pin=~foul & ~win & (n_ball > 0), cushion=cushion_any,
-        win=win, ball_in_hand=ball_in_hand, bih_salvo=bih_salvo, unsporting=unsporting & ~win,
-        pins_toppled=down, pins_injected=inj_only, pin_toppler=toppler, pins_up0=stood,
-        present0=present0,
-        pocketed=pocketed, start_xy=lg.rvw0[:, :, 0, :2].copy(), end_xy=lg.rvw[:, :, 0, :2].copy(),
+        **out, fouls=fouls, injected=inj, pins_toppled=down, pins_injected=inj_only,
+        pin_toppler=toppler, pins_up0=lg.pins_up0, present0=present0, pocketed=pocketed,
+        start_xy=lg.rvw0[:, :, 0, :2].copy(), end_xy=lg.rvw[:, :, 0, :2].copy(),
         overflow=lg.overflow, variant=rules.variant)
 
 
@@ -1139,8 +1080,8 @@ def judge_lag(log: Any, table: TableSpec | None = None) -> np.ndarray:
     Returns:
         (T,) int: 0 or 1, the player who wins the break, or -1 for a re-lag.
     """
-    lg = read_log(log)
     table = table or default_table()
+    lg = read_log(log, table)
     T, K = lg.ev_type.shape
     valid = np.arange(K)[None, :] < lg.n_events[:, None]
     typ = np.where(valid, lg.ev_type, EV_NONE)

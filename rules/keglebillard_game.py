@@ -32,6 +32,20 @@ from typing import Any
 import numpy as np
 
 from cuegym.games.kegle import Kegle as KeglebillardGame
+from cuegym.rules.inputs import (
+    MAX_PLAYERS,
+    RefereeInputError,
+    check_layout,
+    req_bool,
+    req_choice,
+    req_int,
+    req_key,
+    req_list,
+    req_num,
+    req_obj,
+    req_xy,
+    show,
+)
 from cuegym.rules.keglebillard import (
     BALL_IDS,
     N_BALLS,
@@ -41,13 +55,11 @@ from cuegym.rules.keglebillard import (
     WHITES,
     Injected,
     KeglebillardRules,
+    _ball_params,  # the keglebillard PhysicsParams (cached)
     default_table,
     log_from_json,
     parse_injected,
     white_spots,
-)
-from cuegym.rules.keglebillard import (
-    _finite_xy as _xy,  # (x, y) floats, finite, or a ValueError naming the value
 )
 
 #: Tolerance [m] when checking that a log starts from the state's positions.
@@ -129,6 +141,22 @@ class GameState:
             raise ValueError("state: the red is off the table exactly when a player has it in "
                              f"hand; got red = {self.balls[RED]!r}, ball_in_hand = "
                              f"{self.ball_in_hand!r}")
+        for k, sc in enumerate(self.scores):
+            if sc < 0:
+                raise ValueError(f"state.scores[{k}] = {sc} must be >= 0")
+        in_game = self.in_game
+        if self.game_over and in_game:
+            raise ValueError(f"state.game_over is true, but players {list(in_game)} are neither "
+                             "finished nor lost")
+        if not self.game_over and len(in_game) < 2:
+            raise ValueError(f"state.game_over is false, but only {list(in_game)} are still in "
+                             "the game (it ends when fewer than two are left, K-22)")
+        for name, value, hi in (("shot", self.shot, None), ("run_no_cushion",
+                                 self.run_no_cushion, 1), ("rodt_streak", self.rodt_streak, 2)):
+            if value < 0 or (hi is not None and value > hi):
+                where = "state.shot" if name == "shot" else f"state.ddbu.{name}"
+                raise ValueError(f"{where} = {value} must be in [0, {hi}] (K-25)" if hi else
+                                 f"{where} = {value} must be >= 0")
 
     @property
     def n_players(self) -> int:
@@ -168,74 +196,93 @@ class GameState:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping, table: str | None = None) -> GameState:
+    def from_dict(cls, data: Mapping, table: str | None = None, path: str = "state"
+                  ) -> GameState:
         """Parse the JSON form. Only ``players`` (or ``order``) is required: the rest defaults
         to a new game, so ``{"players": 3}`` is the break of a three-player game. Unknown keys
-        are errors; ``ranking`` is derived and ignored."""
-        if not isinstance(data, Mapping):
-            raise ValueError(f"a game state must be a mapping, got {data!r}")
-        known = {"table", "players", "order", "scores", "to_play", "finished", "lost",
-                 "game_over", "balls", "pins", "ball_in_hand", "shot", "ddbu", "ranking"}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown game-state key(s) {unknown}; known: {sorted(known)}")
+        are errors; ``ranking`` is derived (if given, it must be the derived one).
+
+        Raises:
+            RefereeInputError (a ValueError): one line naming the JSON path (``state.scores[2]``)
+                of a missing or mistyped value, an illegal ball position (off the cloth, in a
+                pocket, on a jaw or a standing pin, overlapping a ball) or an inconsistency
+                (:meth:`__post_init__`). Checks that need the rules:
+                :meth:`KeglebillardGame.check_state`.
+        """
+        data = req_obj(data, path, _STATE_KEYS)
         if "order" in data:
-            order = tuple(_int(p, "state.order") for p in data["order"])
+            order = tuple(req_int(p, f"{path}.order[{k}]") for k, p in enumerate(
+                req_list(data["order"], f"{path}.order", max_len=MAX_PLAYERS)))
         elif "players" in data:
-            order = tuple(range(_int(data["players"], "state.players")))
+            order = tuple(range(req_int(data["players"], f"{path}.players", 0, MAX_PLAYERS)))
         else:
-            raise ValueError("a game state needs 'players' or 'order'")
-        if "players" in data and _int(data["players"], "state.players") != len(order):
-            raise ValueError(f"state.players = {data['players']!r} but state.order has "
-                             f"{len(order)} players")
-        name = str(data.get("table", table or "keglebillard"))
-        spots = white_spots(default_table(name))
-        balls_in = data.get("balls", {"red": None, "white": spots[0].tolist(),
-                                      "spotted": spots[1].tolist()})
-        if not isinstance(balls_in, Mapping) or set(balls_in) != set(BALL_IDS):
-            raise ValueError(f"state.balls must map each of {list(BALL_IDS)} to [x, y] or null, "
-                             f"got {balls_in!r}")
-        balls = tuple(None if balls_in[b] is None else _xy(balls_in[b], f"state.balls.{b}")
+            raise RefereeInputError(f"{path} needs 'players' or 'order'")
+        if "players" in data and req_int(data["players"], f"{path}.players") != len(order):
+            raise RefereeInputError(f"{path}.players = {data['players']!r} but {path}.order has "
+                                    f"{len(order)} players")
+        name = data.get("table", table or "keglebillard")
+        if not isinstance(name, str):
+            raise RefereeInputError(f"{path}.table must be a table name, got {show(name)}")
+        try:
+            tspec = default_table(name)
+        except ValueError as exc:  # ConfigError: no such table; or not a keglebillard table
+            raise RefereeInputError(f"{path}.table: {exc}") from None
+        spots = white_spots(tspec)
+        balls_in = req_obj(data.get("balls", {"red": None, "white": spots[0].tolist(),
+                                              "spotted": spots[1].tolist()}),
+                           f"{path}.balls", BALL_IDS, BALL_IDS)
+        balls = tuple(None if balls_in[b] is None else req_xy(balls_in[b], f"{path}.balls.{b}")
                       for b in BALL_IDS)
         pins_in = data.get("pins", dict.fromkeys(PIN_IDS, True))
         if isinstance(pins_in, Mapping):
-            if set(pins_in) != set(PIN_IDS):
-                raise ValueError(f"state.pins must name each of {list(PIN_IDS)}, got "
-                                 f"{sorted(pins_in)}")
-            pins = tuple(pins_in[p] for p in PIN_IDS)
+            req_obj(pins_in, f"{path}.pins", PIN_IDS, PIN_IDS)
+            pins = tuple(req_bool(pins_in[p], f"{path}.pins.{p}") for p in PIN_IDS)
         else:
-            pins = tuple(pins_in)
-        if len(pins) != N_PINS or not all(isinstance(p, bool) for p in pins):
-            raise ValueError(f"state.pins must be {N_PINS} booleans, got {pins_in!r}")
-        ddbu = data.get("ddbu", {})
-        if not isinstance(ddbu, Mapping) or set(ddbu) - {"run_no_cushion", "rodt_streak"}:
-            raise ValueError(f"state.ddbu must have only run_no_cushion, rodt_streak: {ddbu!r}")
-        scores = tuple(_int(s, "state.scores") for s in data.get("scores", [0] * len(order)))
-        finished = tuple(_int(p, "state.finished") for p in data.get("finished", ()))
-        lost = tuple(_int(p, "state.lost") for p in data.get("lost", ()))
-        over = data.get("game_over", False)
-        if not isinstance(over, bool):
-            raise ValueError(f"state.game_over must be true or false, got {over!r}")
+            pins = tuple(req_bool(p, f"{path}.pins[{k}]")
+                         for k, p in enumerate(req_list(pins_in, f"{path}.pins", N_PINS)))
+        ddbu = req_obj(data.get("ddbu", {}), f"{path}.ddbu", ("run_no_cushion", "rodt_streak"))
+        scores = tuple(req_int(s, f"{path}.scores[{k}]", 0) for k, s in enumerate(
+            req_list(data.get("scores", [0] * len(order)), f"{path}.scores", len(order))))
+        finished, lost = (tuple(req_int(p, f"{path}.{key}[{k}]") for k, p in enumerate(
+            req_list(data.get(key, []), f"{path}.{key}", max_len=len(order))))
+            for key in ("finished", "lost"))
+        over = req_bool(data.get("game_over", False), f"{path}.game_over")
         default_next = None if over else next(
             (p for p in order if p not in finished and p not in lost), None)
         to_play = data.get("to_play", default_next)
-        return cls(
-            order=order, scores=scores,
-            to_play=None if to_play is None else _int(to_play, "state.to_play"),
-            balls=balls, pins=pins,
-            ball_in_hand=data.get("ball_in_hand", "salvo" if balls[RED] is None else None),
-            finished=finished, lost=lost, game_over=over,
-            shot=_int(data.get("shot", 0), "state.shot"),
-            run_no_cushion=_int(ddbu.get("run_no_cushion", 0), "state.ddbu.run_no_cushion"),
-            rodt_streak=_int(ddbu.get("rodt_streak", 0), "state.ddbu.rodt_streak"),
-            table=name,
-        )
+        ball_in_hand = req_choice(data.get("ball_in_hand", "salvo" if balls[RED] is None
+                                           else None), f"{path}.ball_in_hand",
+                                  (None, "salvo", "cloth"))
+        check_layout(tspec, _ball_params(),
+                     {f"{path}.balls.{BALL_IDS[b]}": xy for b, xy in enumerate(balls)
+                      if xy is not None}, pins)
+        try:
+            state = cls(
+                order=order, scores=scores,
+                to_play=None if to_play is None else req_int(to_play, f"{path}.to_play"),
+                balls=balls, pins=pins, ball_in_hand=ball_in_hand, finished=finished, lost=lost,
+                game_over=over, shot=req_int(data.get("shot", 0), f"{path}.shot", 0),
+                run_no_cushion=req_int(ddbu.get("run_no_cushion", 0),
+                                       f"{path}.ddbu.run_no_cushion"),
+                rodt_streak=req_int(ddbu.get("rodt_streak", 0), f"{path}.ddbu.rodt_streak"),
+                table=name,
+            )
+        except RefereeInputError:
+            raise
+        except ValueError as exc:  # __post_init__ names the field as "state.<key>"
+            raise RefereeInputError(str(exc).replace("state", path, 1) if path != "state"
+                                    else str(exc)) from None
+        ranking = data.get("ranking")
+        if ranking is not None and (not over or req_list(ranking, f"{path}.ranking")
+                                    != list(state.ranking)):
+            raise RefereeInputError(
+                f"{path}.ranking = {show(ranking)} contradicts the state (derived: "
+                f"{None if state.ranking is None else list(state.ranking)})")
+        return state
 
 
-def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{what} must be an integer, got {value!r}")
-    return int(value)
+_STATE_KEYS = ("table", "players", "order", "scores", "to_play", "finished", "lost",
+               "game_over", "balls", "pins", "ball_in_hand", "shot", "ddbu", "ranking")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -386,47 +433,58 @@ def play_game(n_players: int = 2, *, policy: Policy | None = None, seed: int = 0
 def _shot_to_log(game: KeglebillardGame, state: GameState, shot: Mapping
                  ) -> tuple[Any, XY | None]:
     """Simulate a physics-JSON shot object from ``state``; returns (log, red placement)."""
-    from cuegym.physics import simulate_json
+    from cuegym.physics import PhysicsInputError, simulate_json
 
-    if not isinstance(shot, Mapping):
-        raise ValueError(f"'shot' must be a physics shot object, got {shot!r}")
-    shot = dict(shot)
-    balls_in = dict(shot.get("balls") or {})
+    shot = dict(req_obj(shot, "shot"))
+    balls_in = req_obj(shot.get("balls", {}), "shot.balls")
     unknown = sorted(set(balls_in) - set(BALL_IDS))
     if unknown:
-        raise ValueError(f"shot.balls names unknown ball(s) {unknown}")
+        raise RefereeInputError(f"shot.balls names unknown ball(s) {show(unknown)}; known: "
+                                f"{list(BALL_IDS)}")
+    given = {}  # ball -> (x, y) the shot names (checked against the state)
+    for name, rec in balls_in.items():
+        rec = req_obj(rec, f"shot.balls.{name}")
+        if "x" in rec or "y" in rec:
+            given[name] = (req_num(req_key(rec, "x", f"shot.balls.{name}"),
+                                   f"shot.balls.{name}.x"),
+                           req_num(req_key(rec, "y", f"shot.balls.{name}"),
+                                   f"shot.balls.{name}.y"))
     red_xy = None
     if state.ball_in_hand is not None:
-        if "red" not in balls_in:
-            raise ValueError(f"player {state.to_play} has ball in hand: the shot must place the "
-                             "red (shot.balls.red)")
-        red_xy = _xy((balls_in["red"].get("x"), balls_in["red"].get("y")), "shot.balls.red")
+        if "red" not in given:
+            raise RefereeInputError(f"player {state.to_play} has ball in hand: the shot must "
+                                    "place the red (shot.balls.red.x, .y)")
+        red_xy = given["red"]
     balls = {}
     for b, name in enumerate(BALL_IDS):
         pos = red_xy if b == RED and red_xy is not None else state.balls[b]
         if pos is None:
             if name in balls_in:
-                raise ValueError(f"shot.balls.{name}: the {name} ball is off the table in the "
-                                 "state (waiting to be spotted)")
+                raise RefereeInputError(f"shot.balls.{name}: the {name} ball is off the table "
+                                        "in the state (waiting to be spotted)")
             continue
         rec = dict(balls_in.get(name, {}))
-        if "x" in rec and math.dist((rec["x"], rec["y"]), pos) > MATCH_TOL:
-            raise ValueError(f"shot.balls.{name} at ({rec['x']}, {rec['y']}) differs from the "
-                             f"state's {list(pos)}")
+        if name in given and math.dist(given[name], pos) > MATCH_TOL:
+            raise RefereeInputError(f"shot.balls.{name} at {given[name]} differs from the "
+                                    f"state's {list(pos)}")
         rec["x"], rec["y"] = pos
         balls[name] = rec
     shot["balls"] = balls
     if shot.setdefault("table", state.table) != state.table:
-        raise ValueError(f"shot.table {shot['table']!r} differs from the state's "
-                         f"{state.table!r}")
+        raise RefereeInputError(f"shot.table {show(shot['table'])} differs from the state's "
+                                f"{state.table!r}")
     standing = [PIN_IDS[p] for p, up in enumerate(state.pins) if up]
     if "pins" in shot and shot["pins"] not in (standing, all(state.pins)):
-        raise ValueError(f"shot.pins {shot['pins']!r} differs from the state's standing pins "
-                         f"{standing}")
+        raise RefereeInputError(f"shot.pins {show(shot['pins'])} differs from the state's "
+                                f"standing pins {standing}")
     shot["pins"] = standing
     if red_xy is not None and game.placement_error(state, red_xy):
         return None, red_xy
-    out = simulate_json(shot)
+    try:
+        out = simulate_json(shot)
+    except PhysicsInputError as exc:  # its paths start at "shot[0]"
+        msg = str(exc).replace("shot[0]", "shot", 1)
+        raise RefereeInputError(msg if msg.startswith("shot") else f"shot: {msg}") from None
     start = {name: (rec["x"], rec["y"]) for name, rec in balls.items()}
     return log_from_json(out, game.table, start=start, pins_up0=state.pins), red_xy
 
@@ -437,17 +495,23 @@ def score_json(obj: Mapping) -> dict[str, Any]:
     placement, only with ball in hand), optional ``"inject": [..]`` (K-14a, K-16),
     ``"rules": {..}`` (options over the shipped rule set) and ``"allow_overflow": true`` (score a
     shot cut off by max_events / t_max where it ended; refused by default). Returns
-    ``{"outcome": .., "state": <next state>}``."""
-    if not isinstance(obj, Mapping):
-        raise ValueError(f"input must be a JSON object, got {obj!r}")
-    known = ("allow_overflow", "inject", "log", "place", "rules", "shot", "state")
-    unknown = sorted(set(obj) - set(known))
-    if unknown:
-        raise ValueError(f"unknown input key(s) {unknown}; known: {', '.join(known)}")
+    ``{"outcome": .., "state": <next state>}``.
+
+    Raises:
+        RefereeInputError (a ValueError): one line naming the JSON path of the bad value
+            (``state.scores[1]``, ``log.final.white``, ``inject[0].pins[0]``); ConfigError (a
+            ValueError) for a bad rule option.
+    """
+    obj = req_obj(obj, "input", ("allow_overflow", "inject", "log", "place", "rules", "shot",
+                                 "state"))
     if "state" not in obj or ("shot" in obj) == ("log" in obj):
-        raise ValueError("input needs 'state' and exactly one of 'shot' or 'log'")
+        raise RefereeInputError("input needs 'state' and exactly one of 'shot' or 'log'")
     state = GameState.from_dict(obj["state"])
-    game = KeglebillardGame(obj.get("rules"), state.table)
+    game = KeglebillardGame(req_obj(obj.get("rules", {}), "rules"), state.table)
+    game.check_state(state)
+    if state.game_over:
+        raise RefereeInputError("state.game_over is true: the game is over, there is no shot "
+                                "to score")
     injected = parse_injected(obj.get("inject"))
     if "shot" in obj:
         log, red_xy = _shot_to_log(game, state, obj["shot"])
@@ -458,17 +522,18 @@ def score_json(obj: Mapping) -> dict[str, Any]:
         start = {BALL_IDS[b]: xy for b, xy in enumerate(state.balls) if xy is not None}
         if state.ball_in_hand is not None:
             if "place" not in obj:
-                raise ValueError(f"player {state.to_play} has ball in hand: give the red's "
-                                 "placement as 'place': [x, y]")
-            start["red"] = _xy(obj["place"], "place")
+                raise RefereeInputError(f"player {state.to_play} has ball in hand: give the "
+                                        "red's placement as 'place': [x, y]")
+            start["red"] = req_xy(obj["place"], "place")
             if game.placement_error(state, start["red"]):
                 outcome, new = game.placement_foul(state, start["red"])
                 return {"outcome": outcome.to_dict(), "state": new.to_dict()}
         elif "place" in obj:
-            raise ValueError("'place' given but the player does not have ball in hand")
+            raise RefereeInputError("'place' given but the player does not have ball in hand")
         log = log_from_json(obj["log"], game.table, start=start, pins_up0=state.pins)
     outcome, new = game.apply(state, log, injected=injected,
-                              allow_overflow=obj.get("allow_overflow", False))
+                              allow_overflow=req_bool(obj.get("allow_overflow", False),
+                                                      "allow_overflow"))
     return {"outcome": outcome.to_dict(), "state": new.to_dict()}
 
 

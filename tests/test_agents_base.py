@@ -115,3 +115,32 @@ def test_play_games_is_reproducible_and_swaps_seats():
     assert st["games"] == 4 and st["shots"] > 0 and 0 <= st["foul_rate"] <= 1
     with pytest.raises(ValueError, match="plays"):
         play_games(arena, [a, RandomAgent("golfbillard")], 1)
+
+
+def test_play_games_on_a_list_of_states_equals_the_batch():
+    """An arena wrapper that keeps games as a list of GameState values (e.g. to record them by
+    identity) plays exactly the games of the batched path."""
+    arena = make_arena("keglebillard")
+
+    class ListArena:
+        def __init__(self):
+            self.seen = set()
+
+        def __getattr__(self, name):
+            return getattr(arena, name)
+
+        def new_states(self, n):
+            return list(arena.new_states(n))
+
+        def step(self, states, strikes):
+            assert isinstance(states, list)
+            assert all(id(s) in self.seen for s in states if s.shot > 0)
+            rec, new = arena.step(states, strikes)
+            self.seen.update(id(s) for s in new)
+            return rec, new
+
+    a, b = GeometricAgent("keglebillard", arena), RandomAgent("keglebillard")
+    r1 = play_games(arena, [a, b], 4, seed=2, max_shots=60)
+    r2 = play_games(ListArena(), [a, b], 4, seed=2, max_shots=60)
+    assert r1.winner.tolist() == r2.winner.tolist() and r1.scores == r2.scores
+    assert r1.n_shots.tolist() == r2.n_shots.tolist()

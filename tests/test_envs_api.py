@@ -192,4 +192,4 @@ def test_pettingzoo_rgb_array_render_and_close(module):
     assert frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8
     assert frame.std() > 0  # a drawn table, not a blank image
     env.close()
-    assert m.env().render() is None  # no render mode: nothing drawn
+    assert m.raw_env().render() is None  # no render mode: nothing drawn

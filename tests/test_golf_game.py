@@ -324,7 +324,9 @@ def test_rules_config_loads_and_rejects_unknown_keys():
 
 def test_score_cli_with_a_log_and_a_strike():
     st = GolfState.with_balls(MID)
-    log = {"final": {"w1": {"x": 0.897, "y": 0.0, "state": "pocketed", "pocket": 0}},
+    log = {"final": {"w1": {"x": 0.897, "y": 0.0, "state": "pocketed", "pocket": 0},
+                     **{b: {"x": x, "y": y, "state": "stationary", "pocket": None}
+                        for b, (x, y) in MID.items() if b != "w1"}},
            "events": [{"time": 0.4, "type": "ball_pocket", "agents": ["w1", "goal_plus_x"]}],
            "n_events": 1, "t_end": 0.4}
     out = G.score_cli({"state": st.to_json(), "log": log,
@@ -373,7 +375,8 @@ def test_rules_import_without_gymnasium():
 
 
 def test_G21_score_cli_log_without_event_positions_uses_start_and_end():
-    st = GolfState.with_balls({"w1": (0.2, 0.2), "w2": (-0.3, 0.3), "r1": (-0.2, -0.25)})
+    st = GolfState.with_balls({"w1": (0.2, 0.2), "w2": (-0.3, 0.3), "r1": (-0.2, -0.25)},
+                              kader=True)  # G-20: a side is down to one ball
     log = {"final": {"w1": {"x": 0.3, "y": 0.25, "state": "stationary", "pocket": None},
                      "w2": {"x": -0.3, "y": 0.3, "state": "stationary", "pocket": None},
                      "r1": {"x": -0.2, "y": -0.25, "state": "stationary", "pocket": None}},

@@ -827,5 +827,5 @@ def test_bad_arguments_raise_value_errors_naming_the_value():
         score_stroke(GolfState(xy=GEO.start.copy()), log, "w1")
     with pytest.raises(ValueError, match="overlap"):
         GolfState.with_balls({"w1": (0.0, 0.3), "w2": (0.05, 0.3)})
-    with pytest.raises(ValueError, match="cap"):
+    with pytest.raises(ValueError, match="overlaps the post"):
         GolfState.with_balls({"w1": (0.09, 0.01)})

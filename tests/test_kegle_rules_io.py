@@ -136,7 +136,7 @@ def test_state_json_minimal_is_a_new_game():
 
 
 @pytest.mark.parametrize("bad, match", [
-    ({"players": 2, "score": [1, 2]}, "unknown game-state key"),
+    ({"players": 2, "score": [1, 2]}, "unknown key"),
     ({"players": 1}, "N >= 2"),
     ({"players": 2, "scores": [1]}, "scores"),
     ({"players": 2, "to_play": 5}, "to_play"),
@@ -168,7 +168,7 @@ def test_outcome_json_is_serialisable():
 def test_log_from_json_recovers_topple_times_and_chains():
     out = {"final": {"red": {"x": 0.1, "y": 0.2, "state": "stationary", "pocket": None},
                      "white": {"x": 0.3, "y": 0.3, "state": "stationary", "pocket": None},
-                     "spotted": {"x": 1.0, "y": 0.5, "state": "pocketed", "pocket": 2}},
+                     "spotted": {"x": 1.03, "y": 0.51, "state": "pocketed", "pocket": 2}},
            "pins": {"king": {"standing": False, "toppled_by": "red"},
                     "pin1": {"standing": False, "toppled_by": "red"},
                     **{p: {"standing": True, "toppled_by": None}
@@ -230,7 +230,7 @@ def test_cli_score_log_input_and_errors():
     rc, _, err = run_cli(["score"], "{not json")
     assert rc == 2 and "not valid JSON" in err
     rc, _, err = run_cli(["score"], json.dumps({"state": {"players": 2}, "lg": {}}))
-    assert rc == 2 and "unknown input key" in err
+    assert rc == 2 and "input has unknown key" in err
     rc, _, err = run_cli(["score", "--game", "snooker"], "{}")
     assert rc == 2 and "unknown game" in err
 

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from cuegym.configs import load_params, load_table
+from cuegym.games.kegle import Kegle
 from cuegym.physics import simulate
 from cuegym.rules.keglebillard import score_shots
-from cuegym.games.kegle import Kegle
 from cuegym.rules.keglebillard_game import GameState
 
 

@@ -161,3 +161,39 @@ def test_ball_resting_on_a_pocket_lip_is_a_valid_start(kegle):
     assert res.overflow[0] == 0
     with pytest.raises(PhysicsInputError, match="off the cloth"):
         simulate(table, p, [[[-0.5, lip[1]], [-0.525, 0.0], [0.525, 0.0]]])
+
+
+def test_workspace_reuse_across_shapes_is_exact(kegle, golf):
+    """One Workspace serving calls of different shapes (as the JSON path does) gives the same
+    results as fresh buffers."""
+    from cuegym.physics import Workspace
+    from cuegym.physics.scenarios import golfbillard_shots, keglebillard_shots
+
+    ws = Workspace()
+    rng = np.random.default_rng(2)
+    for (table, p), gen, T, K in ((golf, golfbillard_shots, 9, 500), (kegle, keglebillard_shots,
+                                                                       13, 300),
+                                  (golf, golfbillard_shots, 4, 800)):
+        s = gen(rng, table, p, T)
+        kw = dict(cue_ball=s["cue_ball"], cue=s["cue"], pins_up=s.get("pins_up"), max_events=K)
+        a = simulate(table, p, s["xy"], **kw)
+        b = simulate(table, p, s["xy"], workspace=ws, **kw)
+        assert ws.nbytes >= Workspace.bytes_needed(T, s["xy"].shape[1], len(table.pin_spots), K)
+        assert np.array_equal(a.n_events, b.n_events) and np.array_equal(a.rvw, b.rvw)
+        for t in range(T):
+            n = a.n_events[t]
+            assert np.array_equal(a.ev_state[t, :n], b.ev_state[t, :n])
+            assert np.array_equal(a.ev_type[t, :n], b.ev_type[t, :n])
+
+
+def test_json_list_errors_name_the_shot():
+    shots = [shot(), shot(), shot()]
+    shots[2]["balls"]["white"].update(x=-0.79, y=0.1)
+    with pytest.raises(PhysicsInputError, match=r"shot\[2\].*overlap"):
+        simulate_json(shots)
+    shots = [shot(), shot(strike=[{"ball": "red", "V0": 1.0, "phi": 0.0},
+                                  {"ball": "red", "V0": 1.0, "phi": 9.0}])]
+    with pytest.raises(PhysicsInputError, match=r"shot\[1\].*struck twice"):
+        simulate_json(shots)
+    with pytest.raises(PhysicsInputError, match=r"shot\[1\]\.balls\.red\.v\[1\]"):
+        simulate_json([shot(), shot(balls={"red": {"x": 0.5, "y": 0.2, "v": [0.0, "1"]}})])

@@ -36,6 +36,9 @@ from typing import Any
 import numpy as np
 
 from cuegym.configs import load_params
+from cuegym.rules.inputs import (
+    req_xy as _xy,  # (x, y) floats, finite, or a ValueError naming the value
+)
 from cuegym.rules.keglebillard import (
     BALL_IDS,
     GEOM_TOL,
@@ -57,9 +60,6 @@ from cuegym.rules.keglebillard import (
     salvo_x,
     score_shots,
     white_spots,
-)
-from cuegym.rules.keglebillard import (
-    _finite_xy as _xy,  # (x, y) floats, finite, or a ValueError naming the value
 )
 
 #: Tolerance [m] when checking that a log starts from the state's positions.

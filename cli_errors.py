@@ -1,0 +1,139 @@
+"""Errors for users: one-line messages, "did you mean", and the wrapper around every command line.
+
+Every cuegym command (``cuegym ...``, ``python -m cuegym.physics``, ``python -m cuegym.rules``,
+``python experiments/*.py``) runs its ``main`` through :func:`cli_main`, so a user mistake
+(a bad value, a missing file, bad YAML or JSON, an unknown key) prints one line
+
+    error: unknown agent 'planer' (did you mean 'planner'?); known: ...
+
+on stderr and exits with status 2, without a traceback; output into a closed pipe (``| head``)
+ends quietly; Ctrl-C ends with status 130. Set ``CUEGYM_DEBUG=1`` to get the traceback instead.
+
+Library code raises plain ``ValueError`` (or :class:`UsageError`, a ValueError) with a message
+naming the bad value, using :func:`unknown` for names picked from a known set. This module
+imports nothing from cuegym, so every layer can use it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import os
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+#: Exit status of a user mistake (argparse's too).
+EXIT_USAGE = 2
+#: Exit status after Ctrl-C (128 + SIGINT).
+EXIT_INTERRUPTED = 130
+#: Exit status when the reader of stdout went away (128 + SIGPIPE, as ``seq 1e9 | head`` does).
+EXIT_BROKEN_PIPE = 141
+
+
+class UsageError(ValueError):
+    """A user mistake to report in one line (exit status 2)."""
+
+
+def did_you_mean(value: Any, known: Iterable[Any]) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``known`` to ``value``, else ``""``: the
+    best difflib match (case-insensitive), or else the shortest name containing ``value`` or
+    contained in it (``rgb`` -> ``rgb_array``, ``mask`` -> ``reset_mask``)."""
+    names = [str(k) for k in known if k is not None]
+    lower = {n.lower(): n for n in names}
+    v = str(value).lower()
+    close = difflib.get_close_matches(v, list(lower), n=1, cutoff=0.6)
+    if not close and len(v) >= 3:
+        close = sorted((n for n in lower if v in n or (len(n) >= 3 and n in v)), key=len)[:1]
+    return f" (did you mean {lower[close[0]]!r}?)" if close else ""
+
+
+def unknown(kind: str, value: Any, known: Iterable[Any]) -> str:
+    """The message for a ``value`` not among ``known``: ``unknown agent 'planer' (did you mean
+    'planner'?); known: 'geometric', 'planner'``."""
+    names = list(known)
+    listed = ", ".join(repr(k) for k in names)
+    return f"unknown {kind} {value!r}{did_you_mean(value, names)}; known: {listed}"
+
+
+def resolve_path(path: str | os.PathLike, what: str = "file") -> Path:
+    """A user-given file: ``path`` as given (relative to the working directory) if it exists,
+    else the same relative path inside the installed cuegym package (``configs/...``,
+    ``agents/pretrained/...`` ship with it), so the commands work from any directory.
+
+    Raises:
+        UsageError: neither exists (the message names the path).
+    """
+    p = Path(path).expanduser()
+    if p.exists():
+        return p
+    if not p.is_absolute():
+        packaged = Path(__file__).resolve().parent / p
+        if packaged.exists():
+            return packaged
+    raise UsageError(f"{what} not found: {str(path)!r}")
+
+
+def one_line(exc: BaseException) -> str | None:
+    """The one-line message of a user mistake, or None when ``exc`` looks like a bug."""
+    try:
+        import yaml
+    except ImportError:  # pragma: no cover - pyyaml is a dependency
+        yaml = None
+    if yaml is not None and isinstance(exc, yaml.YAMLError):
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{mark.name}, line {mark.line + 1}: " if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        return f"bad YAML: {where}{problem}"
+    if isinstance(exc, FileNotFoundError | IsADirectoryError | NotADirectoryError |
+                  PermissionError):
+        name = exc.filename if exc.filename is not None else ""
+        return f"{exc.strerror or type(exc).__name__}: {str(name)!r}" if name else str(exc)
+    if isinstance(exc, ModuleNotFoundError) and exc.name and not exc.name.startswith("cuegym"):
+        return (f"this needs the package {exc.name!r}, which is not installed (pip install "
+                "'cuegym[rl]' installs the optional dependencies)")
+    if isinstance(exc, ValueError):  # UsageError, ConfigError, JSON errors, bad values
+        return str(exc) or type(exc).__name__
+    return None
+
+
+def _quiet_broken_pipe() -> int:
+    """Point stdout at /dev/null so the interpreter's final flush does not complain again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout without a file descriptor (captured in tests)
+        pass
+    return EXIT_BROKEN_PIPE
+
+
+def run_cli(main: Callable[..., int | None], argv: list[str] | None = None) -> int:
+    """Run ``main(argv)``; user mistakes become one line on stderr and exit status 2."""
+    debug = os.environ.get("CUEGYM_DEBUG", "") not in ("", "0")
+    try:
+        code = main(argv)
+        sys.stdout.flush()
+        return 0 if code is None else int(code)
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as exc:
+        msg = None if debug else one_line(exc)
+        if msg is None:
+            raise
+        print("error: " + " ".join(msg.split()), file=sys.stderr)
+        return EXIT_USAGE
+
+
+def cli_main(main: Callable[..., int | None]) -> Callable[[list[str] | None], int]:
+    """Decorator for a command's ``main(argv=None)``: see :func:`run_cli`."""
+
+    @functools.wraps(main)
+    def wrapped(argv: list[str] | None = None) -> int:
+        return run_cli(main, argv)
+
+    wrapped.__wrapped__ = main
+    return wrapped

@@ -1,0 +1,63 @@
+"""``python -m cuegym.play``: start the local web app and print its URL.
+
+    python -m cuegym.play                      # http://127.0.0.1:8765/
+    python -m cuegym.play --port 9000 --save-dir runs/play --records runs/eval
+
+Needs the ``web`` extra (``pip install -e ".[web]"``: fastapi, uvicorn).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse ``argv`` (default: the command line), start the server, block until stopped."""
+    p = argparse.ArgumentParser(prog="python -m cuegym.play", description=__doc__.splitlines()[0])
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: a free one)")
+    p.add_argument("--save-dir", default="runs/play",
+                   help="where every game is saved as JSON (default runs/play)")
+    p.add_argument("--records", action="append", default=None,
+                   help="extra folder of saved games to list for replay (repeatable; default "
+                        "runs/eval, where evaluate.py --save-games writes)")
+    p.add_argument("--no-warmup", action="store_true",
+                   help="do not load the shipped agents and compile the physics at start")
+    args = p.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        p.error(f"--port must be 0..65535, got {args.port}")
+    try:
+        import uvicorn
+
+        from cuegym.play.server import create_app, warm_up
+    except ImportError as e:
+        print(f"cuegym.play needs the web extra: pip install -e '.[web]' ({e})", file=sys.stderr)
+        return 2
+    app = create_app(args.save_dir, [args.save_dir, *(args.records or ["runs/eval"])])
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    server = uvicorn.Server(config)
+    if not args.no_warmup:
+        threading.Thread(target=warm_up, daemon=True).start()
+
+    def announce() -> None:
+        import time
+
+        while not server.started:
+            time.sleep(0.05)
+        for s in server.servers:
+            for sock in s.sockets:
+                host, port = sock.getsockname()[:2]
+                shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+                print(f"cuegym play: http://{shown}:{port}/  (Ctrl-C stops)", flush=True)
+                return
+
+    threading.Thread(target=announce, daemon=True).start()
+    server.run()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

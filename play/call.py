@@ -1,0 +1,163 @@
+"""The referee's call in words, from the outcome JSON of a shot (no game logic here).
+
+Keglebillard outcomes are ``ShotOutcome.to_dict`` (docs/rules_keglebillard.md), golfbillard
+ones ``GolfOutcome.to_json`` / ``OpeningOutcome.to_json`` (docs/rules_golfbillard.md). Each
+function returns a list of short lines: the headline first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+#: Keglebillard fouls by rule id (docs/rules_keglebillard.md).
+KEGLE_FOULS = {
+    "K-10": "no ball touched a cushion",
+    "K-11": "the red touched no white",
+    "K-12": "the red went into the pins before a cushion or a white",
+    "K-13": "the red toppled a pin after touching a white or cushion (nakket ind)",
+    "K-14": "the red was pocketed",
+    "K-14a": "a ball left the table",
+    "K-15": "the red was placed in front of the salvo line",
+    "K-16": "behaviour foul",
+    "K-19": "the red cannot be placed there",
+    "K-25": "DDBU visit rule",
+}
+
+#: Golfbillard fouls by rule id (docs/rules_golfbillard.md).
+GOLF_FOULS = {
+    "G-2": "struck a ball that is not the side's own",
+    "G-8": "own ball into the own defence goal",
+    "G-10": "hard or raised-cue stroke from below the stroke line",
+    "G-11": "stroke along the long-cushion strip",
+    "G-12": "the cue ball struck an own ball first",
+    "G-13": "pushed into a frozen ball or cushion",
+    "G-14": "own ball left in the defence triangle for the whole turn",
+    "G-15": "blocking in the great attack triangle",
+    "G-16": "own ball off the table",
+    "G-17": "opponent's ball off the table",
+    "G-18": "behaviour foul",
+    "G-19": "ball jammed in the defence goal",
+    "G-21": "kader play: a ball did not leave its kader",
+}
+
+#: Consequence letters (docs/rules_golfbillard.md).
+LETTERS = {
+    "LT": "turn lost",
+    "RA": "every ball the stroke moved goes back",
+    "CS": "the cue ball goes to a penalty spot",
+    "SPOT": "the named balls go to penalty spots",
+    "GOAL": "the opponent's balls go into their goal",
+    "PICK": "the opponent picks a ball for a penalty spot",
+}
+
+SIDES = ("white", "red")
+
+
+def _names(names: Sequence[str], ids: Sequence[int]) -> str:
+    return ", ".join(names[i] for i in ids)
+
+
+def kegle_call(o: dict, names: Sequence[str]) -> list[str]:
+    """The call of one keglebillard shot; ``names``: the players' names by id."""
+    who = names[o["shooter"]]
+    lines = []
+    if not o["played"]:
+        lines.append(f"{who}: K-19 the red cannot be placed there — no shot, "
+                     f"skæve {o['skaeve']} to {_names(names, o['skaeve_to'])}")
+    elif o["win"]:
+        lines.append(f"{who} pockets all three balls: wins the game (K-20)")
+    elif o["foul"]:
+        lines.append(f"{who}: foul — skæve {o['skaeve']} to {_names(names, o['skaeve_to'])} "
+                     f"(points {o['points']} + penalty {o['penalty']})")
+    else:
+        lines.append(f"{who} scores {o['shooter_points']} point"
+                     f"{'' if o['shooter_points'] == 1 else 's'}")
+    for f in o["fouls"]:
+        rid, _, detail = f.partition(":")
+        text = KEGLE_FOULS.get(rid, "foul")
+        lines.append(f"{rid}{' ' + detail if detail else ''}: {text}")
+    bonus = []
+    if o.get("rodt"):
+        bonus.append("rødt (K-8)")
+    if o.get("blegt"):
+        bonus.append("blegt (K-8)")
+    if o.get("king_alone"):
+        bonus.append("king alone (K-6)")
+    if o.get("clean16"):
+        bonus.append("clean 16 (K-7)")
+    if o.get("pins_toppled"):
+        n = len(o["pins_toppled"])
+        bonus.append(f"{n} pin{'s' if n != 1 else ''} down")
+    if o.get("whites_pocketed"):
+        bonus.append("pocketed: " + ", ".join(o["whites_pocketed"]))
+    if bonus:
+        lines.append(", ".join(bonus))
+    if o.get("whites_waiting"):
+        lines.append("waiting for a free spot (K-18): " + ", ".join(o["whites_waiting"]))
+    if o.get("ball_in_hand") and not o.get("game_over"):
+        where = "behind the salvo line" if o["ball_in_hand"] == "salvo" else "anywhere"
+        lines.append(f"{names[o['next_player']]} has the red in hand, {where} (K-19)")
+    for p in o.get("finished") or []:
+        if not o.get("game_over"):
+            lines.append(f"{names[p]} reaches the distance and finishes (K-21)")
+    if o.get("game_over") and o.get("ranking"):
+        lines.append("game over — " + ", ".join(f"{k + 1}. {names[p]}"
+                                                for k, p in enumerate(o["ranking"])))
+    elif o.get("next_player") is not None and o["next_player"] == o["shooter"] \
+            and o["played"]:
+        lines.append(f"{who} keeps the turn (K-25)")
+    return lines
+
+
+def golf_call(o: dict, names: Sequence[str]) -> list[str]:
+    """The call of one golfbillard stroke or opening; ``names``: the two sides' names."""
+    if o.get("opening"):
+        lines = [f"opening (G-3): {o['reason']}"]
+        for f in o.get("fouls", []):
+            lines.append(f"{f['rule']} {f['kind']}: {f.get('detail', '')}")
+        if o.get("scored_balls"):
+            lines.append("scored: " + ", ".join(o["scored_balls"]))
+        for sp in o.get("spotted", []):
+            lines.append(f"{sp['ball']} to penalty spot {sp['spot']}")
+        if o.get("first") is not None:
+            lines.append(f"{names[o['first']]} takes the first turn")
+        return lines
+    s = o["shooter"]
+    who = names[s]
+    own, opp = o["scored"][s], o["scored"][1 - s]
+    if o["foul"]:
+        head = f"{who}: foul {o['foul']} — {GOLF_FOULS.get(o['foul'], 'foul')}"
+    elif own:
+        head = f"{who} scores {own} ball{'s' if own != 1 else ''}: " + ", ".join(
+            b for b in o["scored_balls"])
+    else:
+        head = f"{who}: no goal"
+    lines = [head]
+    for f in o["fouls"]:
+        if f["rule"] != o["foul"] or f.get("detail"):
+            lines.append(f"{f['rule']}: {f.get('detail') or GOLF_FOULS.get(f['rule'], '')}")
+    if o["consequences"]:
+        lines.append("penalty: " + "; ".join(LETTERS.get(c, c) for c in o["consequences"]))
+    if opp:
+        lines.append(f"{opp} ball{'s' if opp != 1 else ''} scored for {names[1 - s]}")
+    for sp in o["spotted"]:
+        where = f"penalty spot {sp['spot']}" if sp["spot"] else "the free point nearest spot 3"
+        lines.append(f"{sp['ball']} to {where} (G-30)")
+    if o["replaced"]:
+        lines.append("put back: " + ", ".join(o["replaced"]))
+    if o["into_goal"]:
+        lines.append("into their goal: " + ", ".join(o["into_goal"]))
+    if o["kader"]:
+        left = o.get("left_kader")
+        lines.append("kader play (G-20)" + ("" if left is None else
+                                           f": a ball {'left' if left else 'did not leave'} "
+                                           "its kader (G-21)"))
+    if o["turn_kept"] and not o["duty_met"]:
+        lines.append("the defence-triangle duty (G-14) is still open")
+    if o["game_over"]:
+        w = o.get("winner")
+        lines.append("game over — " + ("draw" if w is None else f"{names[w]} wins"))
+    else:
+        lines.append(f"{who} plays again (G-1)" if o["turn_kept"] else
+                     f"turn passes to {names[1 - s]}")
+    return lines

@@ -1,0 +1,361 @@
+"""A game in the app: seats (people and agents), the turn, the history of shots, its record.
+
+:class:`LiveGame` is what the server keeps per game id. It plays through
+:mod:`cuegym.play.session` only; every shot is kept with the state before it, the strike as
+intended and as executed, the opponent's choices, the referee's outcome, the state after and
+the shot's animation. :meth:`LiveGame.record` is the saved JSON (:mod:`cuegym.play.record`).
+
+Thread safety: one lock per game serialises every change (an agent thinks while holding it);
+:meth:`view` reads without it.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cuegym.play import session
+from cuegym.play.call import golf_call, kegle_call
+from cuegym.play.session import GolfTable, KegleTable, Pending, Played, PlayError
+
+SEAT_KINDS = ("human", "agent")
+_AGENT_LOCKS: dict[tuple[str, str], threading.Lock] = {}
+_AGENT_LOCKS_GUARD = threading.Lock()
+
+
+class Conflict(PlayError):
+    """The request is valid but not now (out of turn, busy, a replay): HTTP 409."""
+
+
+@dataclass
+class Seat:
+    """A player (keglebillard) or a side's player (golfbillard; duo: two per side)."""
+
+    name: str
+    kind: str = "human"
+    agent: str | None = None
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "agent": self.agent}
+
+
+@dataclass
+class Shot:
+    """One shot in a game's history (the record's ``shots`` entries plus the animation)."""
+
+    seats: list[int]
+    before: dict
+    intended: dict | None
+    executed: dict
+    choices: dict | None
+    outcome: dict
+    after: dict
+    anim: dict | None
+    call: list[str] = field(default_factory=list)
+    ms: float = 0.0
+
+    def to_json(self, k: int, with_anim: bool = True) -> dict:
+        out = {"index": k, "seats": self.seats, "before": self.before,
+               "intended": self.intended, "executed": self.executed, "choices": self.choices,
+               "outcome": self.outcome, "after": self.after, "call": self.call}
+        if with_anim:
+            out["anim"] = self.anim
+        return out
+
+
+def parse_seats(game: str, table: KegleTable | GolfTable, seats: Any) -> list[Seat]:
+    if not isinstance(seats, list) or len(seats) != table.players:
+        raise PlayError(f"{game} with options {table.options} needs {table.players} seats, "
+                        f"got {seats!r}")
+    out = []
+    for k, s in enumerate(seats):
+        if not isinstance(s, Mapping):
+            raise PlayError(f"seats[{k}] must be an object {{kind, agent, name}}, got {s!r}")
+        extra = sorted(set(s) - {"kind", "agent", "name"})
+        if extra:
+            raise PlayError(f"unknown key(s) {extra} in seats[{k}]")
+        kind = s.get("kind", "human")
+        if kind not in SEAT_KINDS:
+            raise PlayError(f"seats[{k}].kind must be one of {list(SEAT_KINDS)}, got {kind!r}")
+        agent = None
+        if kind == "agent":
+            agent = session.check_agent_spec(s.get("agent"))
+        elif s.get("agent") is not None:
+            raise PlayError(f"seats[{k}] is a person but names an agent {s.get('agent')!r}")
+        name = s.get("name") or (agent if kind == "agent" else f"Player {k + 1}")
+        if not isinstance(name, str) or len(name) > 40:
+            raise PlayError(f"seats[{k}].name must be a string of at most 40 characters")
+        out.append(Seat(name, kind, agent))
+    return out
+
+
+class LiveGame:
+    """One game: a table, its seats, the current state and the history.
+
+    Args:
+        game: ``keglebillard`` or ``golfbillard``. options: the table's options
+            (:func:`cuegym.play.session.make_table`). seats: one per player (golfbillard duo:
+            side 0 partner 0, side 0 partner 1, side 1 partner 0, side 1 partner 1).
+        noise: ``none`` or ``tournament``, for every strike. seed: the game's generator (agents'
+            choices and noise).
+    """
+
+    def __init__(self, game: str, options: Mapping | None = None, seats: Any = None,
+                 noise: str = "tournament", seed: int | None = None, *,
+                 replay_of: dict | None = None) -> None:
+        self.table = session.make_table(game, options)
+        self.game = game
+        self.seats = parse_seats(game, self.table, seats)
+        self.noise_name = noise
+        self.noise = session.noise_of(noise)
+        if seed is None:
+            seed = secrets.randbits(32)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise PlayError(f"seed must be a non-negative integer, got {seed!r}")
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self.id = secrets.token_hex(6)
+        self.state = self.table.new_state()
+        self.start = self.table.state_json(self.state)
+        self.shots: list[Shot] = []
+        self.pending: Pending | None = None
+        self.pending_seats: list[int] = []
+        self.pending_intended: tuple[dict | None, list[int] | None] = (None, None)
+        self.opening_moves: dict[int, tuple[int, np.ndarray, dict]] = {}
+        self.lock = threading.Lock()
+        self.thinking: int | None = None
+        self.mode = "replay" if replay_of is not None else "play"
+        self.meta: dict = dict(replay_of or {})
+        self.created = time.time()
+
+    # -- names ------------------------------------------------------------------------------
+
+    def side_names(self) -> list[str]:
+        """Golfbillard: a name per side (duo: both partners)."""
+        if not self.table.duo:
+            return [s.name for s in self.seats]
+        return [f"{self.seats[0].name} & {self.seats[1].name}",
+                f"{self.seats[2].name} & {self.seats[3].name}"]
+
+    def call(self, outcome: dict) -> list[str]:
+        if self.game == "keglebillard":
+            return kegle_call(outcome, [s.name for s in self.seats])
+        return golf_call(outcome, self.side_names())
+
+    # -- whose turn -------------------------------------------------------------------------
+
+    def awaiting(self) -> dict:
+        """What the game waits for: ``{"type": "over"}``, ``{"type": "move", "seat": k}``,
+        ``{"type": "opening", "seats": [a, b], "missing": [...]}`` or ``{"type": "choice",
+        "seat": k, "question": {...}}``."""
+        st = self.state
+        if self.mode == "replay":
+            return {"type": "replay"}
+        if self.pending is not None:
+            return {"type": "choice", "seat": self.pending_seats[0],
+                    "question": self.pending.question}
+        if self.table.over(st):
+            return {"type": "over"}
+        if self.game == "golfbillard" and st.phase == "opening":
+            seats = self.table.opening_seats(st)
+            return {"type": "opening", "seats": seats,
+                    "missing": [s for k, s in enumerate(seats) if k not in self.opening_moves],
+                    "balls": self.table.opening_balls(st)}
+        return {"type": "move", "seat": self.table.seat_to_move(st)}
+
+    def agent_to_act(self) -> list[int]:
+        """Seats of agents the game waits for (empty: a person, or over)."""
+        a = self.awaiting()
+        if a["type"] == "move":
+            seats = [a["seat"]]
+        elif a["type"] == "opening":
+            seats = a["missing"]
+        else:
+            return []
+        return [s for s in seats if self.seats[s].kind == "agent"]
+
+    # -- acting -----------------------------------------------------------------------------
+
+    def _locked(self) -> None:
+        if self.mode == "replay":
+            raise Conflict("this game is a replay: step through it, nothing can be played")
+        if not self.lock.acquire(blocking=False):
+            raise Conflict("the game is busy (an agent is thinking or a shot is being played); "
+                           "try again when it has finished")
+
+    def human_move(self, seat: Any, move: Any, expect_shot: Any = None) -> dict:
+        """A person's move for ``seat``; returns :meth:`result`."""
+        self._locked()
+        try:
+            self._check_turn(seat, expect_shot)
+            if self.seats[seat].kind != "human":
+                raise Conflict(f"seat {seat} ({self.seats[seat].name}) is an agent: ask it to "
+                               "move (POST .../agent)")
+            return self._move(seat, move)
+        finally:
+            self.lock.release()
+
+    def agent_move(self, expect_shot: Any = None) -> dict:
+        """Let the agent(s) the game waits for move (slow: run off the event loop)."""
+        self._locked()
+        try:
+            if expect_shot is not None:
+                self._check_shot(expect_shot)
+            seats = self.agent_to_act()
+            if not seats:
+                a = self.awaiting()
+                raise Conflict("no agent is to move: " + (
+                    "the game is over" if a["type"] == "over" else
+                    f"waiting for a person (seat {a.get('seat', a.get('missing'))})"))
+            out = None
+            for seat in seats:
+                spec = self.seats[seat].agent
+                self.thinking = seat
+                agent = session.get_agent(spec, self.game)
+                with _agent_lock(spec, self.game):
+                    t0 = time.perf_counter()
+                    if self.game == "golfbillard" and self.state.phase == "opening":
+                        side = self.table.opening_seats(self.state).index(seat)
+                        move = self.table.agent_move(agent, self.state, self.rng, side)
+                    else:
+                        move = self.table.agent_move(agent, self.state, self.rng)
+                    ms = (time.perf_counter() - t0) * 1000
+                out = self._move(seat, move, agent=True)
+                out["think_ms"] = round(ms, 1)
+            return out
+        finally:
+            self.thinking = None
+            self.lock.release()
+
+    def answer(self, seat: Any, answer: Any) -> dict:
+        """A person's answer to a pending golfbillard choice (penalty spot, picked ball)."""
+        self._locked()
+        try:
+            if self.pending is None:
+                raise Conflict("no choice is pending")
+            if seat != self.pending_seats[0]:
+                raise Conflict(f"seat {seat!r} is not asked: seat {self.pending_seats[0]} "
+                               "chooses")
+            res = self.table.answer(self.pending, answer)
+            return self._finish(res, self.pending_seats[1:], None)
+        finally:
+            self.lock.release()
+
+    def _check_shot(self, expect_shot: Any) -> None:
+        if isinstance(expect_shot, bool) or not isinstance(expect_shot, int):
+            raise PlayError(f"shot must be the number of shots played so far, got "
+                            f"{expect_shot!r}")
+        if expect_shot != len(self.shots):
+            raise Conflict(f"the game has moved on: {len(self.shots)} shots played, the request "
+                           f"was for shot {expect_shot} (reload the game)")
+
+    def _check_turn(self, seat: Any, expect_shot: Any) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise PlayError(f"seat must be a seat number 0..{len(self.seats) - 1}, got {seat!r}")
+        if expect_shot is not None:
+            self._check_shot(expect_shot)
+        a = self.awaiting()
+        if a["type"] == "over":
+            raise Conflict("the game is over")
+        if a["type"] == "choice":
+            raise Conflict(f"waiting for seat {a['seat']} to choose: {a['question']['text']}")
+        due = a["missing"] if a["type"] == "opening" else [a["seat"]]
+        if seat not in due:
+            raise Conflict(f"it is not seat {seat}'s turn ({self.seats[seat].name}); "
+                           f"seat {due[0]} ({self.seats[due[0]].name}) is to play")
+
+    def _move(self, seat: int, move: Any, agent: bool = False) -> dict:
+        st = self.state
+        t = self.table
+        if self.game == "keglebillard":
+            if agent:  # agents' placements are played as they come (K-19 foul if unplayable)
+                cue = session.parse_strike(move["strike"])
+                place = np.full(2, np.nan) if move["place"] is None else np.array(move["place"])
+            else:
+                cue, place = t.check_move(st, move)
+            res = t.play(st, cue, place, self.noise, self.rng)
+            return self._finish(res, [], move, [seat])
+        side = int(st.to_move)
+        if st.phase == "opening":
+            side = t.opening_seats(st).index(seat)
+        b, cue = t.check_move(st, move, side)
+        if st.phase == "opening":
+            self.opening_moves[side] = (b, cue, dict(move))
+            if len(self.opening_moves) < 2:
+                return self.result(None)
+            (b0, c0, m0), (b1, c1, m1) = self.opening_moves[0], self.opening_moves[1]
+            self.opening_moves = {}
+            res = t.play(st, [b0, b1], np.stack([c0, c1]), self.noise, self.rng)
+            return self._finish(res, [], {"strikes": [m0, m1]}, t.opening_seats(st))
+        chooser = t.seat_of(1 - side, st)
+        ask = self.seats[chooser].kind == "human"
+        res = t.play(st, [b], cue, self.noise, self.rng, ask=ask)
+        return self._finish(res, [chooser], move, [seat])
+
+    def _finish(self, res: Played | Pending, choosers: list[int], intended: dict | None,
+                seats: list[int] | None = None) -> dict:
+        if isinstance(res, Pending):
+            if self.pending is None:
+                self.pending_seats = choosers
+                self.pending_intended = (intended, seats)
+            self.pending = res
+            return self.result(None)
+        if self.pending is not None:
+            intended, seats = self.pending_intended
+            self.pending = None
+        before = self.table.state_json(self.state)
+        after = self.table.state_json(res.state)
+        shot = Shot(seats=seats, before=before, intended=intended, executed=res.executed,
+                    choices=res.choices, outcome=res.outcome, after=after, anim=res.anim,
+                    call=self.call(res.outcome))
+        self.shots.append(shot)
+        self.state = res.state
+        return self.result(len(self.shots) - 1)
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def result(self, k: int | None) -> dict:
+        out: dict[str, Any] = {"view": self.view()}
+        if k is not None:
+            out["shot"] = self.shots[k].to_json(k)
+        if self.pending is not None:
+            out["pending"] = {"question": self.pending.question, "anim": self.pending.anim,
+                              "before": self.table.state_json(self.state),
+                              "executed": self.pending.executed}
+        return out
+
+    def view(self) -> dict:
+        st = self.state
+        out = {
+            "id": self.id, "game": self.game, "mode": self.mode, "options": self.table.options,
+            "noise": self.noise_name, "seats": [s.to_json() for s in self.seats],
+            "state": self.table.state_json(st), "shots": len(self.shots),
+            "awaiting": self.awaiting(), "agents_to_act": self.agent_to_act(),
+            "thinking": self.thinking, "over": self.table.over(st),
+            "last_call": self.shots[-1].call if self.shots else [],
+            "meta": self.meta,
+        }
+        if self.game == "golfbillard":
+            out["side_names"] = self.side_names()
+            if st.phase == "play":
+                out["own_balls"] = self.table.own_balls(st, int(st.to_move))
+        if self.pending is not None:
+            out["pending"] = {"question": self.pending.question}
+        return out
+
+    def shot(self, k: Any) -> dict:
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.shots):
+            raise PlayError(f"shot {k!r} does not exist: the game has {len(self.shots)} shots "
+                            f"(0..{len(self.shots) - 1})")
+        return self.shots[k].to_json(k)
+
+
+def _agent_lock(spec: str, game: str) -> threading.Lock:
+    with _AGENT_LOCKS_GUARD:
+        return _AGENT_LOCKS.setdefault((spec, game), threading.Lock())

@@ -1,0 +1,252 @@
+"""Game records: every game as JSON, enough to re-simulate it bit for bit; and the recorder
+``experiments/evaluate.py --save-games N`` uses to save tournament games in the same format.
+
+A record (``"format": "cuegym-game", "version": 1``)::
+
+    {"format", "version", "game", "options", "noise", "seed", "seats": [{name, kind, agent}],
+     "start": <state JSON>,
+     "shots": [{"seats": [k], "before": <state>, "intended": <move> | null,
+                "executed": <move>, "choices": {"spots": [..], "pick": ..} | null,
+                "outcome": <referee outcome>, "after": <state>}, ...],
+     "final": <state>, "meta": {...}}
+
+States and outcomes are the rules' JSON (docs/rules_keglebillard.md, docs/rules_golfbillard.md);
+moves are those of :mod:`cuegym.play.session`. ``executed`` is the strike after execution noise:
+re-playing it from ``before`` through the same physics and referee gives ``outcome`` and
+``after`` exactly (:func:`load_record` checks every shot and refuses a record that differs).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from cuegym.play import session
+from cuegym.play.match import LiveGame, Shot
+from cuegym.play.session import PlayError
+
+FORMAT = "cuegym-game"
+VERSION = 1
+
+
+def _canon(obj: Any) -> Any:
+    """JSON round trip (what a saved file gives back), for exact comparisons."""
+    return json.loads(json.dumps(obj))
+
+
+def record_of(g: LiveGame) -> dict:
+    """The record of a live game."""
+    return {"format": FORMAT, "version": VERSION, "game": g.game, "options": g.table.options,
+            "noise": g.noise_name, "seed": g.seed, "seats": [s.to_json() for s in g.seats],
+            "start": g.start, "shots": [s.to_json(k, with_anim=False) | {"index": k}
+                                        for k, s in enumerate(g.shots)],
+            "final": g.table.state_json(g.state), "meta": g.meta}
+
+
+def save(g: LiveGame, directory: str | Path) -> Path:
+    """Write the game's record to ``directory/<id>.json`` (replaced after every shot)."""
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    path = d / f"{g.id}.json"
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(record_of(g)))
+    tmp.replace(path)
+    return path
+
+
+def load_record(rec: Any, name: str = "") -> LiveGame:
+    """A replay game from a record: every shot re-simulated from its ``before`` state with its
+    executed strike; PlayError when the record is malformed or a shot does not re-simulate to
+    the recorded outcome and state."""
+    if not isinstance(rec, Mapping):
+        raise PlayError(f"a game record must be a JSON object, got {type(rec).__name__}")
+    if rec.get("format") != FORMAT or rec.get("version") != VERSION:
+        raise PlayError(f"not a cuegym game record (format {rec.get('format')!r}, version "
+                        f"{rec.get('version')!r}; expected {FORMAT!r}, {VERSION})")
+    for key in ("game", "seats", "start", "shots"):
+        if key not in rec:
+            raise PlayError(f"the record lacks {key!r}")
+    seats = [{"name": s.get("name"), "kind": "human" if s.get("kind") == "human" else "agent",
+              "agent": None if s.get("kind") == "human" else "random"}
+             for s in rec["seats"]] if isinstance(rec["seats"], list) else rec["seats"]
+    try:
+        g = LiveGame(rec["game"], rec.get("options") or {}, seats, "none", seed=0,
+                     replay_of={"source": name, **dict(rec.get("meta") or {})})
+        g.noise_name = str(rec.get("noise", "none"))  # as recorded (a replay draws none)
+        for k, s in enumerate(g.seats):  # the agents as recorded (files may be gone)
+            s.agent = rec["seats"][k].get("agent")
+        state = g.table.state_from_json(rec["start"])
+    except (ValueError, TypeError, KeyError) as e:
+        raise PlayError(f"bad record: {e}") from None
+    g.start = g.table.state_json(state)
+    shots = rec["shots"]
+    if not isinstance(shots, list):
+        raise PlayError("record.shots must be a list")
+    for k, s in enumerate(shots):
+        try:
+            if _canon(g.table.state_json(state)) != _canon(s["before"]):
+                raise PlayError(f"shot {k}: its 'before' state is not where shot {k - 1} left "
+                                "the game")
+            res = g.table.replay(state, s["executed"], s.get("choices"))
+        except PlayError:
+            raise
+        except (ValueError, TypeError, KeyError, IndexError) as e:
+            raise PlayError(f"shot {k} of the record cannot be re-played: {e}") from None
+        after = g.table.state_json(res.state)
+        if _canon(res.outcome) != _canon(s["outcome"]) or _canon(after) != _canon(s["after"]):
+            raise PlayError(f"shot {k} re-simulates to a different outcome or state than "
+                            "recorded (different physics or rules version?)")
+        g.shots.append(Shot(seats=list(s.get("seats") or []), before=s["before"],
+                            intended=s.get("intended"), executed=s["executed"],
+                            choices=res.choices, outcome=res.outcome, after=after,
+                            anim=res.anim, call=g.call(res.outcome)))
+        state = res.state
+    g.state = state
+    g.meta["verified"] = True
+    return g
+
+
+def load_file(path: str | Path) -> LiveGame:
+    p = Path(path)
+    try:
+        rec = json.loads(p.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise PlayError(f"cannot read game record {p.name}: {e}") from None
+    return load_record(rec, p.name)
+
+
+def list_records(directory: str | Path) -> list[dict]:
+    """Saved records under ``directory`` (recursively), newest first: path relative to it,
+    game, seats' names, shots, size."""
+    d = Path(directory)
+    out = []
+    if not d.is_dir():
+        return out
+    for p in sorted(d.rglob("*.json"), key=lambda p: -p.stat().st_mtime):
+        try:
+            rec = json.loads(p.read_text())
+        except (OSError, json.JSONDecodeError):
+            continue
+        if not isinstance(rec, dict) or rec.get("format") != FORMAT:
+            continue
+        out.append({"name": str(p.relative_to(d)), "game": rec.get("game"),
+                    "seats": [s.get("name") for s in rec.get("seats", [])],
+                    "shots": len(rec.get("shots", [])), "over": _over(rec),
+                    "meta": rec.get("meta") or {}})
+    return out
+
+
+def _over(rec: dict) -> bool:
+    f = rec.get("final") or {}
+    return bool(f.get("game_over")) or f.get("phase") == "over"
+
+
+# ---------------------------------------------------------------------------------------------
+# Tournament games (experiments/evaluate.py --save-games N)
+# ---------------------------------------------------------------------------------------------
+
+
+class RecordingArena:
+    """Wraps an arena (``cuegym.agents.make_arena``) so that :func:`cuegym.agents.play_games`
+    played through it leaves the executed strikes of its first ``n`` games.
+
+    Games are told apart by their state objects: :meth:`new_states` hands out distinct ones and
+    every state passed to ``step`` / ``opening`` maps to its game (the objects are kept alive).
+    """
+
+    def __init__(self, arena: Any, n: int) -> None:
+        self.arena = arena
+        self.n = int(n)
+        self._game: dict[int, int] = {}
+        self._keep: list = []
+        self.moves: dict[int, list[tuple[Any, dict]]] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.arena, name)
+
+    def new_states(self, n: int) -> list:
+        import copy
+
+        states = [copy.copy(s) for s in self.arena.new_states(n)]
+        self._game = {}
+        self._keep = []
+        self.moves = {g: [] for g in range(min(self.n, len(states)))}
+        for g, s in enumerate(states):
+            self._track(s, g)
+        return states
+
+    def _track(self, s: Any, g: int) -> None:
+        self._game[id(s)] = g
+        self._keep.append(s)
+
+    def step(self, states: Sequence[Any], strikes: Any) -> tuple[list, list]:
+        rec, new = self.arena.step(states, strikes)
+        ids = self.arena.table.ball_ids if self.arena.game == "golfbillard" else None
+        for t, (s, s2) in enumerate(zip(states, new, strict=True)):
+            g = self._game[id(s)]
+            self._track(s2, g)
+            if g in self.moves:
+                cue = session.strike_json(strikes.cue[t])
+                if ids is None:
+                    p = strikes.place[t]
+                    move = {"strike": cue, "place": None if s.ball_in_hand is None
+                            else [float(p[0]), float(p[1])]}
+                else:
+                    move = {"strike": cue, "ball": ids[int(strikes.cue_ball[t])]}
+                self.moves[g].append((s, move))
+        return rec, new
+
+    def opening(self, states: Sequence[Any], strikes0: Any, strikes1: Any) -> list:
+        new = self.arena.opening(states, strikes0, strikes1)
+        ids = self.arena.table.ball_ids
+        for t, (s, s2) in enumerate(zip(states, new, strict=True)):
+            g = self._game[id(s)]
+            self._track(s2, g)
+            if g in self.moves:
+                move = {"strikes": [
+                    {**session.strike_json(st.cue[t]), "ball": ids[int(st.cue_ball[t])]}
+                    for st in (strikes0, strikes1)]}
+                self.moves[g].append((s, move))
+        return new
+
+
+def save_tournament_games(rec_arena: RecordingArena, results: Any, names: Sequence[str],
+                          specs: Sequence[str], noise: Any, out_dir: str | Path,
+                          pair: str) -> list[Path]:
+    """Write the recorded games of one pair as game records (re-simulated through
+    :mod:`cuegym.play.session`; a game that would not re-simulate exactly raises)."""
+    import re
+
+    out = []
+    d = Path(out_dir)
+    d.mkdir(parents=True, exist_ok=True)
+    game = rec_arena.arena.game
+    pair = re.sub(r"[^A-Za-z0-9_.=-]+", "-", pair)
+    for g, moves in sorted(rec_arena.moves.items()):
+        seats = [{"name": names[int(a)], "kind": "agent", "agent": specs[int(a)]}
+                 for a in results.seats[g]]
+        lg = LiveGame(game, {}, [{"kind": "human", "name": s["name"]} for s in seats],
+                      "none", seed=0)
+        for k, s in enumerate(seats):
+            lg.seats[k].kind, lg.seats[k].agent = "agent", s["agent"]
+        lg.noise_name = str(noise)
+        lg.meta = {"tournament": pair, "game_index": g}
+        state = moves[0][0] if moves else lg.state  # the arena's start (its own seed)
+        lg.start = lg.table.state_json(state)
+        for k, (before, move) in enumerate(moves):
+            if lg.table.state_json(before) != lg.table.state_json(state):
+                raise RuntimeError(f"game {g} shot {k}: the tournament state differs from the "
+                                   "re-simulated one")
+            res = lg.table.replay(state, move)
+            seat = [lg.table.seat_to_move(state)] if "strikes" not in move else [0, 1]
+            lg.shots.append(Shot(seats=seat, before=lg.table.state_json(state), intended=None,
+                                 executed=res.executed, choices=res.choices,
+                                 outcome=res.outcome, after=lg.table.state_json(res.state),
+                                 anim=None))
+            state = res.state
+        lg.state = state
+        lg.id = f"{pair}_game{g:03d}"
+        out.append(save(lg, d))
+    return out

@@ -1,0 +1,652 @@
+"""The one adapter between the play app and the game layer (rules, physics, agents).
+
+Everything the app does to a game goes through here: new games, who is to move, checking and
+playing a strike (execution noise, one physics call, the referee, the game flow), an agent's
+move, the closed-form animation of a shot, the table geometry for drawing. The server, the
+game records and the tests call this module and nothing below it, so when the game layer
+changes only this file changes.
+
+Strikes are the physics API's (docs/physics_api.md): ``V0`` cue speed [m/s], ``phi`` aim [deg,
+0 = +x, counter-clockwise], ``theta`` cue elevation [deg], ``a`` side and ``b`` top/back spin
+(cue-tip offsets / R). A *move* is what one turn submits:
+
+- keglebillard: ``{"strike": {...}, "place": [x, y] | None}`` (``place``: the red when in hand);
+- golfbillard play: ``{"strike": {...}, "ball": "w3"}``;
+- golfbillard opening (G-3): ``{"strikes": [{..., "ball": "w1"}, {..., "ball": "r1"}]}``, one
+  per side, struck at t = 0.
+
+Physics settings are those of :mod:`cuegym.agents.arena` (the tournaments'), so a game played
+here and one recorded by ``experiments/evaluate.py --save-games`` re-simulate the same way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cuegym.agents.base import SPIN_MAX, THETA_MAX, V0_MAX
+
+GAMES = ("keglebillard", "golfbillard")
+NOISES = ("none", "tournament")
+AGENT_NAMES = ("pretrained", "planner", "geometric", "random")
+#: The strike limits a person may use: the agents' (cuegym.agents.base), V0 from 0.05 m/s.
+V0_MIN = 0.05
+
+
+class PlayError(ValueError):
+    """A move or request the game cannot take; the message says why (HTTP 4xx)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Strikes
+# ---------------------------------------------------------------------------------------------
+
+
+def parse_strike(obj: Any, where: str = "strike") -> np.ndarray:
+    """(5,) V0, phi, theta, a, b from a JSON strike; PlayError naming any bad value.
+
+    phi is wrapped to [-180, 180); V0 in [0.05, V0_MAX], theta in [0, THETA_MAX] and
+    a^2 + b^2 <= SPIN_MAX^2 are required (the limits the agents keep to).
+    """
+    if not isinstance(obj, Mapping):
+        raise PlayError(f"{where} must be an object with V0, phi, theta, a, b; got {obj!r}")
+    extra = sorted(set(obj) - {"V0", "phi", "theta", "a", "b", "ball"})
+    if extra:
+        raise PlayError(f"unknown key(s) {extra} in {where}")
+    vals = []
+    for k in ("V0", "phi", "theta", "a", "b"):
+        v = obj.get(k, 0.0 if k in ("theta", "a", "b") else None)
+        if v is None:
+            raise PlayError(f"{where}.{k} is required")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise PlayError(f"{where}.{k} must be a finite number, got {v!r}")
+        vals.append(float(v))
+    V0, phi, theta, a, b = vals
+    if not V0_MIN <= V0 <= V0_MAX:
+        raise PlayError(f"{where}.V0 = {V0} m/s is out of range [{V0_MIN}, {V0_MAX}]")
+    if not 0.0 <= theta <= THETA_MAX:
+        raise PlayError(f"{where}.theta = {theta} deg is out of range [0, {THETA_MAX}]")
+    if math.hypot(a, b) > SPIN_MAX + 1e-9:
+        raise PlayError(f"{where}: spin (a, b) = ({a}, {b}) is off the cue ball: a^2 + b^2 must "
+                        f"be <= {SPIN_MAX}^2")
+    return np.array([V0, (phi + 180.0) % 360.0 - 180.0, theta, a, b])
+
+
+def strike_json(cue: Sequence[float]) -> dict[str, float]:
+    return {k: float(v) for k, v in zip(("V0", "phi", "theta", "a", "b"), cue, strict=True)}
+
+
+def parse_xy(obj: Any, where: str) -> tuple[float, float]:
+    if (not isinstance(obj, (list, tuple)) or len(obj) != 2
+            or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in obj)
+            or not all(math.isfinite(v) for v in obj)):
+        raise PlayError(f"{where} must be [x, y], two finite numbers in metres; got {obj!r}")
+    return float(obj[0]), float(obj[1])
+
+
+def noise_of(name: str):
+    """The :class:`~cuegym.agents.base.ShotNoise` of a preset name (``none`` / ``tournament``)."""
+    from cuegym.agents.base import load_noise
+
+    if name not in NOISES:
+        raise PlayError(f"unknown noise {name!r}; use one of {list(NOISES)}")
+    return load_noise(name)
+
+
+def _noisy(cue: np.ndarray, noise: Any, rng: np.random.Generator) -> np.ndarray:
+    """(k, 5) strikes as executed: one noise draw each (none: unchanged, no draw)."""
+    cue = np.asarray(cue, np.float64).reshape(-1, 5)
+    if noise.is_zero:
+        return cue.copy()
+    return noise.sample(cue, 1, rng)[:, 0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Shot animation from the event log (closed-form paths)
+# ---------------------------------------------------------------------------------------------
+
+
+def animation(res: Any, row: int, ball_ids: Sequence[str]) -> dict[str, Any]:
+    """The closed-form motion of table ``row`` of a SimResult for the browser.
+
+    Returns ``{"t_end", "balls": {id: {"segs": [[t0, t1, x, y, qx, qy, ax, ay], ...],
+    "drop": [t, pocket] | None}}, "pins": [{"up0", "t", "dir"}]}``: during [t0, t1] a ball's
+    centre is (x, y) + (qx, qy) τ + (ax, ay) τ², τ = t - t0 (m, m/s, m/s²); ``drop``: when and
+    into which pocket/goal it fell; pins (keglebillard): standing at the start, topple time [s]
+    (inf: stayed up) and unit fall direction.
+    """
+    from cuegym.physics.constants import EV_BALL_POCKET, POCKETED
+    from cuegym.physics.path import ball_segments
+
+    n = int(res.n_events[row])
+    drops: dict[int, list] = {}
+    for k in range(n):
+        if int(res.ev_type[row, k]) == EV_BALL_POCKET:
+            b = int(res.ev_i[row, k])
+            drops.setdefault(b, [float(res.ev_time[row, k]), int(res.ev_j[row, k])])
+    balls = {}
+    for b, bid in enumerate(ball_ids):
+        if int(res.motion0[row, b]) == POCKETED:
+            continue
+        segs = [[t0, t1, *p0.tolist(), *q.tolist(), *acc.tolist()]
+                for t0, t1, p0, q, acc in ball_segments(res, row, b)]
+        balls[bid] = {"segs": [[float(v) for v in s] for s in segs], "drop": drops.get(b)}
+    pins = []
+    if getattr(res, "pins_up0", None) is not None and np.asarray(res.pins_up0).shape[-1] > 0:
+        for p in range(res.pins_up0.shape[1]):
+            tt = float(res.pin_topple_time[row, p])
+            pins.append({"up0": bool(res.pins_up0[row, p]),
+                         "t": tt if math.isfinite(tt) else None,
+                         "dir": [float(v) for v in res.pin_fall_dir[row, p]]})
+    return {"t_end": float(res.t_end[row]), "balls": balls, "pins": pins}
+
+
+# ---------------------------------------------------------------------------------------------
+# One played move
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Played:
+    """A move played through the referee.
+
+    Attributes:
+        outcome: the referee's outcome as JSON (``ShotOutcome.to_dict`` / ``GolfOutcome.to_json``
+            / ``OpeningOutcome.to_json``). state: the next state (game object).
+        executed: the strikes as executed (after noise), in move form.
+        anim: :func:`animation` of the shot, or None (an unplayable K-19 placement).
+        choices: golfbillard: the opponent's answers used (``{"spots": [..], "pick": ..}``),
+            None when the shipped policies chose.
+        res: the physics result (one table; None without a shot), for renderers.
+    """
+
+    outcome: dict
+    state: Any
+    executed: dict
+    anim: dict | None
+    choices: dict | None = None
+    res: Any = None
+
+
+@dataclass
+class Pending:
+    """A golfbillard stroke simulated and waiting for the opponent's choice."""
+
+    state: Any
+    executed: dict
+    cb: np.ndarray
+    cue: np.ndarray
+    res: Any
+    anim: dict
+    answers: dict = field(default_factory=lambda: {"spots": [], "pick": None})
+    question: dict = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------------------------
+# Keglebillard
+# ---------------------------------------------------------------------------------------------
+
+
+class KegleTable:
+    """Keglebillard through :class:`cuegym.agents.arena.KeglebillardArena`.
+
+    Args:
+        players: 2..6 (K-1). distance: points to reach (K-21; 70 by the rules).
+    """
+
+    game = "keglebillard"
+
+    def __init__(self, players: int = 2, distance: int = 70) -> None:
+        from cuegym.agents import make_arena
+
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
+            raise PlayError(f"keglebillard is played by 2 to 6 players, got {players!r}")
+        if isinstance(distance, bool) or not isinstance(distance, int) or not 1 <= distance <= 500:
+            raise PlayError(f"distance must be an integer 1..500, got {distance!r}")
+        self.arena = make_arena("keglebillard", {"distance": distance}, n_players=players)
+        self.g = self.arena.g
+        self.players = players
+        self.distance = distance
+        self.ball_ids = ("red", "white", "spotted")
+
+    @property
+    def options(self) -> dict:
+        return {"players": self.players, "distance": self.distance}
+
+    def new_state(self) -> Any:
+        return self.arena.new_states(1)[0]
+
+    def state_json(self, st: Any) -> dict:
+        return st.to_dict()
+
+    def state_from_json(self, obj: dict) -> Any:
+        from cuegym.rules.keglebillard_game import GameState
+
+        return GameState.from_dict(obj)
+
+    @staticmethod
+    def over(st: Any) -> bool:
+        return bool(st.game_over)
+
+    @staticmethod
+    def seat_to_move(st: Any) -> int | None:
+        """The seat (player id) to move; None when over."""
+        return None if st.game_over else int(st.to_play)
+
+    @staticmethod
+    def chooser(st: Any) -> None:
+        return None
+
+    def placement_error(self, st: Any, xy: Sequence[float]) -> str | None:
+        """Why the red cannot go at ``xy`` (K-19), or None; also "in front of the salvo line"
+        when the line applies (K-3, K-14: the app keeps people behind it)."""
+        if st.ball_in_hand is None:
+            return "the red is on the table: there is nothing to place"
+        why = self.g.placement_error(st, xy)
+        if why:
+            return why
+        if st.ball_in_hand == "salvo" and xy[0] > self.g.salvo_x + 1e-12:
+            return (f"the red at ({xy[0]:.4f}, {xy[1]:.4f}) is in front of the salvo line "
+                    f"x = {self.g.salvo_x:.4f}: place it on or behind the line (K-3, K-15)")
+        return None
+
+    def check_move(self, st: Any, move: Mapping) -> tuple[np.ndarray, np.ndarray]:
+        """(cue (5,), place (2,) NaN when none) from a person's move, or PlayError."""
+        if not isinstance(move, Mapping):
+            raise PlayError(f"a move must be an object, got {move!r}")
+        extra = sorted(set(move) - {"strike", "place"})
+        if extra:
+            raise PlayError(f"unknown key(s) {extra} in a keglebillard move (strike, place)")
+        cue = parse_strike(move.get("strike"))
+        place = np.full(2, np.nan)
+        if st.ball_in_hand is not None:
+            if move.get("place") is None:
+                raise PlayError("you have the red in hand: place it first (move.place = [x, y])")
+            xy = parse_xy(move["place"], "place")
+            why = self.placement_error(st, xy)
+            if why:
+                raise PlayError(f"K-19: {why}")
+            place[:] = xy
+        elif move.get("place") is not None:
+            raise PlayError("move.place given but the red is on the table (no ball in hand)")
+        return cue, place
+
+    def agent_move(self, agent: Any, st: Any, rng: np.random.Generator) -> dict:
+        s = agent.act([st], rng)
+        place = s.place[0]
+        return {"strike": strike_json(s.cue[0]),
+                "place": None if np.isnan(place).any() else [float(v) for v in place]}
+
+    def play(self, st: Any, cue: np.ndarray, place: np.ndarray, noise: Any,
+             rng: np.random.Generator, executed: bool = False) -> Played:
+        """Play one strike (noise drawn from ``rng`` unless ``executed``): K-19 placement
+        foul for an unplayable placement (agents), else physics + referee."""
+        from cuegym.agents.base import Strikes
+
+        cue = np.asarray(cue, np.float64).reshape(5)
+        run = cue if executed else _noisy(cue, noise, rng)[0]
+        s = Strikes(run[None], np.zeros(1, np.int64), np.asarray(place, np.float64)[None])
+        move = {"strike": strike_json(run),
+                "place": None if np.isnan(place).any() else [float(v) for v in place]}
+        if not self.arena.placement_ok([st], s.place)[0]:
+            out, new = self.g.placement_foul(st, tuple(place))
+            return Played(out.to_dict(), new, move, None)
+        out, new = self.g.play(self.g.batch([st]), s, max_events=self.arena.max_events,
+                               t_max=self.arena.t_max, allow_overflow=True)
+        if not out.played[0]:
+            return Played(out.outcome(0).to_dict(), new.state(0), move, None)
+        res = out.sim
+        return Played(out.outcome(0).to_dict(), new.state(0), move,
+                      animation(res, int(out.row[0]), self.ball_ids), res=res)
+
+    def replay(self, st: Any, move: Mapping, choices: Any = None) -> Played:
+        """Re-play a recorded move exactly (its strike is the executed one)."""
+        cue = np.array([move["strike"][k] for k in ("V0", "phi", "theta", "a", "b")], float)
+        place = np.full(2, np.nan) if move.get("place") is None else np.array(move["place"],
+                                                                              float)
+        return self.play(st, cue, place, None, None, executed=True)
+
+    def geometry(self) -> dict:
+        t = self.g.table
+        return {**_table_json(t, self.g.R), "salvo_x": float(self.g.salvo_x),
+                "white_spots": [[float(v) for v in s] for s in self.g.spots],
+                "pin_spots": [[float(v) for v in s] for s in self.g.pin_spots],
+                "pin_radius": float(t.pin_radius), "pin_height": float(t.pin_height),
+                "pin_ids": list(t.pin_ids) or ["king", "p1", "p2", "p3", "p4"]}
+
+
+def _table_json(t: Any, R: float) -> dict:
+    return {"length": float(t.length), "width": float(t.width), "R": float(R),
+            "pockets": [[float(p.x), float(p.y), float(p.radius)] for p in t.pockets],
+            "circles": [[float(c.x), float(c.y), float(c.radius), int(c.kind)]
+                        for c in t.circles],
+            "cushions": [[float(c.x1), float(c.y1), float(c.x2), float(c.y2)]
+                         for c in t.cushions]}
+
+
+# ---------------------------------------------------------------------------------------------
+# Golfbillard
+# ---------------------------------------------------------------------------------------------
+
+
+class GolfTable:
+    """Golfbillard through :class:`cuegym.agents.arena.GolfbillardArena`.
+
+    Seats: singles 0 (side 0, white), 1 (side 1, red); duo (G-31) 2 * side + partner.
+
+    Args:
+        duo: G-31 duo play. match: ``single`` (one game) or ``best_of_3`` (G-4).
+    """
+
+    game = "golfbillard"
+
+    def __init__(self, duo: bool = False, match: str = "single") -> None:
+        from cuegym.agents import make_arena
+
+        if not isinstance(duo, bool):
+            raise PlayError(f"duo must be true or false, got {duo!r}")
+        if match not in ("single", "best_of_3"):
+            raise PlayError(f"match must be 'single' or 'best_of_3', got {match!r}")
+        self.arena = make_arena("golfbillard", {"match": match, "duo": duo})
+        self.rules = self.arena.rules
+        # a person choosing penalty spots / the picked ball (G-25, G-30) answers through these
+        self.rules_asked = type(self.rules).from_dict(
+            {"spot_policy": "agent", "pick_policy": "agent"}, base=self.rules)
+        self.geo = self.arena.geo
+        self.duo = duo
+        self.match = match
+        self.players = 4 if duo else 2
+        self.ball_ids = tuple(self.geo.ball_ids)
+
+    @property
+    def options(self) -> dict:
+        return {"duo": self.duo, "match": self.match}
+
+    def new_state(self) -> Any:
+        from cuegym.rules.golfbillard_game import new_match
+
+        return new_match(self.rules, seed=0, geo=self.geo)
+
+    def state_json(self, st: Any) -> dict:
+        return st.to_json(self.geo)
+
+    def state_from_json(self, obj: dict) -> Any:
+        from cuegym.rules.golfbillard import GolfState
+
+        return GolfState.from_json(obj, self.geo)
+
+    @staticmethod
+    def over(st: Any) -> bool:
+        return st.phase == "over"
+
+    def seat_of(self, side: int, st: Any, opening: bool = False) -> int:
+        if not self.duo:
+            return int(side)
+        partner = st.openers[side] if opening else st.partner[side]
+        return 2 * int(side) + int(partner)
+
+    def seat_to_move(self, st: Any) -> int | None:
+        """The seat to strike (None when over; in the opening: side 0's opener, see
+        :meth:`opening_seats`)."""
+        if st.phase == "over":
+            return None
+        return self.seat_of(int(st.to_move), st, st.phase == "opening")
+
+    def opening_seats(self, st: Any) -> list[int]:
+        return [self.seat_of(s, st, True) for s in (0, 1)]
+
+    def own_balls(self, st: Any, side: int) -> list[str]:
+        from cuegym.rules.golfbillard import SIDE_OF
+
+        return [self.ball_ids[b] for b in np.flatnonzero((SIDE_OF == side) & st.on_table)]
+
+    def opening_balls(self, st: Any) -> list[str]:
+        from cuegym.rules.golfbillard_game import opening_balls
+
+        return [self.ball_ids[b] for b in opening_balls(st, self.geo)]
+
+    def _ball(self, st: Any, name: Any, side: int) -> int:
+        from cuegym.rules.golfbillard import ball_index
+
+        own = self.own_balls(st, side)
+        if name not in own:
+            raise PlayError(f"ball {name!r} is not one of side {side}'s balls on the table "
+                            f"{own}")
+        return ball_index(name, self.geo)
+
+    def check_move(self, st: Any, move: Mapping, side: int) -> tuple[int, np.ndarray]:
+        """(ball index, cue (5,)) of a person's play stroke or opening strike of ``side``."""
+        if not isinstance(move, Mapping):
+            raise PlayError(f"a move must be an object, got {move!r}")
+        extra = sorted(set(move) - {"strike", "ball"})
+        if extra:
+            raise PlayError(f"unknown key(s) {extra} in a golfbillard move (strike, ball)")
+        cue = parse_strike(move.get("strike"))
+        if st.phase == "opening":
+            want = self.opening_balls(st)[side]
+            if move.get("ball", want) != want:
+                raise PlayError(f"the opening (G-3) is played with {want}, got "
+                                f"{move.get('ball')!r}")
+            return self._ball(st, want, side), cue
+        return self._ball(st, move.get("ball"), side), cue
+
+    def agent_move(self, agent: Any, st: Any, rng: np.random.Generator,
+                   side: int | None = None) -> dict:
+        if st.phase == "opening":
+            s = agent.act_opening([st], side, rng)
+        else:
+            s = agent.act([st], rng)
+        return {"strike": strike_json(s.cue[0]), "ball": self.ball_ids[int(s.cue_ball[0])]}
+
+    def simulate(self, st: Any, cb: np.ndarray, cue: np.ndarray) -> Any:
+        """The physics of one stroke (the arena's settings); the SimResult."""
+        from cuegym.rules.golfbillard_game import simulate_strokes
+
+        a = self.arena
+        return simulate_strokes([st], cb[None], cue[None], geo=self.geo, params=a.params,
+                                max_events=a.max_events, t_max=a.t_max)
+
+    def play(self, st: Any, balls: Sequence[int], cues: np.ndarray, noise: Any,
+             rng: np.random.Generator | None, *, ask: bool = False,
+             executed: bool = False, answers: Mapping | None = None) -> Played | Pending:
+        """Play an opening (two balls, side 0's first) or a play stroke (one ball).
+
+        ``ask``: the opponent is a person: the referee asks for penalty spots / the picked
+        ball (a :class:`Pending` is returned until :meth:`answer` has them all)."""
+        cues = np.asarray(cues, np.float64).reshape(-1, 5)
+        run = cues if executed else _noisy(cues, noise, rng)
+        cb = np.array([int(b) for b in balls] + [-1] * (2 - len(balls)), np.int64)
+        cue = np.zeros((2, 5))
+        cue[: len(run)] = run
+        if len(balls) == 2:
+            executed_move = {"strikes": [{**strike_json(c), "ball": self.ball_ids[b]}
+                                         for b, c in zip(balls, run, strict=True)]}
+        else:
+            executed_move = {"strike": strike_json(run[0]), "ball": self.ball_ids[cb[0]]}
+        res = self.simulate(st, cb, cue)
+        anim = animation(res, 0, self.ball_ids)
+        pend = Pending(st, executed_move, cb, cue, res, anim)
+        if answers is not None:
+            pend.answers = {"spots": list(answers.get("spots") or []),
+                            "pick": answers.get("pick")}
+        return self._referee(pend, ask or answers is not None)
+
+    def answer(self, pend: Pending, answer: Mapping) -> Played | Pending:
+        """Give the opponent's answer to ``pend.question`` and referee again."""
+        q = pend.question
+        if not isinstance(answer, Mapping):
+            raise PlayError(f"an answer must be an object, got {answer!r}")
+        if q["kind"] == "spot":
+            k = answer.get("spot")
+            if k not in q["options"]:
+                raise PlayError(f"spot {k!r} is not a free penalty spot for {q['ball']}: choose "
+                                f"one of {q['options']}")
+            pend.answers["spots"].append(int(k))
+        else:
+            b = answer.get("pick")
+            if b not in q["options"]:
+                raise PlayError(f"ball {b!r} cannot be picked: choose one of {q['options']}")
+            pend.answers["pick"] = b
+        return self._referee(pend, True)
+
+    def _referee(self, pend: Pending, ask: bool) -> Played | Pending:
+        from cuegym.rules.golf_batch import ChoiceNeeded
+
+        opening = pend.state.phase == "opening"
+        rules = self.rules_asked if ask and not opening else self.rules
+        choices: dict = {}
+        if rules is self.rules_asked:
+            choices = {"spots": list(pend.answers["spots"])}
+            if pend.answers["pick"] is not None:
+                choices["pick"] = pend.answers["pick"]
+        try:
+            outs, new = self._score(pend, rules, choices)
+        except ChoiceNeeded as need:
+            pend.question = self._question(pend, rules, choices, need)
+            return pend
+        used = None
+        if rules is self.rules_asked:
+            used = {"spots": list(pend.answers["spots"]), "pick": pend.answers["pick"]}
+        return Played(outs[0].to_json(self.geo), new[0], pend.executed, pend.anim, used,
+                      pend.res)
+
+    def _score(self, pend: Pending, rules: Any, choices: dict) -> tuple[list, list]:
+        """The compiled referee on the simulated stroke of ``pend`` (the game layer's
+        ``play_strokes``; the physics is not run again)."""
+        from cuegym.rules.golfbillard_game import play_strokes
+
+        st = pend.state
+        opening = st.phase == "opening"
+        cb = pend.cb[None] if opening else pend.cb[:1]
+        cue = pend.cue[None] if opening else pend.cue[:1]
+        players = [list(st.openers) if opening else int(st.partner[st.to_move])]
+        return play_strokes([st], pend.res, cb, cue, players=players, choices=[choices],
+                            rules=rules, geo=self.geo)
+
+    def _question(self, pend: Pending, rules: Any, choices: dict, need: Any) -> dict:
+        """The question for the choice the referee needs (``need``: its ChoiceNeeded): a
+        penalty spot for a ball (G-30) or the offender's ball to pick (G-25). The options are
+        the answers the referee accepts, each tried on the stroke already simulated."""
+        from cuegym.rules.golf_batch import ChoiceNeeded
+
+        ids = self.ball_ids
+
+        def accepted(extra: dict) -> bool:
+            try:
+                self._score(pend, rules, {**choices, **extra})
+            except ChoiceNeeded:
+                return True  # this answer is taken; a later choice is still open
+            except ValueError:
+                return False
+            return True
+
+        if need.kind == "spot":
+            ball = ids[need.ball]
+            return {"kind": "spot", "ball": ball,
+                    "options": [k for k in (1, 2, 3)
+                                if accepted({"spots": [*choices["spots"], k]})],
+                    "text": f"choose a penalty spot for {ball} (G-30)"}
+        return {"kind": "pick",
+                "options": [ids[b] for b in np.flatnonzero(pend.state.on_table)
+                            if accepted({"pick": ids[b]})],
+                "text": "pick one of the offender's balls for a penalty spot (G-25)"}
+
+    def replay(self, st: Any, move: Mapping, choices: Any = None) -> Played:
+        """Re-play a recorded move exactly (executed strikes, recorded answers)."""
+        from cuegym.rules.golfbillard import ball_index
+
+        strikes = move["strikes"] if "strikes" in move else [{**move["strike"],
+                                                              "ball": move["ball"]}]
+        balls = [ball_index(s["ball"], self.geo) for s in strikes]
+        cues = np.array([[s[k] for k in ("V0", "phi", "theta", "a", "b")] for s in strikes])
+        out = self.play(st, balls, cues, None, None, executed=True, answers=choices)
+        if isinstance(out, Pending):
+            raise PlayError(f"the record lacks the opponent's choice: {out.question['text']}")
+        return out
+
+    def geometry(self) -> dict:
+        geo = self.geo
+        zones = []
+        for name, z in geo.zones.zones.items():
+            if not name.startswith(("great_triangle", "small_triangle", "stroke_line", "strip")):
+                continue
+            for poly in z.polygons:
+                zones.append([[float(x), float(y)] for x, y in poly] + [None])
+            for (x1, y1), (x2, y2) in z.segments:
+                zones.append([[float(x1), float(y1)], [float(x2), float(y2)]])
+        return {**_table_json(geo.table, geo.R), "zones": zones,
+                "goals": geo.goals.tolist(), "start": geo.start.tolist(),
+                "penalty_spots": [np.asarray(geo.zones.penalty_spots[s]).tolist()
+                                  for s in (0, 1)]}
+
+
+def make_table(game: str, options: Mapping | None = None) -> KegleTable | GolfTable:
+    """The table of ``game`` with its options (keglebillard: players, distance; golfbillard:
+    duo, match)."""
+    opts = dict(options or {})
+    if game == "keglebillard":
+        extra = sorted(set(opts) - {"players", "distance"})
+        if extra:
+            raise PlayError(f"unknown keglebillard option(s) {extra} (players, distance)")
+        return KegleTable(opts.get("players", 2), opts.get("distance", 70))
+    if game == "golfbillard":
+        extra = sorted(set(opts) - {"duo", "match"})
+        if extra:
+            raise PlayError(f"unknown golfbillard option(s) {extra} (duo, match)")
+        return GolfTable(opts.get("duo", False), opts.get("match", "single"))
+    raise PlayError(f"unknown game {game!r}; use one of {list(GAMES)}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Agents (loaded once per process; acting is serialised per agent)
+# ---------------------------------------------------------------------------------------------
+
+_AGENTS: dict[tuple[str, str], Any] = {}
+
+
+def check_agent_spec(spec: Any) -> str:
+    """An agent spec the app accepts: a name of :data:`AGENT_NAMES` or a path to a ``.zip``."""
+    from pathlib import Path
+
+    if not isinstance(spec, str) or not spec:
+        raise PlayError(f"an agent must be a name {list(AGENT_NAMES)} or a model .zip path, got "
+                        f"{spec!r}")
+    if spec in AGENT_NAMES:
+        return spec
+    if spec.endswith(".zip"):
+        if not Path(spec).is_file():
+            raise PlayError(f"model file {spec!r} does not exist")
+        return spec
+    raise PlayError(f"unknown agent {spec!r}: use one of {list(AGENT_NAMES)} or a model .zip "
+                    "path")
+
+
+def get_agent(spec: str, game: str) -> Any:
+    """The agent ``spec`` of ``game`` (cached: a model loads once)."""
+    from cuegym.agents import make_agent
+
+    key = (spec, game)
+    if key not in _AGENTS:
+        _AGENTS[key] = make_agent(check_agent_spec(spec), game)
+    return _AGENTS[key]
+
+
+def agents_move(table: KegleTable | GolfTable, agents: Sequence[Any], st: Any, noise: Any,
+                rng: np.random.Generator) -> Played:
+    """The move due in ``st`` played by agents, one per seat (golfbillard singles: per side;
+    the opening: both sides at once). The agents' shipped choices apply (no questions)."""
+    if isinstance(table, KegleTable):
+        m = table.agent_move(agents[table.seat_to_move(st)], st, rng)
+        place = np.full(2, np.nan) if m["place"] is None else np.array(m["place"], float)
+        return table.play(st, parse_strike(m["strike"]), place, noise, rng)
+    if table.duo:
+        raise PlayError("agents_move plays golfbillard singles; duo seats go through the app")
+    sides = (0, 1) if st.phase == "opening" else (int(st.to_move),)
+    moves = [table.agent_move(agents[s], st, rng, s) for s in sides]
+    balls = [table._ball(st, m["ball"], s) for s, m in zip(sides, moves, strict=True)]
+    return table.play(st, balls, np.stack([parse_strike(m["strike"]) for m in moves]), noise,
+                      rng)

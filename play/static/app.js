@@ -1,0 +1,659 @@
+// cuegym play: the lobby, the table view, aiming, animation, stepping through shots.
+// The server owns the game; this page draws what it says and sends strikes.
+"use strict";
+
+const $ = id => document.getElementById(id);
+const S = {           // page state
+  info: null, geo: null, view: null, tv: null, shots: [], shown: 0, anim: null, busy: false,
+  aim: { phi: 0, V0: 3, theta: 0, a: 0, b: 0 }, place: null, placeOk: null, placeReason: "",
+  ball: null, drag: null, pending: null, status: "idle", error: "", timer: null,
+  thoughts: 0,  // agent moves requested by this page (tests read it)
+};
+window.cuegym = S;
+// table metres -> page pixels of the table canvas (for tests and tools)
+S.toClient = (x, y) => {
+  const r = S.tv.c.getBoundingClientRect(), [u, v] = S.tv.px(x, y);
+  return [r.left + u * r.width / S.tv.c.width, r.top + v * r.height / S.tv.c.height];
+};
+
+async function api(method, url, body) {
+  const opt = { method, headers: {} };
+  if (body !== undefined) { opt.body = JSON.stringify(body); opt.headers["Content-Type"] = "application/json"; }
+  const r = await fetch(url, opt);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = { detail: r.statusText }; }
+  if (!r.ok) { const e = new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)); e.status = r.status; throw e; }
+  return data;
+}
+function setStatus(s) { S.status = s; document.body.dataset.status = s; }
+
+// ---------------------------------------------------------------------------------------------
+// Lobby
+// ---------------------------------------------------------------------------------------------
+
+function agentOptions(sel, value) {
+  sel.innerHTML = "";
+  for (const a of S.info.agents) sel.add(new Option(a, a));
+  sel.add(new Option("model .zip…", "__zip"));
+  sel.value = value || "pretrained";
+  sel.addEventListener("change", () => {
+    if (sel.value === "__zip") {
+      const p = prompt("Path to a Stable-Baselines3 model .zip (on the server's disk):");
+      if (p) { sel.add(new Option(p, p)); sel.value = p; } else sel.value = "pretrained";
+    }
+  });
+}
+
+function seatLabels() {
+  const game = $("p-game").value;
+  if (game === "keglebillard") return Array.from({ length: +$("p-players").value }, (_, k) => `Player ${k + 1}`);
+  return $("p-duo").value === "1" ? ["White 1", "White 2", "Red 1", "Red 2"] : ["White", "Red"];
+}
+
+function renderSeats() {
+  const box = $("p-seats"), labels = seatLabels();
+  const old = Array.from(box.querySelectorAll(".seat")).map(r => ({ kind: r.querySelector(".kind").value, agent: r.querySelector(".agent").value, name: r.querySelector(".name").value }));
+  box.innerHTML = "";
+  labels.forEach((lab, k) => {
+    const row = document.createElement("div"); row.className = "seat";
+    row.innerHTML = `<span>${lab}</span><select class="kind"><option value="human">person</option><option value="agent">agent</option></select><select class="agent"></select><input class="name" type="text" placeholder="name">`;
+    box.appendChild(row);
+    const prev = old[k] || {};
+    const kind = row.querySelector(".kind"), agent = row.querySelector(".agent"), name = row.querySelector(".name");
+    agentOptions(agent, prev.agent && prev.agent !== "__zip" ? prev.agent : "pretrained");
+    kind.value = prev.kind || (k === 0 ? "human" : "agent");
+    name.value = prev.name || (kind.value === "human" ? (k === 0 ? "You" : lab) : "");
+    const sync = () => { agent.disabled = kind.value !== "agent"; };
+    kind.addEventListener("change", () => { sync(); if (kind.value === "human" && !name.value) name.value = lab; });
+    sync();
+  });
+}
+
+function seatsFromForm() {
+  return Array.from($("p-seats").querySelectorAll(".seat")).map(r => {
+    const kind = r.querySelector(".kind").value, name = r.querySelector(".name").value.trim();
+    const s = { kind };
+    if (kind === "agent") s.agent = r.querySelector(".agent").value;
+    if (name) s.name = name;
+    return s;
+  });
+}
+
+function gameOptions(game) {
+  if (game === "keglebillard") return { players: +$("p-players").value, distance: +$("p-distance").value };
+  return { duo: $("p-duo").value === "1", match: $("p-match").value };
+}
+
+async function startGame(body, errEl, watch) {
+  errEl.textContent = "";
+  try {
+    const r = await api("POST", "/api/games", body);
+    location.search = `?game=${r.view.id}${watch ? "&watch=1" : ""}`;
+  } catch (e) { errEl.textContent = e.message; }
+}
+
+async function loadRecords() {
+  const box = $("records");
+  try {
+    const recs = await api("GET", "/api/records");
+    box.innerHTML = recs.length ? "" : '<p class="hint">No saved games yet.</p>';
+    for (const r of recs.slice(0, 100)) {
+      const row = document.createElement("div"); row.className = "rec";
+      const what = r.meta && r.meta.tournament ? `tournament ${r.meta.tournament}` : (r.over ? "finished" : "unfinished");
+      row.innerHTML = `<div>${r.game}: ${r.seats.join(" vs ")}<small>${r.shots} shots · ${what} · ${r.name.split(":").slice(1).join(":")}</small></div><button>Open</button>`;
+      row.querySelector("button").addEventListener("click", () => openReplay({ name: r.name }));
+      box.appendChild(row);
+    }
+  } catch (e) { box.textContent = e.message; }
+}
+
+async function openReplay(body) {
+  $("r-err").textContent = "";
+  try { const r = await api("POST", "/api/replays", body); location.search = `?game=${r.view.id}`; }
+  catch (e) { $("r-err").textContent = e.message; }
+}
+
+function initLobby() {
+  $("lobby").hidden = false;
+  for (let n = 2; n <= 6; n++) $("p-players").add(new Option(String(n), String(n)));
+  const syncGame = () => {
+    const kegle = $("p-game").value === "keglebillard";
+    $("p-kegle-opts").hidden = !kegle; $("p-golf-opts").hidden = kegle; renderSeats();
+  };
+  $("p-game").addEventListener("change", syncGame);
+  $("p-players").addEventListener("change", renderSeats);
+  $("p-duo").addEventListener("change", renderSeats);
+  syncGame();
+  $("p-start").addEventListener("click", () => {
+    const game = $("p-game").value;
+    startGame({ game, options: gameOptions(game), seats: seatsFromForm(), noise: $("p-noise").value }, $("p-err"), false);
+  });
+  agentOptions($("w-a0"), "pretrained"); agentOptions($("w-a1"), "geometric");
+  $("w-start").addEventListener("click", () => {
+    const a = [$("w-a0").value, $("w-a1").value];
+    startGame({ game: $("w-game").value, seats: a.map(x => ({ kind: "agent", agent: x })), noise: $("w-noise").value }, $("w-err"), true);
+  });
+  $("r-file").addEventListener("change", async ev => {
+    const f = ev.target.files[0]; if (!f) return;
+    let rec;
+    try { rec = JSON.parse(await f.text()); } catch (e) { $("r-err").textContent = "not a JSON file: " + e.message; return; }
+    openReplay({ record: rec });
+  });
+  loadRecords();
+  setStatus("lobby");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table view
+// ---------------------------------------------------------------------------------------------
+
+const kegle = () => S.view.game === "keglebillard";
+const seatName = k => S.view.seats[k].name;
+
+function displayState() {
+  if (S.shown >= S.view.shots) return S.view.state;
+  return S.shots[S.shown] ? S.shots[S.shown].before : S.view.state;
+}
+function live() { return S.view.mode === "play" && S.shown >= S.view.shots && !S.anim; }
+
+// The person (seat) who is to act in this browser now, or null.
+function humanTurn() {
+  if (!live() || S.busy) return null;
+  const a = S.view.awaiting;
+  if (a.type === "move" && S.view.seats[a.seat].kind === "human") return { seat: a.seat };
+  if (a.type === "opening") {
+    for (const seat of a.missing) if (S.view.seats[seat].kind === "human") return { seat, side: a.seats.indexOf(seat) };
+  }
+  return null;
+}
+
+function cueBall(st) {
+  const h = humanTurn();
+  if (!h) return null;
+  if (kegle()) return st.ball_in_hand ? S.place : st.balls.red;
+  if (st.phase === "opening") { const b = S.view.awaiting.balls[h.side]; return st.balls[b]; }
+  return S.ball ? st.balls[S.ball] : null;
+}
+
+function obstacles(st, skip) {
+  const R = S.geo.R, out = [];
+  for (const [id, p] of Object.entries(st.balls)) if (p && id !== skip) out.push({ x: p[0], y: p[1], r: 2 * R, ball: true, id });
+  if (kegle()) S.geo.pin_spots.forEach((p, k) => { if (Object.values(st.pins)[k]) out.push({ x: p[0], y: p[1], r: R + S.geo.pin_radius }); });
+  for (const [x, y, r] of S.geo.circles) out.push({ x, y, r: r + R });
+  return out;
+}
+
+function pinsOf(st) {
+  return S.geo.pin_spots.map((p, k) => ({ x: p[0], y: p[1], up: Object.values(st.pins)[k], fall: null, king: k === 0 }));
+}
+
+function draw() {
+  const tv = S.tv; if (!tv) return;
+  if (S.anim) return;  // the animation loop draws
+  const st = displayState();
+  tv.background();
+  const h = humanTurn();
+  // the last shot's trails
+  const prev = S.shown > 0 && S.shown <= S.view.shots ? S.shots[S.shown - 1] : null;
+  if (prev && prev.anim) for (const [id, b] of Object.entries(prev.anim.balls)) tv.trail(trailPoints(b, prev.anim.t_end), ballColour(id));
+  if (kegle()) {
+    if (st.ball_in_hand && h) {
+      const x0 = -S.geo.length / 2 + S.geo.R, x1 = st.ball_in_hand === "salvo" ? S.geo.salvo_x : -x0;
+      tv.area(x0, x1, "rgba(255,255,255,0.10)");
+    }
+    tv.pins(pinsOf(st));
+  }
+  const cue = cueBall(st);
+  if (cue && h) drawAim(st, cue);
+  for (const [id, p] of Object.entries(st.balls)) {
+    if (!p) continue;
+    let ring = null;
+    if (!kegle() && h && st.phase === "play" && S.view.own_balls && S.view.own_balls.includes(id)) ring = id === S.ball ? "#ffd24a" : "rgba(255,210,74,0.45)";
+    if (!kegle() && h && st.phase === "opening" && S.view.awaiting.balls[h.side] === id) ring = "#ffd24a";
+    tv.ball(id, p[0], p[1], { ring });
+  }
+  if (kegle() && st.ball_in_hand && h && S.place) {
+    tv.ball("red", S.place[0], S.place[1], { ring: S.placeOk === false ? "#ff4040" : "#ffffff" });
+  }
+  if (S.pending && S.view.pending && !kegle()) drawSpotChoices();
+}
+
+function drawAim(st, p) {
+  const tv = S.tv, skip = kegle() ? "red" : (st.phase === "opening" ? S.view.awaiting.balls[humanTurn().side] : S.ball);
+  const g = ghostLine(S.geo, p, S.aim.phi, obstacles(st, skip));
+  tv.line(p[0], p[1], g.end[0], g.end[1], "rgba(255,255,255,0.8)", 1.4, [6, 5]);
+  tv.circle(g.end[0], g.end[1], S.geo.R, null, "rgba(255,255,255,0.9)", 1.3);
+  if (g.after) tv.line(g.after[2], g.after[3], g.after[0], g.after[1], "rgba(255,230,120,0.8)", 1.4, [3, 4]);
+  // the cue behind the ball, pulled back with the power
+  const d = [Math.cos(S.aim.phi * Math.PI / 180), Math.sin(S.aim.phi * Math.PI / 180)];
+  const back = S.geo.R * 1.6 + 0.02 + 0.03 * S.aim.V0, len = 0.9;
+  const a = [p[0] - d[0] * back, p[1] - d[1] * back], b = [a[0] - d[0] * len, a[1] - d[1] * len];
+  const ctx = tv.ctx; ctx.lineCap = "round";
+  tv.line(a[0], a[1], b[0], b[1], "#d9b77e", 0.016 * tv.s / tv.dpr);
+  tv.line(a[0], a[1], a[0] - d[0] * 0.03, a[1] - d[1] * 0.03, "#f4f1e8", 0.014 * tv.s / tv.dpr);
+  ctx.lineCap = "butt";
+}
+
+function drawSpotChoices() {
+  const q = S.view.pending.question;
+  if (q.kind !== "spot") return;
+  const side = q.ball[0] === "w" ? 0 : 1;
+  S.geo.penalty_spots[side].forEach((p, k) => {
+    const ok = q.options.includes(k + 1);
+    S.tv.circle(p[0], p[1], S.geo.R, ok ? "rgba(255,210,74,0.25)" : null, ok ? "#ffd24a" : "rgba(255,255,255,0.3)", 2);
+    const [u, v] = S.tv.px(p[0], p[1]);
+    S.tv.ctx.fillStyle = ok ? "#ffd24a" : "#999"; S.tv.ctx.font = `bold ${Math.round(S.geo.R * S.tv.s)}px sans-serif`;
+    S.tv.ctx.textAlign = "center"; S.tv.ctx.textBaseline = "middle"; S.tv.ctx.fillText(String(k + 1), u, v);
+  });
+}
+
+function trailPoints(b, tEnd, upTo) {
+  const t1 = Math.min(upTo === undefined ? tEnd : upTo, b.drop ? b.drop[0] : tEnd), pts = [];
+  for (let t = 0; t < t1; t += 0.02) pts.push(ballAt(b.segs, t));
+  pts.push(ballAt(b.segs, t1));
+  const moved = pts.some(p => Math.hypot(p[0] - pts[0][0], p[1] - pts[0][1]) > 1e-4);
+  return moved ? pts : [];
+}
+
+// Animate a shot's motion from ``before``; resolves when it has ended.
+function animate(anim, before) {
+  return new Promise(resolve => {
+    if (!anim) { resolve(); return; }
+    setStatus("animating");
+    const t0 = performance.now(), tv = S.tv;
+    S.anim = { anim, before };
+    const pins = kegle() ? anim.pins : [];
+    const frame = now => {
+      const speed = +$("speed").value, t = Math.min(anim.t_end, (now - t0) / 1000 * speed);
+      tv.background();
+      if (kegle()) {
+        tv.pins(pins.map((p, k) => {
+          const spot = S.geo.pin_spots[k], fallen = p.t !== null && t >= p.t;
+          return { x: spot[0], y: spot[1], up: p.up0 && !fallen, fall: p.dir, frac: fallen ? Math.min(1, (t - p.t) / 0.18) : 1, king: k === 0, show: p.up0 };
+        }).filter(p => p.show));
+      }
+      for (const [id, b] of Object.entries(anim.balls)) tv.trail(trailPoints(b, anim.t_end, t), ballColour(id));
+      for (const [id, b] of Object.entries(anim.balls)) {
+        const p = ballAt(b.segs, t);
+        if (b.drop && t >= b.drop[0]) {
+          const f = (t - b.drop[0]) / 0.25;
+          if (f < 1) { const pk = S.geo.pockets[b.drop[1]]; tv.ball(id, p[0] + (pk[0] - p[0]) * f, p[1] + (pk[1] - p[1]) * f, { scale: 1 - 0.6 * f, alpha: 1 - f }); }
+          continue;
+        }
+        tv.ball(id, p[0], p[1]);
+      }
+      if (t < anim.t_end && S.anim) requestAnimationFrame(frame);
+      else { S.anim = null; setStatus("idle"); resolve(); }
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
+function renderCall(lines) {
+  const box = $("call"); box.innerHTML = "";
+  (lines || []).forEach(l => { const p = document.createElement("p"); p.textContent = l; if (/^[KG]-\d/.test(l) || /foul/.test(l)) p.className = "foul"; box.appendChild(p); });
+}
+
+function renderScoreboard() {
+  const v = S.view, st = displayState(), box = $("scoreboard"); box.innerHTML = "";
+  const colours = ["#d9d2c5", "#e0b04a", "#6fa8dc", "#93c47d", "#c27ba0", "#e06666"];
+  if (kegle()) {
+    const dist = v.options.distance, toMove = st.to_play;
+    v.seats.forEach((s, k) => {
+      const d = document.createElement("div");
+      const fin = st.finished.includes(k);
+      d.className = "player" + (k === toMove && !st.game_over ? " to-move" : "") + (fin ? " finished" : "");
+      const tag = s.kind === "agent" ? `<small>${s.agent}</small>` : "";
+      const rank = fin ? `<small>#${st.finished.indexOf(k) + 1}</small>` : "";
+      d.innerHTML = `<span class="swatch" style="background:${colours[k]}"></span><span class="pname">${esc(s.name)}${tag}${rank}</span><span class="pts" data-seat="${k}">${st.scores[k]}</span><span class="bar"><i style="width:${Math.min(100, 100 * st.scores[k] / dist)}%"></i></span>`;
+      box.appendChild(d);
+    });
+    const p = document.createElement("p"); p.className = "hint"; p.textContent = `to ${dist} points · noise ${v.noise}`; box.appendChild(p);
+  } else {
+    const names = v.side_names, toMove = st.phase === "play" ? st.to_move : null;
+    [0, 1].forEach(side => {
+      const d = document.createElement("div");
+      d.className = "player" + (side === toMove ? " to-move" : "");
+      const pre = side === 0 ? "w" : "r", col = side === 0 ? "#f6f6f6" : "#d62728";
+      let dots = "";
+      for (let k = 1; k <= 5; k++) dots += `<i style="background:${st.balls[pre + k] ? col : "transparent"}"></i>`;
+      const left = [1, 2, 3, 4, 5].filter(k => st.balls[pre + k]).length;
+      const won = v.options.match === "best_of_3" ? `<small>games ${st.match.games_won[side]}</small>` : "";
+      d.innerHTML = `<span class="swatch" style="background:${col}"></span><span class="pname">${esc(names[side])}${won}</span><span class="pts balls" data-side="${side}" data-left="${left}">${dots}</span>`;
+      box.appendChild(d);
+    });
+    const p = document.createElement("p"); p.className = "hint";
+    p.textContent = `${st.phase === "opening" ? "opening (G-3)" : st.kader ? "kader play (G-20)" : "play"} · turn ${st.turns} · noise ${v.noise}`;
+    if (st.phase === "play" && st.turn.duty.length && !st.turn.duty_met) {
+      p.textContent += ` · G-14 duty: ${st.turn.duty.join(", ")} in the defence triangle`;
+    }
+    box.appendChild(p);
+  }
+}
+
+function esc(s) { return String(s).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]); }
+
+function resultText() {
+  const st = S.view.state;
+  if (kegle()) return st.ranking ? `${seatName(st.ranking[0])} wins` : "game over";
+  const w = st.match.winner;
+  return w === null ? "match over" : w === "draw" ? "drawn" : `${S.view.side_names[w]} win${S.view.options.duo ? "" : "s"}`;
+}
+
+function renderTurn() {
+  const el = $("turn"), v = S.view, h = humanTurn();
+  el.className = "";
+  $("banner").hidden = true;
+  if (v.mode === "replay") el.textContent = `Replay · ${S.shown} / ${v.shots} shots${v.meta && v.meta.tournament ? " · tournament " + v.meta.tournament : ""}`;
+  else if (S.shown < v.shots) el.textContent = `Viewing shot ${S.shown} of ${v.shots} (▶▶ returns to the game)`;
+  else if (v.awaiting.type === "over") {
+    el.textContent = "Game over — " + resultText();
+    const b = $("banner"); b.hidden = false;
+    const st = v.state;
+    const rank = kegle() && st.ranking ? st.ranking.map((p, k) => `${k + 1}. ${esc(seatName(p))} ${st.scores[p]}`).join(" · ") : "";
+    b.innerHTML = `${esc(resultText())}<small>${rank}</small>`;
+  } else if (v.awaiting.type === "choice") {
+    el.textContent = `${seatName(v.awaiting.seat)} chooses: ${v.awaiting.question.text}`;
+  } else if (h) {
+    el.className = "mine";
+    const st = displayState();
+    let what = "";
+    if (kegle() && st.ball_in_hand) what = st.ball_in_hand === "salvo" ? " — red in hand: drag it behind the salvo line" : " — red in hand: drag it anywhere";
+    if (!kegle() && st.phase === "opening") what = ` — opening: strike ${v.awaiting.balls[h.side]} off the left long cushion (G-3)`;
+    if (!kegle() && st.phase === "play") what = S.ball ? ` — striking ${S.ball}` : " — click one of your balls";
+    el.textContent = `${seatName(h.seat)} to play${what}`;
+  } else {
+    const seats = S.view.agents_to_act;
+    el.textContent = seats.length ? `${seats.map(seatName).join(" & ")} to play` : "…";
+  }
+  $("controls").hidden = !h;
+  $("shoot").disabled = !h || (kegle() && displayState().ball_in_hand && S.placeOk !== true) || (!kegle() && displayState().phase === "play" && !S.ball);
+  const hint = [];
+  if (h && kegle() && displayState().ball_in_hand && S.placeOk === false) hint.push("Illegal placement: " + S.placeReason);
+  $("aim-hint").textContent = hint.length ? hint.join(" ") : "Drag on the table to aim; ←/→ fine-tune, space shoots.";
+  $("aim-hint").className = hint.length ? "err" : "hint";
+  $("shotpos").textContent = `${S.shown} / ${v.shots}`;
+  for (const [id, dis] of [["first", S.shown === 0], ["prev", S.shown === 0], ["next", S.shown >= v.shots], ["last", S.shown >= v.shots]]) $(id).disabled = dis || !!S.anim;
+  renderChoice();
+  renderHistory();
+  updateSliders();
+}
+
+function renderChoice() {
+  const box = $("choice"), v = S.view;
+  if (!live() || v.awaiting.type !== "choice" || S.view.seats[v.awaiting.seat].kind !== "human") { box.hidden = true; return; }
+  const q = v.awaiting.question; box.hidden = false;
+  box.innerHTML = `<p><b>${esc(seatName(v.awaiting.seat))}</b>: ${esc(q.text)}</p>`;
+  for (const o of q.options) {
+    const b = document.createElement("button"); b.textContent = q.kind === "spot" ? `spot ${o}` : o;
+    b.dataset.answer = o;
+    b.addEventListener("click", () => answer(q.kind === "spot" ? { spot: o } : { pick: o }));
+    box.appendChild(b);
+  }
+}
+
+function renderHistory() {
+  const ol = $("history");
+  if (ol.children.length !== S.view.shots) {
+    ol.innerHTML = "";
+    for (let k = 0; k < S.view.shots; k++) {
+      const li = document.createElement("li"); const s = S.shots[k];
+      li.textContent = s ? s.call[0] : `shot ${k + 1}`;
+      li.addEventListener("click", () => { if (!S.anim) { S.shown = k + 1; refresh(); } });
+      ol.appendChild(li);
+    }
+  }
+  Array.from(ol.children).forEach((li, k) => { li.className = k === S.shown - 1 ? "current" : ""; if (S.shots[k]) li.textContent = S.shots[k].call[0]; });
+}
+
+function updateSliders() {
+  $("v0-val").textContent = `${S.aim.V0.toFixed(2)} m/s`;
+  $("theta-val").textContent = `${S.aim.theta.toFixed(0)}°`;
+  $("phi-val").textContent = `${S.aim.phi.toFixed(2)}°`;
+  $("spin-val").textContent = `a ${S.aim.a >= 0 ? "+" : ""}${S.aim.a.toFixed(2)} b ${S.aim.b >= 0 ? "+" : ""}${S.aim.b.toFixed(2)}`;
+  $("v0").value = S.aim.V0; $("theta").value = S.aim.theta; $("phi").value = S.aim.phi;
+  drawSpin();
+}
+
+function drawSpin() {
+  const c = $("spin"), ctx = c.getContext("2d"), r = 50, cx = 60, cy = 60;
+  ctx.clearRect(0, 0, 120, 120);
+  const g = ctx.createRadialGradient(cx - 15, cy - 18, 5, cx, cy, r);
+  g.addColorStop(0, "#ffffff"); g.addColorStop(1, "#b9b9b9");
+  ctx.beginPath(); ctx.arc(cx, cy, r, 0, 2 * Math.PI); ctx.fillStyle = g; ctx.fill();
+  ctx.beginPath(); ctx.arc(cx, cy, r * S.info.limits.spin, 0, 2 * Math.PI); ctx.setLineDash([3, 3]); ctx.strokeStyle = "#888"; ctx.stroke(); ctx.setLineDash([]);
+  ctx.strokeStyle = "#999"; ctx.beginPath(); ctx.moveTo(cx - r, cy); ctx.lineTo(cx + r, cy); ctx.moveTo(cx, cy - r); ctx.lineTo(cx, cy + r); ctx.stroke();
+  // a > 0: left English (tip left of centre, seen from behind the cue); b > 0: follow (above)
+  ctx.beginPath(); ctx.arc(cx - S.aim.a * r, cy - S.aim.b * r, 7, 0, 2 * Math.PI); ctx.fillStyle = "#2060d0"; ctx.fill();
+}
+
+function spinFromEvent(ev) {
+  const c = $("spin"), rect = c.getBoundingClientRect();
+  let a = -((ev.clientX - rect.left) * 120 / rect.width - 60) / 50, b = -((ev.clientY - rect.top) * 120 / rect.height - 60) / 50;
+  const m = S.info.limits.spin, n = Math.hypot(a, b);
+  if (n > m) { a *= m / n; b *= m / n; }
+  if (Math.hypot(a, b) < 0.04) { a = 0; b = 0; }
+  S.aim.a = Math.round(a * 100) / 100; S.aim.b = Math.round(b * 100) / 100;
+  updateSliders();
+}
+
+async function checkPlacement() {
+  if (!S.place) return;
+  const p = S.place;
+  try {
+    const r = await api("GET", `/api/games/${S.view.id}/placement?x=${p[0]}&y=${p[1]}`);
+    if (S.place === p) { S.placeOk = r.ok; S.placeReason = r.reason || ""; }
+  } catch (e) { S.placeOk = false; S.placeReason = e.message; }
+  renderTurn(); draw();
+}
+
+function defaultPlace(st) {
+  const g = S.geo, x = st.ball_in_hand === "salvo" ? g.salvo_x - 0.15 : -g.length / 4 - 0.15;
+  return [x, 0.12];
+}
+
+function onPointer(ev) {
+  const h = humanTurn(); if (!h) return;
+  const st = displayState(), p = S.tv.toTable(ev.clientX, ev.clientY), R = S.geo.R;
+  if (ev.type === "pointerdown") {
+    S.tv.c.setPointerCapture(ev.pointerId);
+    if (kegle() && st.ball_in_hand && S.place && Math.hypot(p[0] - S.place[0], p[1] - S.place[1]) < 2.2 * R) { S.drag = "place"; return; }
+    if (!kegle() && st.phase === "play") {
+      for (const id of S.view.own_balls || []) {
+        const b = st.balls[id];
+        if (b && Math.hypot(p[0] - b[0], p[1] - b[1]) < 1.4 * R) { S.ball = id; S.drag = null; aimAtTarget(); renderTurn(); draw(); return; }
+      }
+    }
+    S.drag = "aim";
+  }
+  if (ev.type === "pointerup") {
+    S.tv.c.releasePointerCapture(ev.pointerId);
+    if (S.drag === "place") { S.drag = null; checkPlacement(); return; }
+    S.drag = null; return;
+  }
+  if (S.drag === "place") {
+    const g = S.geo, x0 = -g.length / 2 + R, x1 = st.ball_in_hand === "salvo" ? g.salvo_x : g.length / 2 - R;
+    S.place = [Math.min(x1, Math.max(x0, p[0])), Math.min(g.width / 2 - R, Math.max(-g.width / 2 + R, p[1]))];
+    S.placeOk = null; renderTurn(); draw(); return;
+  }
+  if (S.drag === "aim") {
+    const c = cueBall(st); if (!c) return;
+    S.aim.phi = Math.atan2(p[1] - c[1], p[0] - c[0]) * 180 / Math.PI;
+    updateSliders(); draw();
+  }
+}
+
+async function shoot() {
+  const h = humanTurn(); if (!h) return;
+  const st = displayState();
+  const strike = { V0: S.aim.V0, phi: S.aim.phi, theta: S.aim.theta, a: S.aim.a, b: S.aim.b };
+  const move = { strike };
+  if (kegle() && st.ball_in_hand) move.place = S.place;
+  if (!kegle()) move.ball = st.phase === "opening" ? S.view.awaiting.balls[h.side] : S.ball;
+  await act(() => api("POST", `/api/games/${S.view.id}/move`, { seat: h.seat, move, shot: S.view.shots }));
+}
+
+async function answer(ans) {
+  await act(() => api("POST", `/api/games/${S.view.id}/choice`, { seat: S.view.awaiting.seat, answer: ans }));
+}
+
+async function agentMove() {
+  S.thoughts += 1;
+  $("thinking").hidden = false;
+  $("thinking-text").textContent = `${S.view.agents_to_act.map(seatName).join(" & ")} thinking…`;
+  setStatus("thinking");
+  try { await act(() => api("POST", `/api/games/${S.view.id}/agent`, { shot: S.view.shots })); }
+  finally { $("thinking").hidden = true; if (S.status === "thinking") setStatus("idle"); }
+}
+
+// Send a request that may play a shot; animate it, then show the call.
+async function act(request) {
+  if (S.busy) return;
+  S.busy = true; $("g-err").textContent = ""; renderTurn(); draw();
+  let r;
+  try { r = await request(); }
+  catch (e) {
+    $("thinking").hidden = true;
+    S.busy = false;
+    // busy: another request (another tab, or this page before a reload) is being played; wait
+    if (!(e.status === 409 && /busy/.test(e.message))) $("g-err").textContent = e.message;
+    if (e.status === 409) await reload();
+    refresh(); return;
+  }
+  $("thinking").hidden = true;
+  const before = S.view;
+  if (r.pending && !before.pending) {  // the stroke ran; the opponent chooses before the call
+    S.view = r.view;
+    await animate(r.pending.anim, r.pending.before);
+  }
+  if (r.shot) {
+    S.shots[r.shot.index] = r.shot;
+    if (!before.pending) await animate(r.shot.anim, r.shot.before);
+    renderCall(r.shot.call);
+  }
+  S.view = r.view; S.shown = S.view.shots; S.busy = false;
+  if (r.shot) resetAim();
+  refresh();
+}
+
+function resetAim() {
+  const st = S.view.state;
+  S.place = null; S.placeOk = null; S.placeReason = "";
+  if (!kegle() && S.ball && !(S.view.own_balls || []).includes(S.ball)) S.ball = null;
+  if (kegle() && st.ball_in_hand && humanTurn()) { S.place = defaultPlace(st); checkPlacement(); }
+  aimAtTarget();
+}
+
+// A starting aim: keglebillard at the nearer white, golfbillard at the attack goal.
+function aimAtTarget() {
+  const st = displayState(), c = cueBall(st);
+  if (!c) return;
+  let target = null;
+  if (kegle()) {
+    let best = Infinity;
+    for (const id of ["white", "spotted"]) {
+      const p = st.balls[id];
+      if (p && Math.hypot(p[0] - c[0], p[1] - c[1]) < best) { best = Math.hypot(p[0] - c[0], p[1] - c[1]); target = p; }
+    }
+  } else {
+    const side = st.phase === "opening" ? humanTurn().side : st.to_move;
+    target = [side === 0 ? S.geo.length / 2 : -S.geo.length / 2, 0];
+  }
+  if (target) S.aim.phi = Math.atan2(target[1] - c[1], target[0] - c[0]) * 180 / Math.PI;
+}
+
+async function reload() {
+  S.view = await api("GET", `/api/games/${S.view.id}`);
+  await fetchShots();
+}
+
+async function fetchShots() {
+  const need = [];
+  for (let k = 0; k < S.view.shots; k++) if (!S.shots[k]) need.push(k);
+  const got = await Promise.all(need.map(k => api("GET", `/api/games/${S.view.id}/shots/${k}`)));
+  got.forEach(s => { S.shots[s.index] = s; });
+}
+
+function refresh() {
+  renderScoreboard(); renderTurn(); draw();
+  if (S.shown >= S.view.shots && S.view.last_call && !$("call").children.length) renderCall(S.view.last_call);
+  if (S.view.mode === "play" && S.shown >= S.view.shots && kegle() && humanTurn() && S.view.state.ball_in_hand && !S.place) {
+    S.place = defaultPlace(S.view.state); aimAtTarget(); checkPlacement();
+  }
+  schedule();
+}
+
+// Agents move by themselves (and replays advance with "auto"), after a pause for reading.
+function schedule() {
+  clearTimeout(S.timer);
+  if (S.anim || S.busy || !$("autoplay").checked) return;
+  const pause = 900 / Math.max(0.25, +$("speed").value);
+  if (S.shown < S.view.shots) { S.timer = setTimeout(stepForward, pause); return; }
+  if (S.view.mode !== "play" || S.view.awaiting.type === "over") return;
+  if (S.view.thinking !== null) {  // an agent is already thinking (a request before a reload)
+    $("thinking").hidden = false;
+    S.timer = setTimeout(async () => { await reload(); $("thinking").hidden = true; refresh(); }, 400);
+    return;
+  }
+  if (S.view.agents_to_act.length) S.timer = setTimeout(agentMove, pause);
+}
+
+async function stepForward() {
+  if (S.anim || S.shown >= S.view.shots) return;
+  const s = S.shots[S.shown];
+  await animate(s.anim, s.before);
+  renderCall(s.call);
+  S.shown += 1; refresh();
+}
+
+async function initTable(gid, watch) {
+  $("lobby").hidden = true; $("table-view").hidden = false; $("gamebar").hidden = false;
+  try { S.view = await api("GET", `/api/games/${gid}`); }
+  catch (e) { $("table-view").hidden = true; $("lobby").hidden = false; initLobby(); $("p-err").textContent = e.message; return; }
+  S.geo = await api("GET", `/api/geometry/${S.view.game}`);
+  S.tv = new TableView($("table"), S.geo, S.view.game);
+  $("title").textContent = `${S.view.game} · ${S.view.mode === "replay" ? "replay" : S.view.seats.map(s => s.name).join(" vs ")}`;
+  $("download").href = `/api/games/${gid}/record`;
+  $("autoplay").checked = S.view.mode === "play";
+  await fetchShots();
+  S.shown = S.view.shots;
+  if (S.view.mode === "replay") S.shown = 0;
+  window.addEventListener("resize", () => { S.tv.resize(); draw(); });
+  const cv = $("table");
+  for (const t of ["pointerdown", "pointermove", "pointerup"]) cv.addEventListener(t, onPointer);
+  $("v0").addEventListener("input", e => { S.aim.V0 = +e.target.value; updateSliders(); draw(); });
+  $("theta").addEventListener("input", e => { S.aim.theta = +e.target.value; updateSliders(); });
+  $("phi").addEventListener("input", e => { S.aim.phi = +e.target.value; updateSliders(); draw(); });
+  let spinDrag = false;
+  $("spin").addEventListener("pointerdown", e => { spinDrag = true; spinFromEvent(e); });
+  $("spin").addEventListener("pointermove", e => { if (spinDrag) spinFromEvent(e); });
+  window.addEventListener("pointerup", () => { spinDrag = false; });
+  $("spin").addEventListener("dblclick", () => { S.aim.a = 0; S.aim.b = 0; updateSliders(); });
+  $("shoot").addEventListener("click", shoot);
+  $("first").addEventListener("click", () => { S.shown = 0; refresh(); });
+  $("prev").addEventListener("click", () => { S.shown = Math.max(0, S.shown - 1); refresh(); });
+  $("next").addEventListener("click", () => stepForward());
+  $("last").addEventListener("click", () => { S.shown = S.view.shots; refresh(); });
+  $("autoplay").addEventListener("change", schedule);
+  $("speed").addEventListener("change", schedule);
+  window.addEventListener("keydown", e => {
+    if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
+    if (!humanTurn()) return;
+    const step = e.shiftKey ? 1 : 0.1;
+    if (e.key === "ArrowLeft") { S.aim.phi += step; updateSliders(); draw(); e.preventDefault(); }
+    if (e.key === "ArrowRight") { S.aim.phi -= step; updateSliders(); draw(); e.preventDefault(); }
+    if (e.key === " ") { e.preventDefault(); if (!$("shoot").disabled) shoot(); }
+  });
+  if (S.view.shots && S.view.mode === "play") renderCall(S.view.last_call);
+  if (!(kegle() && S.view.state.ball_in_hand)) aimAtTarget();
+  setStatus("idle");
+  refresh();
+}
+
+async function main() {
+  S.info = await api("GET", "/api/info");
+  const q = new URLSearchParams(location.search);
+  if (q.get("game")) initTable(q.get("game"), q.get("watch") === "1");
+  else initLobby();
+}
+main();

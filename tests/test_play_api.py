@@ -1,0 +1,410 @@
+"""cuegym.play: every API endpoint and every kind of bad request (FastAPI TestClient).
+
+A refused request must say why (4xx with ``detail``) and leave the game exactly as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from cuegym.play.server import create_app  # noqa: E402
+
+STRIKE = {"V0": 3.0, "phi": 0.0, "theta": 0.0, "a": 0.0, "b": 0.0}
+
+
+@pytest.fixture
+def client(tmp_path):
+    return TestClient(create_app(save_dir=tmp_path / "games", record_dirs=[tmp_path / "games"]))
+
+
+def new_game(c, **kw):
+    body = {"game": "keglebillard", "options": {"players": 2, "distance": 10},
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "agent", "agent": "geometric"}],
+            "noise": "none", "seed": 1, **kw}
+    r = c.post("/api/games", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()["view"]
+
+
+def snapshot(c, gid):
+    v = c.get(f"/api/games/{gid}").json()
+    return json.dumps([v["state"], v["shots"], v["awaiting"]], sort_keys=True)
+
+
+def refused(c, gid, method, url, code, needle, **kw):
+    """The request gets ``code`` with ``needle`` in its detail, and the game is unchanged."""
+    before = snapshot(c, gid)
+    r = c.request(method, url, **kw)
+    assert r.status_code == code, r.text
+    assert needle in r.json()["detail"], r.json()["detail"]
+    assert snapshot(c, gid) == before
+
+
+def test_info_and_geometry(client):
+    info = client.get("/api/info").json()
+    assert info["games"] == ["keglebillard", "golfbillard"]
+    assert {"pretrained", "planner", "geometric", "random"} <= set(info["agents"])
+    assert info["noises"] == ["none", "tournament"]
+    k = client.get("/api/geometry/keglebillard").json()
+    assert len(k["pockets"]) == 6 and len(k["pin_spots"]) == 5 and k["salvo_x"] < 0
+    g = client.get("/api/geometry/golfbillard").json()
+    assert len(g["goals"]) == 2 and len(g["start"]) == 10 and len(g["penalty_spots"]) == 2
+    r = client.get("/api/geometry/snooker")
+    assert r.status_code == 400 and "unknown game 'snooker'" in r.json()["detail"]
+
+
+def test_page_and_static_files(client):
+    r = client.get("/")
+    assert r.status_code == 200 and "<canvas id=\"table\">" in r.text
+    for f in ("app.js", "table.js", "style.css"):
+        assert client.get(f"/static/{f}").status_code == 200
+
+
+@pytest.mark.parametrize("body, needle", [
+    ({"game": "snooker", "seats": []}, "unknown game"),
+    ({"seats": []}, "'game' is required"),
+    ({"game": "keglebillard", "options": {"players": 7},
+      "seats": [{"kind": "human"}] * 7}, "2 to 6 players"),
+    ({"game": "keglebillard", "options": {"distance": 0},
+      "seats": [{"kind": "human"}] * 2}, "distance"),
+    ({"game": "keglebillard", "options": {"tables": 2},
+      "seats": [{"kind": "human"}] * 2}, "unknown keglebillard option"),
+    ({"game": "keglebillard", "seats": [{"kind": "human"}]}, "needs 2 seats"),
+    ({"game": "keglebillard", "seats": [{"kind": "human"}, {"kind": "robot"}]}, "kind"),
+    ({"game": "keglebillard", "seats": [{"kind": "human"}, {"kind": "agent", "agent": "magic"}]},
+     "unknown agent 'magic'"),
+    ({"game": "keglebillard", "seats": [{"kind": "human"},
+                                        {"kind": "agent", "agent": "/nope/model.zip"}]},
+     "does not exist"),
+    ({"game": "keglebillard", "seats": [{"kind": "human"}] * 2, "noise": "loud"},
+     "unknown noise"),
+    ({"game": "keglebillard", "seats": [{"kind": "human"}] * 2, "seed": -1}, "seed"),
+    ({"game": "golfbillard", "options": {"duo": "yes"}, "seats": []}, "duo"),
+    ({"game": "golfbillard", "seats": [{"kind": "human"}] * 4}, "needs 2 seats"),
+    ({"game": "keglebillard", "seats": [{"kind": "human"}] * 2, "colour": "red"},
+     "unknown key(s) ['colour']"),
+])
+def test_new_game_refuses_bad_requests(client, body, needle):
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 400, r.text
+    assert needle in r.json()["detail"]
+
+
+def test_malformed_json_and_non_objects(client):
+    for raw in (b"{not json", b"[1, 2]", b"\xff\xfe"):
+        r = client.post("/api/games", content=raw, headers={"Content-Type": "application/json"})
+        assert r.status_code == 400
+        assert "JSON" in r.json()["detail"]
+
+
+def test_unknown_game_id_everywhere(client):
+    for method, url in (("GET", "/api/games/nope"), ("POST", "/api/games/nope/move"),
+                        ("POST", "/api/games/nope/agent"), ("POST", "/api/games/nope/choice"),
+                        ("GET", "/api/games/nope/shots/0"), ("GET", "/api/games/nope/record"),
+                        ("GET", "/api/games/nope/placement?x=0&y=0")):
+        r = client.request(method, url, json={})
+        assert r.status_code == 404, (url, r.text)
+        assert "unknown game id 'nope'" in r.json()["detail"]
+
+
+def test_bad_moves_are_refused_and_change_nothing(client):
+    v = new_game(client)
+    gid = v["id"]
+    url = f"/api/games/{gid}/move"
+    place = [-0.9, 0.1]
+    mv = lambda **s: {"seat": 0, "move": {"strike": {**STRIKE, **s}, "place": place}}  # noqa: E731
+    raw = json.dumps(mv()).replace('"V0": 3.0', '"V0": NaN').encode()
+    refused(client, gid, "POST", url, 400, "V0 must be a finite number", content=raw,
+            headers={"Content-Type": "application/json"})
+    raw = json.dumps(mv()).replace('"phi": 0.0', '"phi": Infinity').encode()
+    refused(client, gid, "POST", url, 400, "phi must be a finite number", content=raw,
+            headers={"Content-Type": "application/json"})
+    refused(client, gid, "POST", url, 400, "V0 = 50.0 m/s is out of range", json=mv(V0=50.0))
+    refused(client, gid, "POST", url, 400, "V0 = 0.0 m/s is out of range", json=mv(V0=0.0))
+    refused(client, gid, "POST", url, 400, "theta = 80.0 deg is out of range", json=mv(theta=80.0))
+    refused(client, gid, "POST", url, 400, "off the cue ball", json=mv(a=0.6, b=0.6))
+    refused(client, gid, "POST", url, 400, "phi must be a finite number", json=mv(phi="left"))
+    refused(client, gid, "POST", url, 400, "V0 must be a finite number", json=mv(V0=True))
+    refused(client, gid, "POST", url, 400, "unknown key(s) ['spin']",
+            json={"seat": 0, "move": {"strike": {**STRIKE, "spin": 1}, "place": place}})
+    refused(client, gid, "POST", url, 400, "needs 'seat'", json={"move": mv()["move"]})
+    refused(client, gid, "POST", url, 400, "seat must be a seat number",
+            json={**mv(), "seat": 5})
+    # out of turn: seat 1 is the agent and not to move anyway
+    refused(client, gid, "POST", url, 409, "not seat 1's turn", json={**mv(), "seat": 1})
+    refused(client, gid, "POST", url, 409, "has moved on", json={**mv(), "shot": 3})
+    # ball in hand: a placement is required, legal, behind the salvo line
+    refused(client, gid, "POST", url, 400, "place it first",
+            json={"seat": 0, "move": {"strike": STRIKE}})
+    refused(client, gid, "POST", url, 400, "K-19: the red at (-0.5250, 0.0000) overlaps the "
+            "white ball", json={"seat": 0, "move": {"strike": STRIKE, "place": [-0.525, 0.0]}})
+    refused(client, gid, "POST", url, 400, "in front of the salvo line",
+            json={"seat": 0, "move": {"strike": STRIKE, "place": [0.3, 0.2]}})
+    refused(client, gid, "POST", url, 400, "not on the cloth",
+            json={"seat": 0, "move": {"strike": STRIKE, "place": [-1.5, 0.0]}})
+    refused(client, gid, "POST", url, 400, "two finite numbers",
+            json={"seat": 0, "move": {"strike": STRIKE, "place": [0.1]}})
+    # the agent is not to move; a person's move is
+    refused(client, gid, "POST", f"/api/games/{gid}/agent", 409, "waiting for a person",
+            json={})
+    refused(client, gid, "POST", f"/api/games/{gid}/choice", 409, "no choice is pending",
+            json={"seat": 0, "answer": {"spot": 1}})
+    assert client.get(f"/api/games/{gid}").json()["shots"] == 0
+
+
+def test_placement_endpoint(client):
+    gid = new_game(client)["id"]
+    ok = client.get(f"/api/games/{gid}/placement?x=-0.9&y=0.1").json()
+    assert ok == {"ok": True, "reason": None}
+    bad = client.get(f"/api/games/{gid}/placement?x=-0.525&y=0.0").json()
+    assert not bad["ok"] and "overlaps the white ball" in bad["reason"]
+    front = client.get(f"/api/games/{gid}/placement?x=0.2&y=0.0").json()
+    assert not front["ok"] and "salvo line" in front["reason"]
+    r = client.get(f"/api/games/{gid}/placement?x=nan&y=0")
+    assert r.status_code == 400 and "finite" in r.json()["detail"]
+    r = client.get(f"/api/games/{gid}/placement?x=left&y=0")
+    assert r.status_code == 400
+
+
+def test_a_short_game_against_an_agent_to_the_end(client):
+    """Aim at the pins (K-12 foul: skæve) until the agent reaches the distance; every shot's
+    call, the scores and the record come back; the game is saved and replays exactly."""
+    v = new_game(client)
+    gid = v["id"]
+    for _ in range(40):
+        v = client.get(f"/api/games/{gid}").json()
+        if v["over"]:
+            break
+        if v["agents_to_act"]:
+            r = client.post(f"/api/games/{gid}/agent", json={"shot": v["shots"]})
+            assert r.status_code == 200, r.text
+            assert r.json()["think_ms"] >= 0
+        else:
+            st = v["state"]
+            move = {"strike": {**STRIKE, "V0": 2.0}}
+            red = [-0.9, 0.1]
+            if st["ball_in_hand"]:
+                move["place"] = red
+            else:
+                red = st["balls"]["red"]
+            move["strike"]["phi"] = math.degrees(math.atan2(-red[1], -red[0]))  # the king
+            r = client.post(f"/api/games/{gid}/move",
+                            json={"seat": v["awaiting"]["seat"], "move": move, "shot": v["shots"]})
+            assert r.status_code == 200, r.text
+        shot = r.json()["shot"]
+        assert shot["call"] and shot["after"] == r.json()["view"]["state"]
+        assert shot["anim"] is None or shot["anim"]["t_end"] >= 0
+    assert v["over"] and v["awaiting"] == {"type": "over"}
+    assert v["state"]["ranking"][0] == 1 and v["state"]["scores"][1] >= 10
+    refused(client, gid, "POST", f"/api/games/{gid}/move", 409, "the game is over",
+            json={"seat": 0, "move": {"strike": STRIKE}})
+    refused(client, gid, "POST", f"/api/games/{gid}/agent", 409, "the game is over", json={})
+    n = v["shots"]
+    s0 = client.get(f"/api/games/{gid}/shots/0").json()
+    assert s0["index"] == 0 and s0["executed"]["strike"]["V0"] == 2.0
+    assert set(s0["anim"]["balls"]) == {"red", "white", "spotted"}
+    assert client.get(f"/api/games/{gid}/shots/{n}").status_code == 404
+    assert client.get(f"/api/games/{gid}/shots/-1").status_code == 404
+    # the record: downloadable, listed, opens as a verified replay
+    rec = client.get(f"/api/games/{gid}/record").json()
+    assert rec["format"] == "cuegym-game" and len(rec["shots"]) == n
+    listed = client.get("/api/records").json()
+    assert [x["name"] for x in listed] == [f"0:{gid}.json"] and listed[0]["over"]
+    rv = client.post("/api/replays", json={"name": f"0:{gid}.json"}).json()["view"]
+    assert rv["mode"] == "replay" and rv["meta"]["verified"] and rv["shots"] == n
+    assert rv["state"] == v["state"]
+    rid = rv["id"]
+    refused(client, rid, "POST", f"/api/games/{rid}/move", 409, "replay",
+            json={"seat": 0, "move": {"strike": STRIKE}})
+    up = client.post("/api/replays", json={"record": rec}).json()["view"]
+    assert up["meta"]["source"] == "uploaded" and up["shots"] == n
+
+
+def test_replay_refuses_bad_records(client):
+    v = new_game(client)
+    gid = v["id"]
+    client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": {"strike": STRIKE,
+                                                                    "place": [-0.9, 0.1]}})
+    rec = client.get(f"/api/games/{gid}/record").json()
+    tampered = json.loads(json.dumps(rec))
+    tampered["shots"][0]["executed"]["strike"]["V0"] += 0.001
+    for body, code, needle in (
+            ({"record": tampered}, 400, "re-simulates to a different outcome"),
+            ({"record": {**rec, "format": "pgn"}}, 400, "not a cuegym game record"),
+            ({"record": [1, 2]}, 400, "must be a JSON object"),
+            ({"record": {**rec, "game": "snooker"}}, 400, "unknown game"),
+            ({"name": "0:../../etc/passwd"}, 404, "no saved record"),
+            ({"name": "7:x.json"}, 404, "unknown record folder"),
+            ({"name": "x.json"}, 400, "'<folder>:<path>'"),
+            ({}, 400, "exactly one of"),
+    ):
+        r = client.post("/api/replays", json=body)
+        assert r.status_code == code, (body.keys(), r.text)
+        assert needle in r.json()["detail"]
+
+
+def test_games_do_not_interfere_and_busy_games_refuse(client):
+    a = new_game(client, seed=1)["id"]
+    b = new_game(client, seed=2, seats=[{"kind": "human"}, {"kind": "human"}])["id"]
+    sb = snapshot(client, b)
+    r = client.post(f"/api/games/{a}/move",
+                    json={"seat": 0, "move": {"strike": STRIKE, "place": [-0.9, 0.1]}})
+    assert r.status_code == 200
+    assert snapshot(client, b) == sb and client.get(f"/api/games/{a}").json()["shots"] == 1
+    g = client.app.state.games.get(b)
+    g.lock.acquire()
+    try:
+        refused(client, b, "POST", f"/api/games/{b}/move", 409, "busy",
+                json={"seat": 0, "move": {"strike": STRIKE, "place": [-0.9, 0.1]}})
+    finally:
+        g.lock.release()
+
+
+def _opening(c, gid, v):
+    from cuegym.rules.golfbillard_game import new_match, opening_strike
+
+    st = new_match()
+    for seat in v["awaiting"]["missing"]:
+        side = v["awaiting"]["seats"].index(seat)
+        ball = v["awaiting"]["balls"][side]
+        V0, phi, *_ = opening_strike(st, side, side * 5, V0=1.1 + 0.15 * side)  # no tie
+        r = c.post(f"/api/games/{gid}/move", json={
+            "seat": seat, "move": {"ball": ball, "strike": {"V0": float(V0), "phi": float(phi)}}})
+        assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_golfbillard_opening_and_the_opponents_penalty_spot_choice(client):
+    r = client.post("/api/games", json={"game": "golfbillard", "noise": "none", "seats": [
+        {"kind": "human", "name": "W"}, {"kind": "human", "name": "R"}]})
+    v = r.json()["view"]
+    gid = v["id"]
+    assert v["awaiting"]["type"] == "opening" and v["awaiting"]["balls"] == ["w1", "r1"]
+    refused(client, gid, "POST", f"/api/games/{gid}/move", 400, "played with w1",
+            json={"seat": 0, "move": {"ball": "w2", "strike": STRIKE}})
+    out = _opening(client, gid, v)
+    assert out["shot"]["outcome"]["opening"] and out["shot"]["seats"] == [0, 1]
+    v = out["view"]
+    assert v["state"]["phase"] == "play"
+    s = v["state"]["to_move"]
+    pre = "wr"[s]
+    refused(client, gid, "POST", f"/api/games/{gid}/move", 400, "is not one of side",
+            json={"seat": s, "move": {"ball": "wr"[1 - s] + "4", "strike": STRIKE}})
+    # own ball 4 straight onto own ball 2: G-12, the cue ball to a penalty spot the
+    # opponent (a person) chooses
+    r = client.post(f"/api/games/{gid}/move", json={
+        "seat": s, "move": {"ball": pre + "4", "strike": {**STRIKE, "V0": 1.0, "phi": -90.0}}})
+    body = r.json()
+    assert "shot" not in body and body["pending"]["question"]["kind"] == "spot"
+    q = body["pending"]["question"]
+    assert q["ball"] == pre + "4" and q["options"]
+    assert body["view"]["awaiting"] == {"type": "choice", "seat": 1 - s, "question": q}
+    refused(client, gid, "POST", f"/api/games/{gid}/choice", 409, "is not asked",
+            json={"seat": s, "answer": {"spot": q["options"][0]}})
+    refused(client, gid, "POST", f"/api/games/{gid}/choice", 400, "not a free penalty spot",
+            json={"seat": 1 - s, "answer": {"spot": 9}})
+    refused(client, gid, "POST", f"/api/games/{gid}/move", 409, "waiting for seat",
+            json={"seat": 1 - s, "move": {"ball": "wr"[1 - s] + "1", "strike": STRIKE}})
+    k = q["options"][-1]
+    r = client.post(f"/api/games/{gid}/choice", json={"seat": 1 - s, "answer": {"spot": k}})
+    assert r.status_code == 200, r.text
+    shot = r.json()["shot"]
+    assert shot["outcome"]["foul"] == "G-12"
+    assert {"ball": pre + "4", "spot": k} in shot["outcome"]["spotted"]
+    assert shot["choices"] == {"spots": [k], "pick": None}
+    assert any("penalty spot" in line for line in shot["call"])
+    # the record keeps the choice and re-simulates exactly
+    rec = client.get(f"/api/games/{gid}/record").json()
+    rv = client.post("/api/replays", json={"record": rec})
+    assert rv.status_code == 200, rv.text
+    assert rv.json()["view"]["state"] == r.json()["view"]["state"]
+
+
+def test_agent_move_times(client):
+    """An agent's move in a live game: pretrained < 1 s, planner < 5 s (after loading)."""
+    for spec, limit in (("pretrained", 1.0), ("planner", 5.0)):
+        for game in ("keglebillard", "golfbillard"):
+            seats = [{"kind": "agent", "agent": spec}, {"kind": "agent", "agent": spec}]
+            gid = client.post("/api/games", json={"game": game, "seats": seats,
+                                                  "seed": 0}).json()["view"]["id"]
+            client.post(f"/api/games/{gid}/agent", json={})  # loads the agent, compiles
+            times = []
+            for _ in range(2):
+                t0 = time.perf_counter()
+                r = client.post(f"/api/games/{gid}/agent", json={})
+                times.append(time.perf_counter() - t0)
+                assert r.status_code == 200, r.text
+            assert max(times) < limit, (spec, game, times)
+
+
+def test_golfbillard_duo_partners_alternate(client):
+    """G-31: four seats (side 0 partners 0, 1; side 1 partners 0, 1); the due partner plays."""
+    seats = [{"kind": "agent", "agent": "random", "name": n} for n in ("A", "B", "C", "D")]
+    r = client.post("/api/games", json={"game": "golfbillard", "options": {"duo": True},
+                                        "seats": seats, "seed": 4})
+    v = r.json()["view"]
+    gid = v["id"]
+    assert v["side_names"] == ["A & B", "C & D"]
+    assert v["awaiting"]["seats"] == [0, 2]  # the openers: partner 0 of each side
+    played = []
+    for _ in range(12):
+        v = client.get(f"/api/games/{gid}").json()
+        if v["over"]:
+            break
+        due = v["agents_to_act"]
+        r = client.post(f"/api/games/{gid}/agent", json={})
+        assert r.status_code == 200, r.text
+        played.append((due, r.json()["shot"]["seats"], r.json()["shot"]["before"]))
+    for due, seats, before in played:
+        if before["phase"] == "play":
+            s = before["to_move"]
+            assert seats == [2 * s + before["partner"][s]] == due
+    assert {seat for _, seats, _ in played for seat in seats} >= {0, 2}
+
+
+def test_a_model_zip_plays(client):
+    from cuegym.agents import pretrained_path
+
+    path = str(pretrained_path("keglebillard"))
+    r = client.post("/api/games", json={"game": "keglebillard", "seed": 0, "seats": [
+        {"kind": "agent", "agent": path, "name": "zip"}, {"kind": "human"}]})
+    assert r.status_code == 200, r.text
+    gid = r.json()["view"]["id"]
+    r = client.post(f"/api/games/{gid}/agent", json={"shot": 0})
+    assert r.status_code == 200, r.text
+    assert r.json()["shot"]["seats"] == [0] and r.json()["shot"]["executed"]["place"]
+
+
+def test_python_m_cuegym_play_prints_its_url_and_serves(tmp_path):
+    import os
+    import re
+    import subprocess
+    import sys
+    import urllib.request
+
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    p = subprocess.Popen([sys.executable, "-m", "cuegym.play", "--port", "0", "--no-warmup",
+                          "--save-dir", str(tmp_path)], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        line = p.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert m, line
+        with urllib.request.urlopen(m.group(0) + "api/info", timeout=20) as r:
+            assert json.load(r)["games"] == ["keglebillard", "golfbillard"]
+    finally:
+        p.terminate()
+        p.wait(20)
+    from cuegym.play.__main__ import main
+
+    with pytest.raises(SystemExit):
+        main(["--port", "70000"])

@@ -1,0 +1,141 @@
+"""cuegym.play game records: saved games and tournament games (``evaluate.py --save-games``)
+re-simulate bit for bit; the referee's call names what happened."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cuegym.play import record, session
+from cuegym.play.call import golf_call, kegle_call
+from cuegym.play.match import LiveGame
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _agents_game(game, specs, seed, n_moves, **options):
+    g = LiveGame(game, options, [{"kind": "agent", "agent": s} for s in specs], "tournament",
+                 seed=seed)
+    for _ in range(n_moves):
+        if g.table.over(g.state):
+            break
+        g.agent_move()
+    return g
+
+
+@pytest.mark.parametrize("game, options", [("keglebillard", {"players": 3, "distance": 30}),
+                                           ("golfbillard", {})])
+def test_a_saved_game_replays_bit_identically(tmp_path, game, options):
+    g = _agents_game(game, ["random", "geometric", "random"][: 3 if options else 2], 5, 12,
+                     **options)
+    assert len(g.shots) >= 6
+    path = record.save(g, tmp_path)
+    r = record.load_file(path)
+    assert r.mode == "replay" and r.meta["verified"]
+    assert json.dumps(r.table.state_json(r.state)) == json.dumps(g.table.state_json(g.state))
+    for a, b in zip(r.shots, g.shots, strict=True):
+        assert json.dumps(a.outcome) == json.dumps(b.outcome)
+        assert a.anim == b.anim and a.call == b.call
+    # the noise was drawn once: executed strikes differ from what the agents intended
+    assert any(s.executed != s.intended for s in g.shots)
+
+
+def test_a_record_that_does_not_chain_is_refused(tmp_path):
+    g = _agents_game("keglebillard", ["geometric", "random"], 1, 3)
+    rec = record.record_of(g)
+    rec["shots"][1]["before"]["scores"] = [99, 0]
+    with pytest.raises(session.PlayError, match="not where shot 0 left"):
+        record.load_record(rec)
+
+
+@pytest.mark.parametrize("game, max_shots", [("keglebillard", 400), ("golfbillard", 24)])
+def test_evaluate_save_games_writes_replayable_tournament_games(tmp_path, game, max_shots):
+    sys.path.insert(0, str(ROOT / "experiments"))
+    from evaluate import main
+
+    out = tmp_path / "eval"
+    rc = main(["--game", game, "--agents", "geometric,random", "--games", "2", "--seed", "3",
+               "--save-games", "2", "--max-shots", str(max_shots), "--out", str(out),
+               "--quiet"])
+    assert rc == 0
+    files = sorted((out / "games").glob("*.json"))
+    assert [f.name for f in files] == ["geometric_vs_random_game000.json",
+                                       "geometric_vs_random_game001.json"]
+    listed = record.list_records(out)
+    assert {x["meta"]["tournament"] for x in listed} == {"geometric_vs_random"}
+    for f in files:
+        r = record.load_file(f)  # re-simulates every shot and checks it
+        rec = json.loads(f.read_text())
+        assert r.meta["verified"] and len(r.shots) == len(rec["shots"]) > 0
+        seats = [s["name"] for s in rec["seats"]]
+        assert sorted(seats) == ["geometric", "random"]
+    # seats alternate: game 1 has random in seat 0 (play_games swap)
+    assert json.loads(files[1].read_text())["seats"][0]["name"] == "random"
+    if game == "keglebillard":  # played to the end
+        assert all(json.loads(f.read_text())["final"]["game_over"] for f in files)
+
+
+def test_calls_name_points_fouls_skaeve_and_ball_in_hand():
+    o = {"shooter": 0, "played": True, "points": 8, "penalty": 6, "foul": True,
+         "fouls": ["K-12", "K-13"], "win": False, "shooter_points": 0, "skaeve": 14,
+         "skaeve_to": [1, 2],
+         "rodt": True, "blegt": False, "king_alone": False, "clean16": False,
+         "pins_toppled": {"king": ["red"], "pin1": ["red"]}, "whites_pocketed": ["white"],
+         "whites_waiting": [], "ball_in_hand": "salvo", "next_player": 1, "finished": [],
+         "game_over": False, "ranking": None}
+    lines = kegle_call(o, ["Ann", "Bo", "Cy"])
+    assert lines[0] == "Ann: foul — skæve 14 to Bo, Cy (points 8 + penalty 6)"
+    assert any(x.startswith("K-12:") for x in lines) and any(x.startswith("K-13:") for x in lines)
+    assert "rødt (K-8), 2 pins down, pocketed: white" in lines
+    assert "Bo has the red in hand, behind the salvo line (K-19)" in lines
+    clean = {**o, "foul": False, "fouls": [], "shooter_points": 16, "skaeve": 0, "skaeve_to": [],
+             "rodt": False, "clean16": True, "whites_pocketed": [], "ball_in_hand": None,
+             "pins_toppled": dict.fromkeys(["king", "pin1", "pin2", "pin3", "pin4"], ["white"]),
+             "game_over": True, "ranking": [0, 1, 2], "next_player": None}
+    lines = kegle_call(clean, ["Ann", "Bo", "Cy"])
+    assert lines[0] == "Ann scores 16 points" and "clean 16 (K-7), 5 pins down" in lines
+    assert lines[-1] == "game over — 1. Ann, 2. Bo, 3. Cy"
+    g = {"shooter": 1, "cue_ball": "r2", "kader": True, "fouls": [
+        {"rule": "G-12", "time": 0.1, "balls": ["r2", "r1"], "kind": "own_ball",
+         "detail": "r2 struck directly onto own ball r1"}], "foul": "G-12",
+         "consequences": ["CS", "LT", "RA"], "scored": [0, 0], "scored_balls": [],
+         "spotted": [{"ball": "r2", "spot": 2}], "replaced": ["r1", "r2"], "into_goal": [],
+         "turn_kept": False, "duty_met": True, "left_kader": False, "game_over": False,
+         "winner": None}
+    lines = golf_call(g, ["W", "R"])
+    assert lines[0].startswith("R: foul G-12")
+    assert "r2 to penalty spot 2 (G-30)" in lines
+    assert "kader play (G-20): a ball did not leave its kader (G-21)" in lines
+    assert lines[-1] == "turn passes to W"
+
+
+def test_strike_checks():
+    assert session.parse_strike({"V0": 2, "phi": 270})[1] == -90.0
+    for bad, needle in (({"V0": float("nan"), "phi": 0}, "finite"),
+                        ({"phi": 0}, "V0 is required"),
+                        ({"V0": 9, "phi": 0}, "out of range"),
+                        ({"V0": 2, "phi": 0, "theta": -1}, "theta"),
+                        ({"V0": 2, "phi": 0, "a": 0.5, "b": 0.5}, "off the cue ball"),
+                        ([2, 0], "must be an object")):
+        with pytest.raises(session.PlayError, match=needle):
+            session.parse_strike(bad)
+    assert np.isfinite(session.parse_strike({"V0": 0.05, "phi": -180})).all()
+
+
+@pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
+def test_replay_cli_writes_a_gif_of_a_game_between_two_agents(tmp_path, game):
+    sys.path.insert(0, str(ROOT / "experiments"))
+    import imageio.v2 as imageio
+    from replay import main
+
+    out = tmp_path / f"{game}.gif"
+    assert main(["--game", game, "--agents", "geometric,random", "--max-shots", "3",
+                 "--fps", "4", "--out", str(out)]) == 0
+    frames = imageio.mimread(out)
+    assert len(frames) >= 3 and frames[0].shape[1] == 800
+    with pytest.raises(SystemExit, match="two agents"):
+        main(["--agents", "geometric", "--out", str(tmp_path / "x.gif")])

@@ -1,0 +1,834 @@
+"""Hostile input to both referees (issue 13): malformed logs and states must give one clear,
+path-named ValueError (CLI: exit 2, one line on stderr), never another exception and never a
+silent wrong answer; valid input must keep giving the right result.
+
+Hand-written cases assert the exact message fragment (JSON path + reason); property-based
+tests (hypothesis, derandomized so the suite is reproducible) mutate valid inputs at every
+path; real physics outputs and real game states must be accepted.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cuegym.configs import load_table
+from cuegym.physics import simulate_json
+from cuegym.rules import golfbillard_game as golf_game
+from cuegym.rules.golfbillard import (
+    GolfState,
+    LogBuilder,
+    golf_geometry,
+    load_golf_rules,
+    score_stroke,
+)
+from cuegym.rules.inputs import MAX_PLAYERS, RefereeInputError, req_bool, req_int, req_num
+from cuegym.rules.keglebillard import PIN_IDS, build_log, read_log
+from cuegym.rules.keglebillard_game import GameState, KeglebillardGame, play_game
+from cuegym.rules.keglebillard_game import score_json as kegle_score
+
+HYPO = settings(max_examples=150, deadline=None, derandomize=True, database=None,
+                suppress_health_check=[HealthCheck.too_slow])
+
+KT = load_table("keglebillard")
+KPOCKET = KT.pockets[2].name  # top_right_corner
+
+
+def kegle_input() -> dict:
+    """A valid keglebillard ``score`` input: rødt-free hit, the king toppled by the white (with a
+    chain to pin1), the spotted ball pocketed, every optional key present."""
+    return {
+        "state": {"players": 2, "order": [0, 1], "scores": [4, 10], "to_play": 0,
+                  "finished": [], "lost": [], "game_over": False, "table": "keglebillard",
+                  "balls": {"red": [-0.7, 0.1], "white": [-0.3, 0.05], "spotted": [0.6, 0.3]},
+                  "pins": dict.fromkeys(PIN_IDS, True), "ball_in_hand": None, "shot": 3,
+                  "ddbu": {"run_no_cushion": 0, "rodt_streak": 0}},
+        "log": {
+            "final": {"red": {"x": 0.2, "y": 0.3, "state": "stationary", "pocket": None},
+                      "white": {"x": 0.4, "y": -0.2, "state": "stationary", "pocket": None},
+                      "spotted": {"x": 1.05, "y": 0.525, "state": "pocketed", "pocket": 2}},
+            "pins": {"king": {"standing": False, "toppled_by": "white"},
+                     "pin1": {"standing": False, "toppled_by": "white"},
+                     **{p: {"standing": True, "toppled_by": None}
+                        for p in ("pin2", "pin3", "pin4")}},
+            "events": [{"time": 0.1, "type": "ball_ball", "agents": ["red", "white"]},
+                       {"time": 0.2, "type": "transition", "agents": ["red"], "state": "rolling"},
+                       {"time": 0.3, "type": "ball_cushion", "agents": ["white", "cushion0"]},
+                       {"time": 0.5, "type": "ball_pin", "agents": ["white", "king"]},
+                       {"time": 0.6, "type": "pin_pin", "agents": ["king", "pin1"]},
+                       {"time": 0.7, "type": "ball_cushion", "agents": ["red", "jaw3"]},
+                       {"time": 0.9, "type": "ball_pocket", "agents": ["spotted", KPOCKET]}],
+            "n_events": 7, "t_end": 3.0, "overflow": False, "end_reason": "rest"},
+        "inject": [{"type": "pin_toppled", "pins": ["pin2"], "by": "cue", "unsporting": False}],
+        "rules": {"skaeve_to": "all"},
+    }
+
+
+GEO = golf_geometry()
+MID = {"w1": (0.5, 0.0), "w2": (-0.8, 0.0), "w3": (-0.3, 0.3), "r1": (0.3, 0.25),
+       "r2": (0.3, -0.25), "r3": (-0.1, -0.3)}
+
+
+def golf_input() -> dict:
+    """A valid golfbillard ``score`` input with a log: w1 off a cap into its attack goal."""
+    state = GolfState.with_balls(MID).to_json()
+    final = {b: {"x": x, "y": y, "state": "stationary", "pocket": None}
+             for b, (x, y) in MID.items()}
+    final["w1"] = {"x": 0.897, "y": 0.0, "state": "pocketed", "pocket": 0}
+    final["r1"] = {"x": 0.35, "y": 0.3, "state": "stationary", "pocket": None}
+    return {
+        "state": state,
+        "log": {"final": final, "pins": {},
+                "events": [{"time": 0.2, "type": "ball_ball", "agents": ["w1", "r1"]},
+                           {"time": 0.3, "type": "ball_post", "agents": ["w1", "post1"]},
+                           {"time": 0.35, "type": "ball_cushion", "agents": ["r1", "cushion2"]},
+                           {"time": 0.6, "type": "ball_pocket", "agents": ["w1", "goal_plus_x"]}],
+                "n_events": 4, "t_end": 1.5, "overflow": False, "end_reason": "rest"},
+        "strike": {"ball": "w1", "V0": 0.8, "phi": 10.0, "theta": 0.0, "a": 0.0, "b": 0.0},
+        "inject": [{"type": "rail_return", "ball": "r2", "time": 0.5}], "player": 0,
+        "choices": {}, "rules": {"match": "best_of_3"}, "allow_overflow": False,
+    }
+
+
+def mutate(obj: dict, path: tuple, value=None, delete: bool = False) -> dict:
+    out = copy.deepcopy(obj)
+    node = out
+    for k in path[:-1]:
+        node = node[k]
+    if delete:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    return out
+
+
+def refused(fn, payload, fragment: str) -> str:
+    with pytest.raises(ValueError) as info:
+        fn(payload)
+    msg = str(info.value)
+    assert fragment in msg, msg
+    assert "\n" not in msg
+    return msg
+
+
+def test_the_valid_inputs_score():
+    out = kegle_score(kegle_input())["outcome"]
+    assert out["whites_pocketed"] == ["spotted"] and set(out["pins_toppled"]) == {
+        "king", "pin1", "pin2"}
+    out = golf_game.score_json(golf_input())["outcome"]
+    assert out["scored_balls"] == ["w1"]
+
+
+# --- keglebillard: the log -------------------------------------------------------------------
+
+K_LOG_CASES = [
+    # a final that omits a ball is an error (an empty final used to win the game, K-20)
+    (("log", "final"), {}, "log.final.red is missing"),
+    (("log", "final", "white"), None, "log.final.white must be an object"),
+    # final positions: the cloth, pins, jaws, other balls
+    (("log", "final", "white", "x"), 5.0, "'log.final.white' at (5.0000, -0.2000) is off the "
+                                          "cloth"),
+    (("log", "final", "white"), {"x": 0.0, "y": 0.09, "state": "stationary"},
+     "'log.final.white' at (0.0000, 0.0900) overlaps standing pin 2"),
+    (("log", "final", "white"), {"x": 0.0, "y": 0.0, "state": "stationary"}, None),  # king down
+    (("log", "final", "white"), {"x": 0.21, "y": 0.31, "state": "stationary"},
+     "'log.final.red' and 'log.final.white' overlap"),
+    (("log", "final", "white", "x"), "0.4", "log.final.white.x must be a number, got '0.4'"),
+    (("log", "final", "white", "x"), float("nan"), "log.final.white.x must be finite, got nan"),
+    (("log", "final", "white", "x"), True, "log.final.white.x must be a number, got True"),
+    (("log", "final", "white", "state"), "moving", "log.final.white.state must be one of"),
+    (("log", "final", "white", "state"), "rolling", "log.final.white.state is 'rolling', but "
+                                                     "the shot ended at rest"),
+    (("log", "final", "white", "colour"), "red", "log.final.white has unknown key(s) ['colour']"),
+    # pockets: index in range, the event, agreement
+    (("log", "final", "spotted", "pocket"), 9, "log.final.spotted.pocket must be an integer in "
+                                               "[0, 5], got 9"),
+    (("log", "final", "spotted", "pocket"), 1, "log.final.spotted.pocket = 1, but its "
+                                               "ball_pocket event (log.events[6]) names pocket 2"),
+    (("log", "final", "spotted", "pocket"), None, "log.final.spotted.pocket = None contradicts "
+                                                  "state 'pocketed'"),
+    (("log", "final", "white", "state"), "pocketed", "log.final.white.pocket = None contradicts"),
+    (("log", "events", 6), {"time": 0.9, "type": "transition", "agents": ["spotted"],
+                            "state": "stationary"},
+     "log.final.spotted is pocketed, but log.events has no ball_pocket event for 'spotted'"),
+    (("log", "events", 6, "agents", 1), "pocket9", "log.events[6].agents[1] names pocket 9, but "
+                                                   "the table has 6"),
+    (("log", "events", 6, "agents", 1), "hole", "log.events[6].agents[1] must name a pocket"),
+    # pins: JSON booleans, a toppler and an event for a toppled pin
+    (("log", "pins", "king", "standing"), "no", "log.pins.king.standing must be true or false, "
+                                                "got 'no'"),
+    (("log", "pins", "king", "standing"), 0, "log.pins.king.standing must be true or false, "
+                                             "got 0"),
+    (("log", "pins", "king", "toppled_by"), None, "log.pins.king.toppled_by is null, but the pin "
+                                                  "was toppled"),
+    (("log", "pins", "pin2", "toppled_by"), "red", "log.pins.pin2.toppled_by must be null for a "
+                                                   "pin that was not toppled"),
+    (("log", "pins", "pin3"), {"standing": False, "toppled_by": "white"},
+     "log.pins.pin3 is toppled, but no ball_pin or pin_pin event touches 'pin3'"),
+    (("log", "pins", "queen"), {"standing": True, "toppled_by": None},
+     "log.pins has unknown key(s) ['queen']"),
+    # events: finite, non-negative, ordered times; indices in range; agents that exist
+    (("log", "events", 2, "time"), float("nan"), "log.events[2].time must be finite, got nan"),
+    (("log", "events", 2, "time"), float("inf"), "log.events[2].time must be finite, got inf"),
+    (("log", "events", 0, "time"), -0.1, "log.events[0].time must be >= 0.0, got -0.1"),
+    (("log", "events", 2, "time"), 0.05, "log.events[2].time = 0.05 is earlier than the event "
+                                         "before it (0.2)"),
+    (("log", "events", 2, "time"), "0.3", "log.events[2].time must be a number, got '0.3'"),
+    (("log", "events", 2, "agents", 1), "cushion99", "log.events[2].agents[1] names cushion 99, "
+                                                     "but the table has 6"),
+    (("log", "events", 5, "agents", 1), "jaw12", "log.events[5].agents[1] names jaw 12, but the "
+                                                 "table has 12"),
+    (("log", "events", 0, "agents", 1), "red", "log.events[0].agents[1] must be a ball other "
+                                               "than 'red'"),
+    (("log", "events", 0, "agents", 1), "blue", "log.events[0].agents[1] is an unknown ball "
+                                                "'blue'"),
+    (("log", "events", 0, "type"), "ball_post", "log.events[0].agents[1] must name a post as "
+                                                "'post<index>', got 'white'"),
+    (("log", "events", 0), {"time": 0.1, "type": "ball_post", "agents": ["red", "post0"]},
+     "log.events[0].agents[1] names circle 0, which is not a post (cap)"),
+    (("log", "events", 1, "state"), "pocketed", "log.events[1].state must be one of"),
+    (("log", "events", 0, "time"), None, "log.events[0].time must be a number, got None"),
+    (("log", "n_events"), 8, "log.n_events = 8 but log.events has 7"),
+    (("log", "t_end"), 0.5, "log.t_end = 0.5 is earlier than the last event (0.9)"),
+    (("log", "overflow"), True, "log.overflow = True contradicts end_reason 'rest'"),
+    (("log", "overflow"), "no", "log.overflow must be true or false"),
+    (("log", "end_reason"), "tired", "log.end_reason must be one of"),
+    (("log", "events"), {}, "log.events must be a list"),
+    (("inject", 0, "pins", 0), "queen", "inject[0].pins[0] is an unknown pin 'queen'"),
+    (("inject", 0, "unsporting"), "yes", "inject[0].unsporting must be true or false"),
+    (("rules",), [1], "rules must be an object"),
+    (("allow_overflow",), 1, "allow_overflow must be true or false, got 1"),
+]
+
+
+@pytest.mark.parametrize("path, value, fragment", K_LOG_CASES,
+                         ids=[".".join(map(str, c[0])) + f"={c[1]!r}"[:30] for c in K_LOG_CASES])
+def test_kegle_bad_log_is_refused(path, value, fragment):
+    if fragment is None:  # a near miss that is legal
+        assert kegle_score(mutate(kegle_input(), path, value))["outcome"]["played"]
+        return
+    refused(kegle_score, mutate(kegle_input(), path, value), fragment)
+
+
+def test_kegle_missing_keys_name_their_path():
+    inp = kegle_input()
+    for path, fragment in ((("log", "final", "white", "x"), "log.final.white.x is missing"),
+                           (("log", "final", "white"), "log.final.white is missing"),
+                           (("log", "pins", "pin4"), "log.pins.pin4 is missing"),
+                           (("log", "pins", "king", "standing"),
+                            "log.pins.king.standing is missing"),
+                           (("log", "events", 3, "time"), "log.events[3].time is missing"),
+                           (("log", "events", 1, "state"), "log.events[1].state is missing"),
+                           (("log", "pins"), "log.pins is missing"),
+                           (("log", "events"), "log.events is missing")):
+        refused(kegle_score, mutate(inp, path, delete=True), fragment)
+
+
+def test_kegle_event_of_a_ball_not_on_the_table_or_already_pocketed():
+    inp = kegle_input()
+    inp["state"]["balls"]["spotted"] = None  # waiting to be spotted: not in the shot
+    inp["log"]["final"].pop("spotted")
+    refused(kegle_score, inp, "log.events[6].agents[0] names 'spotted', which was not on the "
+                              "table at the start")
+    inp = kegle_input()
+    inp["log"]["events"].append({"time": 1.0, "type": "ball_ball",
+                                 "agents": ["spotted", "red"]})
+    inp["log"]["n_events"] = 8
+    refused(kegle_score, inp, "log.events[7].agents[0] names 'spotted' after it dropped into a "
+                              "pocket at event 6")
+
+
+# --- keglebillard: the state -------------------------------------------------------------------
+
+K_STATE_CASES = [
+    (("state", "scores", 1), "10", "state.scores[1] must be an integer, got '10'"),
+    (("state", "scores", 1), -2, "state.scores[1] must be an integer >= 0, got -2"),
+    (("state", "scores", 1), 10.0, "state.scores[1] must be an integer, got 10.0"),
+    (("state", "scores"), [1, 2, 3], "state.scores must have 2 entries"),
+    (("state", "game_over"), "no", "state.game_over must be true or false, got 'no'"),
+    (("state", "pins", "king"), "yes", "state.pins.king must be true or false, got 'yes'"),
+    (("state", "pins", "king"), 1, "state.pins.king must be true or false, got 1"),
+    (("state", "balls", "white"), [5, 5], "'state.balls.white' at (5.0000, 5.0000) is off the "
+                                          "cloth"),
+    (("state", "balls", "white"), [0.01, 0.0], "'state.balls.white' at (0.0100, 0.0000) "
+                                               "overlaps standing pin 0"),
+    (("state", "balls", "white"), [-0.69, 0.1], "'state.balls.red' and 'state.balls.white' "
+                                                "overlap"),
+    (("state", "balls", "white"), [0.1, "0"], "state.balls.white[1] must be a number"),
+    (("state", "balls", "white"), [0.1], "state.balls.white must have 2 entries"),
+    (("state", "to_play"), 5, "state.to_play = 5 is not a player still in the game"),
+    (("state", "to_play"), "0", "state.to_play must be an integer"),
+    (("state",), {"players": MAX_PLAYERS + 1}, f"state.players must be an integer in [0, "
+                                               f"{MAX_PLAYERS}], got {MAX_PLAYERS + 1}"),
+    (("state", "order", 1), 1.0, "state.order[1] must be an integer"),
+    (("state", "shot"), -1, "state.shot must be an integer >= 0"),
+    (("state", "ddbu", "rodt_streak"), 3, "state.ddbu.rodt_streak = 3 must be in [0, 2]"),
+    (("state", "ddbu", "rodt_streak"), 1, "state.ddbu counters must be 0 in the house rules"),
+    (("state", "ball_in_hand"), "table", "state.ball_in_hand must be one of [None, 'salvo', "
+                                         "'cloth']"),
+    (("state", "table"), "snooker", "state.table: "),
+    (("state", "table"), 7, "state.table must be a table name"),
+    (("state", "ranking"), [1, 0], "state.ranking = [1, 0] contradicts the state"),
+    (("state", "colour"), "red", "state has unknown key(s) ['colour']"),
+    (("state", "finished"), [1], "state.game_over is false, but only [0] are still in the game"),
+    (("state", "game_over"), True, "state.to_play must be null when the game is over"),
+    (("state",), {"players": 2, "game_over": True}, "state.game_over is true, but players "
+                                                    "[0, 1] are neither finished nor lost"),
+    (("state",), {"players": 3, "scores": [4, 10, 0], "finished": [1]},
+     "state.scores[1] = 10 is below the distance 70, but player 1 finished while the game goes "
+     "on"),
+    (("state",), [], "state must be an object, got a list"),
+]
+
+
+@pytest.mark.parametrize("path, value, fragment", K_STATE_CASES,
+                         ids=[".".join(map(str, c[0])) + f"={c[1]!r}"[:30]
+                              for c in K_STATE_CASES])
+def test_kegle_bad_state_is_refused(path, value, fragment):
+    refused(kegle_score, mutate(kegle_input(), path, value), fragment)
+
+
+def test_kegle_state_consistency_with_the_distance():
+    inp = kegle_input()
+    inp["state"].update(players=3, order=[0, 1, 2], scores=[4, 75, 0])
+    refused(kegle_score, inp, "state.scores[1] = 75 reaches the distance 70, but player 1 is "
+                              "still in with 3 players left")
+    # K-22: with two left (house rules) a player at 70+ stays in until a legal pin
+    inp = kegle_input()
+    inp["state"]["scores"] = [4, 75]
+    assert kegle_score(inp)["outcome"]["played"]
+    inp["rules"] = {"variant": "ddbu"}
+    refused(kegle_score, inp, "state.scores[1] = 75 reaches the distance 70")
+    # a finished game has no shot to score
+    done = {"players": 2, "scores": [70, 3], "finished": [0, 1], "game_over": True,
+            "to_play": None}
+    assert GameState.from_dict(done).ranking == (0, 1)
+    refused(kegle_score, {**kegle_input(), "state": done}, "state.game_over is true: the game "
+                                                           "is over")
+    with pytest.raises(ValueError, match="n_players must be an integer <= 1000"):
+        KeglebillardGame().new_state(10 ** 9)
+
+
+def test_kegle_top_level_and_placement():
+    refused(kegle_score, [], "input must be an object, got a list")
+    refused(kegle_score, {"state": {"players": 2}}, "exactly one of 'shot' or 'log'")
+    inp = kegle_input()
+    inp["state"]["balls"]["red"] = None
+    inp["state"]["ball_in_hand"] = "cloth"
+    refused(kegle_score, {**inp, "place": [0.1, "x"]}, "place[1] must be a number")
+    refused(kegle_score, {**inp, "place": {"x": 0.1}}, "place must be a list")
+    shot = {"strike": {"ball": "red", "V0": 2.0, "phi": 0.0}}
+    base = {"state": kegle_input()["state"]}
+    refused(kegle_score, {**base, "shot": {**shot, "balls": []}}, "shot.balls must be an object")
+    refused(kegle_score, {**base, "shot": {**shot, "balls": {"red": 3}}},
+            "shot.balls.red must be an object")
+    refused(kegle_score, {**base, "shot": {**shot, "balls": {"red": {"x": -0.7}}}},
+            "shot.balls.red.y is missing")
+    refused(kegle_score, {**base, "shot": {**shot, "balls": {"red": {"x": "a", "y": 0}}}},
+            "shot.balls.red.x must be a number")
+    refused(kegle_score, {**base, "shot": {"strike": {"ball": "red", "V0": -2.0, "phi": 0.0}}},
+            "shot.strike[0].V0 must be >= 0")
+
+
+def test_kegle_array_log_checks():
+    """The array path (SimResult fields) refuses what the JSON path refuses."""
+    good = build_log([(0.2, "ball_ball", "red", "white"), (0.5, "cushion", "white", 1),
+                      (0.8, "pocket", "white", 2)])
+    d = {f: np.array(getattr(good, f)) for f in good.__dataclass_fields__}
+    for field, change, fragment in (
+            ("pocket", lambda a: a.__setitem__((0, 1), 9), "log.pocket[0, 1] = 9 is not -1 or a "
+                                                           "pocket index 0..5"),
+            ("pocket", lambda a: a.__setitem__((0, 1), 3), "log.pocket[0, 1] = 3 has no "
+                                                           "ball_pocket event"),
+            ("motion", lambda a: a.__setitem__((0, 1), 0), "contradicts log.motion"),
+            ("ev_j", lambda a: a.__setitem__((0, 1), 40), "log.ev_j[0, 1] = 40 is not a "
+                                                          "cushion"),
+            ("ev_j", lambda a: a.__setitem__((0, 2), -1), "log.ev_j[0, 2] = -1 is not a pocket"),
+            ("motion0", lambda a: a.__setitem__((0, 1), 4), "log.motion"),
+            ("motion0", lambda a: a.__setitem__((0, 2), 9), "log.motion0[0, 2] = 9 is not a "
+                                                            "motion code"),
+            ("overflow", lambda a: a.__setitem__(0, 7), "log.overflow[0] = 7 is not an end "
+                                                        "code")):
+        bad = {k: v.copy() for k, v in d.items()}
+        change(bad[field])
+        with pytest.raises(ValueError) as info:
+            read_log(bad)
+        assert fragment in str(info.value), str(info.value)
+    read_log(d)  # the untouched copy is fine
+    for events, fragment in (([(float("nan"), "ball_ball", "red", "white")], "must be finite"),
+                             ([("0.1", "ball_ball", "red", "white")], "must be a number"),
+                             ([(0.1, "cushion", "red", 99)], "is not a cushion"),
+                             ([(0.1, "transition", "red", 4)], "must be an integer in [0, 3]"),
+                             ([(0.1, "cushion", "red")], "expected (time, kind, a, b)"),
+                             ([5], "expected (time, kind, a, b)")):
+        with pytest.raises(ValueError) as info:
+            build_log(events)
+        assert fragment in str(info.value), str(info.value)
+
+
+# --- golfbillard ---------------------------------------------------------------------------------
+
+G_CASES = [
+    # the log
+    (("log", "final"), {}, "log.final.w1 is missing"),
+    (("log", "final", "r2"), None, "log.final.r2 must be an object"),
+    (("log", "final", "r2", "x"), 5.0, "'log.final.r2' at (5.0000, -0.2500) is off the cloth"),
+    (("log", "final", "r2"), {"x": 0.09, "y": 0.0, "state": "stationary"},
+     "'log.final.r2' at (0.0900, 0.0000) overlaps the post"),
+    (("log", "final", "r2"), {"x": 0.869, "y": 0.0, "state": "stationary"},
+     "'log.final.r2' is inside pocket 0 (goal_plus_x)"),
+    (("log", "final", "r2"), {"x": 0.31, "y": 0.26, "state": "stationary"},
+     "'log.final.r1' and 'log.final.r2' overlap"),
+    (("log", "final", "w4"), {"x": 0.0, "y": 0.4, "state": "stationary"},
+     "log.final.w4 is listed, but that ball was not on the table at the start"),
+    (("log", "final", "w1", "pocket"), 2, "log.final.w1.pocket must be an integer in [0, 1]"),
+    (("log", "final", "w1", "pocket"), 1, "log.final.w1.pocket = 1, but its ball_pocket event "
+                                          "(log.events[3]) names pocket 0"),
+    (("log", "final", "r2", "y"), float("inf"), "log.final.r2.y must be finite, got inf"),
+    (("log", "events", 3), {"time": 0.6, "type": "transition", "agents": ["w1"],
+                            "state": "stationary"},
+     "log.final.w1 is pocketed, but log.events has no ball_pocket event for 'w1'"),
+    (("log", "events", 1, "agents", 1), "post12", "log.events[1].agents[1] names post 12, but "
+                                                  "the table has 12"),
+    (("log", "events", 2, "agents", 1), "cushion4", "log.events[2].agents[1] names cushion 4, "
+                                                    "but the table has 4"),
+    (("log", "events", 3, "agents", 1), "goal_3", "log.events[3].agents[1] must name a pocket"),
+    (("log", "events", 2, "agents", 1), "jaw0", "log.events[2].agents[1] names circle 0, which "
+                                                "is not a pocket jaw"),
+    (("log", "events", 0, "type"), "ball_pin", "log.events[0].type is 'ball_pin', but the table "
+                                               "has no pins"),
+    (("log", "events", 2, "time"), 0.1, "log.events[2].time = 0.1 is earlier than the event "
+                                        "before it (0.3)"),
+    (("log", "events", 2, "time"), float("nan"), "log.events[2].time must be finite"),
+    (("log", "pins"), {"king": {"standing": True, "toppled_by": None}},
+     "log.pins has unknown key(s) ['king']"),
+    (("strike", "V0"), 25.0, "out of range [0.0, 20.0]"),
+    (("strike", "V0"), "fast", "strike.V0 must be a number, got 'fast'"),
+    (("strike", "ball"), "w5", "strike.ball names 'w5', which is not on the table"),
+    (("strike", "ball"), "x9", "strike.ball is an unknown ball 'x9'"),
+    (("strike",), {"ball": "w1", "V0": 0.8, "phi": 10.0, "a": 0.9, "b": 0.9},
+     "strike: strike offsets need a^2 + b^2 <= 1"),
+    (("inject",), [{"type": "off_table", "ball": "w5"}], "inject[0].ball names 'w5', which is "
+                                                         "not on the table"),
+    (("inject",), [{"type": "foul", "kind": "time", "time": "late"}],
+     "inject[0].time must be a number"),
+    (("inject",), {"type": "jam"}, "inject must be a list"),
+    (("inject", 0, "ball"), "w9", "inject[0].ball is an unknown ball 'w9'"),
+    (("inject", 0, "ball"), True, "inject[0].ball is an unknown ball True"),
+    (("inject", 0, "time"), float("nan"), "inject[0].time must be finite"),
+    (("inject", 0, "type"), "earthquake", "inject[0].type must be one of"),
+    (("inject", 0), {"type": "foul", "kind": ["time"]}, "inject[0].kind must be one of"),
+    (("inject", 0), {"type": "jam", "ball": "r2", "goal": True}, "inject[0].goal must be one "
+                                                                 "of [0, 1], got True"),
+    (("inject", 0), {"type": "jam", "ball": "r2"}, "inject[0] (a jam) needs 'goal'"),
+    (("inject", 0), {"type": "off_table"}, "inject[0].ball is missing"),
+    (("allow_overflow",), "yes", "allow_overflow must be true or false, got 'yes'"),
+    (("choices",), {"spots": [7]}, "choices.spots[0] must be an integer in [1, 5], got 7"),
+    (("choices",), {"pick": "w9"}, "choices.pick is an unknown ball 'w9'"),
+    (("player",), 2, "player must be one of [0, 1], got 2"),
+    (("player",), True, "player must be one of [0, 1], got True"),
+    (("rules",), "duo", "rules must be an object"),
+    # the state
+    (("state", "kader"), "yes", "state.kader must be true or false, got 'yes'"),
+    (("state", "turn", "scored"), 1, "state.turn.scored must be true or false, got 1"),
+    (("state", "balls", "w3"), [0.5, 0.01], "'state.balls.w1' and 'state.balls.w3' overlap"),
+    (("state", "balls", "w3"), [0.0, 0.1], "'state.balls.w3' at (0.0000, 0.1000) overlaps the "
+                                           "post"),
+    (("state", "balls", "w3"), [0.1, float("nan")], "state.balls.w3[1] must be finite"),
+    (("state", "balls", "w3"), None, "the game is over"),  # see test below for the message
+    (("state", "to_move"), 2, "state.to_move must be one of [0, 1], got 2"),
+    (("state", "turn", "strokes"), -1, "state.turn.strokes must be an integer >= 0, got -1"),
+    (("state", "match", "games_won", 1), 2, "state.match.games_won = [0, 2] reaches 2, but the "
+                                            "match is not over"),
+    (("state", "match", "games_won"), [0], "state.match.games_won must have 2 entries"),
+    (("state", "match", "winner"), 1, "state.match.winner must be null when state.phase is "
+                                      "'play'"),
+    (("state", "winner"), 0, "state.winner (of the last finished game) must be null in game 0"),
+    (("state", "idle_turns"), 6, "state.idle_turns = 6 reaches the G-5 limit 6"),
+    (("state", "idle_turns"), 2, "state.idle_turns = 2 exceeds state.turns = 0"),
+    (("state", "turn", "duty"), ["r1"], "state.turn.duty names r1, which is not a ball of side 0"),
+    (("state", "on_spot"), {"w5": 2}, "state.on_spot names w5, which is not on the table"),
+    (("state", "on_spot"), {"w1": 6}, "state.on_spot.w1 must be an integer in [1, 5], got 6"),
+    (("state", "partner"), [0, 2], "state.partner[1] must be one of [0, 1], got 2"),
+    (("state", "fouled_spots"), [[9], []], "state.fouled_spots[0][0] must be an integer in "
+                                           "[1, 5]"),
+    (("state", "phase"), "halftime", "state.phase must be one of ['opening', 'play', 'over']"),
+    (("state", "stroke"), 1.5, "state.stroke must be an integer, got 1.5"),
+]
+
+
+@pytest.mark.parametrize("path, value, fragment", G_CASES,
+                         ids=[".".join(map(str, c[0])) + f"={c[1]!r}"[:30] for c in G_CASES])
+def test_golf_bad_input_is_refused(path, value, fragment):
+    payload = mutate(golf_input(), path, value)
+    if path == ("state", "balls", "w3"):  # w3 is in final; drop it there so only the state speaks
+        payload["log"]["final"].pop("w3")
+        if value is None:  # w3 scored: the state is fine, the log too; the stroke scores
+            assert golf_game.score_json(payload)["outcome"]["scored_balls"] == ["w1"]
+            return
+    refused(golf_game.score_json, payload, fragment)
+
+
+def test_golf_array_log_checks():
+    """The array path (SimResult fields, e.g. LogBuilder) refuses what the JSON path refuses."""
+    st = GolfState.with_balls(MID)
+    good = (LogBuilder(st.xy).strike("w1", v=(1.0, 0.0)).post(0.2, "w1", 0, (0.82, 0.01))
+            .cushion(0.5, "r1", 2, (0.3, 0.419)).drop(0.8, "w1", 0).build())
+    score_stroke(st, good, "w1")
+    for field, change, fragment in (
+            ("ev_j", lambda a: a.__setitem__((0, 0), 99), "log.ev_j[0, 0] = 99 is not a cap "
+                                                          "index"),
+            ("ev_j", lambda a: a.__setitem__((0, 1), 4), "log.ev_j[0, 1] = 4 is not a cushion "
+                                                         "index"),
+            ("ev_j", lambda a: a.__setitem__((0, 2), 2), "log.ev_j[0, 2] = 2 is not a goal "
+                                                         "index"),
+            ("ev_i", lambda a: a.__setitem__((0, 1), 3), "log.ev_i[0, 1] = 3 is not a ball on "
+                                                         "the table"),
+            ("ev_type", lambda a: a.__setitem__((0, 1), 5), "log.ev_type[0, 1] = 5 is not a "
+                                                            "golfbillard event code"),
+            ("ev_time", lambda a: a.__setitem__((0, 1), np.nan), "log.ev_time[0, 1] = nan is "
+                                                                 "not a finite time"),
+            ("ev_time", lambda a: a.__setitem__((0, 1), 0.1), "log.ev_time[0, 1] = 0.1 is "
+                                                              "earlier than the event before"),
+            ("t_end", lambda a: a.__setitem__(0, 0.3), "log.ev_time[0, 1] = 0.5 is after "
+                                                       "log.t_end"),
+            ("pocket", lambda a: a.__setitem__((0, 0), 7), "log.pocket[0, 0] = 7 is not -1 or "
+                                                           "a goal index"),
+            ("n_events", lambda a: a.__setitem__(0, 9), "log.n_events[0] = 9 is outside [0, "
+                                                        "3]")):
+        bad = copy.deepcopy(good)
+        change(getattr(bad, field))
+        with pytest.raises(ValueError) as info:
+            score_stroke(st, bad, "w1")
+        assert fragment in str(info.value), str(info.value)
+    bad = copy.deepcopy(good)
+    del bad.ev_state
+    with pytest.raises(ValueError, match="log lacks field 'ev_state'"):
+        score_stroke(st, bad, "w1")
+
+
+def test_golf_missing_keys_and_state_consistency():
+    inp = golf_input()
+    for path, fragment in ((("log", "final", "r2", "x"), "log.final.r2.x is missing"),
+                           (("log", "events", 1, "agents"), "log.events[1].agents is missing"),
+                           (("state", "balls", "w5"), "state.balls.w5 is missing (null for a "
+                                                      "scored ball)"),
+                           (("strike", "phi"), "strike.phi is missing")):
+        refused(golf_game.score_json, mutate(inp, path, delete=True), fragment)
+    # a side without balls has lost its game: play cannot go on
+    state = inp["state"]
+    gone = {**state, "balls": {**state["balls"], "r1": None, "r2": None, "r3": None}}
+    refused(lambda s: GolfState.from_json(s), gone, "state.balls: side 1 has no ball left")
+    # G-20: one ball left means kader play
+    one = {**state, "balls": {**state["balls"], "r1": None, "r2": None}}
+    refused(lambda s: GolfState.from_json(s), one, "state.kader must be true")
+    assert GolfState.from_json({**one, "kader": True}).kader
+    # a finished match has its winner; more games won than played is refused
+    over = {**state, "phase": "over", "match": {"games_won": [2, 0], "game": 1, "winner": 0},
+            "winner": 0}
+    assert GolfState.from_json(over).match_winner == 0
+    refused(golf_game.score_json, {**inp, "state": over}, "state.phase is 'over'")
+    refused(lambda s: GolfState.from_json(s), {**over, "match": {"games_won": [2, 1], "game": 1,
+                                                                  "winner": 0}},
+            "more games won than played (2)")
+    refused(lambda s: GolfState.from_json(s), {**state, "match": {"game": 3}, "winner": 1},
+            "state.match.game = 3, but a match has at most 3 games")
+    with pytest.raises(RefereeInputError, match="game = 1, but a match has at most 1 games"):
+        GolfState.from_json({**state, "match": {"game": 1}, "winner": 1},
+                            rules=load_golf_rules(match="single"))
+
+
+def test_golf_opening_strikes_and_shot_objects():
+    payload = {"state": None, "shot": {"strike": [{"ball": "w1", "V0": 1.1, "phi": 25.0},
+                                                  {"ball": "w2", "V0": 1.1, "phi": -155.0}]}}
+    refused(golf_game.score_json, payload, "shot.strike: the opening (G-3) strikes one ball of "
+                                           "each side")
+    payload["shot"]["strike"] = payload["shot"]["strike"][:1]
+    refused(golf_game.score_json, payload, "the opening (G-3) needs two strikes")
+    st = golf_input()["state"]
+    strike = {"ball": "w1", "V0": 0.4, "phi": 0.0}
+    for shot, fragment in (({"strike": strike, "balls": {"w1": {"x": 0.5}}},
+                            "shot.balls.w1.y is missing"),
+                           ({"strike": strike, "balls": {"w1": [0.5, 0.0]}},
+                            "shot.balls.w1 must be an object"),
+                           ({"strike": strike, "max_events": 0},
+                            "shot.max_events must be an integer >= 1"),
+                           ({"strike": strike, "t_max": float("nan")}, "shot.t_max must be "
+                                                                        "finite"),
+                           ({"strike": strike, "params": {"u_s": "slow"}},
+                            "shot.params.u_s must be a number"),
+                           ({"strike": strike, "models": {"cushion": "rubber"}}, "shot.models"),
+                           ({"strike": strike, "table": "keglebillard"},
+                            "shot.table must be one of ['golfbillard']"),
+                           ({"strike": []}, "shot.strike must have at least 1 entries")):
+        refused(golf_game.score_json, {"state": st, "shot": shot}, fragment)
+
+
+# --- property-based: mutate valid inputs anywhere ------------------------------------------------
+
+
+def _paths(obj, prefix=()):
+    """Every path into a JSON tree (objects and lists), leaves and inner nodes."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield (*prefix, k)
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(obj, list):
+        for k, v in enumerate(obj):
+            yield (*prefix, k)
+            yield from _paths(v, (*prefix, k))
+
+
+def _leaves(obj, prefix=()):
+    return [p for p in _paths(obj, prefix) if not isinstance(_get(obj, p), (dict, list))]
+
+
+def _get(obj, path):
+    for k in path:
+        obj = obj[k]
+    return obj
+
+
+HOSTILE = [None, True, False, 0, -1, 1.5, -1e308, 1e308, float("nan"), float("inf"),
+           float("-inf"), "", "zzz", "0.5", [], [1, 2], {}, {"x": 1}, 10 ** 30, [[[]]]]
+
+K_IN, G_IN = kegle_input(), golf_input()
+# free-text leaves where any string is valid
+FREE_TEXT = {("inject", 0, "by")}
+K_PATHS, G_PATHS = list(_paths(K_IN)), list(_paths(G_IN))
+K_LEAVES = [p for p in _leaves(K_IN) if p not in FREE_TEXT]
+G_LEAVES = _leaves(G_IN)
+
+
+def _accepts_or_refuses(fn, payload) -> bool:
+    """True if ``fn`` scored ``payload``; False for a clear one-line ValueError. Any other
+    exception fails the test."""
+    try:
+        out = fn(payload)
+    except ValueError as exc:
+        msg = str(exc)
+        assert msg and "\n" not in msg and len(msg) < 600, msg
+        return False
+    json.dumps(out, allow_nan=False)  # the result is plain, finite JSON
+    return True
+
+
+@HYPO
+@given(game=st.sampled_from(["kegle", "golf"]), data=st.data())
+def test_any_mutation_is_scored_or_refused_clearly(game, data):
+    base, paths, fn = ((K_IN, K_PATHS, kegle_score) if game == "kegle"
+                       else (G_IN, G_PATHS, golf_game.score_json))
+    path = data.draw(st.sampled_from(paths))
+    parent = _get(base, path[:-1])
+    if isinstance(parent, dict) and data.draw(st.booleans()):
+        payload = mutate(base, path, delete=True)
+    else:
+        payload = mutate(base, path, data.draw(st.sampled_from(HOSTILE)))
+    _accepts_or_refuses(fn, payload)
+
+
+@HYPO
+@given(game=st.sampled_from(["kegle", "golf"]), data=st.data())
+def test_a_wrong_type_or_non_finite_leaf_is_always_refused(game, data):
+    """Every leaf is a number, a boolean, null or a name from a fixed set: a NaN, an object, a
+    list of lists or an unknown string in its place is never a valid input."""
+    base, leaves, fn = ((K_IN, K_LEAVES, kegle_score) if game == "kegle"
+                        else (G_IN, G_LEAVES, golf_game.score_json))
+    path = data.draw(st.sampled_from(leaves))
+    value = data.draw(st.sampled_from([float("nan"), float("inf"), {"x": 1}, [[[]]], "zzz"]))
+    assert not _accepts_or_refuses(fn, mutate(base, path, value)), (path, value)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(data=st.data())
+def test_several_mutations_at_once_are_scored_or_refused_clearly(data):
+    for base, fn in ((K_IN, kegle_score), (G_IN, golf_game.score_json)):
+        payload = copy.deepcopy(base)
+        for _ in range(data.draw(st.integers(2, 5))):
+            live = list(_paths(payload))
+            if not live:
+                break
+            path = data.draw(st.sampled_from(live))
+            payload = mutate(payload, path, data.draw(st.sampled_from(HOSTILE)))
+        _accepts_or_refuses(fn, payload)
+
+
+OPTIONAL_LOG_KEYS = ("n_events", "t_end", "overflow", "end_reason")
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, database=None)
+@given(game=st.sampled_from(["kegle", "golf"]), data=st.data())
+def test_equivalent_inputs_give_the_same_result(game, data):
+    """The correct result, not just any: dropping the log's optional keys (``t_end`` only when
+    the referee does not read it) and reordering the objects' keys change nothing."""
+    base, fn = (K_IN, kegle_score) if game == "kegle" else (G_IN, golf_game.score_json)
+    want = fn(copy.deepcopy(base))
+    payload = copy.deepcopy(base)
+    drop = data.draw(st.lists(st.sampled_from(OPTIONAL_LOG_KEYS), unique=True))
+    for key in drop:
+        if not (game == "golf" and key == "t_end"):  # golf reads t_end (drops at the end)
+            del payload["log"][key]
+    for obj in (payload["log"]["final"], payload["log"]["pins"], payload["state"]):
+        keys = data.draw(st.permutations(list(obj)))
+        items = [(k, obj.pop(k)) for k in keys]
+        obj.update(items)
+    assert fn(payload) == want
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["kegle", "golf"])
+def test_every_path_with_every_hostile_value(game):
+    """The exhaustive version of the two properties above (about 2,700 inputs per game)."""
+    base, paths, leaves, fn = ((K_IN, K_PATHS, K_LEAVES, kegle_score) if game == "kegle"
+                               else (G_IN, G_PATHS, G_LEAVES, golf_game.score_json))
+    for path in paths:
+        if isinstance(_get(base, path[:-1]), dict):
+            _accepts_or_refuses(fn, mutate(base, path, delete=True))
+        for value in HOSTILE:
+            ok = _accepts_or_refuses(fn, mutate(base, path, value))
+            never = (isinstance(value, float) and not math.isfinite(value)) or value in (
+                "zzz", {"x": 1}, [[[]]])
+            assert not (ok and never and path in leaves), (path, value)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, database=None)
+@given(v0=st.floats(0.5, 6.0), phi=st.floats(0.0, 360.0), a=st.floats(-0.5, 0.5),
+       b=st.floats(-0.5, 0.5), theta=st.floats(0.0, 30.0))
+def test_kegle_real_physics_logs_are_accepted_and_score_as_the_shot(v0, phi, a, b, theta):
+    """The log route (a stored physics output) scores exactly like the shot route."""
+    state = kegle_input()["state"]
+    shot = {"strike": {"ball": "red", "V0": v0, "phi": phi, "theta": theta, "a": a, "b": b}}
+    via_shot = kegle_score({"state": state, "shot": shot})
+    out = simulate_json({"table": "keglebillard", "pins": True,
+                         "balls": {k: {"x": x, "y": y} for k, (x, y) in
+                                   state["balls"].items()}, **shot})
+    via_log = kegle_score({"state": state, "log": json.loads(json.dumps(out))})
+    assert via_log == via_shot
+
+
+@settings(max_examples=15, deadline=None, derandomize=True, database=None)
+@given(ball=st.sampled_from(["w1", "w2", "w3"]), v0=st.floats(0.3, 4.0),
+       phi=st.floats(-180.0, 180.0), a=st.floats(-0.5, 0.5), b=st.floats(-0.5, 0.5))
+def test_golf_real_physics_logs_are_accepted(ball, v0, phi, a, b):
+    state = golf_input()["state"]
+    strike = {"ball": ball, "V0": v0, "phi": phi, "a": a, "b": b}
+    out = simulate_json({"table": "golfbillard", "balls": {
+        k: {"x": x, "y": y} for k, (x, y) in MID.items()}, "strike": strike})
+    res = golf_game.score_json({"state": state, "log": json.loads(json.dumps(out)),
+                                "strike": strike})
+    assert res["state"]["stroke"] == 1
+
+
+def test_states_of_real_games_round_trip():
+    """No false alarms: every state of real games (random strikes, physics) parses back."""
+    game = KeglebillardGame()
+    for seed, n in ((0, 2), (1, 3)):
+        rec = play_game(n, seed=seed, max_shots=80)
+        state = GameState.from_dict(rec["state"])
+        game.check_state(state)
+        assert state.to_dict() == rec["state"]
+    for seed, rules in ((0, {}), (1, {"duo": True, "no_progress_turns": 2,
+                                      "no_progress_window": 1})):
+        r = load_golf_rules(**rules)
+        end, hist = golf_game.run_game(r, seed=seed, max_strokes=60)
+        assert GolfState.from_json(end.to_json(), rules=r).to_json() == end.to_json()
+
+
+# --- typed getters -------------------------------------------------------------------------------
+
+
+def test_typed_getters():
+    assert req_bool(np.bool_(True), "a") is True
+    assert req_int(np.int64(3), "a", 0, 5) == 3
+    assert req_num(np.float32(0.5), "a") == 0.5
+    for fn, value, fragment in ((req_bool, 1, "a must be true or false, got 1"),
+                                (req_int, True, "a must be an integer, got True"),
+                                (req_int, 2.0, "a must be an integer, got 2.0"),
+                                (req_num, 10 ** 400, "a must be finite"),
+                                (req_num, "1", "a must be a number, got '1'"),
+                                (req_num, None, "a must be a number, got None")):
+        with pytest.raises(RefereeInputError, match=None) as info:
+            fn(value, "a")
+        assert fragment in str(info.value)
+    with pytest.raises(RefereeInputError) as info:
+        req_num("x" * 10_000, "a")
+    assert len(str(info.value)) < 200  # a huge value is cut in the message
+    assert math.isfinite(req_num(1e308, "a"))
+
+
+# --- the CLI ------------------------------------------------------------------------------------
+
+CLI_CASES = [
+    ("keglebillard", mutate(kegle_input(), ("log", "final"), {}),
+     "error: log.final.red is missing"),
+    ("keglebillard", [kegle_input(), mutate(kegle_input(), ("state", "scores", 1), "10")],
+     "error: input[1]: state.scores[1] must be an integer, got '10'"),
+    ("golfbillard", mutate(golf_input(), ("log", "pins"), {"king": True}),
+     "error: log.pins has unknown key(s) ['king']"),
+    ("golfbillard", mutate(golf_input(), ("state", "kader"), "no"),
+     "error: state.kader must be true or false, got 'no'"),
+]
+
+
+def _one_line_error(rc: int, out: str, err: str, fragment: str) -> None:
+    assert rc == 2, err
+    assert out == "" and err.count("\n") == 1 and err.endswith("\n"), err[-500:]
+    assert err.startswith(fragment), err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("case", [0, 2])
+def test_cli_subprocess_exits_2_with_one_line(case):
+    game, payload, fragment = CLI_CASES[case]
+    proc = subprocess.run([sys.executable, "-m", "cuegym.rules", "score", "--game", game],
+                          input=json.dumps(payload), capture_output=True, text=True,
+                          timeout=300)
+    _one_line_error(proc.returncode, proc.stdout, proc.stderr, fragment)
+
+
+def _run_cli(game: str, stdin: str) -> tuple[int, str, str]:
+    from cuegym.rules import __main__ as cli
+
+    old = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin), io.StringIO(), io.StringIO()
+    try:
+        rc = cli.main(["score", "--game", game])
+        return rc, sys.stdout.getvalue(), sys.stderr.getvalue()
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = old
+
+
+@pytest.mark.parametrize("game, payload, fragment", CLI_CASES)
+def test_cli_exits_2_with_one_line(game, payload, fragment):
+    _one_line_error(*_run_cli(game, json.dumps(payload)), fragment)
+
+
+def test_cli_new_refuses_absurd_player_counts():
+    from cuegym.rules import __main__ as cli
+
+    old = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = io.StringIO(), io.StringIO()
+    try:
+        rc = cli.main(["new", "--game", "keglebillard", "--players", str(10 ** 9)])
+        err = sys.stderr.getvalue()
+    finally:
+        sys.stdout, sys.stderr = old
+    assert rc == 2 and err == "error: n_players must be an integer <= 1000, got 1000000000\n"
+
+
+def test_cli_nested_and_non_finite_json():
+    _one_line_error(*_run_cli("keglebillard", "[" * 100_000 + "]" * 100_000),
+                    "error: stdin is not valid JSON: nested too deeply")
+    text = json.dumps(kegle_input()).replace('"t_end": 3.0', '"t_end": NaN')
+    _one_line_error(*_run_cli("keglebillard", text), "error: log.t_end must be finite, got nan")
+    text = json.dumps(golf_input()).replace('"V0": 0.8', '"V0": 1e999')
+    _one_line_error(*_run_cli("golfbillard", text), "error: strike.V0 must be finite, got inf")
