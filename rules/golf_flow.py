@@ -8,8 +8,8 @@
   and writes the outcomes and the next states; states are copied as arrays, row by row.
 
 Numba caches each file's functions by that file's time stamp only: after editing a kernel file
-this one calls (golf_stroke, golf_spots, golf_paths), touch this file too so the cached entry
-points are rebuilt.
+this one calls (golf_stroke, golf_apply, golf_spots, golf_paths), touch this file too so the
+cached entry points are rebuilt.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import math
 import numba as nb
 import numpy as np
 
+from .golf_apply import error, note
 from .golf_arrays import (
     BALLS_PER_SIDE,
     N_BALLS,
@@ -54,7 +55,7 @@ from .golf_codes import (
 )
 from .golf_paths import in_poly, path_max
 from .golf_spots import place_on_spots
-from .golf_stroke import _error, _note, _path, referee_play, table_drops
+from .golf_stroke import _path, referee_play, table_drops
 
 #: G-3: opening balls whose distances to their attack goals differ by no more than this [m] are
 #: "equal distances" (rounding noise of mirror-image strokes is not a win).
@@ -240,7 +241,7 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
             if side < 0:
                 side = b // BALLS_PER_SIDE if b >= 0 else -1
             if side < 0:
-                _error(out, t, E_OPENING_FOUL_SIDE, e, 0)
+                error(out, t, E_OPENING_FOUL_SIDE, e, 0)
                 return
             _opening_foul(out, t, nf, inp.inj_time[t, e], bo[side], F_G18, inp.inj_kind[t, e],
                           D_OPENING_SIDE, side, 0, 0)
@@ -251,7 +252,7 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
             if b == bo[0] or b == bo[1]:
                 lost[b // BALLS_PER_SIDE] = True
         else:
-            _note(out, t, N_IGNORED + typ, b)
+            note(out, t, N_IGNORED + typ, b)
     if rp[R_DUO] > 0 and inp.players[t, 0] >= 0:
         for s in range(2):
             if inp.players[t, s] != st.openers[t, s]:  # G-31: the wrong partner opened
@@ -345,16 +346,16 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
                                                  np.zeros(5, np.bool_), inp.draws[t, 1:],
                                                  out.spot_ball[t], out.spot_k[t], on_spot)
         if err != E_NONE:
-            _error(out, t, err, ev, eb)
+            error(out, t, err, ev, eb)
             return
         if inp.spot_n[t] > used:
-            _note(out, t, N_SPOTS_UNUSED, used)
+            note(out, t, N_SPOTS_UNUSED, used)
         for x in range(N_BALLS):
             out.scored_mask[t, x] = removed[x]
             if removed[x]:
                 out.scored[t, x // BALLS_PER_SIDE] += 1
     if replaced and inp.spot_n[t] >= 0:
-        _note(out, t, N_SPOTS_REPEAT, -1)
+        note(out, t, N_SPOTS_REPEAT, -1)
     out.n_spotted[t] = n_sp
     left0, left1 = _balls_left(xy, 0), _balls_left(xy, 1)
     winner = -1
