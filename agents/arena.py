@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents.base import Agent, ShotNoise, Strikes, check_game, load_noise
-from cuegym.configs import load_params
 
 #: Value of winning the game outright with a shot (keglebillard K-20, golfbillard G-4), in the
 #: units of :meth:`KeglebillardArena.values` / :meth:`GolfbillardArena.values`.
@@ -179,7 +178,9 @@ class KeglebillardArena:
 
 
 class GolfbillardArena:
-    """Golfbillard for agents (rules: ``cuegym.rules.golfbillard`` and ``..golfbillard_game``).
+    """Golfbillard for agents, on the game layer (:class:`cuegym.games.golf.Golf`): states are
+    :class:`~cuegym.rules.golf_arrays.GolfStates` batches (their items are rules ``GolfState``
+    values, which the agents read).
 
     Args:
         rules: a ``GolfRules``, a mapping of options over the shipped file, or None. The arena's
@@ -191,25 +192,26 @@ class GolfbillardArena:
     n_players = 2
 
     def __init__(self, rules: Any = None, max_events: int = 600, t_max: float = 60.0) -> None:
-        from cuegym.rules.golfbillard import GolfRules, golf_geometry, load_golf_rules
+        from cuegym.games.golf import Golf
+        from cuegym.rules.golfbillard import GolfRules, load_golf_rules
 
         if isinstance(rules, GolfRules):
             self.rules = rules
         else:
             opts = {"match": "single", **dict(rules or {})}
             self.rules = load_golf_rules(**opts)
-        self.geo = golf_geometry()
-        self.params = load_params("golfbillard")
+        self.g = Golf(self.rules)
+        self.geo = self.g.geo
+        self.params = self.g.params
         self.table = self.geo.table
         self.R = self.params.R
         self.max_events = int(max_events)
         self.t_max = float(t_max)
         self._cones: dict[int, Any] = {}
 
-    def new_states(self, n: int) -> list:
-        from cuegym.rules.golfbillard_game import new_match
-
-        return [new_match(self.rules, seed=k, geo=self.geo) for k in range(int(n))]
+    def new_states(self, n: int) -> Any:
+        """n new single games (state seeds 0..n-1)."""
+        return self.g.new(int(n), seed=np.arange(int(n)))
 
     @staticmethod
     def to_move(state: Any) -> int:
@@ -226,45 +228,47 @@ class GolfbillardArena:
         w = state.match_winner if state.phase == "over" else -1
         return int(w) if w in (0, 1) else None
 
-    # the batch bookkeeping of play_games (golfbillard states are a list)
-    @staticmethod
-    def take(states: list, idx: Any) -> list:
-        return [states[i] for i in np.asarray(idx, np.int64)]
+    # the batch bookkeeping of play_games: a GolfStates batch, or a list of GolfState values
+    # (kept as a list, so that a caller tracking the values by identity can)
+    def take(self, states: Any, idx: Any) -> Any:
+        if isinstance(states, list):
+            return [states[i] for i in np.asarray(idx, np.int64)]
+        return self.g.batch(states).take(np.asarray(idx, np.int64))
+
+    def put(self, states: Any, idx: Any, new: Any) -> None:
+        if isinstance(states, list):
+            for i, s in zip(np.asarray(idx, np.int64), new, strict=True):
+                states[i] = s
+        else:
+            states.put(np.asarray(idx, np.int64), self.g.batch(new))
+
+    def movers(self, states: Any) -> np.ndarray:
+        return self.g.batch(states).to_move.copy()
+
+    def overs(self, states: Any) -> np.ndarray:
+        return self.g.batch(states).over
+
+    def openings(self, states: Any) -> np.ndarray:
+        """(T,) bool: the table is in its G-3 opening."""
+        from cuegym.rules.golf_codes import P_OPENING
+
+        return self.g.batch(states).phase == P_OPENING
+
+    def winners(self, states: Any) -> list[int | None]:
+        b = self.g.batch(states)
+        return [int(w) if o and w in (0, 1) else None
+                for w, o in zip(b.match_winner, b.over, strict=True)]
 
     @staticmethod
-    def put(states: list, idx: Any, new: Sequence[Any]) -> None:
-        for i, s in zip(np.asarray(idx, np.int64), new, strict=True):
-            states[i] = s
+    def scores(states: Any) -> list:
+        return [None] * len(states)
 
-    def movers(self, states: list) -> np.ndarray:
-        return np.array([self.to_move(s) for s in states], np.int64)
+    def outcomes(self, states: Any, strikes: Strikes) -> tuple[Any, Any]:
+        """Referee play strokes (no opening) and advance: (GolfOutcomes, GolfStates)."""
+        return self.g.play(self.g.batch(states), strikes, max_events=self.max_events,
+                           t_max=self.t_max, allow_overflow=True)
 
-    def overs(self, states: list) -> np.ndarray:
-        return np.array([self.over(s) for s in states], bool)
-
-    def winners(self, states: list) -> list[int | None]:
-        return [self.winner(s) for s in states]
-
-    @staticmethod
-    def scores(states: list) -> list:
-        return [getattr(s, "scores", None) for s in states]
-
-    def simulate(self, states: Sequence[Any], cue_ball: np.ndarray, cue: np.ndarray
-                 ) -> tuple[Any, Callable]:
-        from cuegym.rules.golfbillard_game import simulate_strokes
-
-        return simulate_strokes(states, cue_ball, cue, geo=self.geo, params=self.params,
-                                max_events=self.max_events, t_max=self.t_max)
-
-    def outcomes(self, states: Sequence[Any], strikes: Strikes) -> tuple[list, list]:
-        """Referee play strokes (no opening) and advance: (outcomes, new states)."""
-        from cuegym.rules.golfbillard_game import play_strokes
-
-        res, seg = self.simulate(states, strikes.cue_ball, strikes.cue)
-        return play_strokes(states, res, strikes.cue_ball, strikes.cue, segments=seg,
-                            rules=self.rules, geo=self.geo, allow_overflow=True)
-
-    def values(self, states: Sequence[Any], strikes: Strikes, *, terms: Mapping | None = None
+    def values(self, states: Any, strikes: Strikes, *, terms: Mapping | None = None
                ) -> np.ndarray:
         """Value of each play stroke for its side, looking one stroke ahead: own balls scored
         minus the opponent's, ``WIN_VALUE`` for winning the game (``-WIN_VALUE`` for losing
@@ -272,8 +276,20 @@ class GolfbillardArena:
         plus ``position`` (default 1) times :meth:`position_value` of the balls afterwards (own
         minus the opponent's chances)."""
         terms = dict(terms or {})
-        outs, _ = self.outcomes(states, strikes)
-        return np.array([self._value(o, terms) for o in outs])
+        out, _ = self.outcomes(states, strikes)
+        T = len(out)
+        rows = np.arange(T)
+        s = out.shooter
+        v = (out.scored[rows, s] - out.scored[rows, 1 - s]).astype(np.float64)
+        v += np.where(out.game_over, np.where(out.winner == s, WIN_VALUE, -WIN_VALUE), 0.0)
+        v += np.where(out.foul, terms.get("foul", -0.3), 0.0)
+        v += np.where(out.turn_kept, terms.get("keep", 0.7), 0.0)
+        w = terms.get("position", 1.0)
+        if w:
+            for t in np.flatnonzero(~out.game_over):
+                v[t] += w * (self.position_value(out.xy[t], int(s[t]))
+                             - self.position_value(out.xy[t], 1 - int(s[t])))
+        return v
 
     def position_value(self, xy: np.ndarray, side: int) -> float:
         """Chances of ``side``'s balls at ``xy`` (10, 2): 0.8 for a ball in its goal cone with a
@@ -302,44 +318,25 @@ class GolfbillardArena:
                 v += 0.3 * math.exp(-d / 0.3)
         return v
 
-    def _value(self, out: Any, terms: Mapping) -> float:
-        s = int(out.shooter)
-        v = float(out.scored[s]) - float(out.scored[1 - s])
-        if out.game_over:
-            v += WIN_VALUE if out.winner == s else -WIN_VALUE
-        if out.foul is not None:
-            v += terms.get("foul", -0.3)
-        if out.turn_kept:
-            v += terms.get("keep", 0.7)
-        w = terms.get("position", 1.0)
-        if w and not out.game_over:
-            v += w * (self.position_value(out.xy, s) - self.position_value(out.xy, 1 - s))
-        return v
-
-    def step(self, states: Sequence[Any], strikes: Strikes) -> tuple[list[ShotRecord], list]:
-        """Play one (already noised) play stroke per state."""
-        outs, new = self.outcomes(states, strikes)
+    def step(self, states: Any, strikes: Strikes) -> tuple[list[ShotRecord], Any]:
+        """Play one (already noised) play stroke per state; returns the records and the new
+        states (a batch; a list of ``GolfState`` values for a list)."""
+        out, new = self.outcomes(states, strikes)
+        rules = out.first_rule
         rec = []
-        for t, o in enumerate(outs):
-            s = int(o.shooter)
-            rec.append(ShotRecord(game=t, shooter=s, points=float(o.scored[s]),
-                                  given=float(o.scored[1 - s]), foul=o.foul is not None,
-                                  rules=tuple(f.rule for f in o.fouls[:1])))
-        return rec, new
+        for t in range(len(out)):
+            s = int(out.shooter[t])
+            rec.append(ShotRecord(game=t, shooter=s, points=float(out.scored[t, s]),
+                                  given=float(out.scored[t, 1 - s]), foul=bool(out.foul[t]),
+                                  rules=(str(rules[t]),) if out.foul[t] else ()))
+        return rec, new.states() if isinstance(states, list) else new
 
-    def opening(self, states: Sequence[Any], strikes0: Strikes, strikes1: Strikes
-                ) -> list:
-        """Play the G-3 opening (both sides at t = 0); returns the new states."""
-        from cuegym.rules.golfbillard_game import play_strokes
-
-        T = len(states)
-        cb = np.stack([strikes0.cue_ball, strikes1.cue_ball], axis=1)
-        cue = np.stack([strikes0.cue, strikes1.cue], axis=1)
-        res, seg = self.simulate(states, cb, cue)
-        players = [list(s.openers) for s in states]
-        _, new = play_strokes(states, res, cb, cue.reshape(T, 2, 5), players=players,
-                              segments=seg, rules=self.rules, geo=self.geo, allow_overflow=True)
-        return new
+    def opening(self, states: Any, strikes0: Strikes, strikes1: Strikes) -> Any:
+        """Play the G-3 opening (both sides at t = 0, strikes already executed); returns the
+        new states (a list of ``GolfState`` values for a list)."""
+        _, new = self.g.play(self.g.batch(states), strikes0, strikes1=strikes1,
+                             max_events=self.max_events, t_max=self.t_max, allow_overflow=True)
+        return new.states() if isinstance(states, list) else new
 
 
 def make_arena(game: str, rules: Any = None, **kw: Any) -> KeglebillardArena | GolfbillardArena:
@@ -441,19 +438,18 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
     done_before = 0
     while live.any():
         # golfbillard G-3 opening: both seats strike at once
-        opening = [g for g in np.flatnonzero(live) if states[g].phase == "opening"] \
+        opening = np.flatnonzero(live & arena.openings(states)).tolist() \
             if arena.game == "golfbillard" else []
         if opening:
-            sub = [states[g] for g in opening]
+            sub = arena.take(states, opening)
             parts = []
             for side in (0, 1):
                 st = Strikes.empty(len(opening))
                 for a in (0, 1):
                     mask = np.array([seats[g, side] == a for g in opening])
                     if mask.any():
-                        st.put(mask, agents[a].act_opening([s for s, m in zip(sub, mask,
-                                                                                strict=True)
-                                                            if m], side, rng))
+                        st.put(mask, agents[a].act_opening(arena.take(sub, np.flatnonzero(mask)),
+                                                           side, rng))
                 parts.append(noise.apply(st, rng))
             arena.put(states, opening, arena.opening(sub, *parts))
             n_shots[opening] += 1

@@ -41,18 +41,18 @@ def reward_terms(arena: Any, states: list, strikes: Strikes, spec: ResidualSpec
         out, _ = g.play(g.batch(states), strikes, max_events=arena.max_events,
                         t_max=arena.t_max, allow_overflow=True)
         return g.reward_terms(out, None)[0]
-    outs, _ = arena.outcomes(states, strikes)
+    res, _ = arena.outcomes(states, strikes)
+    xy0 = arena.g.batch(states).xy
     pv = arena.position_value
-    out = {k: np.zeros(T) for k in ("own_goals", "opponent_goals", "foul", "position")}
-    cache: dict[int, float] = {}
-    for t, (st, o) in enumerate(zip(states, outs, strict=True)):
-        out["own_goals"][t] = o.scored[0]
-        out["opponent_goals"][t] = o.scored[1]
-        out["foul"][t] = o.foul is not None
-        k = id(st)
+    out = {"own_goals": res.scored[:, 0].astype(np.float64),
+           "opponent_goals": res.scored[:, 1].astype(np.float64),
+           "foul": res.foul.astype(np.float64), "position": np.zeros(T)}
+    cache: dict[bytes, float] = {}
+    for t in range(T):
+        k = xy0[t].tobytes()
         if k not in cache:
-            cache[k] = pv(st.xy, 0) - pv(st.xy, 1)
-        out["position"][t] = pv(o.xy, 0) - pv(o.xy, 1) - cache[k]
+            cache[k] = pv(xy0[t], 0) - pv(xy0[t], 1)
+        out["position"][t] = pv(res.xy[t], 0) - pv(res.xy[t], 1) - cache[k]
     return out
 
 

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numba as nb
 import numpy as np
 
 from cuegym.agents.base import Agent, Strikes, check_game
@@ -64,11 +65,25 @@ def seg_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def seg_dist_many(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(N, M) distances of points ``p`` (M, 2) from N segments a[n]-b[n] ((N, 2) each)."""
     p = np.asarray(p, np.float64).reshape(-1, 2)
-    d = b - a  # (N, 2)
-    L2 = np.maximum((d * d).sum(1), 1e-24)  # (N,)
-    s = np.clip(((p[None, :, :] - a[:, None, :]) * d[:, None, :]).sum(-1) / L2[:, None], 0, 1)
-    q = a[:, None, :] + s[..., None] * d[:, None, :]
-    return np.hypot(p[None, :, 0] - q[..., 0], p[None, :, 1] - q[..., 1])
+    a = np.asarray(a, np.float64)
+    b = np.asarray(b, np.float64)
+    a = np.broadcast_to(a, b.shape) if a.shape != b.shape else a
+    out = np.empty((len(b), len(p)))
+    _seg_dist_many(p, a.reshape(-1, 2), b.reshape(-1, 2), out)
+    return out
+
+
+@nb.njit(cache=True)
+def _seg_dist_many(p, a, b, out):
+    """Kernel of :func:`seg_dist_many` (the same arithmetic, without temporaries)."""
+    for n in range(b.shape[0]):
+        dx = b[n, 0] - a[n, 0]
+        dy = b[n, 1] - a[n, 1]
+        L2 = max(dx * dx + dy * dy, 1e-24)
+        for m in range(p.shape[0]):
+            s = ((p[m, 0] - a[n, 0]) * dx + (p[m, 1] - a[n, 1]) * dy) / L2
+            s = min(max(s, 0.0), 1.0)
+            out[n, m] = math.hypot(p[m, 0] - (a[n, 0] + s * dx), p[m, 1] - (a[n, 1] + s * dy))
 
 
 def ray_dist(p: np.ndarray, a: np.ndarray, u: np.ndarray, length: float) -> np.ndarray:

@@ -52,6 +52,30 @@ class GolfbillardPositions:
                          fouled_spots=self.fouled_spots[k].copy(), turns=int(self.turns[k]),
                          idle_turns=int(self.idle_turns[k]))
 
+    def batch(self, idx: np.ndarray):
+        """Positions ``idx`` as a :class:`~cuegym.rules.golf_arrays.GolfStates` batch (play
+        phase, fresh match bookkeeping)."""
+        from cuegym.rules.golf_arrays import empty_states
+        from cuegym.rules.golf_codes import P_PLAY
+
+        idx = np.asarray(idx, np.int64)
+        b = empty_states(len(idx))
+        b.xy[:] = self.xy[idx]
+        b.to_move[:] = self.to_move[idx]
+        b.phase[:] = P_PLAY
+        b.kader[:] = self.kader[idx]
+        b.duty[:] = self.duty[idx]
+        b.duty_met[:] = self.duty_met[idx]
+        b.turn_strokes[:] = self.turn_strokes[idx]
+        b.turn_scored[:] = self.turn_scored[idx]
+        b.on_spot[:] = self.on_spot[idx]
+        b.fouled_spots[:] = self.fouled_spots[idx]
+        b.turns[:] = self.turns[idx]
+        b.idle_turns[:] = self.idle_turns[idx]
+        b.winner[:] = -1
+        b.match_winner[:] = -1
+        return b
+
     def summary(self) -> dict[str, float]:
         left = (~np.isnan(self.xy[:, :, 0])).reshape(-1, 2, 5).sum(-1)
         return {"positions": len(self), "kader": float(self.kader.mean()),
@@ -75,23 +99,21 @@ def generate_golfbillard_positions(n: int = 8192, *, seed: int = 0, tables: int 
     """Simulate single golfbillard games and record ``n`` play-phase positions (each position
     before a stroke kept with probability ``keep``; float32-rounded and checked);
     ``progress``: a progress bar on stderr."""
-    from cuegym.configs import load_params
-    from cuegym.physics import simulate
-    from cuegym.physics.path import ball_segments
-    from cuegym.rules.golfbillard import golf_geometry, load_golf_rules
-    from cuegym.rules.golfbillard_game import new_match, play_strokes, random_policy
+    from cuegym.games.golf import Golf
+    from cuegym.games.strikes import Strikes
+    from cuegym.rules.golfbillard_game import random_policy
 
     rng = np.random.default_rng(seed)
-    rules = load_golf_rules(match="single")
-    geo = golf_geometry()
-    params = load_params("golfbillard")
-    states = [new_match(rules, seed=int(rng.integers(2**31))) for _ in range(tables)]
+    game = Golf({"match": "single"})
+    geo = game.geo
+    states = game.new(tables, seed=rng.integers(2**31, size=tables))
     keys = ("xy", "to_move", "kader", "duty", "duty_met", "turn_strokes", "turn_scored",
             "on_spot", "fouled_spots", "turns", "idle_turns")
     rec: dict[str, list] = {k: [] for k in keys}
     from tqdm.auto import tqdm
 
     bar = tqdm(total=n, desc="golfbillard positions", unit="pos", disable=not progress)
+    nan2 = np.full((tables, 2), np.nan)
     while len(rec["xy"]) < n:
         bar.update(len(rec["xy"]) - bar.n)
         for st in states:
@@ -107,17 +129,13 @@ def generate_golfbillard_positions(n: int = 8192, *, seed: int = 0, tables: int 
         cue = np.zeros((tables, 2, 5))
         for t, st in enumerate(states):
             cb[t], cue[t] = random_policy(st, rng, geo)
-        xy = np.stack([s.xy for s in states])
-        present = ~np.isnan(xy[..., 0])
-        res = simulate(geo.table, params, np.where(present[..., None], xy, 0.0), cue_ball=cb,
-                       cue=cue, present=present, max_events=max_events, validate=False)
-        players = [list(s.openers) if s.phase == "opening" else int(s.partner[s.to_move])
-                   for s in states]
-        _, states = play_strokes(states, res, cb, cue, players=players,
-                                 segments=lambda t, b, r=res: ball_segments(r, t, b),
-                                 rules=rules, geo=geo, allow_overflow=True)
-        states = [new_match(rules, seed=int(rng.integers(2**31))) if s.phase == "over" else s
-                  for s in states]
+        # random play: a stroke cut off by max_events is scored where it ended
+        _, states = game.play(states, Strikes(cue[:, 0], cb[:, 0], nan2),
+                              strikes1=Strikes(cue[:, 1], np.maximum(cb[:, 1], 0), nan2),
+                              max_events=max_events, allow_overflow=True)
+        over = np.flatnonzero(states.over)
+        if len(over):
+            states.put(over, game.new(len(over), seed=rng.integers(2**31, size=len(over))))
     bar.close()
     arr = {k: np.array(v) for k, v in rec.items()}
     return GolfbillardPositions(

@@ -32,21 +32,12 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from cuegym.rules.golfbillard import golf_geometry
-from cuegym.rules.golfbillard_game import new_match, opening_balls
+from cuegym.games.golf import Golf
+from cuegym.games.strikes import Strikes
 
 from .actions import check_actions
 from .aec import CuegymAEC
-from .golf import (
-    GolfActionMap,
-    _stroke_terms,
-    action_space,
-    goal_distance,
-    golf_rules,
-    observation_space,
-    observe_states,
-    play_golf_strokes,
-)
+from .golf import GolfActionMap, action_space, golf_rules, observation_space
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -78,7 +69,8 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
             raise ValueError(f"duo must be true or false, got {duo!r}")
         self.rules = golf_rules({**dict(rules or {}), "duo": duo})
         self.duo = duo
-        self.geo = golf_geometry()
+        self.game = Golf(self.rules)
+        self.geo = self.game.geo
         self._setup("golfbillard", reward=reward, noise=noise, settings=settings, clip=clip,
                     render_mode=render_mode, observation_space=observation_space(),
                     action_space=action_space())
@@ -86,7 +78,8 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         self.possible_agents = ([f"side_{s}_p{p}" for s in (0, 1) for p in (0, 1)] if duo
                                 else ["side_0", "side_1"])
         self.map = GolfActionMap(self.settings, self.geo)
-        self.half = (self.geo.table.length / 2, self.geo.table.width / 2)
+        self.half = self.game.half
+        self.states = self.game.new(1)
 
     def _side(self, agent: str) -> int:
         return int(agent[5])
@@ -101,17 +94,21 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
             return self._agent(s, int(st.openers[s]))
         return self._agent(int(st.to_move), int(st.partner[st.to_move]))
 
+    @property
+    def game_state(self):
+        """The rules state of the table (a :class:`~cuegym.rules.golfbillard.GolfState`)."""
+        return self.states[0]
+
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self._start_episode(seed, options)
-        self.game_state = new_match(self.rules)
+        self.states = self.game.new(1)
         self._pending = None  # side 0's opening strike while side 1 chooses
         self.agent_selection = self._to_act()
 
     def observe(self, agent: str) -> np.ndarray:
         s = self._side(agent)
-        return observe_states([self.game_state], [s], self.half,
-                              to_move=[agent == self.agent_selection],
-                              games_to_win=self.rules.games_to_win)[0]
+        return self.game.observe(self.states, [s],
+                                 to_move=np.array([agent == self.agent_selection]))[0]
 
     def step(self, action) -> None:
         self._check_can_step()
@@ -127,7 +124,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         cue1 = self.noise.execute(self.map.strikes(a, sides), [self.np_random])[0]
         self._clear_rewards()
         if st.phase == "opening":
-            ball = opening_balls(st)[side]
+            ball = int(self.game.opening_balls(self.states)[0, side])
             if side == 0:  # wait for side 1's opening choice
                 self._pending = (ball, cue1)
                 self.agent_selection = self._to_act()
@@ -135,42 +132,34 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
                 return
             b0, c0 = self._pending
             self._pending = None
-            cb = np.array([[b0, ball]])
-            cue = np.stack([c0, cue1])[None]
+            s0 = Strikes(c0[None], [b0], np.full((1, 2), np.nan))
+            s1 = Strikes(cue1[None], [ball], np.full((1, 2), np.nan))
         else:
-            ball = int(self.map.select(a, sides, st.xy[None])[0])
-            cb = np.array([[ball, -1]])
-            cue = np.zeros((1, 2, 5))
-            cue[0, 0] = cue1
-        d0 = [goal_distance(st.xy[None], np.array([s]), self.geo)[0] for s in (0, 1)]
+            ball = int(self.map.select(a, sides, self.states.xy)[0])
+            s0, s1 = Strikes(cue1[None], [ball], np.full((1, 2), np.nan)), None
+        before = self.states
         s = self.settings
-        outs, new, res = play_golf_strokes(
-            self.geo, self.rules, self.params, [st], cb, cue, max_events=s.max_events,
-            t_max=s.t_max, workspace=None if self.render_mode else self.workspace)
-        o = outs[0]
-        self.game_state = new[0]
+        # the strikes are executed already (noise above); a stroke cut off by max_events /
+        # t_max is scored where it ended and reported in the outcome
+        out, self.states = self.game.play(
+            before, s0, strikes1=s1, max_events=s.max_events, t_max=s.t_max,
+            workspace=None if self.render_mode else self.workspace, allow_overflow=True)
+        o = out.outcome(0)
         self.shots += 1
-        self.last_shot = (res, 0, o, st, cb[0], cue[0])
+        self.last_shot = (out.sim, 0, o, st, out.cue_ball[0], out.strike[0])
         w = self.reward_spec
-        shooter = side if st.phase == "play" else None
         shot_info = o.to_json(self.geo)
+        over = self.game_state.phase == "over"
         for name in self.agents:
             k = self._side(name)
-            terms = dict.fromkeys(w.terms, 0.0)
-            if shooter is None:  # the opening: both sides struck
-                own, _, foul, opp_own = _stroke_terms(o, k)
-                terms.update(own_goals=own, foul=foul, opponent_scored=opp_own)
-            elif k == shooter:
-                own, opp, foul, _ = _stroke_terms(o, k)
-                terms.update(own_goals=own, opponent_goals=opp, foul=foul)
-            else:
-                terms["opponent_scored"] = _stroke_terms(o, 1 - k)[0]
-            d1 = goal_distance(self.game_state.xy[None], np.array([k]), self.geo)[0]
-            if shooter is None or k == shooter:
-                terms["progress"] = (d0[k] - d1) / self.geo.table.length
-            if self.game_state.phase == "over":
-                wnr = self.game_state.match_winner
-                terms["result"] = 0.0 if wnr not in (0, 1) else (1.0 if wnr == k else -1.0)
+            tk, _ = self.game.reward_terms(out, w, viewer=np.array([k]))
+            terms = {t: float(tk[t][0]) for t in w.terms}
+            # progress over the stroke, to the state after it (a new game in a match resets)
+            terms["progress"] = float(self.game.progress(before.xy, self.states.xy,
+                                                         np.array([k]))[0]) \
+                if (out.opening[0] or out.shooter[0] == k) else 0.0
+            terms["result"] = float(self.game.result(self.states, np.array([k]))[0])
+            if over:
                 self.terminations[name] = True
             elif self.shots >= self.max_shots:
                 self.truncations[name] = True

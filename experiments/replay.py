@@ -120,7 +120,6 @@ def info_batch(info: dict) -> dict:
 
 
 def replay_game(cfg: Settings) -> list[np.ndarray]:
-    from cuegym.configs import load_params
     from cuegym.envs.config import load_noise, load_settings
     from cuegym.envs.render import render_golf_game, render_kegle_game, shot_frames
 
@@ -156,33 +155,36 @@ def replay_game(cfg: Settings) -> list[np.ndarray]:
             st = states.state(0)
             frames += [render_kegle_game(game, st, (res, row, o, shooter, out.strike[0]))] * hold
     else:
-        from cuegym.envs.golf import golf_rules, play_golf_strokes
-        from cuegym.rules.golfbillard import golf_geometry
-        from cuegym.rules.golfbillard_game import new_match, random_policy
+        from cuegym.envs.golf import golf_rules
+        from cuegym.games.golf import Golf
+        from cuegym.games.strikes import Strikes
+        from cuegym.rules.golfbillard_game import random_policy
 
-        rules = golf_rules(None)
-        geo = golf_geometry()
-        params = load_params("golfbillard")
+        game = Golf(golf_rules(None))
         s = load_settings("golfbillard")
-        st = new_match(rules)
+        states = game.new(1)
+        st = states[0]
         frames += [render_golf_game(st, None)] * hold
         for _ in range(cfg.max_shots):
             if st.phase == "over":
                 break
-            cb, cue = random_policy(st, rng, geo)
-            cue = np.stack([noise.execute(c[None], [rng])[0] for c in cue])
-            outs, new, res = play_golf_strokes(geo, rules, params, [st], cb[None], cue[None],
-                                               max_events=s.max_events, t_max=s.t_max)
+            cb, cue = random_policy(st, rng, game.geo)
+            s0 = Strikes(cue[0][None], cb[:1], np.full((1, 2), np.nan))
+            s1 = Strikes(cue[1][None], [max(int(cb[1]), 0)], np.full((1, 2), np.nan))
+            out, states = game.play(states, s0, noise, [rng], strikes1=s1,
+                                    max_events=s.max_events, t_max=s.t_max, allow_overflow=True)
+            res, o = out.sim, out.outcome(0)
             if cfg.animate:
                 from cuegym.envs.render import _golf_line  # noqa: PLC0415
 
                 side = st.to_move
                 hud = [f"side {side} strokes   balls left {st.balls_left.tolist()}",
-                       _golf_line(outs[0], side)]
+                       _golf_line(o, side)]
                 frames += shot_frames("golfbillard", res, 0, hud=hud, fps=cfg.fps,
                                       speed=cfg.speed)
-            frames += [render_golf_game(new[0], (res, 0, outs[0], st, cb, cue))] * hold
-            st = new[0]
+            frames += [render_golf_game(states[0], (res, 0, o, st, out.cue_ball[0],
+                                                    out.strike[0]))] * hold
+            st = states[0]
     return frames + [frames[-1]] * int(cfg.fps)
 
 

@@ -22,7 +22,7 @@ here and one recorded by ``experiments/evaluate.py --save-games`` re-simulate th
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,14 +39,6 @@ V0_MIN = 0.05
 
 class PlayError(ValueError):
     """A move or request the game cannot take; the message says why (HTTP 4xx)."""
-
-
-class NeedChoice(Exception):  # noqa: N818 - a control-flow signal, not an error
-    """Golfbillard: the referee needs a choice the opponent (a person) makes (G-25, G-30)."""
-
-    def __init__(self, question: dict) -> None:
-        super().__init__(question)
-        self.question = question
 
 
 # ---------------------------------------------------------------------------------------------
@@ -189,7 +181,6 @@ class Pending:
     cb: np.ndarray
     cue: np.ndarray
     res: Any
-    seg: Callable
     anim: dict
     answers: dict = field(default_factory=lambda: {"spots": [], "pick": None})
     question: dict = field(default_factory=dict)
@@ -451,8 +442,13 @@ class GolfTable:
             s = agent.act([st], rng)
         return {"strike": strike_json(s.cue[0]), "ball": self.ball_ids[int(s.cue_ball[0])]}
 
-    def simulate(self, st: Any, cb: np.ndarray, cue: np.ndarray) -> tuple[Any, Callable]:
-        return self.arena.simulate([st], cb[None], cue[None])
+    def simulate(self, st: Any, cb: np.ndarray, cue: np.ndarray) -> Any:
+        """The physics of one stroke (the arena's settings); the SimResult."""
+        from cuegym.rules.golfbillard_game import simulate_strokes
+
+        a = self.arena
+        return simulate_strokes([st], cb[None], cue[None], geo=self.geo, params=a.params,
+                                max_events=a.max_events, t_max=a.t_max)
 
     def play(self, st: Any, balls: Sequence[int], cues: np.ndarray, noise: Any,
              rng: np.random.Generator | None, *, ask: bool = False,
@@ -471,9 +467,9 @@ class GolfTable:
                                          for b, c in zip(balls, run, strict=True)]}
         else:
             executed_move = {"strike": strike_json(run[0]), "ball": self.ball_ids[cb[0]]}
-        res, seg = self.simulate(st, cb, cue)
+        res = self.simulate(st, cb, cue)
         anim = animation(res, 0, self.ball_ids)
-        pend = Pending(st, executed_move, cb, cue, res, seg, anim)
+        pend = Pending(st, executed_move, cb, cue, res, anim)
         if answers is not None:
             pend.answers = {"spots": list(answers.get("spots") or []),
                             "pick": answers.get("pick")}
@@ -498,6 +494,29 @@ class GolfTable:
         return self._referee(pend, True)
 
     def _referee(self, pend: Pending, ask: bool) -> Played | Pending:
+        from cuegym.rules.golf_batch import ChoiceNeeded
+
+        opening = pend.state.phase == "opening"
+        rules = self.rules_asked if ask and not opening else self.rules
+        choices: dict = {}
+        if rules is self.rules_asked:
+            choices = {"spots": list(pend.answers["spots"])}
+            if pend.answers["pick"] is not None:
+                choices["pick"] = pend.answers["pick"]
+        try:
+            outs, new = self._score(pend, rules, choices)
+        except ChoiceNeeded as need:
+            pend.question = self._question(pend, rules, choices, need)
+            return pend
+        used = None
+        if rules is self.rules_asked:
+            used = {"spots": list(pend.answers["spots"]), "pick": pend.answers["pick"]}
+        return Played(outs[0].to_json(self.geo), new[0], pend.executed, pend.anim, used,
+                      pend.res)
+
+    def _score(self, pend: Pending, rules: Any, choices: dict) -> tuple[list, list]:
+        """The compiled referee on the simulated stroke of ``pend`` (the game layer's
+        ``play_strokes``; the physics is not run again)."""
         from cuegym.rules.golfbillard_game import play_strokes
 
         st = pend.state
@@ -505,39 +524,36 @@ class GolfTable:
         cb = pend.cb[None] if opening else pend.cb[:1]
         cue = pend.cue[None] if opening else pend.cue[:1]
         players = [list(st.openers) if opening else int(st.partner[st.to_move])]
-        choices = [{}]
-        rules = self.rules
-        if ask and not opening:
-            rules = self.rules_asked
-            given = list(pend.answers["spots"])
-            ids = self.ball_ids
+        return play_strokes([st], pend.res, cb, cue, players=players, choices=[choices],
+                            rules=rules, geo=self.geo)
 
-            def spots(ball: int, free: list[int], xy: np.ndarray) -> int:
-                if given:
-                    return given.pop(0)
-                raise NeedChoice({"kind": "spot", "ball": ids[ball],
-                                  "options": [int(k) for k in free],
-                                  "text": f"choose a penalty spot for {ids[ball]} (G-30)"})
+    def _question(self, pend: Pending, rules: Any, choices: dict, need: Any) -> dict:
+        """The question for the choice the referee needs (``need``: its ChoiceNeeded): a
+        penalty spot for a ball (G-30) or the offender's ball to pick (G-25). The options are
+        the answers the referee accepts, each tried on the stroke already simulated."""
+        from cuegym.rules.golf_batch import ChoiceNeeded
 
-            def pick(mine: list[int], xy: np.ndarray) -> Any:
-                if pend.answers["pick"] is not None:
-                    return pend.answers["pick"]
-                raise NeedChoice({"kind": "pick", "options": [ids[b] for b in mine],
-                                  "text": "pick one of the offender's balls for a penalty "
-                                          "spot (G-25)"})
+        ids = self.ball_ids
 
-            choices = [{"spots": spots, "pick": pick}]
-        try:
-            outs, new = play_strokes([st], pend.res, cb, cue, players=players, segments=pend.seg,
-                                     choices=choices, rules=rules, geo=self.geo)
-        except NeedChoice as e:
-            pend.question = e.question
-            return pend
-        used = None
-        if rules is self.rules_asked:
-            used = {"spots": list(pend.answers["spots"]), "pick": pend.answers["pick"]}
-        return Played(outs[0].to_json(self.geo), new[0], pend.executed, pend.anim, used,
-                      pend.res)
+        def accepted(extra: dict) -> bool:
+            try:
+                self._score(pend, rules, {**choices, **extra})
+            except ChoiceNeeded:
+                return True  # this answer is taken; a later choice is still open
+            except ValueError:
+                return False
+            return True
+
+        if need.kind == "spot":
+            ball = ids[need.ball]
+            return {"kind": "spot", "ball": ball,
+                    "options": [k for k in (1, 2, 3)
+                                if accepted({"spots": [*choices["spots"], k]})],
+                    "text": f"choose a penalty spot for {ball} (G-30)"}
+        return {"kind": "pick",
+                "options": [ids[b] for b in np.flatnonzero(pend.state.on_table)
+                            if accepted({"pick": ids[b]})],
+                "text": "pick one of the offender's balls for a penalty spot (G-25)"}
 
     def replay(self, st: Any, move: Mapping, choices: Any = None) -> Played:
         """Re-play a recorded move exactly (executed strikes, recorded answers)."""

@@ -1,13 +1,18 @@
-"""Golfbillard referee: pure functions from a stroke's event log to its outcome (G-1 .. G-31).
+"""Golfbillard referee: per-table views and entry points of the compiled referee (G-1 .. G-31).
 
-docs/rules_golfbillard.md is the rule book; rule ids (G-..) in comments point into it. This module
-scores *strokes*: the physics result of T tables, the :class:`GolfState` of each table before the
-stroke, and what physics cannot know (injected events, the opponent's choices) go in; a
-:class:`GolfOutcome` per table comes out: valid goals per side, every foul with its rule id in
-G-19a order (only the first is penalised), the consequence letters LT / RA / CS, balls replaced,
-balls put on penalty spots (G-26, G-30) or into goals (G-17), turn kept or lost (G-1, G-9), game
-over and winner (G-4, G-17a), and the ball positions after the stroke. Game flow (opening, turns,
-duos, no-progress, matches) is in :mod:`cuegym.rules.golfbillard_game`.
+specs/golfbillard.md is the rule book (docs/rules_golfbillard.md in this repository); rule ids
+(G-..) in comments point into it. The referee itself is compiled: :mod:`cuegym.rules.golf_stroke`
+(a play stroke: goals, fouls in G-19a order and their consequences, penalty spots, defence duty),
+:mod:`cuegym.rules.golf_flow` (opening, turns, duos, kader play, no progress, matches), over the
+arrays of :mod:`cuegym.rules.golf_arrays` and the zone polygons of
+:mod:`cuegym.rules.golf_paths`. The batched game layer is :mod:`cuegym.games.golf`.
+
+This module holds what people and tools see per table: the rule-set options
+(:class:`GolfRules`), the static game facts (:class:`GolfGeometry`), one table's
+:class:`GolfState` and its JSON, the :class:`GolfOutcome` of a stroke with its :class:`Foul` list,
+hand-written event logs (:class:`LogBuilder`), and :func:`score_strokes` (T strokes through the
+compiled referee, returned as objects). Game flow and the JSON CLI:
+:mod:`cuegym.rules.golfbillard_game`.
 
 Glossary (spec): *goal* a hole in the middle of each short cushion, goal g = pocket index g: goal 0
 at +x is side 0's attack goal and side 1's defence goal, goal 1 at -x the reverse. *Cap* a fixed
@@ -16,9 +21,9 @@ post (``table.circles``). *Turn* (Aufnahme) a side's visit. *Cue ball* the own b
 0, ``r1..r5`` (5..9) side 1.
 
 The event log is the ``SimResult`` layout of docs/physics_api.md (any object with those fields
-works, e.g. :class:`LogBuilder` for hand-written strokes). Ball paths come from a ``segments``
-callable ``(table, ball) -> [(t_start, t_end, p0, q, acc), ...]`` (the physics path query); without
-one, paths are the straight lines between the logged event positions (exact for hand-written logs).
+works, e.g. :class:`LogBuilder` for hand-written strokes). Ball paths come from the physics motion
+laws when the log is a SimResult (it carries ``prm``); hand-written and JSON logs are read as
+straight lines between the logged event positions (exact for hand-written logs).
 
 Injected events (a list per table; ``ball`` is an index or id, ``time`` in s; G-6a, G-16..G-19):
 
@@ -36,13 +41,11 @@ Injected events (a list per table; ``ball`` is an index or id, ``time`` in s; G-
 
 from __future__ import annotations
 
-import copy
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -57,24 +60,14 @@ from cuegym.configs import (
     load_params,
     load_table,
 )
-from cuegym.configs.zones import (
-    ZoneSet,
-    as_points,
-    as_segments,
-    edge_distances,
-    load_zones,
-    path_leaves_band,
-    path_leaves_polygon,
-)
+from cuegym.configs.zones import ZoneSet, as_points, load_zones
 from cuegym.physics.constants import (
     EV_BALL_BALL,
     EV_BALL_CUSHION,
     EV_BALL_POCKET,
     EV_BALL_POST,
     EV_TRANSITION,
-    POCKETED,
     ROLLING,
-    SLIDING,
     STATIONARY,
 )
 from cuegym.rules.inputs import (
@@ -85,74 +78,32 @@ from cuegym.rules.inputs import (
     req_int,
     req_list,
     req_name,
-    req_num,
     req_obj,
     req_xy,
     show,
 )
 
-N_SIDES = 2
-BALLS_PER_SIDE = 5
-N_BALLS = N_SIDES * BALLS_PER_SIDE
-#: Side of each ball index: w1..w5 side 0, r1..r5 side 1.
-SIDE_OF = np.repeat(np.arange(N_SIDES), BALLS_PER_SIDE)
+from .golf_arrays import BALLS_PER_SIDE, N_BALLS, N_SIDES, SIDE_OF
+from .golf_codes import (
+    BEHAVIOURAL,
+    CONSEQUENCES,
+    FOUL_ORDER,
+    INJECTED_TYPES,
+    PICK_POLICIES,
+    RESTORE_KINDS,
+    RULE,
+    SPOT_POLICIES,
+)
+from .golf_logs import LogBuilder, stack_logs
 
-#: Foul order within one stroke (G-19a): by event time, ties in this order. G-18 (behavioural,
-#: injected) and G-19 (jam) are not in G-19a's list: G-18 goes first, G-19 after G-17.
-FOUL_ORDER = ("G-18", "G-10", "G-11", "G-13", "G-12", "G-8", "G-16", "G-17", "G-19", "G-15",
-              "G-21", "G-14")
-_RANK = {r: k for k, r in enumerate(FOUL_ORDER)}
-
-#: Consequence letters of each foul (docs/rules_golfbillard.md, Fouls): LT turn lost, RA balls
-#: replaced (every ball the stroke moved), RF only the balls the foul displaced are put back
-#: (the injected event carries them and their positions; the others stay where the stroke left
-#: them), CS cue ball to a penalty spot, SPOT named balls to penalty spots, GOAL named balls
-#: into their goal, PICK the opponent picks one of the offender's balls for a penalty spot (G-25).
-CONSEQUENCES: dict[str, frozenset[str]] = {
-    "G-8": frozenset({"LT", "SPOT"}),
-    "G-10": frozenset({"LT", "RA", "CS"}),
-    "G-11": frozenset({"LT", "RA", "CS"}),
-    "G-12": frozenset({"LT", "RA", "CS"}),
-    "G-13": frozenset({"LT", "RA", "CS"}),
-    "G-14": frozenset({"LT", "RA", "SPOT"}),
-    "G-15": frozenset({"LT", "SPOT"}),
-    "G-16": frozenset({"LT", "SPOT"}),
-    "G-17": frozenset({"LT", "GOAL", "CS"}),
-    "G-19": frozenset({"LT", "SPOT"}),
-    "G-21": frozenset({"LT", "CS"}),
-}
-
-#: G-18 behavioural fouls (seed: Fehler, Zielen, Berührung, Reihenfolge, Dauer, Beratung):
-#: kind -> (consequences outside kader play, consequences in kader play, G-25).
-#: ``consultation`` has no penalty in the seed; we read it as LT.
-BEHAVIOURAL: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    k: (frozenset(a.split()), frozenset(b.split()))
-    for k, (a, b) in {
-        "foot_off_floor": ("LT RA", "LT RA CS"),
-        "over_caps_or_balls": ("LT RA CS", "LT RA CS"),
-        "aiming_behind_opponent": ("LT", "LT PICK"),
-        "played_opponent_ball": ("LT RA", "LT RA PICK"),
-        "before_rest": ("LT RA", "LT RA CS"),
-        "touch": ("LT RA CS", "LT RA CS"),
-        "touch_without_stroke": ("LT RA", "LT RA"),
-        "touch_own_ball": ("LT RA CS", "LT RA CS"),
-        "touch_opponent_ball": ("LT RA CS", "LT RA PICK"),
-        "deflect_own_ball": ("LT RF SPOT", "LT RF SPOT"),
-        "deflect_opponent_ball": ("LT RF CS GOAL", "LT RF CS GOAL"),
-        "out_of_turn": ("LT RA", "LT RA CS"),
-        "wrong_opener": ("LT CS", "LT CS"),
-        "time": ("LT", "LT PICK"),
-        "consultation": ("LT", "LT"),
-    }.items()
-}
-
-INJECTED_TYPES = ("off_table", "rests_on_rail", "rail_return", "jam", "fall_after_rest", "foul")
-#: G-18 kinds whose consequence puts back only "die durch den Fehler verschobenen Baelle" (RF):
-#: their event may carry ``restore``, the displaced balls and where they lay before the foul.
-RESTORE_KINDS = frozenset(k for k, v in BEHAVIOURAL.items() if "RF" in v[0] | v[1])
-SPOT_POLICIES = ("first_free", "random", "agent")
-PICK_POLICIES = ("nearest_goal", "cue_ball", "random", "agent")
-_MOVE_TOL = 1e-9  # a ball whose centre moved less than this [m] did not move
+__all__ = ["BALLS_PER_SIDE", "BEHAVIOURAL", "CONSEQUENCES", "FOUL_ORDER", "INJECTED_TYPES",
+           "N_BALLS", "N_SIDES", "PICK_POLICIES", "RESTORE_KINDS", "SIDE_OF", "SPOT_POLICIES",
+           "Foul", "GolfGeometry", "GolfOutcome", "GolfRules", "GolfState", "LogBuilder",
+           "ball_index", "check_choices", "check_log", "check_overflow", "check_player",
+           "check_state", "choose_spot",
+           "defence_duty", "direct_goal_attempt", "frozen_contacts", "golf_geometry",
+           "load_golf_rules", "new_game_state", "score_stroke", "score_strokes", "stack_logs",
+           "toward_goal_cap", "validate_state"]
 
 
 def attack_goal(side: int) -> int:
@@ -172,7 +123,7 @@ def defence_goal(side: int) -> int:
 
 @dataclass(frozen=True)
 class GolfRules:
-    """Rule-set options (``configs/rules/golfbillard.yaml``); defaults are the rule book's.
+    """Rule-set options (``configs/rules/golfbillard.yaml``); defaults are the spec's.
 
     Attributes:
         opening: G-3 ``simultaneous`` or ``alternate`` (side 0 starts game 1, then sides alternate).
@@ -427,7 +378,9 @@ class GolfState:
         return BALLS_PER_SIDE - self.balls_left
 
     def copy(self) -> GolfState:
-        return copy.deepcopy(self)
+        """An independent copy (array fields copied)."""
+        return replace(self, **{f.name: getattr(self, f.name).copy() for f in fields(self)
+                                if isinstance(getattr(self, f.name), np.ndarray)})
 
     @classmethod
     def with_balls(cls, balls: dict, geo: GolfGeometry | None = None, **fields: Any) -> GolfState:
@@ -651,19 +604,19 @@ def new_game_state(rules: GolfRules | None = None, geo: GolfGeometry | None = No
 
 
 def defence_duty(xy: np.ndarray, side: int, geo: GolfGeometry | None = None) -> np.ndarray:
-    """G-14: own balls of ``side`` in its own great or small defence triangle (line = inside).
+    """G-14: own balls of ``side`` in its own great (line = inside) or small (line = outside)
+    defence triangle (the referee's kernel :func:`cuegym.rules.golf_flow.defence_duty`).
 
     Returns:
         (10,) bool.
     """
-    geo = geo or golf_geometry()
-    g = defence_goal(side)
-    eps = geo.zones.eps_line
-    on = ~np.isnan(xy[:, 0])
-    pts = np.where(on[:, None], xy, 0.0)
-    inside = geo.zones.in_zone(f"great_triangle_{g}", pts, eps) | geo.zones.in_zone(
-        f"small_triangle_{g}", pts, -eps)
-    return on & (SIDE_OF == side) & inside
+    from .golf_flow import defence_duty as kernel
+    from .golf_paths import golf_arrays
+
+    out = np.zeros(N_BALLS, bool)
+    kernel(np.ascontiguousarray(xy, np.float64), int(side), golf_arrays(geo or golf_geometry()),
+           out)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -691,7 +644,7 @@ class Foul:
     restore: tuple[tuple[int, float, float], ...] = ()
 
     def sort_key(self) -> tuple[float, int]:
-        return (self.time, _RANK[self.rule])
+        return (self.time, RULE[self.rule])
 
 
 @dataclass
@@ -855,300 +808,46 @@ def check_log(log: Any, on_table: np.ndarray, geo: GolfGeometry | None = None) -
     bad(on & ~np.isfinite(xy).all(2), "rvw0", "has a position that is not finite")
 
 
-class TableLog:
-    """The event log of one table of a batched result, with the queries the rules need."""
-
-    def __init__(self, log: Any, t: int, segments: Callable | None = None):
-        self.log, self.t, self._segments = log, t, segments
-        n = int(np.asarray(log.n_events)[t])
-        self.type = np.asarray(log.ev_type)[t, :n].astype(np.int64)
-        self.time = np.asarray(log.ev_time)[t, :n].astype(np.float64)
-        self.i = np.asarray(log.ev_i)[t, :n].astype(np.int64)
-        self.j = np.asarray(log.ev_j)[t, :n].astype(np.int64)
-        self.state = np.asarray(log.ev_state)[t, :n]
-        self.t_end = float(np.asarray(log.t_end)[t])
-        self.rvw0 = np.asarray(log.rvw0)[t]
-        self.rvw = np.asarray(log.rvw)[t]
-        self.pocket = np.asarray(log.pocket)[t]
-        self.overflow = int(np.asarray(getattr(log, "overflow", np.zeros(t + 1)))[t])
-
-    def involves(self, b: int) -> np.ndarray:
-        """(n,) bool: events with ball ``b`` as an agent."""
-        return (self.i == b) | ((self.type == EV_BALL_BALL) & (self.j == b))
-
-    def first_contact(self, b: int) -> tuple[int, float, int]:
-        """Ball ``b``'s first contact: (event type, time, other agent); (0, inf, -1) if none.
-
-        A contact is a ball_ball, ball_cushion or ball_post event (a drop is not).
-        """
-        k = np.flatnonzero(self.involves(b) & np.isin(
-            self.type, (EV_BALL_BALL, EV_BALL_CUSHION, EV_BALL_POST)))
-        if len(k) == 0:
-            return 0, math.inf, -1
-        k = k[0]
-        other = self.j[k] if self.i[k] == b else self.i[k]
-        return int(self.type[k]), float(self.time[k]), int(other)
-
-    def drops(self, on: np.ndarray) -> list[tuple[int, int, float]]:
-        """(ball, goal, time) of balls on the table before the stroke that dropped, by time."""
-        out = []
-        seen = set()
-        for k in np.flatnonzero(self.type == EV_BALL_POCKET):
-            b = int(self.i[k])
-            if on[b] and b not in seen:
-                out.append((b, int(self.j[k]), float(self.time[k])))
-                seen.add(b)
-        for b in np.flatnonzero(on & (self.pocket >= 0)):  # a pocket without its event
-            if int(b) not in seen:
-                out.append((int(b), int(self.pocket[b]), self.t_end))
-        return sorted(out, key=lambda d: d[2])
-
-    def final_xy(self) -> np.ndarray:
-        return self.rvw[:, 0, :2].astype(np.float64)
-
-    def waypoints(self, b: int) -> tuple[np.ndarray, np.ndarray]:
-        """Times and centre positions of ball ``b`` at t = 0, at each of its events (up to a
-        drop) and at the end. Events without a position (a JSON log) are skipped."""
-        ts, ps = [0.0], [self.rvw0[b, 0, :2]]
-        for k in np.flatnonzero(self.involves(b)):
-            row = 1 if (self.type[k] == EV_BALL_BALL and self.j[k] == b) else 0
-            if not np.isnan(self.state[k, row, 0]):
-                ts.append(float(self.time[k]))
-                ps.append(self.state[k, row, :2])
-            if self.type[k] == EV_BALL_POCKET:
-                return np.array(ts), np.array(ps, dtype=np.float64)
-        ts.append(self.t_end)
-        ps.append(self.rvw[b, 0, :2])
-        return np.array(ts), np.array(ps, dtype=np.float64)
-
-    def segments(self, b: int) -> Any:
-        """Path segments of ball ``b``: the physics path query if given, else straight lines
-        between the logged positions (exact for hand-written logs, approximate for curves)."""
-        if self._segments is not None:
-            return self._segments(self.t, b)
-        ts, ps = self.waypoints(b)
-        dt = np.diff(ts)
-        seg = np.zeros((len(dt), 8))
-        seg[:, 0], seg[:, 1] = ts[:-1], ts[1:]
-        seg[:, 2:4] = ps[:-1]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            seg[:, 4:6] = np.where(dt[:, None] > 0, np.diff(ps, axis=0) / dt[:, None], 0.0)
-        return seg
-
-    def velocities_before(self, b: int, t_stop: float) -> np.ndarray:
-        """Velocities (k, 2) of ball ``b`` from t = 0 up to ``t_stop`` at every point where the
-        heading can be extreme: after the strike, after each transition, and (with physics
-        segments) at the end of each segment. Within a segment the acceleration is constant,
-        so the heading is monotone between these points."""
-        vs = [self.rvw0[b, 1, :2]]
-        for k in np.flatnonzero((self.i == b) & (self.type == EV_TRANSITION)):
-            if self.time[k] < t_stop:
-                vs.append(self.state[k, 0, 2:4])
-        if self._segments is not None:
-            for s in as_segments(self._segments(self.t, b)):
-                if s[0] < t_stop:
-                    tau = min(s[1], t_stop) - s[0]
-                    vs.append(s[4:6] + 2.0 * s[6:8] * tau)
-        return np.array(vs, dtype=np.float64)
-
-
-# ---------------------------------------------------------------------------------------------
-# Hand-written logs (tests, replays, human input)
-# ---------------------------------------------------------------------------------------------
-
-
-class LogBuilder:
-    """Build a one-table event log with the SimResult fields from a few hand-written events.
-
-    Each ball moves in straight lines between the positions given at its events; a ball that is
-    never mentioned stays where it was.
-
-    Example:
-        >>> from cuegym.rules.golfbillard import LogBuilder, new_game_state
-        >>> st = new_game_state()
-        >>> log = (LogBuilder(st.xy).strike("w1", v=(1.5, 0.0))
-        ...        .rest("w1", (0.2, 0.0), 1.0).build())
-        >>> int(log.n_events[0]), float(log.t_end[0])
-        (1, 1.0)
-    """
-
-    def __init__(self, xy: np.ndarray, geo: GolfGeometry | None = None):
-        self.geo = geo or golf_geometry()
-        self.xy0 = np.array(xy, dtype=np.float64)
-        self.v0 = np.zeros((N_BALLS, 2))
-        self.final = self.xy0.copy()
-        self.pocket = np.full(N_BALLS, -1)
-        self.events: list[tuple[float, int, int, int, np.ndarray, np.ndarray]] = []
-
-    def _b(self, ball: Any) -> int:
-        return ball_index(ball, self.geo)
-
-    def strike(self, ball: Any, v: Sequence[float]) -> LogBuilder:
-        """The struck ball leaves with velocity ``v`` [m/s] at t = 0."""
-        self.v0[self._b(ball)] = v
-        return self
-
-    def _add(self, t: float, typ: int, i: int, j: int, pi: Any, pj: Any = None,
-             vi: Sequence[float] = (0.0, 0.0)) -> LogBuilder:
-        si = np.zeros(7)
-        si[:2] = pi
-        si[2:4] = vi
-        sj = np.zeros(7)
-        if pj is not None:
-            sj[:2] = pj
-        self.events.append((float(t), typ, i, j, si, sj))
-        if typ != EV_BALL_POCKET:
-            self.final[i] = pi
-            if pj is not None:
-                self.final[j] = pj
-        return self
-
-    def ball_ball(self, t: float, a: Any, b: Any, at_a: Sequence[float],
-                  at_b: Sequence[float] | None = None) -> LogBuilder:
-        """Balls ``a`` and ``b`` collide at time ``t``, centres ``at_a`` and ``at_b``."""
-        ia, ib = self._b(a), self._b(b)
-        if at_b is None:
-            at_b = self.final[ib]
-        if ia > ib:
-            ia, ib, at_a, at_b = ib, ia, at_b, at_a
-        return self._add(t, EV_BALL_BALL, ia, ib, at_a, at_b)
-
-    def cushion(self, t: float, ball: Any, cushion: int, at: Sequence[float]) -> LogBuilder:
-        """``ball`` hits straight cushion ``cushion`` (0 y=-W/2, 1 x=+L/2, 2 y=+W/2, 3 x=-L/2)."""
-        return self._add(t, EV_BALL_CUSHION, self._b(ball), int(cushion), at)
-
-    def post(self, t: float, ball: Any, cap: int, at: Sequence[float]) -> LogBuilder:
-        """``ball`` hits cap ``cap`` (index into table.circles)."""
-        return self._add(t, EV_BALL_POST, self._b(ball), int(cap), at)
-
-    def drop(self, t: float, ball: Any, goal: int, at: Sequence[float] | None = None) -> LogBuilder:
-        """``ball`` drops into goal ``goal`` at time ``t`` (centre ``at``, default the goal)."""
-        b = self._b(ball)
-        at = self.geo.goals[goal, :2] if at is None else at
-        self.pocket[b] = goal
-        self.final[b] = at
-        return self._add(t, EV_BALL_POCKET, b, int(goal), at)
-
-    def turn(self, t: float, ball: Any, at: Sequence[float], v: Sequence[float],
-             motion: int = ROLLING) -> LogBuilder:
-        """A motion transition of ``ball`` at ``at`` with velocity ``v`` after it (masse, piqué)."""
-        return self._add(t, EV_TRANSITION, self._b(ball), motion, at, None, v)
-
-    def rest(self, ball: Any, at: Sequence[float], t: float) -> LogBuilder:
-        """``ball`` comes to rest at ``at`` at time ``t``."""
-        return self._add(t, EV_TRANSITION, self._b(ball), STATIONARY, at)
-
-    def build(self) -> SimpleNamespace:
-        """A SimResult-like object with one table (T = 1)."""
-        ev = sorted(self.events, key=lambda e: e[0])
-        K = max(len(ev), 1)
-        B = N_BALLS
-        rvw0 = np.zeros((1, B, 3, 3))
-        rvw0[0, :, 0, :2] = np.nan_to_num(self.xy0)
-        rvw0[0, :, 1, :2] = self.v0
-        rvw = np.zeros((1, B, 3, 3))
-        rvw[0, :, 0, :2] = np.nan_to_num(self.final)
-        absent = np.isnan(self.xy0[:, 0])
-        motion = np.where((self.pocket >= 0) | absent, POCKETED, STATIONARY)[None]
-        motion0 = np.where(absent, POCKETED, np.where(np.any(self.v0 != 0, 1), SLIDING,
-                                                       STATIONARY))[None]
-        out = SimpleNamespace(
-            rvw=rvw, rvw0=rvw0, motion=motion.astype(np.int32), motion0=motion0.astype(np.int32),
-            pocket=np.where(absent, -1, self.pocket)[None].astype(np.int32),
-            ev_type=np.zeros((1, K), np.int8), ev_time=np.zeros((1, K)),
-            ev_i=np.zeros((1, K), np.int32), ev_j=np.zeros((1, K), np.int32),
-            ev_state=np.zeros((1, K, 2, 7)), ev_motion=np.zeros((1, K, 2), np.int8),
-            n_events=np.array([len(ev)], np.int32),
-            t_end=np.array([max([e[0] for e in ev], default=0.0)]),
-            overflow=np.zeros(1, np.int8))
-        for k, (t, typ, i, j, si, sj) in enumerate(ev):
-            out.ev_type[0, k], out.ev_time[0, k] = typ, t
-            out.ev_i[0, k], out.ev_j[0, k] = i, j
-            out.ev_state[0, k, 0], out.ev_state[0, k, 1] = si, sj
-        return out
-
-
-def stack_logs(logs: Sequence[Any]) -> SimpleNamespace:
-    """Stack one-table logs (e.g. from :class:`LogBuilder`) into one batch, padding the events."""
-    K = max(np.asarray(lg.ev_type).shape[1] for lg in logs)
-    out = {}
-    for name in ("rvw", "rvw0", "motion", "motion0", "pocket", "n_events", "t_end", "overflow"):
-        out[name] = np.concatenate([np.asarray(getattr(lg, name)) for lg in logs])
-    for name in ("ev_type", "ev_time", "ev_i", "ev_j", "ev_state", "ev_motion"):
-        parts = []
-        for lg in logs:
-            a = np.asarray(getattr(lg, name))
-            pad = [(0, 0)] * a.ndim
-            pad[1] = (0, K - a.shape[1])
-            parts.append(np.pad(a, pad))
-        out[name] = np.concatenate(parts)
-    return SimpleNamespace(**out)
-
-
 # ---------------------------------------------------------------------------------------------
 # Geometry of a stroke
 # ---------------------------------------------------------------------------------------------
 
 
-def _ray_hits_segment(p: np.ndarray, d: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
-    """Does the ray p + s d (s >= 0) cross the segment a-b?"""
-    e = b - a
-    M = np.array([[d[0], -e[0]], [d[1], -e[1]]])
-    det = np.linalg.det(M)
-    if abs(det) < 1e-15:
-        return False
-    s, u = np.linalg.solve(M, a - p)
-    return s >= 0.0 and -1e-12 <= u <= 1.0 + 1e-12
+def frozen_contacts(xy: np.ndarray, c: int, geo: GolfGeometry, gap: float
+                    ) -> list[tuple[str, int, np.ndarray]]:
+    """G-13: what the cue ball ``c`` is frozen to (gap < ``gap``): (kind, index, unit vector
+    from the cue-ball centre toward it), kind ``ball``, ``cushion`` or ``cap`` (the referee's
+    kernel :func:`cuegym.rules.golf_stroke.frozen_list`)."""
+    from .golf_paths import golf_arrays
+    from .golf_stroke import frozen_list
 
-
-def _ray_dist(p: np.ndarray, d: np.ndarray, c: np.ndarray) -> float:
-    """Closest approach of the ray p + s d (s >= 0, |d| = 1) to the point c."""
-    s = max(float(np.dot(c - p, d)), 0.0)
-    return float(np.linalg.norm(p + s * d - c))
+    ga = golf_arrays(geo)
+    m = N_BALLS + ga.cushions.shape[0] + ga.caps.shape[0]
+    kinds = np.empty(m, np.int64)
+    ks = np.empty(m, np.int64)
+    us = np.empty((m, 2))
+    n = frozen_list(np.ascontiguousarray(xy, np.float64), int(c), ga, float(gap), kinds, ks, us)
+    names = ("ball", "cushion", "cap")
+    return [(names[kinds[i]], int(ks[i]), us[i].copy()) for i in range(n)]
 
 
 def direct_goal_attempt(p: np.ndarray, d: np.ndarray, goal: int, geo: GolfGeometry) -> bool:
     """G-10a: the line of the initial direction ``d`` from ``p`` passes between goal ``goal``'s
-    caps, or within R + r_cap of one of their centres."""
-    ca, cb = geo.caps[geo.zones.goal_caps[goal]]
-    if _ray_hits_segment(p, d, ca, cb):
-        return True
-    return toward_goal_cap(p, d, goal, geo)
+    caps, or within R + r_cap of one of their centres (the referee's own test)."""
+    from .golf_paths import golf_arrays
+    from .golf_stroke import direct_goal_attempt as kernel
+
+    return bool(kernel(float(p[0]), float(p[1]), float(d[0]), float(d[1]), int(goal),
+                       golf_arrays(geo)))
 
 
 def toward_goal_cap(p: np.ndarray, d: np.ndarray, goal: int, geo: GolfGeometry) -> bool:
     """G-10 (b): the initial direction passes within R + r_cap of one of goal ``goal``'s caps."""
-    reach = geo.R + geo.r_cap
-    return any(_ray_dist(p, d, c) <= reach for c in geo.caps[geo.zones.goal_caps[goal]])
+    from .golf_paths import golf_arrays
+    from .golf_stroke import toward_goal_cap as kernel
 
-
-def frozen_contacts(xy: np.ndarray, c: int, geo: GolfGeometry, gap: float
-                    ) -> list[tuple[str, int, np.ndarray]]:
-    """G-13: what the cue ball ``c`` is frozen to (gap < ``gap``): (kind, index, unit vector
-    from the cue-ball centre toward it), kind ``ball``, ``cushion`` or ``cap``."""
-    p = xy[c]
-    out = []
-    R = geo.R
-    for b in np.flatnonzero(~np.isnan(xy[:, 0])):
-        if b == c:
-            continue
-        dv = xy[b] - p
-        dist = float(np.hypot(*dv))
-        if dist - 2 * R < gap:
-            out.append(("ball", int(b), dv / dist))
-    for k, cu in enumerate(geo.table.cushions):
-        n = np.array([cu.nx, cu.ny])
-        a, b2 = np.array([cu.x1, cu.y1]), np.array([cu.x2, cu.y2])
-        e = b2 - a
-        s = float(np.dot(p - a, e) / np.dot(e, e))
-        if 0.0 <= s <= 1.0 and float(np.dot(p - a, n)) - R < gap:
-            out.append(("cushion", k, -n))
-    for k, cc in enumerate(geo.caps):
-        dv = cc - p
-        dist = float(np.hypot(*dv))
-        if dist - R - geo.r_cap < gap:
-            out.append(("cap", k, dv / dist))
-    return out
+    return bool(kernel(float(p[0]), float(p[1]), float(d[0]), float(d[1]), int(goal),
+                       golf_arrays(geo)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1156,45 +855,11 @@ def frozen_contacts(xy: np.ndarray, c: int, geo: GolfGeometry, gap: float
 # ---------------------------------------------------------------------------------------------
 
 
-def _spot_free(p: np.ndarray, xy: np.ndarray, geo: GolfGeometry) -> bool:
-    """G-30: a ball placed at ``p`` overlaps no ball on the table."""
-    on = ~np.isnan(xy[:, 0])
-    if not np.any(on):
-        return True
-    return bool(np.all(np.hypot(*(xy[on] - p).T) >= 2 * geo.R - 1e-9))
-
-
-def nearest_free_point(target: np.ndarray, xy: np.ndarray, geo: GolfGeometry,
-                       step: float = 0.001) -> np.ndarray:
-    """G-30: the free point nearest ``target`` where a ball touches no ball, cap or goal and
-    lies on the cloth (searched on rings ``step`` apart)."""
-    R = geo.R
-    on = ~np.isnan(xy[:, 0])
-    balls = xy[on]
-    hx, hy = geo.table.length / 2 - R, geo.table.width / 2 - R
-    for k in range(0, int(1.0 / step) + 1):
-        r = k * step
-        n = max(1, int(math.ceil(2 * math.pi * r / step)))
-        ang = np.arange(n) * (2 * math.pi / n)
-        pts = target + r * np.stack([np.cos(ang), np.sin(ang)], axis=1)
-        ok = (np.abs(pts[:, 0]) <= hx) & (np.abs(pts[:, 1]) <= hy)
-        ok &= np.all(np.hypot(pts[:, None, 0] - geo.caps[None, :, 0],
-                              pts[:, None, 1] - geo.caps[None, :, 1]) >= R + geo.r_cap, axis=1)
-        ok &= np.all(np.hypot(pts[:, None, 0] - geo.goals[None, :, 0],
-                              pts[:, None, 1] - geo.goals[None, :, 1])
-                     > geo.goals[None, :, 2] + 1e-6, axis=1)
-        if len(balls):
-            ok &= np.all(np.hypot(pts[:, None, 0] - balls[None, :, 0],
-                                  pts[:, None, 1] - balls[None, :, 1]) >= 2 * R, axis=1)
-        if np.any(ok):
-            return pts[np.argmax(ok)]
-    raise RuntimeError("no free point on the table")  # cannot happen with 10 balls
-
-
 def choose_spot(ball: int, xy: np.ndarray, geo: GolfGeometry, policy: str,
-                rng: np.random.Generator, choice: Any = None,
+                rng: np.random.Generator | None = None, choice: Any = None,
                 allowed: Sequence[int] | None = None) -> tuple[int, np.ndarray]:
-    """Where one penalised ball goes (G-30), for an offender of the ball's side.
+    """Where one penalised ball goes (G-30), for an offender of the ball's side (the referee's
+    kernel :func:`cuegym.rules.golf_spots.choose_spot`).
 
     The opponent chooses a free spot among 1-3; if none is free, 4, then 5; if all are blocked,
     the free point nearest spot 3 (returned as spot 0). ``allowed`` (G-26) restricts the order to
@@ -1203,152 +868,45 @@ def choose_spot(ball: int, xy: np.ndarray, geo: GolfGeometry, policy: str,
     Args:
         ball: the ball to place (its side gives the spot orientation, G-27..G-29).
         xy: (10, 2) current positions, the ball itself already lifted (NaN).
-        policy: ``first_free``, ``random`` or ``agent``.
-        choice: for ``agent``: a spot number, or a callable ``(ball, free_spots, xy) -> spot``.
+        policy: ``first_free``, ``random`` (``rng`` draws) or ``agent`` (``choice``: a spot).
 
     Returns:
         (spot number 0..5, centre [m]).
     """
-    spots = geo.zones.penalty_spots[SIDE_OF[ball]]
-    free = [k for k in range(1, 6) if _spot_free(spots[k - 1], xy, geo)]
-    if allowed is not None:
-        for k in allowed:
-            if k in free:
-                return k, spots[k - 1].copy()
-    first3 = [k for k in free if k <= 3]
-    if first3:
-        if policy == "first_free":
-            k = first3[0]
-        elif policy == "random":
-            k = int(rng.choice(first3))
-        else:  # agent
-            k = choice(ball, first3, xy) if callable(choice) else choice
-            if k not in first3:
-                raise ValueError(f"spot choice {k!r} for ball {geo.ball_ids[ball]} is not a free "
-                                 f"spot among {first3}")
-        return int(k), spots[k - 1].copy()
-    for k in (4, 5):
-        if k in free:
-            return k, spots[k - 1].copy()
-    return 0, nearest_free_point(spots[2], xy, geo)
+    from .golf_paths import golf_arrays
+    from .golf_spots import choose_spot as kernel
 
-
-def place_on_spots(balls: Sequence[int], xy: np.ndarray, geo: GolfGeometry, rules: GolfRules,
-                   rng: np.random.Generator, spots: Any = None,
-                   allowed: dict[int, list[int]] | None = None
-                   ) -> tuple[list[tuple[int, int]], list]:
-    """Put ``balls`` on penalty spots one at a time, in that order (G-30, G-26).
-
-    Args:
-        balls: the balls to place; ``xy`` (10, 2) is updated in place (they must be NaN there).
-        spots: the opponent's choices for ``rules.spot_policy = 'agent'``: a list of spot
-            numbers consumed in placing order, or a callable ``(ball, free_spots, xy) -> spot``.
-            A choice is consumed only where the opponent has one (a free spot among 1-3);
-            a ball with a G-26 ``allowed`` spot free goes there without a choice.
-        allowed: ball -> the spots G-26 still allows for it (first free wins).
-
-    Returns:
-        ((ball, spot) placed, list entries of ``spots`` left unused).
-    """
-    pending = list(spots) if isinstance(spots, (list, tuple)) else None
-    spotted = []
-    for b in balls:
-        own = geo.zones.penalty_spots[SIDE_OF[b]]
-        allow = (allowed or {}).get(b)
-        ch = None
-        if allow is not None and any(_spot_free(own[k - 1], xy, geo) for k in allow):
-            k, p = choose_spot(b, xy, geo, "first_free", rng, None, allow)
-        else:
-            if rules.spot_policy == "agent" and any(_spot_free(own[k - 1], xy, geo)
-                                                    for k in (1, 2, 3)):
-                if pending is not None:
-                    if not pending:
-                        raise ValueError(f"spot_policy 'agent' needs a spot choice for "
-                                         f"{geo.ball_ids[b]}; choices['spots'] ran out")
-                    ch = pending.pop(0)
-                elif callable(spots):
-                    ch = spots
-                else:
-                    raise ValueError(f"spot_policy 'agent' needs choices['spots'] (a list of "
-                                     f"spot numbers or a callable), got {spots!r}")
-            k, p = choose_spot(b, xy, geo, rules.spot_policy, rng, ch)
-        xy[b] = p
-        spotted.append((int(b), int(k)))
-    return spotted, pending or []
+    if policy not in SPOT_POLICIES:
+        raise ValueError(f"policy must be one of {list(SPOT_POLICIES)}, got {policy!r}")
+    if policy == "random" and rng is None:
+        raise ValueError("policy 'random' needs an rng")
+    if policy == "agent" and (isinstance(choice, bool) or not isinstance(choice, (int,
+                                                                                  np.integer))):
+        raise ValueError(f"policy 'agent' needs a spot number as choice, got {choice!r}")
+    mask = np.zeros(5, bool)
+    for k in allowed or ():
+        mask[int(k) - 1] = True
+    u = float(rng.random()) if policy == "random" else 0.0
+    k, x, y, err, _ = kernel(ball_index(ball, geo), np.ascontiguousarray(xy, np.float64),
+                             golf_arrays(geo), SPOT_POLICIES.index(policy),
+                             -1 if choice is None else int(choice), mask, allowed is not None, u)
+    if err:
+        raise ValueError(f"spot choice {choice!r} for ball {geo.ball_ids[ball]} is not a free "
+                         f"spot among spots 1-3")
+    return int(k), np.array([x, y])
 
 
 # ---------------------------------------------------------------------------------------------
-# The referee
+# The referee (compiled; T strokes at once)
 # ---------------------------------------------------------------------------------------------
-
-
-def _rng_for(state: GolfState) -> np.random.Generator:
-    return np.random.default_rng([int(state.seed), int(state.game_no), int(state.stroke_no)])
-
-
-def _injected(events: Any, geo: GolfGeometry, t_end: float, path: str = "inject"
-              ) -> list[dict]:
-    """Validate one stroke's injected events (module docstring); errors name ``path[k].key``."""
-    out = []
-    for k, e in enumerate(req_list([] if events is None else events, path)):
-        ep = f"{path}[{k}]"
-        e = dict(req_obj(e, ep, ("type", "ball", "time", "goal", "where", "kind", "side",
-                                 "restore"), ("type",)))
-        req_choice(e["type"], f"{ep}.type", INJECTED_TYPES)
-        if "ball" in e:
-            e["ball"] = ball_index(e["ball"], geo, f"{ep}.ball")
-        elif e["type"] != "foul":
-            raise RefereeInputError(f"{ep}.ball is missing (a {e['type']!r} event names its "
-                                    "ball)")
-        e["time"] = req_num(e.get("time", 0.0 if e["type"] == "foul" else t_end), f"{ep}.time",
-                            lo=0.0)
-        if e["type"] == "foul":
-            req_choice(e.get("kind"), f"{ep}.kind", tuple(BEHAVIOURAL))
-        if "side" in e:
-            req_choice(e["side"], f"{ep}.side", (0, 1))
-        if "restore" in e:
-            e["restore"] = _restore_list(e, geo)
-        if e["type"] == "jam":
-            if "goal" in e:
-                req_choice(e["goal"], f"{ep}.goal", (0, 1))
-            elif e.get("where") != "cap_cushion":
-                raise RefereeInputError(f"{ep} (a jam) needs 'goal': 0 / 1 or 'where': "
-                                        f"'cap_cushion', got {show(e)}")
-        out.append(e)
-    return out
-
-
-def _restore_list(e: dict, geo: GolfGeometry) -> tuple[tuple[int, float, float], ...]:
-    """The ``restore`` of a G-18 deflect event: ``{ball: [x, y]}`` of the balls the foul
-    displaced, as ``(ball, x, y)``. Only the RF kinds take it; the touched ball itself is dealt
-    with by the rule (penalty spot or goal), so it cannot be restored."""
-    if e["type"] != "foul" or e.get("kind") not in RESTORE_KINDS:
-        raise ValueError(f"'restore' is only for the G-18 kinds {sorted(RESTORE_KINDS)} (they put "
-                         f"back the balls the foul displaced); {e.get('kind') or e['type']!r} "
-                         f"puts back every moved ball (RA) or none, got {e!r}")
-    rest = e["restore"]
-    if not isinstance(rest, dict):
-        raise ValueError(f"injected restore must map ball ids to [x, y], got {rest!r}")
-    out = []
-    for bid, p in rest.items():
-        b = ball_index(bid, geo)
-        if b == e.get("ball"):
-            raise ValueError(f"restore names the touched ball {geo.ball_ids[b]}: it goes to a "
-                             "penalty spot or into its goal by the rule, not back")
-        q = as_points(p, f"restore[{bid!r}]")
-        if q.shape != (2,):
-            raise ValueError(f"restore[{bid!r}] must be one point [x, y], got {p!r}")
-        out.append((b, float(q[0]), float(q[1])))
-    return tuple(out)
 
 
 def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: Any,
                   cue: Any = None, *, injected: Any = None, players: Any = None,
-                  segments: Callable | None = None, choices: Any = None,
-                  rules: GolfRules | None = None, geo: GolfGeometry | None = None,
-                  rngs: Sequence[np.random.Generator] | None = None,
+                  paths: str = "auto", choices: Any = None, rules: GolfRules | None = None,
+                  geo: GolfGeometry | None = None,
                   allow_overflow: bool = False) -> list[GolfOutcome]:
-    """Referee T strokes at once (one per table of ``log``).
+    """Referee T play strokes at once (one per table of ``log``) with the compiled referee.
 
     Args:
         states: the GolfState of each table before its stroke (phase ``play``), or one state
@@ -1360,17 +918,14 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         players: (T,) duo partner (0 / 1) who struck (G-31). Required with ``rules.duo``
             (a partner other than the due one is a G-18 ``out_of_turn`` foul); without duo
             play only None or 0 (a singles side has one player) are accepted.
-        segments: ``(table, ball) -> path segments`` (physics path query); default: straight
-            lines between logged positions.
+        paths: ``physics`` (the motion laws; needs a SimResult), ``straight`` (lines between
+            logged positions) or ``auto`` (physics when the log carries ``prm``).
         choices: per table a dict of the opponent's choices (or None): ``spots`` (a list of
-            spot numbers, one per placed ball in placing order, or a callable ``(ball,
-            free_spots, xy) -> spot``; needs ``rules.spot_policy = 'agent'``) and ``pick``
-            (G-25: the offender's ball, or a callable ``(balls, xy) -> ball``; needs
-            ``rules.pick_policy = 'agent'``). A choice whose option is not set is a ValueError;
-            entries the stroke did not need are reported in ``notes``.
+            spot numbers, one per placed ball in placing order, consumed where the opponent
+            has a choice; needs ``rules.spot_policy = 'agent'``) and ``pick`` (G-25: the
+            offender's ball; needs ``rules.pick_policy = 'agent'``). A choice whose option is
+            not set is a ValueError; entries the stroke did not need are reported in ``notes``.
         rules, geo: rule-set options and static game facts (defaults: the shipped configs).
-        rngs: per table random generators for the ``random`` policies (default: from the
-            state's seed and stroke number).
         allow_overflow: score a stroke whose simulation stopped at ``max_events`` / ``t_max``
             (physics ``overflow`` != 0) where its log ended, with a note; by default such a
             stroke is refused, since the rules judge balls at rest.
@@ -1389,61 +944,47 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         states = [states]
     if len(states) != T:
         raise ValueError(f"got {len(states)} states for a log of {T} tables")
+    for t, st in enumerate(states):
+        if st.phase != "play":
+            raise ValueError(f"table {t}: state phase is {st.phase!r}; score_strokes scores "
+                             f"'play' strokes (the opening is golfbillard_game.score_opening)")
     check_log(log, np.stack([st.on_table for st in states]), geo)
     cb = np.atleast_1d(np.asarray(cue_ball, dtype=object))
     if cb.shape != (T,):
         raise ValueError(f"cue_ball must have shape ({T},), got {cb.shape}: {cue_ball!r}")
-    cb = np.array([ball_index(b, geo) for b in cb])
+    cb2 = np.full((T, 2), -1, np.int64)
+    cb2[:, 0] = [ball_index(b, geo) for b in cb]
     if cue is None:
         cue_arr = np.zeros((T, 5))
     else:
         cue_arr = np.asarray(cue, dtype=np.float64).reshape(-1, 5) if np.size(cue) else None
         if cue_arr is None or cue_arr.shape != (T, 5) or not np.all(np.isfinite(cue_arr)):
             raise ValueError(f"cue must be finite with shape ({T}, 5), got {cue!r}")
-    if injected is None:
-        injected = [[] for _ in range(T)]
-    elif T == 1 and (len(injected) == 0 or isinstance(injected[0], dict)):
+    cue2 = np.zeros((T, 2, 5))
+    cue2[:, 0] = cue_arr
+    if injected is not None and T == 1 and (len(injected) == 0 or isinstance(injected[0], dict)):
         injected = [injected]
-    if len(injected) != T:
+    if injected is not None and len(injected) != T:
         raise ValueError(f"injected must hold one list per table ({T}), got {injected!r}")
-    if players is None:
-        players = [None] * T
-    players = list(np.atleast_1d(np.asarray(players, dtype=object)))
-    if choices is None:
-        choices = [{} for _ in range(T)]
-    elif isinstance(choices, dict):
-        choices = [choices]
+    if choices is None or isinstance(choices, dict):
+        choices = [choices] * T if T == 1 or choices is None else [choices]
+    players = [None] * T if players is None else list(np.atleast_1d(np.asarray(players,
+                                                                             dtype=object)))
     if len(players) != T or len(choices) != T:
         raise ValueError(f"players and choices need one entry per table ({T})")
     for t in range(T):
         choices[t] = check_choices(choices[t], rules, f"choices[{t}]")
         players[t] = check_player(players[t], rules, f"players[{t}]")
     check_overflow(log, allow_overflow)
+    from .golf_batch import referee
+    from .golf_views import make_inputs, outcome_objects, pack_states, policy_draws
 
-    # --- vectorised facts over all tables: initial velocity of each cue ball -----------------
-    rvw0 = np.asarray(log.rvw0)
-    v0 = rvw0[np.arange(T), cb, 1, :2]
-    speed0 = np.hypot(v0[:, 0], v0[:, 1])
-    phi = np.radians(cue_arr[:, 1])
-    d0 = np.where(speed0[:, None] > 1e-9, v0 / np.maximum(speed0, 1e-300)[:, None],
-                  np.stack([np.cos(phi), np.sin(phi)], axis=1))
-    before = np.stack([np.asarray(st.xy, dtype=np.float64) for st in states])
-    if before.shape != (T, N_BALLS, 2):
-        raise ValueError(f"state.xy must have shape ({N_BALLS}, 2), got {before.shape[1:]}")
-    zf = zone_facts(before, np.asarray(log.rvw)[:, :, 0, :2], geo)
-    outs = []
-    for t in range(T):
-        st = states[t]
-        if st.phase != "play":
-            raise ValueError(f"table {t}: state phase is {st.phase!r}; score_strokes scores "
-                             f"'play' strokes (the opening is golfbillard_game.score_opening)")
-        tl = TableLog(log, t, segments)
-        rng = rngs[t] if rngs is not None else _rng_for(st)
-        zt = {k: v[t] for k, v in zf.items()}
-        outs.append(_referee(st, tl, zt, int(cb[t]), float(speed0[t]), d0[t],
-                             float(cue_arr[t, 2]), _injected(injected[t], geo, tl.t_end),
-                             players[t], choices[t], rules, geo, rng))
-    return outs
+    gs = pack_states(states)
+    inputs = make_inputs(cb2, cue2, np.asarray(log.t_end, np.float64), geo, injected=injected,
+                         players=players, choices=choices, physics=physics_paths(log, paths),
+                         draws=policy_draws(gs, rules))
+    out, _ = referee(gs, log, inputs, rules, geo)
+    return outcome_objects(out, geo, inputs)
 
 
 #: The option that enables each key of ``choices`` (G-30 spots, G-25 pick).
@@ -1510,41 +1051,41 @@ def check_overflow(log: Any, allow_overflow: bool, tables: Sequence[int] | None 
                          "t_max, or pass allow_overflow=True to score it where the log ended")
 
 
-def zone_facts(before: np.ndarray, after: np.ndarray, geo: GolfGeometry) -> dict:
-    """Zone membership of every ball before and after the stroke, for both goals at once.
 
-    Args:
-        before, after: (T, 10, 2) centres [m] (NaN rows are ignored).
 
-    Returns:
-        dict of bool arrays (T, 10, 2) indexed [table, ball, goal], line conventions of the rule
-        book (``+eps``: a ball on the line counts as inside, ``-eps``: as outside):
-        ``below`` strictly below goal g's stroke line: in the region below it, farther than
-        eps from the stroke line (a ball on the line counts as above it, seed "über oder auf der
-        Stoßlinie") and not in the small triangle (+eps: on its line counts as inside) (G-10);
-        ``great_in_b`` / ``great_in_a`` in the great triangle (+eps) before / after (G-14, G-15);
-        ``small_strict_b`` / ``small_strict_a`` in the small triangle (-eps) (G-15);
-        ``great_strict_b`` in the great triangle (-eps) (G-22); and ``strip`` (T, 10, 2):
-        in the top / bottom long-cushion strip (+eps) (G-11).
-    """
-    zs = geo.zones
-    eps = zs.eps_line
-    b0 = np.nan_to_num(before)
-    a0 = np.nan_to_num(after)
+def _restore_list(e: dict, geo: GolfGeometry) -> tuple[tuple[int, float, float], ...]:
+    """The ``restore`` of a G-18 deflect event: ``{ball: [x, y]}`` of the balls the foul
+    displaced, as ``(ball, x, y)``. Only the RF kinds take it; the touched ball itself is dealt
+    with by the rule (penalty spot or goal), so it cannot be restored."""
+    if e["type"] != "foul" or e.get("kind") not in RESTORE_KINDS:
+        raise ValueError(f"'restore' is only for the G-18 kinds {sorted(RESTORE_KINDS)} (they put "
+                         f"back the balls the foul displaced); {e.get('kind') or e['type']!r} "
+                         f"puts back every moved ball (RA) or none, got {e!r}")
+    rest = e["restore"]
+    if not isinstance(rest, dict):
+        raise ValueError(f"injected restore must map ball ids to [x, y], got {rest!r}")
+    out = []
+    for bid, p in rest.items():
+        b = ball_index(bid, geo)
+        if b == e.get("ball"):
+            raise ValueError(f"restore names the touched ball {geo.ball_ids[b]}: it goes to a "
+                             "penalty spot or into its goal by the rule, not back")
+        q = as_points(p, f"restore[{bid!r}]")
+        if q.shape != (2,):
+            raise ValueError(f"restore[{bid!r}] must be one point [x, y], got {p!r}")
+        out.append((b, float(q[0]), float(q[1])))
+    return tuple(out)
 
-    def both(name: str, pts: np.ndarray, e: float) -> np.ndarray:
-        return np.stack([zs.in_zone(f"{name}_{g}", pts, e) for g in range(2)], axis=-1)
 
-    return {
-        "below": (both("below_stroke_line", b0, eps) & ~both("stroke_line", b0, eps)
-                  & ~both("small_triangle", b0, eps)),
-        "great_in_b": both("great_triangle", b0, eps),
-        "great_in_a": both("great_triangle", a0, eps),
-        "small_strict_b": both("small_triangle", b0, -eps),
-        "small_strict_a": both("small_triangle", a0, -eps),
-        "great_strict_b": both("great_triangle", b0, -eps),
-        "strip": np.stack([zs.in_zone(n, b0, eps) for n in ("strip_top", "strip_bottom")], -1),
-    }
+
+def physics_paths(log: Any, paths: str) -> bool:
+    """Resolve ``paths`` (``physics`` / ``straight`` / ``auto``) for a log."""
+    if paths not in ("physics", "straight", "auto"):
+        raise ValueError(f"paths must be 'physics', 'straight' or 'auto', got {paths!r}")
+    has = getattr(log, "prm", None) is not None
+    if paths == "physics" and not has:
+        raise ValueError("paths='physics' needs a SimResult (the log has no prm)")
+    return has if paths == "auto" else paths == "physics"
 
 
 def score_stroke(state: GolfState, log: Any, cue_ball: Any, cue: Any = None,
@@ -1557,442 +1098,6 @@ def score_stroke(state: GolfState, log: Any, cue_ball: Any, cue: Any = None,
     if isinstance(kw.get("choices"), dict):
         kw["choices"] = [kw["choices"]]
     return score_strokes([state], log, [cue_ball], cue, **kw)[0]
-
-
-def kader_left(state_xy: np.ndarray, tl: TableLog, shooter: int, gone: set[int],
-               geo: GolfGeometry) -> tuple[bool, list[int]]:
-    """G-21 / G-23: whether some ball left its kader during the stroke, and which.
-
-    A ball that dropped or left the table has left. A ball that starts on a kader line has left
-    once its centre is more than epsilon_line from that line; any other ball has left once its
-    centre comes within epsilon_line of its kader's boundary (so a ball that ends on a line has
-    left). The defender's balls see the G-23 merged kader at the shooter's attack goal.
-    """
-    zs = geo.zones
-    eps = zs.eps_line
-    left = []
-    for b in np.flatnonzero(~np.isnan(state_xy[:, 0])):
-        b = int(b)
-        if b in gone:
-            left.append(b)
-            continue
-        if not tl.involves(b).any() and np.allclose(tl.rvw0[b, 1, :2], 0.0):
-            continue  # never moved
-        merged = None if SIDE_OF[b] == shooter else attack_goal(shooter)
-        p = state_xy[b]
-        edges = zs.kader_edges(merged)
-        dist = edge_distances(p, edges)
-        if dist.min() <= eps:
-            near = edges[dist <= eps]
-            if path_leaves_band(tl.segments(b), near, eps):
-                left.append(b)
-        else:
-            kid = int(zs.kader_of(p, merged, -eps))
-            if kid == 0 or path_leaves_polygon(tl.segments(b), zs.kader(kid).polygon, -eps):
-                left.append(b)
-    return bool(left), left
-
-
-def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: np.ndarray,
-             theta: float,
-             injected: list[dict], player: Any, choices: dict, rules: GolfRules,
-             geo: GolfGeometry, rng: np.random.Generator) -> GolfOutcome:
-    zs = geo.zones
-    eps = zs.eps_line
-    s = int(st.to_move)
-    opp = 1 - s
-    g_att, g_def = attack_goal(s), defence_goal(s)
-    before = st.xy.copy()
-    on0 = ~np.isnan(before[:, 0])
-    if not on0[c]:
-        raise ValueError(f"cue ball {geo.ball_ids[c]} is not on the table (G-2)")
-    counts0 = np.bincount(SIDE_OF[on0], minlength=2)
-    kader = bool(st.kader or np.any(counts0 == 1))  # G-20
-    fouls: list[Foul] = []
-    notes: list[str] = []
-    ids = geo.ball_ids
-    if tl.overflow:
-        limit = ("", "max_events", "t_max")[tl.overflow]
-        notes.append(f"the simulation stopped at a limit ({limit}) before every ball came to "
-                     f"rest; scored as it stood (allow_overflow)")
-
-    # --- what physics produced ---------------------------------------------------------------
-    drops = tl.drops(on0)
-    final = tl.final_xy()
-    final[~on0] = np.nan
-    off: dict[int, tuple[float, str]] = {}
-    jammed: set[int] = set()
-    for e in injected:
-        b = e.get("ball")
-        if b is not None and not on0[b]:
-            raise ValueError(f"injected {e['type']} names ball {ids[b]}, which is not on the table")
-        if e["type"] in ("off_table", "rests_on_rail"):
-            if b not in off or e["time"] < off[b][0]:
-                off[b] = (e["time"], e["type"])
-        elif e["type"] == "rail_return":
-            notes.append(f"G-17b: {ids[b]} rode over the rail and came back: not penalised")
-        elif e["type"] == "fall_after_rest":
-            notes.append(f"G-6a: {ids[b]} fell after coming to rest: no goal, back on the rim")
-        elif e["type"] == "jam":
-            if "goal" not in e:
-                notes.append(f"G-19: {ids[b]} jammed between a cap and the short cushion: freed")
-            elif SIDE_OF[b] == s and e["goal"] == g_def:
-                jammed.add(b)
-                fouls.append(Foul("G-19", e["time"], (b,), "jam",
-                                  f"{ids[b]} jammed between the defence goal's caps"))
-            else:  # between the caps of a goal without touching the cloth: it counts as a drop
-                drops = [d for d in drops if d[0] != b] + [(b, int(e["goal"]), e["time"])]
-                drops.sort(key=lambda d: d[2])
-        elif e["type"] == "foul":
-            need = {"deflect_own_ball": s, "deflect_opponent_ball": opp}.get(e["kind"])
-            if need is not None and (b is None or SIDE_OF[b] != need):
-                whose = "own" if need == s else "opponent"
-                raise ValueError(f"behavioural foul {e['kind']} needs the touched {whose} "
-                                 f"ball, got {e.get('ball')!r}")
-            for r, _, _ in e.get("restore", ()):
-                if not on0[r]:
-                    raise ValueError(f"injected restore names ball {ids[r]}, which is not on "
-                                     "the table")
-            fouls.append(Foul("G-18", e["time"], () if b is None else (b,), e["kind"],
-                              f"behavioural foul {e['kind']}", e.get("restore", ())))
-    dropped = {b for b, _, _ in drops}
-    for b in dropped | set(off) | jammed:
-        final[b] = np.nan
-
-    # G-2: only own balls may be struck; striking the opponent's is a G-18 foul.
-    if SIDE_OF[c] != s:
-        fouls.append(Foul("G-18", 0.0, (c,), "played_opponent_ball",
-                          f"{ids[c]} is the opponent's ball (G-2)"))
-    # G-31: partners alternate; out-of-order play is a G-18 foul.
-    if rules.duo and int(player) != int(st.partner[s]):
-        fouls.append(Foul("G-18", 0.0, (), "out_of_turn",
-                          f"partner {player} struck; partner {int(st.partner[s])} was due"))
-
-    p_c = before[c]
-    fc_type, fc_time, fc_other = tl.first_contact(c)
-    t_stop = min([fc_time] + [t for b, _, t in drops if b == c])
-    direct = direct_goal_attempt(p_c, d0, g_att, geo)
-
-    # --- G-10 hard / raised-cue stroke from below the stroke line ----------------------------
-    # (on the stroke line, within eps_line, is above it: a hard stroke is allowed there)
-    below = bool(zf["below"][c, g_att])
-    if below and (direct or rules.g10_any_direction):
-        hard = speed0 >= rules.hard_speed
-        against_cap = fc_type == EV_BALL_POST and fc_other in zs.goal_caps[g_att]
-        raised = theta >= rules.raised_cue_deg and (toward_goal_cap(p_c, d0, g_att, geo)
-                                                    or against_cap)
-        if hard or raised:
-            vs = tl.velocities_before(c, t_stop)
-            sp = np.hypot(vs[:, 0], vs[:, 1])
-            mv = vs[sp > 1e-6]
-            along = mv @ d0
-            pique = bool(np.any(along < 0))
-            cosang = np.clip(along / np.hypot(mv[:, 0], mv[:, 1]), -1, 1)
-            masse = bool(np.any(np.degrees(np.arccos(cosang)) >= rules.masse_turn_deg))
-            if not (masse or pique):
-                why = "hard" if hard else "raised cue toward a goal cap"
-                fouls.append(Foul("G-10", 0.0, (c,), why,
-                                  f"{why} direct goal attempt from below the stroke line "
-                                  f"(speed {speed0:.2f} m/s, theta {theta:.0f} deg)"))
-
-    # --- G-11 vliegeren ----------------------------------------------------------------------
-    for k, strip in enumerate(("strip_top", "strip_bottom")):
-        z = zs.zone(strip)
-        if zf["strip"][c, k] and fc_type == EV_BALL_CUSHION and fc_other == z.cushion:
-            fouls.append(Foul("G-11", 0.0, (c,), "vliegeren",
-                              f"{ids[c]} in the {strip} struck first onto its long cushion"))
-
-    # --- G-13 push ---------------------------------------------------------------------------
-    for kind, k, u in frozen_contacts(before, c, geo, rules.freeze_gap):
-        if float(np.dot(d0, u)) <= 1e-12:
-            continue  # the stroke points away from it (or along it)
-        if kind == "cap" and direct and (k == zs.front_caps[g_att] or k in zs.outer_side_caps):
-            sign = 1.0 if g_att == 0 else -1.0
-            if (p_c[0] - geo.caps[k, 0]) * sign > 0:
-                continue  # G-13 exception: goal attempt off the front / outer side cap
-        fouls.append(Foul("G-13", 0.0, (c,), "push",
-                          f"{ids[c]} frozen to {kind} {k} and struck into it"))
-        break
-
-    # --- G-12 own ball directly onto own ball ------------------------------------------------
-    if fc_type == EV_BALL_BALL and SIDE_OF[fc_other] == s and SIDE_OF[c] == s:
-        fouls.append(Foul("G-12", fc_time, (c, fc_other), "own_ball",
-                          f"{ids[c]} struck directly onto own ball {ids[fc_other]}"))
-
-    # --- G-8 own ball into the own defence goal ----------------------------------------------
-    own_goal = [(b, t) for b, g, t in drops if SIDE_OF[b] == s and g == g_def]
-    if own_goal:
-        fouls.append(Foul("G-8", own_goal[0][1], tuple(b for b, _ in own_goal), "own_goal",
-                          "own ball into the own defence goal"))
-
-    # --- G-16 / G-17 balls off the table or resting on the rail ------------------------------
-    for side, rule in ((s, "G-16"), (opp, "G-17")):
-        bs = sorted((b for b in off if SIDE_OF[b] == side), key=lambda b: off[b][0])
-        if bs:
-            fouls.append(Foul(rule, off[bs[0]][0], tuple(bs), "off_table",
-                              ("own" if side == s else "opponent's") + " ball(s) off the table"))
-
-    # --- G-15 blocking -----------------------------------------------------------------------
-    d_on = np.flatnonzero(on0 & (SIDE_OF == opp))
-    blocked = False
-    for b in d_on:
-        was = zf["great_in_b"][b, g_att] or zf["small_strict_b"][b, g_att]
-        if was and not np.isnan(final[b, 0]) and zf["small_strict_a"][b, g_att]:
-            blocked = True
-    if blocked:
-        moved = _moved(tl, before, final, dropped | set(off))
-        mine = np.flatnonzero((SIDE_OF == s) & ~np.isnan(final[:, 0]))
-        offenders = tuple(int(b) for b in mine
-                          if (rules.blocking_all_balls or moved[b])
-                          and zf["great_in_a"][b, g_att])
-        if offenders:
-            fouls.append(Foul("G-15", tl.t_end, offenders, "blocking",
-                              "defender ball kept in the small triangle while shooter balls "
-                              "end in the great attack triangle"))
-
-    # --- G-21 kader duty ---------------------------------------------------------------------
-    left = None
-    if kader:
-        if zf["great_strict_b"][c, g_att]:
-            left = None  # G-22 exempt
-        else:
-            left, _ = kader_left(before, tl, s, dropped | set(off), geo)
-            if not left:
-                fouls.append(Foul("G-21", tl.t_end, (c,), "kader",
-                                  "no ball left its kader"))
-
-    fouls.sort(key=Foul.sort_key)
-    foul = fouls[0] if fouls else None
-
-    # --- G-14 progress over the turn ---------------------------------------------------------
-    duty_balls = np.flatnonzero(st.duty & on0)
-    duty_met = bool(st.duty_met) or not len(duty_balls)
-    if not duty_met:
-        gone = dropped | set(off)
-        great = zs.zone(f"great_triangle_{g_def}").polygons[0]
-        for b in duty_balls:
-            if b in gone or path_leaves_polygon(tl.segments(int(b)), great, eps):
-                duty_met = True
-                break
-
-    return _apply(st, tl, c, kader, fouls, foul, drops, off, jammed, before, final, duty_met,
-                  left, notes, choices, rules, geo, rng)
-
-
-def _moved(tl: TableLog, before: np.ndarray, final: np.ndarray, gone: set[int]) -> np.ndarray:
-    """(10,) balls the stroke moved: an event, a displacement, a drop or leaving the table."""
-    on = ~np.isnan(before[:, 0])
-    agents = np.zeros(N_BALLS, bool)
-    agents[tl.i[tl.i < N_BALLS]] = True
-    bb = tl.type == EV_BALL_BALL
-    agents[tl.j[bb]] = True
-    shifted = np.any(np.abs(np.nan_to_num(final, nan=np.inf) - np.nan_to_num(before)) > _MOVE_TOL,
-                     axis=1)
-    moved = agents | np.any(tl.rvw0[:, 1, :2] != 0, axis=1) | shifted
-    moved[list(gone)] = True
-    return moved & on
-
-
-def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], foul: Foul | None,
-           drops: list, off: dict, jammed: set[int], before: np.ndarray, final: np.ndarray,
-           duty_met: bool, left: bool | None, notes: list[str], choices: dict, rules: GolfRules,
-           geo: GolfGeometry, rng: np.random.Generator, check_duty: bool = True) -> GolfOutcome:
-    """Apply the penalised foul's consequences (and nothing else) and settle the stroke."""
-    s = int(st.to_move)
-    opp = 1 - s
-    g_att = attack_goal(s)
-    on0 = ~np.isnan(before[:, 0])
-    xy = final.copy()
-    removed: dict[int, float] = {}  # ball -> time it left the table for good (scored)
-    to_spot: list[int] = []
-    into_goal: list[int] = []
-    replaced: list[int] = []
-    letters: set[str] = set()
-    gone = {b for b, _, _ in drops} | set(off) | set(jammed)
-    # G-17 exception to "only the first foul": an opponent's ball played off the table (or left
-    # on a cushion, goal cap or cover) always goes into its goal, whatever foul is penalised.
-    opp_off = sorted((b for b in off if SIDE_OF[b] == opp), key=lambda b: off[b][0])
-
-    def stroke_goals() -> None:
-        # G-6, G-7: a dropped ball counts for its side; G-8: an own ball in the own defence goal
-        # is no goal and goes to a penalty spot.
-        for b, g, t in drops:
-            if SIDE_OF[b] == s and g != g_att:
-                to_spot.append(b)
-            else:
-                removed[b] = t
-
-    def replace_moved(only_on_table: bool = False) -> None:
-        # RA: every ball the stroke moved goes back; dropped balls come back out of the goal.
-        for b in np.flatnonzero(_moved(tl, before, final, gone)):
-            if (only_on_table and np.isnan(final[b, 0])) or b in opp_off:
-                continue  # an opponent's ball off the table goes into its goal (G-17)
-            xy[b] = before[b]
-            replaced.append(int(b))
-
-    if foul is None:
-        stroke_goals()
-    else:
-        if foul.rule == "G-18":
-            letters = set(BEHAVIOURAL[foul.kind][1 if kader else 0])  # G-25 in kader play
-        else:
-            letters = set(CONSEQUENCES[foul.rule])
-        if "RA" in letters:
-            replace_moved()
-        else:
-            stroke_goals()  # goals stand
-            if foul.rule in ("G-16", "G-17") and rules.replace_on_off_table:
-                replace_moved(only_on_table=True)
-        if "RF" in letters:
-            # G-18 deflect: only the balls the foul displaced go back (the event carries them);
-            # the others, dropped balls included, stay as the stroke left them
-            for b, x, y in foul.restore:
-                removed.pop(b, None)
-                if b in to_spot:
-                    to_spot.remove(b)
-                xy[b] = (x, y)
-                replaced.append(b)
-        if "SPOT" in letters and foul.rule != "G-8":
-            for b in foul.balls:
-                removed.pop(b, None)  # a touched ball that dropped comes out for its spot
-                if b not in to_spot:
-                    to_spot.append(b)
-        if "GOAL" in letters and foul.rule == "G-18":
-            # G-18 deflect_opponent_ball: the touched opponent's ball goes into its goal
-            for b in foul.balls:
-                if SIDE_OF[b] == opp:
-                    into_goal.append(b)
-                    removed[b] = foul.time
-        if "CS" in letters and c not in removed and c not in to_spot:
-            to_spot.insert(0, c)
-        if "PICK" in letters:
-            b = _pick_ball(st, xy, c, choices.get("pick"), rules, geo, rng)
-            if b is not None and b not in to_spot:
-                to_spot.append(b)
-    # G-17 (whichever foul came first, G-17 itself included): the opponent's balls played off
-    # the table go into their goal, scored for the opponent, at the time they left (G-17a).
-    for b in opp_off:
-        if b not in removed:
-            into_goal.append(b)
-            removed[b] = off[b][0]
-    # Balls off the table, on the rail or jammed in the defence goal that the penalised foul does
-    # not deal with (nor brought back by RA) go to a penalty spot of their side.
-    for b in sorted(set(off) | set(jammed)):
-        if np.isnan(xy[b, 0]) and b not in removed and b not in to_spot:
-            to_spot.append(b)
-        elif b in jammed and b not in replaced and b not in to_spot and b not in removed:
-            to_spot.append(b)
-    for b in removed:
-        xy[b] = np.nan
-    for b in to_spot:
-        xy[b] = np.nan
-    if foul is not None and foul.restore and "RF" in letters:
-        _check_restored(xy, [b for b, _, _ in foul.restore], geo)
-
-    # --- G-26: in kader play, a foul stroke with the cue ball lying on a penalty spot ---------
-    fouled = st.fouled_spots.copy()
-    g26_ball = None
-    if kader and foul is not None and st.on_spot[c] > 0:
-        fouled[s, st.on_spot[c] - 1] = True
-        if c not in removed:
-            g26_ball = c
-            if c not in to_spot:
-                xy[c] = np.nan
-                to_spot.insert(0, c)
-    # --- G-30: place the balls one at a time, the cue ball first -------------------------------
-    same = np.all(xy == before, axis=1)
-    on_spot = np.where(same, st.on_spot, 0)
-    allowed = {}
-    if g26_ball is not None:
-        allowed[g26_ball] = [k for k in range(1, 6) if not fouled[SIDE_OF[g26_ball], k - 1]]
-    order = sorted(dict.fromkeys(to_spot), key=lambda b: (b != c, b))
-    spotted, unused = place_on_spots(order, xy, geo, rules, rng, choices.get("spots"), allowed)
-    for b, k in spotted:
-        on_spot[b] = k
-    on_spot[np.isnan(xy[:, 0])] = 0
-
-    scored = np.zeros(N_SIDES, np.int64)
-    for b in removed:
-        scored[SIDE_OF[b]] += 1
-    valid_own = sum(1 for b in removed if SIDE_OF[b] == s)
-    left_after = np.bincount(SIDE_OF[~np.isnan(xy[:, 0])], minlength=N_SIDES)
-
-    # --- G-4 / G-17a: game over --------------------------------------------------------------
-    winner = -1
-    empty = left_after == 0
-    if empty[opp] and any(SIDE_OF[b] == opp for b in into_goal):
-        winner = opp  # G-17a: balls put into their goal emptied the opponent: the opponent wins
-    elif empty.all():
-        last = [max(t for b, t in removed.items() if SIDE_OF[b] == side) for side in range(2)]
-        winner = s if last[s] <= last[opp] else opp  # G-4: whose last ball dropped first
-    elif empty.any():
-        winner = int(np.flatnonzero(empty)[0])
-    game_over = winner >= 0
-
-    turn_kept = foul is None and valid_own > 0 and not game_over  # G-1, G-9
-    # --- G-14: the defence-triangle duty, checked when the turn ends without another foul -----
-    if check_duty and not turn_kept and not game_over and foul is None and not duty_met:
-        duty = tuple(int(b) for b in np.flatnonzero(st.duty & on0))
-        g14 = Foul("G-14", tl.t_end, duty, "defence_triangle",
-                   "own ball(s) left in the defence triangle for the whole turn")
-        return _apply(st, tl, c, kader, fouls + [g14], g14, drops, off, jammed, before, final,
-                      False, left, notes, choices, rules, geo, rng, check_duty=False)
-
-    if unused:
-        notes.append(f"choices['spots']: {len(unused)} entr{'y' if len(unused) == 1 else 'ies'} "
-                     f"{unused} not needed ({len(spotted)} ball(s) chosen for by the opponent)")
-    if "pick" in choices and "PICK" not in letters:
-        notes.append("choices['pick'] not used: no G-25 pick in this stroke")
-    return GolfOutcome(
-        shooter=s, cue_ball=c, kader=kader, fouls=fouls, foul=foul,
-        consequences=frozenset(letters), drops=list(drops), scored=scored,
-        scored_balls=sorted(removed), valid_own=valid_own, replaced=sorted(set(replaced)),
-        spotted=spotted, into_goal=into_goal, turn_kept=turn_kept, duty_met=duty_met,
-        left_kader=left, game_over=game_over, winner=winner, xy=xy,
-        on_spot=on_spot.astype(np.int64), fouled_spots=fouled, notes=notes,
-        overflow=tl.overflow)
-
-
-def _check_restored(xy: np.ndarray, balls: Sequence[int], geo: GolfGeometry) -> None:
-    """A ball put back by RF must lie on the cloth, clear of caps, goals and the other balls."""
-    R, tol = geo.R, 1e-7
-    hx, hy = geo.table.length / 2 - R, geo.table.width / 2 - R
-    for b in balls:
-        x, y = xy[b]
-        where = f"restore: {geo.ball_ids[b]} at ({x}, {y})"
-        if abs(x) > hx + tol or abs(y) > hy + tol:
-            raise ValueError(f"{where} is off the cloth")
-        if np.any(np.hypot(*(geo.caps - xy[b]).T) < R + geo.r_cap - tol):
-            raise ValueError(f"{where} overlaps a cap")
-        if np.any(np.hypot(*(geo.goals[:, :2] - xy[b]).T) < geo.goals[:, 2]):
-            raise ValueError(f"{where} is inside a goal")
-        for o in np.flatnonzero(~np.isnan(xy[:, 0])):
-            if o != b and math.hypot(*(xy[o] - xy[b])) < 2 * R - tol:
-                raise ValueError(f"{where} overlaps {geo.ball_ids[o]}")
-
-
-def _pick_ball(st: GolfState, xy: np.ndarray, c: int, choice: Any, rules: GolfRules,
-               geo: GolfGeometry, rng: np.random.Generator) -> int | None:
-    """G-25: the offender's ball the opponent picks for a penalty spot."""
-    s = int(st.to_move)
-    mine = [int(b) for b in np.flatnonzero((SIDE_OF == s) & ~np.isnan(xy[:, 0]))]
-    if not mine:
-        return None
-    if rules.pick_policy == "cue_ball":
-        return c if c in mine else mine[0]
-    if rules.pick_policy == "random":
-        return int(rng.choice(mine))
-    if rules.pick_policy == "agent":
-        b = choice(mine, xy) if callable(choice) else choice
-        if b is None:
-            raise ValueError("pick_policy 'agent' needs choices['pick'] (a ball of the offender)")
-        b = ball_index(b, geo)
-        if b not in mine:
-            raise ValueError(f"picked ball {geo.ball_ids[b]} is not one of the offender's balls "
-                             f"on the table {[geo.ball_ids[m] for m in mine]}")
-        return b
-    goal = geo.goals[attack_goal(s), :2]
-    return min(mine, key=lambda b: float(np.hypot(*(xy[b] - goal))))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2010,9 +1115,7 @@ def score_cli(payload: dict) -> dict:
             opening (G-3) the strike is a list of two strikes, one per side. A shot may omit
             ``balls`` and ``table`` (taken from the state). Optional: ``rules`` (option
             overrides), ``inject`` (events, module docstring), ``player`` (duo partner, G-31;
-            in the opening the two openers; required in duo play), ``choices`` (``{"spots":
-            [..], "pick": ball}``, with the ``agent`` policies), ``allow_overflow`` (true:
-            score a shot cut off by max_events / t_max where it ended; default: refused).
+            in the opening the two openers), ``choices`` (``{"spots": [..], "pick": ball}``).
 
     Returns:
         ``{"outcome": <outcome JSON>, "state": <state JSON after the stroke>}``.
@@ -2054,3 +1157,4 @@ def play_game(n_players: int = 2, *, seed: int = 0, max_shots: int = 3000,
     ranking = [[0, 1]] if w not in (0, 1) else [w, 1 - w]
     return {"shots": [o.to_json() for o in hist], "state": st.to_json(), "ranking": ranking,
             "n_shots": len(hist)}
+

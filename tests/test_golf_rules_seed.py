@@ -136,9 +136,9 @@ def test_G30_agent_spots_are_honoured_and_unneeded_entries_reported():
     o = stroke(state(), _own_goal, "w1", choices={"spots": [3, 1]}, rules=rules)
     assert o.spotted == [(idx("w2"), 3)]
     assert any("[1] not needed" in n for n in o.notes)
-    o = stroke(state(), _own_goal, "w1", choices={"spots": lambda b, free, xy: free[-1]},
+    with pytest.raises(ValueError, match="no callables"):  # the compiled referee takes lists
+        stroke(state(), _own_goal, "w1", choices={"spots": lambda b, free, xy: free[-1]},
                rules=rules)
-    assert o.spotted == [(idx("w2"), 3)]
     o = stroke(state(), lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.7, 0.0), 1.0), "w1",
                choices={"pick": "w2"}, rules=GolfRules(pick_policy="agent"))
     assert any("choices['pick'] not used" in n for n in o.notes)

@@ -1,0 +1,326 @@
+"""Compiled golfbillard consequences of a play stroke (G-6 .. G-9, G-14, G-17, G-25 .. G-30).
+
+:func:`apply_stroke` takes the fouls :func:`cuegym.rules.golf_stroke.referee_play` found (in
+G-19a order) and applies the penalised one's consequence letters (LT, RA, RF, CS, SPOT, GOAL,
+PICK) and nothing else: goals, balls replaced or restored, penalty spots (G-26, G-30), G-17
+opponent balls into their goal, game end (G-4, G-17a), turn kept (G-1, G-9); when the turn ends
+without a foul and the G-14 defence duty of the turn is unmet, G-14 is applied instead. Writes
+row ``t`` of the outcomes; :func:`note` and :func:`error` record notes and input errors.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+from .golf_arrays import BALLS_PER_SIDE, MAX_NOTES, N_BALLS, R_PICK, R_REPLACEOFF, R_SPOT
+from .golf_codes import (
+    CS,
+    E_NONE,
+    E_RESTORE_CAP,
+    E_RESTORE_GOAL,
+    E_RESTORE_OFF_CLOTH,
+    E_RESTORE_OVERLAP,
+    F_G8,
+    F_G14,
+    F_G16,
+    F_G17,
+    F_G18,
+    GOAL,
+    K_DEFENCE,
+    KIND_BITS,
+    N_PICK_UNUSED,
+    N_SPOTS_UNUSED,
+    PICK,
+    RA,
+    RF,
+    RULE_BITS,
+    SPOT,
+)
+from .golf_spots import moved_balls, pick_ball, place_on_spots
+
+
+@nb.njit(cache=True)
+def note(out, t, code, ball):
+    """Append note ``code`` (with its ball or value) to table t's outcome."""
+    k = out.n_notes[t]
+    if k < MAX_NOTES:
+        out.note_code[t, k] = code
+        out.note_ball[t, k] = ball
+        out.n_notes[t] = k + 1
+
+
+@nb.njit(cache=True)
+def error(out, t, code, a, b):
+    """Record table t's first input error (code and two values); the caller stops."""
+    if out.err[t] == E_NONE:
+        out.err[t] = code
+        out.err_a[t] = a
+        out.err_b[t] = b
+
+
+@nb.njit(cache=True)
+def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, off_time,
+                 off_seq, jammed, before, final, duty_met, left, on0, st, lg, inp, ga, rp, out):
+    """Apply the penalised foul's consequences (and nothing else) and settle the stroke; when
+    the turn ends without a foul and the G-14 duty is unmet, apply G-14 instead."""
+    opp = 1 - s
+    g_att = s
+    gone_all = np.zeros(N_BALLS, np.bool_)  # dropped, off or jammed
+    for i in range(nd):
+        gone_all[db[i]] = True
+    for b in range(N_BALLS):
+        gone_all[b] = gone_all[b] or is_off[b] or jammed[b]
+    moved = np.zeros(N_BALLS, np.bool_)
+    moved_balls(lg.n_events[t], lg.ev_type[t], lg.ev_i[t], lg.ev_j[t], lg.rvw0[t], before, final,
+                gone_all, moved)
+    xy = np.empty((N_BALLS, 2))
+    removed = np.zeros(N_BALLS, np.bool_)
+    rtime = np.zeros(N_BALLS)
+    to_spot = np.zeros(N_BALLS, np.bool_)
+    replaced = np.zeros(N_BALLS, np.bool_)
+    into = np.zeros(N_BALLS, np.int64)
+    fouled = np.empty((2, 5), np.bool_)
+    on_spot = np.zeros(N_BALLS, np.int64)
+    allowed = np.zeros(5, np.bool_)
+    order = np.zeros(N_BALLS, np.int64)
+    # G-17 exception to "only the first foul": an opponent's ball played off the table (or left
+    # on a cushion, goal cap or cover) always goes into its goal, whatever foul is penalised.
+    opp_off = np.zeros(N_BALLS, np.int64)
+    n_oo = 0
+    for _ in range(BALLS_PER_SIDE):
+        best = -1
+        for b in range(opp * BALLS_PER_SIDE, (opp + 1) * BALLS_PER_SIDE):
+            if is_off[b] and (best < 0 or off_time[b] < off_time[best] or (
+                    off_time[b] == off_time[best] and off_seq[b] < off_seq[best])):
+                taken = False
+                for i in range(n_oo):
+                    taken = taken or opp_off[i] == b
+                if not taken:
+                    best = b
+        if best < 0:
+            break
+        opp_off[n_oo] = best
+        n_oo += 1
+    is_opp_off = np.zeros(N_BALLS, np.bool_)
+    for i in range(n_oo):
+        is_opp_off[opp_off[i]] = True
+    for attempt in range(2):
+        xy[:] = final
+        removed[:] = False
+        to_spot[:] = False
+        replaced[:] = False
+        n_into = 0
+        letters = 0
+        has = nf > 0
+        if has:
+            letters = KIND_BITS[fk[0], 1 if kader else 0] if fr[0] == F_G18 else RULE_BITS[fr[0]]
+        if not has or not (letters & RA):
+            # G-6, G-7: a dropped ball counts for its side; G-8: an own ball in the own defence
+            # goal is no goal and goes to a penalty spot.
+            for i in range(nd):
+                b = db[i]
+                if b // BALLS_PER_SIDE == s and dg[i] != g_att:
+                    to_spot[b] = True
+                else:
+                    removed[b] = True
+                    rtime[b] = dt[i]
+        if has:
+            if letters & RA:
+                for b in range(N_BALLS):  # RA: every ball the stroke moved goes back
+                    if moved[b] and not is_opp_off[b]:  # (those go into their goal, G-17)
+                        xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
+                        replaced[b] = True
+            elif (fr[0] == F_G16 or fr[0] == F_G17) and rp[R_REPLACEOFF] > 0:
+                for b in range(N_BALLS):
+                    if moved[b] and not math.isnan(final[b, 0]) and not is_opp_off[b]:
+                        xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
+                        replaced[b] = True
+            if letters & RF:
+                # G-18 deflect: only the balls the foul displaced go back (the event carries
+                # them); the others, dropped balls included, stay as the stroke left them
+                e = int(fd[0, 3])
+                for i in range(inp.inj_rn[t, e]):
+                    b = inp.inj_rb[t, e, i]
+                    removed[b] = False
+                    to_spot[b] = False
+                    xy[b, 0], xy[b, 1] = inp.inj_rxy[t, e, i, 0], inp.inj_rxy[t, e, i, 1]
+                    replaced[b] = True
+            if letters & SPOT and fr[0] != F_G8:
+                for i in range(fnb[0]):
+                    removed[fb[0, i]] = False  # a touched ball that dropped comes out for its spot
+                    to_spot[fb[0, i]] = True
+            if letters & GOAL and fr[0] == F_G18:
+                # G-18 deflect_opponent_ball: the touched opponent's ball goes into its goal
+                for i in range(fnb[0]):
+                    b = fb[0, i]
+                    if b // BALLS_PER_SIDE == opp:
+                        into[n_into] = b
+                        n_into += 1
+                        removed[b] = True
+                        rtime[b] = ft[0]
+            if letters & CS and not removed[c]:
+                to_spot[c] = True
+            if letters & PICK:
+                b, err, ev = pick_ball(s, c, xy, ga, int(rp[R_PICK]), inp.pick[t],
+                                       inp.draws[t, 0])
+                if err != E_NONE:
+                    error(out, t, err, ev, s)
+                    return
+                if b >= 0:
+                    to_spot[b] = True
+        # G-17 (whichever foul came first, G-17 itself included): the opponent's balls played
+        # off the table go into their goal, scored for the opponent, when they left (G-17a).
+        for i in range(n_oo):
+            b = opp_off[i]
+            if not removed[b]:
+                into[n_into] = b
+                n_into += 1
+                removed[b] = True
+                rtime[b] = off_time[b]
+        # Balls off the table, on the rail or jammed that the penalised foul does not deal with
+        # (nor RA brought back) go to a penalty spot of their side.
+        for b in range(N_BALLS):
+            if is_off[b] or jammed[b]:
+                if math.isnan(xy[b, 0]) and not removed[b]:
+                    to_spot[b] = True
+                elif jammed[b] and not replaced[b] and not removed[b]:
+                    to_spot[b] = True
+        for b in range(N_BALLS):
+            if removed[b] or to_spot[b]:
+                xy[b, 0] = np.nan
+                xy[b, 1] = np.nan
+        if has and letters & RF:
+            err, eb, eo = _check_restored(xy, inp.inj_rb[t, int(fd[0, 3])],
+                                          inp.inj_rn[t, int(fd[0, 3])], ga)
+            if err != E_NONE:
+                error(out, t, err, eb, eo)
+                return
+        # --- G-26: in kader play, a foul stroke with the cue ball lying on a penalty spot ----
+        fouled[:] = st.fouled_spots[t]
+        g26 = -1
+        if kader and has and st.on_spot[t, c] > 0:
+            fouled[s, st.on_spot[t, c] - 1] = True
+            if not removed[c]:
+                g26 = c
+                if not to_spot[c]:
+                    xy[c, 0] = np.nan
+                    xy[c, 1] = np.nan
+                    to_spot[c] = True
+        for b in range(N_BALLS):
+            same = xy[b, 0] == before[b, 0] and xy[b, 1] == before[b, 1]
+            on_spot[b] = st.on_spot[t, b] if same else 0
+        # --- G-30: place the balls one at a time, the cue ball first ---------------------------
+        n_order = 0
+        for m in range(N_BALLS + 1):
+            b = c if m == 0 else m - 1
+            if to_spot[b] and (m == 0 or b != c):
+                order[n_order] = b
+                n_order += 1
+        if g26 >= 0:
+            for k in range(5):
+                allowed[k] = not fouled[g26 // BALLS_PER_SIDE, k]
+        n_sp, used, err, ev, eb = place_on_spots(order, n_order, xy, ga, int(rp[R_SPOT]),
+                                                 inp.spot_n[t], inp.spot_choice[t], g26, allowed,
+                                                 inp.draws[t, 1:], out.spot_ball[t],
+                                                 out.spot_k[t], on_spot)
+        if err != E_NONE:
+            error(out, t, err, ev, eb)
+            return
+        left_after = np.zeros(2, np.int64)
+        scored = np.zeros(2, np.int64)
+        for b in range(N_BALLS):
+            if math.isnan(xy[b, 0]):
+                on_spot[b] = 0
+            else:
+                left_after[b // BALLS_PER_SIDE] += 1
+            if removed[b]:
+                scored[b // BALLS_PER_SIDE] += 1
+        valid_own = scored[s]
+        # --- G-4 / G-17a: game over ---------------------------------------------------------
+        winner = -1
+        if left_after[opp] == 0 and n_into > 0:
+            winner = opp  # G-17a: balls put into their goal emptied the opponent
+        elif left_after[0] == 0 and left_after[1] == 0:
+            last = np.full(2, -np.inf)
+            for b in range(N_BALLS):
+                if removed[b] and rtime[b] > last[b // BALLS_PER_SIDE]:
+                    last[b // BALLS_PER_SIDE] = rtime[b]
+            winner = s if last[s] <= last[opp] else opp  # G-4: whose last ball dropped first
+        elif left_after[0] == 0:
+            winner = 0
+        elif left_after[1] == 0:
+            winner = 1
+        game_over = winner >= 0
+        turn_kept = not has and valid_own > 0 and not game_over  # G-1, G-9
+        # --- G-14: the defence-triangle duty, checked when the turn ends without a foul -------
+        if attempt == 0 and not turn_kept and not game_over and not has and not duty_met:
+            fr[0], ft[0], fk[0], fnb[0] = F_G14, lg.t_end[t], K_DEFENCE, 0
+            fd[0, :] = 0.0
+            for b in range(N_BALLS):
+                if st.duty[t, b] and on0[b]:
+                    fb[0, fnb[0]] = b
+                    fnb[0] += 1
+            nf = 1
+            continue
+        break
+    # --- write the outcome -------------------------------------------------------------------
+    out.kader[t] = kader
+    out.n_fouls[t] = nf
+    for i in range(nf):
+        out.f_rule[t, i] = fr[i]
+        out.f_kind[t, i] = fk[i]
+        out.f_time[t, i] = ft[i]
+        out.f_nb[t, i] = fnb[i]
+        out.f_balls[t, i, :] = fb[i]
+        out.f_det[t, i, :] = fd[i]
+    out.cons[t] = letters
+    out.n_drops[t] = nd
+    for i in range(nd):
+        out.drop_ball[t, i] = db[i]
+        out.drop_goal[t, i] = dg[i]
+        out.drop_time[t, i] = dt[i]
+    out.scored[t, 0], out.scored[t, 1] = scored[0], scored[1]
+    out.scored_mask[t, :] = removed
+    out.valid_own[t] = valid_own
+    out.replaced[t, :] = replaced
+    out.n_spotted[t] = n_sp
+    out.n_into[t] = n_into
+    out.into_ball[t, :n_into] = into[:n_into]
+    out.turn_kept[t] = turn_kept
+    out.duty_met[t] = duty_met if attempt == 0 else False
+    out.left_kader[t] = left
+    out.game_over[t] = game_over
+    out.winner[t] = winner
+    out.xy[t, :, :] = xy
+    out.on_spot[t, :] = on_spot
+    out.fouled_spots[t, :, :] = fouled
+    if inp.spot_n[t] > used:
+        note(out, t, N_SPOTS_UNUSED, used)
+    if inp.pick[t] >= 0 and not letters & PICK:
+        note(out, t, N_PICK_UNUSED, -1)
+
+
+@nb.njit(cache=True)
+def _check_restored(xy, balls, n, ga):
+    """A ball put back by RF must lie on the cloth, clear of caps, goals and the other balls:
+    (error code, ball, the ball it overlaps or -1)."""
+    R, tol = ga.R, 1e-7
+    for i in range(n):
+        b = balls[i]
+        x, y = xy[b, 0], xy[b, 1]
+        if abs(x) > ga.hx + tol or abs(y) > ga.hy + tol:
+            return E_RESTORE_OFF_CLOTH, b, -1
+        for k in range(ga.caps.shape[0]):
+            if math.hypot(ga.caps[k, 0] - x, ga.caps[k, 1] - y) < R + ga.r_cap - tol:
+                return E_RESTORE_CAP, b, -1
+        for g in range(2):
+            if math.hypot(ga.goals[g, 0] - x, ga.goals[g, 1] - y) < ga.goals[g, 2]:
+                return E_RESTORE_GOAL, b, -1
+        for o in range(N_BALLS):
+            if o != b and not math.isnan(xy[o, 0]) and math.hypot(xy[o, 0] - x,
+                                                                  xy[o, 1] - y) < 2 * R - tol:
+                return E_RESTORE_OVERLAP, b, o
+    return E_NONE, -1, -1

@@ -1,0 +1,509 @@
+"""Compiled golfbillard game flow and the batched referee entry point (specs/golfbillard.md).
+
+- G-3 the opening (:func:`referee_opening`): both sides strike one ball at t = 0.
+- G-1 / G-9 turns (:func:`advance_play`), G-14 the defence duty of each new turn
+  (:func:`start_turn`), G-20 kader play, G-5 no progress, G-4 matches (:func:`finish_game`),
+  G-31 duos (partners alternate per turn).
+- :func:`play_kernel` referees one stroke per table (opening or play, ``prange`` over tables)
+  and writes the outcomes and the next states; states are copied as arrays, row by row.
+
+Numba caches each file's functions by that file's time stamp only: after editing a kernel file
+this one calls (golf_stroke, golf_apply, golf_spots, golf_paths), touch this file too so the
+cached entry points are rebuilt.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+from .golf_apply import error, note
+from .golf_arrays import (
+    BALLS_PER_SIDE,
+    N_BALLS,
+    R_ALT,
+    R_DEC0,
+    R_DEC1,
+    R_DUO,
+    R_GTW,
+    R_MAXG,
+    R_NPT,
+    R_NPW,
+    R_SPOT,
+)
+from .golf_codes import (
+    D_OPENING_SIDE,
+    D_WRONG_BALL,
+    D_WRONG_OPENER,
+    E_NONE,
+    E_OPENING_FOUL_SIDE,
+    F_G3,
+    F_G18,
+    I_FOUL,
+    I_OFF,
+    I_RAIL,
+    K_WRONG_BALL,
+    K_WRONG_OPENER,
+    N_IGNORED,
+    N_SPOTS_REPEAT,
+    N_SPOTS_UNUSED,
+    P_OPENING,
+    P_OVER,
+    P_PLAY,
+)
+from .golf_paths import in_poly, path_max
+from .golf_spots import place_on_spots
+from .golf_stroke import _path, referee_play, table_drops
+
+#: G-3: opening balls whose distances to their attack goals differ by no more than this [m] are
+#: "equal distances" (rounding noise of mirror-image strokes is not a win).
+OPENING_TIE_TOL = 1e-6
+
+
+# ---------------------------------------------------------------------------------------------
+# Turns, games, matches (one table row of a GolfStates, in place)
+# ---------------------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def defence_duty(xy, side, ga, out):
+    """G-14: out (10,) = own balls of ``side`` in its own great (+eps) or small (-eps) defence
+    triangle."""
+    g = 1 - side
+    for b in range(N_BALLS):
+        out[b] = False
+        if b // BALLS_PER_SIDE == side and not math.isnan(xy[b, 0]):
+            x, y = xy[b, 0], xy[b, 1]
+            out[b] = in_poly(ga.polys, ga.nv, ga.great_in[g], x, y) or in_poly(
+                ga.polys, ga.nv, ga.small_out[g], x, y)
+
+
+@nb.njit(cache=True)
+def start_turn(ns, t, side, ga):
+    """A new turn of ``side``: G-14 records its own balls in its defence triangles."""
+    ns.to_move[t] = side
+    defence_duty(ns.xy[t], side, ga, ns.duty[t])
+    ns.duty_met[t] = False
+    ns.turn_strokes[t] = 0
+    ns.turn_scored[t] = False
+
+
+@nb.njit(cache=True)
+def reset_game(ns, t, rp, ga):
+    """Balls on their start spots and every per-game field cleared (G-3)."""
+    ns.xy[t, :, :] = ga.start
+    ns.to_move[t] = 0
+    ns.phase[t] = P_PLAY if rp[R_ALT] > 0 else P_OPENING
+    ns.kader[t] = False
+    ns.duty[t, :] = False
+    ns.duty_met[t] = False
+    ns.turn_strokes[t] = 0
+    ns.turn_scored[t] = False
+    ns.on_spot[t, :] = 0
+    ns.fouled_spots[t, :, :] = False
+    ns.turns[t] = 0
+    ns.idle_turns[t] = 0
+    ns.match_winner[t] = -1
+    ns.stroke_no[t] = 0
+
+
+@nb.njit(cache=True)
+def next_game(ns, t, rp, ga):
+    """The next game of the match: balls on their start spots, G-31 openers, G-3 opening."""
+    reset_game(ns, t, rp, ga)
+    ns.game_no[t] += 1
+    if rp[R_DUO] == 0:  # singles: one player per side (partner 0)
+        ns.openers[t, 0] = 0
+        ns.openers[t, 1] = 0
+    elif ns.game_no[t] == 1:  # G-31: in the second game the other partner opens
+        ns.openers[t, 0] = 1 - ns.first_openers[t, 0]
+        ns.openers[t, 1] = 1 - ns.first_openers[t, 1]
+    else:  # deciding game: configured
+        ns.openers[t, 0] = int(rp[R_DEC0])
+        ns.openers[t, 1] = int(rp[R_DEC1])
+    ns.partner[t, :] = ns.openers[t]
+    if rp[R_ALT] > 0:
+        start_turn(ns, t, ns.game_no[t] % 2, ga)  # sides alternate in starting a game
+
+
+@nb.njit(cache=True)
+def finish_game(ns, t, winner, rp, ga):
+    """Record a finished game (0 / 1, 2 for a G-5 draw); start the next or end the match (G-4:
+    first to ``games_to_win``; drawn games count as played, after ``max_games`` the side with
+    more wins takes the match, equal wins draw it)."""
+    ns.winner[t] = winner
+    if winner == 0 or winner == 1:
+        ns.games_won[t, winner] += 1
+    g0, g1 = ns.games_won[t, 0], ns.games_won[t, 1]
+    if max(g0, g1) >= rp[R_GTW]:
+        ns.match_winner[t] = 0 if g0 >= g1 else 1
+        ns.phase[t] = P_OVER
+        return
+    if ns.game_no[t] + 1 >= rp[R_MAXG]:
+        ns.match_winner[t] = 2 if g0 == g1 else (0 if g0 > g1 else 1)
+        ns.phase[t] = P_OVER
+        return
+    next_game(ns, t, rp, ga)
+
+
+@nb.njit(cache=True)
+def end_turn(ns, t, rp, ga):
+    """The side at the table loses the turn: G-5 bookkeeping, G-31 partner rotation."""
+    s = ns.to_move[t]
+    ns.turns[t] += 1
+    if not ns.kader[t] and rp[R_NPW] > 0:  # G-5, not in kader play
+        if ns.turn_scored[t]:
+            ns.idle_turns[t] = 0
+        elif ns.turns[t] > rp[R_NPT]:
+            ns.idle_turns[t] += 1
+        if ns.idle_turns[t] >= 2 * rp[R_NPW]:
+            finish_game(ns, t, 2, rp, ga)
+            return
+    if rp[R_DUO] > 0:
+        ns.partner[t, s] = 1 - ns.partner[t, s]  # G-31: partners alternate per turn
+    start_turn(ns, t, 1 - s, ga)
+
+
+@nb.njit(cache=True)
+def _balls_left(xy, side):
+    n = 0
+    for b in range(side * BALLS_PER_SIDE, (side + 1) * BALLS_PER_SIDE):
+        if not math.isnan(xy[b, 0]):
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def advance_play(ns, t, out, rp, ga):
+    """The state after a play stroke (G-1, G-20, G-4)."""
+    ns.xy[t, :, :] = out.xy[t]
+    ns.on_spot[t, :] = out.on_spot[t]
+    ns.fouled_spots[t, :, :] = out.fouled_spots[t]
+    ns.kader[t] = out.kader[t] or _balls_left(ns.xy[t], 0) == 1 or _balls_left(ns.xy[t], 1) == 1
+    ns.stroke_no[t] += 1
+    if out.scored[t, 0] > 0 or out.scored[t, 1] > 0:
+        ns.turn_scored[t] = True
+    if out.game_over[t]:
+        finish_game(ns, t, out.winner[t], rp, ga)
+    elif out.turn_kept[t]:  # G-1
+        ns.turn_strokes[t] += 1
+        ns.duty_met[t] = out.duty_met[t]
+    else:
+        end_turn(ns, t, rp, ga)
+
+
+# ---------------------------------------------------------------------------------------------
+# The opening (G-3)
+# ---------------------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def referee_opening(t, st, lg, inp, ga, rp, prm, out):
+    """Referee the opening stroke of table t (G-3, G-31) into row t of ``out``.
+
+    Both sides strike one ball at t = 0 (``cue_ball[t]`` = side 0's, side 1's). Each must cross
+    x = 0. A side that scores its opening ball takes the first turn; both score: repeat with
+    another ball each. Otherwise the ball that stops nearer its attack goal wins; a ball that
+    does not cross x = 0 loses; equal distances, or neither crossing: balls back, repeat. A G-18
+    foul (injected, or a duo side whose opener is not the due partner) loses the opening;
+    ``wrong_opener`` also puts that ball on a penalty spot. Other balls that drop count for their
+    side (into its attack goal) or go to a penalty spot (into its defence goal).
+    """
+    before = st.xy[t]
+    n = lg.n_events[t]
+    bo = inp.cue_ball[t]
+    out.opening[t] = True
+    out.shooter[t] = -1
+    out.cue_ball[t] = -1
+    out.left_kader[t] = -1
+    out.winner[t] = -1
+    out.overflow[t] = lg.overflow[t]
+    out.op_balls[t, 0], out.op_balls[t, 1] = bo[0], bo[1]
+    on0 = np.zeros(N_BALLS, np.bool_)
+    for b in range(N_BALLS):
+        on0[b] = not math.isnan(before[b, 0])
+    lost = np.zeros(2, np.bool_)
+    off = np.zeros(N_BALLS, np.bool_)
+    nf = 0
+    for s in range(2):
+        due = opening_ball(before, s, ga)
+        if bo[s] != due:  # G-3: only the middle ball may open
+            _opening_foul(out, t, nf, 0.0, bo[s], F_G3, K_WRONG_BALL, D_WRONG_BALL, s, due, 0)
+            nf += 1
+            lost[s] = True
+    for e in range(inp.inj_n[t]):
+        typ = inp.inj_type[t, e]
+        b = inp.inj_ball[t, e]
+        if typ == I_FOUL:
+            side = inp.inj_side[t, e]
+            if side < 0:
+                side = b // BALLS_PER_SIDE if b >= 0 else -1
+            if side < 0:
+                error(out, t, E_OPENING_FOUL_SIDE, e, 0)
+                return
+            _opening_foul(out, t, nf, inp.inj_time[t, e], bo[side], F_G18, inp.inj_kind[t, e],
+                          D_OPENING_SIDE, side, 0, 0)
+            nf += 1
+            lost[side] = True
+        elif typ == I_OFF or typ == I_RAIL:
+            off[b] = True
+            if b == bo[0] or b == bo[1]:
+                lost[b // BALLS_PER_SIDE] = True
+        else:
+            note(out, t, N_IGNORED + typ, b)
+    if rp[R_DUO] > 0 and inp.players[t, 0] >= 0:
+        for s in range(2):
+            if inp.players[t, s] != st.openers[t, s]:  # G-31: the wrong partner opened
+                _opening_foul(out, t, nf, 0.0, bo[s], F_G18, K_WRONG_OPENER, D_WRONG_OPENER, s,
+                              inp.players[t, s], st.openers[t, s])
+                nf += 1
+                lost[s] = True
+    out.n_fouls[t] = nf
+    db = np.zeros(N_BALLS + 1, np.int64)
+    dg = np.zeros(N_BALLS + 1, np.int64)
+    dt = np.zeros(N_BALLS + 1)
+    nd = table_drops(n, lg.ev_type[t], lg.ev_time[t], lg.ev_i[t], lg.ev_j[t], lg.pocket[t],
+                     lg.t_end[t], on0, db, dg, dt)
+    out.n_drops[t] = nd
+    for i in range(nd):
+        out.drop_ball[t, i], out.drop_goal[t, i], out.drop_time[t, i] = db[i], dg[i], dt[i]
+    final = np.empty((N_BALLS, 2))
+    for b in range(N_BALLS):
+        for d in range(2):
+            final[b, d] = lg.rvw[t, b, 0, d] if on0[b] else np.nan
+    removed = np.zeros(N_BALLS, np.bool_)
+    rtime = np.zeros(N_BALLS)
+    to_spot = np.zeros(2 * N_BALLS + 2, np.int64)  # in order; a ball may appear twice
+    n_ts = 0
+    in_ts = np.zeros(N_BALLS, np.bool_)
+    for i in range(nd):
+        x = db[i]
+        if dg[i] == x // BALLS_PER_SIDE:
+            removed[x] = True
+            rtime[x] = dt[i]
+        else:
+            to_spot[n_ts] = x
+            n_ts += 1
+            in_ts[x] = True
+    for x in range(N_BALLS):
+        if off[x] and not removed[x] and not in_ts[x]:
+            to_spot[n_ts] = x
+            n_ts += 1
+            in_ts[x] = True
+    for i in range(nf):
+        x = out.f_balls[t, i, 0]
+        if out.f_kind[t, i] == K_WRONG_OPENER and not removed[x]:
+            to_spot[n_ts] = x
+            n_ts += 1
+            in_ts[x] = True
+    seg = np.empty((n + 2, 8))
+    ok = np.zeros(2, np.bool_)
+    for s in range(2):
+        b = bo[s]
+        sc = removed[b] and not lost[s]
+        out.op_scored[t, s] = sc
+        sign = 1.0 if s == 0 else -1.0
+        gone = removed[b] or in_ts[b]
+        if removed[b]:
+            crossed = True
+        else:
+            ns = _path(b, t, lg, inp, prm, seg)
+            crossed = path_max(seg, ns, sign, 0.0) > 0.0
+        out.op_crossed[t, s] = crossed
+        out.op_dist[t, s] = np.inf if gone else math.hypot(final[b, 0] - ga.goals[s, 0],
+                                                           final[b, 1] - ga.goals[s, 1])
+        ok[s] = crossed and not lost[s] and not in_ts[b]
+    sc0, sc1 = out.op_scored[t, 0], out.op_scored[t, 1]
+    first, repeat, replaced, reason = -1, False, False, 0
+    if sc0 and sc1:
+        repeat, reason = True, 0
+    elif sc0 or sc1:
+        first, reason = (0 if sc0 else 1), 1
+    elif ok[0] and ok[1]:
+        if abs(out.op_dist[t, 0] - out.op_dist[t, 1]) <= OPENING_TIE_TOL:
+            repeat, replaced, reason = True, True, 2
+        else:
+            first, reason = (0 if out.op_dist[t, 0] <= out.op_dist[t, 1] else 1), 3
+    elif ok[0] or ok[1]:
+        first, reason = (0 if ok[0] else 1), 4
+    else:
+        repeat, replaced, reason = True, True, 5
+    out.op_first[t], out.op_repeat[t], out.op_replaced[t], out.op_reason[t] = \
+        first, repeat, replaced, reason
+    xy = out.xy[t]
+    xy[:, :] = before if replaced else final
+    n_sp = 0
+    if not replaced:
+        for x in range(N_BALLS):
+            if removed[x] or in_ts[x]:
+                xy[x, 0] = np.nan
+                xy[x, 1] = np.nan
+        on_spot = np.zeros(N_BALLS, np.int64)
+        n_sp, used, err, ev, eb = place_on_spots(to_spot, n_ts, xy, ga, int(rp[R_SPOT]),
+                                                 inp.spot_n[t], inp.spot_choice[t], -1,
+                                                 np.zeros(5, np.bool_), inp.draws[t, 1:],
+                                                 out.spot_ball[t], out.spot_k[t], on_spot)
+        if err != E_NONE:
+            error(out, t, err, ev, eb)
+            return
+        if inp.spot_n[t] > used:
+            note(out, t, N_SPOTS_UNUSED, used)
+        for x in range(N_BALLS):
+            out.scored_mask[t, x] = removed[x]
+            if removed[x]:
+                out.scored[t, x // BALLS_PER_SIDE] += 1
+    if replaced and inp.spot_n[t] >= 0:
+        note(out, t, N_SPOTS_REPEAT, -1)
+    out.n_spotted[t] = n_sp
+    left0, left1 = _balls_left(xy, 0), _balls_left(xy, 1)
+    winner = -1
+    if left0 == 0 and left1 == 0:  # G-4 (only after repeated double scores)
+        last = np.full(2, -np.inf)
+        for x in range(N_BALLS):
+            if removed[x] and rtime[x] > last[x // BALLS_PER_SIDE]:
+                last[x // BALLS_PER_SIDE] = rtime[x]
+        winner = 0 if last[0] <= last[1] else 1
+    elif left0 == 0:
+        winner = 0
+    elif left1 == 0:
+        winner = 1
+    out.winner[t] = winner
+    out.game_over[t] = winner >= 0
+
+
+@nb.njit(cache=True)
+def _opening_foul(out, t, k, time, ball, rule, kind, variant, a, b, c):
+    out.f_rule[t, k] = rule
+    out.f_time[t, k] = time
+    out.f_kind[t, k] = kind
+    out.f_nb[t, k] = 1
+    out.f_balls[t, k, 0] = ball
+    out.f_det[t, k, 0] = variant
+    out.f_det[t, k, 1] = a
+    out.f_det[t, k, 2] = b
+    out.f_det[t, k, 3] = c
+
+
+@nb.njit(cache=True)
+def opening_ball(xy, s, ga):
+    """G-3: the ball side ``s`` must open with: its on-table ball nearest its middle start spot
+    (the middle ball while it is on the table; ties: the lower number)."""
+    mx, my = ga.start[s * BALLS_PER_SIDE, 0], ga.start[s * BALLS_PER_SIDE, 1]
+    best = -1
+    bd = np.inf
+    for b in range(s * BALLS_PER_SIDE, (s + 1) * BALLS_PER_SIDE):
+        if not math.isnan(xy[b, 0]):
+            d = math.hypot(xy[b, 0] - mx, xy[b, 1] - my)
+            if d < bd:
+                bd = d
+                best = b
+    return best
+
+
+@nb.njit(cache=True)
+def opening_balls_kernel(xy, ga, out):
+    """out (T, 2): :func:`opening_ball` of both sides on every table."""
+    for t in range(xy.shape[0]):
+        for s in range(2):
+            out[t, s] = opening_ball(xy[t], s, ga)
+
+
+@nb.njit(cache=True)
+def advance_opening(ns, t, out, rp, ga):
+    """The state after the opening: the first turn (G-3) with its partner (G-31), or a repeat."""
+    ns.xy[t, :, :] = out.xy[t]
+    ns.stroke_no[t] += 1
+    ns.on_spot[t, :] = 0
+    for i in range(out.n_spotted[t]):
+        ns.on_spot[t, out.spot_ball[t, i]] = out.spot_k[t, i]
+    if out.game_over[t]:
+        finish_game(ns, t, out.winner[t], rp, ga)
+        return
+    if out.op_repeat[t]:
+        return
+    w = out.op_first[t]
+    ns.phase[t] = P_PLAY
+    if rp[R_DUO] > 0:
+        # G-31: the winner continues with its second partner, unless the opening scored
+        # validly: then the opener continues his turn. The loser's next turn is its partner's.
+        ns.partner[t, w] = ns.openers[t, w] if out.op_scored[t, w] else 1 - ns.openers[t, w]
+        ns.partner[t, 1 - w] = 1 - ns.openers[t, 1 - w]
+    start_turn(ns, t, w, ga)  # G-14: the opening itself is exempt
+    ns.turn_scored[t] = out.op_scored[t, w]
+    ns.kader[t] = _balls_left(ns.xy[t], 0) == 1 or _balls_left(ns.xy[t], 1) == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Batched entry points
+# ---------------------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def _copy_row(st, ns, t):
+    ns.xy[t, :, :] = st.xy[t]
+    ns.to_move[t] = st.to_move[t]
+    ns.phase[t] = st.phase[t]
+    ns.kader[t] = st.kader[t]
+    ns.duty[t, :] = st.duty[t]
+    ns.duty_met[t] = st.duty_met[t]
+    ns.turn_strokes[t] = st.turn_strokes[t]
+    ns.turn_scored[t] = st.turn_scored[t]
+    ns.on_spot[t, :] = st.on_spot[t]
+    ns.fouled_spots[t, :, :] = st.fouled_spots[t]
+    ns.turns[t] = st.turns[t]
+    ns.idle_turns[t] = st.idle_turns[t]
+    ns.winner[t] = st.winner[t]
+    ns.games_won[t, :] = st.games_won[t]
+    ns.game_no[t] = st.game_no[t]
+    ns.match_winner[t] = st.match_winner[t]
+    ns.partner[t, :] = st.partner[t]
+    ns.openers[t, :] = st.openers[t]
+    ns.first_openers[t, :] = st.first_openers[t]
+    ns.stroke_no[t] = st.stroke_no[t]
+    ns.seed[t] = st.seed[t]
+
+
+@nb.njit(cache=True)
+def _play_table(t, st, lg, inp, ga, rp, prm, out, ns):
+    _copy_row(st, ns, t)
+    if st.phase[t] == P_OPENING:
+        referee_opening(t, st, lg, inp, ga, rp, prm, out)
+        if out.err[t] == E_NONE:
+            advance_opening(ns, t, out, rp, ga)
+    elif st.phase[t] == P_PLAY:
+        referee_play(t, st, lg, inp, ga, rp, prm, out)
+        if out.err[t] == E_NONE:
+            advance_play(ns, t, out, rp, ga)
+
+
+@nb.njit(cache=True, parallel=True)
+def play_kernel(st, lg, inp, ga, rp, prm, out, ns):
+    """Referee one stroke per table and write the outcomes and next states (prange)."""
+    for t in nb.prange(st.to_move.shape[0]):
+        _play_table(t, st, lg, inp, ga, rp, prm, out, ns)
+
+
+@nb.njit(cache=True)
+def new_games_kernel(ns, rp, ga):
+    """Every row a fresh game (G-3, after :func:`reset_game`; ``alternate``: side
+    ``game_no % 2`` starts with its duty)."""
+    for t in range(ns.to_move.shape[0]):
+        reset_game(ns, t, rp, ga)
+        if rp[R_ALT] > 0:
+            start_turn(ns, t, ns.game_no[t] % 2, ga)
+
+
+@nb.njit(cache=True)
+def start_turns_kernel(ns, sides, ga):
+    """:func:`start_turn` of ``sides[t]`` on every row."""
+    for t in range(ns.to_move.shape[0]):
+        start_turn(ns, t, sides[t], ga)
+
+
+@nb.njit(cache=True)
+def finish_games_kernel(ns, winners, rp, ga):
+    """:func:`finish_game` with ``winners[t]`` on every row."""
+    for t in range(ns.to_move.shape[0]):
+        finish_game(ns, t, winners[t], rp, ga)

@@ -1,0 +1,268 @@
+"""Compiled golfbillard penalty spots (G-25 .. G-30) and the balls a stroke moved.
+
+Kernels for one table (called from the batched referee in :mod:`cuegym.rules.golf_flow`):
+:func:`choose_spot` (the opponent's spot for a penalised ball), :func:`place_on_spots` (several
+balls in order, with the opponent's choices), :func:`nearest_free_point`
+(G-30 when every spot is blocked), :func:`pick_ball` (G-25) and :func:`moved_balls` (what RA
+puts back).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+from cuegym.physics.constants import EV_BALL_BALL
+
+from .golf_arrays import BALLS_PER_SIDE, N_BALLS
+from .golf_codes import (
+    E_NO_FREE_POINT,
+    E_NONE,
+    E_PICK_MISSING,
+    E_PICK_NOT_OWN,
+    E_SPOT_NOT_FREE,
+    E_SPOTS_MISSING,
+    E_SPOTS_RAN_OUT,
+)
+
+_MOVE_TOL = 1e-9  # a ball whose centre moved less than this [m] did not move
+_SPOT_STEP = 0.001  # G-30 free-point search: ring spacing [m]
+
+
+@nb.njit(cache=True)
+def spot_free(px, py, xy, R):
+    """G-30: a ball placed at (px, py) overlaps no ball on the table."""
+    for b in range(N_BALLS):
+        if not math.isnan(xy[b, 0]):
+            if not (math.hypot(xy[b, 0] - px, xy[b, 1] - py) >= 2 * R - 1e-9):
+                return False
+    return True
+
+
+@nb.njit(cache=True)
+def nearest_free_point(tx, ty, xy, ga):
+    """G-30: the free point nearest (tx, ty) where a ball touches no ball, cap or goal and lies
+    on the cloth, searched on rings 1 mm apart. Returns (x, y, found)."""
+    R = ga.R
+    step = _SPOT_STEP
+    for k in range(int(1.0 / step) + 1):
+        r = k * step
+        n = max(1, int(math.ceil(2 * math.pi * r / step)))
+        da = 2 * math.pi / n
+        for i in range(n):
+            ang = i * da
+            px = tx + r * math.cos(ang)
+            py = ty + r * math.sin(ang)
+            if not (abs(px) <= ga.hx and abs(py) <= ga.hy):
+                continue
+            ok = True
+            for c in range(ga.caps.shape[0]):
+                if not (math.hypot(px - ga.caps[c, 0], py - ga.caps[c, 1]) >= R + ga.r_cap):
+                    ok = False
+                    break
+            if not ok:
+                continue
+            for g in range(2):
+                if not (math.hypot(px - ga.goals[g, 0], py - ga.goals[g, 1])
+                        > ga.goals[g, 2] + 1e-6):
+                    ok = False
+                    break
+            if not ok:
+                continue
+            for b in range(N_BALLS):
+                if not math.isnan(xy[b, 0]) and not (
+                        math.hypot(px - xy[b, 0], py - xy[b, 1]) >= 2 * R):
+                    ok = False
+                    break
+            if ok:
+                return px, py, True
+    return 0.0, 0.0, False
+
+
+@nb.njit(cache=True)
+def choose_spot(ball, xy, ga, policy, choice, allowed, has_allowed, u):
+    """Where one penalised ball goes (G-30), for an offender of the ball's side.
+
+    The opponent chooses a free spot among 1-3; if none is free, 4, then 5; if all are
+    blocked, the free point nearest spot 3 (spot 0). With ``has_allowed`` (G-26) the first free
+    spot with ``allowed[k - 1]`` wins; if none is free the normal choice applies.
+
+    Args:
+        xy: (10, 2) positions, the ball itself already lifted (NaN).
+        policy: 0 first_free, 1 random (index ``u`` in [0, 1) into the free spots 1-3),
+            2 agent (``choice``, which must be a free spot among 1-3).
+
+    Returns:
+        (spot 0..5, x, y, error code, error value).
+    """
+    side = ball // BALLS_PER_SIDE
+    free = np.zeros(5, np.bool_)
+    for k in range(5):
+        free[k] = spot_free(ga.spots[side, k, 0], ga.spots[side, k, 1], xy, ga.R)
+    if has_allowed:
+        for k in range(5):
+            if allowed[k] and free[k]:
+                return k + 1, ga.spots[side, k, 0], ga.spots[side, k, 1], E_NONE, 0
+    n3 = 0
+    for k in range(3):
+        if free[k]:
+            n3 += 1
+    if n3 > 0:
+        if policy == 0:
+            k = 0
+            while not free[k]:
+                k += 1
+        elif policy == 1:
+            j = min(int(u * n3), n3 - 1)
+            k = -1
+            for m in range(3):
+                if free[m]:
+                    if j == 0:
+                        k = m
+                        break
+                    j -= 1
+        else:
+            k = choice - 1
+            if not (0 <= k < 3 and free[k]):
+                return 0, 0.0, 0.0, E_SPOT_NOT_FREE, choice
+        return k + 1, ga.spots[side, k, 0], ga.spots[side, k, 1], E_NONE, 0
+    for k in (3, 4):
+        if free[k]:
+            return k + 1, ga.spots[side, k, 0], ga.spots[side, k, 1], E_NONE, 0
+    x, y, found = nearest_free_point(ga.spots[side, 2, 0], ga.spots[side, 2, 1], xy, ga)
+    if not found:
+        return 0, 0.0, 0.0, E_NO_FREE_POINT, ball
+    return 0, x, y, E_NONE, 0
+
+
+@nb.njit(cache=True)
+def pick_ball(s, c, xy, ga, policy, choice, u):
+    """G-25: the offender's ball the opponent picks for a penalty spot.
+
+    Args:
+        policy: 0 nearest_goal (to the offender's attack goal), 1 cue_ball, 2 random, 3 agent
+            (``choice``; -1 when none was given).
+
+    Returns:
+        (ball or -1 when side ``s`` has none on the table, error code, error value).
+    """
+    n = 0
+    first = -1
+    for b in range(s * BALLS_PER_SIDE, (s + 1) * BALLS_PER_SIDE):
+        if not math.isnan(xy[b, 0]):
+            if first < 0:
+                first = b
+            n += 1
+    if n == 0:
+        return -1, E_NONE, 0
+    if policy == 1:
+        if s * BALLS_PER_SIDE <= c < (s + 1) * BALLS_PER_SIDE and not math.isnan(xy[c, 0]):
+            return c, E_NONE, 0
+        return first, E_NONE, 0
+    if policy == 2:
+        j = min(int(u * n), n - 1)
+        for b in range(s * BALLS_PER_SIDE, (s + 1) * BALLS_PER_SIDE):
+            if not math.isnan(xy[b, 0]):
+                if j == 0:
+                    return b, E_NONE, 0
+                j -= 1
+    if policy == 3:
+        if choice < 0:
+            return -1, E_PICK_MISSING, 0
+        if not (s * BALLS_PER_SIDE <= choice < (s + 1) * BALLS_PER_SIDE
+                and not math.isnan(xy[choice, 0])):
+            return -1, E_PICK_NOT_OWN, choice
+        return choice, E_NONE, 0
+    gx, gy = ga.goals[s, 0], ga.goals[s, 1]  # attack goal index == side
+    best = -1
+    bd = np.inf
+    for b in range(s * BALLS_PER_SIDE, (s + 1) * BALLS_PER_SIDE):
+        if not math.isnan(xy[b, 0]):
+            d = math.hypot(xy[b, 0] - gx, xy[b, 1] - gy)
+            if d < bd:
+                bd = d
+                best = b
+    return best, E_NONE, 0
+
+
+@nb.njit(cache=True)
+def moved_balls(n, ev_type, ev_i, ev_j, rvw0, before, final, gone, out):
+    """out (10,) bool: balls on the table before the stroke that it moved: an agent of an
+    event, a ball given a velocity at t = 0, a displaced centre, or one in ``gone``."""
+    for b in range(N_BALLS):
+        out[b] = False
+    for k in range(n):
+        i = ev_i[k]
+        if 0 <= i < N_BALLS:
+            out[i] = True
+        if ev_type[k] == EV_BALL_BALL:
+            out[ev_j[k]] = True
+    for b in range(N_BALLS):
+        if rvw0[b, 1, 0] != 0 or rvw0[b, 1, 1] != 0:
+            out[b] = True
+        for d in range(2):
+            f = final[b, d]
+            f = np.inf if math.isnan(f) else f
+            p = before[b, d]
+            p = 0.0 if math.isnan(p) else p
+            if abs(f - p) > _MOVE_TOL:
+                out[b] = True
+        if gone[b]:
+            out[b] = True
+        if math.isnan(before[b, 0]):
+            out[b] = False
+
+
+@nb.njit(cache=True)
+def place_on_spots(order, n_order, xy, ga, policy, spot_n, spot_choice, g26, allowed, u, out_b,
+                   out_k, on_spot):
+    """Put balls ``order[:n_order]`` on penalty spots one at a time, in that order (G-30, G-26).
+
+    ``xy`` is updated in place (the balls must be NaN there). With the ``agent`` policy (2) the
+    opponent's choices ``spot_choice[:spot_n]`` (``spot_n`` -1: none given) are consumed in
+    placing order, one where the opponent has a choice (a free spot among 1-3); ball ``g26``
+    goes to its first free ``allowed`` spot without a choice when one is free. ``u``: uniform
+    draws for the ``random`` policy (one per placed ball). Writes (ball, spot) to out_b / out_k
+    and the spot to ``on_spot``.
+
+    Returns:
+        (balls placed, choices used, error code, error value, error ball).
+    """
+    used = 0
+    for i in range(n_order):
+        b = order[i]
+        side = b // BALLS_PER_SIDE
+        use_allowed = False
+        if b == g26:
+            for k in range(5):
+                if allowed[k] and spot_free(ga.spots[side, k, 0], ga.spots[side, k, 1], xy,
+                                            ga.R):
+                    use_allowed = True
+        ch = -1
+        if use_allowed:
+            k, px, py, err, ev = choose_spot(b, xy, ga, 0, -1, allowed, True, 0.0)
+        else:
+            if policy == 2:
+                any3 = False
+                for k in range(3):
+                    if spot_free(ga.spots[side, k, 0], ga.spots[side, k, 1], xy, ga.R):
+                        any3 = True
+                if any3:
+                    if spot_n < 0:
+                        return i, used, E_SPOTS_MISSING, 0, b
+                    if used >= spot_n:
+                        return i, used, E_SPOTS_RAN_OUT, 0, b
+                    ch = spot_choice[used]
+                    used += 1
+            k, px, py, err, ev = choose_spot(b, xy, ga, policy, ch, allowed, False,
+                                             u[i % u.shape[0]])
+        if err != E_NONE:
+            return i, used, err, ev, b
+        xy[b, 0] = px
+        xy[b, 1] = py
+        out_b[i] = b
+        out_k[i] = k
+        on_spot[b] = k
+    return n_order, used, E_NONE, 0, -1

@@ -1,0 +1,688 @@
+"""Compiled golfbillard stroke referee: one play stroke of one table (G-1, G-2, G-6 .. G-26).
+
+:func:`referee_play` reads table ``t`` of the batched state, event log and inputs
+(:mod:`cuegym.rules.golf_arrays`), finds every foul with its rule in G-19a order (only the first
+is penalised), the G-14 defence duty over the turn and the G-21 kader duty, and hands them to
+:func:`cuegym.rules.golf_apply.apply_stroke` (consequences, goals, penalty spots, game end),
+which writes row ``t`` of the outcomes. The batched entry point and the game flow are in
+:mod:`cuegym.rules.golf_flow`; the Python views in :mod:`cuegym.rules.golfbillard`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+from cuegym.physics.constants import (
+    EV_BALL_BALL,
+    EV_BALL_CUSHION,
+    EV_BALL_POCKET,
+    EV_BALL_POST,
+    EV_TRANSITION,
+)
+
+from .golf_apply import apply_stroke, error, note
+from .golf_arrays import (
+    BALLS_PER_SIDE,
+    MAX_FOULS,
+    N_BALLS,
+    R_BLOCKALL,
+    R_DUO,
+    R_G10ANY,
+    R_GAP,
+    R_HARD,
+    R_MASSE,
+    R_RAISED,
+)
+from .golf_codes import (
+    D_INJECTED,
+    D_OUT_OF_TURN,
+    D_PLAIN,
+    D_PLAYED_OPP,
+    E_DEFLECT_NEEDS,
+    E_NOT_ON_TABLE,
+    E_RESTORE_NOT_ON_TABLE,
+    F_G8,
+    F_G10,
+    F_G11,
+    F_G12,
+    F_G13,
+    F_G15,
+    F_G16,
+    F_G17,
+    F_G18,
+    F_G19,
+    F_G21,
+    I_FALL,
+    I_FOUL,
+    I_JAM,
+    I_OFF,
+    I_RAIL,
+    I_RETURN,
+    K_BLOCKING,
+    K_DEFLECT_OPP,
+    K_DEFLECT_OWN,
+    K_HARD,
+    K_JAM,
+    K_KADER,
+    K_OFF_TABLE,
+    K_OUT_OF_TURN,
+    K_OWN_BALL,
+    K_OWN_GOAL,
+    K_PLAYED_OPP,
+    K_PUSH,
+    K_RAISED,
+    K_VLIEGEREN,
+    N_FALL,
+    N_JAM_FREED,
+    N_LIMIT_EVENTS,
+    N_RAIL_RETURN,
+)
+from .golf_paths import ball_path, in_poly, kader_of, on_line, path_leaves, seg_dist
+from .golf_spots import moved_balls
+
+
+@nb.njit(cache=True)
+def add_foul(fr, ft, fk, fnb, fb, fd, nf, rule, time, kind, det0, det1, det2):
+    """Append a foul without balls to a table's foul arrays (rule, time, kind, ball count,
+    balls, detail: variant det0 and values det1, det2); return its index, -1 when full (the
+    caller adds balls and counts it)."""
+    if nf >= MAX_FOULS:
+        return -1
+    fr[nf] = rule
+    ft[nf] = time
+    fk[nf] = kind
+    fnb[nf] = 0
+    fd[nf, 0] = det0
+    fd[nf, 1] = det1
+    fd[nf, 2] = det2
+    fd[nf, 3] = 0.0
+    return nf
+
+
+@nb.njit(cache=True)
+def sort_fouls(fr, ft, fk, fnb, fb, fd, nf):
+    """Stable sort by (time, rule order) (G-19a)."""
+    order = np.arange(nf)
+    for i in range(1, nf):
+        v = order[i]
+        j = i - 1
+        while j >= 0 and (ft[order[j]] > ft[v] or (ft[order[j]] == ft[v] and fr[order[j]] > fr[v])):
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = v
+    fr[:nf] = fr[order]
+    ft[:nf] = ft[order]
+    fk[:nf] = fk[order]
+    fnb[:nf] = fnb[order]
+    fb[:nf] = fb[order]
+    fd[:nf] = fd[order]
+
+
+@nb.njit(cache=True)
+def table_drops(n, ev_type, ev_time, ev_i, ev_j, pocket, t_end, on, db, dg, dt):
+    """Balls on the table before the stroke that dropped, by time: (ball, goal, time) into
+    db, dg, dt; returns their count (a pocket without its event drops at t_end)."""
+    nd = 0
+    seen = np.zeros(N_BALLS, np.bool_)
+    for k in range(n):
+        if ev_type[k] == EV_BALL_POCKET:
+            b = ev_i[k]
+            if on[b] and not seen[b]:
+                db[nd] = b
+                dg[nd] = ev_j[k]
+                dt[nd] = ev_time[k]
+                nd += 1
+                seen[b] = True
+    for b in range(N_BALLS):
+        if on[b] and pocket[b] >= 0 and not seen[b]:
+            db[nd] = b
+            dg[nd] = pocket[b]
+            dt[nd] = t_end
+            nd += 1
+    sort_drops(db, dg, dt, nd)
+    return nd
+
+
+@nb.njit(cache=True)
+def sort_drops(db, dg, dt, nd):
+    for i in range(1, nd):
+        b, g, tt = db[i], dg[i], dt[i]
+        j = i - 1
+        while j >= 0 and dt[j] > tt:
+            db[j + 1], dg[j + 1], dt[j + 1] = db[j], dg[j], dt[j]
+            j -= 1
+        db[j + 1], dg[j + 1], dt[j + 1] = b, g, tt
+
+
+@nb.njit(cache=True)
+def first_contact(n, ev_type, ev_time, ev_i, ev_j, b):
+    """Ball b's first ball_ball / ball_cushion / ball_post contact: (type, time, other);
+    (0, inf, -1) if none."""
+    for k in range(n):
+        typ = ev_type[k]
+        if typ == EV_BALL_BALL or typ == EV_BALL_CUSHION or typ == EV_BALL_POST:
+            if ev_i[k] == b or (typ == EV_BALL_BALL and ev_j[k] == b):
+                other = ev_j[k] if ev_i[k] == b else ev_i[k]
+                return typ, ev_time[k], other
+    return 0, np.inf, -1
+
+
+@nb.njit(cache=True)
+def _ray_hits_segment(px, py, dx, dy, ax, ay, bx, by):
+    """Does the ray p + s d (s >= 0) cross the segment a-b?"""
+    ex, ey = bx - ax, by - ay
+    det = dx * (-ey) - (-ex) * dy
+    if abs(det) < 1e-15:
+        return False
+    rx, ry = ax - px, ay - py
+    s = (rx * (-ey) - (-ex) * ry) / det
+    u = (dx * ry - dy * rx) / det
+    return s >= 0.0 and -1e-12 <= u <= 1.0 + 1e-12
+
+
+@nb.njit(cache=True)
+def _ray_dist(px, py, dx, dy, cx, cy):
+    """Closest approach of the ray p + s d (s >= 0, |d| = 1) to the point c."""
+    s = max((cx - px) * dx + (cy - py) * dy, 0.0)
+    ex = px + s * dx - cx
+    ey = py + s * dy - cy
+    return math.sqrt(ex * ex + ey * ey)
+
+
+@nb.njit(cache=True)
+def toward_goal_cap(px, py, dx, dy, g, ga):
+    """G-10 (b): the direction passes within R + r_cap of one of goal g's caps."""
+    reach = ga.R + ga.r_cap
+    for m in range(2):
+        k = ga.goal_caps[g, m]
+        if _ray_dist(px, py, dx, dy, ga.caps[k, 0], ga.caps[k, 1]) <= reach:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def direct_goal_attempt(px, py, dx, dy, g, ga):
+    """G-10a: the line of the initial direction passes between goal g's caps, or within
+    R + r_cap of one of them."""
+    a, b = ga.goal_caps[g, 0], ga.goal_caps[g, 1]
+    if _ray_hits_segment(px, py, dx, dy, ga.caps[a, 0], ga.caps[a, 1], ga.caps[b, 0],
+                         ga.caps[b, 1]):
+        return True
+    return toward_goal_cap(px, py, dx, dy, g, ga)
+
+
+@nb.njit(cache=True)
+def _masse_or_pique(c, t_stop, dx, dy, n, ev_type, ev_time, ev_i, ev_state, rvw0, physics,
+                    seg, ns, masse_deg):
+    """G-10: the cue ball's heading turned by masse_deg or more, or reversed (pique), before
+    ``t_stop`` (checked at every point where the heading can be extreme)."""
+    for m in range(-1, n + ns):
+        if m < 0:
+            vx, vy = rvw0[c, 1, 0], rvw0[c, 1, 1]
+        elif m < n:
+            if not (ev_i[m] == c and ev_type[m] == EV_TRANSITION and ev_time[m] < t_stop):
+                continue
+            vx, vy = ev_state[m, 0, 2], ev_state[m, 0, 3]
+        else:
+            if not physics:
+                break
+            s = m - n
+            if not seg[s, 0] < t_stop:
+                continue
+            tau = min(seg[s, 1], t_stop) - seg[s, 0]
+            vx = seg[s, 4] + 2.0 * seg[s, 6] * tau
+            vy = seg[s, 5] + 2.0 * seg[s, 7] * tau
+        sp = math.hypot(vx, vy)
+        if sp > 1e-6:
+            along = vx * dx + vy * dy
+            if along < 0:
+                return True
+            cosang = min(max(along / sp, -1.0), 1.0)
+            if math.acos(cosang) * (180.0 / math.pi) >= masse_deg:
+                return True
+    return False
+
+
+@nb.njit(cache=True)
+def _path(b, t, lg, inp, prm, seg):
+    return ball_path(b, lg.n_events[t], lg.ev_type[t], lg.ev_time[t], lg.ev_i[t], lg.ev_j[t],
+                     lg.ev_state[t], lg.ev_motion[t], lg.rvw0[t], lg.motion0[t], lg.rvw[t],
+                     lg.t_end[t], prm, inp.physics[t], seg)
+
+
+@nb.njit(cache=True)
+def kader_left(t, before, s, gone, lg, inp, prm, ga, seg):
+    """G-21 / G-23: some ball left its kader during the stroke.
+
+    A ball in ``gone`` (dropped or off the table) has left. A ball that starts on a kader line
+    has left once its centre is more than epsilon_line from that line; any other ball once its
+    centre comes within epsilon_line of its kader's boundary. The defender's balls see the G-23
+    merged kader at the shooter's attack goal.
+    """
+    n = lg.n_events[t]
+    eps = ga.eps
+    near = np.empty(ga.view_band.shape[1], np.int64)
+    one = np.empty(1, np.int64)
+    for b in range(N_BALLS):
+        if math.isnan(before[b, 0]):
+            continue
+        if gone[b]:
+            return True
+        involved = False
+        for k in range(n):
+            if lg.ev_i[t, k] == b or (lg.ev_type[t, k] == EV_BALL_BALL and lg.ev_j[t, k] == b):
+                involved = True
+                break
+        if not involved and abs(lg.rvw0[t, b, 1, 0]) <= 1e-8 and abs(lg.rvw0[t, b, 1, 1]) <= 1e-8:
+            continue  # never moved
+        view = 0 if b // BALLS_PER_SIDE == s else 1 + s
+        px, py = before[b, 0], before[b, 1]
+        nn = 0
+        for e in range(ga.view_ne[view]):
+            d = seg_dist(px, py, ga.view_edges[view, e, 0, 0], ga.view_edges[view, e, 0, 1],
+                         ga.view_edges[view, e, 1, 0], ga.view_edges[view, e, 1, 1])
+            if d <= eps:
+                near[nn] = ga.view_band[view, e]
+                nn += 1
+        ns = _path(b, t, lg, inp, prm, seg)
+        if nn > 0:
+            if path_leaves(seg, ns, ga.polys, ga.nv, ga.lines, near, nn):
+                return True
+        else:
+            kid = kader_of(ga, view, px, py)
+            if kid == 0:
+                return True
+            one[0] = ga.kader_poly[kid]
+            if path_leaves(seg, ns, ga.polys, ga.nv, ga.lines, one, 1):
+                return True
+    return False
+
+
+@nb.njit(cache=True)
+def referee_play(t, st, lg, inp, ga, rp, prm, out):
+    """Referee the play stroke of table t: write row t of ``out`` (OutcomeArrays)."""
+    s = st.to_move[t]
+    opp = 1 - s
+    g_att, g_def = s, 1 - s
+    before = st.xy[t]
+    c = inp.cue_ball[t, 0]
+    n = lg.n_events[t]
+    ev_type, ev_time, ev_i, ev_j = lg.ev_type[t], lg.ev_time[t], lg.ev_i[t], lg.ev_j[t]
+    seg = np.empty((n + 2, 8))
+    on0 = np.zeros(N_BALLS, np.bool_)
+    cnt = np.zeros(2, np.int64)
+    for b in range(N_BALLS):
+        on0[b] = not math.isnan(before[b, 0])
+        if on0[b]:
+            cnt[b // BALLS_PER_SIDE] += 1
+    out.opening[t] = False
+    out.shooter[t] = s
+    out.cue_ball[t] = c
+    out.overflow[t] = lg.overflow[t]
+    out.n_notes[t] = 0
+    if not on0[c]:
+        error(out, t, E_NOT_ON_TABLE, c, 0)
+        return
+    kader = st.kader[t] or cnt[0] == 1 or cnt[1] == 1  # G-20
+    if lg.overflow[t] > 0:
+        note(out, t, N_LIMIT_EVENTS + lg.overflow[t] - 1, -1)
+    fr = np.zeros(MAX_FOULS, np.int64)
+    ft = np.zeros(MAX_FOULS)
+    fk = np.zeros(MAX_FOULS, np.int64)
+    fnb = np.zeros(MAX_FOULS, np.int64)
+    fb = np.full((MAX_FOULS, N_BALLS), -1, np.int64)
+    fd = np.zeros((MAX_FOULS, 4))
+    nf = 0
+
+    # --- what physics produced ----------------------------------------------------------------
+    db = np.zeros(N_BALLS + 1, np.int64)
+    dg = np.zeros(N_BALLS + 1, np.int64)
+    dt = np.zeros(N_BALLS + 1)
+    nd = table_drops(n, ev_type, ev_time, ev_i, ev_j, lg.pocket[t], lg.t_end[t], on0, db, dg,
+                     dt)
+    final = np.empty((N_BALLS, 2))
+    for b in range(N_BALLS):
+        for d in range(2):
+            final[b, d] = lg.rvw[t, b, 0, d] if on0[b] else np.nan
+    off_time = np.full(N_BALLS, np.inf)
+    off_seq = np.zeros(N_BALLS, np.int64)
+    is_off = np.zeros(N_BALLS, np.bool_)
+    jammed = np.zeros(N_BALLS, np.bool_)
+    n_off = 0
+    for e in range(inp.inj_n[t]):
+        typ = inp.inj_type[t, e]
+        b = inp.inj_ball[t, e]
+        tm = inp.inj_time[t, e]
+        if b >= 0 and not on0[b]:
+            error(out, t, E_NOT_ON_TABLE, b, 1)
+            return
+        if typ == I_OFF or typ == I_RAIL:
+            if not is_off[b]:
+                is_off[b] = True
+                off_seq[b] = n_off
+                n_off += 1
+                off_time[b] = tm
+            elif tm < off_time[b]:
+                off_time[b] = tm
+        elif typ == I_RETURN:
+            note(out, t, N_RAIL_RETURN, b)
+        elif typ == I_FALL:
+            note(out, t, N_FALL, b)
+        elif typ == I_JAM:
+            g = inp.inj_goal[t, e]
+            if g < 0:
+                note(out, t, N_JAM_FREED, b)
+            elif b // BALLS_PER_SIDE == s and g == g_def:
+                jammed[b] = True
+                k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G19, tm, K_JAM, D_PLAIN, 0, 0)
+                if k >= 0:
+                    fb[k, 0] = b
+                    fnb[k] = 1
+                    nf += 1
+            else:  # between a goal's caps without touching the cloth: it counts as a drop
+                m = 0
+                for i in range(nd):
+                    if db[i] != b:
+                        db[m], dg[m], dt[m] = db[i], dg[i], dt[i]
+                        m += 1
+                db[m], dg[m], dt[m] = b, g, tm
+                nd = m + 1
+                sort_drops(db, dg, dt, nd)
+        elif typ == I_FOUL:
+            kind = inp.inj_kind[t, e]
+            need = -1
+            if kind == K_DEFLECT_OWN:
+                need = s
+            elif kind == K_DEFLECT_OPP:
+                need = opp
+            if need >= 0 and (b < 0 or b // BALLS_PER_SIDE != need):
+                error(out, t, E_DEFLECT_NEEDS, kind, b)
+                return
+            for i in range(inp.inj_rn[t, e]):
+                if not on0[inp.inj_rb[t, e, i]]:
+                    error(out, t, E_RESTORE_NOT_ON_TABLE, inp.inj_rb[t, e, i], 0)
+                    return
+            k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G18, tm, kind, D_INJECTED, 0, 0)
+            if k >= 0:
+                fd[k, 3] = e  # its event: the balls an RF foul puts back
+                if b >= 0:
+                    fb[k, 0] = b
+                    fnb[k] = 1
+                nf += 1
+    dropped = np.zeros(N_BALLS, np.bool_)
+    for i in range(nd):
+        dropped[db[i]] = True
+    gone = np.zeros(N_BALLS, np.bool_)  # dropped or off (G-15, G-21, G-14)
+    for b in range(N_BALLS):
+        gone[b] = dropped[b] or is_off[b]
+        if gone[b] or jammed[b]:
+            final[b, 0] = np.nan
+            final[b, 1] = np.nan
+
+    # G-2: only own balls may be struck; striking the opponent's is a G-18 foul.
+    if c // BALLS_PER_SIDE != s:
+        k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G18, 0.0, K_PLAYED_OPP, D_PLAYED_OPP, 0, 0)
+        if k >= 0:
+            fb[k, 0] = c
+            fnb[k] = 1
+            nf += 1
+    # G-31: partners alternate; out-of-order play is a G-18 foul.
+    player = inp.players[t, 0]
+    if rp[R_DUO] > 0 and player >= 0 and player != st.partner[t, s]:
+        k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G18, 0.0, K_OUT_OF_TURN, D_OUT_OF_TURN,
+                     player, st.partner[t, s])
+        if k >= 0:
+            nf += 1
+
+    # --- the cue ball's initial direction and first contact ----------------------------------
+    pcx, pcy = before[c, 0], before[c, 1]
+    v0x, v0y = lg.rvw0[t, c, 1, 0], lg.rvw0[t, c, 1, 1]
+    speed0 = math.hypot(v0x, v0y)
+    if speed0 > 1e-9:
+        d0x = v0x / max(speed0, 1e-300)
+        d0y = v0y / max(speed0, 1e-300)
+    else:
+        phi = inp.cue[t, 0, 1] * (math.pi / 180.0)
+        d0x, d0y = math.cos(phi), math.sin(phi)
+    theta = inp.cue[t, 0, 2]
+    fc_type, fc_time, fc_other = first_contact(n, ev_type, ev_time, ev_i, ev_j, c)
+    t_stop = fc_time
+    for i in range(nd):
+        if db[i] == c and dt[i] < t_stop:
+            t_stop = dt[i]
+    direct = direct_goal_attempt(pcx, pcy, d0x, d0y, g_att, ga)
+
+    # --- G-10 hard / raised-cue stroke from below the stroke line ----------------------------
+    below = (in_poly(ga.polys, ga.nv, ga.below[g_att, 0], pcx, pcy)
+             or in_poly(ga.polys, ga.nv, ga.below[g_att, 1], pcx, pcy)) \
+        and not on_line(ga.stroke_line[g_att], pcx, pcy, ga.eps) \
+        and not in_poly(ga.polys, ga.nv, ga.small_in[g_att], pcx, pcy)
+    if below and (direct or rp[R_G10ANY] > 0):
+        hard = speed0 >= rp[R_HARD]
+        against_cap = fc_type == EV_BALL_POST and (fc_other == ga.goal_caps[g_att, 0]
+                                                   or fc_other == ga.goal_caps[g_att, 1])
+        raised = theta >= rp[R_RAISED] and (toward_goal_cap(pcx, pcy, d0x, d0y, g_att, ga)
+                                            or against_cap)
+        if hard or raised:
+            ns = _path(c, t, lg, inp, prm, seg)
+            if not _masse_or_pique(c, t_stop, d0x, d0y, n, ev_type, ev_time, ev_i,
+                                   lg.ev_state[t], lg.rvw0[t], inp.physics[t], seg, ns,
+                                   rp[R_MASSE]):
+                k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G10, 0.0,
+                             K_HARD if hard else K_RAISED, D_PLAIN, speed0, theta)
+                if k >= 0:
+                    fb[k, 0] = c
+                    fnb[k] = 1
+                    nf += 1
+
+    # --- G-11 vliegeren ----------------------------------------------------------------------
+    for k2 in range(2):
+        if in_poly(ga.polys, ga.nv, ga.strip[k2], pcx, pcy) and fc_type == EV_BALL_CUSHION \
+                and fc_other == ga.strip_cushion[k2]:
+            k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G11, 0.0, K_VLIEGEREN, D_PLAIN, k2, 0)
+            if k >= 0:
+                fb[k, 0] = c
+                fnb[k] = 1
+                nf += 1
+
+    # --- G-13 push: struck into what the cue ball is frozen to -------------------------------
+    nf = _push(t, c, pcx, pcy, d0x, d0y, direct, g_att, before, rp[R_GAP], ga, fr, ft, fk, fnb,
+               fb, fd, nf)
+
+    # --- G-12 own ball directly onto own ball ------------------------------------------------
+    if fc_type == EV_BALL_BALL and fc_other // BALLS_PER_SIDE == s and c // BALLS_PER_SIDE == s:
+        k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G12, fc_time, K_OWN_BALL, D_PLAIN, 0, 0)
+        if k >= 0:
+            fb[k, 0] = c
+            fb[k, 1] = fc_other
+            fnb[k] = 2
+            nf += 1
+
+    # --- G-8 own ball into the own defence goal ----------------------------------------------
+    k = -2
+    for i in range(nd):
+        if db[i] // BALLS_PER_SIDE == s and dg[i] == g_def:
+            if k == -2:
+                k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G8, dt[i], K_OWN_GOAL, D_PLAIN, 0, 0)
+                if k >= 0:
+                    nf += 1
+            if k >= 0:
+                fb[k, fnb[k]] = db[i]
+                fnb[k] += 1
+
+    # --- G-16 / G-17 balls off the table or resting on the rail ------------------------------
+    for side in (s, opp):
+        k = -2
+        for _ in range(N_BALLS):  # by off time, then by order of mention
+            best = -1
+            for b in range(side * BALLS_PER_SIDE, (side + 1) * BALLS_PER_SIDE):
+                if is_off[b] and not _in(fb, fnb, k, b) and (
+                        best < 0 or off_time[b] < off_time[best]
+                        or (off_time[b] == off_time[best] and off_seq[b] < off_seq[best])):
+                    best = b
+            if best < 0:
+                break
+            if k == -2:
+                k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G16 if side == s else F_G17,
+                             off_time[best], K_OFF_TABLE, D_PLAIN, 1 if side == s else 0, 0)
+                if k < 0:
+                    break
+                nf += 1
+            fb[k, fnb[k]] = best
+            fnb[k] += 1
+
+    # --- G-15 blocking -----------------------------------------------------------------------
+    nf = _blocking(t, s, g_att, before, final, gone, lg, rp, ga, fr, ft, fk, fnb, fb, fd, nf)
+
+    # --- G-21 kader duty ---------------------------------------------------------------------
+    left = -1
+    if kader and not in_poly(ga.polys, ga.nv, ga.great_out[g_att], pcx, pcy):  # G-22 exempt
+        left = 1 if kader_left(t, before, s, gone, lg, inp, prm, ga, seg) else 0
+        if left == 0:
+            k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G21, lg.t_end[t], K_KADER, D_PLAIN, 0, 0)
+            if k >= 0:
+                fb[k, 0] = c
+                fnb[k] = 1
+                nf += 1
+    sort_fouls(fr, ft, fk, fnb, fb, fd, nf)
+
+    # --- G-14 progress over the turn ---------------------------------------------------------
+    duty_met = st.duty_met[t]
+    if not duty_met:
+        any_duty = False
+        one = np.empty(1, np.int64)
+        one[0] = ga.great_in[g_def]
+        for b in range(N_BALLS):
+            if st.duty[t, b] and on0[b]:
+                any_duty = True
+                if gone[b]:
+                    duty_met = True
+                    break
+                ns = _path(b, t, lg, inp, prm, seg)
+                if path_leaves(seg, ns, ga.polys, ga.nv, ga.lines, one, 1):
+                    duty_met = True
+                    break
+        if not any_duty:
+            duty_met = True
+
+    apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, off_time,
+                 off_seq, jammed, before, final, duty_met, left, on0, st, lg, inp, ga, rp, out)
+
+
+@nb.njit(cache=True)
+def _in(fb, fnb, k, b):
+    if k < 0:
+        return False
+    for i in range(fnb[k]):
+        if fb[k, i] == b:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def frozen_list(xy, c, ga, gap, kind_out, k_out, u_out):
+    """G-13: what ball ``c`` is frozen to (a gap below ``gap`` [m]): other balls, straight
+    cushions, caps, each by index. Writes the kind (0 ball, 1 cushion, 2 cap), its index and
+    the unit vector from the ball's centre toward it; returns how many."""
+    R = ga.R
+    pcx, pcy = xy[c, 0], xy[c, 1]
+    n = 0
+    for kind in range(3):
+        m = N_BALLS if kind == 0 else (ga.cushions.shape[0] if kind == 1 else ga.caps.shape[0])
+        for k in range(m):
+            if kind == 0:
+                if k == c or math.isnan(xy[k, 0]):
+                    continue
+                dvx, dvy = xy[k, 0] - pcx, xy[k, 1] - pcy
+                dist = math.hypot(dvx, dvy)
+                if not dist - 2 * R < gap:
+                    continue
+                ux, uy = dvx / dist, dvy / dist
+            elif kind == 1:
+                x1, y1, x2, y2, nx, ny = ga.cushions[k, 0], ga.cushions[k, 1], \
+                    ga.cushions[k, 2], ga.cushions[k, 3], ga.cushions[k, 4], ga.cushions[k, 5]
+                ex, ey = x2 - x1, y2 - y1
+                sp = ((pcx - x1) * ex + (pcy - y1) * ey) / (ex * ex + ey * ey)
+                if not (0.0 <= sp <= 1.0 and (pcx - x1) * nx + (pcy - y1) * ny - R < gap):
+                    continue
+                ux, uy = -nx, -ny
+            else:
+                dvx, dvy = ga.caps[k, 0] - pcx, ga.caps[k, 1] - pcy
+                dist = math.hypot(dvx, dvy)
+                if not dist - R - ga.r_cap < gap:
+                    continue
+                ux, uy = dvx / dist, dvy / dist
+            kind_out[n] = kind
+            k_out[n] = k
+            u_out[n, 0] = ux
+            u_out[n, 1] = uy
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def _push(t, c, pcx, pcy, d0x, d0y, direct, g_att, before, gap, ga, fr, ft, fk, fnb, fb, fd,
+          nf):
+    """G-13: the first thing the cue ball is frozen to (balls, cushions, caps, by index) that
+    the stroke points into; a goal attempt off the front / outer side cap is exempt."""
+    m = N_BALLS + ga.cushions.shape[0] + ga.caps.shape[0]
+    kinds = np.empty(m, np.int64)
+    ks = np.empty(m, np.int64)
+    us = np.empty((m, 2))
+    n = frozen_list(before, c, ga, gap, kinds, ks, us)
+    for i in range(n):
+        kind, k = kinds[i], ks[i]
+        if d0x * us[i, 0] + d0y * us[i, 1] <= 1e-12:
+            continue  # the stroke points away from it (or along it)
+        if kind == 2 and direct and (k == ga.front_caps[g_att] or k == ga.outer_caps[0]
+                                     or k == ga.outer_caps[1]):
+            sign = 1.0 if g_att == 0 else -1.0
+            if (pcx - ga.caps[k, 0]) * sign > 0:
+                continue  # G-13 exception: goal attempt off the front / outer side cap
+        j = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G13, 0.0, K_PUSH, D_PLAIN, kind, k)
+        if j >= 0:
+            fb[j, 0] = c
+            fnb[j] = 1
+            nf += 1
+        return nf
+    return nf
+
+
+@nb.njit(cache=True)
+def _blocking(t, s, g_att, before, final, gone, lg, rp, ga, fr, ft, fk, fnb, fb, fd, nf):
+    """G-15: a defender ball that was in the great or small attack triangle stays in the small
+    one while the shooter's (moved) balls end in the great attack triangle."""
+    opp = 1 - s
+    blocked = False
+    for b in range(opp * BALLS_PER_SIDE, (opp + 1) * BALLS_PER_SIDE):
+        if math.isnan(before[b, 0]):
+            continue
+        x, y = before[b, 0], before[b, 1]
+        was = in_poly(ga.polys, ga.nv, ga.great_in[g_att], x, y) or in_poly(
+            ga.polys, ga.nv, ga.small_out[g_att], x, y)
+        if was and not math.isnan(final[b, 0]) and in_poly(
+                ga.polys, ga.nv, ga.small_out[g_att], lg.rvw[t, b, 0, 0], lg.rvw[t, b, 0, 1]):
+            blocked = True
+    if not blocked:
+        return nf
+    moved = np.zeros(N_BALLS, np.bool_)
+    moved_balls(lg.n_events[t], lg.ev_type[t], lg.ev_i[t], lg.ev_j[t], lg.rvw0[t], before, final,
+                gone, moved)
+    k = -2
+    for b in range(s * BALLS_PER_SIDE, (s + 1) * BALLS_PER_SIDE):
+        if math.isnan(final[b, 0]):
+            continue
+        if (rp[R_BLOCKALL] > 0 or moved[b]) and in_poly(ga.polys, ga.nv, ga.great_in[g_att],
+                                                          lg.rvw[t, b, 0, 0], lg.rvw[t, b, 0, 1]):
+            if k == -2:
+                k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G15, lg.t_end[t], K_BLOCKING,
+                             D_PLAIN, 0, 0)
+                if k < 0:
+                    return nf
+                nf += 1
+            fb[k, fnb[k]] = b
+            fnb[k] += 1
+    return nf
