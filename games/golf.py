@@ -47,6 +47,7 @@ from cuegym.rules.golfbillard import GolfRules, check_overflow, golf_geometry, l
 
 from .golf_obs import OBS_DIM, observe_arrays
 from .noise import ShotNoise
+from .rewards import weighted_total
 from .strikes import Strikes
 
 #: The reward terms of golfbillard (weights: ``configs/reward/golfbillard.yaml``).
@@ -373,15 +374,7 @@ class Golf:
             terms["result"] = np.broadcast_to(np.asarray(result, np.float64), (T,)).copy()
         return terms, self.total(terms, weights)
 
-    @staticmethod
-    def total(terms: Mapping[str, np.ndarray], weights: Any) -> np.ndarray:
-        """sum(weight * term) over the weights' terms."""
-        out = np.zeros(len(next(iter(terms.values()))))
-        for name in weights.terms:
-            w = getattr(weights, name)
-            if w:
-                out = out + w * terms[name]
-        return out
+    total = staticmethod(weighted_total)
 
     @staticmethod
     def result(states: GolfStates, sides: np.ndarray) -> np.ndarray:

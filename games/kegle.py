@@ -68,6 +68,7 @@ from .kegle_state import (
     from_game_states,
 )
 from .noise import ShotNoise
+from .rewards import weighted_total
 from .strikes import Strikes
 
 #: Tolerance [m] when checking that a log starts from the state's positions.
@@ -550,15 +551,7 @@ class Kegle:
             terms["result"][:] = result
         return terms, self.total(terms, weights)
 
-    @staticmethod
-    def total(terms: Mapping[str, np.ndarray], weights: Any) -> np.ndarray:
-        """sum(weight * term) over the weights' terms."""
-        out = np.zeros(len(next(iter(terms.values()))))
-        for name in weights.terms:
-            w = getattr(weights, name)
-            if w:
-                out = out + w * terms[name]
-        return out
+    total = staticmethod(weighted_total)
 
     @staticmethod
     def result(states: KegleStates, players: np.ndarray) -> np.ndarray:
