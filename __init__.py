@@ -24,7 +24,8 @@ def _register_envs() -> None:
 
     if find_spec("gymnasium") is None:  # the physics and the referees work without it
         return
-    from .envs import register_envs
+    from cuegym.envs import register_envs  # absolute: pytest may import this file as a plain
+    # module when the checkout's folder name is not a valid package name (tmp.X1y2)
 
     register_envs()
 
