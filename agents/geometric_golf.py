@@ -582,11 +582,12 @@ def _tables(states: Any) -> tuple[np.ndarray, np.ndarray]:
         xy, side = states.xy, states.to_move
     else:
         states = list(states)
-        xy = np.array([s.xy for s in states], np.float64).reshape(len(states), -1, 2)
+        xy = np.array([s.xy for s in states], np.float64) if states else \
+            np.zeros((0, N_BALLS, 2))
         side = np.array([s.to_move for s in states], np.int64)
     xy = np.ascontiguousarray(xy, np.float64)
     side = np.ascontiguousarray(side, np.int64)
-    if xy.shape[1:] != (N_BALLS, 2):
+    if xy.ndim != 3 or xy.shape[1:] != (N_BALLS, 2):
         raise ValueError(f"golfbillard positions must have shape (T, {N_BALLS}, 2), got "
                          f"{xy.shape}")
     bad = np.flatnonzero((side != 0) & (side != 1))
