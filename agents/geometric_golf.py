@@ -221,31 +221,39 @@ def golf_aim(arena: Any) -> GolfAim:
 
 
 @nb.njit(cache=True)
-def _seg_point(px, py, ax, ay, dx, dy, L2):
-    """Distance of the point (px, py) from the segment (ax, ay) + s (dx, dy), 0 <= s <= 1,
-    with L2 = max(|d|^2, 1e-24) [m]."""
+def _passes(px, py, ax, ay, dx, dy, L2, reach):
+    """The point (px, py) is more than ``reach`` + 2 mm [m] from the segment (ax, ay) + s (dx,
+    dy), 0 <= s <= 1 (L2 = max(|d|^2, 1e-24)): ``(dist - reach) - 0.002 > 0`` in floating point,
+    the distance's ``hypot`` only computed near the threshold."""
     s = ((px - ax) * dx + (py - ay) * dy) / L2
     s = min(max(s, 0.0), 1.0)
-    return math.hypot(px - (ax + s * dx), py - (ay + s * dy))
+    ex = px - (ax + s * dx)
+    ey = py - (ay + s * dy)
+    far = reach + 0.002 + 1e-9
+    if ex * ex + ey * ey > far * far * (1.0 + 1e-12):
+        return True  # clear by far more than the rounding of hypot and of the subtractions
+    return (math.hypot(ex, ey) - reach) - 0.002 > 0
 
 
 @nb.njit(cache=True)
-def _clearance(xy, b, skip, ax, ay, bx, by, A):
-    """How much the path of ball b's centre from (ax, ay) to (bx, by) clears the other balls on
-    the table (all but ``skip``; -1: none) and the caps, less a 2 mm margin [m] (negative:
-    blocked). xy: (10, 2) [m], NaN off the table."""
+def _clear(xy, b, skip, ax, ay, bx, by, A):
+    """The path of ball b's centre from (ax, ay) to (bx, by) clears the other balls on the table
+    (all but ``skip``; -1: none) by 2 R and the caps by R + r_cap, with a 2 mm margin. xy:
+    (10, 2) [m], NaN off the table. (The same test as ``min(ball clearances, cap clearances) -
+    0.002 > 0``, since rounding is monotone; it stops at the first obstacle.)"""
     dx = bx - ax
     dy = by - ay
     L2 = max(dx * dx + dy * dy, 1e-24)
-    c = np.inf
+    two_r = 2.0 * A.R
     for k in range(xy.shape[0]):
         if k != b and k != skip and not math.isnan(xy[k, 0]):
-            c = min(c, _seg_point(xy[k, 0], xy[k, 1], ax, ay, dx, dy, L2))
-    c -= 2.0 * A.R
-    cap = np.inf
+            if not _passes(xy[k, 0], xy[k, 1], ax, ay, dx, dy, L2, two_r):
+                return False
+    r_cap = A.R + A.r_cap
     for k in range(A.caps.shape[0]):
-        cap = min(cap, _seg_point(A.caps[k, 0], A.caps[k, 1], ax, ay, dx, dy, L2))
-    return min(c, cap - (A.R + A.r_cap)) - 0.002
+        if not _passes(A.caps[k, 0], A.caps[k, 1], ax, ay, dx, dy, L2, r_cap):
+            return False
+    return True
 
 
 @nb.njit(cache=True)
@@ -321,40 +329,53 @@ def _add(aims, na, ux, uy, V, c0, label, f0, f1):
 
 
 @nb.njit(cache=True)
-def _place_aims(xy, b, s, A, fu, nf, aims, na):
+def _top_rays(prob, top):
+    """Indices of the up to ``len(top)`` largest ``prob`` above 0.02, largest first (ties: lower
+    index first), into ``top``; returns how many."""
+    nt = 0
+    for i in range(prob.shape[0]):
+        p = prob[i]
+        if not p > 0.02 or (nt == top.shape[0] and not p > prob[top[nt - 1]]):
+            continue
+        j = min(nt, top.shape[0] - 1)
+        while j > 0 and prob[top[j - 1]] < p:
+            top[j] = top[j - 1]
+            j -= 1
+        top[j] = i
+        nt = min(nt + 1, top.shape[0])
+    return nt
+
+
+@nb.njit(cache=True)
+def _place_aims(xy, b, s, A, fu, nf, ray, top, aims, na):
     """Safe placements of ball b into side s's goal cone: the rays (one per degree) whose stretch
     inside the cone the ball most likely stops in under the ball-speed error ``A.sigma``, struck
     to stop in its middle, clear of balls and caps and allowed; at most MAX_PLACE, likeliest
-    first. Appends to ``aims``; returns the new count."""
+    first among the TOP_RAYS likeliest. ray: (151, 7) and top: (TOP_RAYS,) scratch. Appends to
+    ``aims``; returns the new count."""
     px, py = xy[b, 0], xy[b, 1]
     mid = A.mid[s]
     base = math.atan2(mid[1] - py, mid[0] - px)
     nr = A.rays.shape[0]
-    ux = np.empty(nr)
-    uy = np.empty(nr)
+    ux, uy, s_io, prob, s_mid, v = ray[:, 0], ray[:, 1], ray[:, 2:4], ray[:, 4], ray[:, 5], \
+        ray[:, 6]
     for i in range(nr):
         ux[i] = math.cos(base + A.rays[i])
         uy[i] = math.sin(base + A.rays[i])
-    s_io = np.empty((nr, 2))
     _ray_polygon(px, py, ux, uy, A.poly[s], s_io)
-    prob = np.zeros(nr)
-    s_mid = np.empty(nr)
-    v = np.empty(nr)
     for i in range(nr):
         s_in, s_out = s_io[i, 0], s_io[i, 1]
-        s_mid[i] = 0.5 * (s_in + s_out)
-        v[i] = math.sqrt(A.k_stop * max(s_mid[i], 1e-3))
+        prob[i] = 0.0
         if s_out > s_in + 0.01:
+            s_mid[i] = 0.5 * (s_in + s_out)
+            v[i] = math.sqrt(A.k_stop * max(s_mid[i], 1e-3))
             sig = 2.0 * v[i] / A.k_stop * A.sigma  # d(dist) = 2 v dv / k
             prob[i] = _norm_cdf((s_out - s_mid[i]) / sig) - _norm_cdf((s_in - s_mid[i]) / sig)
-    order = np.argsort(-prob, kind="mergesort")  # likeliest first; ties by ray
     n0 = na
-    for j in range(min(TOP_RAYS, nr)):
-        i = order[j]
-        if not prob[i] > 0.02:
-            continue
-        c = _clearance(xy, b, -1, px, py, px + s_mid[i] * ux[i], py + s_mid[i] * uy[i], A)
-        if c <= 0 or not _allowed(ux[i], uy[i], py, fu, nf, A.strip):
+    for j in range(_top_rays(prob, top)):
+        i = top[j]
+        if not (_clear(xy, b, -1, px, py, px + s_mid[i] * ux[i], py + s_mid[i] * uy[i], A)
+                and _allowed(ux[i], uy[i], py, fu, nf, A.strip)):
             continue
         na = _add(aims, na, ux[i], uy[i], v[i], 3.0 + 4.0 * (1.0 - prob[i]), PLACE, prob[i],
                   s_mid[i])
@@ -374,8 +395,7 @@ def _advance_aims(xy, b, s, A, fu, nf, dist, aims, na):
         if not (L >= 0.05 and A.stage_goal[s, q] <= dist - 0.05):
             continue
         ux, uy = (qx - px) / L, (qy - py) / L
-        if _clearance(xy, b, -1, px, py, qx, qy, A) > 0 and _allowed(ux, uy, py, fu, nf,
-                                                                      A.strip):
+        if _clear(xy, b, -1, px, py, qx, qy, A) and _allowed(ux, uy, py, fu, nf, A.strip):
             na = _add(aims, na, ux, uy, math.sqrt(max(L, 0.0) / A.k_dist),
                       8.0 + A.stage_mid[s, q], ADVANCE, 0.0, L)
     return na
@@ -405,7 +425,7 @@ def _defend_aims(xy, b, s, A, aims, na):
             cosa = ux * uox + uy * uoy
             if cosa < A.cos_defend:
                 continue
-            if _clearance(xy, b, o, px, py, gx, gy, A) <= 0:
+            if not _clear(xy, b, o, px, py, gx, gy, A):
                 continue
             V = math.sqrt(d_r / A.k_dist) + math.sqrt(0.3 / A.k_dist) / max(cosa, 0.3)
             na = _add(aims, na, ux, uy, V, 7.5 + 0.5 * d_r, DEFEND, cosa, d_r)
@@ -486,10 +506,11 @@ def _fallback(xy, s, ga, A, fu, kinds, ks, cue, cost, ball, label, feats):
 
 
 @nb.njit(cache=True)
-def _table_aims(xy, s, ga, A, spins, cue, cost, ball, label, feats):
+def _table_aims(xy, s, ga, A, spins, cue, cost, ball, label, feats, ray, top):
     """Every candidate of one table, side s to move (xy: (10, 2) [m], NaN off the table): per
     own ball a goal shot, or placements and advances, then defences; each allowed aim once per
-    spin. Writes rows 0.. of the (K, ..) outputs; returns how many."""
+    spin. Writes rows 0.. of the (K, ..) outputs; returns how many. ray, top: scratch
+    (:func:`_place_aims`)."""
     gx, gy = A.goal[s, 0], A.goal[s, 1]
     m = N_BALLS + ga.cushions.shape[0] + ga.caps.shape[0]
     kinds = np.empty(m, np.int64)
@@ -504,12 +525,12 @@ def _table_aims(xy, s, ga, A, spins, cue, cost, ball, label, feats):
         nf = frozen_list(xy, b, ga, A.gap, kinds, ks, fu)
         dist = math.hypot(gx - px, gy - py)
         na = 0
-        if _in_cone(A.cone[s], px, py) and _clearance(xy, b, -1, px, py, gx, gy, A) > 0:
+        if _in_cone(A.cone[s], px, py) and _clear(xy, b, -1, px, py, gx, gy, A):
             ux, uy = _unit(gx - px, gy - py)
             na = _add(aims, na, ux, uy, math.sqrt(max(dist + A.goal_extra, 0.0) / A.k_dist),
                       0.5 * dist, GOAL, 1.0, dist)
         else:
-            na = _place_aims(xy, b, s, A, fu, nf, aims, na)
+            na = _place_aims(xy, b, s, A, fu, nf, ray, top, aims, na)
             na = _advance_aims(xy, b, s, A, fu, nf, dist, aims, na)
         na = _defend_aims(xy, b, s, A, aims, na)
         n = _emit(aims, na, b, px, py, dist, nf > 0, A, spins, cue, cost, ball, label, feats,
@@ -532,9 +553,11 @@ def golf_aim_kernel(xy, side, ga, A, spins, cue, cost, ball, label, feats, count
             the struck ball. label: (T, K) out: GOLF_LABELS code. feats: (T, K, N_GEO_FEAT)
             out: the geometry behind the cost. count: (T,) out: candidates per table (>= 1).
     """
+    ray = np.empty((A.rays.shape[0], 7))
+    top = np.empty(TOP_RAYS, np.int64)
     for t in range(xy.shape[0]):
         count[t] = _table_aims(xy[t], side[t], ga, A, spins, cue[t], cost[t], ball[t],
-                               label[t], feats[t])
+                               label[t], feats[t], ray, top)
 
 
 # ---------------------------------------------------------------------------------------------
