@@ -322,13 +322,16 @@ class GolfbillardArena:
         """Play one (already noised) play stroke per state; returns the records and the new
         states (a batch; a list of ``GolfState`` values for a list)."""
         out, new = self.outcomes(states, strikes)
-        rules = out.first_rule
-        rec = []
-        for t in range(len(out)):
-            s = int(out.shooter[t])
-            rec.append(ShotRecord(game=t, shooter=s, points=float(out.scored[t, s]),
-                                  given=float(out.scored[t, 1 - s]), foul=bool(out.foul[t]),
-                                  rules=(str(rules[t]),) if out.foul[t] else ()))
+        rows = np.arange(len(out))
+        s = out.shooter
+        foul = out.foul
+        rules = [(r,) if f else () for r, f in zip(out.first_rule.tolist(), foul.tolist(),
+                                                    strict=True)]
+        rec = [ShotRecord(game=t, shooter=sh, points=p, given=g, foul=f, rules=r)
+               for t, sh, p, g, f, r in zip(rows.tolist(), s.tolist(),
+                                            out.scored[rows, s].astype(float).tolist(),
+                                            out.scored[rows, 1 - s].astype(float).tolist(),
+                                            foul.tolist(), rules, strict=True)]
         return rec, new.states() if isinstance(states, list) else new
 
     def opening(self, states: Any, strikes0: Strikes, strikes1: Strikes) -> Any:
@@ -464,11 +467,10 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
                     strikes.put(mask, agents[a].act(arena.take(sub, np.flatnonzero(mask)), rng))
             recs, new = arena.step(sub, noise.apply(strikes, rng))
             arena.put(states, play, new)
-            for k, g in enumerate(play):
-                r = recs[k]
-                r.game = int(g)
-                shots.append(r)
-                shot_agent.append(int(movers[k]))
+            for r, g in zip(recs, play.tolist(), strict=True):
+                r.game = g
+            shots.extend(recs)
+            shot_agent.extend(movers.tolist())
             n_shots[play] += 1
         live &= ~arena.overs(states) & (n_shots < max_shots)
         if progress is not None and G - int(live.sum()) != done_before:
