@@ -6,7 +6,7 @@
     cuegym evaluate --game keglebillard --agents random geometric pretrained
     cuegym selfplay --game golfbillard ...
     cuegym replay --game golfbillard --what shot --out shot.gif
-    cuegym bench [physics|envs] ...
+    cuegym bench [physics|envs|tournament] ...
     cuegym play ...                                 # interactive play (cuegym.play)
 
 Each subcommand is the ``main(argv)`` of a module (:data:`COMMANDS`), imported only when asked
@@ -40,12 +40,13 @@ COMMANDS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
     "replay": ("cuegym.experiments.replay", "main", (),
                "animate a shot or a game (GIF/MP4)"),
     "bench": ("cuegym.experiments.bench_physics", "main", (),
-              "benchmarks: 'bench physics' (default) or 'bench envs'"),
+              "benchmarks: 'bench physics' (default), 'bench envs' or 'bench tournament'"),
     "play": ("cuegym.play.__main__", "main", (), "play a game interactively"),
 }
 
 #: ``cuegym bench <what>``: the benchmark modules.
-BENCHES = {"physics": "cuegym.experiments.bench_physics", "envs": "cuegym.experiments.bench_envs"}
+BENCHES = {"physics": "cuegym.experiments.bench_physics", "envs": "cuegym.experiments.bench_envs",
+           "tournament": "cuegym.experiments.bench_tournament"}
 
 
 def _usage() -> str:

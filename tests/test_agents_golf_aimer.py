@@ -139,3 +139,15 @@ def test_bad_input_is_named() -> None:
     st.to_move = 0
     with pytest.raises(ValueError, match="spins must be finite"):
         golf_candidates(ARENA, st, spins=(float("nan"),))
+
+
+def test_bench_tournament_smoke(capsys) -> None:
+    import json
+
+    from cuegym.experiments import bench_tournament
+
+    assert bench_tournament.main(["--games", "2", "--json"]) == 0
+    (rec,) = json.loads(capsys.readouterr().out)
+    assert rec["in_process_s"] > 0 and rec["shots"] >= 2 and sum(rec["wins"]) <= 2
+    assert bench_tournament.main(["--agents", "geometric"]) == 2
+    assert "needs two agent specs" in capsys.readouterr().err

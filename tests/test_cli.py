@@ -117,7 +117,8 @@ def test_help_lists_every_subcommand(capsys):
 
 
 @pytest.mark.parametrize("args", [["simulate"], ["rules"], ["train"], ["evaluate"],
-                                  ["selfplay"], ["replay"], ["bench"], ["bench", "envs"]])
+                                  ["selfplay"], ["replay"], ["bench"], ["bench", "envs"],
+                                  ["bench", "tournament"]])
 def test_every_subcommand_has_help(args, capsys):
     with pytest.raises(SystemExit) as exc:
         cli.main([*args, "--help"])

@@ -1,0 +1,100 @@
+"""Tournament timing: seconds for a fixed-seed tournament between two agents, in-process and as
+a whole ``cuegym evaluate`` process.
+
+    python experiments/bench_tournament.py                      # golfbillard, geometric x 2
+    python experiments/bench_tournament.py --game keglebillard --games 100 --repeat 3 --json
+    python experiments/bench_tournament.py --cli                # also the whole process
+
+``in_process_s``: wall seconds of :func:`cuegym.agents.play_games` (``--games`` games, seed
+``--seed``, tournament noise, the evaluate defaults for ``max_shots``), after a two-game warm-up
+that loads the compiled kernels; ``cpu_s`` its process CPU seconds (less sensitive to other
+load on the machine). With ``--cli``: ``whole_process_s``, the wall seconds of ``python -m
+cuegym.experiments.evaluate --game G --agents A,B --games N --seed S --quiet --json`` (imports,
+kernel cache loads, the tournament, results and plot), its output written to a temporary
+directory. Each record also gives the tournament's shots and wins (to check that two code
+versions played the same games) and the 1-minute load average. Only the public agent API is
+used, so the script times older checkouts too (``PYTHONPATH`` pointing at them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+from cuegym.cli_errors import cli_main
+
+
+def in_process(game: str, agents: list[str], games: int, seed: int) -> dict[str, Any]:
+    """Time one tournament in this process (after a two-game warm-up)."""
+    import numpy as np
+
+    from cuegym.agents import make_agent, make_arena, play_games
+
+    arena = make_arena(game)
+    players = [make_agent(a, game, arena=arena) for a in agents]
+    max_shots = 400 if game == "keglebillard" else 300  # the evaluate defaults
+    play_games(arena, players, 2, seed=seed, max_shots=max_shots)
+    t0, c0 = time.perf_counter(), time.process_time()
+    res = play_games(arena, players, games, seed=seed, max_shots=max_shots)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"in_process_s": round(wall, 3), "cpu_s": round(cpu, 3),
+            "shots": int(res.n_shots.sum()),
+            "wins": [int((res.winner == a).sum()) for a in range(2)],
+            "unfinished": int((~np.asarray(res.finished)).sum())}
+
+
+def whole_process(game: str, agents: list[str], games: int, seed: int) -> float:
+    """Wall seconds of one ``cuegym evaluate`` process."""
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [sys.executable, "-m", "cuegym.experiments.evaluate", "--game", game, "--agents",
+               ",".join(agents), "--games", str(games), "--seed", str(seed), "--quiet",
+               "--json", "--out", out]
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=out)
+        return round(time.perf_counter() - t0, 3)
+
+
+@cli_main
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", choices=("keglebillard", "golfbillard"), default="golfbillard")
+    ap.add_argument("--agents", default="geometric,geometric", help="two agent specs")
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--repeat", type=int, default=1, help="measurements (one record each)")
+    ap.add_argument("--cli", action="store_true", help="also time the whole evaluate process")
+    ap.add_argument("--json", action="store_true", help="print a JSON list of records")
+    args = ap.parse_args(argv)
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if len(agents) != 2:
+        raise ValueError(f"--agents needs two agent specs, got {agents}")
+    for name, v in (("--games", args.games), ("--repeat", args.repeat)):
+        if v < 1:
+            raise ValueError(f"{name} must be at least 1, got {v}")
+    records = []
+    for _ in range(args.repeat):
+        rec = {"game": args.game, "agents": agents, "games": args.games, "seed": args.seed,
+               **in_process(args.game, agents, args.games, args.seed)}
+        if args.cli:
+            rec["whole_process_s"] = whole_process(args.game, agents, args.games, args.seed)
+        rec["load_1min"] = round(os.getloadavg()[0], 2)
+        records.append(rec)
+    if args.json:
+        print(json.dumps(records))
+        return 0
+    for r in records:
+        whole = f", whole process {r['whole_process_s']:.2f} s" if "whole_process_s" in r else ""
+        print(f"{r['game']} {' vs '.join(r['agents'])}, {r['games']} games: in-process "
+              f"{r['in_process_s']:.2f} s ({r['cpu_s']:.2f} s CPU){whole}; {r['shots']} shots, "
+              f"wins {r['wins'][0]}-{r['wins'][1]}; load {r['load_1min']:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
