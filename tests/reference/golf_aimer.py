@@ -19,16 +19,9 @@ from cuegym.agents.geometric_golf import (
     stop_speed,
     strip_y,
 )
-from cuegym.agents.geometry import (
-    N_GEO_FEAT,
-    Candidates,
-    _rot,
-    _unit,
-    cue_speed,
-    ghost,
-    seg_dist,
-    seg_dist_many,
-)
+from cuegym.agents.geometry import N_GEO_FEAT, Candidates, seg_dist
+
+from .aim_geometry import _rot, _unit, cue_speed, ghost, seg_dist_many
 
 
 def _golf_clear(xy: np.ndarray, on: np.ndarray, b: int, A: np.ndarray, B: np.ndarray,
