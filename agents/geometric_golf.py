@@ -329,6 +329,37 @@ def _add(aims, na, ux, uy, V, c0, label, f0, f1):
 
 
 @nb.njit(cache=True)
+def _ray_range(px, py, base, poly, rays):
+    """The rays (angles ``base + rays[i]`` [rad], ``rays`` ascending) that can meet the convex
+    polygon ``poly`` (V, 2) from (px, py): [i0, i1). From outside, the polygon is seen within the
+    angles of its vertices (an interval about ``base``, the direction to a point inside it, of
+    less than pi); rays more than 1e-6 rad outside it miss it by far more than any rounding, so
+    skipping them changes nothing. All rays from inside or on the polygon."""
+    lo, hi = 0.0, 0.0
+    inside = True
+    V = poly.shape[0]
+    for k in range(V):
+        ax, ay = poly[k, 0], poly[k, 1]
+        nx = poly[(k + 1) % V, 1] - ay
+        ny = -(poly[(k + 1) % V, 0] - ax)
+        if nx * (px - ax) + ny * (py - ay) > 1e-9:
+            inside = False
+        a = math.atan2(ay - py, ax - px) - base
+        a -= 2.0 * math.pi * math.floor((a + math.pi) / (2.0 * math.pi))  # into [-pi, pi)
+        lo, hi = min(lo, a), max(hi, a)
+    n = rays.shape[0]
+    if inside or hi - lo > 3.0:
+        return 0, n
+    i0 = 0
+    while i0 < n and rays[i0] < lo - 1e-6:
+        i0 += 1
+    i1 = n
+    while i1 > i0 and rays[i1 - 1] > hi + 1e-6:
+        i1 -= 1
+    return i0, i1
+
+
+@nb.njit(cache=True)
 def _top_rays(prob, top):
     """Indices of the up to ``len(top)`` largest ``prob`` above 0.02, largest first (ties: lower
     index first), into ``top``; returns how many."""
@@ -356,16 +387,16 @@ def _place_aims(xy, b, s, A, fu, nf, ray, top, aims, na):
     px, py = xy[b, 0], xy[b, 1]
     mid = A.mid[s]
     base = math.atan2(mid[1] - py, mid[0] - px)
-    nr = A.rays.shape[0]
     ux, uy, s_io, prob, s_mid, v = ray[:, 0], ray[:, 1], ray[:, 2:4], ray[:, 4], ray[:, 5], \
         ray[:, 6]
-    for i in range(nr):
+    prob[:] = 0.0
+    i0, i1 = _ray_range(px, py, base, A.poly[s], A.rays)
+    for i in range(i0, i1):
         ux[i] = math.cos(base + A.rays[i])
         uy[i] = math.sin(base + A.rays[i])
-    _ray_polygon(px, py, ux, uy, A.poly[s], s_io)
-    for i in range(nr):
+    _ray_polygon(px, py, ux[i0:i1], uy[i0:i1], A.poly[s], s_io[i0:i1])
+    for i in range(i0, i1):
         s_in, s_out = s_io[i, 0], s_io[i, 1]
-        prob[i] = 0.0
         if s_out > s_in + 0.01:
             s_mid[i] = 0.5 * (s_in + s_out)
             v[i] = math.sqrt(A.k_stop * max(s_mid[i], 1e-3))
