@@ -152,9 +152,10 @@ class GolfAim(NamedTuple):
         caps: (12, 2) cap centres [m]. rays: (151,) ray angles about the direction to ``mid``
             [rad].
         R, r_cap: ball and cap radius [m]. strip: |y| of the strip's inner line (G-11) [m].
-        k_stop: squared ball speed per metre of stopping distance [(m/s)^2 / m]; k_dist: its
-            inverse for :func:`stop_speed`. v_max: largest ball speed struck (below G-10 hard)
-            [m/s]. gap: G-13 freeze gap [m]. m, M: ball and cue mass [kg].
+        k_stop: squared ball speed per metre of stopping distance [(m/s)^2 / m]; k_dist:
+            stopping distance per squared ball speed [m / (m/s)^2] (:func:`stop_k`). v_max:
+            largest ball speed struck (below G-10 hard) [m/s]. gap: G-13 freeze gap [m]. m, M:
+            ball and cue mass [kg].
         goal_extra: roll past the goal centre [m]; sigma: ball-speed error [m/s] (GOLF_SPEED).
         cos_defend: cosine of the widest cut of a defence (70 degrees).
     """
