@@ -21,6 +21,7 @@ cheapest per table (what :class:`~cuegym.agents.geometric.GeometricAgent` plays)
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -88,14 +89,15 @@ class KegleAim(NamedTuple):
     bank_cost: float
 
 
-_AIMS: dict[int, tuple[Any, KegleAim]] = {}
+_AIMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def kegle_aim(arena: Any) -> KegleAim:
-    """The :class:`KegleAim` of a :class:`~cuegym.agents.arena.KeglebillardArena` (cached)."""
-    hit = _AIMS.get(id(arena))
-    if hit is not None and hit[0] is arena:
-        return hit[1]
+    """The :class:`KegleAim` of a :class:`~cuegym.agents.arena.KeglebillardArena` (cached while
+    the arena lives)."""
+    hit = _AIMS.get(arena)
+    if hit is not None:
+        return hit
     g, k = arena.g, KEGLE_SPEED
     beta = np.radians(PLACE_GRID[:, 1])
     xs = np.linspace(-arena.hx + 0.01, arena.salvo_x - 0.05, 9)
@@ -111,7 +113,7 @@ def kegle_aim(arena: Any) -> KegleAim:
         white0=k["white0"], white_per_m=k["white_per_m"], slide=k["slide"],
         red_per_m=k["red_per_m"], v_min=k["min"], v_max=k["max"], full_cut=k["full_cut"],
         full_draw=k["full_draw"], bank_cost=k["bank_cost"])
-    _AIMS[id(arena)] = (arena, aim)  # the arena is held, so its id stays unique
+    _AIMS[arena] = aim
     return aim
 
 
