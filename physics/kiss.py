@@ -66,24 +66,41 @@ def _line_out(x, y, R, ln):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _fixed_depth(x, y, R, lines, circles, pin_spots, up, prm):
-    """Largest depth [m] of a ball at (x, y) inside a cushion, circle or standing pin (<= 0 when
-    it touches none)."""
-    worst = -math.inf
+def _inside_fixed(x, y, R, lines, circles, pin_spots, up, prm):
+    """True when a ball at (x, y) is inside a straight cushion, circle or standing pin by more
+    than FIXED_TOL (the depth of :func:`_line_out` and of the circles, without square roots:
+    this runs after every kiss)."""
+    lim = R - FIXED_TOL
     for k in range(lines.shape[0]):
-        dep, _, _ = _line_out(x, y, R, lines[k])
-        worst = max(worst, dep)
+        ex = lines[k, 2] - lines[k, 0]
+        ey = lines[k, 3] - lines[k, 1]
+        rx = x - lines[k, 0]
+        ry = y - lines[k, 1]
+        u = (rx * ex + ry * ey) / (ex * ex + ey * ey)
+        if 0.0 <= u <= 1.0:
+            dist = rx * lines[k, 4] + ry * lines[k, 5]
+            if -R < dist < lim:
+                return True
+        else:
+            u = min(1.0, max(0.0, u))
+            gx = rx - u * ex
+            gy = ry - u * ey
+            if gx * gx + gy * gy < lim * lim:
+                return True
     for k in range(circles.shape[0]):
         dx = x - circles[k, 0]
         dy = y - circles[k, 1]
-        worst = max(worst, circles[k, 2] + R - math.sqrt(dx * dx + dy * dy))
-    rp = prm[P_RPIN] + R
+        rad = circles[k, 2] + lim
+        if dx * dx + dy * dy < rad * rad:
+            return True
+    rp = prm[P_RPIN] + lim
     for k in range(pin_spots.shape[0]):
         if up[k]:
             dx = x - pin_spots[k, 0]
             dy = y - pin_spots[k, 1]
-            worst = max(worst, rp - math.sqrt(dx * dx + dy * dy))
-    return worst
+            if dx * dx + dy * dy < rp * rp:
+                return True
+    return False
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -129,7 +146,7 @@ def _project_fixed(x, y, R, gap, lines, circles, pin_spots, up, prm):
 def _keep_clear(st, i, gap, R, lines, circles, pin_spots, up, prm):
     """Move ball i out of the fixed obstacles it is inside (after a kiss against one of them,
     which may push it into a neighbouring one: a post next to the cushion)."""
-    if _fixed_depth(st[i, 0], st[i, 1], R, lines, circles, pin_spots, up, prm) > FIXED_TOL:
+    if _inside_fixed(st[i, 0], st[i, 1], R, lines, circles, pin_spots, up, prm):
         st[i, 0], st[i, 1] = _project_fixed(st[i, 0], st[i, 1], R, gap, lines, circles,
                                             pin_spots, up, prm)
 
@@ -209,9 +226,8 @@ def _kiss_pair(st, i, j, delta, R, lines, circles, pin_spots, up, prm):
     x2 = st[j, 0]
     y2 = st[j, 1]
     _kiss_pair_free(st, i, j, delta, R)
-    if (_fixed_depth(st[i, 0], st[i, 1], R, lines, circles, pin_spots, up, prm) <= FIXED_TOL
-            and _fixed_depth(st[j, 0], st[j, 1], R, lines, circles, pin_spots, up,
-                             prm) <= FIXED_TOL):
+    if not (_inside_fixed(st[i, 0], st[i, 1], R, lines, circles, pin_spots, up, prm)
+            or _inside_fixed(st[j, 0], st[j, 1], R, lines, circles, pin_spots, up, prm)):
         return
     x1, y1 = _project_fixed(x1, y1, R, delta, lines, circles, pin_spots, up, prm)
     x2, y2 = _project_fixed(x2, y2, R, delta, lines, circles, pin_spots, up, prm)
@@ -229,8 +245,8 @@ def _kiss_pair(st, i, j, delta, R, lines, circles, pin_spots, up, prm):
         ay = y1 - 0.5 * push * ny
         bx = x2 + 0.5 * push * nx
         by = y2 + 0.5 * push * ny
-        a_ok = _fixed_depth(ax, ay, R, lines, circles, pin_spots, up, prm) <= FIXED_TOL
-        b_ok = _fixed_depth(bx, by, R, lines, circles, pin_spots, up, prm) <= FIXED_TOL
+        a_ok = not _inside_fixed(ax, ay, R, lines, circles, pin_spots, up, prm)
+        b_ok = not _inside_fixed(bx, by, R, lines, circles, pin_spots, up, prm)
         if a_ok and b_ok:
             x1, y1, x2, y2 = ax, ay, bx, by
             break
@@ -238,13 +254,13 @@ def _kiss_pair(st, i, j, delta, R, lines, circles, pin_spots, up, prm):
             # ball i can move or both are blocked: try moving i alone
             cx = x1 - push * nx
             cy = y1 - push * ny
-            if _fixed_depth(cx, cy, R, lines, circles, pin_spots, up, prm) <= FIXED_TOL:
+            if not _inside_fixed(cx, cy, R, lines, circles, pin_spots, up, prm):
                 x1, y1 = cx, cy
                 break
         if b_ok or not a_ok:
             cx = x2 + push * nx
             cy = y2 + push * ny
-            if _fixed_depth(cx, cy, R, lines, circles, pin_spots, up, prm) <= FIXED_TOL:
+            if not _inside_fixed(cx, cy, R, lines, circles, pin_spots, up, prm):
                 x2, y2 = cx, cy
                 break
         x1, y1 = _project_fixed(ax, ay, R, delta, lines, circles, pin_spots, up, prm)

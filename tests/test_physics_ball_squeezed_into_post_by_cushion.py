@@ -21,7 +21,7 @@ import pytest
 
 from cuegym.physics import Models, simulate
 from cuegym.physics.engine import pack_params
-from cuegym.physics.kiss import _fixed_depth, _kiss_pair, _kiss_pair_free
+from cuegym.physics.kiss import _inside_fixed, _kiss_pair, _kiss_pair_free
 
 SHOTS = json.loads((Path(__file__).parent / "fixtures" /
                     "hostile_post_cushion_squeeze.json").read_text())
@@ -47,6 +47,14 @@ def test_squeezed_ball_stays_out_of_posts_cushions_and_balls(golf, k):
         assert np.all(np.hypot(xy[:, 0] - c.x, xy[:, 1] - c.y) >= c.radius + R - TOL)
     d = np.linalg.norm(xy[:, None] - xy[None], axis=-1) + 4 * R * np.eye(len(xy))
     assert d.min() >= 2 * R - TOL
+
+
+def _depth(ball, golf):
+    """Depth [m] of a ball inside the short cushion x = -L/2 or post 2 (<= 0: outside)."""
+    table, params = golf
+    post = table.circles[2]
+    return max(-table.length / 2 + params.R - ball[0],
+               post.radius + params.R - np.hypot(ball[0] - post.x, ball[1] - post.y))
 
 
 def _wedge(golf):
@@ -81,10 +89,12 @@ def test_kiss_pair_respects_fixed_obstacles(golf, vel):
         st[1, 2:4] = 1e-4 * t + 1e-6 * n
     free = st.copy()
     _kiss_pair_free(free, 0, 1, delta, R)
-    depth = [_fixed_depth(free[b, 0], free[b, 1], R, lines, circles, pins, up, prm)
-             for b in range(2)]
-    assert max(depth) > 1e-7  # the plain kiss puts a ball into an obstacle
+    # the plain kiss puts a ball into an obstacle
+    assert any(_inside_fixed(free[b, 0], free[b, 1], R, lines, circles, pins, up, prm)
+               for b in range(2))
+    assert _depth(free[0], golf) > 1e-7
     _kiss_pair(st, 0, 1, delta, R, lines, circles, pins, up, prm)
     for b in range(2):
-        assert _fixed_depth(st[b, 0], st[b, 1], R, lines, circles, pins, up, prm) <= 1e-9
+        assert not _inside_fixed(st[b, 0], st[b, 1], R, lines, circles, pins, up, prm)
+        assert _depth(st[b], golf) <= 1e-9
     assert np.hypot(*(st[1, :2] - st[0, :2])) >= 2 * R + delta - 1e-12
