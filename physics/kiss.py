@@ -369,10 +369,19 @@ def _push_out(a, st, mo, R, gap, lines, circles, pin_spots, up, prm):
         push = 2.0 * R + gap - d
         x = st[a, 0] + dx / d * push
         y = st[a, 1] + dy / d * push
-        if _clear_of_fixed(x, y, R, lines, circles, pin_spots, up, prm):
-            st[a, 0] = x
-            st[a, 1] = y
-            moved = True
+        if not _clear_of_fixed(x, y, R, lines, circles, pin_spots, up, prm):
+            # A cushion, post or pin is in the way (a resting ball pressed against it by the
+            # one that stops): slide along it, i.e. project out of the fixed obstacles, if that
+            # still reduces the overlap; repeated passes converge to the spot touching both.
+            x, y = _project_fixed(x, y, R, gap, lines, circles, pin_spots, up, prm)
+            ex = x - st[j, 0]
+            ey = y - st[j, 1]
+            if (ex * ex + ey * ey <= d2
+                    or _inside_fixed(x, y, R, lines, circles, pin_spots, up, prm)):
+                continue
+        st[a, 0] = x
+        st[a, 1] = y
+        moved = True
     return moved
 
 
@@ -394,7 +403,8 @@ def _unstick_resting(a, st, mo, R, delta, lines, circles, pin_spots, up, prm):
     passes push it out with a gap of 2 REST_OVERLAP_TOL only; in a tight cradle a residual
     overlap of a fraction of a micrometre can remain (0.27 um in the regression shot), within
     the layout check's api.BALL_OVERLAP_TOL. Only ball a moves (its transition event logs the
-    new position); a move that would push it into a cushion, post, jaw or pin is not made.
+    new position); where a cushion, post, jaw or pin is in the way the ball slides along it
+    (projected out of it) if that still reduces the overlap, and otherwise does not move.
     Overlaps with moving balls are left to the event loop (an approaching pair collides at
     once).
     """

@@ -11,6 +11,9 @@ symmetric fallback pushed a wedged ball into whatever lay behind it; and a kiss 
 leave a ball in the cushion next to it. A ball inside an obstacle and moving out of it has no
 event, so it came to rest there. physics/kiss.py now redoes any kiss that would leave a ball
 inside a fixed obstacle so that the obstacles win, and projects a ball that stops out of them.
+The last fixture shot (seed 4) tests the resting push-out next to an obstacle: a ball that stops
+pressed by a resting ball against the cushion slides along the cushion out of that ball (the
+first version of the fix left the two overlapping by 1.4 um).
 """
 
 import json
