@@ -129,7 +129,7 @@ def _as_array(name: str, value, shape: tuple, dtype=np.float64) -> np.ndarray:
 
 
 #: Overlap [m] of two balls the layout check accepts: the simulator can leave a ball cradled by
-#: resting balls up to ~0.3 micrometres inside one of them (engine._unstick_resting), and its
+#: resting balls up to ~0.3 micrometres inside one of them (kiss._unstick_resting), and its
 #: final positions must be valid starting positions of the next shot.
 BALL_OVERLAP_TOL = 1e-6
 

@@ -36,6 +36,7 @@ from .constants import (
     ROLLING,
     SLIDING,
 )
+from .kiss import KISS, _keep_clear, _kiss_circle, _kiss_line, _kiss_pair, _unstick_resting
 from .motion import (
     INF,
     N_PARAMS,
@@ -81,8 +82,6 @@ K_OBJECT = 1
 K_PIN_FALL = 2
 K_BALL_BALL = 3
 
-#: Default spacer between agents after a collision [m] (pooltool's kiss, docs/physics.md sec. 7).
-KISS = 1e-6
 #: Minimum separation speed [m/s] after a collision of two balls moving together.
 SEPARATION_SPEED = 0.01
 
@@ -381,183 +380,6 @@ def _set_vw(i, st, vx, vy, wx, wy, wz):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _kiss_pair(st, i, j, delta, R):
-    """Move balls i, j (touching) apart to 2R + delta along their straight-line motion
-    (pooltool's kiss); falls back to a symmetric push along the line of centres."""
-    dx = st[j, 0] - st[i, 0]
-    dy = st[j, 1] - st[i, 1]
-    dvx = st[j, 2] - st[i, 2]
-    dvy = st[j, 3] - st[i, 3]
-    a = dvx * dvx + dvy * dvy
-    b = 2.0 * (dx * dvx + dy * dvy)
-    target = 2.0 * R + delta
-    c = dx * dx + dy * dy - target * target
-    ok = False
-    t = 0.0
-    if a > 0.0:
-        disc = b * b - 4.0 * a * c
-        if disc >= 0.0:
-            sq = math.sqrt(disc)
-            r0 = (-b - sq) / (2.0 * a)
-            r1 = (-b + sq) / (2.0 * a)
-            t = r0 if abs(r0) < abs(r1) else r1
-            # pooltool limits only the midpoint's move (a thin cut into a resting ball steps the
-            # moving ball back further than 5 delta, and that is still the right kiss)
-            mx = 0.5 * t * (st[i, 2] + st[j, 2])
-            my = 0.5 * t * (st[i, 3] + st[j, 3])
-            if math.sqrt(mx * mx + my * my) <= 5.0 * delta:
-                ok = True
-    if ok:
-        st[i, 0] += t * st[i, 2]
-        st[i, 1] += t * st[i, 3]
-        st[j, 0] += t * st[j, 2]
-        st[j, 1] += t * st[j, 3]
-        return
-    d = math.sqrt(dx * dx + dy * dy)
-    if d == 0.0:
-        return
-    nx = dx / d
-    ny = dy / d
-    cx = 0.5 * (st[i, 0] + st[j, 0])
-    cy = 0.5 * (st[i, 1] + st[j, 1])
-    st[i, 0] = cx - 0.5 * target * nx
-    st[i, 1] = cy - 0.5 * target * ny
-    st[j, 0] = cx + 0.5 * target * nx
-    st[j, 1] = cy + 0.5 * target * ny
-
-
-@nb.njit(cache=True, error_model="numpy")
-def _kiss_line(st, i, ln, delta, R):
-    """Put ball i at R + delta from straight cushion ln, stepping back along its velocity."""
-    nx = ln[4]
-    ny = ln[5]
-    dist = (st[i, 0] - ln[0]) * nx + (st[i, 1] - ln[1]) * ny
-    vn = st[i, 2] * nx + st[i, 3] * ny
-    if vn != 0.0:
-        t = (R + delta - dist) / vn
-        if abs(t) * math.sqrt(st[i, 2] ** 2 + st[i, 3] ** 2) <= 5.0 * delta:
-            st[i, 0] += t * st[i, 2]
-            st[i, 1] += t * st[i, 3]
-            return
-    st[i, 0] += (R + delta - dist) * nx
-    st[i, 1] += (R + delta - dist) * ny
-
-
-@nb.njit(cache=True, error_model="numpy")
-def _kiss_circle(st, i, cx, cy, rad, delta):
-    """Put ball i's centre at rad + delta from (cx, cy) (rad = circle radius + R)."""
-    dx = st[i, 0] - cx
-    dy = st[i, 1] - cy
-    vx = st[i, 2]
-    vy = st[i, 3]
-    target = rad + delta
-    a = vx * vx + vy * vy
-    if a > 0.0:
-        b = 2.0 * (dx * vx + dy * vy)
-        c = dx * dx + dy * dy - target * target
-        disc = b * b - 4.0 * a * c
-        if disc >= 0.0:
-            sq = math.sqrt(disc)
-            r0 = (-b - sq) / (2.0 * a)
-            r1 = (-b + sq) / (2.0 * a)
-            t = r0 if abs(r0) < abs(r1) else r1
-            if abs(t) * math.sqrt(a) <= 5.0 * delta:
-                st[i, 0] += t * vx
-                st[i, 1] += t * vy
-                return
-    d = math.sqrt(dx * dx + dy * dy)
-    if d == 0.0:
-        return
-    st[i, 0] = cx + dx / d * target
-    st[i, 1] = cy + dy / d * target
-
-
-#: Overlap [m] of two resting balls that :func:`_unstick_resting` removes (the layout check's
-#: tolerance: balls placed frozen, exactly 2R apart, are left alone).
-REST_OVERLAP_TOL = 1e-9
-
-
-@nb.njit(cache=True, error_model="numpy")
-def _clear_of_fixed(x, y, R, lines, circles, pin_spots, up, prm):
-    """True when a ball at (x, y) overlaps no straight cushion, circle or standing pin."""
-    for k in range(lines.shape[0]):
-        ex = lines[k, 2] - lines[k, 0]
-        ey = lines[k, 3] - lines[k, 1]
-        rx = x - lines[k, 0]
-        ry = y - lines[k, 1]
-        u = min(1.0, max(0.0, (rx * ex + ry * ey) / (ex * ex + ey * ey)))
-        gx = rx - u * ex
-        gy = ry - u * ey
-        if gx * gx + gy * gy < R * R:
-            return False
-    for k in range(circles.shape[0]):
-        dx = x - circles[k, 0]
-        dy = y - circles[k, 1]
-        if dx * dx + dy * dy < (circles[k, 2] + R) ** 2:
-            return False
-    rp = prm[P_RPIN] + R
-    for k in range(pin_spots.shape[0]):
-        if up[k]:
-            dx = x - pin_spots[k, 0]
-            dy = y - pin_spots[k, 1]
-            if dx * dx + dy * dy < rp * rp:
-                return False
-    return True
-
-
-@nb.njit(cache=True, error_model="numpy")
-def _push_out(a, st, mo, R, gap, lines, circles, pin_spots, up, prm):
-    """One pass of :func:`_unstick_resting`: move ball a to 2R + gap from each resting ball it
-    overlaps by more than REST_OVERLAP_TOL, in index order. Returns True if it moved."""
-    B = st.shape[0]
-    lim = (2.0 * R - REST_OVERLAP_TOL) ** 2
-    moved = False
-    for j in range(B):
-        if j == a or mo[j] == POCKETED or mo[j] == SLIDING or mo[j] == ROLLING:
-            continue
-        dx = st[a, 0] - st[j, 0]
-        dy = st[a, 1] - st[j, 1]
-        d2 = dx * dx + dy * dy
-        if d2 >= lim or d2 == 0.0:
-            continue
-        d = math.sqrt(d2)
-        push = 2.0 * R + gap - d
-        x = st[a, 0] + dx / d * push
-        y = st[a, 1] + dy / d * push
-        if _clear_of_fixed(x, y, R, lines, circles, pin_spots, up, prm):
-            st[a, 0] = x
-            st[a, 1] = y
-            moved = True
-    return moved
-
-
-@nb.njit(cache=True, error_model="numpy")
-def _unstick_resting(a, st, mo, R, delta, lines, circles, pin_spots, up, prm):
-    """Ball a stops translating now: move it out of any resting ball it overlaps.
-
-    A kiss steps the agents of a collision back along their motion; in a chain of collisions
-    through frozen balls that step can leave a ball a few micrometres inside the partner of its
-    previous collision while both crawl apart at ~1e-4 m/s. Such a pair is separating, so it
-    never collides again, and it would come to rest overlapping. Like the kiss's fallback, the
-    ball is put at 2R + delta from the resting ball, along their line of centres. A ball cradled
-    by several resting balls may have no room for that gap on every side: then up to 64 more
-    passes push it out with a gap of 2 REST_OVERLAP_TOL only; in a tight cradle a residual
-    overlap of a fraction of a micrometre can remain (0.27 um in the regression shot), within
-    the layout check's api.BALL_OVERLAP_TOL. Only ball a moves (its transition event logs the
-    new position); a move that would push it into a cushion, post, jaw or pin is not made.
-    Overlaps with moving balls are left to the event loop (an approaching pair collides at
-    once).
-    """
-    for _ in range(4):
-        if not _push_out(a, st, mo, R, delta, lines, circles, pin_spots, up, prm):
-            return
-    for _ in range(64):
-        if not _push_out(a, st, mo, R, 2.0 * REST_OVERLAP_TOL, lines, circles, pin_spots, up,
-                         prm):
-            return
-
-
-@nb.njit(cache=True, error_model="numpy")
 def _log(k, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, typ, t, a, b, st, mo, ball_b):
     ev_type[k] = typ
     ev_time[k] = t
@@ -729,7 +551,7 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
         elif kind == K_BALL_BALL:
             _advance(a, tnow, st, mo, t0, prm)
             _advance(b, tnow, st, mo, t0, prm)
-            _kiss_pair(st, a, b, delta, R)
+            _kiss_pair(st, a, b, delta, R, lines, circles, pin_spots, up, prm)
             dx = st[b, 0] - st[a, 0]
             dy = st[b, 1] - st[a, 1]
             d = math.sqrt(dx * dx + dy * dy)
@@ -809,12 +631,14 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
             if okind == OBJ_LINE:
                 ln = lines[oi]
                 _kiss_line(st, a, ln, delta, R)
+                _keep_clear(st, a, delta, R, lines, circles, pin_spots, up, prm)
                 r = cushion(st[a, 2], st[a, 3], st[a, 4], st[a, 5], st[a, 6], -ln[4], -ln[5],
                             prm[P_EC], prm[P_FC], prm[P_H], c_model, prm)
             elif okind == OBJ_CIRCLE:
                 cx = circles[oi, 0]
                 cy = circles[oi, 1]
                 _kiss_circle(st, a, cx, cy, circles[oi, 2] + R, delta)
+                _keep_clear(st, a, delta, R, lines, circles, pin_spots, up, prm)
                 dx = cx - st[a, 0]
                 dy = cy - st[a, 1]
                 d = math.sqrt(dx * dx + dy * dy)
