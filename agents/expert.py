@@ -26,9 +26,9 @@ Each generation (``experiments/expert_iteration.py``):
    the game results (Monte-Carlo returns of whole games).
 
 At play time (:class:`ExpertAgent`) the agent computes the candidate block, runs the network
-once, plays the highest-logit entry plus its residual: no simulation. :meth:`ExpertAgent.value`
-is the value head, ``value(states) -> (T,)`` expected result for the player to move, in
-[-1, 1], for search that wants a leaf evaluation.
+once and plays the entry of highest predicted value (or logit, ``select``) plus its residual:
+no simulation. :meth:`ExpertAgent.value` is the value head, ``value(states) -> (T,)``
+expected result for the player to move, in [-1, 1], for search that wants a leaf evaluation.
 """
 
 from __future__ import annotations
@@ -66,6 +66,9 @@ class ExpertSpec:
             log cue speed, top/back spin b, side spin a, placement x, y [m].
         hidden: widths of the hidden layers (candidate trunk and value head alike).
         q_scale: simulated values are divided by it for the value-of-entry regression.
+        select: how the agent picks the entry: ``q`` (the highest predicted value of an entry
+            as is, regressed on all entries: the default, it fouls less) or ``policy`` (the
+            logits imitating the teacher's entry).
     """
 
     n_cand: int = 4
@@ -75,6 +78,7 @@ class ExpertSpec:
     res_scale: tuple[float, ...] = (1.0, 0.15, 0.15, 0.1, 0.03, 0.03)
     hidden: tuple[int, ...] = (128, 128)
     q_scale: float = 10.0
+    select: str = "q"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "spins", tuple(float(b) for b in self.spins))
@@ -86,6 +90,8 @@ class ExpertSpec:
                              f"({', '.join(RES_FIELDS)}), got {self.res_scale}")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden must list positive widths, got {self.hidden}")
+        if self.select not in ("policy", "q"):
+            raise ValueError(f"select must be 'policy' or 'q', got {self.select!r}")
         if self.q_scale <= 0:
             raise ValueError(f"q_scale must be > 0, got {self.q_scale}")
         self.menu  # noqa: B018 - validates the menu fields
@@ -223,24 +229,30 @@ class ExpertNet(nn.Module):
 
 
 class ExpertAgent(Agent):
-    """Plays a trained :class:`ExpertNet`: the highest-logit menu entry plus its residual, one
-    forward pass per batch, no simulation; deterministic (``rng`` is not used).
+    """Plays a trained :class:`ExpertNet`: the menu entry of highest predicted value
+    (``select``) plus its residual, one forward pass per batch, no simulation; deterministic
+    (``rng`` is not used).
 
     Args:
         net: the network, or a path to a file saved by :meth:`save`.
         name: label in tables (default ``expert``).
+        select: how the entry is picked (``q`` or ``policy``, see :class:`ExpertSpec`);
+            default: the network's ``spec.select``.
     """
 
     game = "keglebillard"
 
     def __init__(self, net: ExpertNet | str | Path, name: str = "expert",
-                 arena: Any = None) -> None:
+                 arena: Any = None, select: str | None = None) -> None:
         from cuegym.agents.arena import make_arena
         from cuegym.envs.config import load_settings
 
         self.meta: dict[str, Any] = {}
         if isinstance(net, (str, Path)):
             net, self.meta = load_net(net)
+        self.select = net.spec.select if select is None else select
+        if self.select not in ("policy", "q"):
+            raise ValueError(f"select must be 'policy' or 'q', got {select!r}")
         self.net = net.eval()
         self.spec = net.spec
         self.name = name
@@ -254,7 +266,9 @@ class ExpertAgent(Agent):
         if not len(obs):
             return np.zeros(0, np.int64), np.zeros((0, len(RES_FIELDS))), Strikes.empty(0)
         with torch.no_grad():
-            logits, _, res = self.net(torch.as_tensor(obs), torch.as_tensor(feats))
+            logits, q, res = self.net(torch.as_tensor(obs), torch.as_tensor(feats))
+        if self.select == "q":
+            logits = torch.where(logits > -1e8, q, logits)  # padded candidates stay out
         entry = logits.argmax(1).numpy()
         r = res[torch.arange(len(entry)), torch.as_tensor(entry)].numpy().astype(np.float64)
         base = menu_strikes(block, feats[:, :, 0] > 0, entry, self.spec.menu, self.mass_ratio)
@@ -355,6 +369,10 @@ class TeacherSpec:
         k1: noise draws per menu entry in stage 1. top: entries refined in stage 2.
         n_perturb: random residuals per refined entry. k2: noise draws per stage-2 strike.
         jitter: standard deviation of the random residuals, in ``res_scale`` units.
+        res_tau: temperature [value units] of the residual label: the mean of the residuals
+            tried with the teacher's entry, weighted by ``exp((v - v_best) / res_tau)`` (the
+            single best one is mostly the luckiest of a few noisy means; the weighted mean
+            keeps the direction that pays on average).
         chunk: positions per batched physics call. noise: the execution noise planned for.
     """
 
@@ -363,6 +381,7 @@ class TeacherSpec:
     n_perturb: int = 7
     k2: int = 8
     jitter: float = 1.0
+    res_tau: float = 1.0
     chunk: int = 32
     noise: Any = "tournament"
 
@@ -370,8 +389,9 @@ class TeacherSpec:
         for name in ("k1", "top", "n_perturb", "k2", "chunk"):
             if int(getattr(self, name)) < 1:
                 raise ValueError(f"teacher {name} must be >= 1, got {getattr(self, name)}")
-        if self.jitter <= 0:
-            raise ValueError(f"teacher jitter must be > 0, got {self.jitter}")
+        if self.jitter <= 0 or self.res_tau <= 0:
+            raise ValueError(f"teacher jitter and res_tau must be > 0, got {self.jitter}, "
+                             f"{self.res_tau}")
 
 
 def _label_chunk(arena: Any, batch: Any, spec: ExpertSpec, tspec: TeacherSpec,
@@ -411,9 +431,12 @@ def _label_chunk(arena: Any, batch: Any, spec: ExpertSpec, tspec: TeacherSpec,
     # a padded candidate plays candidate 0 (menu_strikes): label the entry it really is
     e = ent[rows, b]
     V = menu.n_variants
+    same = ent == e[:, None]                                                       # (T, C)
+    w = np.where(same, np.exp((v2 - v2[rows, b][:, None]) / tspec.res_tau), 0.0)
+    res_label = (w[:, :, None] * applied).sum(1) / w.sum(1)[:, None]
     e = np.where(valid[rows, e // V], e, e % V)
     return {"obs": obs, "feats": feats, "q": v1.astype(np.float32), "entry": e,
-            "res": applied[rows, b].astype(np.float32),
+            "res": res_label.astype(np.float32),
             "value": v2[rows, b].astype(np.float32),
             "menu_value": v2[:, 0].astype(np.float32),
             "student_value": v2[:, -1].astype(np.float32)}
@@ -428,10 +451,11 @@ def teacher_labels(arena: Any, states: Any, spec: ExpertSpec, tspec: TeacherSpec
     Returns:
         arrays over the T states: ``obs`` (T, OBS_DIM), ``feats`` (T, n_cand, N_FEAT), ``q``
         (T, A) stage-1 mean value of every menu entry, ``entry`` (T,) and ``res`` (T, 6) the
-        teacher's move (menu entry + residual in ``res_scale`` units), ``value`` (T,) its
-        stage-2 mean value, ``menu_value`` (T,) the best stage-1 entry's stage-2 value (the
-        menu alone), ``student_value`` (T,) the student's proposal's stage-2 value (the best
-        stage-1 entry's when there is no student). Values in ``arena.values`` units.
+        teacher's move (menu entry + residual label in ``res_scale`` units, see ``res_tau``),
+        ``value`` (T,) its stage-2 mean value, ``menu_value`` (T,) the best stage-1 entry's
+        stage-2 value (the menu alone), ``student_value`` (T,) the student's proposal's
+        stage-2 value (the best stage-1 entry's when there is no student).
+        Values in ``arena.values`` units.
     """
     from cuegym.envs.config import load_settings
 

@@ -94,6 +94,7 @@ def test_teacher_weighs_the_menu_and_the_students_move(arena, positions):
     assert (lab["value"] >= lab["student_value"]).all()
     valid = np.repeat(lab["feats"][:, :, 0] > 0, spec.menu.n_variants, axis=1)
     assert valid[np.arange(T), lab["entry"]].all()  # labels name real candidates
+    assert np.isfinite(lab["res"]).all() and (np.abs(lab["res"]) <= 3.0 + 1e-9).all()
 
 
 def test_one_generation_trains_saves_and_plays(tmp_path, arena):
@@ -134,3 +135,11 @@ def test_expert_names_keglebillard_only():
         make_agent("expert", "golfbillard")
     with pytest.raises(FileNotFoundError, match="no expert model"):
         make_agent("missing.pt", "keglebillard")
+    from cuegym.agents.expert import ExpertAgent, ExpertNet, ExpertSpec
+
+    with pytest.raises(ValueError, match="select"):
+        ExpertSpec(select="best")
+    with pytest.raises(ValueError, match="select"):
+        ExpertAgent(ExpertNet(ExpertSpec()), select="best")
+    with pytest.raises(ValueError, match="res_scale"):
+        ExpertSpec(res_scale=(1.0, 0.1))
