@@ -69,6 +69,7 @@ class ExpertSpec:
         select: how the agent picks the entry: ``q`` (the highest predicted value of an entry
             as is, regressed on all entries: the default, it fouls less) or ``policy`` (the
             logits imitating the teacher's entry).
+        res_gain: factor on the residual at play time (1: as learnt; 0: the menu entry as is).
     """
 
     n_cand: int = 4
@@ -79,6 +80,7 @@ class ExpertSpec:
     hidden: tuple[int, ...] = (128, 128)
     q_scale: float = 10.0
     select: str = "q"
+    res_gain: float = 1.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "spins", tuple(float(b) for b in self.spins))
@@ -92,6 +94,8 @@ class ExpertSpec:
             raise ValueError(f"hidden must list positive widths, got {self.hidden}")
         if self.select not in ("policy", "q"):
             raise ValueError(f"select must be 'policy' or 'q', got {self.select!r}")
+        if not 0.0 <= self.res_gain <= 1.0:
+            raise ValueError(f"res_gain must lie in [0, 1], got {self.res_gain}")
         if self.q_scale <= 0:
             raise ValueError(f"q_scale must be > 0, got {self.q_scale}")
         self.menu  # noqa: B018 - validates the menu fields
@@ -238,12 +242,14 @@ class ExpertAgent(Agent):
         name: label in tables (default ``expert``).
         select: how the entry is picked (``q`` or ``policy``, see :class:`ExpertSpec`);
             default: the network's ``spec.select``.
+        res_gain: factor on the residual (default: the network's ``spec.res_gain``).
     """
 
     game = "keglebillard"
 
     def __init__(self, net: ExpertNet | str | Path, name: str = "expert",
-                 arena: Any = None, select: str | None = None) -> None:
+                 arena: Any = None, select: str | None = None,
+                 res_gain: float | None = None) -> None:
         from cuegym.agents.arena import make_arena
         from cuegym.envs.config import load_settings
 
@@ -253,6 +259,9 @@ class ExpertAgent(Agent):
         self.select = net.spec.select if select is None else select
         if self.select not in ("policy", "q"):
             raise ValueError(f"select must be 'policy' or 'q', got {select!r}")
+        self.res_gain = float(net.spec.res_gain if res_gain is None else res_gain)
+        if not 0.0 <= self.res_gain <= 1.0:
+            raise ValueError(f"res_gain must lie in [0, 1], got {res_gain}")
         self.net = net.eval()
         self.spec = net.spec
         self.name = name
@@ -271,6 +280,7 @@ class ExpertAgent(Agent):
             logits = torch.where(logits > -1e8, q, logits)  # padded candidates stay out
         entry = logits.argmax(1).numpy()
         r = res[torch.arange(len(entry)), torch.as_tensor(entry)].numpy().astype(np.float64)
+        r *= self.res_gain
         base = menu_strikes(block, feats[:, :, 0] > 0, entry, self.spec.menu, self.mass_ratio)
         strikes, r = apply_residual(base, r, self.spec, states, self.arena)
         return entry, r, in_action_range(strikes, self.settings.action)
@@ -291,6 +301,17 @@ class ExpertAgent(Agent):
         """Write the network, its spec and ``meta`` to ``path`` atomically (a temporary file,
         then a rename)."""
         return save_net(self.net, path, {**self.meta, **dict(meta or {})})
+
+
+def value_function(path: str | Path | None = None) -> Any:
+    """The value head of a saved expert network as a plain callable ``value(states) -> (T,)``
+    (expected result for the player to move, in [-1, 1]); default: the shipped
+    ``agents/pretrained/keglebillard_expert.pt``. For search that wants a leaf evaluation."""
+    if path is None:
+        from cuegym.agents import PRETRAINED_DIR
+
+        path = PRETRAINED_DIR / "keglebillard_expert.pt"
+    return ExpertAgent(path).value
 
 
 def save_net(net: ExpertNet, path: str | Path, meta: dict[str, Any] | None = None) -> Path:
@@ -374,6 +395,8 @@ class TeacherSpec:
             single best one is mostly the luckiest of a few noisy means; the weighted mean
             keeps the direction that pays on average).
         chunk: positions per batched physics call. noise: the execution noise planned for.
+        terms: value shaping passed to ``arena.values`` (e.g. ``{"foul": -8}``: a foul costs
+            8 points more than the skæve it hands over).
     """
 
     k1: int = 4
@@ -384,6 +407,7 @@ class TeacherSpec:
     res_tau: float = 1.0
     chunk: int = 32
     noise: Any = "tournament"
+    terms: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in ("k1", "top", "n_perturb", "k2", "chunk"):
@@ -405,7 +429,7 @@ def _label_chunk(arena: Any, batch: Any, spec: ExpertSpec, tspec: TeacherSpec,
     valid = feats[:, :, 0] > 0
     entries1 = np.tile(np.arange(A), (T, 1))
     s1 = in_action_range(menu_strikes(block, valid, entries1, menu, mr), settings.action)
-    v1 = mean_values(arena, batch, s1, A, tspec.k1, noise, rng)                    # (T, A)
+    v1 = mean_values(arena, batch, s1, A, tspec.k1, noise, rng, tspec.terms)  # (T, A)
     ok1 = np.repeat(valid, menu.n_variants, axis=1)      # entries of real (unpadded) candidates
     best1 = np.argsort(np.where(ok1, -v1, np.inf), axis=1, kind="stable")[:, :top]  # (T, top)
     J = tspec.n_perturb
@@ -424,7 +448,7 @@ def _label_chunk(arena: Any, batch: Any, spec: ExpertSpec, tspec: TeacherSpec,
     base = menu_strikes(block, valid, ent, menu, mr)
     s2, applied = apply_residual(base, res.reshape(-1, len(RES_FIELDS)), spec, rep, arena)
     s2 = in_action_range(s2, settings.action)
-    v2 = mean_values(arena, batch, s2, C, tspec.k2, noise, rng)                    # (T, C)
+    v2 = mean_values(arena, batch, s2, C, tspec.k2, noise, rng, tspec.terms)  # (T, C)
     b = v2.argmax(1)
     rows = np.arange(T)
     applied = applied.reshape(T, C, len(RES_FIELDS))
@@ -543,4 +567,4 @@ def train_net(net: ExpertNet, labels: dict[str, np.ndarray], value_obs: np.ndarr
 
 __all__ = ["RES_FIELDS", "RES_MAX", "ExpertAgent", "ExpertNet", "ExpertSpec", "TeacherSpec",
            "TrainSpec", "apply_residual", "collect_positions", "features", "load_net",
-           "mean_values", "save_net", "teacher_labels", "train_net"]
+           "mean_values", "save_net", "teacher_labels", "train_net", "value_function"]

@@ -121,6 +121,9 @@ def test_one_generation_trains_saves_and_plays(tmp_path, arena):
     assert len(a) == 3 and np.isfinite(a.cue).all()
     v = agent.value(states)
     assert v.shape == (3,) and (np.abs(v) <= 1).all()
+    from cuegym.agents.expert import value_function
+
+    np.testing.assert_array_equal(value_function(run / "model.pt")(states), v)
     res = play_games(arena, [agent, make_agent("random", "keglebillard")], 2, seed=3)
     assert res.stats(0)["shots"] > 0
     with pytest.raises(ValueError, match="unknown expert config key"):
