@@ -46,6 +46,10 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+#: metrics.csv columns holding counts (the rest are floats)
+INT_COLUMNS = ("generation", "positions", "labelled")
+
+
 def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> dict[str, Any]:
     """The run's settings: :data:`DEFAULTS`, then the YAML file, then ``over``; unknown keys are
     an error naming them."""
@@ -106,15 +110,16 @@ def _games_eval(arena: Any, student: Any, other: str, n: int, seed: int) -> dict
 
 def plot_curves(run: Path, rows: list[dict[str, Any]]) -> Path:
     """learning_curve.png: per generation, the student's games (win share with 95 % interval
-    against the geometric aimer and the planner; points per shot; foul rate) and its move's
-    simulated value against the teacher's on fresh positions."""
+    against the geometric aimer and the planner; points per shot; foul rate) and the simulated
+    value of its move, the teacher's and the best stage-1 menu entry's on the generation's fresh
+    positions (before training on them; the student's value at generation 0 is the menu's)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     g = np.array([r["generation"] for r in rows])
-    fig, ax = plt.subplots(1, 3, figsize=(13, 3.8))
+    fig, ax = plt.subplots(1, 4, figsize=(17, 3.8))
     for key, c in (("geometric", "tab:green"), ("planner", "tab:red")):
         if f"{key}_win" not in rows[0]:
             continue
@@ -130,7 +135,14 @@ def plot_curves(run: Path, rows: list[dict[str, Any]]) -> Path:
               title="student's games (95 % Wilson)")
     ax[1].set(xlabel="generation", ylabel="points per shot", title="student's points per shot")
     ax[2].set(xlabel="generation", ylabel="fouls [% of shots]", title="student's foul rate")
+    for key, c, lab in (("teacher_value", "black", "teacher's move (best of its search)"),
+                        ("menu_value", "tab:blue", "best menu entry of stage 1"),
+                        ("student_value", "tab:orange", "student's move")):
+        ax[3].plot(g, [r[key] for r in rows], "o-", color=c, label=lab)
+    ax[3].set(xlabel="generation", ylabel="mean simulated value (teacher's terms)",
+              title="moves on the generation's fresh positions")
     for a in ax:
+        a.set_xticks(g)
         a.legend(fontsize=8)
         a.grid(alpha=0.3)
     fig.tight_layout()
@@ -227,8 +239,8 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
     metrics = run / "metrics.csv"
     if resume and metrics.exists():
         with metrics.open() as f:
-            rows = [{k: (float(v) if k != "generation" else int(v)) for k, v in r.items()}
-                    for r in csv.DictReader(f)]
+            rows = [{k: int(v) if k in INT_COLUMNS or k.endswith("_games") else float(v)
+                     for k, v in r.items()} for r in csv.DictReader(f)]
     start = len(rows)
     for k in range(start):
         data.append(_load_labels(run / f"labels_gen{k}.npz"))
