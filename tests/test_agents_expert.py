@@ -131,6 +131,23 @@ def test_one_generation_trains_saves_and_plays(tmp_path, arena):
     assert main(argv) == 2  # no silent overwrite of a run: a one-line error
 
 
+def test_shipped_expert_loads_and_acts_deterministically():
+    from cuegym.agents import make_agent, make_arena
+
+    agent = make_agent("expert", "keglebillard")
+    assert agent.name == "expert" and agent.meta["command"].startswith(
+        "python experiments/expert_iteration.py --config configs/expert/keglebillard.yaml")
+    arena = make_arena("keglebillard")
+    from cuegym.agents import play_games
+
+    res = play_games(arena, [agent, make_agent("geometric", "keglebillard")], 2, seed=11)
+    a = agent.act(arena.new_states(4), np.random.default_rng(0))
+    b = agent.act(arena.new_states(4), np.random.default_rng(5))
+    np.testing.assert_array_equal(a.cue, b.cue)
+    np.testing.assert_array_equal(a.place, b.place)
+    assert res.stats(0)["shots"] > 0
+
+
 def test_expert_names_keglebillard_only():
     from cuegym.agents import make_agent
 
