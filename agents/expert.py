@@ -516,7 +516,6 @@ class TrainSpec:
     w_q: float = 1.0
     w_res: float = 1.0
     w_value: float = 1.0
-    extra: dict = field(default_factory=dict)
 
 
 def train_net(net: ExpertNet, labels: dict[str, np.ndarray], value_obs: np.ndarray,

@@ -65,6 +65,15 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
             if len(row) != 3 or int(row[2]) < 1:
                 raise ValueError(f"games.{key}: each row is [agent, agent, n_games >= 1], "
                                  f"got {row}")
+    import dataclasses
+
+    from cuegym.agents.expert import ExpertSpec, TeacherSpec, TrainSpec
+
+    for key, cls in (("spec", ExpertSpec), ("teacher", TeacherSpec), ("train", TrainSpec)):
+        known = {f.name for f in dataclasses.fields(cls)}
+        bad = sorted(set(cfg[key] or {}) - known)
+        if bad:
+            raise ValueError(f"unknown {key} key(s) {bad}; known: {sorted(known)}")
     if int(cfg["generations"]) < 1 or int(cfg["label_positions"]) < 1:
         raise ValueError("generations and label_positions must be >= 1")
     return cfg

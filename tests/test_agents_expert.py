@@ -128,6 +128,8 @@ def test_one_generation_trains_saves_and_plays(tmp_path, arena):
     assert res.stats(0)["shots"] > 0
     with pytest.raises(ValueError, match="unknown expert config key"):
         load_config(None, {"gamez": 1})
+    with pytest.raises(ValueError, match="unknown teacher key"):
+        load_config(None, {"teacher": {"k3": 1}})
     assert main(argv) == 2  # no silent overwrite of a run: a one-line error
 
 
