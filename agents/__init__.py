@@ -13,6 +13,9 @@ name                   agent
                        ``configs/agents/planner.yaml``
 ``pretrained``         the shipped trained agent of the game (``agents/pretrained/<game>.zip``)
 ``<path>.zip``         :class:`SB3Agent`: a saved Stable-Baselines3 model
+``expert``             keglebillard: the shipped expert-iteration network
+                       (``agents/pretrained/keglebillard_expert.pt``, :mod:`cuegym.agents.expert`)
+``<path>.pt``          :class:`~cuegym.agents.expert.ExpertAgent`: a saved expert network
 =====================  ==========================================================================
 
 Options after a colon: ``planner:n_candidates=32,n_noise=2``. Tournaments and whole games:
@@ -50,7 +53,7 @@ from cuegym.cli_errors import unknown
 
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
 AGENT_CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs" / "agents"
-NAMES = ("random", "geometric", "planner", "pretrained")
+NAMES = ("random", "geometric", "planner", "pretrained", "expert")
 
 
 def __getattr__(name: str) -> Any:  # SB3Agent needs torch: imported on first use
@@ -100,6 +103,14 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
     check_game(game)
     name, _, opts = spec.partition(":")
     kw = {**_options(opts), **kwargs}
+    if Path(name).suffix == ".pt" or name == "expert":
+        if game != "keglebillard":
+            raise ValueError(f"the expert agent plays keglebillard only, not {game}")
+        from cuegym.agents.expert import ExpertAgent
+
+        path = PRETRAINED_DIR / "keglebillard_expert.pt" if name == "expert" else Path(name)
+        return ExpertAgent(path, arena=arena, **({"name": "expert"} if name == "expert" else
+                                                {"name": Path(name).stem}) | kw)
     if name.endswith(".zip") or Path(name).suffix == ".zip":
         from cuegym.agents.sb3_agent import SB3Agent
 

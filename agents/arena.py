@@ -401,7 +401,8 @@ class GameResults:
 
 def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int = 0,
                noise: ShotNoise | str | float | None = "tournament", max_shots: int = 400,
-               swap: bool = True, progress: Callable[[int, int], None] | None = None
+               swap: bool = True, progress: Callable[[int, int], None] | None = None,
+               observer: Callable[[np.ndarray, Any, np.ndarray], None] | None = None
                ) -> GameResults:
     """Play ``n_games`` two-seat games in lock-step between ``agents[0]`` and ``agents[1]``.
 
@@ -416,6 +417,10 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
         n_games: games to play. seed: the seed. noise: execution noise (:class:`ShotNoise`).
         max_shots: shots after which a game is cut off (unfinished: no winner).
         progress: optional callback ``(games finished, n_games)``.
+        observer: optional callback ``(games, states, agents)`` called each round before the
+            (non-opening) shots with the game indices (n,), their states (a batch of n, as the
+            agents see them) and the agent index to shoot in each (n,): the positions met in
+            play, for learning from whole games (``cuegym.agents.expert``).
 
     Returns:
         :class:`GameResults`.
@@ -460,6 +465,8 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
         if len(play):
             sub = arena.take(states, play)
             movers = seats[play, arena.movers(sub)]
+            if observer is not None:
+                observer(play, sub, movers)
             strikes = Strikes.empty(len(play))
             for a in (0, 1):
                 mask = movers == a

@@ -104,28 +104,55 @@ class ChoiceSpec:
         return out
 
 
-def choice_strikes(cands: Sequence[Strikes], feats: np.ndarray, actions: np.ndarray,
-                   spec: ChoiceSpec, mass_ratio: float) -> Strikes:
-    """Strikes of menu entries ``actions`` (T,) given each state's candidate block.
+def menu_strikes(block: Strikes, valid: np.ndarray, actions: np.ndarray, spec: ChoiceSpec,
+                 mass_ratio: float) -> Strikes:
+    """Strikes of menu entries, batched: ``actions`` (T,) or (T, n) entries per state.
 
     Args:
-        cands: T candidate strikes blocks (``candidate_block``), n_cand each.
-        feats: (T, n_cand, N_FEAT) candidate features (column 0: valid).
+        block: the T states' candidate blocks concatenated (T * n_cand strikes, state-major,
+            as ``candidate_block`` pads them).
+        valid: (T, n_cand) bool, the candidate is real (not padding); a padded candidate plays
+            candidate 0 in the same variant.
+        actions: (T,) or (T, n) menu indices.
         mass_ratio: cue mass / ball mass (``PhysicsParams.m / M``) for the spin rescaling.
+
+    Returns:
+        T * n strikes, state-major (entry ``actions[t, e]`` of state t at row ``t * n + e``).
     """
-    k, i, j = spec.decode(actions)
-    T = len(cands)
-    if len(k) != T:
-        raise ValueError(f"{len(k)} actions for {T} states")
-    valid = feats[np.arange(T), k, 0] > 0
-    k = np.where(valid, k, 0)
-    out = Strikes.concat([c.take([int(kk)]) for c, kk in zip(cands, k, strict=True)])
+    valid = np.asarray(valid, bool)
+    T, M = valid.shape
+    if M != spec.n_cand or len(block) != T * M:
+        raise ValueError(f"candidate blocks of {len(block)} strikes and a validity mask "
+                         f"{valid.shape} do not match {T} states of n_cand={spec.n_cand}")
+    a = np.asarray(actions, np.int64).reshape(T, -1)
+    k, i, j = spec.decode(a.reshape(-1))
+    st = np.repeat(np.arange(T), a.shape[1])
+    k = np.where(valid[st, k], k, 0)
+    out = block.take(st * M + k)
     b_old = out.cue[:, 4]
     b_new = np.asarray(spec.spins)[i]
     out.cue[:, 0] *= ((1.0 + mass_ratio + 2.5 * b_new ** 2) / (1.0 + mass_ratio + 2.5 * b_old ** 2)
                       * np.asarray(spec.speeds)[j])
     out.cue[:, 4] = b_new
     return out.clipped()
+
+
+def choice_strikes(cands: Sequence[Strikes], feats: np.ndarray, actions: np.ndarray,
+                   spec: ChoiceSpec, mass_ratio: float) -> Strikes:
+    """Strikes of menu entries ``actions`` (T,) given each state's candidate block
+    (:func:`menu_strikes` on the blocks as ``candidate_block`` returns them).
+
+    Args:
+        cands: T candidate strikes blocks (``candidate_block``), n_cand each.
+        feats: (T, n_cand, N_FEAT) candidate features (column 0: valid).
+        mass_ratio: cue mass / ball mass (``PhysicsParams.m / M``) for the spin rescaling.
+    """
+    T = len(cands)
+    n = np.asarray(actions).size
+    if n != T:
+        raise ValueError(f"{n} actions for {T} states")
+    return menu_strikes(Strikes.concat(list(cands)), feats[:, :, 0] > 0, actions, spec,
+                        mass_ratio)
 
 
 class ChoiceVecEnv(ResidualVecEnv):
@@ -154,4 +181,4 @@ class ChoiceVecEnv(ResidualVecEnv):
                                          self.settings))
 
 
-__all__ = ["ChoiceSpec", "ChoiceVecEnv", "choice_strikes"]
+__all__ = ["ChoiceSpec", "ChoiceVecEnv", "choice_strikes", "menu_strikes"]

@@ -1,0 +1,326 @@
+"""Expert iteration for keglebillard: positions from whole games, labelled by a simulating
+teacher that also weighs the student's own move, distilled into a network that then plays with
+one forward pass (method: :mod:`cuegym.agents.expert`; docs/agents.md).
+
+    python experiments/expert_iteration.py --config configs/expert/keglebillard.yaml
+    python experiments/expert_iteration.py --config configs/expert/keglebillard.yaml \\
+        --name quick --set generations=1 label_positions=64 'train={steps: 50}'
+    python experiments/expert_iteration.py --config configs/expert/keglebillard.yaml --resume
+
+Writes ``runs/<name>/``: ``config.yaml`` (the settings used), ``gen<k>.pt`` (the network after
+generation k) and ``model.pt`` (the last), ``labels_gen<k>.npz`` (the teacher's labels and the
+games' positions of generation k, for ``--resume``), ``metrics.csv`` (one row per generation:
+teacher and student values on the generation's fresh positions, losses, games against the
+geometric aimer and the planner) and ``learning_curve.png``. Every file is written to a
+temporary name and renamed; ``--resume`` continues after the last finished generation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from cuegym.cli_errors import cli_main, resolve_path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train import deep_merge, parse_set  # noqa: E402 (the sibling script's config helpers)
+
+#: Config keys and their defaults (configs/expert/keglebillard.yaml documents each).
+DEFAULTS: dict[str, Any] = {
+    "name": "keglebillard_expert", "seed": 0, "generations": 3, "threads": 1,
+    "spec": {}, "teacher": {}, "train": {}, "label_positions": 6000, "max_shots": 400,
+    "games": {"first": [["geometric", "geometric", 200]],
+              "later": [["student", "student", 100], ["student", "geometric", 100]]},
+    "eval": {"geometric": 100, "planner": 40, "seed": 50_000},
+    "progress_bar": True,
+}
+
+
+#: metrics.csv columns holding counts (the rest are floats)
+INT_COLUMNS = ("generation", "positions", "labelled")
+
+
+def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The run's settings: :data:`DEFAULTS`, then the YAML file, then ``over``; unknown keys are
+    an error naming them."""
+    cfg = dict(DEFAULTS)
+    for part in ((yaml.safe_load(resolve_path(path).read_text()) or {}) if path else {},
+                 over or {}):
+        bad = sorted(set(part) - set(DEFAULTS))
+        if bad:
+            raise ValueError(f"unknown expert config key(s) {bad}; known: {sorted(DEFAULTS)}")
+        cfg = deep_merge(cfg, part)
+    for key in ("first", "later"):
+        for row in cfg["games"].get(key, []):
+            if len(row) != 3 or int(row[2]) < 1:
+                raise ValueError(f"games.{key}: each row is [agent, agent, n_games >= 1], "
+                                 f"got {row}")
+    import dataclasses
+
+    from cuegym.agents.expert import ExpertSpec, TeacherSpec, TrainSpec
+
+    for key, cls in (("spec", ExpertSpec), ("teacher", TeacherSpec), ("train", TrainSpec)):
+        known = {f.name for f in dataclasses.fields(cls)}
+        bad = sorted(set(cfg[key] or {}) - known)
+        if bad:
+            raise ValueError(f"unknown {key} key(s) {bad}; known: {sorted(known)}")
+    if int(cfg["generations"]) < 1 or int(cfg["label_positions"]) < 1:
+        raise ValueError("generations and label_positions must be >= 1")
+    return cfg
+
+
+def _atomic_npz(path: Path, **arrays: np.ndarray) -> None:
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.npz")
+    try:
+        np.savez_compressed(tmp, **arrays)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _atomic_text(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _agent(spec: str, student: Any, arena: Any) -> Any:
+    from cuegym.agents import make_agent
+
+    return student if spec == "student" else make_agent(spec, "keglebillard", arena=arena)
+
+
+def _games_eval(arena: Any, student: Any, other: str, n: int, seed: int) -> dict[str, float]:
+    """Student vs ``other``: wins / decided games with the Wilson 95 % interval, points per
+    shot and foul rate of both (tournament noise, seats alternating)."""
+    from cuegym.agents import play_games
+    from cuegym.agents.ratings import wilson_interval
+
+    res = play_games(arena, [student, _agent(other, None, arena)], n, seed=seed)
+    a, b = res.stats(0), res.stats(1)
+    dec = a["wins"] + a["losses"]
+    lo, hi = wilson_interval(a["wins"], dec) if dec else (float("nan"),) * 2
+    key = other.split(":")[0]
+    return {f"{key}_win": a["wins"] / dec if dec else float("nan"), f"{key}_win_lo": lo,
+            f"{key}_win_hi": hi, f"{key}_games": n, f"{key}_pps": a["points_per_shot"],
+            f"{key}_fouls": a["foul_rate"], f"{key}_opp_pps": b["points_per_shot"],
+            f"{key}_opp_fouls": b["foul_rate"]}
+
+
+def plot_curves(run: Path, rows: list[dict[str, Any]]) -> Path:
+    """learning_curve.png: per generation, the student's games (win share with 95 % interval
+    against the geometric aimer and the planner; points per shot; foul rate) and the simulated
+    value of its move, the teacher's and the best stage-1 menu entry's on the generation's fresh
+    positions (before training on them; the student's value at generation 0 is the menu's)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    g = np.array([r["generation"] for r in rows])
+    fig, ax = plt.subplots(1, 4, figsize=(17, 3.8))
+    for key, c in (("geometric", "tab:green"), ("planner", "tab:red")):
+        if f"{key}_win" not in rows[0]:
+            continue
+        w = np.array([r[f"{key}_win"] for r in rows])
+        lo = np.array([r[f"{key}_win_lo"] for r in rows])
+        hi = np.array([r[f"{key}_win_hi"] for r in rows])
+        ax[0].errorbar(g, w, yerr=[w - lo, hi - w], marker="o", color=c, capsize=3,
+                       label=f"vs {key} ({rows[0][f'{key}_games']} games)")
+        ax[1].plot(g, [r[f"{key}_pps"] for r in rows], "o-", color=c, label=f"vs {key}")
+        ax[2].plot(g, [100 * r[f"{key}_fouls"] for r in rows], "o-", color=c, label=f"vs {key}")
+    ax[0].axhline(0.5, color="grey", lw=0.8)
+    ax[0].set(xlabel="generation", ylabel="share of decided games won", ylim=(0, 1),
+              title="student's games (95 % Wilson)")
+    ax[1].set(xlabel="generation", ylabel="points per shot", title="student's points per shot")
+    ax[2].set(xlabel="generation", ylabel="fouls [% of shots]", title="student's foul rate")
+    for key, c, lab in (("teacher_value", "black", "teacher's move (best of its search)"),
+                        ("menu_value", "tab:blue", "best menu entry of stage 1"),
+                        ("student_value", "tab:orange", "student's move")):
+        ax[3].plot(g, [r[key] for r in rows], "o-", color=c, label=lab)
+    ax[3].set(xlabel="generation", ylabel="mean simulated value (teacher's terms)",
+              title="moves on the generation's fresh positions")
+    for a in ax:
+        a.set_xticks(g)
+        a.legend(fontsize=8)
+        a.grid(alpha=0.3)
+    fig.tight_layout()
+    out = run / "learning_curve.png"
+    tmp = run / f".learning_curve.{os.getpid()}.tmp.png"
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    os.replace(tmp, out)
+    return out
+
+
+def _load_labels(path: Path) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
+    with np.load(path) as d:
+        labels = {k[2:]: d[k] for k in d.files if k.startswith("L_")}
+        return labels, d["value_obs"], d["value_z"]
+
+
+def run_generation(k: int, cfg: dict[str, Any], arena: Any, net: Any, student: Any,
+                   rng: np.random.Generator, bar: Any) -> tuple[dict, np.ndarray, np.ndarray,
+                                                                 dict[str, float]]:
+    """Games, then the teacher's labels of ``label_positions`` of their positions."""
+    from cuegym.agents.expert import ExpertSpec, TeacherSpec, collect_positions, teacher_labels
+    from cuegym.games.kegle_state import KegleStates
+
+    t0 = time.time()
+    rows = cfg["games"]["first" if k == 0 or student is None else "later"]
+    parts, zs = [], []
+    for m, (a, b, n) in enumerate(rows):
+        st, z, _ = collect_positions(arena, [_agent(a, student, arena), _agent(b, student, arena)],
+                                     int(n), seed=int(cfg["seed"]) * 1000 + 10 * k + m,
+                                     max_shots=int(cfg["max_shots"]))
+        parts.append(st)
+        zs.append(z)
+    states = KegleStates.concat(parts)
+    z = np.concatenate(zs)
+    t_games = time.time() - t0
+    n_lab = min(int(cfg["label_positions"]), len(states))
+    pick = np.sort(rng.choice(len(states), n_lab, replace=False))
+    t0 = time.time()
+    bar.reset(total=n_lab)
+    bar.set_description(f"generation {k}: teacher")
+    labels = teacher_labels(arena, states.take(pick), ExpertSpec(**cfg["spec"]),
+                            TeacherSpec(**cfg["teacher"]), rng, student=student,
+                            progress=bar.update)
+    info = {"positions": len(states), "labelled": n_lab, "t_games_s": t_games,
+            "t_teacher_s": time.time() - t0,
+            "teacher_value": float(labels["value"].mean()),
+            "menu_value": float(labels["menu_value"].mean()),
+            "student_value": float(labels["student_value"].mean()),
+            "student_entry_agrees": float(np.nan) if student is None else
+            float((student.propose(states.take(pick))[0] == labels["entry"]).mean())}
+    return labels, arena.g.observe(states), z, info
+
+
+def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool = False,
+                     overwrite: bool = False) -> Path:
+    """Run (or ``resume``) the generations of ``cfg``; returns the run directory."""
+    import shutil
+
+    import torch
+    from tqdm.auto import tqdm
+
+    from cuegym.agents import make_arena
+    from cuegym.agents.expert import (
+        ExpertAgent,
+        ExpertNet,
+        ExpertSpec,
+        TrainSpec,
+        load_net,
+        save_net,
+        train_net,
+    )
+
+    torch.set_num_threads(int(cfg["threads"]))
+    torch.manual_seed(int(cfg["seed"]))
+    run = Path(runs_dir) / cfg["name"]
+    if run.exists() and overwrite:
+        shutil.rmtree(run)
+    if run.exists() and not resume and any(run.iterdir()):
+        raise ValueError(f"{run} exists: pass --resume to continue it or --overwrite")
+    run.mkdir(parents=True, exist_ok=True)
+    cfg_text = yaml.safe_dump(cfg, sort_keys=False)
+    if resume and (run / "config.yaml").exists() and \
+            yaml.safe_load((run / "config.yaml").read_text()) | {"generations": 0} != \
+            cfg | {"generations": 0}:
+        raise ValueError(f"--resume: {run}/config.yaml differs from the config given")
+    _atomic_text(run / "config.yaml", cfg_text)
+    arena = make_arena("keglebillard")
+    spec = ExpertSpec(**cfg["spec"])
+    net = ExpertNet(spec)
+    student = None
+    data: list[tuple[dict, np.ndarray, np.ndarray]] = []
+    rows: list[dict[str, Any]] = []
+    metrics = run / "metrics.csv"
+    if resume and metrics.exists():
+        with metrics.open() as f:
+            rows = [{k: int(v) if k in INT_COLUMNS or k.endswith("_games") else float(v)
+                     for k, v in r.items()} for r in csv.DictReader(f)]
+    start = len(rows)
+    for k in range(start):
+        data.append(_load_labels(run / f"labels_gen{k}.npz"))
+    if start:
+        net, _ = load_net(run / f"gen{start - 1}.pt")
+        student = ExpertAgent(net, arena=arena)
+    bar = tqdm(disable=not cfg["progress_bar"], unit="pos")
+    for k in range(start, int(cfg["generations"])):
+        rng = np.random.default_rng([int(cfg["seed"]), k])
+        labels, vobs, vz, info = run_generation(k, cfg, arena, net, student, rng, bar)
+        _atomic_npz(run / f"labels_gen{k}.npz", value_obs=vobs, value_z=vz,
+                    **{f"L_{n}": v for n, v in labels.items()})
+        data.append((labels, vobs, vz))
+        t0 = time.time()
+        allL = {n: np.concatenate([d[0][n] for d in data]) for n in labels}
+        losses = train_net(net, allL, np.concatenate([d[1] for d in data]),
+                           np.concatenate([d[2] for d in data]), TrainSpec(**cfg["train"]),
+                           seed=int(cfg["seed"]) * 100 + k)
+        student = ExpertAgent(net, arena=arena)
+        meta = {"game": "keglebillard", "generation": k, "config": cfg,
+                "command": "python experiments/expert_iteration.py " + " ".join(sys.argv[1:])}
+        save_net(net, run / f"gen{k}.pt", meta)
+        save_net(net, run / "model.pt", meta)
+        row = {"generation": k, **info, "t_train_s": time.time() - t0, **losses}
+        ev = cfg["eval"]
+        t0 = time.time()
+        for other in ("geometric", "planner"):
+            if int(ev.get(other, 0)):
+                row.update(_games_eval(arena, student, other, int(ev[other]),
+                                       int(ev["seed"]) + 100 * k))
+        row["t_eval_s"] = time.time() - t0
+        rows.append(row)
+        with (run / f".metrics.{os.getpid()}.tmp").open("w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[-1]))
+            w.writeheader()
+            w.writerows(rows)
+        os.replace(run / f".metrics.{os.getpid()}.tmp", metrics)
+        plot_curves(run, rows)
+        print(json.dumps({k2: round(v, 4) if isinstance(v, float) else v
+                          for k2, v in row.items()}), file=sys.stderr, flush=True)
+    bar.close()
+    return run
+
+
+@cli_main
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", help="YAML config (configs/expert/keglebillard.yaml)")
+    p.add_argument("--name", help="run name (directory under runs/)")
+    p.add_argument("--resume", action="store_true", help="continue runs/<name> after its last "
+                   "finished generation (its config must be the one given, generations aside)")
+    p.add_argument("--overwrite", action="store_true", help="delete runs/<name> first")
+    p.add_argument("--runs-dir", default="runs", help="directory of the runs (default ./runs)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
+                   help="override config keys (values as YAML; mappings merge deeply)")
+    args = p.parse_args(argv)
+    if args.resume and args.overwrite:
+        p.error("--resume and --overwrite exclude each other")
+    over = parse_set(args.set)
+    if args.name:
+        over["name"] = args.name
+    if args.no_progress:
+        over["progress_bar"] = False
+    cfg = load_config(args.config, over)
+    run = expert_iteration(cfg, runs_dir=args.runs_dir, resume=args.resume,
+                           overwrite=args.overwrite)
+    print(f"wrote {run}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
