@@ -173,15 +173,17 @@ class GuidedPlannerAgent(Agent):
         rows = (top[..., None] * K + np.arange(N2)).reshape(-1)  # (T*M*N2,) rows of `new`
         nxt = arena.take(new, rows)
         shooter = np.repeat(arena.movers(batch), M * N2)
-        cont = self.next_values(nxt, shooter, rng)
+        cont = self.next_values(nxt, shooter, rng, np.repeat(np.arange(T), M * N2))
         q = v1[top] + self.discount * cont.reshape(T, M, N2).mean(-1)  # (T, M)
         return flat.take(top[np.arange(T), np.argmax(q, axis=1)])
 
-    def next_values(self, states: Any, shooter: np.ndarray, rng: np.random.Generator
-                    ) -> np.ndarray:
+    def next_values(self, states: Any, shooter: np.ndarray, rng: np.random.Generator,
+                    groups: np.ndarray | None = None) -> np.ndarray:
         """(n,) value of each next state for ``shooter`` (n,) (who played into it): the value for
         the side to move there (reply search or ``self.value``), counted for the shooter when
-        he is to move again and against him otherwise; 0 where the game is over."""
+        he is to move again and against him otherwise; 0 where the game is over. ``groups``
+        (n,): the root state of each (the reply search gives a root's positions the same noise
+        draws)."""
         arena = self.arena
         live = ~arena.overs(states)
         if self.game == "golfbillard":
@@ -196,19 +198,23 @@ class GuidedPlannerAgent(Agent):
             if v.shape != (len(idx),):
                 raise ValueError(f"value returned shape {v.shape} for {len(idx)} states")
         else:
-            v = self.reply_values(sub, rng)
+            v = self.reply_values(sub, rng, None if groups is None else groups[idx])
         sign = np.where(arena.movers(sub) == shooter[idx], 1.0, -1.0)
         out[idx] = sign * v
         return out
 
-    def reply_values(self, states: Any, rng: np.random.Generator) -> np.ndarray:
+    def reply_values(self, states: Any, rng: np.random.Generator,
+                     groups: np.ndarray | None = None) -> np.ndarray:
         """(n,) the best mean value the side to move finds at each state with the cheap reply
-        search (``self.reply``'s candidates and noise, one physics call for all states)."""
+        search (``self.reply``'s candidates and noise, one physics call for all states; states
+        of one ``groups`` entry share their noise draws)."""
         rp, K = self.reply, self.reply.n_noise
         cands = [rp.candidates(s, rng) for s in states]
         sizes = np.array([len(c) for c in cands], np.int64)
         flat = Strikes.concat(cands)
-        rep, noisy = noisy_batch(self.arena, states, flat, sizes, rp.noise, K, rng)
+        if groups is not None:  # group ids 0..G-1 of the states present
+            groups = np.unique(groups, return_inverse=True)[1]
+        rep, noisy = noisy_batch(self.arena, states, flat, sizes, rp.noise, K, rng, groups)
         v = self.arena.values(rep, noisy, terms=rp.terms).reshape(-1, K).mean(1)
         return v[segment_top(v, sizes, 1)[:, 0]]
 

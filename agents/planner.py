@@ -110,7 +110,8 @@ class PlannerAgent(Agent):
 
 
 def noisy_batch(arena: Any, states: Any, flat: Strikes, sizes: np.ndarray, noise: Any, K: int,
-                rng: np.random.Generator) -> tuple[Any, Strikes]:
+                rng: np.random.Generator, groups: np.ndarray | None = None
+                ) -> tuple[Any, Strikes]:
     """Every candidate of every state under ``K`` noise draws, ready for one physics call.
 
     Common random numbers: every candidate of a state meets the same K draws, so candidates are
@@ -119,6 +120,9 @@ def noisy_batch(arena: Any, states: Any, flat: Strikes, sizes: np.ndarray, noise
     Args:
         states: T game states (a batch or a list). flat: (sum sizes) candidate strikes, those of
             state t in a block of ``sizes[t]``. noise: the :class:`ShotNoise` planned for.
+        groups: optional (T,) group of each state (0..G-1): states of a group share their K
+            draws too (the lookahead's positions after one root's candidates are compared on
+            equal luck); default: every state its own draws.
 
     Returns:
         (states repeated, noisy strikes), both of length ``sum(sizes) * K``, row ``i * K + k``
@@ -127,7 +131,13 @@ def noisy_batch(arena: Any, states: Any, flat: Strikes, sizes: np.ndarray, noise
     sizes = np.asarray(sizes, np.int64)
     batch = arena.g.batch(states)
     rep = arena.take(batch, np.repeat(np.arange(len(sizes)), sizes * K))
-    z = rng.standard_normal((len(sizes), K, 5))
+    if groups is None:
+        z = rng.standard_normal((len(sizes), K, 5))
+    else:
+        groups = np.asarray(groups, np.int64)
+        if groups.shape != sizes.shape or (len(groups) and groups.min() < 0):
+            raise ValueError(f"groups must be {len(sizes)} indices >= 0, got {groups!r}")
+        z = rng.standard_normal((int(groups.max(initial=-1)) + 1, K, 5))[groups]
     zz = np.repeat(z, sizes, axis=0)  # (sum sizes, K, 5)
     noisy = Strikes(noise.sample(flat.cue, K, rng, z=zz).reshape(-1, 5),
                     np.repeat(flat.cue_ball, K), np.repeat(flat.place, K, axis=0))
