@@ -151,7 +151,10 @@ class KeglebillardArena:
 
         ``terms`` may add shaping: ``bih`` (value of handing the opponent ball in hand, default
         -2), ``foul`` (added per foul on top of the skæve, default 0), ``rodt_bonus`` (default
-        0). :meth:`score` gives the same values for outcomes already played.
+        0), ``game`` (default 0: added for a shot that ends the game with the shooter first by
+        points or skæve, K-21/K-22, subtracted where it ends it with another player first; a
+        K-20 win is ``WIN_VALUE`` anyway). :meth:`score` gives the same values for outcomes
+        already played.
         """
         return self.score(self.outcomes(states, strikes)[0], terms=terms)
 
@@ -163,6 +166,11 @@ class KeglebillardArena:
         bih, foul = terms.get("bih", -2.0), terms.get("foul", 0.0)
         v = (out.shooter_points - out.skaeve + WIN_VALUE * out.win + bih * out.ball_in_hand
              + terms.get("rodt_bonus", 0.0) * out.rodt + foul * out.foul)
+        game = terms.get("game", 0.0)
+        if game:
+            end = out.game_over & ~out.win.astype(bool)
+            v = v + game * np.where(end, np.where(out.ranking[:, 0] == out.shooter, 1.0, -1.0),
+                                    0.0)
         return np.where(out.played, v, -6.0 + bih + foul)
 
     def step(self, states: Any, strikes: Strikes) -> tuple[list[ShotRecord], Any]:

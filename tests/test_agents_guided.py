@@ -172,3 +172,19 @@ def test_guided_beats_the_planner(game):
                              PlannerAgent(game, arena=arena)], 60, seed=1234)
     s = res.stats(0)
     assert s["wins"] > s["losses"] + 6
+
+
+def test_keglebillard_game_term_values_ending_the_game():
+    """``terms={"game": g}``: +g for a shot that ends the game with the shooter first (K-22 at
+    a distance of 1 point: a legal pin finishes), -g where it hands the game over, else 0."""
+    arena = make_arena("keglebillard", rules={"distance": 1})
+    states = arena.new_states(12)
+    strikes = GeometricAgent("keglebillard", arena).act(states, np.random.default_rng(0))
+    out, _ = arena.outcomes(states, load_noise("tournament").apply(strikes,
+                                                                   np.random.default_rng(1)))
+    diff = arena.score(out, terms={"game": 100.0}) - arena.score(out)
+    end = out.game_over & ~out.win
+    assert end.any()
+    want = np.where(end, np.where(out.ranking[:, 0] == out.shooter, 100.0, -100.0), 0.0)
+    assert diff.tolist() == want.tolist()
+    assert (diff[end & (out.ranking[:, 0] == out.shooter)] == 100.0).any()
