@@ -11,6 +11,9 @@ name                   agent
 ``planner``            :class:`PlannerAgent`: geometric candidates, perturbed, simulated with shot
                        noise in one batched call, scored by the rules; presets in
                        ``configs/agents/planner.yaml``
+``guided``             :class:`GuidedPlannerAgent`: the planner with the trained policy's
+                       proposals and a two-shot lookahead (the opponent's best reply); presets
+                       in ``configs/agents/guided.yaml``
 ``pretrained``         the shipped trained agent of the game (``agents/pretrained/<game>.zip``)
 ``<path>.zip``         :class:`SB3Agent`: a saved Stable-Baselines3 model
 ``expert``             keglebillard: the shipped expert-iteration network
@@ -47,13 +50,14 @@ from cuegym.agents.arena import (
 )
 from cuegym.agents.base import GAMES, Agent, ShotNoise, Strikes, load_noise
 from cuegym.agents.geometric import GeometricAgent
+from cuegym.agents.guided import GuidedPlannerAgent
 from cuegym.agents.planner import PlannerAgent
 from cuegym.agents.random_agent import RandomAgent
 from cuegym.cli_errors import unknown
 
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
 AGENT_CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs" / "agents"
-NAMES = ("random", "geometric", "planner", "pretrained", "expert")
+NAMES = ("random", "geometric", "planner", "guided", "pretrained", "expert")
 
 
 def __getattr__(name: str) -> Any:  # SB3Agent needs torch: imported on first use
@@ -80,9 +84,10 @@ def _options(text: str) -> dict[str, Any]:
     return out
 
 
-def planner_preset(game: str) -> dict[str, Any]:
-    """The planner settings of ``configs/agents/planner.yaml`` for ``game`` (empty if none)."""
-    path = AGENT_CONFIG_DIR / "planner.yaml"
+def planner_preset(game: str, agent: str = "planner") -> dict[str, Any]:
+    """The settings of ``configs/agents/<agent>.yaml`` (``planner`` or ``guided``) for
+    ``game`` (empty if none)."""
+    path = AGENT_CONFIG_DIR / f"{agent}.yaml"
     if not path.exists():
         return {}
     data = yaml.safe_load(path.read_text()) or {}
@@ -121,6 +126,8 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
         return GeometricAgent(game, arena=arena, **kw)
     if name == "planner":
         return PlannerAgent(game, arena=arena, **{**planner_preset(game), **kw})
+    if name == "guided":
+        return GuidedPlannerAgent(game, arena=arena, **{**planner_preset(game, "guided"), **kw})
     if name == "pretrained":
         path = pretrained_path(game)
         if path is not None:
@@ -135,6 +142,7 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
 
 
 __all__ = ["GAMES", "NAMES", "Agent", "GameResults", "GeometricAgent", "GolfbillardArena",
-           "KeglebillardArena", "PlannerAgent", "RandomAgent", "SB3Agent", "ShotNoise",
+           "GuidedPlannerAgent", "KeglebillardArena", "PlannerAgent", "RandomAgent", "SB3Agent",
+           "ShotNoise",
            "ShotRecord", "Strikes", "load_noise", "make_agent", "make_arena", "planner_preset",
            "play_games", "pretrained_path"]

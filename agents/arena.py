@@ -11,7 +11,6 @@ side 1 red), one game per match by default (``match: single``) so that one game 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -139,6 +138,11 @@ class KeglebillardArena:
         """(T,) bool: each placement is playable (K-19); states without ball in hand: True."""
         return self.g.legal_placement(self.g.batch(states), place)
 
+    def outcomes(self, states: Any, strikes: Strikes) -> tuple[Any, Any]:
+        """Play one (already noised) strike per state and advance: (KegleOutcomes, KegleStates)."""
+        return self.g.play(self.g.batch(states), strikes, max_events=self.max_events,
+                           t_max=self.t_max, allow_overflow=True)
+
     def values(self, states: Any, strikes: Strikes, *, terms: Mapping | None = None
                ) -> np.ndarray:
         """Value of each strike for its shooter, without advancing the game: the points the
@@ -147,14 +151,26 @@ class KeglebillardArena:
 
         ``terms`` may add shaping: ``bih`` (value of handing the opponent ball in hand, default
         -2), ``foul`` (added per foul on top of the skæve, default 0), ``rodt_bonus`` (default
-        0).
+        0), ``game`` (default 0: added for a shot that ends the game with the shooter first by
+        points or skæve, K-21/K-22, subtracted where it ends it with another player first; a
+        K-20 win is ``WIN_VALUE`` anyway). :meth:`score` gives the same values for outcomes
+        already played.
         """
+        return self.score(self.outcomes(states, strikes)[0], terms=terms)
+
+    @staticmethod
+    def score(out: Any, *, terms: Mapping | None = None) -> np.ndarray:
+        """(T,) :meth:`values` of played outcomes ``out`` (the ``KegleOutcomes`` of
+        :meth:`outcomes`), for searches that also need the next states."""
         terms = dict(terms or {})
-        out, _ = self.g.play(self.g.batch(states), strikes, max_events=self.max_events,
-                             t_max=self.t_max, allow_overflow=True)
         bih, foul = terms.get("bih", -2.0), terms.get("foul", 0.0)
         v = (out.shooter_points - out.skaeve + WIN_VALUE * out.win + bih * out.ball_in_hand
              + terms.get("rodt_bonus", 0.0) * out.rodt + foul * out.foul)
+        game = terms.get("game", 0.0)
+        if game:
+            end = out.game_over & ~out.win.astype(bool)
+            v = v + game * np.where(end, np.where(out.ranking[:, 0] == out.shooter, 1.0, -1.0),
+                                    0.0)
         return np.where(out.played, v, -6.0 + bih + foul)
 
     def step(self, states: Any, strikes: Strikes) -> tuple[list[ShotRecord], Any]:
@@ -273,10 +289,15 @@ class GolfbillardArena:
         """Value of each play stroke for its side, looking one stroke ahead: own balls scored
         minus the opponent's, ``WIN_VALUE`` for winning the game (``-WIN_VALUE`` for losing
         it), ``keep`` (default 0.7) for keeping the turn, ``foul`` (default -0.3) for a foul,
-        plus ``position`` (default 1) times :meth:`position_value` of the balls afterwards (own
-        minus the opponent's chances)."""
+        plus ``position`` (default 1) times :meth:`position_values` of the balls afterwards (own
+        minus the opponent's chances). :meth:`score` gives the same values for outcomes already
+        played."""
+        return self.score(self.outcomes(states, strikes)[0], terms=terms)
+
+    def score(self, out: Any, *, terms: Mapping | None = None) -> np.ndarray:
+        """(T,) :meth:`values` of played outcomes ``out`` (the ``GolfOutcomes`` of
+        :meth:`outcomes`), for searches that also need the next states."""
         terms = dict(terms or {})
-        out, _ = self.outcomes(states, strikes)
         T = len(out)
         rows = np.arange(T)
         s = out.shooter
@@ -286,37 +307,70 @@ class GolfbillardArena:
         v += np.where(out.turn_kept, terms.get("keep", 0.7), 0.0)
         w = terms.get("position", 1.0)
         if w:
-            for t in np.flatnonzero(~out.game_over):
-                v[t] += w * (self.position_value(out.xy[t], int(s[t]))
-                             - self.position_value(out.xy[t], 1 - int(s[t])))
+            live = ~out.game_over
+            xy, side = out.xy[live], s[live]
+            v[live] += w * (self.position_values(xy, side) - self.position_values(xy, 1 - side))
         return v
 
     def position_value(self, xy: np.ndarray, side: int) -> float:
-        """Chances of ``side``'s balls at ``xy`` (10, 2): 0.8 for a ball in its goal cone with a
-        clear straight shot (:class:`~cuegym.agents.geometric.GoalCone`), 0.4 in the cone but
-        blocked, else 0.3 exp(-d / 0.3) at distance d [m] from the cone."""
-        from cuegym.agents.geometric import goal_cone, seg_dist
+        """:meth:`position_values` of one table: ``xy`` (10, 2), ``side`` 0 or 1."""
+        return float(self.position_values(np.asarray(xy)[None], np.array([side]))[0])
+
+    def position_values(self, xy: np.ndarray, side: np.ndarray) -> np.ndarray:
+        """(T,) chances of ``side[t]``'s balls at ``xy[t]`` ((T, 10, 2) [m], NaN off the
+        table): per ball 0.8 in its goal cone with a clear straight shot
+        (:class:`~cuegym.agents.geometric.GoalCone`: no other ball centre within 2 R of the
+        line to the goal), 0.4 in the cone but blocked, else 0.3 exp(-d / 0.3) at distance d
+        [m] from the cone."""
         from cuegym.rules.golfbillard import SIDE_OF
 
-        cone = self._cones.get(side)
-        if cone is None:
-            cone = self._cones[side] = goal_cone(self.geo, side)
-        poly = cone.polygon()
-        goal = self.geo.goals[side, :2]
-        on = ~np.isnan(xy[:, 0])
-        v = 0.0
-        for b in np.flatnonzero(on & (SIDE_OF == side)):
-            p = xy[b]
-            if cone.contains(p):
-                others = np.flatnonzero(on & (np.arange(len(xy)) != b))
-                clear = not len(others) or seg_dist(xy[others], p, goal).min() > 2 * self.R
-                v += 0.8 if clear else 0.4
-            else:
-                d = float(np.min(seg_dist(p[None], poly[0], poly[1]).tolist()
-                                 + [seg_dist(p[None], poly[k], poly[(k + 1) % 4])[0]
-                                    for k in range(1, 4)]))
-                v += 0.3 * math.exp(-d / 0.3)
-        return v
+        xy = np.asarray(xy, np.float64)
+        side = np.asarray(side, np.int64)
+        T = len(xy)
+        if xy.shape[1:] != (len(SIDE_OF), 2) or side.shape != (T,):
+            raise ValueError(f"position_values needs xy (T, {len(SIDE_OF)}, 2) and side (T,), "
+                             f"got {xy.shape} and {side.shape}")
+        on = ~np.isnan(xy[..., 0])  # (T, 10)
+        out = np.zeros(T)
+        for sd in (0, 1):  # the two goals; all tables of a side at once
+            rows = np.flatnonzero(side == sd)
+            if not len(rows):
+                continue
+            c, poly, goal = self._cone(sd)
+            mine = np.flatnonzero(SIDE_OF == sd)
+            p = xy[rows][:, mine]  # (n, 5, 2)
+            ok = on[rows][:, mine]
+            d = c.sgn * (c.gx - p[..., 0])
+            inside = (d >= c.near) & (d <= c.far) & (np.abs(p[..., 1]) <= c.slope * d - c.margin)
+            # clear: every other ball's centre farther than 2 R from the segment ball-goal
+            seg = goal - p  # (n, 5, 2)
+            L2 = np.maximum((seg ** 2).sum(-1), 1e-300)
+            q = xy[rows][:, None, :, :] - p[:, :, None, :]  # (n, 5, 10, 2) others - ball
+            s = np.clip((q * seg[:, :, None, :]).sum(-1) / L2[..., None], 0.0, 1.0)
+            dist = np.hypot(*np.moveaxis(q - s[..., None] * seg[:, :, None, :], -1, 0))
+            other = on[rows][:, None, :] & (np.arange(len(SIDE_OF))[None, None, :]
+                                            != mine[None, :, None])
+            clear = np.where(other, dist > 2 * self.R, True).all(-1)
+            # distance from outside the cone: to the nearest of its four edges
+            a, b = poly, np.roll(poly, -1, axis=0)  # (4, 2) edges a-b
+            e = b - a
+            w = p[..., None, :] - a  # (n, 5, 4, 2)
+            t = np.clip((w * e).sum(-1) / (e ** 2).sum(-1), 0.0, 1.0)
+            dc = np.hypot(*np.moveaxis(w - t[..., None] * e, -1, 0)).min(-1)  # (n, 5)
+            v = np.where(inside, np.where(clear, 0.8, 0.4),
+                         0.3 * np.exp(-np.nan_to_num(dc) / 0.3))
+            out[rows] = np.where(ok, v, 0.0).sum(-1)
+        return out
+
+    def _cone(self, side: int) -> tuple[Any, np.ndarray, np.ndarray]:
+        """The goal cone of ``side``, its polygon (4, 2) and its goal centre (2,), cached."""
+        from cuegym.agents.geometric import goal_cone
+
+        got = self._cones.get(side)
+        if got is None:
+            cone = goal_cone(self.geo, side)
+            got = self._cones[side] = (cone, cone.polygon(), self.geo.goals[side, :2].copy())
+        return got
 
     def step(self, states: Any, strikes: Strikes) -> tuple[list[ShotRecord], Any]:
         """Play one (already noised) play stroke per state; returns the records and the new

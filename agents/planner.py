@@ -75,20 +75,26 @@ class PlannerAgent(Agent):
         n_extra = self.n_candidates - len(base)
         if n_extra <= 0:
             return base
-        pick = rng.integers(0, len(base), n_extra)
+        return Strikes.concat([base, self.perturb(state, base, n_extra, rng)]).clipped()
+
+    def perturb(self, state: Any, base: Strikes, n: int, rng: np.random.Generator) -> Strikes:
+        """``n`` random perturbations of strikes drawn from ``base`` (all for ``state``): aim,
+        speed, spin and (keglebillard, red in hand) a placement moved where it stays legal;
+        standard deviations ``self.jitter``. Not clipped (the caller clips the whole set)."""
+        pick = rng.integers(0, len(base), n)
         ext = base.take(pick)
         j = self.jitter
-        ext.cue[:, 1] += rng.normal(0.0, j["phi"], n_extra)
-        ext.cue[:, 0] *= np.exp(rng.normal(0.0, j["V0"], n_extra))
-        ext.cue[:, 4] += rng.normal(0.0, j["b"], n_extra)
-        ext.cue[:, 3] += rng.normal(0.0, j["a"], n_extra)
+        ext.cue[:, 1] += rng.normal(0.0, j["phi"], n)
+        ext.cue[:, 0] *= np.exp(rng.normal(0.0, j["V0"], n))
+        ext.cue[:, 4] += rng.normal(0.0, j["b"], n)
+        ext.cue[:, 3] += rng.normal(0.0, j["a"], n)
         if self.game == "keglebillard" and state.ball_in_hand is not None:
             moved = ext.place + rng.normal(0.0, j["place"], ext.place.shape)
-            ok = self.arena.placement_ok([state] * n_extra, moved)
+            ok = self.arena.placement_ok([state] * n, moved)
             if state.ball_in_hand == "salvo":
                 ok &= moved[:, 0] <= self.arena.salvo_x
             ext.place[ok] = moved[ok]
-        return Strikes.concat([base, ext]).clipped()
+        return ext
 
     # -- acting -----------------------------------------------------------------------------
 
@@ -97,20 +103,66 @@ class PlannerAgent(Agent):
             return Strikes.empty(0)
         cands = [self.candidates(s, rng) for s in states]
         sizes = np.array([len(c) for c in cands])
-        K = self.n_noise
         flat = Strikes.concat(cands)
-        rep_states = [s for s, n in zip(states, sizes, strict=True) for _ in range(n * K)]
-        # common random numbers: every candidate of a state meets the same K noise draws, so
-        # candidates are compared on equal luck
-        z = rng.standard_normal((len(states), K, 5))
-        zz = np.repeat(z, sizes, axis=0)  # (sum sizes, K, 5)
-        noisy = Strikes(self.noise.sample(flat.cue, K, rng, z=zz).reshape(-1, 5),
-                        np.repeat(flat.cue_ball, K), np.repeat(flat.place, K, axis=0))
-        vals = self.arena.values(rep_states, noisy, terms=self.terms).reshape(-1, K).mean(1)
-        out = Strikes.empty(len(states))
-        start = 0
-        for t, n in enumerate(sizes):
-            v = vals[start:start + n]
-            out.put([t], flat.take([start + int(np.argmax(v))]))
-            start += n
-        return out
+        rep, noisy = noisy_batch(self.arena, states, flat, sizes, self.noise, self.n_noise, rng)
+        vals = self.arena.values(rep, noisy, terms=self.terms).reshape(-1, self.n_noise).mean(1)
+        return flat.take(segment_argmax(vals, sizes))
+
+
+def noisy_batch(arena: Any, states: Any, flat: Strikes, sizes: np.ndarray, noise: Any, K: int,
+                rng: np.random.Generator, groups: np.ndarray | None = None
+                ) -> tuple[Any, Strikes]:
+    """Every candidate of every state under ``K`` noise draws, ready for one physics call.
+
+    Common random numbers: every candidate of a state meets the same K draws, so candidates are
+    compared on equal luck.
+
+    Args:
+        states: T game states (a batch or a list). flat: (sum sizes) candidate strikes, those of
+            state t in a block of ``sizes[t]``. noise: the :class:`ShotNoise` planned for.
+        groups: optional (T,) group of each state (0..G-1): states of a group share their K
+            draws too (the lookahead's positions after one root's candidates are compared on
+            equal luck); default: every state its own draws.
+
+    Returns:
+        (states repeated, noisy strikes), both of length ``sum(sizes) * K``, row ``i * K + k``
+        = candidate i under draw k.
+    """
+    sizes = np.asarray(sizes, np.int64)
+    batch = arena.g.batch(states)
+    rep = arena.take(batch, np.repeat(np.arange(len(sizes)), sizes * K))
+    if groups is None:
+        z = rng.standard_normal((len(sizes), K, 5))
+    else:
+        groups = np.asarray(groups, np.int64)
+        if groups.shape != sizes.shape or (len(groups) and groups.min() < 0):
+            raise ValueError(f"groups must be {len(sizes)} indices >= 0, got {groups!r}")
+        z = rng.standard_normal((int(groups.max(initial=-1)) + 1, K, 5))[groups]
+    zz = np.repeat(z, sizes, axis=0)  # (sum sizes, K, 5)
+    noisy = Strikes(noise.sample(flat.cue, K, rng, z=zz).reshape(-1, 5),
+                    np.repeat(flat.cue_ball, K), np.repeat(flat.place, K, axis=0))
+    return rep, noisy
+
+
+def segment_argmax(vals: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """(T,) flat index of the largest value in each block of ``vals`` (block t has ``sizes[t]``
+    entries, all >= 1; ties: the first)."""
+    return segment_top(vals, sizes, 1)[:, 0]
+
+
+def segment_top(vals: np.ndarray, sizes: np.ndarray, m: int) -> np.ndarray:
+    """(T, m) flat indices of the ``m`` largest values of each block of ``vals`` (best first;
+    ties: the earlier; a block shorter than m repeats its last entry)."""
+    sizes = np.asarray(sizes, np.int64)
+    if (sizes < 1).any():
+        raise ValueError(f"every block needs a candidate, got sizes {sizes.tolist()}")
+    T, n = len(sizes), int(sizes.max()) if len(sizes) else 0
+    start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    col = np.arange(n)
+    pad = np.full((T, n), -np.inf)
+    ok = col[None, :] < sizes[:, None]
+    idx = np.where(ok, start[:, None] + col[None, :], 0)
+    pad[ok] = np.asarray(vals, np.float64)[idx[ok]]
+    order = np.argsort(-pad, axis=1, kind="stable")[:, :m]
+    order = np.minimum(order, sizes[:, None] - 1)  # only where a block is shorter than m
+    return start[:, None] + order

@@ -3,9 +3,9 @@ shot, foul rate; and a benchmark of mean returns per env id (``--benchmark``).
 
 Every pair of agents plays ``--games`` games (seats alternate: each agent breaks / plays side 0
 in half of them) through the rules' game flow (``cuegym.agents.arena``), with tournament shot
-noise on every strike. Agents are names (``random``, ``geometric``, ``planner``, ``pretrained``)
-with optional settings after a colon (``planner:n_candidates=32,n_noise=2``), or saved SB3
-models (``runs/<name>/best_model.zip``).
+noise on every strike. Agents are names (``random``, ``geometric``, ``planner``, ``guided``,
+``pretrained``) with optional settings after a colon (``planner:n_candidates=32,n_noise=2``), or
+saved SB3 models (``runs/<name>/best_model.zip``).
 
     python experiments/evaluate.py --game keglebillard --agents pretrained,geometric,random \\
         --games 100 --seed 0 --json

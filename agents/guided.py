@@ -1,0 +1,222 @@
+"""Guided planner: the sampling planner with the trained policy's proposals and a two-shot
+lookahead.
+
+For every state it is to play (T states, batched):
+
+1. **Candidates** (``n_candidates`` per state): the trained policy's strike (the shipped
+   ``agents/pretrained/<game>.zip`` by default) and ``n_policy - 1`` perturbations of it, then the
+   plain planner's candidates (geometric aimer, several spins, perturbed;
+   :meth:`PlannerAgent.candidates <cuegym.agents.planner.PlannerAgent.candidates>`).
+2. **First ply**: every candidate of every state under the same ``n_noise`` draws of the
+   execution noise (common random numbers), in one batched physics call; the rules score each
+   outcome (``arena.score``, the planner's values) and keep the next state.
+3. **Second ply** for the ``n_top`` best candidates of each state: the next states of their first
+   ``n_next`` noise draws (T x n_top x n_next positions) are valued for the side to move there —
+   by a cheap reply search (the plain planner's candidates, ``reply_candidates`` per position,
+   under ``reply_noise`` draws; the best mean value: all positions in one physics call) or by a
+   learned ``value(states)``. The next player's value counts against the shooter
+   (keglebillard: the opponent's points minus the skæve he hands back, so a foul of his counts
+   for us; golfbillard: the opponent's stroke) and for the shooter where he keeps the turn
+   (golfbillard, an own ball scored without a foul, G-1). A finished game adds nothing: its
+   result is in the first ply's value (``WIN_VALUE``).
+4. The candidate with the best ``first-ply value + discount * mean second-ply value`` is played.
+
+The cost per move is about ``n_candidates * n_noise + n_top * n_next * reply_candidates *
+reply_noise`` simulated shots plus ``n_top * n_next`` geometric candidate sets; docs/agents.md has
+the measured seconds per move against the plain planner.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from cuegym.agents.base import Agent, Strikes, check_game
+from cuegym.agents.planner import PlannerAgent, noisy_batch, segment_top
+
+#: A learned value of positions: states (a batch of n) -> (n,) the value for the side to move,
+#: in the units of ``arena.values`` (points or balls; ``WIN_VALUE`` for a won game).
+ValueFn = Callable[[Any], np.ndarray]
+
+
+def load_policy(policy: Any, game: str) -> Agent | None:
+    """The proposal policy: an :class:`Agent`, a model ``.zip`` path, ``"pretrained"`` (the
+    shipped model of ``game``; None with a note on stderr while none is shipped) or None /
+    ``"none"`` (no proposals)."""
+    if policy is None or isinstance(policy, Agent):
+        if policy is not None and policy.game != game:
+            raise ValueError(f"policy {policy.name!r} plays {policy.game}, not {game}")
+        return policy
+    if not isinstance(policy, str):
+        raise ValueError(f"policy must be an Agent, a .zip path, 'pretrained' or 'none', got "
+                         f"{policy!r}")
+    if policy == "none":
+        return None
+    from cuegym.agents.sb3_agent import SB3Agent
+
+    if policy == "pretrained":
+        from cuegym.agents import pretrained_path
+
+        path = pretrained_path(game)
+        if path is None:
+            print(f"note: no trained {game} agent is shipped; the guided planner runs without "
+                  "policy proposals", file=sys.stderr)
+            return None
+        return SB3Agent(path, game=game, name="pretrained")
+    return SB3Agent(policy, game=game)
+
+
+class GuidedPlannerAgent(Agent):
+    """Planner with policy proposals and a two-shot lookahead (the module doc has the method).
+
+    Args:
+        game: ``keglebillard`` or ``golfbillard``.
+        n_candidates: first-ply strikes per state (policy ones included).
+        n_noise: noise draws per first-ply candidate (common random numbers).
+        n_policy: strikes from the policy per state: its own and ``n_policy - 1`` perturbations
+            (0 or no policy: none).
+        n_top: candidates per state that get the second ply (0: a one-shot planner).
+        n_next: next states per top candidate (its first ``n_next`` noise draws; <= n_noise).
+        reply_candidates, reply_noise: the reply search at each next state.
+        discount: weight of the second ply's value.
+        policy: the proposal policy (:func:`load_policy`; default the shipped model).
+        value: a learned position value (:data:`ValueFn`) used instead of the reply search.
+        noise: the execution noise planned for (``"tournament"``, ``"none"``, a scale, a
+            :class:`ShotNoise`). n_base, jitter, spins: the planner's candidate settings
+            (:class:`PlannerAgent`); ``reply_spins`` those of the reply search (default: the
+            first spin only, cheaper).
+        terms, reply_terms: value shaping of ``arena.values`` for each ply.
+        arena: the arena to simulate in (default: the game's default arena).
+    """
+
+    def __init__(self, game: str = "keglebillard", n_candidates: int = 64, n_noise: int = 6,
+                 n_policy: int = 4, n_top: int = 6, n_next: int = 3, reply_candidates: int = 16,
+                 reply_noise: int = 3, discount: float = 1.0, policy: Any = "pretrained",
+                 value: ValueFn | None = None, noise: Any = "tournament", n_base: int = 12,
+                 jitter: Mapping | None = None, spins: Sequence[float] | None = None,
+                 reply_spins: Sequence[float] | None = None, terms: Mapping | None = None,
+                 reply_terms: Mapping | None = None, arena: Any = None,
+                 name: str = "guided") -> None:
+        from cuegym.agents.arena import make_arena
+
+        self.game = check_game(game)
+        self.name = name
+        self.arena = arena or make_arena(game)
+        self.policy = load_policy(policy, game)
+        self.n_policy = int(n_policy) if self.policy is not None else 0
+        self.n_candidates, self.n_noise = int(n_candidates), int(n_noise)
+        self.n_top, self.n_next = int(n_top), int(n_next)
+        for key, v, lo in (("n_candidates", self.n_candidates, 1), ("n_noise", self.n_noise, 1),
+                           ("n_policy", self.n_policy, 0), ("n_top", self.n_top, 0),
+                           ("n_next", self.n_next, 1), ("reply_candidates", reply_candidates, 1),
+                           ("reply_noise", reply_noise, 1)):
+            if int(v) < lo:
+                raise ValueError(f"{key} must be >= {lo}, got {v}")
+        if self.n_policy >= self.n_candidates:
+            raise ValueError(f"n_policy ({self.n_policy}) must be below n_candidates "
+                             f"({self.n_candidates}): the planner's candidates need room")
+        if self.n_next > self.n_noise:
+            raise ValueError(f"n_next ({self.n_next}) cannot exceed n_noise ({self.n_noise})")
+        self.discount = float(discount)
+        if value is not None and not callable(value):
+            raise ValueError(f"value must be a callable states -> (n,) array, got {value!r}")
+        self.value = value
+        # the planners own candidate generation, perturbation and noise for each ply
+        self.first = PlannerAgent(game, n_candidates=self.n_candidates - self.n_policy,
+                                  n_noise=self.n_noise, noise=noise, n_base=n_base,
+                                  jitter=jitter, terms=terms, spins=spins, arena=self.arena,
+                                  name=f"{name}-ply1")
+        if reply_spins is None:
+            reply_spins = self.first.spins[:1]
+        self.reply = PlannerAgent(game, n_candidates=int(reply_candidates),
+                                  n_noise=int(reply_noise), noise=noise,
+                                  n_base=min(n_base, int(reply_candidates)), jitter=jitter,
+                                  terms=reply_terms, spins=reply_spins, arena=self.arena,
+                                  name=f"{name}-reply")
+        self.noise = self.first.noise
+
+    # -- candidates -------------------------------------------------------------------------
+
+    def candidates(self, states: Any, rng: np.random.Generator) -> tuple[Strikes, np.ndarray]:
+        """First-ply candidates of T states: (flat strikes, (T,) sizes); state t's block is the
+        policy's strike, its perturbations, then the planner's candidates."""
+        prop = self.policy.act(states, rng) if self.n_policy else None
+        blocks = []
+        for t, s in enumerate(states):
+            c = self.first.candidates(s, rng)
+            if prop is not None:
+                own = prop.take([t])
+                extra = [self.first.perturb(s, own, self.n_policy - 1, rng)] \
+                    if self.n_policy > 1 else []
+                c = Strikes.concat([own, *extra, c]).clipped()
+            blocks.append(c)
+        return Strikes.concat(blocks), np.array([len(b) for b in blocks], np.int64)
+
+    # -- acting -----------------------------------------------------------------------------
+
+    def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
+        if not len(states):
+            return Strikes.empty(0)
+        arena, K = self.arena, self.n_noise
+        batch = arena.g.batch(states)
+        flat, sizes = self.candidates(batch, rng)
+        rep, noisy = noisy_batch(arena, batch, flat, sizes, self.noise, K, rng)
+        out, new = arena.outcomes(rep, noisy)
+        v1 = arena.score(out, terms=self.first.terms).reshape(-1, K).mean(1)  # (sum sizes,)
+        if self.n_top == 0:
+            return flat.take(segment_top(v1, sizes, 1)[:, 0])
+        top = segment_top(v1, sizes, self.n_top)  # (T, M) flat candidate indices
+        T, M, N2 = len(sizes), top.shape[1], self.n_next
+        rows = (top[..., None] * K + np.arange(N2)).reshape(-1)  # (T*M*N2,) rows of `new`
+        nxt = arena.take(new, rows)
+        shooter = np.repeat(arena.movers(batch), M * N2)
+        cont = self.next_values(nxt, shooter, rng, np.repeat(np.arange(T), M * N2))
+        q = v1[top] + self.discount * cont.reshape(T, M, N2).mean(-1)  # (T, M)
+        return flat.take(top[np.arange(T), np.argmax(q, axis=1)])
+
+    def next_values(self, states: Any, shooter: np.ndarray, rng: np.random.Generator,
+                    groups: np.ndarray | None = None) -> np.ndarray:
+        """(n,) value of each next state for ``shooter`` (n,) (who played into it): the value for
+        the side to move there (reply search or ``self.value``), counted for the shooter when
+        he is to move again and against him otherwise; 0 where the game is over. ``groups``
+        (n,): the root state of each (the reply search gives a root's positions the same noise
+        draws)."""
+        arena = self.arena
+        live = ~arena.overs(states)
+        if self.game == "golfbillard":
+            live &= ~arena.openings(states)
+        out = np.zeros(len(shooter))
+        idx = np.flatnonzero(live)
+        if not len(idx):
+            return out
+        sub = arena.take(states, idx)
+        if self.value is not None:
+            v = np.asarray(self.value(sub), np.float64).reshape(-1)
+            if v.shape != (len(idx),):
+                raise ValueError(f"value returned shape {v.shape} for {len(idx)} states")
+        else:
+            v = self.reply_values(sub, rng, None if groups is None else groups[idx])
+        sign = np.where(arena.movers(sub) == shooter[idx], 1.0, -1.0)
+        out[idx] = sign * v
+        return out
+
+    def reply_values(self, states: Any, rng: np.random.Generator,
+                     groups: np.ndarray | None = None) -> np.ndarray:
+        """(n,) the best mean value the side to move finds at each state with the cheap reply
+        search (``self.reply``'s candidates and noise, one physics call for all states; states
+        of one ``groups`` entry share their noise draws)."""
+        rp, K = self.reply, self.reply.n_noise
+        cands = [rp.candidates(s, rng) for s in states]
+        sizes = np.array([len(c) for c in cands], np.int64)
+        flat = Strikes.concat(cands)
+        if groups is not None:  # group ids 0..G-1 of the states present
+            groups = np.unique(groups, return_inverse=True)[1]
+        rep, noisy = noisy_batch(self.arena, states, flat, sizes, rp.noise, K, rng, groups)
+        v = self.arena.values(rep, noisy, terms=rp.terms).reshape(-1, K).mean(1)
+        return v[segment_top(v, sizes, 1)[:, 0]]
+
+
+__all__ = ["GuidedPlannerAgent", "ValueFn", "load_policy"]

@@ -1,0 +1,190 @@
+"""The guided planner (cuegym.agents.guided): valid, reproducible strikes from real positions of
+both games, the pluggable value, its settings checked, and that it plays better than the aimer.
+
+The head-to-head against the plain planner (500+ games per game) is in docs/agents.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cuegym.agents import (
+    GeometricAgent,
+    GuidedPlannerAgent,
+    PlannerAgent,
+    load_noise,
+    make_agent,
+    make_arena,
+    play_games,
+)
+from cuegym.agents.planner import segment_top
+
+#: cheap settings: enough to exercise every path (policy, perturbations, both plies)
+SMALL = {"n_candidates": 10, "n_noise": 2, "n_policy": 2, "n_top": 3, "n_next": 2,
+         "reply_candidates": 4, "reply_noise": 2}
+
+
+@pytest.fixture(scope="module", params=["keglebillard", "golfbillard"])
+def game_states(request):
+    """(arena, 6 positions of real games between geometric agents, a few shots in)."""
+    game = request.param
+    arena = make_arena(game)
+    geo = GeometricAgent(game, arena)
+    rng = np.random.default_rng(5)
+    noise = load_noise("tournament")
+    states = arena.new_states(6)
+    for _ in range(4):
+        if game == "golfbillard" and arena.openings(states).any():
+            states = arena.opening(states, *[noise.apply(geo.act_opening(states, s, rng), rng)
+                                             for s in (0, 1)])
+            continue
+        live = np.flatnonzero(~arena.overs(states))
+        sub = arena.take(states, live)
+        _, new = arena.step(sub, noise.apply(geo.act(sub, rng), rng))
+        arena.put(states, live, new)
+    live = np.flatnonzero(~arena.overs(states))
+    assert len(live) >= 3
+    return arena, arena.take(states, live)
+
+
+def test_guided_plays_valid_reproducible_strikes(game_states):
+    arena, states = game_states
+    agent = GuidedPlannerAgent(arena.game, arena=arena, **SMALL)
+    assert agent.policy is not None  # the shipped model proposes
+    a = agent.act(states, np.random.default_rng(3))
+    b = agent.act(states, np.random.default_rng(3))
+    assert len(a) == len(states)
+    a.validate()
+    assert np.array_equal(a.cue, b.cue) and np.array_equal(a.cue_ball, b.cue_ball)
+    assert np.array_equal(a.place, b.place, equal_nan=True)
+    batch = arena.g.batch(states)
+    if arena.game == "keglebillard":
+        assert (a.cue_ball == 0).all()
+        hand = batch.hand != 0
+        assert np.isfinite(a.place[hand]).all() and np.isnan(a.place[~hand]).all()
+    else:
+        from cuegym.rules.golfbillard import SIDE_OF
+
+        assert (SIDE_OF[a.cue_ball] == arena.movers(batch)).all()
+
+
+def test_zero_value_plays_the_first_ply_choice(game_states):
+    """A learned value that is 0 everywhere leaves the first ply's choice (``n_top=0``), and it
+    sees every next position of the top candidates that is still being played."""
+    arena, states = game_states
+    seen = []
+
+    def zero(s):
+        seen.append(len(s))
+        return np.zeros(len(s))
+
+    valued = GuidedPlannerAgent(arena.game, arena=arena, value=zero, **SMALL)
+    one_ply = GuidedPlannerAgent(arena.game, arena=arena, **{**SMALL, "n_top": 0})
+    a = valued.act(states, np.random.default_rng(8))
+    b = one_ply.act(states, np.random.default_rng(8))
+    assert np.array_equal(a.cue, b.cue)
+    assert 0 < seen[0] <= len(states) * SMALL["n_top"] * SMALL["n_next"]
+
+
+def test_next_values_count_for_the_side_to_move(game_states):
+    """The second ply's value counts for the shooter where he is to move again, against him
+    where the opponent is, and nothing where the game is over."""
+    arena, states = game_states
+    agent = GuidedPlannerAgent(arena.game, arena=arena, value=lambda s: np.ones(len(s)),
+                               **SMALL)
+    batch = arena.g.batch(states)
+    movers = arena.movers(batch)
+    shooter = movers.copy()
+    shooter[::2] = 1 - shooter[::2]  # half of them "played into" a position where he is to move
+    got = agent.next_values(batch, shooter, np.random.default_rng(0))
+    want = np.where(movers == shooter, 1.0, -1.0)
+    assert got.tolist() == want.tolist()
+
+
+def test_bad_value_and_settings_are_refused(game_states):
+    arena, states = game_states
+    bad = GuidedPlannerAgent(arena.game, arena=arena, value=lambda s: np.zeros(1),
+                             **SMALL)
+    with pytest.raises(ValueError, match="value returned shape"):
+        bad.act(states, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="n_next"):
+        GuidedPlannerAgent(arena.game, arena=arena, n_noise=2, n_next=3)
+    with pytest.raises(ValueError, match="n_policy"):
+        GuidedPlannerAgent(arena.game, arena=arena, n_candidates=4, n_policy=4)
+    with pytest.raises(ValueError, match="reply_noise"):
+        GuidedPlannerAgent(arena.game, arena=arena, reply_noise=0)
+    with pytest.raises(ValueError, match="policy"):
+        GuidedPlannerAgent(arena.game, arena=arena, policy=3)
+
+
+def test_make_agent_guided_with_options():
+    agent = make_agent("guided:n_top=2,policy=none", "keglebillard")
+    assert isinstance(agent, GuidedPlannerAgent)
+    assert agent.n_top == 2 and agent.policy is None and agent.n_policy == 0
+
+
+def test_segment_top_ranks_each_block():
+    vals = np.array([1.0, 5.0, 3.0, 7.0, 2.0, 2.0])
+    sizes = np.array([3, 1, 2])
+    assert segment_top(vals, sizes, 2).tolist() == [[1, 2], [3, 3], [4, 5]]
+    with pytest.raises(ValueError, match="candidate"):
+        segment_top(vals, np.array([3, 0, 3]), 1)
+
+
+def test_golf_position_values_match_the_rule_per_ball():
+    """The batched position value: 0.8 for a ball in its cone with a clear shot, 0.4 when another
+    ball blocks it, 0.3 exp(-d / 0.3) outside; the other side's balls count for it only."""
+    golf = make_arena("golfbillard")
+    cone, poly, goal = golf._cone(0)
+    d = 0.5 * (cone.near + cone.far)
+    inside = np.array([cone.gx - cone.sgn * d, 0.0])
+    xy = np.full((3, 10, 2), np.nan)
+    xy[0, 0] = inside
+    xy[1, 0] = inside
+    xy[1, 7] = 0.5 * (inside + goal)  # a side-1 ball on the line to the goal
+    far = inside + [-cone.sgn * 0.4, 0.0]
+    xy[2, 0] = far
+    got = golf.position_values(xy, np.zeros(3, np.int64))
+    dist = abs(far[0] - (cone.gx - cone.sgn * cone.far))
+    assert got[0] == pytest.approx(0.8) and got[1] == pytest.approx(0.4)
+    assert got[2] == pytest.approx(0.3 * np.exp(-dist / 0.3), rel=1e-6)
+    other = golf.position_values(xy, np.ones(3, np.int64))
+    assert other[0] == 0.0 and other[2] == 0.0 and 0.0 < other[1] < 0.3
+
+
+def test_keglebillard_guided_beats_geometric():
+    """Cheap settings, 16 games: the planner beats geometric 94 % at full strength, the guided
+    planner must win clearly too."""
+    kegle = make_arena("keglebillard")
+    guided = GuidedPlannerAgent("keglebillard", arena=kegle, n_candidates=24, n_noise=3,
+                                n_top=3, n_next=2, reply_candidates=8, reply_noise=2)
+    res = play_games(kegle, [guided, GeometricAgent("keglebillard", kegle)], 16, seed=11)
+    assert res.stats(0)["wins"] >= 12
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
+def test_guided_beats_the_planner(game):
+    """The shipped presets against the plain planner's, 60 games (docs/agents.md: 500+)."""
+    arena = make_arena(game)
+    res = play_games(arena, [make_agent("guided", game, arena=arena),
+                             PlannerAgent(game, arena=arena)], 60, seed=1234)
+    s = res.stats(0)
+    assert s["wins"] > s["losses"] + 6
+
+
+def test_keglebillard_game_term_values_ending_the_game():
+    """``terms={"game": g}``: +g for a shot that ends the game with the shooter first (K-22 at
+    a distance of 1 point: a legal pin finishes), -g where it hands the game over, else 0."""
+    arena = make_arena("keglebillard", rules={"distance": 1})
+    states = arena.new_states(12)
+    strikes = GeometricAgent("keglebillard", arena).act(states, np.random.default_rng(0))
+    out, _ = arena.outcomes(states, load_noise("tournament").apply(strikes,
+                                                                   np.random.default_rng(1)))
+    diff = arena.score(out, terms={"game": 100.0}) - arena.score(out)
+    end = out.game_over & ~out.win
+    assert end.any()
+    want = np.where(end, np.where(out.ranking[:, 0] == out.shooter, 100.0, -100.0), 0.0)
+    assert diff.tolist() == want.tolist()
+    assert (diff[end & (out.ranking[:, 0] == out.shooter)] == 100.0).any()
