@@ -1,15 +1,14 @@
-"""Known bug (open): a kiss can push a ball a few micrometres into a third ball; if that ball
-rests (or later rests) on the other side, the ball can stop cradled between resting balls with
-no room for it and stay 1.2-1.3 um inside one of them, above the 1 um tolerance of the soak and
-of the layout check.
+"""Regression: a kiss must not push a ball into a third ball; before the fix a ball pushed a few
+micrometres into a ball behind it came to rest cradled between resting balls with no room for
+it and stayed 1.2-1.3 um inside one of them, above the 1 um tolerance of the soak and of the
+layout check.
 
-Found by ``experiments/soak.py --hostile --seed 5`` (2 of 10^6 golfbillard shots; the same two
-fail before and after the fixed-obstacle kiss of physics/kiss.py, which does not touch them).
-Inputs and what each leaves are in ``tests/fixtures/hostile_resting_cradle_overlap.json``.
-Cause (traced): the ball-ball kiss moves its two balls without looking at third balls, and
-:func:`cuegym.physics.kiss._unstick_resting` moves only the ball that stops, so when the resting
-balls round it are closer than 4R it alternates between them. Strict xfail: the test starts
-failing the day this is fixed, so that the marker is removed.
+Found by ``experiments/soak.py --hostile --seed 5`` (2 of 10^6 golfbillard shots). Inputs and
+what each left are in ``tests/fixtures/hostile_resting_cradle_overlap.json``. Cause (traced):
+the straight-line kiss of a ball-ball collision moved its two balls without looking at third
+balls (9.9 um and 3.5 um into them), and :func:`cuegym.physics.kiss._unstick_resting` moves
+only the ball that stops, so when the resting balls round it were closer than 4R it alternated
+between them. Fixed in :func:`cuegym.physics.kiss._kiss_balls` (docs/physics.md sec. 7).
 """
 
 import json
@@ -24,7 +23,6 @@ SHOTS = json.loads((Path(__file__).parent / "fixtures" /
                     "hostile_resting_cradle_overlap.json").read_text())
 
 
-@pytest.mark.xfail(strict=True, reason="open: a ball cradled by resting balls without room")
 @pytest.mark.parametrize("k", range(len(SHOTS)))
 def test_ball_stopping_in_a_tight_cradle_overlaps_no_ball(golf, k):
     table, params = golf
