@@ -1,14 +1,16 @@
-"""Regression: a kiss must not push a ball into a third ball; before the fix a ball pushed a few
-micrometres into a ball behind it came to rest cradled between resting balls with no room for
-it and stayed 1.2-1.3 um inside one of them, above the 1 um tolerance of the soak and of the
-layout check.
+"""Regression: a ball that stops cradled by resting balls with no room for it must not stay
+inside one of them. Before the fix it stayed 1.2-1.3 um inside one, above the 1 um tolerance of
+the soak and of the layout check.
 
 Found by ``experiments/soak.py --hostile --seed 5`` (2 of 10^6 golfbillard shots). Inputs and
 what each left are in ``tests/fixtures/hostile_resting_cradle_overlap.json``. Cause (traced):
-the straight-line kiss of a ball-ball collision moved its two balls without looking at third
-balls (9.9 um and 3.5 um into them), and :func:`cuegym.physics.kiss._unstick_resting` moves
-only the ball that stops, so when the resting balls round it were closer than 4R it alternated
-between them. Fixed in :func:`cuegym.physics.kiss._kiss_balls` (docs/physics.md sec. 7).
+the straight-line kiss of a ball-ball collision moves its two balls without looking at third
+balls and had pushed a ball 9.9 um and 3.5 um into a ball behind it; when it stopped among
+resting balls closer than 4R apart there was no room for it, and
+:func:`cuegym.physics.kiss._unstick_resting`, which moved only the ball that stops, alternated
+between them. Fixed by :func:`cuegym.physics.kiss._relax_resting`: the resting neighbours make
+room, fixed obstacles win, and each moved ball is logged (docs/physics.md sec. 7, "Tight
+cradles").
 """
 
 import json
