@@ -540,14 +540,33 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
             vx, vy, wx, wy, wz = enter_state(st[a, 2], st[a, 3], st[a, 4], st[a, 5], st[a, 6],
                                              m_new, prm)
             _set_vw(a, st, vx, vy, wx, wy, wz)
+            pushed = np.int64(0)
             if mo[a] == ROLLING and m_new != ROLLING:
-                _unstick_resting(a, st, mo, R, delta, lines, circles, pin_spots, up, prm)
+                pushed = _unstick_resting(a, st, mo, R, delta, lines, circles, pin_spots, up,
+                                          prm)
             mo[a] = m_new
             _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up,
                           prm, ob_t, ob_kind, ob_idx, act, nact, -1)
             _log(n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, EV_TRANSITION, tnow, a,
                  m_new, st, mo, False)
             n += 1
+            if pushed != 0:
+                # resting balls moved to make room for ball a (kiss._relax_resting): each logs
+                # its new position in a transition event without change of motion state, so
+                # that the path query agrees; a log too short for them cuts the shot short
+                for k in range(B):
+                    if (pushed >> k) & 1:
+                        if n >= K:
+                            overflow = 1
+                            break
+                        _advance(k, tnow, st, mo, t0, prm)
+                        _refresh_ball(k, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets,
+                                      pin_spots, up, prm, ob_t, ob_kind, ob_idx, act, nact, -1)
+                        _log(n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion,
+                             EV_TRANSITION, tnow, k, mo[k], st, mo, False)
+                        n += 1
+                if overflow:
+                    break
         elif kind == K_BALL_BALL:
             _advance(a, tnow, st, mo, t0, prm)
             _advance(b, tnow, st, mo, t0, prm)
