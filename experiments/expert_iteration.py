@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import os
 import sys
@@ -33,7 +34,7 @@ from cuegym.cli_errors import cli_main, resolve_path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import deep_merge, parse_set  # noqa: E402 (the sibling script's config helpers)
+from train import deep_merge, parse_set, write_atomic  # noqa: E402 (the sibling script's helpers)
 
 #: Config keys and their defaults (configs/expert/keglebillard.yaml documents each).
 DEFAULTS: dict[str, Any] = {
@@ -86,12 +87,6 @@ def _atomic_npz(path: Path, **arrays: np.ndarray) -> None:
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
-
-
-def _atomic_text(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
 
 
 def _agent(spec: str, student: Any, arena: Any) -> Any:
@@ -238,7 +233,7 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
             yaml.safe_load((run / "config.yaml").read_text()) | {"generations": 0} != \
             cfg | {"generations": 0}:
         raise ValueError(f"--resume: {run}/config.yaml differs from the config given")
-    _atomic_text(run / "config.yaml", cfg_text)
+    write_atomic(run / "config.yaml", cfg_text)
     arena = make_arena("keglebillard")
     spec = ExpertSpec(**cfg["spec"])
     net = ExpertNet(spec)
@@ -282,11 +277,11 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
                                        int(ev["seed"]) + 100 * k))
         row["t_eval_s"] = time.time() - t0
         rows.append(row)
-        with (run / f".metrics.{os.getpid()}.tmp").open("w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[-1]))
-            w.writeheader()
-            w.writerows(rows)
-        os.replace(run / f".metrics.{os.getpid()}.tmp", metrics)
+        buf = io.StringIO(newline="")
+        w = csv.DictWriter(buf, fieldnames=list(rows[-1]))
+        w.writeheader()
+        w.writerows(rows)
+        write_atomic(metrics, buf.getvalue())
         plot_curves(run, rows)
         print(json.dumps({k2: round(v, 4) if isinstance(v, float) else v
                           for k2, v in row.items()}), file=sys.stderr, flush=True)
