@@ -48,7 +48,7 @@ from cuegym.rules.golfbillard import GolfRules, check_overflow, golf_geometry, l
 from .golf_obs import OBS_DIM, observe_arrays
 from .noise import ShotNoise
 from .rewards import weighted_total
-from .strikes import Strikes
+from .strikes import Strikes, active_tables
 
 #: The reward terms of golfbillard (weights: ``configs/reward/golfbillard.yaml``).
 REWARD_TERMS = ("own_goals", "opponent_goals", "foul", "progress", "opponent_scored", "result")
@@ -205,14 +205,7 @@ class Golf:
         from cuegym.physics import simulate
 
         T = len(states)
-        if len(strikes) != T:
-            raise ValueError(f"{len(strikes)} strikes for {T} tables")
-        act = np.ones(T, bool) if active is None else np.asarray(active, bool)
-        if act.shape != (T,):
-            raise ValueError(f"active must have shape ({T},), got {act.shape}")
-        idx = np.flatnonzero(act)
-        if states.over[idx].any():
-            raise ValueError(f"table {int(idx[np.argmax(states.over[idx])])}: the match is over")
+        act, idx = active_tables(strikes, T, active, states.over, "match")
         opening = act & (states.phase == P_OPENING)
         op = np.flatnonzero(opening)
         if len(op) and strikes1 is None:

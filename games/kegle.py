@@ -69,7 +69,7 @@ from .kegle_state import (
 )
 from .noise import ShotNoise
 from .rewards import weighted_total
-from .strikes import Strikes
+from .strikes import Strikes, active_tables
 
 #: Tolerance [m] when checking that a log starts from the state's positions.
 MATCH_TOL = 1e-6
@@ -269,15 +269,7 @@ class Kegle:
         from cuegym.physics import simulate
 
         T = len(states)
-        if len(strikes) != T:
-            raise ValueError(f"{len(strikes)} strikes for {T} tables")
-        act = np.ones(T, bool) if active is None else np.asarray(active, bool)
-        if act.shape != (T,):
-            raise ValueError(f"active must have shape ({T},), got {act.shape}")
-        idx = np.flatnonzero(act)
-        over = states.game_over[idx]
-        if over.any():
-            raise ValueError(f"table {int(idx[np.argmax(over)])}: the game is over")
+        act, idx = active_tables(strikes, T, active, states.game_over, "game")
         if (strikes.cue_ball[idx] != RED).any():
             t = int(idx[np.argmax(strikes.cue_ball[idx] != RED)])
             raise ValueError(f"table {t}: keglebillard strikes the red (ball 0, K-2), got "

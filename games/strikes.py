@@ -185,3 +185,24 @@ def clamp_cue(cue: np.ndarray) -> np.ndarray:
 
 
 __all__ = ["STRIKE_FIELDS", "SPIN_MAX", "THETA_MAX", "V0_MAX", "Strikes", "clamp_cue"]
+
+
+def active_tables(strikes: Strikes, T: int, active: Any, over: np.ndarray,
+                  what: str) -> tuple[np.ndarray, np.ndarray]:
+    """The tables a game layer's ``play`` is asked to play, checked: one strike per table,
+    ``active`` (None: all) a (T,) mask, and none of them ``over`` (``what`` names the end in
+    the error: "game" or "match").
+
+    Returns:
+        (active mask (T,) bool, active table indices).
+    """
+    if len(strikes) != T:
+        raise ValueError(f"{len(strikes)} strikes for {T} tables")
+    act = np.ones(T, bool) if active is None else np.asarray(active, bool)
+    if act.shape != (T,):
+        raise ValueError(f"active must have shape ({T},), got {act.shape}")
+    idx = np.flatnonzero(act)
+    done = over[idx]
+    if done.any():
+        raise ValueError(f"table {int(idx[np.argmax(done)])}: the {what} is over")
+    return act, idx
