@@ -253,8 +253,10 @@ class GolfInputs(NamedTuple):
 
 
 def plain_inputs(cue_ball: np.ndarray, cue: np.ndarray, players: np.ndarray | None = None,
-                 physics: bool = True, draws: np.ndarray | None = None) -> GolfInputs:
-    """Inputs without injected events or choices (the hot path)."""
+                 physics: Any = True, draws: np.ndarray | None = None) -> GolfInputs:
+    """Inputs without injected events or choices (the hot path; ``make_inputs`` fills these in).
+
+    ``physics``: paths from the physics, one bool or (T,) bools."""
     T = cue_ball.shape[0]
     K = MAX_INJECTED
     return GolfInputs(
@@ -270,7 +272,7 @@ def plain_inputs(cue_ball: np.ndarray, cue: np.ndarray, players: np.ndarray | No
         spot_n=np.full(T, -1, np.int64),
         spot_choice=np.zeros((T, N_BALLS), np.int64), pick=np.full(T, -1, np.int64),
         draws=np.zeros((T, N_DRAWS)) if draws is None else np.ascontiguousarray(draws),
-        physics=np.full(T, bool(physics)))
+        physics=np.broadcast_to(np.asarray(physics, bool), (T,)).copy())
 
 
 class OutcomeArrays(NamedTuple):

@@ -25,6 +25,7 @@ from .golf_arrays import (
     GolfStates,
     OutcomeArrays,
     empty_states,
+    plain_inputs,
 )
 from .golf_codes import (
     BEHAVIOURAL,
@@ -167,20 +168,7 @@ def make_inputs(cue_ball: np.ndarray, cue: np.ndarray, t_end: np.ndarray, geo: A
     from .golfbillard import ball_index
 
     T = cue_ball.shape[0]
-    K = MAX_INJECTED
-    inp = GolfInputs(
-        cue_ball=np.ascontiguousarray(cue_ball, np.int64),
-        cue=np.ascontiguousarray(cue, np.float64),
-        players=np.full((T, 2), -1, np.int64),
-        inj_n=np.zeros(T, np.int64), inj_type=np.zeros((T, K), np.int64),
-        inj_ball=np.full((T, K), -1, np.int64), inj_goal=np.full((T, K), -1, np.int64),
-        inj_kind=np.zeros((T, K), np.int64), inj_side=np.full((T, K), -1, np.int64),
-        inj_time=np.zeros((T, K)), inj_rn=np.zeros((T, K), np.int64),
-        inj_rb=np.zeros((T, K, N_BALLS), np.int64), inj_rxy=np.zeros((T, K, N_BALLS, 2)),
-        spot_n=np.full(T, -1, np.int64),
-        spot_choice=np.zeros((T, N_BALLS), np.int64), pick=np.full(T, -1, np.int64),
-        draws=np.zeros((T, N_DRAWS)) if draws is None else np.ascontiguousarray(draws),
-        physics=np.broadcast_to(np.asarray(physics, bool), (T,)).copy())
+    inp = plain_inputs(cue_ball, cue, None, physics, draws)
     for t in range(T):
         if players is not None and players[t] is not None:
             p = players[t]
