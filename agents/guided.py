@@ -145,8 +145,9 @@ class GuidedPlannerAgent(Agent):
         policy's strike, its perturbations, then the planner's candidates."""
         prop = self.policy.act(states, rng) if self.n_policy else None
         blocks = []
+        aims = self.first.aim(states)
         for t, s in enumerate(states):
-            c = self.first.candidates(s, rng)
+            c = self.first.candidates(s, rng, aims[t])
             if prop is not None:
                 own = prop.take([t])
                 extra = [self.first.perturb(s, own, self.n_policy - 1, rng)] \
@@ -209,7 +210,7 @@ class GuidedPlannerAgent(Agent):
         search (``self.reply``'s candidates and noise, one physics call for all states; states
         of one ``groups`` entry share their noise draws)."""
         rp, K = self.reply, self.reply.n_noise
-        cands = [rp.candidates(s, rng) for s in states]
+        cands = [rp.candidates(s, rng, c) for s, c in zip(states, rp.aim(states), strict=True)]
         sizes = np.array([len(c) for c in cands], np.int64)
         flat = Strikes.concat(cands)
         if groups is not None:  # group ids 0..G-1 of the states present

@@ -19,7 +19,9 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents.base import Agent, Strikes, check_game, load_noise
-from cuegym.agents.geometric import golf_candidates, kegle_candidates
+from cuegym.agents.geometric_golf import golf_candidates_batch
+from cuegym.agents.geometric_kegle import kegle_candidates_batch
+from cuegym.agents.geometry import Candidates
 
 
 class PlannerAgent(Agent):
@@ -64,12 +66,20 @@ class PlannerAgent(Agent):
 
     # -- candidates -------------------------------------------------------------------------
 
-    def candidates(self, state: Any, rng: np.random.Generator) -> Strikes:
-        """``n_candidates`` strikes for one state: geometric ones, then perturbations."""
+    def aim(self, states: Any) -> list[Candidates]:
+        """The geometric aimer's candidates (spins ``self.spins``) of T states, from one
+        batched compiled call."""
         if self.game == "keglebillard":
-            c = kegle_candidates(self.arena, state, spins=self.spins)
-        else:
-            c = golf_candidates(self.arena, state, spins=self.spins)
+            c = kegle_candidates_batch(self.arena, states, spins=self.spins)
+            return [c.table(t) for t in range(len(c.count))]
+        c = golf_candidates_batch(self.arena, states, spins=self.spins)
+        return [c.table(t, self.arena.geo.ball_ids) for t in range(len(c.count))]
+
+    def candidates(self, state: Any, rng: np.random.Generator,
+                   aim: Candidates | None = None) -> Strikes:
+        """``n_candidates`` strikes for one state: geometric ones (``aim``, the state's entry of
+        :meth:`aim`, computed here when None), then perturbations."""
+        c = self.aim([state])[0] if aim is None else aim
         order = np.argsort(c.cost, kind="stable")
         base = c.strikes.take(order[: min(self.n_base, self.n_candidates)])
         n_extra = self.n_candidates - len(base)
@@ -101,7 +111,9 @@ class PlannerAgent(Agent):
     def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
         if not len(states):
             return Strikes.empty(0)
-        cands = [self.candidates(s, rng) for s in states]
+        # one aimer call for all states; the loop only perturbs (the generator's order)
+        cands = [self.candidates(s, rng, c) for s, c in zip(states, self.aim(states),
+                                                            strict=True)]
         sizes = np.array([len(c) for c in cands])
         flat = Strikes.concat(cands)
         rep, noisy = noisy_batch(self.arena, states, flat, sizes, self.noise, self.n_noise, rng)
