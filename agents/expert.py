@@ -46,7 +46,7 @@ from torch import nn
 
 from cuegym.agents.base import Agent, Strikes, load_noise
 from cuegym.agents.choice import ChoiceSpec, menu_strikes
-from cuegym.agents.residual import N_FEAT, ResidualSpec, candidate_block, in_action_range
+from cuegym.agents.residual import N_FEAT, ResidualSpec, candidate_blocks, in_action_range
 from cuegym.games.kegle_obs import OBS_DIM
 from cuegym.games.kegle_state import HAND_SALVO
 
@@ -126,7 +126,7 @@ def features(arena: Any, states: Any, spec: ExpertSpec
     batch = arena.batch(states)
     obs = arena.g.observe(batch)
     rspec = ResidualSpec(game="keglebillard", n_cand=spec.n_cand, spin0=spec.spin0)
-    blocks = [candidate_block(arena, s, rspec) for s in batch]
+    blocks = candidate_blocks(arena, batch, rspec)
     feats = np.stack([b[1] for b in blocks]).astype(np.float32) if blocks else \
         np.zeros((0, spec.n_cand, N_FEAT), np.float32)
     return obs, feats, Strikes.concat([b[0] for b in blocks])

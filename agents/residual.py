@@ -105,14 +105,27 @@ def _kind_index(game: str, label: str) -> int:
 def candidate_block(arena: Any, state: Any, spec: ResidualSpec) -> tuple[Strikes, np.ndarray]:
     """The ``n_cand`` cheapest geometric candidates of one state (padded by repeating the best,
     marked invalid) and their features ``(n_cand, N_FEAT)``."""
-    from cuegym.agents.geometric import golf_candidates, kegle_candidates
+    return candidate_blocks(arena, [state], spec)[0]
+
+
+def candidate_blocks(arena: Any, states: Any, spec: ResidualSpec
+                     ) -> list[tuple[Strikes, np.ndarray]]:
+    """:func:`candidate_block` of each of T states, the aimer run once for all of them."""
+    from cuegym.agents.geometric_golf import golf_candidates_batch
+    from cuegym.agents.geometric_kegle import kegle_candidates_batch
 
     if spec.game == "keglebillard":
-        c = kegle_candidates(arena, state, spins=(spec.spin0,))
-        half = np.array([arena.table.length / 2, arena.table.width / 2])
+        cb = kegle_candidates_batch(arena, states, spins=(spec.spin0,))
+        cands = [cb.table(t) for t in range(len(cb.count))]
     else:
-        c = golf_candidates(arena, state, spins=(0.0,))
-        half = np.array([arena.table.length / 2, arena.table.width / 2])
+        cb = golf_candidates_batch(arena, states, spins=(0.0,))
+        cands = [cb.table(t, arena.geo.ball_ids) for t in range(len(cb.count))]
+    return [_block(arena, c, spec) for c in cands]
+
+
+def _block(arena: Any, c: Any, spec: ResidualSpec) -> tuple[Strikes, np.ndarray]:
+    """One state's candidate block from its aimer :class:`Candidates` ``c``."""
+    half = np.array([arena.table.length / 2, arena.table.width / 2])
     order = np.argsort(c.cost, kind="stable")[:spec.n_cand]
     M = spec.n_cand
     idx = np.concatenate([order, np.full(M - len(order), order[0], np.int64)])
@@ -343,7 +356,7 @@ class ResidualVecEnv(_vec_wrapper_base()):
             self._states = kegle_states_from_obs(obs, self.arena)
         else:
             self._states = golf_states_from_obs(obs, self.arena)
-        blocks = [candidate_block(self.arena, s, self.rspec) for s in self._states]
+        blocks = candidate_blocks(self.arena, self._states, self.rspec)
         self._cands = [b[0] for b in blocks]
         self._feats = np.stack([b[1] for b in blocks])
         return np.concatenate([obs, self._feats.reshape(len(obs), -1)], axis=1).astype(
@@ -389,6 +402,6 @@ def angle_wrap(deg: np.ndarray) -> np.ndarray:
 
 
 __all__ = ["FEATURES", "KINDS", "N_FEAT", "ResidualSpec", "ResidualVecEnv", "angle_wrap",
-           "candidate_block", "env_actions", "golf_frame_state", "golf_from_frame",
-           "golf_states_from_obs", "in_action_range", "kegle_states_from_obs",
+           "candidate_block", "candidate_blocks", "env_actions", "golf_frame_state",
+           "golf_from_frame", "golf_states_from_obs", "in_action_range", "kegle_states_from_obs",
            "residual_strikes"]

@@ -283,7 +283,7 @@ class SB3Agent(Agent):
 
     def _act_residual(self, states: Sequence[Any], obs: np.ndarray) -> Strikes:
         from cuegym.agents.residual import (
-            candidate_block,
+            candidate_blocks,
             golf_frame_state,
             golf_from_frame,
             in_action_range,
@@ -293,7 +293,7 @@ class SB3Agent(Agent):
         spec = self.residual
         kegle = self.game == "keglebillard"
         seen = list(states) if kegle else [golf_frame_state(s) for s in states]
-        blocks = [candidate_block(self.arena, s, spec) for s in seen]
+        blocks = candidate_blocks(self.arena, seen, spec)
         feats = np.stack([b[1] for b in blocks])
         full = np.concatenate([obs, feats.reshape(len(states), -1)], axis=1).astype(np.float32)
         act, _ = self.model.predict(full, deterministic=self.deterministic)
