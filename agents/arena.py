@@ -290,14 +290,27 @@ class GolfbillardArena:
         minus the opponent's, ``WIN_VALUE`` for winning the game (``-WIN_VALUE`` for losing
         it), ``keep`` (default 0.7) for keeping the turn, ``foul`` (default -0.3) for a foul,
         plus ``position`` (default 1) times :meth:`position_values` of the balls afterwards (own
-        minus the opponent's chances). :meth:`score` gives the same values for outcomes already
-        played."""
-        return self.score(self.outcomes(states, strikes)[0], terms=terms)
+        minus the opponent's chances).
 
-    def score(self, out: Any, *, terms: Mapping | None = None) -> np.ndarray:
+        Opt-in G-5 terms (all default 0, off): ``draw`` (the value of a G-5 draw for the
+        shooter), ``lead`` (what a draw costs per ball of the shooter's lead: a draw is worth
+        ``draw - lead * (own balls scored - the opponent's)``) and ``idle_q`` (the chance that a
+        turn scores, for the hazard): the stroke adds ``Φ(after) - Φ(before)`` of
+        :meth:`draw_potentials` for the shooter (a potential, so that the terms of successive
+        strokes of a search add up to ``Φ(last) - Φ(first)``). :meth:`score` gives the same
+        values for outcomes already played."""
+        out, new = self.outcomes(states, strikes)
+        return self.score(out, terms=terms, states=states, new=new)
+
+    def score(self, out: Any, *, terms: Mapping | None = None, states: Any = None,
+              new: Any = None) -> np.ndarray:
         """(T,) :meth:`values` of played outcomes ``out`` (the ``GolfOutcomes`` of
-        :meth:`outcomes`), for searches that also need the next states."""
+        :meth:`outcomes`), for searches that also need the next states. The G-5 terms need
+        the states before (``states``) and after (``new``) the strokes."""
         terms = dict(terms or {})
+        unknown = set(terms) - {"foul", "keep", "position", "draw", "lead", "idle_q"}
+        if unknown:
+            raise ValueError(f"unknown golfbillard value terms {sorted(unknown)}")
         T = len(out)
         rows = np.arange(T)
         s = out.shooter
@@ -310,7 +323,47 @@ class GolfbillardArena:
             live = ~out.game_over
             xy, side = out.xy[live], s[live]
             v[live] += w * (self.position_values(xy, side) - self.position_values(xy, 1 - side))
+        if terms.get("draw", 0.0) or terms.get("lead", 0.0):
+            if states is None or new is None:
+                raise ValueError("the G-5 terms (draw, lead) need the states before and after "
+                                 "the strokes: score(out, states=..., new=...)")
+            v += (self.draw_potentials(new, s, terms)
+                  - self.draw_potentials(states, s, terms))
         return v
+
+    def draw_potentials(self, states: Any, side: np.ndarray, terms: Mapping) -> np.ndarray:
+        """(T,) Φ: the chance of a G-5 draw times its value for ``side[t]`` (T,) at each state.
+
+        The value of a draw is ``terms["draw"] - terms["lead"] * lead``, with ``lead`` the
+        side's own balls scored minus the opponent's (a draw costs the side ahead its edge). The
+        chance is 1 for a drawn game, 0 for a decided one and in kader play (G-5 does not apply,
+        G-20), else ``(1 - idle_q) ** r``: ``r`` is the number of turns that must end without a
+        ball scored before G-5 ends the game — the turns left to the limit of
+        ``no_progress_turns``, then ``2 * no_progress_window`` minus the idle turns already
+        counted; a turn that has scored ends the count first (G-5: a scoring turn resets it).
+        ``idle_q`` (default 0.1: about the balls per turn in games between the planners) is the
+        chance that a turn scores. Needs one game per match (``match: single``): in a longer
+        match a drawn game starts the next one and its result is no longer in the state.
+        """
+        if self.rules.match != "single":
+            raise ValueError(f"the G-5 terms need match: single, not {self.rules.match!r}")
+        q = float(terms.get("idle_q", 0.1))
+        if not 0.0 <= q < 1.0:
+            raise ValueError(f"idle_q must be in [0, 1), got {q}")
+        b = self.g.batch(states)
+        side = np.asarray(side, np.int64)
+        npt, npw = self.rules.no_progress_turns, self.rules.no_progress_window
+        left = (~np.isnan(b.xy[..., 0])).reshape(len(b), 2, -1).sum(-1)  # (T, 2) balls left
+        rows = np.arange(len(b))
+        lead = left[rows, 1 - side] - left[rows, side]
+        value = terms.get("draw", 0.0) - terms.get("lead", 0.0) * lead
+        scored = b.turn_scored.astype(np.int64)  # the current turn ends the count first
+        r = scored + np.maximum(npt - b.turns - scored, 0) + 2 * npw \
+            - np.where(scored > 0, 0, b.idle_turns)
+        chance = np.where(b.kader | (npw == 0), 0.0, (1.0 - q) ** np.maximum(r, 0))
+        drawn = b.over & (b.match_winner == 2)
+        chance = np.where(b.over, drawn.astype(np.float64), chance)
+        return chance * value
 
     def position_value(self, xy: np.ndarray, side: int) -> float:
         """:meth:`position_values` of one table: ``xy`` (10, 2), ``side`` 0 or 1."""

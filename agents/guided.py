@@ -166,7 +166,8 @@ class GuidedPlannerAgent(Agent):
         flat, sizes = self.candidates(batch, rng)
         rep, noisy = noisy_batch(arena, batch, flat, sizes, self.noise, K, rng)
         out, new = arena.outcomes(rep, noisy)
-        v1 = arena.score(out, terms=self.first.terms).reshape(-1, K).mean(1)  # (sum sizes,)
+        g5 = {"states": rep, "new": new} if self.game == "golfbillard" else {}  # G-5 terms
+        v1 = arena.score(out, terms=self.first.terms, **g5).reshape(-1, K).mean(1)  # (sum sizes,)
         if self.n_top == 0:
             return flat.take(segment_top(v1, sizes, 1)[:, 0])
         top = segment_top(v1, sizes, self.n_top)  # (T, M) flat candidate indices

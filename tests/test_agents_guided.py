@@ -188,3 +188,64 @@ def test_keglebillard_game_term_values_ending_the_game():
     want = np.where(end, np.where(out.ranking[:, 0] == out.shooter, 100.0, -100.0), 0.0)
     assert diff.tolist() == want.tolist()
     assert (diff[end & (out.ranking[:, 0] == out.shooter)] == 100.0).any()
+
+
+def _golf_play_states(n, turns, idle):
+    """``n`` golfbillard tables past the opening at their start spots, side 0 to move, with the
+    G-5 counters ``turns`` and ``idle`` (each (n,))."""
+    from cuegym.rules.golf_codes import P_PLAY
+
+    arena = make_arena("golfbillard")
+    b = arena.g.batch(arena.new_states(n))
+    b.phase[:] = P_PLAY
+    b.to_move[:] = 0
+    b.turns[:] = turns
+    b.idle_turns[:] = idle
+    return arena, b
+
+
+def test_golf_draw_potential_follows_g5():
+    """Φ = chance of a G-5 draw x its value for the side: the value is ``draw - lead x (own
+    balls scored - the opponent's)``; the chance 1 for a drawn game, 0 for a decided one and in
+    kader play, else (1 - idle_q) ** (turns that must still end scoreless)."""
+    from cuegym.rules.golf_codes import P_OVER
+
+    arena, b = _golf_play_states(6, [0, 40, 43, 45, 45, 45], [0, 0, 3, 5, 5, 5])
+    b.xy[:, [1, 2]] = np.nan  # side 0 has scored two balls, side 1 none: side 0 leads by 2
+    b.turn_scored[1] = True  # its turn has scored: the count starts again after it
+    b.phase[3:5] = P_OVER
+    b.match_winner[3], b.match_winner[4] = 2, 1  # a G-5 draw, a game won by side 1
+    b.kader[5] = True
+    terms = {"draw": -3.0, "lead": 2.0, "idle_q": 0.2}
+    for side, value in ((0, -3.0 - 2.0 * 2), (1, -3.0 + 2.0 * 2)):
+        got = arena.draw_potentials(b, np.full(6, side), terms)
+        want = [0.8 ** 46 * value, 0.8 ** 7 * value, 0.8 ** 3 * value, value, 0.0, 0.0]
+        assert got == pytest.approx(want, rel=1e-12, abs=1e-300)
+    assert arena.draw_potentials(b, np.zeros(6, np.int64), {"lead": 1.0})[3] == -2.0
+    with pytest.raises(ValueError, match="idle_q"):
+        arena.draw_potentials(b, np.zeros(6, np.int64), {"draw": -1.0, "idle_q": 1.0})
+
+
+def test_golf_draw_terms_value_the_stroke_that_draws():
+    """One scoreless turn before G-5 ends the game (45 turns, 5 idle): a stroke that scores
+    nothing draws the game and gains ``draw - Φ(before)`` on top of the plain value; at turn 10
+    a lost turn brings the draw one turn nearer (36 to 35 scoreless turns). The terms need the
+    states and are refused for a best-of-3 match."""
+    arena, b = _golf_play_states(12, [45] * 6 + [10] * 6, [5] * 6 + [0] * 6)
+    strikes = GeometricAgent("golfbillard", arena).act(b, np.random.default_rng(0))
+    out, new = arena.outcomes(b, load_noise("tournament").apply(strikes,
+                                                                np.random.default_rng(1)))
+    terms = {"draw": -10.0, "idle_q": 0.1}
+    diff = arena.score(out, terms=terms, states=b, new=new) - arena.score(out)
+    drawn = new.over & (new.match_winner == 2)
+    lost = ~out.turn_kept & ~drawn
+    assert drawn[:6].all() and lost[6:].all()
+    assert diff[:6] == pytest.approx(-10.0 + 0.9 * 10.0)
+    assert diff[6:] == pytest.approx(-10.0 * (0.9 ** 35 - 0.9 ** 36))
+    with pytest.raises(ValueError, match="states before and after"):
+        arena.score(out, terms=terms)
+    with pytest.raises(ValueError, match="unknown"):
+        arena.score(out, terms={"drew": 1.0})
+    with pytest.raises(ValueError, match="match: single"):
+        make_arena("golfbillard", rules={"match": "best_of_3"}).draw_potentials(
+            b, np.zeros(12, np.int64), terms)
