@@ -18,7 +18,8 @@ For every state it is to play (T states, batched):
    (keglebillard: the opponent's points minus the skæve he hands back, so a foul of his counts
    for us; golfbillard: the opponent's stroke) and for the shooter where he keeps the turn
    (golfbillard, an own ball scored without a foul, G-1). A finished game adds nothing: its
-   result is in the first ply's value (``WIN_VALUE``).
+   result is in the first ply's value (``WIN_VALUE``; golfbillard's G-5 terms value a draw
+   there too: the first ply scores with the states before and after each stroke).
 4. The candidate with the best ``first-ply value + discount * mean second-ply value`` is played.
 
 The cost per move is about ``n_candidates * n_noise + n_top * n_next * reply_candidates *
