@@ -134,7 +134,7 @@ def _games_eval(arena: Any, student: Any, other: str, n: int, seed: int) -> dict
             f"{key}_opp_fouls": b["foul_rate"]}
 
 
-def plot_curves(run: Path, rows: list[dict[str, Any]]) -> Path:
+def plot_curves(run: Path, rows: list[dict[str, Any]], game: str = "keglebillard") -> Path:
     """learning_curve.png: per generation, the student's games (win share with 95 % interval
     against the opponents of ``eval``; points per shot; foul rate) and the simulated
     value of its move, the teacher's and the best stage-1 menu entry's on the generation's fresh
@@ -159,7 +159,8 @@ def plot_curves(run: Path, rows: list[dict[str, Any]]) -> Path:
     ax[0].axhline(0.5, color="grey", lw=0.8)
     ax[0].set(xlabel="generation", ylabel="share of finished games won", ylim=(0, 1),
               title="student's games (95 % Wilson)")
-    ax[1].set(xlabel="generation", ylabel="points per shot", title="student's points per shot")
+    pts = "own goals" if game == "golfbillard" else "points"
+    ax[1].set(xlabel="generation", ylabel=f"{pts} per shot", title=f"student's {pts} per shot")
     ax[2].set(xlabel="generation", ylabel="fouls [% of shots]", title="student's foul rate")
     for key, c, lab in (("teacher_value", "black", "teacher's move (best of its search)"),
                         ("menu_value", "tab:blue", "best menu entry of stage 1"),
@@ -303,7 +304,7 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
         w.writeheader()
         w.writerows(rows)
         write_atomic(metrics, buf.getvalue())
-        plot_curves(run, rows)
+        plot_curves(run, rows, cfg["game"])
         print(json.dumps({k2: round(v, 4) if isinstance(v, float) else v
                           for k2, v in row.items()}), file=sys.stderr, flush=True)
     bar.close()
