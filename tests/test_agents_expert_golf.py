@@ -126,3 +126,24 @@ def test_golf_one_generation_trains_saves_and_plays(tmp_path, arena):
         load_config(None, {"game": "golfbillard", "spec": {"game": "keglebillard"}})
     with pytest.raises(ValueError, match="eval: unknown opponent"):
         load_config(None, {"eval": {"guided": 10}})
+
+
+def test_shipped_golf_expert_loads_and_plays_deterministically(arena):
+    from cuegym.agents import make_agent, play_games
+
+    agent = make_agent("expert", "golfbillard", arena=arena)
+    assert agent.name == "expert" and agent.game == "golfbillard"
+    assert agent.meta["command"] == ("python experiments/expert_iteration.py --config "
+                                     "configs/expert/golfbillard.yaml")
+    res = play_games(arena, [agent, make_agent("geometric", "golfbillard", arena=arena)], 2,
+                     seed=13)
+    assert res.stats(0)["shots"] > 0
+    from cuegym.agents.expert import collect_positions
+
+    states, _, _ = collect_positions(arena, [agent, agent], 1, seed=2)
+    a = agent.act(states, np.random.default_rng(0))
+    b = agent.act(states, np.random.default_rng(1))
+    np.testing.assert_array_equal(a.cue, b.cue)
+    np.testing.assert_array_equal(a.cue_ball, b.cue_ball)
+    # every stroke strikes one of the side to move's own balls (G-1)
+    np.testing.assert_array_equal(a.cue_ball // 5, states.to_move)
