@@ -16,8 +16,8 @@ name                   agent
                        in ``configs/agents/guided.yaml``
 ``pretrained``         the shipped trained agent of the game (``agents/pretrained/<game>.zip``)
 ``<path>.zip``         :class:`SB3Agent`: a saved Stable-Baselines3 model
-``expert``             keglebillard: the shipped expert-iteration network
-                       (``agents/pretrained/keglebillard_expert.pt``, :mod:`cuegym.agents.expert`)
+``expert``             the shipped expert-iteration network of the game
+                       (``agents/pretrained/<game>_expert.pt``, :mod:`cuegym.agents.expert`)
 ``<path>.pt``          :class:`~cuegym.agents.expert.ExpertAgent`: a saved expert network
 =====================  ==========================================================================
 
@@ -109,13 +109,16 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
     name, _, opts = spec.partition(":")
     kw = {**_options(opts), **kwargs}
     if Path(name).suffix == ".pt" or name == "expert":
-        if game != "keglebillard":
-            raise ValueError(f"the expert agent plays keglebillard only, not {game}")
         from cuegym.agents.expert import ExpertAgent
 
-        path = PRETRAINED_DIR / "keglebillard_expert.pt" if name == "expert" else Path(name)
-        return ExpertAgent(path, arena=arena, **({"name": "expert"} if name == "expert" else
-                                                {"name": Path(name).stem}) | kw)
+        path = PRETRAINED_DIR / f"{game}_expert.pt" if name == "expert" else Path(name)
+        if name == "expert" and not path.exists():
+            raise ValueError(f"no expert network is shipped for {game} ({path})")
+        agent = ExpertAgent(path, arena=arena, **({"name": "expert"} if name == "expert" else
+                                                 {"name": Path(name).stem}) | kw)
+        if agent.game != game:
+            raise ValueError(f"{path} is an expert network for {agent.game}, not {game}")
+        return agent
     if name.endswith(".zip") or Path(name).suffix == ".zip":
         from cuegym.agents.sb3_agent import SB3Agent
 

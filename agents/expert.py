@@ -1,5 +1,6 @@
-"""Amortised search for keglebillard: a network learns what a simulating teacher finds, from
-positions of whole games, and then plays with one forward pass (expert iteration).
+"""Amortised search for keglebillard and golfbillard: a network learns what a simulating
+teacher finds, from positions of whole games, and then plays with one forward pass (expert
+iteration).
 
 Each generation (``experiments/expert_iteration.py``):
 
@@ -16,7 +17,8 @@ Each generation (``experiments/expert_iteration.py``):
    **student's own proposal** (expert iteration: the student's move enters the teacher's
    candidate set), and simulates them under ``k2`` fresh draws. All candidates of a state meet
    the same draws (common random numbers). The teacher plays the best stage-2 mean value
-   (``arena.values``: points minus skæve, win, ball in hand handed over).
+   (``arena.values``: keglebillard points minus skæve, win, ball in hand handed over;
+   golfbillard own goals minus the opponent's, win, the turn kept, foul, the position left).
 3. **Training** (:func:`train_net`, torch): one MLP shared across the candidates maps
    ``[full-game observation, candidate features]`` to, per menu variant, a policy logit
    (cross-entropy toward the teacher's entry), the entry's simulated value (regression on the
@@ -29,6 +31,13 @@ At play time (:class:`ExpertAgent`) the agent computes the candidate block, runs
 once and plays the entry of highest predicted value (or logit, ``select``) plus its residual:
 no simulation. :meth:`ExpertAgent.value` is the value head, ``value(states) -> (T,)``
 expected result for the player to move, in [-1, 1], for search that wants a leaf evaluation.
+
+The game-specific parts are small: the observation (``Kegle.observe`` / ``Golf.observe``, both
+from the side to move and with the game score), the aimer's candidate block
+(:func:`~cuegym.agents.residual.candidate_blocks`; golfbillard's candidate features are turned
+into the mover's frame, :func:`features`) and the state batch type (``KegleStates`` /
+``GolfStates``). Golfbillard has no ball in hand, so its residual's placement components stay
+zero (:func:`apply_residual`).
 """
 
 from __future__ import annotations
@@ -44,16 +53,27 @@ import numpy as np
 import torch
 from torch import nn
 
-from cuegym.agents.base import Agent, Strikes, load_noise
+from cuegym.agents.base import Agent, Strikes, check_game, load_noise
 from cuegym.agents.choice import ChoiceSpec, menu_strikes
-from cuegym.agents.residual import N_FEAT, ResidualSpec, candidate_blocks, in_action_range
-from cuegym.games.kegle_obs import OBS_DIM
+from cuegym.agents.residual import (
+    FEATURES,
+    N_FEAT,
+    ResidualSpec,
+    candidate_blocks,
+    in_action_range,
+)
+from cuegym.games import golf_obs, kegle_obs
 from cuegym.games.kegle_state import HAND_SALVO
 
 #: The residual's components, in this order; :attr:`ExpertSpec.res_scale` gives one unit of each.
 RES_FIELDS = ("phi", "log_V0", "b", "a", "place_x", "place_y")
 #: Largest residual, in units of ``res_scale``.
 RES_MAX = 3.0
+#: Observation width of each game (``Kegle.observe``, ``Golf.observe``).
+OBS_DIMS = {"keglebillard": kegle_obs.OBS_DIM, "golfbillard": golf_obs.OBS_DIM}
+#: Candidate features that change sign when a golfbillard table is seen from side 1 (turned by
+#: 180 degrees): the aim's cos, sin and the struck ball's x, y (``geo2``, ``geo3``).
+_GOLF_FLIP = np.array([FEATURES.index(f) for f in ("cos_phi", "sin_phi", "geo2", "geo3")])
 
 
 @dataclass(frozen=True)
@@ -61,6 +81,7 @@ class ExpertSpec:
     """What the network sees and outputs.
 
     Attributes:
+        game: ``keglebillard`` or ``golfbillard`` (saved networks without it are keglebillard).
         n_cand, spins, speeds, spin0: the shot menu (:class:`~cuegym.agents.choice.ChoiceSpec`).
         res_scale: one unit of each residual component (:data:`RES_FIELDS`): aim [deg],
             log cue speed, top/back spin b, side spin a, placement x, y [m].
@@ -72,6 +93,7 @@ class ExpertSpec:
         res_gain: factor on the residual at play time (1: as learnt; 0: the menu entry as is).
     """
 
+    game: str = "keglebillard"
     n_cand: int = 4
     spins: tuple[float, ...] = (-0.4, 0.0, 0.3)
     speeds: tuple[float, ...] = (0.75, 1.0, 1.35)
@@ -83,6 +105,7 @@ class ExpertSpec:
     res_gain: float = 1.0
 
     def __post_init__(self) -> None:
+        check_game(self.game)
         object.__setattr__(self, "spins", tuple(float(b) for b in self.spins))
         object.__setattr__(self, "speeds", tuple(float(s) for s in self.speeds))
         object.__setattr__(self, "res_scale", tuple(float(s) for s in self.res_scale))
@@ -102,7 +125,11 @@ class ExpertSpec:
 
     @property
     def menu(self) -> ChoiceSpec:
-        return ChoiceSpec("keglebillard", self.n_cand, self.spins, self.speeds, self.spin0)
+        return ChoiceSpec(self.game, self.n_cand, self.spins, self.speeds, self.spin0)
+
+    @property
+    def obs_dim(self) -> int:
+        return OBS_DIMS[self.game]
 
     def as_dict(self) -> dict[str, Any]:
         return {f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v
@@ -116,19 +143,24 @@ class ExpertSpec:
 
 def features(arena: Any, states: Any, spec: ExpertSpec
              ) -> tuple[np.ndarray, np.ndarray, Strikes]:
-    """What the network reads for T states (a ``KegleStates`` batch or ``GameState`` values).
+    """What the network reads for T states (a ``KegleStates`` / ``GolfStates`` batch or rules
+    state values).
 
     Returns:
-        obs (T, OBS_DIM) float32 full-game observation of the player to move (scores
-        included, ``Kegle.observe``); feats (T, n_cand, N_FEAT) float32 candidate features
-        (``candidate_block``); the candidate strikes (T * n_cand, state-major).
+        obs (T, obs_dim) float32 full-game observation of the player to move (scores
+        included, ``Kegle.observe`` / ``Golf.observe``); feats (T, n_cand, N_FEAT) float32
+        candidate features (``candidate_block``; golfbillard: in the frame of the side to
+        move, attacking +x, as its observation is); the candidate strikes (T * n_cand,
+        state-major, on the table as it is).
     """
-    batch = arena.batch(states)
+    batch = arena.g.batch(states)
     obs = arena.g.observe(batch)
-    rspec = ResidualSpec(game="keglebillard", n_cand=spec.n_cand, spin0=spec.spin0)
+    rspec = ResidualSpec(game=spec.game, n_cand=spec.n_cand, spin0=spec.spin0)
     blocks = candidate_blocks(arena, batch, rspec)
     feats = np.stack([b[1] for b in blocks]).astype(np.float32) if blocks else \
         np.zeros((0, spec.n_cand, N_FEAT), np.float32)
+    if spec.game == "golfbillard" and len(feats):
+        feats[:, :, _GOLF_FLIP] *= (1.0 - 2.0 * batch.to_move).astype(np.float32)[:, None, None]
     return obs, feats, Strikes.concat([b[0] for b in blocks])
 
 
@@ -136,7 +168,8 @@ def apply_residual(strikes: Strikes, res: np.ndarray, spec: ExpertSpec, states: 
                    arena: Any) -> tuple[Strikes, np.ndarray]:
     """Strikes corrected by residuals ``res`` (T, 6) in units of ``spec.res_scale``
     (clipped to +-``RES_MAX``). A placement the correction makes unplayable (K-19; behind the
-    salvo line where required) keeps the uncorrected one.
+    salvo line where required) keeps the uncorrected one; strikes without a placement (no
+    ball in hand; every golfbillard stroke) ignore the placement components.
 
     Returns:
         the corrected strikes (clamped to the physics ranges) and the residuals as applied
@@ -154,7 +187,7 @@ def apply_residual(strikes: Strikes, res: np.ndarray, spec: ExpertSpec, states: 
     ok = has.copy()
     if has.any():
         moved = out.place + s[4:6] * r[:, 4:6]
-        batch = arena.batch(states)
+        batch = arena.g.batch(states)
         ok &= arena.placement_ok(batch, np.where(has[:, None], moved, 0.0))
         ok &= (batch.hand != HAND_SALVO) | (moved[:, 0] <= arena.salvo_x)
         out.place = np.where(ok[:, None], moved, out.place)
@@ -171,9 +204,9 @@ def mean_values(arena: Any, states: Any, strikes: Strikes, per_state: int, k: in
         states: T states (a batch). strikes: T * per_state strikes, state-major.
 
     Returns:
-        (T, per_state) mean values (units of :meth:`KeglebillardArena.values`).
+        (T, per_state) mean values (units of the arena's ``values``).
     """
-    batch = arena.batch(states)
+    batch = arena.g.batch(states)
     T = len(batch)
     z = np.repeat(rng.standard_normal((T, k, 5)), per_state, axis=0)
     cue = noise.sample(strikes.cue, k, rng, z=z).reshape(-1, 5)
@@ -199,7 +232,7 @@ def _mlp(n_in: int, hidden: Sequence[int], n_out: int) -> nn.Sequential:
 class ExpertNet(nn.Module):
     """Policy, entry values and residuals from one MLP shared across candidates; a value head.
 
-    ``forward(obs (B, OBS_DIM), feats (B, M, N_FEAT))`` returns logits (B, M * V) (padded
+    ``forward(obs (B, obs_dim), feats (B, M, N_FEAT))`` returns logits (B, M * V) (padded
     candidates at -1e9), entry values (B, M * V) (in units of ``q_scale``) and residuals
     (B, M * V, 6) in [-RES_MAX, RES_MAX], with V the menu's variants and entry ``k * V + v``
     as in :mod:`cuegym.agents.choice`. ``value(obs)`` is (B,) in [-1, 1].
@@ -209,8 +242,9 @@ class ExpertNet(nn.Module):
         super().__init__()
         self.spec = spec
         self.n_var = spec.menu.n_variants
-        self.trunk = _mlp(OBS_DIM + N_FEAT, spec.hidden, self.n_var * (2 + len(RES_FIELDS)))
-        self.value_head = _mlp(OBS_DIM, spec.hidden, 1)
+        self.trunk = _mlp(spec.obs_dim + N_FEAT, spec.hidden,
+                          self.n_var * (2 + len(RES_FIELDS)))
+        self.value_head = _mlp(spec.obs_dim, spec.hidden, 1)
 
     def forward(self, obs: torch.Tensor, feats: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -238,7 +272,8 @@ class ExpertAgent(Agent):
     (``rng`` is not used).
 
     Args:
-        net: the network, or a path to a file saved by :meth:`save`.
+        net: the network, or a path to a file saved by :meth:`save` (its ``spec.game`` is the
+            game the agent plays).
         name: label in tables (default ``expert``).
         select: how the entry is picked (``q`` or ``policy``, see :class:`ExpertSpec`);
             default: the network's ``spec.select``.
@@ -264,9 +299,12 @@ class ExpertAgent(Agent):
             raise ValueError(f"res_gain must lie in [0, 1], got {res_gain}")
         self.net = net.eval()
         self.spec = net.spec
+        self.game = net.spec.game
         self.name = name
-        self.arena = arena or make_arena("keglebillard")
-        self.settings = load_settings("keglebillard")
+        self.arena = arena or make_arena(self.game)
+        if self.arena.game != self.game:
+            raise ValueError(f"the network plays {self.game}, the arena {self.arena.game}")
+        self.settings = load_settings(self.game)
         self.mass_ratio = self.arena.params.m / self.arena.params.M
 
     def propose(self, states: Any) -> tuple[np.ndarray, np.ndarray, Strikes]:
@@ -293,7 +331,7 @@ class ExpertAgent(Agent):
     def value(self, states: Any) -> np.ndarray:
         """(T,) expected game result for the player to move in each state, in [-1, 1]
         (+1: certain win), from the value head (no simulation)."""
-        obs = self.arena.g.observe(self.arena.batch(states))
+        obs = self.arena.g.observe(self.arena.g.batch(states))
         with torch.no_grad():
             return self.net.value(torch.as_tensor(obs)).numpy().astype(np.float64)
 
@@ -303,14 +341,15 @@ class ExpertAgent(Agent):
         return save_net(self.net, path, {**self.meta, **dict(meta or {})})
 
 
-def value_function(path: str | Path | None = None) -> Any:
+def value_function(path: str | Path | None = None, game: str = "keglebillard") -> Any:
     """The value head of a saved expert network as a plain callable ``value(states) -> (T,)``
     (expected result for the player to move, in [-1, 1]); default: the shipped
-    ``agents/pretrained/keglebillard_expert.pt``. For search that wants a leaf evaluation."""
+    ``agents/pretrained/<game>_expert.pt``. For search that wants a leaf evaluation."""
     if path is None:
         from cuegym.agents import PRETRAINED_DIR
 
-        path = PRETRAINED_DIR / "keglebillard_expert.pt"
+        check_game(game)
+        path = PRETRAINED_DIR / f"{game}_expert.pt"
     return ExpertAgent(path).value
 
 
@@ -352,8 +391,9 @@ def collect_positions(arena: Any, agents: Sequence[Agent], n_games: int, *, seed
     alternating, tournament noise), with its game's result for the player to move.
 
     Returns:
-        the states (a ``KegleStates`` batch of n positions), ``z`` (n,) float32 (+1 the player
-        to move won the game, -1 lost, 0 cut off by ``max_shots``), and the
+        the states (a ``KegleStates`` / ``GolfStates`` batch of n positions), ``z`` (n,)
+        float32 (+1 the player to move won the game, -1 lost, 0 a draw (G-5) or cut off by
+        ``max_shots``), and the
         :class:`~cuegym.agents.arena.GameResults`.
     """
     parts: list[Any] = []
@@ -361,7 +401,7 @@ def collect_positions(arena: Any, agents: Sequence[Agent], n_games: int, *, seed
     shooters: list[np.ndarray] = []
 
     def observe(idx: np.ndarray, sub: Any, movers: np.ndarray) -> None:
-        parts.append(arena.batch(sub).copy())
+        parts.append(arena.g.batch(sub).copy())
         games.append(np.asarray(idx, np.int64).copy())
         shooters.append(np.asarray(movers, np.int64).copy())
 
@@ -372,9 +412,7 @@ def collect_positions(arena: Any, agents: Sequence[Agent], n_games: int, *, seed
     a = np.concatenate(shooters)
     w = res.winner[g]
     z = np.where(w == a, 1.0, np.where(w >= 0, -1.0, 0.0)).astype(np.float32)
-    from cuegym.games.kegle_state import KegleStates
-
-    return KegleStates.concat(parts), z, res
+    return type(parts[0]).concat(parts), z, res
 
 
 # ---------------------------------------------------------------------------------------------
@@ -473,7 +511,7 @@ def teacher_labels(arena: Any, states: Any, spec: ExpertSpec, tspec: TeacherSpec
     per stage and chunk).
 
     Returns:
-        arrays over the T states: ``obs`` (T, OBS_DIM), ``feats`` (T, n_cand, N_FEAT), ``q``
+        arrays over the T states: ``obs`` (T, obs_dim), ``feats`` (T, n_cand, N_FEAT), ``q``
         (T, A) stage-1 mean value of every menu entry, ``entry`` (T,) and ``res`` (T, 6) the
         teacher's move (menu entry + residual label in ``res_scale`` units, see ``res_tau``),
         ``value`` (T,) its stage-2 mean value, ``menu_value`` (T,) the best stage-1 entry's
@@ -484,8 +522,10 @@ def teacher_labels(arena: Any, states: Any, spec: ExpertSpec, tspec: TeacherSpec
     from cuegym.envs.config import load_settings
 
     noise = load_noise(tspec.noise)
-    settings = load_settings("keglebillard")
-    batch = arena.batch(states)
+    if arena.game != spec.game:
+        raise ValueError(f"the expert spec is for {spec.game}, the arena plays {arena.game}")
+    settings = load_settings(spec.game)
+    batch = arena.g.batch(states)
     out: list[dict[str, np.ndarray]] = []
     for a in range(0, len(batch), tspec.chunk):
         sub = batch.take(np.arange(a, min(len(batch), a + tspec.chunk)))
@@ -521,7 +561,7 @@ class TrainSpec:
 def train_net(net: ExpertNet, labels: dict[str, np.ndarray], value_obs: np.ndarray,
               value_z: np.ndarray, tspec: TrainSpec, seed: int = 0) -> dict[str, float]:
     """Fit ``net`` (in place) on teacher ``labels`` (:func:`teacher_labels`, concatenated) and
-    game results ``value_z`` (n,) of observations ``value_obs`` (n, OBS_DIM).
+    game results ``value_z`` (n,) of observations ``value_obs`` (n, obs_dim).
 
     Returns:
         the mean losses over the last tenth of the steps: ``ce``, ``q``, ``res``, ``value``

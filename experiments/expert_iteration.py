@@ -1,17 +1,18 @@
-"""Expert iteration for keglebillard: positions from whole games, labelled by a simulating
-teacher that also weighs the student's own move, distilled into a network that then plays with
-one forward pass (method: :mod:`cuegym.agents.expert`; docs/agents.md).
+"""Expert iteration for keglebillard and golfbillard: positions from whole games, labelled by
+a simulating teacher that also weighs the student's own move, distilled into a network that
+then plays with one forward pass (method: :mod:`cuegym.agents.expert`; docs/agents.md).
 
     python experiments/expert_iteration.py --config configs/expert/keglebillard.yaml
     python experiments/expert_iteration.py --config configs/expert/keglebillard.yaml \\
         --name quick --set generations=1 label_positions=64 'train={steps: 50}'
     python experiments/expert_iteration.py --config configs/expert/keglebillard.yaml --resume
+    python experiments/expert_iteration.py --config configs/expert/golfbillard.yaml
 
 Writes ``runs/<name>/``: ``config.yaml`` (the settings used), ``gen<k>.pt`` (the network after
 generation k) and ``model.pt`` (the last), ``labels_gen<k>.npz`` (the teacher's labels and the
 games' positions of generation k, for ``--resume``), ``metrics.csv`` (one row per generation:
 teacher and student values on the generation's fresh positions, losses, games against the
-geometric aimer and the planner) and ``learning_curve.png``. Every file is written to a
+agents of ``eval``) and ``learning_curve.png``. Every file is written to a
 temporary name and renamed; ``--resume`` continues after the last finished generation.
 """
 
@@ -38,7 +39,8 @@ from train import deep_merge, parse_set, write_atomic  # noqa: E402 (the sibling
 
 #: Config keys and their defaults (configs/expert/keglebillard.yaml documents each).
 DEFAULTS: dict[str, Any] = {
-    "name": "keglebillard_expert", "seed": 0, "generations": 3, "threads": 1,
+    "game": "keglebillard", "name": "keglebillard_expert", "seed": 0, "generations": 3,
+    "threads": 1,
     "spec": {}, "teacher": {}, "train": {}, "label_positions": 6000, "max_shots": 400,
     "games": {"first": [["geometric", "geometric", 200]],
               "later": [["student", "student", 100], ["student", "geometric", 100]]},
@@ -47,6 +49,8 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+#: The opponents ``eval`` may name, with their colour in the learning curve.
+EVAL_COLORS = {"geometric": "tab:green", "planner": "tab:red", "pretrained": "tab:purple"}
 #: metrics.csv columns holding counts (the rest are floats)
 INT_COLUMNS = ("generation", "positions", "labelled")
 
@@ -77,7 +81,22 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
             raise ValueError(f"unknown {key} key(s) {bad}; known: {sorted(known)}")
     if int(cfg["generations"]) < 1 or int(cfg["label_positions"]) < 1:
         raise ValueError("generations and label_positions must be >= 1")
+    from cuegym.agents.base import check_game
+
+    check_game(cfg["game"])
+    if (cfg["spec"] or {}).get("game", cfg["game"]) != cfg["game"]:
+        raise ValueError(f"spec.game {cfg['spec']['game']!r} differs from game {cfg['game']!r}")
+    bad = [k for k in cfg["eval"] if k != "seed" and k not in EVAL_COLORS]
+    if bad:
+        raise ValueError(f"eval: unknown opponent(s) {bad}; known: {sorted(EVAL_COLORS)}")
     return cfg
+
+
+def expert_spec(cfg: dict[str, Any]) -> Any:
+    """The run's :class:`~cuegym.agents.expert.ExpertSpec` (``spec`` for the config's game)."""
+    from cuegym.agents.expert import ExpertSpec
+
+    return ExpertSpec(**{**(cfg["spec"] or {}), "game": cfg["game"]})
 
 
 def _atomic_npz(path: Path, **arrays: np.ndarray) -> None:
@@ -92,29 +111,32 @@ def _atomic_npz(path: Path, **arrays: np.ndarray) -> None:
 def _agent(spec: str, student: Any, arena: Any) -> Any:
     from cuegym.agents import make_agent
 
-    return student if spec == "student" else make_agent(spec, "keglebillard", arena=arena)
+    return student if spec == "student" else make_agent(spec, arena.game, arena=arena)
 
 
 def _games_eval(arena: Any, student: Any, other: str, n: int, seed: int) -> dict[str, float]:
-    """Student vs ``other``: wins / decided games with the Wilson 95 % interval, points per
-    shot and foul rate of both (tournament noise, seats alternating)."""
+    """Student vs ``other``: wins / finished games (a G-5 draw is no win) with the Wilson 95 %
+    interval, the share of draws, points (golfbillard: own goals) per shot and foul rate of
+    both (tournament noise, seats alternating)."""
     from cuegym.agents import play_games
     from cuegym.agents.ratings import wilson_interval
 
     res = play_games(arena, [student, _agent(other, None, arena)], n, seed=seed)
     a, b = res.stats(0), res.stats(1)
-    dec = a["wins"] + a["losses"]
+    dec = a["wins"] + a["losses"] + a["draws"]
     lo, hi = wilson_interval(a["wins"], dec) if dec else (float("nan"),) * 2
     key = other.split(":")[0]
+    draws = {f"{key}_draws": a["draws"] / dec if dec else float("nan")} \
+        if arena.game == "golfbillard" else {}  # G-5; keglebillard has no draws
     return {f"{key}_win": a["wins"] / dec if dec else float("nan"), f"{key}_win_lo": lo,
-            f"{key}_win_hi": hi, f"{key}_games": n, f"{key}_pps": a["points_per_shot"],
+            f"{key}_win_hi": hi, f"{key}_games": n, **draws, f"{key}_pps": a["points_per_shot"],
             f"{key}_fouls": a["foul_rate"], f"{key}_opp_pps": b["points_per_shot"],
             f"{key}_opp_fouls": b["foul_rate"]}
 
 
-def plot_curves(run: Path, rows: list[dict[str, Any]]) -> Path:
+def plot_curves(run: Path, rows: list[dict[str, Any]], game: str = "keglebillard") -> Path:
     """learning_curve.png: per generation, the student's games (win share with 95 % interval
-    against the geometric aimer and the planner; points per shot; foul rate) and the simulated
+    against the opponents of ``eval``; points per shot; foul rate) and the simulated
     value of its move, the teacher's and the best stage-1 menu entry's on the generation's fresh
     positions (before training on them; the student's value at generation 0 is the menu's)."""
     import matplotlib
@@ -124,7 +146,7 @@ def plot_curves(run: Path, rows: list[dict[str, Any]]) -> Path:
 
     g = np.array([r["generation"] for r in rows])
     fig, ax = plt.subplots(1, 4, figsize=(17, 3.8))
-    for key, c in (("geometric", "tab:green"), ("planner", "tab:red")):
+    for key, c in EVAL_COLORS.items():
         if f"{key}_win" not in rows[0]:
             continue
         w = np.array([r[f"{key}_win"] for r in rows])
@@ -135,9 +157,10 @@ def plot_curves(run: Path, rows: list[dict[str, Any]]) -> Path:
         ax[1].plot(g, [r[f"{key}_pps"] for r in rows], "o-", color=c, label=f"vs {key}")
         ax[2].plot(g, [100 * r[f"{key}_fouls"] for r in rows], "o-", color=c, label=f"vs {key}")
     ax[0].axhline(0.5, color="grey", lw=0.8)
-    ax[0].set(xlabel="generation", ylabel="share of decided games won", ylim=(0, 1),
+    ax[0].set(xlabel="generation", ylabel="share of finished games won", ylim=(0, 1),
               title="student's games (95 % Wilson)")
-    ax[1].set(xlabel="generation", ylabel="points per shot", title="student's points per shot")
+    pts = "own goals" if game == "golfbillard" else "points"
+    ax[1].set(xlabel="generation", ylabel=f"{pts} per shot", title=f"student's {pts} per shot")
     ax[2].set(xlabel="generation", ylabel="fouls [% of shots]", title="student's foul rate")
     for key, c, lab in (("teacher_value", "black", "teacher's move (best of its search)"),
                         ("menu_value", "tab:blue", "best menu entry of stage 1"),
@@ -168,8 +191,7 @@ def run_generation(k: int, cfg: dict[str, Any], arena: Any, net: Any, student: A
                    rng: np.random.Generator, bar: Any) -> tuple[dict, np.ndarray, np.ndarray,
                                                                  dict[str, float]]:
     """Games, then the teacher's labels of ``label_positions`` of their positions."""
-    from cuegym.agents.expert import ExpertSpec, TeacherSpec, collect_positions, teacher_labels
-    from cuegym.games.kegle_state import KegleStates
+    from cuegym.agents.expert import TeacherSpec, collect_positions, teacher_labels
 
     t0 = time.time()
     rows = cfg["games"]["first" if k == 0 or student is None else "later"]
@@ -180,7 +202,7 @@ def run_generation(k: int, cfg: dict[str, Any], arena: Any, net: Any, student: A
                                      max_shots=int(cfg["max_shots"]))
         parts.append(st)
         zs.append(z)
-    states = KegleStates.concat(parts)
+    states = type(parts[0]).concat(parts)
     z = np.concatenate(zs)
     t_games = time.time() - t0
     n_lab = min(int(cfg["label_positions"]), len(states))
@@ -188,7 +210,7 @@ def run_generation(k: int, cfg: dict[str, Any], arena: Any, net: Any, student: A
     t0 = time.time()
     bar.reset(total=n_lab)
     bar.set_description(f"generation {k}: teacher")
-    labels = teacher_labels(arena, states.take(pick), ExpertSpec(**cfg["spec"]),
+    labels = teacher_labels(arena, states.take(pick), expert_spec(cfg),
                             TeacherSpec(**cfg["teacher"]), rng, student=student,
                             progress=bar.update)
     info = {"positions": len(states), "labelled": n_lab, "t_games_s": t_games,
@@ -213,7 +235,6 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
     from cuegym.agents.expert import (
         ExpertAgent,
         ExpertNet,
-        ExpertSpec,
         TrainSpec,
         load_net,
         save_net,
@@ -230,12 +251,13 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
     run.mkdir(parents=True, exist_ok=True)
     cfg_text = yaml.safe_dump(cfg, sort_keys=False)
     if resume and (run / "config.yaml").exists() and \
-            yaml.safe_load((run / "config.yaml").read_text()) | {"generations": 0} != \
+            {"game": "keglebillard"} | yaml.safe_load((run / "config.yaml").read_text()) | \
+            {"generations": 0} != \
             cfg | {"generations": 0}:
         raise ValueError(f"--resume: {run}/config.yaml differs from the config given")
     write_atomic(run / "config.yaml", cfg_text)
-    arena = make_arena("keglebillard")
-    spec = ExpertSpec(**cfg["spec"])
+    arena = make_arena(cfg["game"])
+    spec = expert_spec(cfg)
     net = ExpertNet(spec)
     student = None
     data: list[tuple[dict, np.ndarray, np.ndarray]] = []
@@ -264,14 +286,14 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
                            np.concatenate([d[2] for d in data]), TrainSpec(**cfg["train"]),
                            seed=int(cfg["seed"]) * 100 + k)
         student = ExpertAgent(net, arena=arena)
-        meta = {"game": "keglebillard", "generation": k, "config": cfg,
+        meta = {"game": cfg["game"], "generation": k, "config": cfg,
                 "command": "python experiments/expert_iteration.py " + " ".join(sys.argv[1:])}
         save_net(net, run / f"gen{k}.pt", meta)
         save_net(net, run / "model.pt", meta)
         row = {"generation": k, **info, "t_train_s": time.time() - t0, **losses}
         ev = cfg["eval"]
         t0 = time.time()
-        for other in ("geometric", "planner"):
+        for other in EVAL_COLORS:
             if int(ev.get(other, 0)):
                 row.update(_games_eval(arena, student, other, int(ev[other]),
                                        int(ev["seed"]) + 100 * k))
@@ -282,7 +304,7 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
         w.writeheader()
         w.writerows(rows)
         write_atomic(metrics, buf.getvalue())
-        plot_curves(run, rows)
+        plot_curves(run, rows, cfg["game"])
         print(json.dumps({k2: round(v, 4) if isinstance(v, float) else v
                           for k2, v in row.items()}), file=sys.stderr, flush=True)
     bar.close()
@@ -293,7 +315,8 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--config", help="YAML config (configs/expert/keglebillard.yaml)")
+    p.add_argument("--config", help="YAML config (configs/expert/keglebillard.yaml, "
+                   "configs/expert/golfbillard.yaml)")
     p.add_argument("--name", help="run name (directory under runs/)")
     p.add_argument("--resume", action="store_true", help="continue runs/<name> after its last "
                    "finished generation (its config must be the one given, generations aside)")

@@ -150,14 +150,22 @@ def test_shipped_expert_loads_and_acts_deterministically():
     assert res.stats(0)["shots"] > 0
 
 
-def test_expert_names_keglebillard_only():
+def test_expert_networks_play_their_own_game_only(tmp_path):
     from cuegym.agents import make_agent
+    from cuegym.agents.expert import ExpertAgent, ExpertNet, ExpertSpec, save_net
 
-    with pytest.raises(ValueError, match="keglebillard only"):
-        make_agent("expert", "golfbillard")
     with pytest.raises(FileNotFoundError, match="no expert model"):
         make_agent("missing.pt", "keglebillard")
-    from cuegym.agents.expert import ExpertAgent, ExpertNet, ExpertSpec
+    path = save_net(ExpertNet(ExpertSpec(game="golfbillard", spin0=0.0)), tmp_path / "g.pt")
+    with pytest.raises(ValueError, match="for golfbillard, not keglebillard"):
+        make_agent(str(path), "keglebillard")
+    assert make_agent(str(path), "golfbillard").game == "golfbillard"
+    with pytest.raises(ValueError, match="the arena keglebillard"):
+        from cuegym.agents import make_arena
+
+        ExpertAgent(path, arena=make_arena("keglebillard"))
+    with pytest.raises(ValueError, match="game"):
+        ExpertSpec(game="snooker")
 
     with pytest.raises(ValueError, match="select"):
         ExpertSpec(select="best")
