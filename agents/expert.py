@@ -45,7 +45,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -353,13 +353,18 @@ def value_function(path: str | Path | None = None, game: str = "keglebillard") -
     return ExpertAgent(path).value
 
 
-def save_net(net: ExpertNet, path: str | Path, meta: dict[str, Any] | None = None) -> Path:
-    """``torch.save`` of ``{"state_dict", "spec", "meta"}`` to ``path``, atomically."""
+def save_net(net: ExpertNet, path: str | Path, meta: dict[str, Any] | None = None,
+             spec: ExpertSpec | None = None) -> Path:
+    """``torch.save`` of ``{"state_dict", "spec", "meta"}`` to ``path``, atomically; ``spec``
+    (default ``net.spec``) may change the play settings (``select``, ``res_gain``) only."""
+    spec = net.spec if spec is None else spec
+    if replace(spec, select=net.spec.select, res_gain=net.spec.res_gain) != net.spec:
+        raise ValueError("save_net: spec may differ from net.spec in select and res_gain only")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        torch.save({"state_dict": net.state_dict(), "spec": net.spec.as_dict(),
+        torch.save({"state_dict": net.state_dict(), "spec": spec.as_dict(),
                     "meta": json.dumps(meta or {})}, tmp)
         os.replace(tmp, path)
     finally:

@@ -44,22 +44,22 @@ ValueFn = Callable[[Any], np.ndarray]
 
 
 def load_policy(policy: Any, game: str) -> Agent | None:
-    """The proposal policy: an :class:`Agent`, a model ``.zip`` path, ``"pretrained"`` (the
-    shipped model of ``game``; None with a note on stderr while none is shipped) or None /
-    ``"none"`` (no proposals)."""
+    """The proposal policy: an :class:`Agent`, ``"pretrained"`` (the shipped model of ``game``;
+    None with a note on stderr while none is shipped), None / ``"none"`` (no proposals), or any
+    other spec :func:`~cuegym.agents.make_agent` takes (``"expert"``, a model ``.zip`` or
+    ``.pt`` path, ...)."""
     if policy is None or isinstance(policy, Agent):
         if policy is not None and policy.game != game:
             raise ValueError(f"policy {policy.name!r} plays {policy.game}, not {game}")
         return policy
     if not isinstance(policy, str):
-        raise ValueError(f"policy must be an Agent, a .zip path, 'pretrained' or 'none', got "
-                         f"{policy!r}")
+        raise ValueError(f"policy must be an Agent, an agent spec ('expert', a .zip or .pt "
+                         f"path, 'pretrained') or 'none', got {policy!r}")
     if policy == "none":
         return None
-    from cuegym.agents.sb3_agent import SB3Agent
-
     if policy == "pretrained":
         from cuegym.agents import pretrained_path
+        from cuegym.agents.sb3_agent import SB3Agent
 
         path = pretrained_path(game)
         if path is None:
@@ -67,7 +67,11 @@ def load_policy(policy: Any, game: str) -> Agent | None:
                   "policy proposals", file=sys.stderr)
             return None
         return SB3Agent(path, game=game, name="pretrained")
-    return SB3Agent(policy, game=game)
+    from cuegym.agents import make_agent
+
+    if policy.partition(":")[0] == "guided":
+        raise ValueError("the guided planner's policy cannot be a guided planner")
+    return make_agent(policy, game)
 
 
 class GuidedPlannerAgent(Agent):

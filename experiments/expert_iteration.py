@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -46,7 +47,11 @@ DEFAULTS: dict[str, Any] = {
               "later": [["student", "student", 100], ["student", "geometric", 100]]},
     "eval": {"geometric": 100, "planner": 40, "seed": 50_000},
     "progress_bar": True,
+    "play": {},
 }
+
+#: ``play`` keys: how ``model.pt`` plays (its saved spec), where it differs from the training run
+PLAY_KEYS = ("select", "res_gain")
 
 
 #: The opponents ``eval`` may name, with their colour in the learning curve.
@@ -70,7 +75,6 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
             if len(row) != 3 or int(row[2]) < 1:
                 raise ValueError(f"games.{key}: each row is [agent, agent, n_games >= 1], "
                                  f"got {row}")
-    import dataclasses
 
     from cuegym.agents.expert import ExpertSpec, TeacherSpec, TrainSpec
 
@@ -83,6 +87,9 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
         raise ValueError("generations and label_positions must be >= 1")
     from cuegym.agents.base import check_game
 
+    bad = sorted(set(cfg["play"] or {}) - set(PLAY_KEYS))
+    if bad:
+        raise ValueError(f"unknown play key(s) {bad}; known: {list(PLAY_KEYS)}")
     check_game(cfg["game"])
     if (cfg["spec"] or {}).get("game", cfg["game"]) != cfg["game"]:
         raise ValueError(f"spec.game {cfg['spec']['game']!r} differs from game {cfg['game']!r}")
@@ -252,8 +259,8 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
     cfg_text = yaml.safe_dump(cfg, sort_keys=False)
     if resume and (run / "config.yaml").exists() and \
             {"game": "keglebillard"} | yaml.safe_load((run / "config.yaml").read_text()) | \
-            {"generations": 0} != \
-            cfg | {"generations": 0}:
+            {"generations": 0, "play": {}} != \
+            cfg | {"generations": 0, "play": {}}:  # more generations, other play settings
         raise ValueError(f"--resume: {run}/config.yaml differs from the config given")
     write_atomic(run / "config.yaml", cfg_text)
     arena = make_arena(cfg["game"])
@@ -289,7 +296,10 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
         meta = {"game": cfg["game"], "generation": k, "config": cfg,
                 "command": "python experiments/expert_iteration.py " + " ".join(sys.argv[1:])}
         save_net(net, run / f"gen{k}.pt", meta)
-        save_net(net, run / "model.pt", meta)
+        # model.pt plays with the `play` settings (chosen on held-out games); the generations
+        # keep the ones the student played with while collecting positions
+        save_net(net, run / "model.pt", meta,
+                 spec=dataclasses.replace(net.spec, **(cfg["play"] or {})))
         row = {"generation": k, **info, "t_train_s": time.time() - t0, **losses}
         ev = cfg["eval"]
         t0 = time.time()

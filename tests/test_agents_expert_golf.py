@@ -117,6 +117,10 @@ def test_golf_one_generation_trains_saves_and_plays(tmp_path, arena):
     assert "geometric_draws" in header  # G-5 draws are counted, and no win
     agent = make_agent(str(run / "model.pt"), "golfbillard")
     assert agent.game == "golfbillard" and agent.meta["game"] == "golfbillard"
+    # model.pt plays with the config's `play` settings, the generation with the training ones
+    assert (agent.select, agent.res_gain) == ("policy", 1.0)
+    gen0 = make_agent(str(run / "gen0.pt"), "golfbillard")
+    assert (gen0.select, gen0.res_gain) == ("q", 0.0)
     res = play_games(arena, [agent, make_agent("geometric", "golfbillard", arena=arena)], 2,
                      seed=9)
     assert res.stats(0)["shots"] > 0
@@ -126,6 +130,8 @@ def test_golf_one_generation_trains_saves_and_plays(tmp_path, arena):
         load_config(None, {"game": "golfbillard", "spec": {"game": "keglebillard"}})
     with pytest.raises(ValueError, match="eval: unknown opponent"):
         load_config(None, {"eval": {"guided": 10}})
+    with pytest.raises(ValueError, match="unknown play key"):
+        load_config(None, {"play": {"select": "q", "n_cand": 3}})
 
 
 def test_shipped_golf_expert_loads_and_plays_deterministically(arena):

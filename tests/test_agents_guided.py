@@ -122,6 +122,13 @@ def test_make_agent_guided_with_options():
     agent = make_agent("guided:n_top=2,policy=none", "keglebillard")
     assert isinstance(agent, GuidedPlannerAgent)
     assert agent.n_top == 2 and agent.policy is None and agent.n_policy == 0
+    # any agent spec proposes: the shipped expert network, by name
+    agent = make_agent("guided:policy=expert", "golfbillard")
+    assert agent.policy.name == "expert" and agent.policy.game == "golfbillard"
+    with pytest.raises(ValueError, match="cannot be a guided planner"):
+        make_agent("guided:policy=guided", "golfbillard")
+    with pytest.raises(ValueError, match="unknown agent|not a"):
+        make_agent("guided:policy=nonsense", "golfbillard")
 
 
 def test_segment_top_ranks_each_block():
