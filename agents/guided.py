@@ -79,9 +79,13 @@ class GuidedPlannerAgent(Agent):
         n_policy: strikes from the policy per state: its own and ``n_policy - 1`` perturbations
             (0 or no policy: none).
         n_top: candidates per state that get the second ply (0: a one-shot planner).
-        n_next: next states per top candidate (its first ``n_next`` noise draws; <= n_noise).
+        n_next: next states per top candidate (its first ``n_next`` noise draws; <= n_noise,
+            or <= n_recheck with a recheck).
         reply_candidates, reply_noise: the reply search at each next state.
         discount: weight of the second ply's value.
+        n_recheck: fresh noise draws for the ``n_top`` candidates (:meth:`recheck`; 0: none):
+            their first-ply value is averaged over all draws and the next states come from the
+            fresh ones.
         policy: the proposal policy (:func:`load_policy`; default the shipped model).
         value: a learned position value (:data:`ValueFn`) used instead of the reply search.
         noise: the execution noise planned for (``"tournament"``, ``"none"``, a scale, a
@@ -94,7 +98,8 @@ class GuidedPlannerAgent(Agent):
 
     def __init__(self, game: str = "keglebillard", n_candidates: int = 64, n_noise: int = 6,
                  n_policy: int = 4, n_top: int = 6, n_next: int = 3, reply_candidates: int = 16,
-                 reply_noise: int = 3, discount: float = 1.0, policy: Any = "pretrained",
+                 reply_noise: int = 3, discount: float = 1.0, n_recheck: int = 0,
+                 policy: Any = "pretrained",
                  value: ValueFn | None = None, noise: Any = "tournament", n_base: int = 12,
                  jitter: Mapping | None = None, spins: Sequence[float] | None = None,
                  reply_spins: Sequence[float] | None = None, terms: Mapping | None = None,
@@ -112,14 +117,17 @@ class GuidedPlannerAgent(Agent):
         for key, v, lo in (("n_candidates", self.n_candidates, 1), ("n_noise", self.n_noise, 1),
                            ("n_policy", self.n_policy, 0), ("n_top", self.n_top, 0),
                            ("n_next", self.n_next, 1), ("reply_candidates", reply_candidates, 1),
-                           ("reply_noise", reply_noise, 1)):
+                           ("reply_noise", reply_noise, 1), ("n_recheck", n_recheck, 0)):
             if int(v) < lo:
                 raise ValueError(f"{key} must be >= {lo}, got {v}")
         if self.n_policy >= self.n_candidates:
             raise ValueError(f"n_policy ({self.n_policy}) must be below n_candidates "
                              f"({self.n_candidates}): the planner's candidates need room")
-        if self.n_next > self.n_noise:
-            raise ValueError(f"n_next ({self.n_next}) cannot exceed n_noise ({self.n_noise})")
+        self.n_recheck = int(n_recheck)
+        draws = self.n_recheck or self.n_noise  # the draws the next states come from
+        if self.n_next > draws:
+            raise ValueError(f"n_next ({self.n_next}) cannot exceed n_noise ({self.n_noise}) or, "
+                             f"with n_recheck, n_recheck ({self.n_recheck})")
         self.discount = float(discount)
         if value is not None and not callable(value):
             raise ValueError(f"value must be a callable states -> (n,) array, got {value!r}")
@@ -171,12 +179,37 @@ class GuidedPlannerAgent(Agent):
             return flat.take(segment_top(v1, sizes, 1)[:, 0])
         top = segment_top(v1, sizes, self.n_top)  # (T, M) flat candidate indices
         T, M, N2 = len(sizes), top.shape[1], self.n_next
-        rows = (top[..., None] * K + np.arange(N2)).reshape(-1)  # (T*M*N2,) rows of `new`
+        q1 = v1[top]
+        if self.n_recheck:
+            q1, new, K = self.recheck(batch, flat.take(top.reshape(-1)), q1, rng)
+            rows = (np.arange(T * M)[:, None] * K + np.arange(N2)).reshape(-1)
+        else:
+            rows = (top[..., None] * K + np.arange(N2)).reshape(-1)  # (T*M*N2,) rows of `new`
         nxt = arena.take(new, rows)
         shooter = np.repeat(arena.movers(batch), M * N2)
         cont = self.next_values(nxt, shooter, rng, np.repeat(np.arange(T), M * N2))
-        q = v1[top] + self.discount * cont.reshape(T, M, N2).mean(-1)  # (T, M)
+        q = q1 + self.discount * cont.reshape(T, M, N2).mean(-1)  # (T, M)
         return flat.take(top[np.arange(T), np.argmax(q, axis=1)])
+
+    def recheck(self, batch: Any, cands: Strikes, q1: np.ndarray, rng: np.random.Generator
+                ) -> tuple[np.ndarray, Any, int]:
+        """The (T, M) top candidates ``cands`` (flat, root-major) under ``n_recheck`` fresh
+        noise draws (common to a root's candidates): their first-ply values ``q1`` averaged
+        with the fresh ones over all ``n_noise + n_recheck`` draws, and the next states of the
+        fresh draws. The top candidates were chosen *because* their first draws went well
+        (the max of noisy means is biased upward); fresh draws re-rank them on equal luck and
+        give next positions that are not selected for luck.
+
+        Returns:
+            (q1 (T, M), next states (T * M * n_recheck rows, candidate i draw k at
+            ``i * n_recheck + k``), n_recheck).
+        """
+        arena, R, (T, M) = self.arena, self.n_recheck, q1.shape
+        sizes = np.full(T, M, np.int64)
+        rep, noisy = noisy_batch(arena, batch, cands, sizes, self.noise, R, rng)
+        out, new = arena.outcomes(rep, noisy)
+        fresh = arena.score(out, terms=self.first.terms).reshape(T, M, R).mean(-1)
+        return (self.n_noise * q1 + R * fresh) / (self.n_noise + R), new, R
 
     def next_values(self, states: Any, shooter: np.ndarray, rng: np.random.Generator,
                     groups: np.ndarray | None = None) -> np.ndarray:
