@@ -130,6 +130,22 @@ def test_recheck_averages_fresh_draws_and_hands_over_their_next_states(game_stat
     assert np.allclose(q1 - q0, 10.0 * SMALL["n_noise"] / (SMALL["n_noise"] + 3))
 
 
+def test_reply_recheck_replays_the_best_reply(game_states):
+    """Without noise the fresh draws of the best reply repeat its value; with noise they are
+    new draws of the same reply, so the value moves."""
+    arena, states = game_states
+    batch = arena.g.batch(states)
+
+    def reply(noise, r):
+        agent = GuidedPlannerAgent(arena.game, arena=arena, noise=noise, reply_recheck=r,
+                                   **SMALL)
+        return agent.reply_values(batch, np.random.default_rng(6))
+
+    assert np.allclose(reply("none", 4), reply("none", 0))
+    plain, rechecked = reply("tournament", 0), reply("tournament", 4)
+    assert np.isfinite(rechecked).all() and not np.allclose(plain, rechecked)
+
+
 def test_bad_value_and_settings_are_refused(game_states):
     arena, states = game_states
     bad = GuidedPlannerAgent(arena.game, arena=arena, value=lambda s: np.zeros(1),
@@ -142,6 +158,8 @@ def test_bad_value_and_settings_are_refused(game_states):
         GuidedPlannerAgent(arena.game, arena=arena, n_noise=6, n_next=3, n_recheck=2)
     with pytest.raises(ValueError, match="n_recheck"):
         GuidedPlannerAgent(arena.game, arena=arena, n_recheck=-1)
+    with pytest.raises(ValueError, match="reply_recheck"):
+        GuidedPlannerAgent(arena.game, arena=arena, reply_recheck=-2)
     with pytest.raises(ValueError, match="n_policy"):
         GuidedPlannerAgent(arena.game, arena=arena, n_candidates=4, n_policy=4)
     with pytest.raises(ValueError, match="reply_noise"):
