@@ -10,21 +10,27 @@ For every state it is to play (T states, batched):
 2. **First ply**: every candidate of every state under the same ``n_noise`` draws of the
    execution noise (common random numbers), in one batched physics call; the rules score each
    outcome (``arena.score``, the planner's values) and keep the next state.
-3. **Second ply** for the ``n_top`` best candidates of each state: the next states of their first
+3. **Recheck** (``n_recheck`` > 0): the ``n_top`` best candidates of each state are played again
+   under ``n_recheck`` fresh draws (common to a state's candidates); their first-ply value becomes
+   the mean over all draws, and the second ply starts from the fresh draws' next states. The top
+   candidates were picked because their first draws went well (the best of many noisy means is
+   biased upward, and so are the positions those draws leave); the fresh draws are not.
+4. **Second ply** for the ``n_top`` best candidates of each state: the next states of their first
    ``n_next`` noise draws (T x n_top x n_next positions) are valued for the side to move there —
    by a cheap reply search (the plain planner's candidates, ``reply_candidates`` per position,
    under ``reply_noise`` draws; the best mean value: all positions in one physics call) or by a
-   learned ``value(states)``. The next player's value counts against the shooter
+   learned ``value(states)``; with ``reply_recheck`` the best reply's value is averaged with
+   that many fresh draws of it (as in 3). The next player's value counts against the shooter
    (keglebillard: the opponent's points minus the skæve he hands back, so a foul of his counts
    for us; golfbillard: the opponent's stroke) and for the shooter where he keeps the turn
    (golfbillard, an own ball scored without a foul, G-1). A finished game adds nothing: its
    result is in the first ply's value (``WIN_VALUE``; golfbillard's G-5 terms value a draw
    there too: the first ply scores with the states before and after each stroke).
-4. The candidate with the best ``first-ply value + discount * mean second-ply value`` is played.
+5. The candidate with the best ``first-ply value + discount * mean second-ply value`` is played.
 
-The cost per move is about ``n_candidates * n_noise + n_top * n_next * reply_candidates *
-reply_noise`` simulated shots plus ``n_top * n_next`` geometric candidate sets; docs/agents.md has
-the measured seconds per move against the plain planner.
+The cost per move is about ``n_candidates * n_noise + n_top * n_recheck + n_top * n_next *
+reply_candidates * reply_noise`` simulated shots plus ``n_top * n_next`` geometric candidate
+sets; docs/agents.md has the measured seconds per move against the plain planner.
 """
 
 from __future__ import annotations
@@ -84,9 +90,15 @@ class GuidedPlannerAgent(Agent):
         n_policy: strikes from the policy per state: its own and ``n_policy - 1`` perturbations
             (0 or no policy: none).
         n_top: candidates per state that get the second ply (0: a one-shot planner).
-        n_next: next states per top candidate (its first ``n_next`` noise draws; <= n_noise).
+        n_next: next states per top candidate (its first ``n_next`` noise draws; <= n_noise,
+            or <= n_recheck with a recheck).
         reply_candidates, reply_noise: the reply search at each next state.
         discount: weight of the second ply's value.
+        n_recheck: fresh noise draws for the ``n_top`` candidates (:meth:`recheck`; 0: none):
+            their first-ply value is averaged over all draws and the next states come from the
+            fresh ones.
+        reply_recheck: fresh noise draws for the reply search's best reply
+            (:meth:`reply_values`; 0: none).
         policy: the proposal policy (:func:`load_policy`; default the shipped model).
         value: a learned position value (:data:`ValueFn`) used instead of the reply search.
         noise: the execution noise planned for (``"tournament"``, ``"none"``, a scale, a
@@ -99,7 +111,8 @@ class GuidedPlannerAgent(Agent):
 
     def __init__(self, game: str = "keglebillard", n_candidates: int = 64, n_noise: int = 6,
                  n_policy: int = 4, n_top: int = 6, n_next: int = 3, reply_candidates: int = 16,
-                 reply_noise: int = 3, discount: float = 1.0, policy: Any = "pretrained",
+                 reply_noise: int = 3, discount: float = 1.0, n_recheck: int = 0,
+                 reply_recheck: int = 0, policy: Any = "pretrained",
                  value: ValueFn | None = None, noise: Any = "tournament", n_base: int = 12,
                  jitter: Mapping | None = None, spins: Sequence[float] | None = None,
                  reply_spins: Sequence[float] | None = None, terms: Mapping | None = None,
@@ -117,14 +130,18 @@ class GuidedPlannerAgent(Agent):
         for key, v, lo in (("n_candidates", self.n_candidates, 1), ("n_noise", self.n_noise, 1),
                            ("n_policy", self.n_policy, 0), ("n_top", self.n_top, 0),
                            ("n_next", self.n_next, 1), ("reply_candidates", reply_candidates, 1),
-                           ("reply_noise", reply_noise, 1)):
+                           ("reply_noise", reply_noise, 1), ("n_recheck", n_recheck, 0),
+                           ("reply_recheck", reply_recheck, 0)):
             if int(v) < lo:
                 raise ValueError(f"{key} must be >= {lo}, got {v}")
         if self.n_policy >= self.n_candidates:
             raise ValueError(f"n_policy ({self.n_policy}) must be below n_candidates "
                              f"({self.n_candidates}): the planner's candidates need room")
-        if self.n_next > self.n_noise:
-            raise ValueError(f"n_next ({self.n_next}) cannot exceed n_noise ({self.n_noise})")
+        self.n_recheck, self.reply_recheck = int(n_recheck), int(reply_recheck)
+        draws = self.n_recheck or self.n_noise  # the draws the next states come from
+        if self.n_next > draws:
+            raise ValueError(f"n_next ({self.n_next}) cannot exceed n_noise ({self.n_noise}) or, "
+                             f"with n_recheck, n_recheck ({self.n_recheck})")
         self.discount = float(discount)
         if value is not None and not callable(value):
             raise ValueError(f"value must be a callable states -> (n,) array, got {value!r}")
@@ -177,12 +194,37 @@ class GuidedPlannerAgent(Agent):
             return flat.take(segment_top(v1, sizes, 1)[:, 0])
         top = segment_top(v1, sizes, self.n_top)  # (T, M) flat candidate indices
         T, M, N2 = len(sizes), top.shape[1], self.n_next
-        rows = (top[..., None] * K + np.arange(N2)).reshape(-1)  # (T*M*N2,) rows of `new`
+        q1 = v1[top]
+        if self.n_recheck:
+            q1, new, K = self.recheck(batch, flat.take(top.reshape(-1)), q1, rng)
+            rows = (np.arange(T * M)[:, None] * K + np.arange(N2)).reshape(-1)
+        else:
+            rows = (top[..., None] * K + np.arange(N2)).reshape(-1)  # (T*M*N2,) rows of `new`
         nxt = arena.take(new, rows)
         shooter = np.repeat(arena.movers(batch), M * N2)
         cont = self.next_values(nxt, shooter, rng, np.repeat(np.arange(T), M * N2))
-        q = v1[top] + self.discount * cont.reshape(T, M, N2).mean(-1)  # (T, M)
+        q = q1 + self.discount * cont.reshape(T, M, N2).mean(-1)  # (T, M)
         return flat.take(top[np.arange(T), np.argmax(q, axis=1)])
+
+    def recheck(self, batch: Any, cands: Strikes, q1: np.ndarray, rng: np.random.Generator
+                ) -> tuple[np.ndarray, Any, int]:
+        """The (T, M) top candidates ``cands`` (flat, root-major) under ``n_recheck`` fresh
+        noise draws (common to a root's candidates): their first-ply values ``q1`` averaged
+        with the fresh ones over all ``n_noise + n_recheck`` draws, and the next states of the
+        fresh draws. The top candidates were chosen *because* their first draws went well
+        (the max of noisy means is biased upward); fresh draws re-rank them on equal luck and
+        give next positions that are not selected for luck.
+
+        Returns:
+            (q1 (T, M), next states (T * M * n_recheck rows, candidate i draw k at
+            ``i * n_recheck + k``), n_recheck).
+        """
+        arena, R, (T, M) = self.arena, self.n_recheck, q1.shape
+        sizes = np.full(T, M, np.int64)
+        rep, noisy = noisy_batch(arena, batch, cands, sizes, self.noise, R, rng)
+        out, new = arena.outcomes(rep, noisy)
+        fresh = arena.score(out, terms=self.first.terms).reshape(T, M, R).mean(-1)
+        return (self.n_noise * q1 + R * fresh) / (self.n_noise + R), new, R
 
     def next_values(self, states: Any, shooter: np.ndarray, rng: np.random.Generator,
                     groups: np.ndarray | None = None) -> np.ndarray:
@@ -214,8 +256,10 @@ class GuidedPlannerAgent(Agent):
                      groups: np.ndarray | None = None) -> np.ndarray:
         """(n,) the best mean value the side to move finds at each state with the cheap reply
         search (``self.reply``'s candidates and noise, one physics call for all states; states
-        of one ``groups`` entry share their noise draws)."""
-        rp, K = self.reply, self.reply.n_noise
+        of one ``groups`` entry share their noise draws). With ``reply_recheck`` the best reply
+        is played again under that many fresh draws and its value is the mean over all its
+        draws (the best of noisy means is biased upward; the fresh draws are not)."""
+        rp, K, R = self.reply, self.reply.n_noise, self.reply_recheck
         cands = [rp.candidates(s, rng, c) for s, c in zip(states, rp.aim(states), strict=True)]
         sizes = np.array([len(c) for c in cands], np.int64)
         flat = Strikes.concat(cands)
@@ -223,7 +267,14 @@ class GuidedPlannerAgent(Agent):
             groups = np.unique(groups, return_inverse=True)[1]
         rep, noisy = noisy_batch(self.arena, states, flat, sizes, rp.noise, K, rng, groups)
         v = self.arena.values(rep, noisy, terms=rp.terms).reshape(-1, K).mean(1)
-        return v[segment_top(v, sizes, 1)[:, 0]]
+        best = segment_top(v, sizes, 1)[:, 0]
+        if not R:
+            return v[best]
+        ones = np.ones(len(best), np.int64)
+        rep, noisy = noisy_batch(self.arena, states, flat.take(best), ones, rp.noise, R, rng,
+                                 groups)
+        fresh = self.arena.values(rep, noisy, terms=rp.terms).reshape(-1, R).mean(1)
+        return (K * v[best] + R * fresh) / (K + R)
 
 
 __all__ = ["GuidedPlannerAgent", "ValueFn", "load_policy"]

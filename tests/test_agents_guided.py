@@ -102,6 +102,50 @@ def test_next_values_count_for_the_side_to_move(game_states):
     assert got.tolist() == want.tolist()
 
 
+def test_recheck_averages_fresh_draws_and_hands_over_their_next_states(game_states):
+    """``recheck`` plays the top candidates again under ``n_recheck`` draws: the value is the
+    mean over all ``n_noise + n_recheck`` draws, and the next states are those of the fresh
+    draws, candidate i's draw k at row ``i * n_recheck + k``. Without noise every draw is the
+    plain shot, so the values stay and every row is that candidate's outcome."""
+    arena, states = game_states
+    batch = arena.g.batch(states)
+    agent = GuidedPlannerAgent(arena.game, arena=arena, noise="none", n_recheck=3,
+                               **{**SMALL, "n_policy": 0})
+    flat, sizes = agent.candidates(batch, np.random.default_rng(2))
+    T, M = len(sizes), 2
+    pick = (np.concatenate([[0], np.cumsum(sizes)[:-1]])[:, None] + np.arange(M)).reshape(-1)
+    cands = flat.take(pick)
+    out, plain = arena.outcomes(arena.take(batch, np.repeat(np.arange(T), M)), cands)
+    v = arena.score(out, terms=agent.first.terms).reshape(T, M)
+    q, new, R = agent.recheck(batch, cands, v, np.random.default_rng(4))
+    assert R == 3 and np.allclose(q, v)
+    mover = arena.movers(new)
+    assert mover.tolist() == np.repeat(arena.movers(plain), R).tolist()
+    scores = np.asarray(arena.scores(new))
+    assert np.array_equal(scores, np.repeat(np.asarray(arena.scores(plain)), R, axis=0))
+    # with noise the fresh draws count in proportion to their number
+    noisy = GuidedPlannerAgent(arena.game, arena=arena, n_recheck=3, **{**SMALL, "n_policy": 0})
+    q0 = noisy.recheck(batch, cands, np.zeros((T, M)), np.random.default_rng(4))[0]
+    q1 = noisy.recheck(batch, cands, np.full((T, M), 10.0), np.random.default_rng(4))[0]
+    assert np.allclose(q1 - q0, 10.0 * SMALL["n_noise"] / (SMALL["n_noise"] + 3))
+
+
+def test_reply_recheck_replays_the_best_reply(game_states):
+    """Without noise the fresh draws of the best reply repeat its value; with noise they are
+    new draws of the same reply, so the value moves."""
+    arena, states = game_states
+    batch = arena.g.batch(states)
+
+    def reply(noise, r):
+        agent = GuidedPlannerAgent(arena.game, arena=arena, noise=noise, reply_recheck=r,
+                                   **SMALL)
+        return agent.reply_values(batch, np.random.default_rng(6))
+
+    assert np.allclose(reply("none", 4), reply("none", 0))
+    plain, rechecked = reply("tournament", 0), reply("tournament", 4)
+    assert np.isfinite(rechecked).all() and not np.allclose(plain, rechecked)
+
+
 def test_bad_value_and_settings_are_refused(game_states):
     arena, states = game_states
     bad = GuidedPlannerAgent(arena.game, arena=arena, value=lambda s: np.zeros(1),
@@ -110,6 +154,12 @@ def test_bad_value_and_settings_are_refused(game_states):
         bad.act(states, np.random.default_rng(0))
     with pytest.raises(ValueError, match="n_next"):
         GuidedPlannerAgent(arena.game, arena=arena, n_noise=2, n_next=3)
+    with pytest.raises(ValueError, match="n_next"):
+        GuidedPlannerAgent(arena.game, arena=arena, n_noise=6, n_next=3, n_recheck=2)
+    with pytest.raises(ValueError, match="n_recheck"):
+        GuidedPlannerAgent(arena.game, arena=arena, n_recheck=-1)
+    with pytest.raises(ValueError, match="reply_recheck"):
+        GuidedPlannerAgent(arena.game, arena=arena, reply_recheck=-2)
     with pytest.raises(ValueError, match="n_policy"):
         GuidedPlannerAgent(arena.game, arena=arena, n_candidates=4, n_policy=4)
     with pytest.raises(ValueError, match="reply_noise"):
