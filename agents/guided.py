@@ -188,8 +188,7 @@ class GuidedPlannerAgent(Agent):
         flat, sizes = self.candidates(batch, rng)
         rep, noisy = noisy_batch(arena, batch, flat, sizes, self.noise, K, rng)
         out, new = arena.outcomes(rep, noisy)
-        g5 = {"states": rep, "new": new} if self.game == "golfbillard" else {}  # G-5 terms
-        v1 = arena.score(out, terms=self.first.terms, **g5).reshape(-1, K).mean(1)  # (sum sizes,)
+        v1 = self.first_values(rep, out, new).reshape(-1, K).mean(1)  # (sum sizes,)
         if self.n_top == 0:
             return flat.take(segment_top(v1, sizes, 1)[:, 0])
         top = segment_top(v1, sizes, self.n_top)  # (T, M) flat candidate indices
@@ -205,6 +204,12 @@ class GuidedPlannerAgent(Agent):
         cont = self.next_values(nxt, shooter, rng, np.repeat(np.arange(T), M * N2))
         q = q1 + self.discount * cont.reshape(T, M, N2).mean(-1)  # (T, M)
         return flat.take(top[np.arange(T), np.argmax(q, axis=1)])
+
+    def first_values(self, states: Any, out: Any, new: Any) -> np.ndarray:
+        """(n,) first-ply value of each played outcome ``out`` from ``states`` into ``new`` (the
+        planner's terms; golfbillard's G-5 terms need the states before and after)."""
+        g5 = {"states": states, "new": new} if self.game == "golfbillard" else {}
+        return self.arena.score(out, terms=self.first.terms, **g5)
 
     def recheck(self, batch: Any, cands: Strikes, q1: np.ndarray, rng: np.random.Generator
                 ) -> tuple[np.ndarray, Any, int]:
@@ -223,7 +228,7 @@ class GuidedPlannerAgent(Agent):
         sizes = np.full(T, M, np.int64)
         rep, noisy = noisy_batch(arena, batch, cands, sizes, self.noise, R, rng)
         out, new = arena.outcomes(rep, noisy)
-        fresh = arena.score(out, terms=self.first.terms).reshape(T, M, R).mean(-1)
+        fresh = self.first_values(rep, out, new).reshape(T, M, R).mean(-1)
         return (self.n_noise * q1 + R * fresh) / (self.n_noise + R), new, R
 
     def next_values(self, states: Any, shooter: np.ndarray, rng: np.random.Generator,

@@ -16,6 +16,7 @@ from cuegym.agents import (
     load_noise,
     make_agent,
     make_arena,
+    planner_preset,
     play_games,
 )
 from cuegym.agents.planner import segment_top
@@ -306,3 +307,18 @@ def test_golf_draw_terms_value_the_stroke_that_draws():
     with pytest.raises(ValueError, match="match: single"):
         make_arena("golfbillard", rules={"match": "best_of_3"}).draw_potentials(
             b, np.zeros(12, np.int64), terms)
+
+
+def test_recheck_scores_with_the_presets_value_terms(game_states):
+    """The recheck values its fresh draws with the first ply's terms (golfbillard's G-5 terms
+    need the states before and after each stroke): the preset's terms and a recheck together
+    play, and without noise the recheck leaves the choice unchanged."""
+    arena, states = game_states
+    terms = planner_preset(arena.game, "guided").get("terms", {})
+    kw = {**SMALL, "n_policy": 0, "noise": "none", "terms": terms}
+    plain = GuidedPlannerAgent(arena.game, arena=arena, **kw)
+    again = GuidedPlannerAgent(arena.game, arena=arena, n_recheck=2, **kw)
+    a = plain.act(states, np.random.default_rng(4))
+    b = again.act(states, np.random.default_rng(4))
+    assert len(b) == len(states) and np.isfinite(b.cue).all()
+    np.testing.assert_array_equal(a.cue, b.cue)
