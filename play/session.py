@@ -32,7 +32,7 @@ from cuegym.agents.base import SPIN_MAX, THETA_MAX, V0_MAX
 
 GAMES = ("keglebillard", "golfbillard")
 NOISES = ("none", "tournament")
-AGENT_NAMES = ("pretrained", "guided", "planner", "geometric", "random")
+AGENT_NAMES = ("pretrained", "expert", "guided", "planner", "geometric", "random")
 #: The strike limits a person may use: the agents' (cuegym.agents.base), V0 from 0.05 m/s.
 V0_MIN = 0.05
 

@@ -52,7 +52,7 @@ def refused(c, gid, method, url, code, needle, **kw):
 def test_info_and_geometry(client):
     info = client.get("/api/info").json()
     assert info["games"] == ["keglebillard", "golfbillard"]
-    assert {"pretrained", "planner", "geometric", "random"} <= set(info["agents"])
+    assert {"pretrained", "expert", "planner", "geometric", "random"} <= set(info["agents"])
     assert info["noises"] == ["none", "tournament"]
     k = client.get("/api/geometry/keglebillard").json()
     assert len(k["pockets"]) == 6 and len(k["pin_spots"]) == 5 and k["salvo_x"] < 0
@@ -330,8 +330,9 @@ def test_golfbillard_opening_and_the_opponents_penalty_spot_choice(client):
 
 
 def test_agent_move_times(client):
-    """An agent's move in a live game: pretrained < 1 s, planner < 5 s (after loading)."""
-    for spec, limit in (("pretrained", 1.0), ("planner", 5.0)):
+    """An agent's move in a live game: pretrained and expert < 1 s, planner < 5 s (after
+    loading)."""
+    for spec, limit in (("pretrained", 1.0), ("expert", 1.0), ("planner", 5.0)):
         for game in ("keglebillard", "golfbillard"):
             seats = [{"kind": "agent", "agent": spec}, {"kind": "agent", "agent": spec}]
             gid = client.post("/api/games", json={"game": game, "seats": seats,
