@@ -294,7 +294,7 @@ def plot_results(res: dict[str, Any], path: Path) -> Path:
 
 #: env ids of the benchmark page: the one-shot envs, where every agent sees the same positions
 BENCH_ENVS = ("cuegym/KeglebillardShot-v0", "cuegym/GolfbillardShot-v0")
-BENCH_AGENTS = ("random", "geometric", "planner", "pretrained")
+BENCH_AGENTS = ("random", "geometric", "planner", "guided", "pretrained", "expert")
 
 
 def episode_returns(env_id: str, spec: str, episodes: int, seed: int, *,
