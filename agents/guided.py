@@ -107,6 +107,8 @@ class GuidedPlannerAgent(Agent):
             first spin only, cheaper).
         terms, reply_terms: value shaping of ``arena.values`` for each ply.
         arena: the arena to simulate in (default: the game's default arena).
+        max_states: states searched in one batch (more are split into batches of this size, in
+            order; memory grows with it).
     """
 
     def __init__(self, game: str = "keglebillard", n_candidates: int = 64, n_noise: int = 6,
@@ -117,7 +119,7 @@ class GuidedPlannerAgent(Agent):
                  jitter: Mapping | None = None, spins: Sequence[float] | None = None,
                  reply_spins: Sequence[float] | None = None, terms: Mapping | None = None,
                  reply_terms: Mapping | None = None, arena: Any = None,
-                 name: str = "guided") -> None:
+                 max_states: int = 64, name: str = "guided") -> None:
         from cuegym.agents.arena import make_arena
 
         self.game = check_game(game)
@@ -131,13 +133,14 @@ class GuidedPlannerAgent(Agent):
                            ("n_policy", self.n_policy, 0), ("n_top", self.n_top, 0),
                            ("n_next", self.n_next, 1), ("reply_candidates", reply_candidates, 1),
                            ("reply_noise", reply_noise, 1), ("n_recheck", n_recheck, 0),
-                           ("reply_recheck", reply_recheck, 0)):
+                           ("reply_recheck", reply_recheck, 0), ("max_states", max_states, 1)):
             if int(v) < lo:
                 raise ValueError(f"{key} must be >= {lo}, got {v}")
         if self.n_policy >= self.n_candidates:
             raise ValueError(f"n_policy ({self.n_policy}) must be below n_candidates "
                              f"({self.n_candidates}): the planner's candidates need room")
         self.n_recheck, self.reply_recheck = int(n_recheck), int(reply_recheck)
+        self.max_states = int(max_states)
         draws = self.n_recheck or self.n_noise  # the draws the next states come from
         if self.n_next > draws:
             raise ValueError(f"n_next ({self.n_next}) cannot exceed n_noise ({self.n_noise}) or, "
@@ -181,10 +184,21 @@ class GuidedPlannerAgent(Agent):
     # -- acting -----------------------------------------------------------------------------
 
     def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
+        """One strike per state; at most ``max_states`` states are searched at once (a guided
+        move simulates thousands of shots per state and keeps their next states: 500 golfbillard
+        states in one batch took 17 GB)."""
         if not len(states):
             return Strikes.empty(0)
+        if len(states) <= self.max_states:
+            return self._act_batch(self.arena.g.batch(states), rng)
+        batch = self.arena.g.batch(states)
+        return Strikes.concat([
+            self._act_batch(batch.take(np.arange(a, min(a + self.max_states, len(batch)))), rng)
+            for a in range(0, len(batch), self.max_states)])
+
+    def _act_batch(self, batch: Any, rng: np.random.Generator) -> Strikes:
+        """:meth:`act` for one batch of states (the module doc has the steps)."""
         arena, K = self.arena, self.n_noise
-        batch = arena.g.batch(states)
         flat, sizes = self.candidates(batch, rng)
         rep, noisy = noisy_batch(arena, batch, flat, sizes, self.noise, K, rng)
         out, new = arena.outcomes(rep, noisy)

@@ -322,3 +322,20 @@ def test_recheck_scores_with_the_presets_value_terms(game_states):
     b = again.act(states, np.random.default_rng(4))
     assert len(b) == len(states) and np.isfinite(b.cue).all()
     np.testing.assert_array_equal(a.cue, b.cue)
+
+
+def test_many_states_are_searched_in_batches_of_max_states(game_states):
+    """More states than ``max_states`` are split into batches (memory): one strike each, in
+    order, the same strikes as batches searched one by one with the same generator."""
+    arena, states = game_states
+    kw = {**SMALL, "n_policy": 0}
+    rng = np.random.default_rng(8)
+    split = GuidedPlannerAgent(arena.game, arena=arena, max_states=2, **kw).act(states, rng)
+    assert len(split) == len(states) and np.isfinite(split.cue).all()
+    one = GuidedPlannerAgent(arena.game, arena=arena, **kw)
+    rng = np.random.default_rng(8)
+    parts = [one.act(arena.take(states, np.arange(a, min(a + 2, len(states)))), rng)
+             for a in range(0, len(states), 2)]
+    np.testing.assert_array_equal(split.cue, np.concatenate([p.cue for p in parts]))
+    with pytest.raises(ValueError, match="max_states"):
+        GuidedPlannerAgent(arena.game, arena=arena, max_states=0)
