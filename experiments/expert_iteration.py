@@ -36,7 +36,7 @@ from cuegym.cli_errors import cli_main, resolve_path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import deep_merge, parse_set, write_atomic  # noqa: E402 (the sibling script's helpers)
+from train import deep_merge, parse_run_args, parse_set, write_atomic  # noqa: E402 (the sibling script's helpers)
 
 #: Config keys and their defaults (configs/expert/keglebillard.yaml documents each).
 DEFAULTS: dict[str, Any] = {
@@ -328,16 +328,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--config", help="YAML config (configs/expert/keglebillard.yaml, "
                    "configs/expert/golfbillard.yaml)")
     p.add_argument("--name", help="run name (directory under runs/)")
-    p.add_argument("--resume", action="store_true", help="continue runs/<name> after its last "
-                   "finished generation (its config must be the one given, generations aside)")
-    p.add_argument("--overwrite", action="store_true", help="delete runs/<name> first")
-    p.add_argument("--runs-dir", default="runs", help="directory of the runs (default ./runs)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
-                   help="override config keys (values as YAML; mappings merge deeply)")
-    args = p.parse_args(argv)
-    if args.resume and args.overwrite:
-        p.error("--resume and --overwrite exclude each other")
+    args = parse_run_args(p, argv, "continue runs/<name> after its last finished generation "
+                          "(its config must be the one given, generations and play aside)")
     over = parse_set(args.set)
     if args.name:
         over["name"] = args.name

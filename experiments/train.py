@@ -717,6 +717,24 @@ def parse_set(items: list[str]) -> dict[str, Any]:
     return out
 
 
+def parse_run_args(p: argparse.ArgumentParser, argv: list[str] | None,
+                   resume_help: str) -> argparse.Namespace:
+    """Add the options every run script shares (``--resume`` with ``resume_help``,
+    ``--overwrite``, ``--runs-dir``, ``--no-progress``, ``--set``) to ``p`` and parse ``argv``;
+    ``--resume`` with ``--overwrite`` is a usage error."""
+    p.add_argument("--resume", action="store_true", help=resume_help)
+    p.add_argument("--overwrite", action="store_true", help="delete an existing runs/<name> "
+                   "and start over")
+    p.add_argument("--runs-dir", default="runs", help="directory of the runs (default ./runs)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
+                   help="override config keys (values as YAML; mappings merge deeply)")
+    args = p.parse_args(argv)
+    if args.resume and args.overwrite:
+        p.error("--resume and --overwrite exclude each other")
+    return args
+
+
 @cli_main
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
@@ -727,17 +745,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int)
     p.add_argument("--algo", choices=ALGOS)
     p.add_argument("--n-envs", type=int)
-    p.add_argument("--resume", action="store_true", help="continue runs/<name> from its last "
-                   "checkpoint (model and replay buffer); its config must be the one given")
-    p.add_argument("--overwrite", action="store_true", help="delete an existing runs/<name> "
-                   "and start over")
-    p.add_argument("--runs-dir", default="runs", help="directory of the runs (default ./runs)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
-                   help="override config keys (values as YAML; mappings merge deeply)")
-    args = p.parse_args(argv)
-    if args.resume and args.overwrite:
-        p.error("--resume and --overwrite exclude each other")
+    args = parse_run_args(p, argv, "continue runs/<name> from its last checkpoint (model and "
+                          "replay buffer); its config must be the one given")
     try:
         over = parse_set(args.set)
         for key, val in (("name", args.name), ("total_timesteps", args.timesteps),
