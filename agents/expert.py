@@ -291,12 +291,10 @@ class ExpertAgent(Agent):
         self.meta: dict[str, Any] = {}
         if isinstance(net, (str, Path)):
             net, self.meta = load_net(net)
-        self.select = net.spec.select if select is None else select
-        if self.select not in ("policy", "q"):
-            raise ValueError(f"select must be 'policy' or 'q', got {select!r}")
-        self.res_gain = float(net.spec.res_gain if res_gain is None else res_gain)
-        if not 0.0 <= self.res_gain <= 1.0:
-            raise ValueError(f"res_gain must lie in [0, 1], got {res_gain}")
+        # the network's play settings with the caller's overrides (ExpertSpec checks them)
+        play = replace(net.spec, **{k: v for k, v in (("select", select),
+                                                       ("res_gain", res_gain)) if v is not None})
+        self.select, self.res_gain = play.select, float(play.res_gain)
         self.net = net.eval()
         self.spec = net.spec
         self.game = net.spec.game
