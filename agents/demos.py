@@ -43,17 +43,15 @@ def reward_terms(arena: Any, states: list, strikes: Strikes, spec: ResidualSpec
         return g.reward_terms(out, None)[0]
     res, _ = arena.outcomes(states, strikes)
     xy0 = arena.g.batch(states).xy
-    pv = arena.position_value
-    out = {"own_goals": res.scored[:, 0].astype(np.float64),
-           "opponent_goals": res.scored[:, 1].astype(np.float64),
-           "foul": res.foul.astype(np.float64), "position": np.zeros(T)}
-    cache: dict[bytes, float] = {}
-    for t in range(T):
-        k = xy0[t].tobytes()
-        if k not in cache:
-            cache[k] = pv(xy0[t], 0) - pv(xy0[t], 1)
-        out["position"][t] = pv(res.xy[t], 0) - pv(res.xy[t], 1) - cache[k]
-    return out
+    zero, one = np.zeros(T, np.int64), np.ones(T, np.int64)
+
+    def own_minus_opponent(xy: np.ndarray) -> np.ndarray:
+        return arena.position_values(xy, zero) - arena.position_values(xy, one)
+
+    return {"own_goals": res.scored[:, 0].astype(np.float64),
+            "opponent_goals": res.scored[:, 1].astype(np.float64),
+            "foul": res.foul.astype(np.float64),
+            "position": own_minus_opponent(res.xy) - own_minus_opponent(xy0)}
 
 
 def env_reward(game: str, terms: Mapping[str, np.ndarray], weights: Any,
