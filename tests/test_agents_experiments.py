@@ -206,3 +206,21 @@ def test_evaluate_table_golf(tmp_path):
     res = run_tournament("golfbillard", ["geometric", "random"], 2, 0, quiet=True)
     text = format_table(res)
     assert "goals/stroke" in text and "win rate" in text
+
+
+def test_aim_sweep_cut_sides_and_a_tiny_sweep():
+    from aim_sweep import cut_sides, sweep
+
+    R = 0.03
+    red = np.zeros((4, 2))
+    white = np.array([[0.5, 0.03], [0.5, -0.03], [0.5, 0.0], [0.5, 0.2]])
+    # white above the red's line: contact below its centre, it leaves counter-clockwise (+1);
+    # below: -1; a full hit and a miss have no side
+    assert cut_sides(red, white, np.zeros(4), R).tolist() == [1.0, -1.0, 0.0, 0.0]
+    r = sweep(games=1, draws=2, offset=1.0, n=3, seed=5)
+    T = len(r["cut"])
+    assert T > 0 and r["offsets"].tolist() == [-1.0, 0.0, 1.0]
+    assert r["values"].shape == (T, 3) and np.isfinite(r["values"]).all()
+    assert r["aimed"].any()
+    with pytest.raises(ValueError, match="n >= 2"):
+        sweep(games=1, draws=2, offset=1.0, n=1, seed=5)

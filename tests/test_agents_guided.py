@@ -13,6 +13,7 @@ from cuegym.agents import (
     GeometricAgent,
     GuidedPlannerAgent,
     PlannerAgent,
+    Strikes,
     load_noise,
     make_agent,
     make_arena,
@@ -131,6 +132,49 @@ def test_recheck_averages_fresh_draws_and_hands_over_their_next_states(game_stat
     assert np.allclose(q1 - q0, 10.0 * SMALL["n_noise"] / (SMALL["n_noise"] + 3))
 
 
+def test_refine_appends_perturbations_of_the_best_and_keeps_the_first_ply(game_states):
+    """``refine`` appends ``n_refine`` candidates to every state's block, perturbations of its
+    ``refine_top`` best first-ply candidates (within a few jitter widths of one of them); the
+    first-ply candidates keep their strikes, values and next-state rows, in order. Without noise
+    a refined candidate's value is its plain shot's."""
+    arena, states = game_states
+    batch = arena.g.batch(states)
+    R, top_k, K = 5, 2, SMALL["n_noise"]
+    agent = GuidedPlannerAgent(arena.game, arena=arena, noise="none", n_refine=R,
+                               refine_top=top_k, **{**SMALL, "n_policy": 0})
+    flat, sizes = agent.candidates(batch, np.random.default_rng(2))
+    T = len(sizes)
+    v1 = np.arange(len(flat), dtype=float) % 7.0  # distinct ranks within each block
+    owner = np.repeat(np.arange(T), sizes)  # the state of each candidate
+    new = arena.outcomes(arena.take(batch, np.repeat(owner, K)),
+                         Strikes(np.repeat(flat.cue, K, 0), np.repeat(flat.cue_ball, K),
+                                 np.repeat(flat.place, K, 0)))[1]
+    strikes, sizes2, v, nxt = agent.refine(batch, flat, sizes, v1, new,
+                                           np.random.default_rng(3))
+    assert sizes2.tolist() == (sizes + R).tolist() and len(strikes) == len(v) == sizes2.sum()
+    start, start2 = (np.concatenate([[0], np.cumsum(x)[:-1]]) for x in (sizes, sizes2))
+    best = segment_top(v1, sizes, top_k)
+    movers = arena.movers(nxt)
+    for t in range(T):
+        a, b, n = start[t], start2[t], sizes[t]
+        assert np.array_equal(strikes.cue[b:b + n], flat.cue[a:a + n])
+        assert np.array_equal(v[b:b + n], v1[a:a + n])
+        assert movers[b * K:(b + n) * K].tolist() == arena.movers(new)[a * K:(a + n) * K].tolist()
+        ref = strikes.cue[b + n:b + n + R]
+        near = np.abs(ref[:, None, 1] - flat.cue[best[t], 1][None]).min(1)
+        assert (near < 5 * agent.refiner.jitter["phi"]).all()  # degrees
+        out, _ = arena.outcomes(arena.take(batch, np.full(R, t)), strikes.take(
+            np.arange(b + n, b + n + R)))
+        assert np.allclose(v[b + n:b + n + R], arena.score(out, terms=agent.first.terms))
+    assert agent.refiner.jitter["phi"] == 0.5 * agent.first.jitter["phi"]
+    # the whole move with a refinement (and with the recheck after it) plays valid strikes
+    for extra in ({}, {"n_recheck": 2}):
+        played = GuidedPlannerAgent(arena.game, arena=arena, n_refine=4,
+                                    **{**SMALL, **extra}).act(states, np.random.default_rng(1))
+        played.validate()
+        assert len(played) == T
+
+
 def test_reply_recheck_replays_the_best_reply(game_states):
     """Without noise the fresh draws of the best reply repeat its value; with noise they are
     new draws of the same reply, so the value moves."""
@@ -167,6 +211,13 @@ def test_bad_value_and_settings_are_refused(game_states):
         GuidedPlannerAgent(arena.game, arena=arena, reply_noise=0)
     with pytest.raises(ValueError, match="policy"):
         GuidedPlannerAgent(arena.game, arena=arena, policy=3)
+    with pytest.raises(ValueError, match="n_refine"):
+        GuidedPlannerAgent(arena.game, arena=arena, n_refine=-1)
+    with pytest.raises(ValueError, match="refine_top"):
+        GuidedPlannerAgent(arena.game, arena=arena, refine_top=0)
+    for bad_scale in (0.0, float("nan")):
+        with pytest.raises(ValueError, match="refine_scale"):
+            GuidedPlannerAgent(arena.game, arena=arena, refine_scale=bad_scale)
 
 
 def test_make_agent_guided_with_options():
