@@ -1,7 +1,7 @@
 """Array bundles of the compiled golfbillard referee: batched states, event logs, outcomes.
 
 Every bundle holds arrays with a leading table axis T. :class:`GolfStates` is the batched game
-state (one row per table, the fields of :class:`~cuegym.rules.golfbillard.GolfState`);
+state (one row per table, the fields of :class:`~cuegym.rules.golf_state.GolfState`);
 :class:`GolfLog` the physics event log (``SimResult`` fields, docs/physics_api.md);
 :class:`GolfOutcomes` what the strokes did; :class:`GolfInputs` what physics cannot know
 (injected events, the duo partner who struck, the opponent's choices, random draws). The kernels
@@ -75,7 +75,7 @@ class GolfStates:
     """A batch of T golfbillard states (fields and units: :class:`StateArrays`).
 
     ``len(states)`` is T; ``states[t]`` (and iteration) gives the per-table
-    :class:`~cuegym.rules.golfbillard.GolfState`; ``arrays()`` the kernels' view.
+    :class:`~cuegym.rules.golf_state.GolfState`; ``arrays()`` the kernels' view.
     """
 
     xy: np.ndarray
@@ -147,7 +147,7 @@ class GolfStates:
         return on.reshape(len(self), N_SIDES, BALLS_PER_SIDE).sum(-1)
 
     def state(self, t: int) -> Any:
-        """Table t as a :class:`~cuegym.rules.golfbillard.GolfState`."""
+        """Table t as a :class:`~cuegym.rules.golf_state.GolfState`."""
         from .golf_views import unpack_state
 
         return unpack_state(self, int(t))

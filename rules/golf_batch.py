@@ -80,7 +80,7 @@ def _kernel_arrays(nt: Any, dtypes: dict) -> Any:
 
 
 def rules_vector(rules: Any) -> np.ndarray:
-    """A :class:`~cuegym.rules.golfbillard.GolfRules` as the kernels' float vector."""
+    """A :class:`~cuegym.rules.golf_config.GolfRules` as the kernels' float vector."""
     rp = np.zeros(N_RULES)
     rp[R_HARD] = rules.hard_speed
     rp[R_RAISED] = rules.raised_cue_deg

@@ -25,6 +25,7 @@ from cuegym.physics.constants import (
 )
 
 from .golf_arrays import N_BALLS
+from .golf_config import ball_index, golf_geometry
 
 
 class LogBuilder:
@@ -43,8 +44,6 @@ class LogBuilder:
     """
 
     def __init__(self, xy: np.ndarray, geo: Any = None):
-        from .golfbillard import golf_geometry
-
         self.geo = geo or golf_geometry()
         self.xy0 = np.array(xy, dtype=np.float64)
         self.v0 = np.zeros((N_BALLS, 2))
@@ -53,8 +52,6 @@ class LogBuilder:
         self.events: list[tuple[float, int, int, int, np.ndarray, np.ndarray]] = []
 
     def _b(self, ball: Any) -> int:
-        from .golfbillard import ball_index
-
         return ball_index(ball, self.geo)
 
     def strike(self, ball: Any, v: Sequence[float]) -> LogBuilder:

@@ -51,6 +51,8 @@ from .golf_codes import (
     PHASES,
     RULES,
 )
+from .golf_config import ball_index, golf_geometry
+from .golf_state import GolfState
 from .inputs import RefereeInputError, req_choice, req_list, req_num, req_obj, show
 
 # ---------------------------------------------------------------------------------------------
@@ -59,7 +61,7 @@ from .inputs import RefereeInputError, req_choice, req_list, req_num, req_obj, s
 
 
 def pack_states(states: Sequence[Any]) -> GolfStates:
-    """Per-table :class:`~cuegym.rules.golfbillard.GolfState` objects -> one GolfStates batch."""
+    """Per-table :class:`~cuegym.rules.golf_state.GolfState` objects -> one GolfStates batch."""
     T = len(states)
     gs = empty_states(T)
     for t, st in enumerate(states):
@@ -88,9 +90,7 @@ def pack_states(states: Sequence[Any]) -> GolfStates:
 
 
 def unpack_state(gs: GolfStates, t: int) -> Any:
-    """Row t of a GolfStates batch as a :class:`~cuegym.rules.golfbillard.GolfState`."""
-    from .golfbillard import GolfState
-
+    """Row t of a GolfStates batch as a :class:`~cuegym.rules.golf_state.GolfState`."""
     return GolfState(
         xy=gs.xy[t].copy(), to_move=int(gs.to_move[t]), phase=PHASES[int(gs.phase[t])],
         kader=bool(gs.kader[t]), duty=gs.duty[t].copy(), duty_met=bool(gs.duty_met[t]),
@@ -118,7 +118,7 @@ def parse_injected(events: Any, geo: Any, t_end: float, path: str = "inject") ->
     Raises:
         RefereeInputError (a ValueError) naming ``path[k].key`` of the bad value.
     """
-    from .golfbillard import _restore_list, ball_index
+    from .golfbillard import _restore_list
 
     out = []
     for k, e in enumerate(req_list([] if events is None else events, path)):
@@ -165,8 +165,6 @@ def make_inputs(cue_ball: np.ndarray, cue: np.ndarray, t_end: np.ndarray, geo: A
         physics: paths from the physics (bool, or (T,) bools).
         draws: (T, N_DRAWS) uniforms for the ``random`` policies.
     """
-    from .golfbillard import ball_index
-
     T = cue_ball.shape[0]
     inp = plain_inputs(cue_ball, cue, None, physics, draws)
     for t in range(T):
@@ -264,8 +262,6 @@ class OpeningOutcome:
     notes: list[str] = field(default_factory=list)
 
     def to_json(self, geo: Any = None) -> dict:
-        from .golfbillard import golf_geometry
-
         geo = geo or golf_geometry()
         ids = geo.ball_ids
         return {

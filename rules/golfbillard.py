@@ -7,11 +7,14 @@ specs/golfbillard.md is the rule book (docs/rules_golfbillard.md in this reposit
 arrays of :mod:`cuegym.rules.golf_arrays` and the zone polygons of
 :mod:`cuegym.rules.golf_paths`. The batched game layer is :mod:`cuegym.games.golf`.
 
-This module holds what people and tools see per table: the rule-set options
-(:class:`GolfRules`), the static game facts (:class:`GolfGeometry`), one table's
-:class:`GolfState` and its JSON, the :class:`GolfOutcome` of a stroke with its :class:`Foul` list,
-hand-written event logs (:class:`LogBuilder`), and :func:`score_strokes` (T strokes through the
-compiled referee, returned as objects). Game flow and the JSON CLI:
+This module is the per-table referee: :func:`score_strokes` (T strokes through the compiled
+referee, returned as objects) and the :class:`GolfOutcome` of a stroke with its :class:`Foul`
+list, the checks of its inputs (event log, injected events, the opponent's choices, duo
+partners), the stroke-geometry tests and penalty spots the referee applies, and the CLI hooks.
+It also re-exports, as the one public entry point, the rule-set options and static game facts
+(:class:`GolfRules`, :class:`GolfGeometry`: :mod:`cuegym.rules.golf_config`), one table's
+:class:`GolfState` and its JSON (:mod:`cuegym.rules.golf_state`) and hand-written event logs
+(:class:`LogBuilder`: :mod:`cuegym.rules.golf_logs`). Game flow and the JSON CLI:
 :mod:`cuegym.rules.golfbillard_game`.
 
 Glossary (spec): *goal* a hole in the middle of each short cushion, goal g = pocket index g: goal 0
@@ -41,26 +44,14 @@ Injected events (a list per table; ``ball`` is an index or id, ``time`` in s; G-
 
 from __future__ import annotations
 
-import functools
-import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, fields, replace
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import yaml
 
-from cuegym.configs import (
-    CIRCLE_POST,
-    CONFIG_DIR,
-    ConfigError,
-    PhysicsParams,
-    TableSpec,
-    load_params,
-    load_table,
-)
-from cuegym.configs.zones import ZoneSet, as_points, load_zones
+from cuegym.configs import CIRCLE_POST
+from cuegym.configs.zones import as_points
 from cuegym.physics.constants import (
     EV_BALL_BALL,
     EV_BALL_CUSHION,
@@ -70,18 +61,7 @@ from cuegym.physics.constants import (
     ROLLING,
     STATIONARY,
 )
-from cuegym.rules.inputs import (
-    RefereeInputError,
-    check_layout,
-    req_bool,
-    req_choice,
-    req_int,
-    req_list,
-    req_name,
-    req_obj,
-    req_xy,
-    show,
-)
+from cuegym.rules.inputs import RefereeInputError
 
 from .golf_arrays import BALLS_PER_SIDE, N_BALLS, N_SIDES, SIDE_OF
 from .golf_codes import (
@@ -94,7 +74,19 @@ from .golf_codes import (
     RULE,
     SPOT_POLICIES,
 )
+from .golf_config import RULES_PATH as RULES_PATH
+from .golf_config import (
+    GolfGeometry,
+    GolfRules,
+    ball_index,
+    golf_geometry,
+    load_golf_rules,
+)
+from .golf_config import attack_goal as attack_goal
+from .golf_config import defence_goal as defence_goal
 from .golf_logs import LogBuilder, stack_logs
+from .golf_state import PHASES as PHASES
+from .golf_state import GolfState, check_state, defence_duty, new_game_state, validate_state
 
 __all__ = ["BALLS_PER_SIDE", "BEHAVIOURAL", "CONSEQUENCES", "FOUL_ORDER", "INJECTED_TYPES",
            "N_BALLS", "N_SIDES", "PICK_POLICIES", "RESTORE_KINDS", "SIDE_OF", "SPOT_POLICIES",
@@ -104,519 +96,6 @@ __all__ = ["BALLS_PER_SIDE", "BEHAVIOURAL", "CONSEQUENCES", "FOUL_ORDER", "INJEC
            "defence_duty", "direct_goal_attempt", "frozen_contacts", "golf_geometry",
            "load_golf_rules", "new_game_state", "score_stroke", "score_strokes", "stack_logs",
            "toward_goal_cap", "validate_state"]
-
-
-def attack_goal(side: int) -> int:
-    """Goal index a side scores into (G-6): side 0 -> goal 0 (+x), side 1 -> goal 1 (-x)."""
-    return int(side)
-
-
-def defence_goal(side: int) -> int:
-    """Goal index at a side's own end (G-8)."""
-    return 1 - int(side)
-
-
-# ---------------------------------------------------------------------------------------------
-# Rule-set options
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GolfRules:
-    """Rule-set options (``configs/rules/golfbillard.yaml``); defaults are the spec's.
-
-    Attributes:
-        opening: G-3 ``simultaneous`` or ``alternate`` (side 0 starts game 1, then sides alternate).
-        match: G-4 ``best_of_3`` or ``single``.
-        no_progress_turns: G-5 turns (both sides together) after which the no-progress count runs.
-        no_progress_window: G-5 scoreless turns of each side that end the game as a draw.
-        hard_speed: G-10 (a) initial cue-ball speed of a hard stroke [m/s].
-        raised_cue_deg: G-10 (b) cue elevation of a raised cue [deg].
-        masse_turn_deg: G-10 heading turn before the first contact that makes a masse [deg].
-        g10_any_direction: G-10a option: G-10 applies to every stroke from below the stroke line.
-        freeze_gap: G-13 a gap below this is frozen [m].
-        blocking_all_balls: G-15 option ``all_balls``.
-        replace_on_off_table: G-16 / G-17 option: RA for the balls still on the table.
-        spot_policy: G-30 ``first_free``, ``random`` or ``agent``.
-        pick_policy: G-25 ``nearest_goal``, ``cue_ball``, ``random`` or ``agent``.
-        duo: G-31 duo play.
-        deciding_openers: G-31 partner (0/1) of each side who opens a deciding game.
-    """
-
-    opening: str = "simultaneous"
-    match: str = "best_of_3"
-    no_progress_turns: int = 40
-    no_progress_window: int = 3
-    hard_speed: float = 2.0
-    raised_cue_deg: float = 30.0
-    masse_turn_deg: float = 10.0
-    g10_any_direction: bool = False
-    freeze_gap: float = 0.0005
-    blocking_all_balls: bool = False
-    replace_on_off_table: bool = False
-    spot_policy: str = "first_free"
-    pick_policy: str = "nearest_goal"
-    duo: bool = False
-    deciding_openers: tuple[int, int] = (0, 0)
-
-    def __post_init__(self) -> None:
-        choices = {"opening": ("simultaneous", "alternate"), "match": ("best_of_3", "single"),
-                   "spot_policy": SPOT_POLICIES, "pick_policy": PICK_POLICIES}
-        for name, allowed in choices.items():
-            if getattr(self, name) not in allowed:
-                raise ConfigError(f"rules.{name} must be one of {list(allowed)}, got "
-                                  f"{getattr(self, name)!r}")
-        for name in ("no_progress_turns", "no_progress_window"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
-                raise ConfigError(f"rules.{name} must be an integer >= 0, got {v!r}")
-            object.__setattr__(self, name, int(v))
-        for name in ("hard_speed", "raised_cue_deg", "masse_turn_deg", "freeze_gap"):
-            v = getattr(self, name)
-            try:
-                x = float(v)
-            except (TypeError, ValueError):
-                raise ConfigError(f"rules.{name} must be a number, got {v!r}") from None
-            if not math.isfinite(x) or x < 0 or isinstance(v, bool):
-                raise ConfigError(f"rules.{name} must be a finite number >= 0, got {v!r}")
-            object.__setattr__(self, name, x)
-        for name in ("g10_any_direction", "blocking_all_balls", "replace_on_off_table", "duo"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ConfigError(f"rules.{name} must be true or false, got "
-                                  f"{getattr(self, name)!r}")
-        d = self.deciding_openers
-        try:
-            d = tuple(int(x) for x in d)
-        except (TypeError, ValueError):
-            raise ConfigError(
-                f"rules.deciding_openers must be two partners 0/1, got {d!r}") from None
-        if len(d) != 2 or any(x not in (0, 1) for x in d):
-            raise ConfigError(f"rules.deciding_openers must be two partners 0/1, got {d!r}")
-        object.__setattr__(self, "deciding_openers", d)
-
-    @property
-    def games_to_win(self) -> int:
-        """Games a side needs to win the match (G-4)."""
-        return 2 if self.match == "best_of_3" else 1
-
-    @property
-    def max_games(self) -> int:
-        """Games a match lasts at most (G-4; drawn games count)."""
-        return 3 if self.match == "best_of_3" else 1
-
-    @classmethod
-    def from_dict(cls, data: dict, base: GolfRules | None = None) -> GolfRules:
-        """Build from a mapping; unknown keys raise ConfigError (a ValueError)."""
-        if not isinstance(data, dict):
-            raise ConfigError(f"rules must be a mapping, got {data!r}")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(
-                f"unknown golfbillard rule option(s) {unknown}; known: {sorted(known)}")
-        return replace(base or cls(), **data)
-
-    def as_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["deciding_openers"] = list(self.deciding_openers)
-        return d
-
-
-RULES_PATH = CONFIG_DIR / "rules" / "golfbillard.yaml"
-
-
-def load_golf_rules(path: str | Path | None = None, **overrides: Any) -> GolfRules:
-    """Load ``configs/rules/golfbillard.yaml`` (or ``path``), then apply ``overrides``."""
-    p = Path(path) if path is not None else RULES_PATH
-    with open(p) as fh:
-        data = yaml.safe_load(fh) or {}
-    rules = GolfRules.from_dict(data)
-    return GolfRules.from_dict(overrides, base=rules) if overrides else rules
-
-
-# ---------------------------------------------------------------------------------------------
-# Static facts of the game (OpenSpiel's "Game"): table, ball size, zones
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class GolfGeometry:
-    """Everything static the referee needs, in one place (built by :func:`golf_geometry`).
-
-    Attributes:
-        table: the golfbillard TableSpec. zones: the ZoneSet. R: ball radius [m].
-        r_cap: cap radius [m]. caps: (12, 2) cap centres [m]. goals: (2, 3) goal x, y, radius.
-        start: (10, 2) start spots (G-3). ball_ids: ``w1 .. r5``.
-    """
-
-    table: TableSpec
-    zones: ZoneSet
-    R: float
-    r_cap: float
-    caps: np.ndarray
-    goals: np.ndarray
-    start: np.ndarray
-    ball_ids: tuple[str, ...]
-
-
-_GEOMETRY: dict[tuple, GolfGeometry] = {}
-
-
-def golf_geometry(table: TableSpec | None = None, params: PhysicsParams | None = None,
-                  zones: ZoneSet | None = None) -> GolfGeometry:
-    """The static game facts, from the shipped configs unless given (cached for the defaults)."""
-    key = (id(table), id(params), id(zones))
-    if key in _GEOMETRY:
-        return _GEOMETRY[key]
-    table = table or load_table("golfbillard")
-    params = params or load_params("golfbillard")
-    zones = zones or load_zones("golfbillard")
-    posts = table.posts
-    if not posts or len(table.pockets) != 2:
-        raise ValueError(
-            f"table {table.name!r} is not a golfbillard table (needs 2 goals and caps)")
-    caps = np.array([[c.x, c.y] for c in table.circles], dtype=np.float64)
-    goals = np.array([[p.x, p.y, p.radius] for p in table.pockets], dtype=np.float64)
-    spots = table.spots or {}
-    sx = float(spots.get("start_x", 0.825))
-    sy = [float(y) for y in spots.get("start_y", [0.0, 0.15, -0.15, 0.30, -0.30])]
-    if len(sy) != BALLS_PER_SIDE:
-        raise ValueError(f"table spots.start_y must have {BALLS_PER_SIDE} values, got {sy!r}")
-    start = np.array([[-sx, y] for y in sy] + [[sx, y] for y in sy], dtype=np.float64)
-    ids = table.ball_ids or tuple([f"w{k}" for k in range(1, 6)] + [f"r{k}" for k in range(1, 6)])
-    if len(ids) != N_BALLS:
-        raise ValueError(f"golfbillard needs {N_BALLS} balls, table lists {len(ids)}")
-    geo = GolfGeometry(table=table, zones=zones, R=float(params.R), r_cap=float(posts[0].radius),
-                       caps=caps, goals=goals, start=start, ball_ids=tuple(ids))
-    _GEOMETRY[key] = geo
-    return geo
-
-
-def ball_index(ball: Any, geo: GolfGeometry | None = None, path: str = "") -> int:
-    """Index 0..9 of a ball given as index or id (``w1`` .. ``r5``); a ValueError
-    (RefereeInputError naming ``path`` when given) otherwise."""
-    geo = geo or golf_geometry()
-    if isinstance(ball, (int, np.integer)) and not isinstance(ball, bool):
-        if 0 <= int(ball) < N_BALLS:
-            return int(ball)
-    elif isinstance(ball, str) and ball in geo.ball_ids:
-        return geo.ball_ids.index(ball)
-    what = f"unknown ball {show(ball)}; balls are 0..9 or {list(geo.ball_ids)}"
-    raise RefereeInputError(f"{path} is an {what}" if path else what)
-
-
-# ---------------------------------------------------------------------------------------------
-# Game state
-# ---------------------------------------------------------------------------------------------
-
-PHASES = ("opening", "play", "over")
-
-
-@dataclass
-class GolfState:
-    """Position and bookkeeping of one golfbillard table (OpenSpiel's "State").
-
-    Functions never modify a state they are given; they return a new one.
-
-    Attributes:
-        xy: (10, 2) ball centres [m]; NaN for a ball already scored.
-        to_move: side at the table (0 white, 1 red).
-        phase: ``opening`` (G-3 stroke next), ``play``, or ``over`` (match over).
-        kader: kader play is on (G-20).
-        duty: (10,) balls under the defence-triangle duty of the current turn (G-14).
-        duty_met: the duty was met earlier in this turn.
-        turn_strokes: strokes already played in this turn.
-        turn_scored: a ball was scored (for either side) in this turn (G-5).
-        on_spot: (10,) penalty spot 1..5 a ball lies on, 0 for none (G-26).
-        fouled_spots: (2, 5) spots from which a side made a foul stroke in kader play (G-26).
-        turns: turns completed in this game. idle_turns: scoreless turns since the G-5 limit.
-        winner: winner of the last finished game: -1 none yet, 0 / 1, 2 draw (G-5).
-        games_won: (2,) games won in the match. game_no: 0-based game of the match.
-        match_winner: -1 until the match is over (G-4), else 0 / 1 (2: drawn single game).
-        partner: (2,) duo partner (0/1) of each side who plays its current / next turn (G-31).
-        openers: (2,) partners who opened this game. first_openers: those of game 1.
-        stroke_no: strokes played in this game (opening strokes included).
-        seed: base seed of the random choices (G-30 ``random``), mixed with ``stroke_no``.
-    """
-
-    xy: np.ndarray
-    to_move: int = 0
-    phase: str = "opening"
-    kader: bool = False
-    duty: np.ndarray = field(default_factory=lambda: np.zeros(N_BALLS, bool))
-    duty_met: bool = False
-    turn_strokes: int = 0
-    turn_scored: bool = False
-    on_spot: np.ndarray = field(default_factory=lambda: np.zeros(N_BALLS, np.int64))
-    fouled_spots: np.ndarray = field(default_factory=lambda: np.zeros((N_SIDES, 5), bool))
-    turns: int = 0
-    idle_turns: int = 0
-    winner: int = -1
-    games_won: np.ndarray = field(default_factory=lambda: np.zeros(N_SIDES, np.int64))
-    game_no: int = 0
-    match_winner: int = -1
-    partner: np.ndarray = field(default_factory=lambda: np.zeros(N_SIDES, np.int64))
-    openers: np.ndarray = field(default_factory=lambda: np.zeros(N_SIDES, np.int64))
-    first_openers: np.ndarray = field(default_factory=lambda: np.zeros(N_SIDES, np.int64))
-    stroke_no: int = 0
-    seed: int = 0
-
-    # -- derived ------------------------------------------------------------------------------
-    @property
-    def on_table(self) -> np.ndarray:
-        """(10,) bool: ball still on the table."""
-        return ~np.isnan(self.xy[:, 0])
-
-    @property
-    def balls_left(self) -> np.ndarray:
-        """(2,) balls each side still has on the table."""
-        return np.bincount(SIDE_OF[self.on_table], minlength=N_SIDES)
-
-    @property
-    def scored(self) -> np.ndarray:
-        """(2,) balls each side has scored in this game."""
-        return BALLS_PER_SIDE - self.balls_left
-
-    def copy(self) -> GolfState:
-        """An independent copy (array fields copied)."""
-        return replace(self, **{f.name: getattr(self, f.name).copy() for f in fields(self)
-                                if isinstance(getattr(self, f.name), np.ndarray)})
-
-    @classmethod
-    def with_balls(cls, balls: dict, geo: GolfGeometry | None = None, **fields: Any) -> GolfState:
-        """A play-phase state with only ``balls`` (id or index -> (x, y)) on the table.
-
-        Example:
-            >>> st = GolfState.with_balls({"w1": (0.5, 0.0), "r1": (-0.5, 0.0)}, to_move=0)
-            >>> st.balls_left.tolist(), st.phase
-            ([1, 1], 'play')
-        """
-        geo = geo or golf_geometry()
-        xy = np.full((N_BALLS, 2), np.nan)
-        for b, p in balls.items():
-            xy[ball_index(b, geo)] = as_points(p, f"position of {b!r}")
-        st = cls(xy=xy, phase="play")
-        for name, v in fields.items():
-            if not hasattr(st, name):
-                raise ValueError(f"GolfState has no field {name!r}")
-            setattr(st, name, v)
-        validate_state(st, geo)
-        return st
-
-    # -- JSON ---------------------------------------------------------------------------------
-    def to_json(self, geo: GolfGeometry | None = None) -> dict:
-        """The game-state JSON of docs/rules_golfbillard.md."""
-        geo = geo or golf_geometry()
-        ids = geo.ball_ids
-        return {
-            "game": "golfbillard",
-            "phase": self.phase,
-            "to_move": int(self.to_move),
-            "balls": {ids[b]: None if np.isnan(self.xy[b, 0]) else
-                      [float(self.xy[b, 0]), float(self.xy[b, 1])] for b in range(N_BALLS)},
-            "kader": bool(self.kader),
-            "turn": {"strokes": int(self.turn_strokes), "scored": bool(self.turn_scored),
-                     "duty": [ids[b] for b in np.flatnonzero(self.duty)],
-                     "duty_met": bool(self.duty_met)},
-            "on_spot": {ids[b]: int(self.on_spot[b]) for b in np.flatnonzero(self.on_spot)},
-            "fouled_spots": [[int(k) + 1 for k in np.flatnonzero(self.fouled_spots[s])]
-                             for s in range(N_SIDES)],
-            "turns": int(self.turns),
-            "idle_turns": int(self.idle_turns),
-            "winner": None if self.winner < 0 else ("draw" if self.winner == 2 else
-                                                     int(self.winner)),
-            "match": {"games_won": [int(x) for x in self.games_won], "game": int(self.game_no),
-                      "winner": None if self.match_winner < 0 else
-                      ("draw" if self.match_winner == 2 else int(self.match_winner))},
-            "partner": [int(x) for x in self.partner],
-            "openers": [int(x) for x in self.openers],
-            "first_openers": [int(x) for x in self.first_openers],
-            "stroke": int(self.stroke_no),
-            "seed": int(self.seed),
-        }
-
-    @classmethod
-    def from_json(cls, obj: dict, geo: GolfGeometry | None = None,
-                  rules: GolfRules | None = None, path: str = "state") -> GolfState:
-        """Parse the game-state JSON (docs/rules_golfbillard.md) and :func:`check_state` it.
-
-        Raises:
-            RefereeInputError (a ValueError): one line naming the JSON path (``state.balls.w1``,
-                ``state.match.games_won[1]``) of an unknown key, a missing or mistyped value, an
-                illegal position or an inconsistency.
-        """
-        geo = geo or golf_geometry()
-        ids = geo.ball_ids
-        obj = req_obj(obj, path, _STATE_KEYS, ("balls",))
-        req_choice(obj.get("game", "golfbillard"), f"{path}.game", ("golfbillard",))
-        balls = req_obj(obj["balls"], f"{path}.balls", ids)
-        xy = np.full((N_BALLS, 2), np.nan)
-        for b, bid in enumerate(ids):
-            if bid not in balls:
-                raise RefereeInputError(f"{path}.balls.{bid} is missing (null for a scored ball)")
-            if balls[bid] is not None:
-                xy[b] = req_xy(balls[bid], f"{path}.balls.{bid}")
-        st = new_game_state(geo=geo)
-        st.xy = xy
-        st.phase = req_choice(obj.get("phase", "play"), f"{path}.phase", PHASES)
-        st.to_move = req_choice(obj.get("to_move", 0), f"{path}.to_move", (0, 1))
-        st.kader = req_bool(obj.get("kader", False), f"{path}.kader")
-        tp = f"{path}.turn"
-        turn = req_obj(obj.get("turn", {}), tp, ("strokes", "scored", "duty", "duty_met"))
-        st.turn_strokes = req_int(turn.get("strokes", 0), f"{tp}.strokes", 0)
-        st.turn_scored = req_bool(turn.get("scored", False), f"{tp}.scored")
-        st.duty = np.zeros(N_BALLS, bool)
-        for k, bid in enumerate(req_list(turn.get("duty", []), f"{tp}.duty")):
-            st.duty[req_name(bid, f"{tp}.duty[{k}]", ids, "ball")] = True
-        st.duty_met = req_bool(turn.get("duty_met", False), f"{tp}.duty_met")
-        st.on_spot = np.zeros(N_BALLS, np.int64)
-        for bid, k in req_obj(obj.get("on_spot", {}), f"{path}.on_spot").items():
-            st.on_spot[req_name(bid, f"{path}.on_spot.{bid}", ids, "ball")] = req_int(
-                k, f"{path}.on_spot.{bid}", 1, 5)
-        fs = req_list(obj.get("fouled_spots", [[], []]), f"{path}.fouled_spots", N_SIDES)
-        st.fouled_spots = np.zeros((N_SIDES, 5), bool)
-        for side in range(N_SIDES):
-            sp = f"{path}.fouled_spots[{side}]"
-            for n, k in enumerate(req_list(fs[side], sp, max_len=5)):
-                st.fouled_spots[side, req_int(k, f"{sp}[{n}]", 1, 5) - 1] = True
-        st.turns = req_int(obj.get("turns", 0), f"{path}.turns", 0)
-        st.idle_turns = req_int(obj.get("idle_turns", 0), f"{path}.idle_turns", 0)
-        st.winner = _result(obj.get("winner"), f"{path}.winner")
-        mp = f"{path}.match"
-        match = req_obj(obj.get("match", {}), mp, ("games_won", "game", "winner"))
-        st.games_won = np.array([req_int(x, f"{mp}.games_won[{k}]", 0) for k, x in enumerate(
-            req_list(match.get("games_won", [0, 0]), f"{mp}.games_won", N_SIDES))], np.int64)
-        st.game_no = req_int(match.get("game", 0), f"{mp}.game", 0)
-        st.match_winner = _result(match.get("winner"), f"{mp}.winner")
-        for name in ("partner", "openers", "first_openers"):
-            v = req_list(obj.get(name, [0, 0]), f"{path}.{name}", N_SIDES)
-            setattr(st, name, np.array([req_choice(x, f"{path}.{name}[{k}]", (0, 1))
-                                        for k, x in enumerate(v)], np.int64))
-        st.stroke_no = req_int(obj.get("stroke", 0), f"{path}.stroke", 0)
-        st.seed = req_int(obj.get("seed", 0), f"{path}.seed", 0)
-        check_state(st, rules, geo, path)
-        return st
-
-
-_STATE_KEYS = ("game", "phase", "to_move", "balls", "kader", "turn", "on_spot", "fouled_spots",
-               "turns", "idle_turns", "winner", "match", "partner", "openers", "first_openers",
-               "stroke", "seed")
-
-
-def _result(v: Any, path: str) -> int:
-    """A game or match result: null -> -1, side 0 / 1, ``"draw"`` -> 2."""
-    return {None: -1, "draw": 2, 0: 0, 1: 1}[req_choice(v, path, (None, 0, 1, "draw"))]
-
-
-@functools.lru_cache(maxsize=1)
-def _ball_params() -> PhysicsParams:
-    """The golfbillard physical parameters (for the layout check)."""
-    return load_params("golfbillard")
-
-
-def validate_state(state: GolfState, geo: GolfGeometry | None = None, path: str = "state"
-                   ) -> None:
-    """Raise RefereeInputError (a ValueError) if a ball position is not finite, leaves the
-    cloth, overlaps a cap or another ball, or lies inside a goal (the physics' layout check)."""
-    geo = geo or golf_geometry()
-    xy = np.asarray(state.xy, dtype=np.float64)
-    if xy.shape != (N_BALLS, 2):
-        raise RefereeInputError(f"{path}.xy must have shape ({N_BALLS}, 2), got {xy.shape}")
-    on = ~np.isnan(xy[:, 0])
-    bad = on & ~np.isfinite(xy).all(1)
-    if bad.any():
-        b = int(np.argmax(bad))
-        raise RefereeInputError(f"{path}.balls.{geo.ball_ids[b]} must be finite, got "
-                                f"{xy[b].tolist()}")
-    params = _ball_params()
-    if params.R != geo.R:
-        params = replace(params, R=geo.R)
-    check_layout(geo.table, params, {f"{path}.balls.{geo.ball_ids[b]}": xy[b]
-                                     for b in np.flatnonzero(on)})
-
-
-def check_state(state: GolfState, rules: GolfRules | None = None,
-                geo: GolfGeometry | None = None, path: str = "state") -> None:
-    """Raise RefereeInputError unless ``state`` can arise in a match under ``rules``.
-
-    Positions (:func:`validate_state`); while the match runs, both sides have a ball on the
-    table (the game ends with a side's last ball, G-6), no match winner, and a game winner only
-    from game 2 on; a finished match names its winner; games won fit the games played and, under
-    ``rules``, stay below the games to win (G-4) and the G-5 idle turns below the draw limit;
-    kader play is on once a side is down to one ball (G-20); the G-14 duty names the moving
-    side's balls; a ball on a penalty spot (G-26) is on the table.
-    """
-    rules = rules or load_golf_rules()
-    validate_state(state, geo, path)
-    ids = (geo or golf_geometry()).ball_ids
-    over = state.phase == "over"
-    mp = f"{path}.match"
-    if over != (state.match_winner >= 0):
-        raise RefereeInputError(f"{mp}.winner must be {'set' if over else 'null'} when "
-                                f"{path}.phase is {state.phase!r}")
-    if not over:
-        left = state.balls_left
-        if (left == 0).any():
-            raise RefereeInputError(f"{path}.balls: side {int(np.argmin(left))} has no ball "
-                                    "left, so its game is over (G-6), but the phase is "
-                                    f"{state.phase!r}")
-        if (state.winner >= 0) != (state.game_no >= 1):
-            raise RefereeInputError(
-                f"{path}.winner (of the last finished game) must be "
-                f"{'set' if state.game_no else 'null'} in game {state.game_no} of the match")
-        if (state.games_won >= rules.games_to_win).any():
-            raise RefereeInputError(f"{mp}.games_won = {state.games_won.tolist()} reaches "
-                                    f"{rules.games_to_win}, but the match is not over (G-4)")
-        if state.game_no >= rules.max_games:
-            raise RefereeInputError(f"{mp}.game = {state.game_no}, but a match has at most "
-                                    f"{rules.max_games} games (G-4)")
-        limit = N_SIDES * rules.no_progress_window
-        if limit and state.idle_turns >= limit:
-            raise RefereeInputError(f"{path}.idle_turns = {state.idle_turns} reaches the G-5 "
-                                    f"limit {limit}, which ends the game as a draw")
-        if (left == 1).any() and not state.kader:
-            raise RefereeInputError(f"{path}.kader must be true: a side is down to one ball "
-                                    "(G-20)")
-    if state.games_won.sum() > state.game_no + over:
-        raise RefereeInputError(f"{mp}.games_won = {state.games_won.tolist()}: more games won "
-                                f"than played ({state.game_no + over})")
-    if state.idle_turns > state.turns:
-        raise RefereeInputError(f"{path}.idle_turns = {state.idle_turns} exceeds "
-                                f"{path}.turns = {state.turns}")
-    wrong = np.flatnonzero(state.duty & (SIDE_OF != state.to_move))
-    if wrong.size:
-        raise RefereeInputError(f"{path}.turn.duty names {ids[wrong[0]]}, which is not a ball "
-                                f"of side {state.to_move} (to move, G-14)")
-    off = np.flatnonzero((state.on_spot > 0) & ~state.on_table)
-    if off.size:
-        raise RefereeInputError(f"{path}.on_spot names {ids[off[0]]}, which is not on the "
-                                "table")
-
-
-def new_game_state(rules: GolfRules | None = None, geo: GolfGeometry | None = None,
-                   seed: int = 0) -> GolfState:
-    """A fresh game: all balls on their start spots, side 0 to move (G-3)."""
-    geo = geo or golf_geometry()
-    rules = rules or GolfRules()
-    st = GolfState(xy=geo.start.copy(), seed=int(seed))
-    st.phase = "play" if rules.opening == "alternate" else "opening"
-    return st
-
-
-def defence_duty(xy: np.ndarray, side: int, geo: GolfGeometry | None = None) -> np.ndarray:
-    """G-14: own balls of ``side`` in its own great (line = inside) or small (line = outside)
-    defence triangle (the referee's kernel :func:`cuegym.rules.golf_flow.defence_duty`).
-
-    Returns:
-        (10,) bool.
-    """
-    from .golf_flow import defence_duty as kernel
-    from .golf_paths import golf_arrays
-
-    out = np.zeros(N_BALLS, bool)
-    kernel(np.ascontiguousarray(xy, np.float64), int(side), golf_arrays(geo or golf_geometry()),
-           out)
-    return out
 
 
 # ---------------------------------------------------------------------------------------------

@@ -32,21 +32,11 @@ from typing import Any
 import numpy as np
 
 from cuegym.rules.golfbillard import (
-    N_BALLS,
-    N_SIDES,
-    SIDE_OF,
-    GolfGeometry,
-    GolfRules,
-    GolfState,
-    attack_goal,
-    ball_index,
     check_choices,
     check_log,
     check_overflow,
     check_player,
     frozen_contacts,
-    golf_geometry,
-    load_golf_rules,
     physics_paths,
 )
 from cuegym.rules.inputs import (
@@ -61,9 +51,19 @@ from cuegym.rules.inputs import (
     req_obj,
 )
 
+from .golf_arrays import N_BALLS, N_SIDES, SIDE_OF
 from .golf_batch import finish_games, new_states, referee, start_turns
+from .golf_config import (
+    GolfGeometry,
+    GolfRules,
+    attack_goal,
+    ball_index,
+    golf_geometry,
+    load_golf_rules,
+)
 from .golf_flow import opening_balls_kernel
 from .golf_paths import golf_arrays
+from .golf_state import GolfState
 from .golf_views import (
     OpeningOutcome,
     make_inputs,

@@ -46,21 +46,20 @@ from cuegym.rules.inputs import (
     req_xy,
     show,
 )
-from cuegym.rules.keglebillard import (
+from cuegym.rules.keglebillard import Injected, parse_injected
+from cuegym.rules.keglebillard_config import (
     BALL_IDS,
     N_BALLS,
     N_PINS,
     PIN_IDS,
     RED,
     WHITES,
-    Injected,
     KeglebillardRules,
     _ball_params,  # the keglebillard PhysicsParams (cached)
     default_table,
-    log_from_json,
-    parse_injected,
     white_spots,
 )
+from cuegym.rules.keglebillard_log import log_from_json
 
 #: Tolerance [m] when checking that a log starts from the state's positions.
 MATCH_TOL = 1e-6

@@ -1,0 +1,511 @@
+"""The keglebillard event log the referee reads: :class:`EventLog`, its checks and its sources.
+
+:class:`EventLog` holds the fields of ``cuegym.physics.SimResult`` the rules read
+(docs/physics_api.md; leading table axis). :func:`read_log` validates any SimResult-like object
+into one, :func:`sim_log` takes the physics' own output unchecked, :func:`stack_logs` batches
+logs; :func:`build_log` writes a log by hand as physics would (pin contacts and topples K-P1,
+chains K-P2, toppler attribution K-P3) and :func:`log_from_json` reads the physics JSON output
+(fallen pins K-P5). Scoring the log is :mod:`cuegym.rules.keglebillard`
+(docs/rules_keglebillard.md).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from cuegym.configs import (
+    CIRCLE_JAW,
+    CIRCLE_POST,
+    TableSpec,
+)
+from cuegym.physics.constants import (
+    EV_BALL_BALL,
+    EV_BALL_CUSHION,
+    EV_BALL_PIN,
+    EV_BALL_POCKET,
+    EV_BALL_POST,
+    EV_NONE,
+    EV_PIN_PIN,
+    EV_TRANSITION,
+    POCKETED,
+    ROLLING,
+    SLIDING,
+    STATIONARY,
+)
+from cuegym.rules.inputs import (
+    END_REASONS,
+    RefereeInputError,
+    check_layout,
+    read_sim_output,
+    req_bool,
+    req_int,
+    req_key,
+    req_list,
+    req_name,
+    req_num,
+    req_obj,
+    req_xy,
+    show,
+)
+from cuegym.rules.keglebillard_config import (
+    BALL_IDS,
+    N_BALLS,
+    N_PINS,
+    PIN_IDS,
+    _ball_params,
+    default_table,
+)
+
+
+def _ball_index(value: Any, what: str) -> int:
+    if isinstance(value, str) and value in BALL_IDS:
+        return BALL_IDS.index(value)
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and \
+            0 <= value < N_BALLS:
+        return int(value)
+    raise ValueError(f"{what}: unknown ball {value!r} (known: {list(BALL_IDS)})")
+
+
+def _pin_index(value: Any, what: str) -> int:
+    if isinstance(value, str) and value in PIN_IDS:
+        return PIN_IDS.index(value)
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and \
+            0 <= value < N_PINS:
+        return int(value)
+    raise ValueError(f"{what}: unknown pin {value!r} (known: {list(PIN_IDS)})")
+
+
+#: field: (trailing shape, dtype); None = any length (the event axis K).
+_LOG_SPEC: dict[str, tuple[tuple, type]] = {
+    "rvw": ((N_BALLS, 3, 3), np.float64),
+    "motion": ((N_BALLS,), np.int64),
+    "pocket": ((N_BALLS,), np.int64),
+    "rvw0": ((N_BALLS, 3, 3), np.float64),
+    "motion0": ((N_BALLS,), np.int64),
+    "pins_up": ((N_PINS,), np.bool_),
+    "pins_up0": ((N_PINS,), np.bool_),
+    "pin_toppler": ((N_PINS,), np.int64),
+    "pin_topple_time": ((N_PINS,), np.float64),
+    "ev_type": ((None,), np.int64),
+    "ev_time": ((None,), np.float64),
+    "ev_i": ((None,), np.int64),
+    "ev_j": ((None,), np.int64),
+    "n_events": ((), np.int64),
+    "overflow": ((), np.int64),
+}
+
+
+@dataclass(frozen=True)
+class EventLog:
+    """The part of ``cuegym.physics.SimResult`` the rules read, validated; leading axis = table.
+
+    Shapes as in docs/physics_api.md: ``rvw``/``rvw0`` (T, 3, 3, 3), ``motion``/``motion0``/
+    ``pocket`` (T, 3), ``pins_up``/``pins_up0``/``pin_toppler``/``pin_topple_time`` (T, 5),
+    ``ev_type``/``ev_time``/``ev_i``/``ev_j`` (T, K), ``n_events``/``overflow`` (T,).
+    """
+
+    rvw: np.ndarray
+    motion: np.ndarray
+    pocket: np.ndarray
+    rvw0: np.ndarray
+    motion0: np.ndarray
+    pins_up: np.ndarray
+    pins_up0: np.ndarray
+    pin_toppler: np.ndarray
+    pin_topple_time: np.ndarray
+    ev_type: np.ndarray
+    ev_time: np.ndarray
+    ev_i: np.ndarray
+    ev_j: np.ndarray
+    n_events: np.ndarray
+    overflow: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.n_events.shape[0])
+
+    def take(self, idx: Any) -> EventLog:
+        """The tables ``idx`` (an index array or slice) as a new log."""
+        idx = np.arange(len(self))[idx] if isinstance(idx, slice) else np.atleast_1d(idx)
+        return EventLog(**{f.name: getattr(self, f.name)[idx] for f in fields(self)})
+
+
+def read_log(log: Any, table: TableSpec | None = None) -> EventLog:
+    """Validate a SimResult-like object (attributes or a mapping) into an :class:`EventLog`.
+
+    Args:
+        log: the SimResult fields (attributes or a mapping). An :class:`EventLog` is returned
+            as it is: :func:`read_log`, :func:`build_log` and :func:`log_from_json` make
+            validated ones (one constructed directly is trusted; pass its fields as a mapping to
+            check it).
+        table: the table the shot was played on (default kleinmatch): the cushion, jaw and
+            pocket indices of the events and ``pocket`` must exist on it.
+
+    Raises:
+        ValueError: a missing field, a wrong shape, an event code or agent out of range (a
+            ball not on the table at the start, an index the table lacks), a pocketed ball
+            without its ``ball_pocket`` event, or a NaN/inf where a number is needed; the
+            message names the field and the value.
+    """
+    if isinstance(log, EventLog):
+        return log
+
+    def get(name: str) -> Any:
+        if isinstance(log, Mapping):
+            return log.get(name)
+        return getattr(log, name, None)
+
+    n_ev = get("n_events")
+    if n_ev is None:
+        raise ValueError("event log lacks field 'n_events'")
+    T = np.shape(n_ev)[0] if np.ndim(n_ev) == 1 else -1
+    if T < 0:
+        raise ValueError(f"log.n_events must have shape (T,), got shape {np.shape(n_ev)}")
+    ev_type = get("ev_type")
+    K = np.shape(ev_type)[1] if ev_type is not None and np.ndim(ev_type) == 2 else -1
+    # the event axis is cut to the longest log: rows past n_events are never read
+    n_max = int(np.max(n_ev, initial=0)) if np.issubdtype(np.asarray(n_ev).dtype, np.integer) \
+        else K
+    K_used = max(1, min(K, n_max))
+    out: dict[str, np.ndarray] = {}
+    for name, (trail, dtype) in _LOG_SPEC.items():
+        value = get(name)
+        if value is None:
+            if name == "overflow":
+                value = np.zeros(T, np.int64)
+            else:
+                raise ValueError(f"event log lacks field {name!r}")
+        arr = np.asarray(value)
+        want = (T, *(K if d is None else d for d in trail))
+        if arr.shape != want:
+            raise ValueError(f"log.{name} must have shape {want}, got {arr.shape}")
+        if dtype is np.bool_:
+            if arr.dtype != np.bool_:
+                raise ValueError(f"log.{name} must be boolean, got dtype {arr.dtype}")
+        elif dtype is np.int64:
+            if not np.issubdtype(arr.dtype, np.integer):
+                raise ValueError(f"log.{name} must be integer, got dtype {arr.dtype}")
+        if name.startswith("ev_"):
+            arr = arr[:, :K_used]
+        out[name] = np.ascontiguousarray(arr, dtype=dtype)
+    n = out["n_events"]
+    bad = np.flatnonzero((n < 0) | (n > K))
+    if bad.size:
+        raise ValueError(f"log.n_events[{bad[0]}] = {n[bad[0]]} is outside [0, {K}]")
+    _check((out["overflow"] < 0) | (out["overflow"] >= len(END_REASONS)), out["overflow"],
+           "log.overflow", f"is not an end code 0..{len(END_REASONS) - 1} {END_REASONS}")
+    K = K_used
+    valid = np.arange(K)[None, :] < n[:, None]
+    typ, ti, tj = out["ev_type"], out["ev_i"], out["ev_j"]
+    _check(valid & ((typ < EV_NONE) | (typ > EV_TRANSITION) | (typ == EV_NONE)), typ,
+           "log.ev_type", f"is not an event code 1..{EV_TRANSITION}")
+    _check(valid & ~np.isfinite(out["ev_time"]), out["ev_time"], "log.ev_time", "is not finite")
+    dt = np.diff(np.where(valid, out["ev_time"], 0.0), axis=1)
+    _check(np.pad(valid[:, 1:] & (dt < 0), ((0, 0), (1, 0))), out["ev_time"], "log.ev_time",
+           "is earlier than the event before it")
+    ball_i = valid & (typ != EV_PIN_PIN)
+    _check(ball_i & ((ti < 0) | (ti >= N_BALLS)), ti, "log.ev_i", "is not a ball index")
+    _check(valid & (typ == EV_BALL_BALL) & ((tj < 0) | (tj >= N_BALLS) | (tj == ti)), tj,
+           "log.ev_j", "is not a second ball")
+    pin_j = valid & ((typ == EV_BALL_PIN) | (typ == EV_PIN_PIN))
+    _check(pin_j & ((tj < 0) | (tj >= N_PINS)), tj, "log.ev_j", "is not a pin index")
+    _check(valid & (typ == EV_PIN_PIN) & ((ti < 0) | (ti >= N_PINS)), ti, "log.ev_i",
+           "is not a pin index")
+    present0 = out["motion0"] != POCKETED
+    on_end = present0 & (out["motion"] != POCKETED) & (out["pocket"] < 0)
+    _check(present0[..., None] & ~np.isfinite(out["rvw0"][:, :, 0, :2]),
+           out["rvw0"][:, :, 0, :2], "log.rvw0 position", "is not finite")
+    _check(on_end[..., None] & ~np.isfinite(out["rvw"][:, :, 0, :2]),
+           out["rvw"][:, :, 0, :2], "log.rvw position", "is not finite")
+    _check(out["pins_up"] & ~out["pins_up0"], out["pins_up"], "log.pins_up",
+           "is True for a pin that was down at the start")
+    _check(np.isnan(out["pin_topple_time"]), out["pin_topple_time"], "log.pin_topple_time",
+           "is NaN")
+    _check_agents(out, valid, table or default_table())
+    return EventLog(**out)
+
+
+def sim_log(sim: Any, rows: Any = None) -> EventLog:
+    """The :class:`EventLog` of a ``cuegym.physics.simulate`` result for the tables ``rows``
+    (default all), without :func:`read_log`'s checks: the physics' own output is valid by
+    construction (the game layer scores its shots through this). The event axis is cut to the
+    longest log, as :func:`read_log` does."""
+    n = sim.n_events if rows is None else sim.n_events[rows]
+    K = max(1, min(sim.ev_type.shape[1], int(np.max(n, initial=0))))
+    out = {}
+    for name, (_, dtype) in _LOG_SPEC.items():
+        a = getattr(sim, name)
+        if name.startswith("ev_"):
+            a = a[:, :K]
+        out[name] = np.ascontiguousarray(a if rows is None else a[rows], dtype=dtype)
+    return EventLog(**out)
+
+
+def _check_agents(out: dict[str, np.ndarray], valid: np.ndarray, table: TableSpec) -> None:
+    """Agents and pockets of a log against the table and the balls on it at the start."""
+    typ, ti, tj = out["ev_type"], out["ev_i"], out["ev_j"]
+    for name in ("motion", "motion0"):
+        _check((out[name] < 0) | (out[name] > POCKETED), out[name], f"log.{name}",
+               f"is not a motion code 0..{POCKETED}")
+    n_lines, n_pockets = len(table.cushions), len(table.pockets)
+    pk = out["pocket"]
+    _check((pk < -1) | (pk >= n_pockets), pk, "log.pocket",
+           f"is not -1 or a pocket index 0..{n_pockets - 1} of table {table.name!r}")
+    present0 = out["motion0"] != POCKETED
+    _check(~present0 & ((out["motion"] != POCKETED) | (pk >= 0)), out["motion"], "log.motion",
+           "is not 4 (pocketed, absent) for a ball that was not on the table at the start")
+    _check(present0 & ((pk >= 0) != (out["motion"] == POCKETED)), pk, "log.pocket",
+           "contradicts log.motion (a pocketed ball has motion 4 and its pocket index)")
+    ball_i = valid & (typ != EV_PIN_PIN)
+    on_i = np.take_along_axis(present0, np.clip(ti, 0, N_BALLS - 1), axis=1)
+    _check(ball_i & ~on_i, ti, "log.ev_i", "is a ball that was not on the table at the start",
+           BALL_IDS)
+    on_j = np.take_along_axis(present0, np.clip(tj, 0, N_BALLS - 1), axis=1)
+    _check(valid & (typ == EV_BALL_BALL) & ~on_j, tj, "log.ev_j",
+           "is a ball that was not on the table at the start", BALL_IDS)
+    jaws = np.array([c.kind == CIRCLE_JAW for c in table.circles] + [False], bool)
+    cush = valid & (typ == EV_BALL_CUSHION)
+    _check(cush & ((tj < 0) | ((tj >= n_lines) & ~jaws[np.clip(tj - n_lines, -1,
+                                                               len(jaws) - 1)])), tj,
+           "log.ev_j", f"is not a cushion (0..{n_lines - 1}) or jaw circle of the table")
+    posts = np.array([c.kind == CIRCLE_POST for c in table.circles] + [False], bool)
+    _check(valid & (typ == EV_BALL_POST) & ~posts[np.clip(tj, -1, len(posts) - 1)], tj,
+           "log.ev_j", "is not a post (cap) of the table")
+    drop = valid & (typ == EV_BALL_POCKET)
+    _check(drop & ((tj < 0) | (tj >= n_pockets)), tj, "log.ev_j",
+           f"is not a pocket index 0..{n_pockets - 1}")
+    # a pocketed ball drops at its ball_pocket event, into the pocket ``pocket`` names
+    hit = drop[:, None, :] & (ti[:, None, :] == np.arange(N_BALLS)[None, :, None])  # (T, B, K)
+    same = (hit & (tj[:, None, :] == pk[:, :, None])).any(2)
+    _check(present0 & (pk >= 0) & ~same, pk, "log.pocket",
+           "has no ball_pocket event of that ball into that pocket")
+    _check(present0 & (pk < 0) & hit.any(2), pk, "log.pocket",
+           "is -1 for a ball with a ball_pocket event")
+
+
+def _check(bad: np.ndarray, values: np.ndarray, name: str, why: str,
+           names: Sequence[str] = ()) -> None:
+    """Raise for the first True of ``bad``: ``<name>[t, k] = <value> (<names[value]>) <why>``."""
+    if bad.any():
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        v = values[idx].item()
+        label = f" ({names[v]})" if names and isinstance(v, int) and 0 <= v < len(names) else ""
+        raise RefereeInputError(f"{name}[{', '.join(map(str, idx))}] = {v!r}{label} {why}")
+
+
+def stack_logs(logs: Sequence[Any]) -> EventLog:
+    """Concatenate logs along the table axis (event axes padded to the longest)."""
+    if not logs:
+        raise ValueError("stack_logs needs at least one log")
+    parts = [read_log(lg) for lg in logs]
+    K = max(p.ev_type.shape[1] for p in parts)
+    out = {}
+    for f in fields(EventLog):
+        arrs = []
+        for p in parts:
+            a = getattr(p, f.name)
+            if f.name.startswith("ev_") and a.shape[1] < K:
+                pad = np.zeros((a.shape[0], K - a.shape[1]), a.dtype)
+                a = np.concatenate([a, pad], axis=1)
+            arrs.append(a)
+        out[f.name] = np.concatenate(arrs, axis=0)
+    return EventLog(**out)
+
+
+#: Start layout used by :func:`build_log` when none is given: red behind the salvo line, whites
+#: on their spots.
+DEFAULT_START = {"red": (-0.7, 0.1), "white": (-0.525, 0.0), "spotted": (0.525, 0.0)}
+
+_BUILD_KINDS = {"ball_ball", "cushion", "pocket", "pin", "pin_touch", "pin_pin", "transition"}
+
+
+def build_log(events: Sequence[Sequence], *, start: Mapping | None = None,
+              end: Mapping | None = None, absent: Iterable[str] = (),
+              struck: Iterable[str] = ("red",), pins_up0: Sequence[bool] | None = None,
+              overflow: int = 0) -> EventLog:
+    """Build a one-table event log by hand (tests, human-entered shots), as physics would log it.
+
+    Args:
+        events: ``(time, kind, a, b)`` tuples, ball and pin names or indices:
+            ``("ball_ball", ball, ball)``, ``("cushion", ball, cushion_index)``,
+            ``("pocket", ball, pocket_index)``, ``("pin", ball, pin)`` a contact that topples
+            the pin, ``("pin_touch", ball, pin)`` one below the threshold (K-P1),
+            ``("pin_pin", falling_pin, pin)`` a chain topple (K-P2), ``("transition", ball, m)``.
+            Toppled pins are attributed by K-P3 (red and a white at the same instant: the red;
+            both whites: both).
+        start: ball name -> (x, y) at t = 0 (defaults: :data:`DEFAULT_START`).
+        end: ball name -> (x, y) at rest (default: the start position).
+        absent: balls not on the table at the start (a white waiting to be spotted, K-18).
+        struck: balls moving at t = 0 (motion0 sliding); the others start at rest.
+        pins_up0: pins standing at the start (default all five).
+        overflow: the physics end code (0 came to rest).
+
+    Returns:
+        An :class:`EventLog` with T = 1.
+    """
+    pos0 = {**DEFAULT_START, **dict(start or {})}
+    pos1 = {**pos0, **dict(end or {})}
+    absent_idx = {_ball_index(b, "build_log absent") for b in absent}
+    up0 = np.ones(N_PINS, bool) if pins_up0 is None else np.asarray(
+        [req_bool(p, f"build_log pins_up0[{k}]") for k, p in enumerate(req_list(
+            pins_up0, "build_log pins_up0", N_PINS))])
+    for n, e in enumerate(req_list(events, "build_log events")):
+        if isinstance(e, str) or not isinstance(e, Sequence) or len(e) != 4 or \
+                e[1] not in _BUILD_KINDS:
+            raise RefereeInputError(f"build_log events[{n}] = {show(e)}: expected (time, kind, "
+                                    f"a, b) with kind in {sorted(_BUILD_KINDS)}")
+        req_num(e[0], f"build_log events[{n}] time", lo=0.0)
+        if e[1] in ("cushion", "pocket", "transition"):
+            req_int(e[3], f"build_log events[{n}] {e[1]} index", 0,
+                    ROLLING if e[1] == "transition" else None)
+    rows = sorted(((float(e[0]), i, e) for i, e in enumerate(events)), key=lambda r: r[:2])
+    K = max(len(rows), 1)
+    ev_type = np.zeros((1, K), np.int64)
+    ev_time = np.zeros((1, K))
+    ev_i = np.zeros((1, K), np.int64)
+    ev_j = np.zeros((1, K), np.int64)
+    motion0 = np.full(N_BALLS, STATIONARY, np.int64)
+    motion = np.full(N_BALLS, STATIONARY, np.int64)
+    pocket = np.full(N_BALLS, -1, np.int64)
+    motion0[[_ball_index(b, "build_log struck") for b in struck]] = SLIDING
+    motion0[list(absent_idx)] = POCKETED
+    motion[list(absent_idx)] = POCKETED
+    pins_up = up0.copy()
+    toppler = np.zeros(N_PINS, np.int64)
+    t_top = np.full(N_PINS, np.inf)
+    for k, (t, _, e) in enumerate(rows):
+        if len(e) != 4 or e[1] not in _BUILD_KINDS:
+            raise ValueError(f"build_log event {e!r}: expected (time, kind, a, b) with kind in "
+                             f"{sorted(_BUILD_KINDS)}")
+        kind, a, b = e[1], e[2], e[3]
+        ev_time[0, k] = t
+        if kind == "ball_ball":
+            i, j = sorted((_ball_index(a, "ball_ball"), _ball_index(b, "ball_ball")))
+            ev_type[0, k], ev_i[0, k], ev_j[0, k] = EV_BALL_BALL, i, j
+        elif kind in ("cushion", "pocket", "transition"):
+            i = _ball_index(a, kind)
+            code = {"cushion": EV_BALL_CUSHION, "pocket": EV_BALL_POCKET,
+                    "transition": EV_TRANSITION}[kind]
+            ev_type[0, k], ev_i[0, k], ev_j[0, k] = code, i, int(b)
+            if kind == "pocket":
+                pocket[i], motion[i] = int(b), POCKETED
+        elif kind in ("pin", "pin_touch"):
+            i, p = _ball_index(a, kind), _pin_index(b, kind)
+            ev_type[0, k], ev_i[0, k], ev_j[0, k] = EV_BALL_PIN, i, p
+            if kind == "pin":
+                if t_top[p] == t:  # K-P3: same instant
+                    bits = toppler[p] | (1 << i)
+                    toppler[p] = 1 if bits & 1 else bits
+                elif not pins_up[p]:
+                    raise ValueError(f"build_log: pin {PIN_IDS[p]} is not standing at t = {t}")
+                else:
+                    pins_up[p], toppler[p], t_top[p] = False, 1 << i, t
+        else:
+            p, q = _pin_index(a, "pin_pin"), _pin_index(b, "pin_pin")
+            if pins_up[p] or not pins_up[q]:
+                raise ValueError(f"build_log: pin_pin {PIN_IDS[p]} -> {PIN_IDS[q]} at t = {t} "
+                                 "needs a fallen pin and a standing one")
+            ev_type[0, k], ev_i[0, k], ev_j[0, k] = EV_PIN_PIN, p, q
+            pins_up[q], toppler[q], t_top[q] = False, toppler[p], t
+    rvw0 = np.zeros((1, N_BALLS, 3, 3))
+    rvw = np.zeros((1, N_BALLS, 3, 3))
+    for b, name in enumerate(BALL_IDS):
+        rvw0[0, b, 0, :2] = req_xy(pos0[name], f"build_log start.{name}")
+        rvw[0, b, 0, :2] = req_xy(pos1[name], f"build_log end.{name}")
+    return read_log(dict(
+        rvw=rvw, motion=motion[None], pocket=pocket[None], rvw0=rvw0, motion0=motion0[None],
+        pins_up=pins_up[None], pins_up0=up0[None].copy(), pin_toppler=toppler[None],
+        pin_topple_time=t_top[None], ev_type=ev_type, ev_time=ev_time, ev_i=ev_i, ev_j=ev_j,
+        n_events=np.array([len(rows)], np.int64),
+        overflow=np.array([req_int(overflow, "build_log overflow", 0, len(END_REASONS) - 1)],
+                          np.int64)))
+
+
+def log_from_json(out: Mapping, table: TableSpec | None = None, *,
+                  start: Mapping[str, Sequence[float]] | None = None,
+                  pins_up0: Sequence[bool] | None = None, path: str = "log") -> EventLog:
+    """A one-table :class:`EventLog` from an output object of ``cuegym.physics.simulate_json``.
+
+    Args:
+        out: ``{"final": .., "pins": .., "events": [..], "end_reason": ..}`` (physics/jsonio.py).
+        table: the table, to turn cushion, jaw and pocket names into indices (default kleinmatch).
+        start: ball id -> (x, y) at the start; the balls on the table at the start are exactly
+            these (default: the balls listed in ``out["final"]``, at their final positions).
+        pins_up0: pins standing at the start (default: all five).
+        path: the JSON path of ``out`` named in errors.
+
+    Raises:
+        RefereeInputError (a ValueError): one line naming the JSON path of the bad value; the
+            checks are those of :func:`cuegym.rules.inputs.read_sim_output` (every ball of the
+            start in ``final``, legal final positions, pocket events, ordered finite times,
+            agents and indices in range, booleans), plus legal ``start`` positions.
+
+    The JSON output has no topple times, so they are recovered from the events: a pin toppled
+    by a chain falls at its ``pin_pin`` event, one toppled directly at the last ``ball_pin``
+    contact of a ball it is attributed to (a fallen pin leaves the table, K-P5).
+    """
+    table = table or default_table()
+    params = _ball_params()
+    up0 = np.ones(N_PINS, bool) if pins_up0 is None else np.asarray(
+        [req_bool(p, f"pins_up0[{k}]") for k, p in enumerate(req_list(pins_up0, "pins_up0",
+                                                                         N_PINS))])
+    if start is None:  # the balls of ``final``, where they ended
+        final = req_obj(req_key(req_obj(out, path), "final", path), f"{path}.final")
+        start_xy = {}
+        for name, rec in final.items():
+            rp = f"{path}.final.{name}"
+            req_name(name, rp, BALL_IDS, "ball")
+            rec = req_obj(rec, rp)
+            start_xy[name] = (req_num(req_key(rec, "x", rp), f"{rp}.x"),
+                              req_num(req_key(rec, "y", rp), f"{rp}.y"))
+    else:
+        start_xy = {}
+        for name, xy in req_obj(start, "start").items():
+            req_name(name, f"start.{name}", BALL_IDS, "ball")
+            start_xy[name] = req_xy(xy, f"start.{name}")
+        check_layout(table, params, {f"start.{name}": xy for name, xy in start_xy.items()}, up0)
+    rvw0 = np.zeros((1, N_BALLS, 3, 3))
+    motion0 = np.full(N_BALLS, POCKETED, np.int64)
+    for name, xy in start_xy.items():
+        b = BALL_IDS.index(name)
+        motion0[b] = STATIONARY
+        rvw0[0, b, 0, :2] = xy
+    so = read_sim_output(out, path, table, params, BALL_IDS, motion0 != POCKETED, up0)
+
+    K = max(len(so.ev_type), 1)
+    ev = {name: np.zeros((1, K), dtype) for name, dtype in
+          (("ev_type", np.int64), ("ev_time", np.float64), ("ev_i", np.int64),
+           ("ev_j", np.int64))}
+    n = len(so.ev_type)
+    ev["ev_type"][0, :n], ev["ev_time"][0, :n] = so.ev_type, so.ev_time
+    ev["ev_i"][0, :n], ev["ev_j"][0, :n] = so.ev_i, so.ev_j
+    # topple times: a chain pin at its first pin_pin event, a direct one at the last contact of
+    # a ball it is attributed to
+    last_contact = np.full((N_BALLS, N_PINS), np.nan)
+    chain_time = np.full(N_PINS, np.nan)
+    for k in range(n):
+        if so.ev_type[k] == EV_PIN_PIN and math.isnan(chain_time[so.ev_j[k]]):
+            chain_time[so.ev_j[k]] = so.ev_time[k]
+        elif so.ev_type[k] == EV_BALL_PIN:
+            last_contact[so.ev_i[k], so.ev_j[k]] = so.ev_time[k]
+    t_top = np.full(N_PINS, np.inf)
+    for p in np.flatnonzero(up0 & ~so.pins_up):
+        if not math.isnan(chain_time[p]):
+            t_top[p] = chain_time[p]
+        else:
+            times = [last_contact[b, p] for b in range(N_BALLS) if so.toppler[p] >> b & 1]
+            times = [t for t in times if not math.isnan(t)]
+            t_top[p] = min(times) if times else 0.0
+    motion = np.where((so.pocket >= 0) | (motion0 == POCKETED), POCKETED, STATIONARY)
+    rvw = np.zeros((1, N_BALLS, 3, 3))
+    rvw[0, :, 0, :2] = so.final_xy
+    return read_log(dict(
+        rvw=rvw, motion=motion[None], pocket=so.pocket[None], rvw0=rvw0, motion0=motion0[None],
+        pins_up=so.pins_up[None], pins_up0=up0[None].copy(), pin_toppler=so.toppler[None],
+        pin_topple_time=t_top[None], n_events=np.array([n], np.int64),
+        overflow=np.array([so.end_code], np.int64), **ev), table)
+
