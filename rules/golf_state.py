@@ -32,9 +32,8 @@ from cuegym.rules.inputs import (
 )
 
 from .golf_arrays import BALLS_PER_SIDE, N_BALLS, N_SIDES, SIDE_OF
+from .golf_codes import PHASES
 from .golf_config import GolfGeometry, GolfRules, ball_index, golf_geometry, load_golf_rules
-
-PHASES = ("opening", "play", "over")
 
 
 @dataclass
