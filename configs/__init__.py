@@ -42,6 +42,25 @@ class ConfigError(ValueError):
     """A configuration value is missing, unknown or out of range."""
 
 
+def from_mapping(cls: type, data: Any, base: Any = None, what: str = "config") -> Any:
+    """An instance of the dataclass ``cls`` from the mapping ``data``: the fields it names
+    replace those of ``base`` (default: ``cls``'s defaults). Not a mapping, or a key that is
+    not a field, raises :class:`ConfigError` naming ``what``, the key, the closest field and
+    all fields (the dataclass checks the values)."""
+    from collections.abc import Mapping
+
+    from cuegym.cli_errors import did_you_mean
+
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{what} must be a mapping, got {data!r}")
+    known = {f.name for f in fields(cls)}
+    extra = sorted(set(data) - known)
+    if extra:
+        raise ConfigError(f"unknown {what} key(s) {extra}{did_you_mean(extra[0], known)}; "
+                          f"known: {sorted(known)}")
+    return replace(base, **dict(data)) if base is not None else cls(**dict(data))
+
+
 def _read_yaml(path: Path) -> dict:
     with open(path) as fh:
         data = yaml.safe_load(fh)

@@ -20,15 +20,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import yaml
 
-from cuegym.cli_errors import did_you_mean, unknown
-from cuegym.configs import CONFIG_DIR, ConfigError
+from cuegym.cli_errors import unknown
+from cuegym.configs import CONFIG_DIR, ConfigError, from_mapping
 from cuegym.games.noise import ShotNoise, load_noise, noise_presets  # noqa: F401 (re-exported)
 
 GAMES = ("keglebillard", "golfbillard")
@@ -54,17 +54,6 @@ def _number(name: str, value: Any) -> float:
     if not math.isfinite(x):
         raise ConfigError(f"{name} must be finite, got {value!r}")
     return x
-
-
-def _from_mapping(cls, data: Mapping, base, what: str):
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{what} must be a mapping, got {data!r}")
-    known = {f.name for f in fields(cls)}
-    extra = sorted(set(data) - known)
-    if extra:
-        raise ConfigError(f"unknown {what} key(s) {extra}{did_you_mean(extra[0], known)}; "
-                          f"known: {sorted(known)}")
-    return replace(base, **dict(data)) if base is not None else cls(**dict(data))
 
 
 def _check_game(game: str) -> str:
@@ -164,16 +153,16 @@ def load_reward(game: str, source: Any = None, **overrides: float):
     if isinstance(source, cls):
         reward = source
     elif isinstance(source, Mapping) or source is None:
-        reward = _from_mapping(cls, _read(CONFIG_DIR / "reward" / f"{game}.yaml"), None,
+        reward = from_mapping(cls, _read(CONFIG_DIR / "reward" / f"{game}.yaml"), None,
                                f"{game} reward")
         if source:
-            reward = _from_mapping(cls, source, reward, f"{game} reward")
+            reward = from_mapping(cls, source, reward, f"{game} reward")
     elif isinstance(source, str | Path):
-        reward = _from_mapping(cls, _read(Path(source)), None, f"{game} reward")
+        reward = from_mapping(cls, _read(Path(source)), None, f"{game} reward")
     else:
         raise ConfigError(f"reward must be None, a mapping, a path or a {cls.__name__}, got "
                           f"{source!r}")
-    return _from_mapping(cls, overrides, reward, f"{game} reward") if overrides else reward
+    return from_mapping(cls, overrides, reward, f"{game} reward") if overrides else reward
 
 
 # ---------------------------------------------------------------------------------------------
@@ -238,7 +227,7 @@ class EnvSettings:
 
     def __post_init__(self) -> None:
         if isinstance(self.action, Mapping):
-            object.__setattr__(self, "action", _from_mapping(ActionSpec, self.action, None,
+            object.__setattr__(self, "action", from_mapping(ActionSpec, self.action, None,
                                                              "action"))
         elif not isinstance(self.action, ActionSpec):
             raise ConfigError(f"action must be a mapping, got {self.action!r}")
@@ -263,10 +252,10 @@ def load_settings(game: str, source: Any = None, **overrides: Any) -> EnvSetting
     if isinstance(source, EnvSettings):
         base = source
     else:
-        base = _from_mapping(EnvSettings, _read(CONFIG_DIR / "envs" / f"{game}.yaml"), None,
+        base = from_mapping(EnvSettings, _read(CONFIG_DIR / "envs" / f"{game}.yaml"), None,
                              f"{game} env settings")
         if isinstance(source, str | Path):
-            base = _from_mapping(EnvSettings, _read(Path(source)), None, f"{game} env settings")
+            base = from_mapping(EnvSettings, _read(Path(source)), None, f"{game} env settings")
         elif isinstance(source, Mapping):
             overrides = {**dict(source), **overrides}
         elif source is not None:
@@ -274,9 +263,9 @@ def load_settings(game: str, source: Any = None, **overrides: Any) -> EnvSetting
                               f"{source!r}")
     if "action" in overrides and isinstance(overrides["action"], Mapping):
         overrides = dict(overrides)
-        overrides["action"] = _from_mapping(ActionSpec, overrides["action"], base.action,
+        overrides["action"] = from_mapping(ActionSpec, overrides["action"], base.action,
                                             "action")
-    return _from_mapping(EnvSettings, overrides, base, f"{game} env settings") if overrides \
+    return from_mapping(EnvSettings, overrides, base, f"{game} env settings") if overrides \
         else base
 
 

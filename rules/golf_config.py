@@ -12,7 +12,7 @@ side's goals (:func:`attack_goal` G-6, :func:`defence_goal` G-8). The per-table 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from cuegym.configs import (
     ConfigError,
     PhysicsParams,
     TableSpec,
+    from_mapping,
     load_params,
     load_table,
 )
@@ -135,14 +136,7 @@ class GolfRules:
     @classmethod
     def from_dict(cls, data: dict, base: GolfRules | None = None) -> GolfRules:
         """Build from a mapping; unknown keys raise ConfigError (a ValueError)."""
-        if not isinstance(data, dict):
-            raise ConfigError(f"rules must be a mapping, got {data!r}")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(
-                f"unknown golfbillard rule option(s) {unknown}; known: {sorted(known)}")
-        return replace(base or cls(), **data)
+        return from_mapping(cls, data, base or cls(), "golfbillard rule option")
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)

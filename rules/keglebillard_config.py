@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from cuegym.configs import (
     ConfigError,
     PhysicsParams,
     TableSpec,
+    from_mapping,
     load_params,
     load_table,
 )
@@ -103,14 +104,7 @@ class KeglebillardRules:
     @classmethod
     def from_dict(cls, data: Mapping, base: KeglebillardRules | None = None) -> KeglebillardRules:
         """Build from a mapping; unknown keys are errors, missing keys come from ``base``."""
-        if not isinstance(data, Mapping):
-            raise ConfigError(f"rules must be a mapping, got {data!r}")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(f"unknown keglebillard rule option(s) {unknown}; known: "
-                              f"{sorted(known)}")
-        return replace(base or cls(), **dict(data))
+        return from_mapping(cls, data, base or cls(), "keglebillard rule option")
 
     def as_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
