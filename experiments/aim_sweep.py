@@ -12,6 +12,16 @@ that kind shows as a peak away from 0.
 
     python experiments/aim_sweep.py --games 30 --draws 24
 
+``--fit``: can a network learn the corrections? ``--games`` games give the training positions
+and ``--holdout`` other games the held-out ones; a small MLP (torch) reads the position
+(``Kegle.observe``) and the shot (its strike and the aimer's geometry features) and regresses
+the whole value curve over the offsets. On the held-out positions every offset is valued again
+under fresh draws, and the mean value of three choices is printed: offset 0 (the aimer), the
+offset of the network's highest predicted value, and the offset of the highest value of the
+first draws (a local search at play time, the upper reference).
+
+    python experiments/aim_sweep.py --games 400 --draws 16 --offset 1 --n 21 --fit
+
 docs/agents.md ("Why the keglebillard network lags the planner") has the figures.
 """
 
@@ -47,15 +57,19 @@ def cut_sides(red: np.ndarray, white: np.ndarray, phi: np.ndarray, R: float) -> 
     return np.where(hit, np.sign(u[:, 0] * n[:, 1] - u[:, 1] * n[:, 0]), 0.0)
 
 
-def sweep(games: int, draws: int, offset: float, n: int, seed: int, chunk: int = 64
-          ) -> dict[str, np.ndarray]:
+def sweep(games: int, draws: int, offset: float, n: int, seed: int, chunk: int = 64,
+          redraw: bool = False) -> dict[str, np.ndarray]:
     """Mean values of the aimer's cheapest shot under aim offsets.
+
+    ``redraw``: also ``values2``, the same offsets under independent draws.
 
     Returns:
         ``offsets`` (n,) [deg], ``values`` (T, n) mean values, column j for the aim turned
         by ``offsets[j]`` toward the white's centre (negative: a thinner cut), ``cut`` (T,)
         [deg], ``aimed`` (T,) bool: the shot aims at a white for a target (not the aimer's
-        fallback).
+        fallback), ``inputs`` (T, D) float32: the position as the player to move sees it
+        (``Kegle.observe``), then the shot (V0 / 6, cos and sin of the aim, b, placement in
+        half-table units or 0, the aimer's 8 geometry features, cut / 90, the cut side).
     """
     if games < 1 or draws < 1 or n < 2 or not offset > 0:
         raise ValueError(f"need games >= 1, draws >= 1, n >= 2, offset > 0; got {games}, "
@@ -75,13 +89,72 @@ def sweep(games: int, draws: int, offset: float, n: int, seed: int, chunk: int =
     strikes = Strikes(np.repeat(cue, n, 0), np.zeros(T * n, np.int64), np.repeat(place, n, 0))
     strikes.cue[:, 1] += np.tile(offsets, T)
     noise, rng = load_noise("tournament"), np.random.default_rng(seed)
-    vals = np.concatenate([
-        mean_values(arena, states.take(np.arange(a, min(a + chunk, T))),
-                    strikes.take(np.arange(a * n, min(a + chunk, T) * n)), n, draws, noise, rng)
-        for a in range(0, T, chunk)])
-    signed = np.where(side[:, None] < 0, vals[:, ::-1], vals)  # offsets are symmetric
-    aimed = (white > 0) & (c.label[rows, best] >= 0) & (side != 0)
-    return {"offsets": offsets, "values": signed, "cut": c.cut[rows, best], "aimed": aimed}
+
+    def curves() -> np.ndarray:  # (T, n), offsets signed by cut side (they are symmetric)
+        vals = np.concatenate([
+            mean_values(arena, states.take(np.arange(a, min(a + chunk, T))),
+                        strikes.take(np.arange(a * n, min(a + chunk, T) * n)), n, draws, noise,
+                        rng) for a in range(0, T, chunk)])
+        return np.where(side[:, None] < 0, vals[:, ::-1], vals)
+
+    half = np.array([arena.table.length / 2, arena.table.width / 2])
+    phi = np.radians(cue[:, 1])
+    shot = np.column_stack([cue[:, 0] / 6.0, np.cos(phi), np.sin(phi), cue[:, 4],
+                            np.nan_to_num(place / half), c.feats[rows, best],
+                            c.cut[rows, best] / 90.0, side])
+    out = {"offsets": offsets, "values": curves(), "cut": c.cut[rows, best],
+           "aimed": (white > 0) & (c.label[rows, best] >= 0) & (side != 0),
+           "inputs": np.hstack([arena.g.observe(states), shot]).astype(np.float32)}
+    if redraw:
+        out["values2"] = curves()
+    return out
+
+
+def fit(train: dict[str, np.ndarray], held: dict[str, np.ndarray], *, hidden: int = 256,
+        epochs: int = 200, lr: float = 1e-3, seed: int = 0) -> dict[str, float]:
+    """Train an MLP on ``train``'s positions (:func:`sweep`: ``inputs`` -> the value curve, mean
+    squared error) and judge it on ``held`` (a sweep with ``redraw``): the mean fresh-draw
+    value (``values2``) of the aimer's shot as is, of the offset the network values highest
+    and of the offset the first draws (``values``) value highest.
+
+    Returns:
+        ``aimer``, ``network``, ``search`` (points per shot, held-out positions with an aimed
+        shot), ``n_train``, ``n_held``, ``train_mse``, ``held_mse`` (the network's squared
+        error against the fresh draws) and ``noise_mse`` (the first draws' against them: twice
+        what a perfect predictor of the mean curve would show).
+    """
+    n = len(train["offsets"])
+    if n % 2 == 0 or not np.array_equal(train["offsets"], held["offsets"]):
+        raise ValueError(f"fit needs the same odd number of offsets (0 in the middle) in both "
+                         f"sweeps, got {n} and {len(held['offsets'])}")
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed)
+    a, b = train["aimed"], held["aimed"]
+    x, y = (torch.as_tensor(train["inputs"][a]), torch.as_tensor(
+        train["values"][a], dtype=torch.float32) / 10.0)
+    mu, sd = x.mean(0), x.std(0).clamp(min=0.1)  # a feature constant in training stays put
+    net = nn.Sequential(nn.Linear(x.shape[1], hidden), nn.ReLU(), nn.Linear(hidden, hidden),
+                        nn.ReLU(), nn.Linear(hidden, n))
+    opt = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-4)
+    for _ in range(epochs):
+        for idx in torch.randperm(len(x)).split(256):
+            loss = ((net((x[idx] - mu) / sd) - y[idx]) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    with torch.no_grad():
+        train_mse = float(((net((x - mu) / sd) - y) ** 2).mean()) * 100.0
+        pred = net((torch.as_tensor(held["inputs"][b]) - mu) / sd).numpy() * 10.0
+    fresh, first = held["values2"][b], held["values"][b]
+    rows, zero = np.arange(len(fresh)), n // 2
+    return {"aimer": float(fresh[:, zero].mean()),
+            "network": float(fresh[rows, pred.argmax(1)].mean()),
+            "search": float(fresh[rows, first.argmax(1)].mean()),
+            "n_train": int(a.sum()), "n_held": int(b.sum()), "train_mse": train_mse,
+            "held_mse": float(((pred - fresh) ** 2).mean()),
+            "noise_mse": float(((first - fresh) ** 2).mean())}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -92,7 +165,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--offset", type=float, default=2.5, help="largest aim offset [deg]")
     ap.add_argument("--n", type=int, default=11, help="offsets in [-offset, offset]")
     ap.add_argument("--seed", type=int, default=123)
+    ap.add_argument("--fit", action="store_true", help="train a network on the curves and "
+                    "judge it on --holdout other games")
+    ap.add_argument("--holdout", type=int, default=60, help="--fit: held-out games")
+    ap.add_argument("--epochs", type=int, default=200, help="--fit: training epochs")
     args = ap.parse_args(argv)
+    if args.fit and (args.holdout < 1 or args.epochs < 1 or args.n % 2 == 0):
+        ap.error(f"--fit needs --holdout and --epochs >= 1 and an odd --n (offset 0 in the "
+                 f"middle), got {args.holdout}, {args.epochs}, {args.n}")
     t0 = time.perf_counter()
     r = sweep(args.games, args.draws, args.offset, args.n, args.seed)
     ok = r["aimed"]
@@ -107,6 +187,17 @@ def main(argv: list[str] | None = None) -> None:
             v = r["values"][m].mean(0)
             print(f"{label:>16} n={m.sum():4d}: " + " ".join(f"{x:+6.2f}" for x in v)
                   + f"   best {r['offsets'][np.argmax(v)]:+.2f}")
+    if args.fit:
+        t0 = time.perf_counter()
+        held = sweep(args.holdout, args.draws, args.offset, args.n, args.seed + 1, redraw=True)
+        f = fit(r, held, epochs=args.epochs, seed=args.seed)
+        print(f"fit: {f['n_train']} training positions, {f['n_held']} held-out positions "
+              f"(other games), {time.perf_counter() - t0:.0f} s; squared error of the value "
+              f"curve: train {f['train_mse']:.2f}, held-out {f['held_mse']:.2f} (two noisy "
+              f"sweeps of the same positions differ by {f['noise_mse']:.2f})")
+        print(f"held-out mean value under fresh draws: the aimer's aim {f['aimer']:+.3f}, the "
+              f"network's offset {f['network']:+.3f}, the first draws' best offset "
+              f"{f['search']:+.3f}")
 
 
 if __name__ == "__main__":

@@ -221,6 +221,25 @@ def test_aim_sweep_cut_sides_and_a_tiny_sweep():
     T = len(r["cut"])
     assert T > 0 and r["offsets"].tolist() == [-1.0, 0.0, 1.0]
     assert r["values"].shape == (T, 3) and np.isfinite(r["values"]).all()
-    assert r["aimed"].any()
+    assert r["aimed"].any() and "values2" not in r
+    assert r["inputs"].shape[0] == T and np.isfinite(r["inputs"]).all()
     with pytest.raises(ValueError, match="n >= 2"):
         sweep(games=1, draws=2, offset=1.0, n=1, seed=5)
+
+
+def test_aim_sweep_fit_judges_a_network_on_fresh_draws():
+    from aim_sweep import fit, sweep
+
+    train = sweep(games=2, draws=2, offset=1.0, n=3, seed=5)
+    held = sweep(games=1, draws=2, offset=1.0, n=3, seed=6, redraw=True)
+    assert held["values2"].shape == held["values"].shape
+    assert not np.array_equal(held["values2"], held["values"])  # independent draws
+    f = fit(train, held, epochs=2, hidden=8)
+    assert f["n_train"] == train["aimed"].sum() and f["n_held"] == held["aimed"].sum()
+    fresh = held["values2"][held["aimed"]]
+    assert f["aimer"] == pytest.approx(fresh[:, 1].mean())
+    assert fresh.min(1).mean() - 1e-9 <= f["network"] <= fresh.max(1).mean() + 1e-9
+    assert np.isfinite([f["search"], f["train_mse"], f["held_mse"], f["noise_mse"]]).all()
+    even = sweep(games=1, draws=2, offset=1.0, n=2, seed=5)
+    with pytest.raises(ValueError, match="odd number of offsets"):
+        fit(even, even)
