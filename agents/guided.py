@@ -246,7 +246,10 @@ class GuidedPlannerAgent(Agent):
 
         Returns:
             (strikes, sizes, mean values, next states) of the enlarged blocks, in the layout of
-            the first ply (next state of candidate i under draw k at row ``i * n_noise + k``).
+            the first ply (next state of candidate i under draw k at row ``i * n_noise + k``);
+            the next states are None where nothing reads them (a recheck supplies its own, or
+            ``n_top`` is 0). The refined candidates meet other draws than the first ply's (the
+            recheck compares the best of both on common draws again).
         """
         arena, K, R = self.arena, self.n_noise, self.n_refine
         top = segment_top(v1, sizes, self.refine_top)  # (T, m)
