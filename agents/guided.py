@@ -206,9 +206,9 @@ class GuidedPlannerAgent(Agent):
         states in one batch took 17 GB)."""
         if not len(states):
             return Strikes.empty(0)
-        if len(states) <= self.max_states:
-            return self._act_batch(self.arena.g.batch(states), rng)
         batch = self.arena.g.batch(states)
+        if len(batch) <= self.max_states:
+            return self._act_batch(batch, rng)
         return Strikes.concat([
             self._act_batch(batch.take(np.arange(a, min(a + self.max_states, len(batch)))), rng)
             for a in range(0, len(batch), self.max_states)])
@@ -217,9 +217,7 @@ class GuidedPlannerAgent(Agent):
         """:meth:`act` for one batch of states (the module doc has the steps)."""
         arena, K = self.arena, self.n_noise
         flat, sizes = self.candidates(batch, rng)
-        rep, noisy = noisy_batch(arena, batch, flat, sizes, self.noise, K, rng)
-        out, new = arena.outcomes(rep, noisy)
-        v1 = self.first_values(rep, out, new).reshape(-1, K).mean(1)  # (sum sizes,)
+        v1, new = self.played(batch, flat, sizes, K, rng)  # (sum sizes,)
         if self.n_refine:
             flat, sizes, v1, new = self.refine(batch, flat, sizes, v1, new, rng)
         if self.n_top == 0:
@@ -255,12 +253,9 @@ class GuidedPlannerAgent(Agent):
         top = segment_top(v1, sizes, self.refine_top)  # (T, m)
         ref = Strikes.concat([self.refiner.perturb(s, flat.take(top[t]), R, rng)
                               for t, s in enumerate(batch)]).clipped()
-        more = np.full(len(sizes), R, np.int64)
-        rep, noisy = noisy_batch(arena, batch, ref, more, self.noise, K, rng)
-        out, new2 = arena.outcomes(rep, noisy)
-        v2 = self.first_values(rep, out, new2).reshape(-1, K).mean(1)
-        # after the merge state t's block is its first-ply candidates, then its refined ones
         T = len(sizes)
+        v2, new2 = self.played(batch, ref, np.full(T, R, np.int64), K, rng)
+        # after the merge state t's block is its first-ply candidates, then its refined ones
         owner = np.concatenate([np.repeat(np.arange(T), sizes), np.repeat(np.arange(T), R)])
         order = np.argsort(owner, kind="stable")
         strikes = Strikes.concat([flat, ref]).take(order)
@@ -271,6 +266,15 @@ class GuidedPlannerAgent(Agent):
             both = type(both).concat([both, arena.g.batch(new2)])
             nxt = arena.take(both, (order[:, None] * K + np.arange(K)).reshape(-1))
         return strikes, sizes + R, values, nxt
+
+    def played(self, batch: Any, strikes: Strikes, sizes: np.ndarray, K: int,
+               rng: np.random.Generator) -> tuple[np.ndarray, Any]:
+        """Every strike (blocks of ``sizes`` per state of ``batch``) under ``K`` fresh noise draws
+        common to a state's block, in one physics call: (mean first-ply value of each strike
+        (n,), next states: strike i under draw k at row ``i * K + k``)."""
+        rep, noisy = noisy_batch(self.arena, batch, strikes, sizes, self.noise, K, rng)
+        out, new = self.arena.outcomes(rep, noisy)
+        return self.first_values(rep, out, new).reshape(-1, K).mean(1), new
 
     def first_values(self, states: Any, out: Any, new: Any) -> np.ndarray:
         """(n,) first-ply value of each played outcome ``out`` from ``states`` into ``new`` (the
@@ -291,11 +295,9 @@ class GuidedPlannerAgent(Agent):
             (q1 (T, M), next states (T * M * n_recheck rows, candidate i draw k at
             ``i * n_recheck + k``), n_recheck).
         """
-        arena, R, (T, M) = self.arena, self.n_recheck, q1.shape
-        sizes = np.full(T, M, np.int64)
-        rep, noisy = noisy_batch(arena, batch, cands, sizes, self.noise, R, rng)
-        out, new = arena.outcomes(rep, noisy)
-        fresh = self.first_values(rep, out, new).reshape(T, M, R).mean(-1)
+        R, (T, M) = self.n_recheck, q1.shape
+        fresh, new = self.played(batch, cands, np.full(T, M, np.int64), R, rng)
+        fresh = fresh.reshape(T, M)
         return (self.n_noise * q1 + R * fresh) / (self.n_noise + R), new, R
 
     def next_values(self, states: Any, shooter: np.ndarray, rng: np.random.Generator,
