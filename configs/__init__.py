@@ -19,13 +19,17 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import yaml
+
+from cuegym.cli_errors import did_you_mean
 
 CONFIG_DIR = Path(__file__).resolve().parent
 
@@ -47,10 +51,6 @@ def from_mapping(cls: type, data: Any, base: Any = None, what: str = "config") -
     replace those of ``base`` (default: ``cls``'s defaults). Not a mapping, or a key that is
     not a field, raises :class:`ConfigError` naming ``what``, the key, the closest field and
     all fields (the dataclass checks the values)."""
-    from collections.abc import Mapping
-
-    from cuegym.cli_errors import did_you_mean
-
     if not isinstance(data, Mapping):
         raise ConfigError(f"{what} must be a mapping, got {data!r}")
     known = {f.name for f in fields(cls)}
@@ -162,6 +162,13 @@ def load_params(game: str = "keglebillard", **overrides: float) -> PhysicsParams
         raise ConfigError(f"unknown game {game!r} for physics parameters")
     params = PhysicsParams.from_dict(_read_yaml(path))
     return PhysicsParams.from_dict(overrides, base=params) if overrides else params
+
+
+@functools.lru_cache(maxsize=4)
+def default_params(game: str) -> PhysicsParams:
+    """:func:`load_params` of ``game`` without overrides, read once per process (the
+    referees' layout checks call it for every state; PhysicsParams is frozen)."""
+    return load_params(game)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,13 +11,12 @@ game on the G-3 start spots (:func:`new_game_state`); the checks that a state is
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
 
-from cuegym.configs import PhysicsParams, load_params
+from cuegym.configs import default_params
 from cuegym.configs.zones import as_points
 from cuegym.rules.inputs import (
     RefereeInputError,
@@ -232,11 +231,6 @@ def _result(v: Any, path: str) -> int:
     return {None: -1, "draw": 2, 0: 0, 1: 1}[req_choice(v, path, (None, 0, 1, "draw"))]
 
 
-@functools.lru_cache(maxsize=1)
-def _ball_params() -> PhysicsParams:
-    """The golfbillard physical parameters (for the layout check)."""
-    return load_params("golfbillard")
-
 
 def validate_state(state: GolfState, geo: GolfGeometry | None = None, path: str = "state"
                    ) -> None:
@@ -252,7 +246,7 @@ def validate_state(state: GolfState, geo: GolfGeometry | None = None, path: str 
         b = int(np.argmax(bad))
         raise RefereeInputError(f"{path}.balls.{geo.ball_ids[b]} must be finite, got "
                                 f"{xy[b].tolist()}")
-    params = _ball_params()
+    params = default_params("golfbillard")
     if params.R != geo.R:
         params = replace(params, R=geo.R)
     check_layout(geo.table, params, {f"{path}.balls.{geo.ball_ids[b]}": xy[b]

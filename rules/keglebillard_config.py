@@ -23,10 +23,8 @@ import yaml
 from cuegym.configs import (
     CONFIG_DIR,
     ConfigError,
-    PhysicsParams,
     TableSpec,
     from_mapping,
-    load_params,
     load_table,
 )
 
@@ -161,8 +159,3 @@ def white_spots(table: TableSpec) -> np.ndarray:
     """(2, 2) white spots: [0] the bottom one (-L/4, 0), [1] the top one (K-18)."""
     return np.asarray(table.spots["white"], dtype=np.float64).reshape(2, 2)
 
-
-@functools.lru_cache(maxsize=1)
-def _ball_params() -> PhysicsParams:
-    """The keglebillard physical parameters (ball radius for the layout checks)."""
-    return load_params("keglebillard")

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from cuegym.configs import default_params
 from cuegym.games.kegle import Kegle as KeglebillardGame
 from cuegym.rules.inputs import (
     MAX_PLAYERS,
@@ -55,7 +56,6 @@ from cuegym.rules.keglebillard_config import (
     RED,
     WHITES,
     KeglebillardRules,
-    _ball_params,  # the keglebillard PhysicsParams (cached)
     default_table,
     white_spots,
 )
@@ -252,7 +252,7 @@ class GameState:
         ball_in_hand = req_choice(data.get("ball_in_hand", "salvo" if balls[RED] is None
                                            else None), f"{path}.ball_in_hand",
                                   (None, "salvo", "cloth"))
-        check_layout(tspec, _ball_params(),
+        check_layout(tspec, default_params("keglebillard"),
                      {f"{path}.balls.{BALL_IDS[b]}": xy for b, xy in enumerate(balls)
                       if xy is not None}, pins)
         try:

@@ -22,6 +22,7 @@ from cuegym.configs import (
     CIRCLE_JAW,
     CIRCLE_POST,
     TableSpec,
+    default_params,
 )
 from cuegym.physics.constants import (
     EV_BALL_BALL,
@@ -57,7 +58,6 @@ from cuegym.rules.keglebillard_config import (
     N_BALLS,
     N_PINS,
     PIN_IDS,
-    _ball_params,
     default_table,
 )
 
@@ -449,7 +449,7 @@ def log_from_json(out: Mapping, table: TableSpec | None = None, *,
     contact of a ball it is attributed to (a fallen pin leaves the table, K-P5).
     """
     table = table or default_table()
-    params = _ball_params()
+    params = default_params("keglebillard")
     up0 = np.ones(N_PINS, bool) if pins_up0 is None else np.asarray(
         [req_bool(p, f"pins_up0[{k}]") for k, p in enumerate(req_list(pins_up0, "pins_up0",
                                                                          N_PINS))])
