@@ -126,6 +126,23 @@ def test_golf_one_generation_trains_saves_and_plays(tmp_path, arena):
     assert res.stats(0)["shots"] > 0
     states = arena.take(arena.new_states(2), [0, 1])
     assert agent.value(states).shape == (2,)
+    # experiments/expert_retrain.py: a fresh network on the run's labels, kader duels repeated
+    import expert_retrain
+
+    out = tmp_path / "re.pt"
+    assert expert_retrain.main(["--runs", str(run), "--out", str(out), "--steps", "3",
+                                "--batch", "8", "--hidden", "16", "16", "--duel-repeat",
+                                "3"]) == 0
+    re = make_agent(str(out), "golfbillard")
+    assert list(re.spec.hidden) == [16, 16] and (re.select, re.res_gain) == ("policy", 1.0)
+    assert re.meta["labels"] == 16 and re.meta["duel_repeat"] == 3
+    assert len(re.act(states, np.random.default_rng(0))) == 2
+    obs = arena.g.observe(arena.g.batch(states))
+    assert not expert_retrain.kader_duel(obs).any()  # the opening: five balls each
+    with pytest.raises(ValueError, match="no labels_gen"):
+        expert_retrain.retrain([tmp_path], out, None, 1, 8, 1e-3)
+    with pytest.raises(ValueError, match="duel_repeat must be"):
+        expert_retrain.retrain([run], out, None, 1, 8, 1e-3, duel_repeat=0)
     with pytest.raises(ValueError, match="spec.game"):
         load_config(None, {"game": "golfbillard", "spec": {"game": "keglebillard"}})
     with pytest.raises(ValueError, match="eval: unknown opponent"):

@@ -1,0 +1,122 @@
+"""Train a fresh expert network on the stored teacher labels of finished expert-iteration runs.
+
+Expert iteration (``experiments/expert_iteration.py``) keeps every generation's labels in
+``runs/<name>/labels_gen<k>.npz``. This script pools the labels of one or more such runs and fits
+a new :class:`~cuegym.agents.expert.ExpertNet` on all of them at once (distillation of the
+runs' teachers into one network), optionally with another hidden layout and with the golfbillard
+kader-duel positions (kader play, one ball left on each side) repeated, since they are few
+(about 4 % of the labels) and decide most lost games (docs/agents.md).
+
+    python experiments/expert_retrain.py --runs runs/golf_a runs/golf_b --out runs/golf_ab.pt \\
+        --steps 8000 --batch 512 --duel-repeat 5
+
+The network keeps the menu and observation of the first run's ``model.pt`` and its play
+settings (``select``, ``res_gain``); the output is a ``.pt`` that ``make_agent`` and
+``evaluate.py --agents <path>.pt`` load. One torch thread by default (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from cuegym.cli_errors import cli_main
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from expert_iteration import _load_labels  # noqa: E402 (the sibling script's label reader)
+
+
+def kader_duel(obs: np.ndarray) -> np.ndarray:
+    """(n,) bool: golfbillard observations (n, OBS_DIM) in kader play with one ball left on
+    each side."""
+    from cuegym.games.golf_obs import OBS_INDEX
+    from cuegym.rules.golf_arrays import BALLS_PER_SIDE
+
+    one = 1.0 / BALLS_PER_SIDE + 1e-6
+    return ((obs[:, OBS_INDEX["kader"]] > 0.5) & (obs[:, OBS_INDEX["own_balls_left"]] < one)
+            & (obs[:, OBS_INDEX["opp_balls_left"]] < one))
+
+
+def pooled_labels(runs: list[Path]) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
+    """The teacher labels and game-result pairs of every generation of ``runs``, concatenated."""
+    data = []
+    for run in runs:
+        files = sorted(run.glob("labels_gen*.npz"))
+        if not files:
+            raise ValueError(f"{run} has no labels_gen*.npz (not an expert-iteration run?)")
+        data += [_load_labels(f) for f in files]
+    labels = {k: np.concatenate([d[0][k] for d in data]) for k in data[0][0]}
+    return labels, np.concatenate([d[1] for d in data]), np.concatenate([d[2] for d in data])
+
+
+def retrain(runs: list[Path], out: Path, hidden: list[int] | None, steps: int, batch: int,
+            lr: float, duel_repeat: int = 1, seed: int = 0, threads: int = 1,
+            command: str = "") -> dict[str, float]:
+    """Fit a fresh network on the pooled labels of ``runs`` and save it to ``out``; returns the
+    training losses (:func:`cuegym.agents.expert.train_net`) and the label counts."""
+    import torch
+
+    from cuegym.agents.expert import ExpertNet, TrainSpec, load_net, save_net, train_net
+
+    if duel_repeat < 1:
+        raise ValueError(f"duel_repeat must be >= 1, got {duel_repeat}")
+    labels, vobs, vz = pooled_labels(runs)
+    base, meta = load_net(runs[0] / "model.pt")
+    if duel_repeat > 1 and base.spec.game != "golfbillard":
+        raise ValueError(f"duel_repeat is for golfbillard runs, {runs[0]} is {base.spec.game}")
+    spec = dataclasses.replace(base.spec, hidden=list(hidden or base.spec.hidden))
+    if labels["obs"].shape[1] != spec.obs_dim:
+        raise ValueError(f"the labels have observations of {labels['obs'].shape[1]} values, "
+                         f"the network reads {spec.obs_dim}")
+    n = len(labels["entry"])
+    duel = kader_duel(labels["obs"]) if spec.game == "golfbillard" else np.zeros(n, bool)
+    rows = np.concatenate([np.arange(n)] + [np.flatnonzero(duel)] * (duel_repeat - 1))
+    torch.set_num_threads(int(threads))
+    torch.manual_seed(int(seed))
+    net = ExpertNet(spec)
+    t0 = time.time()
+    losses = train_net(net, {k: v[rows] for k, v in labels.items()}, vobs, vz,
+                       TrainSpec(steps=steps, batch=batch, lr=lr), seed=seed + 1)
+    save_net(net, out, {**meta, "command": command, "retrained_from": [str(r) for r in runs],
+                        "labels": n, "duel_labels": int(duel.sum()), "duel_repeat": duel_repeat,
+                        "train_s": round(time.time() - t0, 1)})
+    return {**losses, "labels": n, "duel_labels": int(duel.sum())}
+
+
+@cli_main
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--runs", nargs="+", required=True, type=Path,
+                   help="expert-iteration run directories (runs/<name>) whose labels to pool")
+    p.add_argument("--out", required=True, type=Path, help="the .pt file to write")
+    p.add_argument("--hidden", type=int, nargs="+", help="hidden layer widths (default: the "
+                   "first run's)")
+    p.add_argument("--steps", type=int, default=8000, help="gradient steps (default 8000)")
+    p.add_argument("--batch", type=int, default=512, help="positions per step (default 512)")
+    p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate (default 1e-3)")
+    p.add_argument("--duel-repeat", type=int, default=1, help="golfbillard: how many times each "
+                   "kader-duel label is used per pass (default 1: as collected)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    a = p.parse_args(argv)
+    for name in ("steps", "batch", "threads"):
+        if getattr(a, name) < 1:
+            p.error(f"--{name} must be >= 1, got {getattr(a, name)}")
+    if not a.lr > 0:
+        p.error(f"--lr must be > 0, got {a.lr}")
+    info = retrain(a.runs, a.out, a.hidden, a.steps, a.batch, a.lr, a.duel_repeat, a.seed,
+                   a.threads, command="python experiments/expert_retrain.py "
+                   + " ".join(sys.argv[1:] if argv is None else argv))
+    print({k: round(v, 4) if isinstance(v, float) else v for k, v in info.items()})
+    print(f"wrote {a.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
