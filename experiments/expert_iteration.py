@@ -188,10 +188,18 @@ def plot_curves(run: Path, rows: list[dict[str, Any]], game: str = "keglebillard
     return out
 
 
-def _load_labels(path: Path) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
+def load_labels(path: Path) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
+    """One generation's ``labels_gen<k>.npz``: (teacher labels, value observations, results)."""
     with np.load(path) as d:
         labels = {k[2:]: d[k] for k in d.files if k.startswith("L_")}
         return labels, d["value_obs"], d["value_z"]
+
+
+def pool_labels(data: list[tuple[dict, np.ndarray, np.ndarray]]
+                ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
+    """Generations' ``(labels, value_obs, value_z)`` (:func:`load_labels`) concatenated."""
+    labels = {n: np.concatenate([d[0][n] for d in data]) for n in data[0][0]}
+    return labels, np.concatenate([d[1] for d in data]), np.concatenate([d[2] for d in data])
 
 
 def run_generation(k: int, cfg: dict[str, Any], arena: Any, net: Any, student: Any,
@@ -276,7 +284,7 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
                      for k, v in r.items()} for r in csv.DictReader(f)]
     start = len(rows)
     for k in range(start):
-        data.append(_load_labels(run / f"labels_gen{k}.npz"))
+        data.append(load_labels(run / f"labels_gen{k}.npz"))
     if start:
         net, _ = load_net(run / f"gen{start - 1}.pt")
         student = ExpertAgent(net, arena=arena)
@@ -288,9 +296,7 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
                     **{f"L_{n}": v for n, v in labels.items()})
         data.append((labels, vobs, vz))
         t0 = time.time()
-        allL = {n: np.concatenate([d[0][n] for d in data]) for n in labels}
-        losses = train_net(net, allL, np.concatenate([d[1] for d in data]),
-                           np.concatenate([d[2] for d in data]), TrainSpec(**cfg["train"]),
+        losses = train_net(net, *pool_labels(data), TrainSpec(**cfg["train"]),
                            seed=int(cfg["seed"]) * 100 + k)
         student = ExpertAgent(net, arena=arena)
         meta = {"game": cfg["game"], "generation": k, "config": cfg,

@@ -28,7 +28,7 @@ import numpy as np
 from cuegym.cli_errors import cli_main
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from expert_iteration import _load_labels  # noqa: E402 (the sibling script's label reader)
+from expert_iteration import load_labels, pool_labels  # noqa: E402 (the sibling script's)
 
 
 def kader_duel(obs: np.ndarray) -> np.ndarray:
@@ -49,9 +49,8 @@ def pooled_labels(runs: list[Path]) -> tuple[dict[str, np.ndarray], np.ndarray, 
         files = sorted(run.glob("labels_gen*.npz"))
         if not files:
             raise ValueError(f"{run} has no labels_gen*.npz (not an expert-iteration run?)")
-        data += [_load_labels(f) for f in files]
-    labels = {k: np.concatenate([d[0][k] for d in data]) for k in data[0][0]}
-    return labels, np.concatenate([d[1] for d in data]), np.concatenate([d[2] for d in data])
+        data += [load_labels(f) for f in files]
+    return pool_labels(data)
 
 
 def retrain(runs: list[Path], out: Path, hidden: list[int] | None, steps: int, batch: int,

@@ -231,7 +231,6 @@ def _result(v: Any, path: str) -> int:
     return {None: -1, "draw": 2, 0: 0, 1: 1}[req_choice(v, path, (None, 0, 1, "draw"))]
 
 
-
 def validate_state(state: GolfState, geo: GolfGeometry | None = None, path: str = "state"
                    ) -> None:
     """Raise RefereeInputError (a ValueError) if a ball position is not finite, leaves the

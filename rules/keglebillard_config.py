@@ -158,4 +158,3 @@ def salvo_x(table: TableSpec) -> float:
 def white_spots(table: TableSpec) -> np.ndarray:
     """(2, 2) white spots: [0] the bottom one (-L/4, 0), [1] the top one (K-18)."""
     return np.asarray(table.spots["white"], dtype=np.float64).reshape(2, 2)
-
