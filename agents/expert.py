@@ -45,6 +45,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -509,9 +510,18 @@ def _label_chunk(arena: Any, batch: Any, spec: ExpertSpec, tspec: TeacherSpec,
 
 def teacher_labels(arena: Any, states: Any, spec: ExpertSpec, tspec: TeacherSpec,
                    rng: np.random.Generator, student: ExpertAgent | None = None,
-                   progress: Any = None) -> dict[str, np.ndarray]:
+                   progress: Any = None, pool: Executor | None = None, parts: int = 1
+                   ) -> dict[str, np.ndarray]:
     """The teacher's move for each of T states, in chunks of ``tspec.chunk`` (one physics call
     per stage and chunk).
+
+    Args:
+        pool, parts: label the states in ``parts`` contiguous pieces on the processes of
+            ``pool`` (a ``ProcessPoolExecutor``, best with the ``spawn`` context), each piece
+            with its own generator seeded from ``rng``: the labels depend on ``parts``, not on
+            the pool. ``pool=None``: here, in this process (``parts`` must be 1).
+        progress: called with the number of states done after each chunk (each piece, with a
+            pool).
 
     Returns:
         arrays over the T states: ``obs`` (T, obs_dim), ``feats`` (T, n_cand, N_FEAT), ``q``
@@ -524,18 +534,41 @@ def teacher_labels(arena: Any, states: Any, spec: ExpertSpec, tspec: TeacherSpec
     """
     from cuegym.envs.config import load_settings
 
-    noise = load_noise(tspec.noise)
     if arena.game != spec.game:
         raise ValueError(f"the expert spec is for {spec.game}, the arena plays {arena.game}")
-    settings = load_settings(spec.game)
+    if int(parts) < 1 or (pool is None and int(parts) != 1):
+        raise ValueError(f"parts must be >= 1, and 1 without a pool; got {parts}")
     batch = arena.g.batch(states)
-    out: list[dict[str, np.ndarray]] = []
+    if pool is not None:
+        cut = np.array_split(np.arange(len(batch)), int(parts))
+        seeds = rng.integers(0, 2**63 - 1, size=len(cut))
+        net = None if student is None else student.net
+        jobs = [pool.submit(_label_part, arena, spec, tspec, batch.take(idx), net, int(seed))
+                for idx, seed in zip(cut, seeds, strict=True) if len(idx)]
+        out = []
+        for job in jobs:  # in order: the labels line up with the states
+            out.append(job.result())
+            if progress is not None:
+                progress(len(out[-1]["entry"]))
+        return {k: np.concatenate([o[k] for o in out]) for k in out[0]}
+    noise = load_noise(tspec.noise)
+    settings = load_settings(spec.game)
+    out = []
     for a in range(0, len(batch), tspec.chunk):
         sub = batch.take(np.arange(a, min(len(batch), a + tspec.chunk)))
         out.append(_label_chunk(arena, sub, spec, tspec, student, rng, noise, settings))
         if progress is not None:
             progress(len(sub))
     return {k: np.concatenate([o[k] for o in out]) for k in out[0]}
+
+
+def _label_part(arena: Any, spec: ExpertSpec, tspec: TeacherSpec, states: Any,
+                net: ExpertNet | None, seed: int) -> dict[str, np.ndarray]:
+    """One piece of :func:`teacher_labels` in a pool process (one torch thread; the arena
+    and the network come pickled, so the piece plays by the caller's rules and weights)."""
+    torch.set_num_threads(1)
+    student = None if net is None else ExpertAgent(net, arena=arena)
+    return teacher_labels(arena, states, spec, tspec, np.random.default_rng(seed), student)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -607,6 +640,16 @@ def train_net(net: ExpertNet, labels: dict[str, np.ndarray], value_obs: np.ndarr
     return dict(zip(("ce", "q", "res", "value", "acc"), map(float, tail), strict=True))
 
 
+def fit_fresh(spec: ExpertSpec, labels: dict[str, np.ndarray], value_obs: np.ndarray,
+              value_z: np.ndarray, tspec: TrainSpec, seed: int = 0
+              ) -> tuple[ExpertNet, dict[str, float]]:
+    """A new :class:`ExpertNet` of ``spec`` (torch seeded with ``seed``) fitted by
+    :func:`train_net` on ``labels`` and the game results; returns it and the losses."""
+    torch.manual_seed(int(seed))
+    net = ExpertNet(spec)
+    return net, train_net(net, labels, value_obs, value_z, tspec, seed=int(seed) + 1)
+
+
 __all__ = ["RES_FIELDS", "RES_MAX", "ExpertAgent", "ExpertNet", "ExpertSpec", "TeacherSpec",
-           "TrainSpec", "apply_residual", "collect_positions", "features", "load_net",
+           "TrainSpec", "apply_residual", "collect_positions", "features", "fit_fresh", "load_net",
            "mean_values", "save_net", "teacher_labels", "train_net", "value_function"]

@@ -48,7 +48,12 @@ DEFAULTS: dict[str, Any] = {
     "eval": {"geometric": 100, "planner": 40, "seed": 50_000},
     "progress_bar": True,
     "play": {},
+    "workers": 1,
+    "final_fit": {},
 }
+
+#: ``final_fit`` keys: a fresh network's hidden layout and its optimisation (``TrainSpec``)
+FINAL_FIT_KEYS = ("hidden", "steps", "batch", "lr", "w_q", "w_res", "w_value")
 
 #: ``play`` keys: how ``model.pt`` plays (its saved spec), where it differs from the training run
 PLAY_KEYS = ("select", "res_gain")
@@ -85,6 +90,11 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
             raise ValueError(f"unknown {key} key(s) {bad}; known: {sorted(known)}")
     if int(cfg["generations"]) < 1 or int(cfg["label_positions"]) < 1:
         raise ValueError("generations and label_positions must be >= 1")
+    if int(cfg["workers"]) < 1:
+        raise ValueError(f"workers must be >= 1, got {cfg['workers']}")
+    bad = sorted(set(cfg["final_fit"] or {}) - set(FINAL_FIT_KEYS))
+    if bad:
+        raise ValueError(f"unknown final_fit key(s) {bad}; known: {list(FINAL_FIT_KEYS)}")
     from cuegym.agents.base import check_game
 
     bad = sorted(set(cfg["play"] or {}) - set(PLAY_KEYS))
@@ -203,9 +213,10 @@ def pool_labels(data: list[tuple[dict, np.ndarray, np.ndarray]]
 
 
 def run_generation(k: int, cfg: dict[str, Any], arena: Any, net: Any, student: Any,
-                   rng: np.random.Generator, bar: Any) -> tuple[dict, np.ndarray, np.ndarray,
-                                                                 dict[str, float]]:
-    """Games, then the teacher's labels of ``label_positions`` of their positions."""
+                   rng: np.random.Generator, bar: Any, pool: Any = None
+                   ) -> tuple[dict, np.ndarray, np.ndarray, dict[str, float]]:
+    """Games, then the teacher's labels of ``label_positions`` of their positions (split over
+    the ``workers`` processes of ``pool`` when there is one)."""
     from cuegym.agents.expert import TeacherSpec, collect_positions, teacher_labels
 
     t0 = time.time()
@@ -227,7 +238,8 @@ def run_generation(k: int, cfg: dict[str, Any], arena: Any, net: Any, student: A
     bar.set_description(f"generation {k}: teacher")
     labels = teacher_labels(arena, states.take(pick), expert_spec(cfg),
                             TeacherSpec(**cfg["teacher"]), rng, student=student,
-                            progress=bar.update)
+                            progress=bar.update, pool=pool,
+                            parts=int(cfg["workers"]) if pool is not None else 1)
     info = {"positions": len(states), "labelled": n_lab, "t_games_s": t_games,
             "t_teacher_s": time.time() - t0,
             "teacher_value": float(labels["value"].mean()),
@@ -238,9 +250,63 @@ def run_generation(k: int, cfg: dict[str, Any], arena: Any, net: Any, student: A
     return labels, arena.g.observe(states), z, info
 
 
+def _eval_games(arena: Any, student: Any, ev: dict[str, Any], seed: int) -> dict[str, float]:
+    """The ``eval`` games of ``student`` against each opponent named there (seed ``seed``)."""
+    row: dict[str, float] = {}
+    t0 = time.time()
+    for other in EVAL_COLORS:
+        if int(ev.get(other, 0)):
+            row.update(_games_eval(arena, student, other, int(ev[other]), seed))
+    row["t_eval_s"] = time.time() - t0
+    return row
+
+
+def _label_pool(workers: int) -> Any:
+    """A process pool for the teacher (``spawn``: the parent holds torch and numba threads),
+    or a context that yields None for one worker."""
+    import contextlib
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if workers <= 1:
+        return contextlib.nullcontext(None)
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+def final_fit(cfg: dict[str, Any], run: Path, arena: Any,
+              data: list[tuple[dict, np.ndarray, np.ndarray]]) -> dict[str, Any]:
+    """``final_fit``: a fresh network (its own ``hidden`` layout, default the run's) fitted on
+    the labels of every generation at once, written to ``final.pt`` and as ``model.pt`` (with
+    the ``play`` settings), then played in the ``eval`` games; returns (and writes to
+    ``final.json``) its losses and results."""
+    from cuegym.agents.expert import ExpertAgent, TrainSpec, fit_fresh, save_net
+
+    opts = dict(cfg["final_fit"])
+    spec = expert_spec(cfg)
+    spec = dataclasses.replace(spec, hidden=list(opts.pop("hidden", spec.hidden)))
+    labels, vobs, vz = pool_labels(data)
+    t0 = time.time()
+    net, losses = fit_fresh(spec, labels, vobs, vz, TrainSpec(**opts),
+                            seed=int(cfg["seed"]) * 100 + 99)
+    meta = {"game": cfg["game"], "generation": "final", "config": cfg, "labels":
+            len(labels["entry"]),
+            "command": "python experiments/expert_iteration.py " + " ".join(sys.argv[1:])}
+    save_net(net, run / "final.pt", meta)
+    model = save_net(net, run / "model.pt", meta,
+                     spec=dataclasses.replace(net.spec, **(cfg["play"] or {})))
+    row = {"labels": len(labels["entry"]), "t_train_s": time.time() - t0, **losses,
+           **_eval_games(arena, ExpertAgent(model, arena=arena), cfg["eval"],
+                         int(cfg["eval"]["seed"]) + 100 * int(cfg["generations"]))}
+    write_atomic(run / "final.json", json.dumps(row, indent=1) + "\n")
+    print(json.dumps({"final_fit": {k: round(v, 4) if isinstance(v, float) else v
+                                    for k, v in row.items()}}), file=sys.stderr, flush=True)
+    return row
+
+
 def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool = False,
                      overwrite: bool = False) -> Path:
-    """Run (or ``resume``) the generations of ``cfg``; returns the run directory."""
+    """Run (or ``resume``) the generations of ``cfg``, then its ``final_fit`` (if any, and
+    not done yet); returns the run directory."""
     import shutil
 
     import torch
@@ -265,8 +331,9 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
         raise ValueError(f"{run} exists: pass --resume to continue it or --overwrite")
     run.mkdir(parents=True, exist_ok=True)
     cfg_text = yaml.safe_dump(cfg, sort_keys=False)
+    older = {"game": "keglebillard", "workers": 1, "final_fit": {}}  # keys added since
     if resume and (run / "config.yaml").exists() and \
-            {"game": "keglebillard"} | yaml.safe_load((run / "config.yaml").read_text()) | \
+            older | yaml.safe_load((run / "config.yaml").read_text()) | \
             {"generations": 0, "play": {}} != \
             cfg | {"generations": 0, "play": {}}:  # more generations, other play settings
         raise ValueError(f"--resume: {run}/config.yaml differs from the config given")
@@ -289,41 +356,38 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
         net, _ = load_net(run / f"gen{start - 1}.pt")
         student = ExpertAgent(net, arena=arena)
     bar = tqdm(disable=not cfg["progress_bar"], unit="pos")
-    for k in range(start, int(cfg["generations"])):
-        rng = np.random.default_rng([int(cfg["seed"]), k])
-        labels, vobs, vz, info = run_generation(k, cfg, arena, net, student, rng, bar)
-        _atomic_npz(run / f"labels_gen{k}.npz", value_obs=vobs, value_z=vz,
-                    **{f"L_{n}": v for n, v in labels.items()})
-        data.append((labels, vobs, vz))
-        t0 = time.time()
-        losses = train_net(net, *pool_labels(data), TrainSpec(**cfg["train"]),
-                           seed=int(cfg["seed"]) * 100 + k)
-        student = ExpertAgent(net, arena=arena)
-        meta = {"game": cfg["game"], "generation": k, "config": cfg,
-                "command": "python experiments/expert_iteration.py " + " ".join(sys.argv[1:])}
-        save_net(net, run / f"gen{k}.pt", meta)
-        # model.pt plays with the `play` settings (chosen on held-out games); the generations
-        # keep the ones the student played with while collecting positions
-        save_net(net, run / "model.pt", meta,
-                 spec=dataclasses.replace(net.spec, **(cfg["play"] or {})))
-        row = {"generation": k, **info, "t_train_s": time.time() - t0, **losses}
-        ev = cfg["eval"]
-        t0 = time.time()
-        for other in EVAL_COLORS:
-            if int(ev.get(other, 0)):
-                row.update(_games_eval(arena, student, other, int(ev[other]),
-                                       int(ev["seed"]) + 100 * k))
-        row["t_eval_s"] = time.time() - t0
-        rows.append(row)
-        buf = io.StringIO(newline="")
-        w = csv.DictWriter(buf, fieldnames=list(rows[-1]))
-        w.writeheader()
-        w.writerows(rows)
-        write_atomic(metrics, buf.getvalue())
-        plot_curves(run, rows, cfg["game"])
-        print(json.dumps({k2: round(v, 4) if isinstance(v, float) else v
-                          for k2, v in row.items()}), file=sys.stderr, flush=True)
+    with _label_pool(int(cfg["workers"])) as pool:
+        for k in range(start, int(cfg["generations"])):
+            rng = np.random.default_rng([int(cfg["seed"]), k])
+            labels, vobs, vz, info = run_generation(k, cfg, arena, net, student, rng, bar, pool)
+            _atomic_npz(run / f"labels_gen{k}.npz", value_obs=vobs, value_z=vz,
+                        **{f"L_{n}": v for n, v in labels.items()})
+            data.append((labels, vobs, vz))
+            t0 = time.time()
+            losses = train_net(net, *pool_labels(data), TrainSpec(**cfg["train"]),
+                               seed=int(cfg["seed"]) * 100 + k)
+            student = ExpertAgent(net, arena=arena)
+            meta = {"game": cfg["game"], "generation": k, "config": cfg,
+                    "command": "python experiments/expert_iteration.py " + " ".join(sys.argv[1:])}
+            save_net(net, run / f"gen{k}.pt", meta)
+            # model.pt plays with the `play` settings (chosen on held-out games); the
+            # generations keep the ones the student played with while collecting positions
+            save_net(net, run / "model.pt", meta,
+                     spec=dataclasses.replace(net.spec, **(cfg["play"] or {})))
+            row = {"generation": k, **info, "t_train_s": time.time() - t0, **losses,
+                   **_eval_games(arena, student, cfg["eval"], int(cfg["eval"]["seed"]) + 100 * k)}
+            rows.append(row)
+            buf = io.StringIO(newline="")
+            w = csv.DictWriter(buf, fieldnames=list(rows[-1]))
+            w.writeheader()
+            w.writerows(rows)
+            write_atomic(metrics, buf.getvalue())
+            plot_curves(run, rows, cfg["game"])
+            print(json.dumps({k2: round(v, 4) if isinstance(v, float) else v
+                              for k2, v in row.items()}), file=sys.stderr, flush=True)
     bar.close()
+    if cfg["final_fit"] and (start < int(cfg["generations"]) or not (run / "final.pt").exists()):
+        final_fit(cfg, run, arena, data)
     return run
 
 

@@ -60,7 +60,7 @@ def retrain(runs: list[Path], out: Path, hidden: list[int] | None, steps: int, b
     training losses (:func:`cuegym.agents.expert.train_net`) and the label counts."""
     import torch
 
-    from cuegym.agents.expert import ExpertNet, TrainSpec, load_net, save_net, train_net
+    from cuegym.agents.expert import TrainSpec, fit_fresh, load_net, save_net
 
     if duel_repeat < 1:
         raise ValueError(f"duel_repeat must be >= 1, got {duel_repeat}")
@@ -76,11 +76,9 @@ def retrain(runs: list[Path], out: Path, hidden: list[int] | None, steps: int, b
     duel = kader_duel(labels["obs"]) if spec.game == "golfbillard" else np.zeros(n, bool)
     rows = np.concatenate([np.arange(n)] + [np.flatnonzero(duel)] * (duel_repeat - 1))
     torch.set_num_threads(int(threads))
-    torch.manual_seed(int(seed))
-    net = ExpertNet(spec)
     t0 = time.time()
-    losses = train_net(net, {k: v[rows] for k, v in labels.items()}, vobs, vz,
-                       TrainSpec(steps=steps, batch=batch, lr=lr), seed=seed + 1)
+    net, losses = fit_fresh(spec, {k: v[rows] for k, v in labels.items()}, vobs, vz,
+                            TrainSpec(steps=steps, batch=batch, lr=lr), seed=seed)
     save_net(net, out, {**meta, "command": command, "retrained_from": [str(r) for r in runs],
                         "labels": n, "duel_labels": int(duel.sum()), "duel_repeat": duel_repeat,
                         "train_s": round(time.time() - t0, 1)})

@@ -97,6 +97,32 @@ def test_golf_teacher_labels_menu_and_student(arena, positions):
                        np.random.default_rng(0))
 
 
+def test_golf_teacher_labels_split_over_a_pool(arena, positions):
+    """With a pool the states are labelled in ``parts`` pieces, in order, each with a generator
+    seeded from the caller's: the same seed and parts give the same labels, and each piece's
+    labels are those of the piece labelled here with its seed."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cuegym.agents.expert import ExpertSpec, TeacherSpec, teacher_labels
+
+    states, _, _ = positions
+    spec = ExpertSpec(**SPEC)
+    tspec = TeacherSpec(k1=2, top=1, n_perturb=1, k2=2, chunk=4)
+    sub = states.take(np.arange(7))
+    with ThreadPoolExecutor(2) as pool:
+        a = teacher_labels(arena, sub, spec, tspec, np.random.default_rng(3), pool=pool, parts=2)
+        b = teacher_labels(arena, sub, spec, tspec, np.random.default_rng(3), pool=pool, parts=2)
+    seeds = np.random.default_rng(3).integers(0, 2**63 - 1, size=2)
+    first = teacher_labels(arena, sub.take(np.arange(4)), spec, tspec,
+                           np.random.default_rng(int(seeds[0])))
+    for k in a:
+        np.testing.assert_array_equal(a[k], b[k])
+        np.testing.assert_array_equal(a[k][:4], first[k])
+    assert len(a["entry"]) == 7
+    with pytest.raises(ValueError, match="parts must be"):
+        teacher_labels(arena, sub, spec, tspec, np.random.default_rng(0), parts=2)
+
+
 def test_golf_one_generation_trains_saves_and_plays(tmp_path, arena):
     from expert_iteration import load_config, main
 
@@ -113,6 +139,7 @@ def test_golf_one_generation_trains_saves_and_plays(tmp_path, arena):
     run = tmp_path / "g"
     for f in ("gen0.pt", "model.pt", "labels_gen0.npz", "metrics.csv", "learning_curve.png"):
         assert (run / f).exists(), f
+    assert not (run / "final.pt").exists()  # no final_fit in the config
     header = (run / "metrics.csv").read_text().splitlines()[0].split(",")
     assert "geometric_draws" in header  # G-5 draws are counted, and no win
     agent = make_agent(str(run / "model.pt"), "golfbillard")
@@ -149,6 +176,39 @@ def test_golf_one_generation_trains_saves_and_plays(tmp_path, arena):
         load_config(None, {"eval": {"guided": 10}})
     with pytest.raises(ValueError, match="unknown play key"):
         load_config(None, {"play": {"select": "q", "n_cand": 3}})
+    with pytest.raises(ValueError, match="workers must be"):
+        load_config(None, {"workers": 0})
+    with pytest.raises(ValueError, match="unknown final_fit key"):
+        load_config(None, {"final_fit": {"hiden": [8]}})
+
+
+def test_golf_two_workers_and_a_final_fit(tmp_path):
+    """``workers: 2`` labels in two spawned processes; ``final_fit`` fits a fresh network on
+    both generations' labels, writes final.pt and final.json and makes it model.pt."""
+    import json
+
+    from expert_iteration import main
+
+    from cuegym.agents import make_agent
+
+    argv = ["--config", str(ROOT / "configs" / "expert" / "golfbillard.yaml"),
+            "--runs-dir", str(tmp_path), "--name", "w", "--no-progress", "--set",
+            "generations=2", "label_positions=12", "train={steps: 3}", "workers=2",
+            "final_fit={hidden: [16, 8], steps: 3, batch: 8}",
+            "spec={n_cand: 3, spins: [0.0], speeds: [1.0]}",
+            "teacher={k1: 2, top: 1, n_perturb: 1, k2: 2, chunk: 8}",
+            "games={first: [[geometric, geometric, 1]], later: [[student, geometric, 1]]}",
+            "eval={geometric: 2, planner: 0, pretrained: 0}"]
+    assert main(argv) == 0
+    run = tmp_path / "w"
+    final = make_agent(str(run / "model.pt"), "golfbillard")
+    assert list(final.spec.hidden) == [16, 8] and final.meta["labels"] == 24
+    assert (final.select, final.res_gain) == ("policy", 1.0)  # the config's play settings
+    assert list(make_agent(str(run / "final.pt"), "golfbillard").spec.hidden) == [16, 8]
+    row = json.loads((run / "final.json").read_text())
+    assert row["labels"] == 24 and row["geometric_games"] == 2
+    labels = np.load(run / "labels_gen1.npz")
+    assert len(labels["L_entry"]) == 12
 
 
 def test_shipped_golf_expert_loads_and_plays_deterministically(arena):
