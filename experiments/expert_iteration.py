@@ -67,7 +67,7 @@ INT_COLUMNS = ("generation", "positions", "labelled")
 
 def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> dict[str, Any]:
     """The run's settings: :data:`DEFAULTS`, then the YAML file, then ``over``; unknown keys are
-    an error naming them."""
+    an error naming them, a key set to null takes its default."""
     cfg = dict(DEFAULTS)
     for part in ((yaml.safe_load(resolve_path(path).read_text()) or {}) if path else {},
                  over or {}):
@@ -75,6 +75,7 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
         if bad:
             raise ValueError(f"unknown expert config key(s) {bad}; known: {sorted(DEFAULTS)}")
         cfg = deep_merge(cfg, part)
+    cfg = {**DEFAULTS, **cfg}  # a key set to null (removed by deep_merge) is back to its default
     for key in ("first", "later"):
         for row in cfg["games"].get(key, []):
             if len(row) != 3 or int(row[2]) < 1:

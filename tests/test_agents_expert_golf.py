@@ -176,6 +176,7 @@ def test_golf_one_generation_trains_saves_and_plays(tmp_path, arena):
         load_config(None, {"eval": {"guided": 10}})
     with pytest.raises(ValueError, match="unknown play key"):
         load_config(None, {"play": {"select": "q", "n_cand": 3}})
+    assert load_config(None, {"threads": None, "workers": 2})["threads"] == 1  # null: default
     with pytest.raises(ValueError, match="workers must be"):
         load_config(None, {"workers": 0})
     with pytest.raises(ValueError, match="unknown final_fit key"):
