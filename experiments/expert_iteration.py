@@ -152,11 +152,13 @@ def _games_eval(arena: Any, student: Any, other: str, n: int, seed: int) -> dict
             f"{key}_opp_fouls": b["foul_rate"]}
 
 
-def plot_curves(run: Path, rows: list[dict[str, Any]], game: str = "keglebillard") -> Path:
+def plot_curves(run: Path, rows: list[dict[str, Any]], game: str = "keglebillard",
+                final: dict[str, Any] | None = None) -> Path:
     """learning_curve.png: per generation, the student's games (win share with 95 % interval
     against the opponents of ``eval``; points per shot; foul rate) and the simulated
     value of its move, the teacher's and the best stage-1 menu entry's on the generation's fresh
-    positions (before training on them; the student's value at generation 0 is the menu's)."""
+    positions (before training on them; the student's value at generation 0 is the menu's).
+    ``final``: the :func:`final_fit` row, drawn as stars after the last generation."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -174,6 +176,13 @@ def plot_curves(run: Path, rows: list[dict[str, Any]], game: str = "keglebillard
                        label=f"vs {key} ({rows[0][f'{key}_games']} games)")
         ax[1].plot(g, [r[f"{key}_pps"] for r in rows], "o-", color=c, label=f"vs {key}")
         ax[2].plot(g, [100 * r[f"{key}_fouls"] for r in rows], "o-", color=c, label=f"vs {key}")
+        if final and f"{key}_win" in final:
+            x, w = g[-1] + 1, final[f"{key}_win"]
+            ax[0].errorbar([x], [w], yerr=[[w - final[f"{key}_win_lo"]],
+                                           [final[f"{key}_win_hi"] - w]],
+                           marker="*", ms=12, color=c, capsize=3)
+            ax[1].plot([x], [final[f"{key}_pps"]], "*", ms=12, color=c)
+            ax[2].plot([x], [100 * final[f"{key}_fouls"]], "*", ms=12, color=c)
     ax[0].axhline(0.5, color="grey", lw=0.8)
     ax[0].set(xlabel="generation", ylabel="share of finished games won", ylim=(0, 1),
               title="student's games (95 % Wilson)")
@@ -188,6 +197,11 @@ def plot_curves(run: Path, rows: list[dict[str, Any]], game: str = "keglebillard
               title="moves on the generation's fresh positions")
     for a in ax:
         a.set_xticks(g)
+        if final:
+            if a is not ax[3]:
+                a.set_xticks(list(g) + [g[-1] + 1], [str(k) for k in g] + ["final\nfit"])
+            else:
+                a.set_xlim(ax[0].get_xlim())
         a.legend(fontsize=8)
         a.grid(alpha=0.3)
     fig.tight_layout()
@@ -388,7 +402,7 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
                               for k2, v in row.items()}), file=sys.stderr, flush=True)
     bar.close()
     if cfg["final_fit"] and (start < int(cfg["generations"]) or not (run / "final.pt").exists()):
-        final_fit(cfg, run, arena, data)
+        plot_curves(run, rows, cfg["game"], final=final_fit(cfg, run, arena, data))
     return run
 
 
