@@ -276,6 +276,27 @@ def _eval_games(arena: Any, student: Any, ev: dict[str, Any], seed: int) -> dict
     return row
 
 
+def _meta(cfg: dict[str, Any], generation: int | str, **extra: Any) -> dict[str, Any]:
+    """What a saved network of this run records: game, generation, config, the command."""
+    return {"game": cfg["game"], "generation": generation, "config": cfg, **extra,
+            "command": "python experiments/expert_iteration.py " + " ".join(sys.argv[1:])}
+
+
+def _save_model(net: Any, run: Path, meta: dict[str, Any], cfg: dict[str, Any]) -> Path:
+    """``model.pt``: ``net`` playing with the ``play`` settings (chosen on held-out games; the
+    generations keep the ones the student played with while collecting positions)."""
+    from cuegym.agents.expert import save_net
+
+    return save_net(net, run / "model.pt", meta,
+                    spec=dataclasses.replace(net.spec, **(cfg["play"] or {})))
+
+
+def _log(row: dict[str, Any], label: str | None = None) -> None:
+    """One JSON line of ``row`` (floats rounded; under ``label`` if given) on stderr."""
+    out = {k: round(v, 4) if isinstance(v, float) else v for k, v in row.items()}
+    print(json.dumps(out if label is None else {label: out}), file=sys.stderr, flush=True)
+
+
 def _label_pool(workers: int) -> Any:
     """A process pool for the teacher (``spawn``: the parent holds torch and numba threads),
     or a context that yields None for one worker."""
@@ -303,18 +324,14 @@ def final_fit(cfg: dict[str, Any], run: Path, arena: Any,
     t0 = time.time()
     net, losses = fit_fresh(spec, labels, vobs, vz, TrainSpec(**opts),
                             seed=int(cfg["seed"]) * 100 + 99)
-    meta = {"game": cfg["game"], "generation": "final", "config": cfg, "labels":
-            len(labels["entry"]),
-            "command": "python experiments/expert_iteration.py " + " ".join(sys.argv[1:])}
+    meta = _meta(cfg, "final", labels=len(labels["entry"]))
     save_net(net, run / "final.pt", meta)
-    model = save_net(net, run / "model.pt", meta,
-                     spec=dataclasses.replace(net.spec, **(cfg["play"] or {})))
+    model = _save_model(net, run, meta, cfg)
     row = {"labels": len(labels["entry"]), "t_train_s": time.time() - t0, **losses,
            **_eval_games(arena, ExpertAgent(model, arena=arena), cfg["eval"],
                          int(cfg["eval"]["seed"]) + 100 * int(cfg["generations"]))}
     write_atomic(run / "final.json", json.dumps(row, indent=1) + "\n")
-    print(json.dumps({"final_fit": {k: round(v, 4) if isinstance(v, float) else v
-                                    for k, v in row.items()}}), file=sys.stderr, flush=True)
+    _log(row, "final_fit")
     return row
 
 
@@ -346,11 +363,11 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
         raise ValueError(f"{run} exists: pass --resume to continue it or --overwrite")
     run.mkdir(parents=True, exist_ok=True)
     cfg_text = yaml.safe_dump(cfg, sort_keys=False)
-    older = {"game": "keglebillard", "workers": 1, "final_fit": {}}  # keys added since
     if resume and (run / "config.yaml").exists() and \
-            older | yaml.safe_load((run / "config.yaml").read_text()) | \
+            DEFAULTS | yaml.safe_load((run / "config.yaml").read_text()) | \
             {"generations": 0, "play": {}} != \
-            cfg | {"generations": 0, "play": {}}:  # more generations, other play settings
+            cfg | {"generations": 0, "play": {}}:  # more generations, other play settings;
+        # a run saved before a key existed had its default
         raise ValueError(f"--resume: {run}/config.yaml differs from the config given")
     write_atomic(run / "config.yaml", cfg_text)
     arena = make_arena(cfg["game"])
@@ -382,13 +399,9 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
             losses = train_net(net, *pool_labels(data), TrainSpec(**cfg["train"]),
                                seed=int(cfg["seed"]) * 100 + k)
             student = ExpertAgent(net, arena=arena)
-            meta = {"game": cfg["game"], "generation": k, "config": cfg,
-                    "command": "python experiments/expert_iteration.py " + " ".join(sys.argv[1:])}
+            meta = _meta(cfg, k)
             save_net(net, run / f"gen{k}.pt", meta)
-            # model.pt plays with the `play` settings (chosen on held-out games); the
-            # generations keep the ones the student played with while collecting positions
-            save_net(net, run / "model.pt", meta,
-                     spec=dataclasses.replace(net.spec, **(cfg["play"] or {})))
+            _save_model(net, run, meta, cfg)
             row = {"generation": k, **info, "t_train_s": time.time() - t0, **losses,
                    **_eval_games(arena, student, cfg["eval"], int(cfg["eval"]["seed"]) + 100 * k)}
             rows.append(row)
@@ -398,8 +411,7 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
             w.writerows(rows)
             write_atomic(metrics, buf.getvalue())
             plot_curves(run, rows, cfg["game"])
-            print(json.dumps({k2: round(v, 4) if isinstance(v, float) else v
-                              for k2, v in row.items()}), file=sys.stderr, flush=True)
+            _log(row)
     bar.close()
     if cfg["final_fit"] and (start < int(cfg["generations"]) or not (run / "final.pt").exists()):
         plot_curves(run, rows, cfg["game"], final=final_fit(cfg, run, arena, data))
