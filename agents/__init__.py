@@ -14,7 +14,9 @@ name                   agent
 ``guided``             :class:`GuidedPlannerAgent`: the planner with the trained policy's
                        proposals and a two-shot lookahead (the opponent's best reply); presets
                        in ``configs/agents/guided.yaml``
-``pretrained``         the shipped trained agent of the game (``agents/pretrained/<game>.zip``)
+``pretrained``         the shipped trained agent of the game (``agents/pretrained/<game>.zip``;
+                       keglebillard: through the aim correction ``keglebillard_aim.pt``,
+                       :mod:`cuegym.agents.aim`; ``pretrained:aim=none`` without it)
 ``<path>.zip``         :class:`SB3Agent`: a saved Stable-Baselines3 model
 ``expert``             the shipped expert-iteration network of the game
                        (``agents/pretrained/<game>_expert.pt``, :mod:`cuegym.agents.expert`)
@@ -94,10 +96,35 @@ def planner_preset(game: str, agent: str = "planner") -> dict[str, Any]:
     return dict(data.get(game) or {})
 
 
+def pretrained_aim_path(game: str) -> Path | None:
+    """The shipped aim correction of ``game``'s trained agent
+    (``agents/pretrained/<game>_aim.pt``, :mod:`cuegym.agents.aim`), or None."""
+    p = PRETRAINED_DIR / f"{game}_aim.pt"
+    return p if p.exists() else None
+
+
+def _with_aim(agent: Agent, aim: Any, arena: Any) -> Agent:
+    """``agent`` playing through an aim correction: ``aim`` is ``"shipped"`` (the game's
+    shipped one, if any), a ``.pt`` path, or None / ``"none"`` (the agent as it is)."""
+    if aim is None or aim == "none" or (aim == "shipped" and
+                                         pretrained_aim_path(agent.game) is None):
+        return agent
+    if agent.game != "keglebillard":
+        raise ValueError(f"aim={aim!r}: the aim correction is for keglebillard, not "
+                         f"{agent.game}")
+    from cuegym.agents.aim import AimCorrectedAgent
+
+    path = pretrained_aim_path(agent.game) if aim == "shipped" else Path(str(aim))
+    return AimCorrectedAgent(agent, path, arena=arena, name=agent.name)
+
+
 def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Agent:
     """An agent by name (table in the module doc), options after a colon, or a model path.
 
-    ``pretrained`` resolves to ``agents/pretrained/<game>.zip``; while no trained model is
+    ``pretrained`` resolves to ``agents/pretrained/<game>.zip``, played through the shipped
+    aim correction ``agents/pretrained/<game>_aim.pt`` where there is one (keglebillard;
+    ``pretrained:aim=none`` plays the model alone, ``aim=<path>.pt`` another correction, and a
+    ``.zip`` path takes ``aim=<path>.pt`` too); while no trained model is
     shipped for the game it resolves to the planner and says so on stderr (its ``name`` is
     then ``pretrained=planner``): never a fake.
     """
@@ -122,7 +149,8 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
     if name.endswith(".zip") or Path(name).suffix == ".zip":
         from cuegym.agents.sb3_agent import SB3Agent
 
-        return SB3Agent(name, game=game, **kw)
+        aim = kw.pop("aim", None)
+        return _with_aim(SB3Agent(name, game=game, **kw), aim, arena)
     if name == "random":
         return RandomAgent(game, **kw)
     if name == "geometric":
@@ -136,7 +164,8 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
         if path is not None:
             from cuegym.agents.sb3_agent import SB3Agent
 
-            return SB3Agent(path, game=game, name="pretrained", **kw)
+            aim = kw.pop("aim", "shipped")
+            return _with_aim(SB3Agent(path, game=game, name="pretrained", **kw), aim, arena)
         print(f"note: no trained {game} agent is shipped (agents/pretrained/{game}.zip); "
               "'pretrained' resolves to the best available agent, the planner", file=sys.stderr)
         return PlannerAgent(game, arena=arena, name="pretrained=planner",
@@ -148,4 +177,4 @@ __all__ = ["GAMES", "NAMES", "Agent", "GameResults", "GeometricAgent", "Golfbill
            "GuidedPlannerAgent", "KeglebillardArena", "PlannerAgent", "RandomAgent", "SB3Agent",
            "ShotNoise",
            "ShotRecord", "Strikes", "load_noise", "make_agent", "make_arena", "planner_preset",
-           "play_games", "pretrained_path"]
+           "play_games", "pretrained_aim_path", "pretrained_path"]

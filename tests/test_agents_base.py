@@ -62,15 +62,18 @@ def test_make_agent_names_options_and_errors(capsys):
 
 
 def test_pretrained_is_never_a_fake(capsys):
-    from cuegym.agents import pretrained_path
+    from cuegym.agents import pretrained_aim_path, pretrained_path
 
     for game in ("keglebillard", "golfbillard"):
         ag = make_agent("pretrained", game)
         if pretrained_path(game) is None:
             assert ag.name == "pretrained=planner"
             assert "resolves to the best available agent" in capsys.readouterr().err
-        else:
-            assert ag.name == "pretrained" and type(ag).__name__ == "SB3Agent"
+        else:  # keglebillard plays the model through its shipped aim correction
+            model = getattr(ag, "base", ag)
+            assert ag.name == "pretrained" and type(model).__name__ == "SB3Agent"
+            assert type(ag).__name__ == ("AimCorrectedAgent" if pretrained_aim_path(game)
+                                         else "SB3Agent")
 
 
 @pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])

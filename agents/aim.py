@@ -1,0 +1,332 @@
+"""Learned aim correction for keglebillard: a network that turns another agent's aim by the
+fraction of a degree a simulation would choose, with one forward pass.
+
+The sampling planner beats the shipped agents mostly by sub-degree corrections of the aim that
+differ from position to position (where the white meets the pins, where the red goes after;
+docs/agents.md, "What bounds a keglebillard agent that does not simulate"). Those corrections
+are learnt here from **value curves**: for each position of games played by a *base* agent, the
+base agent's strike is played with its aim turned by each of ``n`` offsets in
+``[-max_deg, +max_deg]`` degrees under the same ``draws`` draws of the tournament noise (common
+random numbers), and valued as the planner values shots (``arena.values``: the shooter's points
+minus the skæve he hands over, -2 for ball in hand, +100 for a K-20 win). A small MLP
+(:class:`AimNet`) regresses the whole curve from the position and the strike; at play time
+:class:`AimCorrectedAgent` asks the base agent for its strike and plays it turned by the offset
+of highest predicted value. No simulation at play time.
+
+Offsets are signed by the side of the cut, so that the curves of mirror-image shots line up:
+a positive offset turns the aim toward the centre of the first white the red would meet (a
+fuller hit), a negative one away from it (a thinner cut); a shot that meets no white first
+(a cushion-first shot) keeps the table's sign. The inputs (:func:`aim_inputs`) are the position
+as the player to move sees it (``Kegle.observe``), the strike, the cut, and the whites, pins
+and pockets in the shot's own frame (along the aim and across it, mirrored by the cut side, in
+units of half the table length), so the network does not have to learn rotations.
+
+    python experiments/train_aim.py --config configs/aim/keglebillard.yaml
+
+trains one (``agents/pretrained/keglebillard_aim.pt`` is the shipped one, and
+``make_agent("pretrained", "keglebillard")`` plays the shipped DQN through it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from cuegym.agents.base import Agent, Strikes, load_noise
+from cuegym.agents.expert import mean_values
+
+#: The base strike's columns in the inputs: V0 / 6, cos phi, sin phi, theta / 90, a, b,
+#: placement / half table (2), cut side, cut / 90, first white 1, first white 2,
+#: white 1 and white 2 off the table.
+N_STRIKE = 14
+
+
+def first_contact(red: np.ndarray, xy: np.ndarray, phi: np.ndarray, R: float
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The first white the red meets when it rolls straight along ``phi``.
+
+    Args:
+        red: (T, 2) the red's start [m] (its placement when it is in hand).
+        xy: (T, 3, 2) ball centres [m] (rows 1, 2: the whites; NaN off the table).
+        phi: (T,) aim [deg]. R: ball radius [m].
+
+    Returns:
+        ``side`` (T,) +1 / -1: the side to which the red cuts that white (sign of the cross
+        product of the red's direction and the line of centres at contact; 0 when no white
+        lies on the line or for a dead-full hit), ``cut`` (T,) the cut angle [deg] (0 = full,
+        90 = grazing; 0 when none), ``white`` (T,) int64 1 or 2 (0 when none).
+    """
+    T = len(red)
+    u = np.stack([np.cos(np.radians(phi)), np.sin(np.radians(phi))], 1)
+    dist = np.full(T, np.inf)
+    side, cut, white = np.zeros(T), np.zeros(T), np.zeros(T, np.int64)
+    for w in (1, 2):
+        d = xy[:, w] - red
+        along = (d * u).sum(1)
+        disc = along * along - ((d * d).sum(1) - (2.0 * R) ** 2)
+        hit = (disc >= 0.0) & (along > 0.0) & ~np.isnan(d[:, 0])
+        s = along - np.sqrt(np.where(hit, disc, 0.0))
+        hit &= s < dist
+        n = d - s[:, None] * u  # ghost ball to white: the line of centres at contact
+        cos_cut = (n * u).sum(1) / np.maximum(np.hypot(n[:, 0], n[:, 1]), 1e-12)
+        dist = np.where(hit, s, dist)
+        side = np.where(hit, np.sign(u[:, 0] * n[:, 1] - u[:, 1] * n[:, 0]), side)
+        cut = np.where(hit, np.degrees(np.arccos(np.clip(cos_cut, -1.0, 1.0))), cut)
+        white = np.where(hit, w, white)
+    return side, cut, white
+
+
+def aim_inputs(arena: Any, states: Any, strikes: Strikes) -> tuple[np.ndarray, np.ndarray]:
+    """The network's inputs for T positions and the strikes to correct (module doc).
+
+    Args:
+        arena: the keglebillard arena (``arena.g`` holds the table's pins and pockets).
+        states: T positions (a ``KegleStates`` batch or a list of game states).
+        strikes: T strikes, one per position (the base agent's).
+
+    Returns:
+        ``x`` (T, D) float32 and ``sign`` (T,) +1 / -1: the direction of a positive offset
+        (the cut side; +1 where there is none).
+    """
+    g = arena.g
+    batch = g.batch(states)
+    T = len(batch)
+    if len(strikes) != T:
+        raise ValueError(f"{len(strikes)} strikes for {T} positions")
+    placed = ~np.isnan(strikes.place).any(1)
+    red = np.where(placed[:, None], strikes.place, batch.xy[:, 0])
+    phi = strikes.cue[:, 1]
+    side, cut, white = first_contact(red, batch.xy, phi, float(arena.R))
+    sign = np.where(side == 0.0, 1.0, side)
+    u = np.stack([np.cos(np.radians(phi)), np.sin(np.radians(phi))], 1)
+    scale = 1.0 / (arena.table.length / 2)
+
+    def frame(p: np.ndarray) -> np.ndarray:  # (T, k, 2) [m] -> (T, 2k) along / across the aim
+        d = p - red[:, None]
+        along = (d * u[:, None]).sum(2)
+        across = (u[:, None, 0] * d[..., 1] - u[:, None, 1] * d[..., 0]) * sign[:, None]
+        return np.nan_to_num(np.stack([along, across], 2) * scale).reshape(T, -1)
+
+    half = np.asarray(g.half)
+    shot = np.column_stack([strikes.cue[:, 0] / 6.0, u, strikes.cue[:, 2] / 90.0,
+                            strikes.cue[:, 3:5], np.nan_to_num(strikes.place / half), side,
+                            cut / 90.0, white == 1, white == 2, np.isnan(batch.xy[:, 1:, 0])])
+    pockets = np.asarray([[p.x, p.y] for p in arena.table.pockets])
+    x = np.hstack([g.observe(batch), shot, frame(batch.xy[:, 1:]),
+                   frame(np.broadcast_to(g.pin_spots, (T, *g.pin_spots.shape))),
+                   frame(np.broadcast_to(pockets, (T, *pockets.shape))), batch.pins])
+    return x.astype(np.float32), sign
+
+
+def turned(strikes: Strikes, sign: np.ndarray, offsets: np.ndarray) -> Strikes:
+    """``strikes`` with their aim turned by ``sign * offsets`` [deg]: (T,) offsets give T
+    strikes; (n,) offsets give T * n strikes, state-major (strike t at rows t*n .. t*n+n-1)."""
+    offsets = np.asarray(offsets, np.float64)
+    T = len(strikes)
+    if offsets.shape == (T,):
+        out = strikes.copy()
+        out.cue[:, 1] += sign * offsets
+        return out
+    out = strikes.repeat(len(offsets))
+    out.cue[:, 1] += (np.asarray(sign)[:, None] * offsets[None]).reshape(-1)
+    return out
+
+
+def aim_curves(arena: Any, states: Any, strikes: Strikes, offsets: np.ndarray, draws: int,
+               rng: np.random.Generator, noise: Any = "tournament", chunk: int = 48
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Labels: the mean value of each strike turned by each offset (module doc).
+
+    Args:
+        states: T positions (a ``KegleStates`` batch). strikes: T strikes (the base agent's).
+        offsets: (n,) aim offsets [deg], signed by the cut side (:func:`aim_inputs`).
+        draws: noise draws per offset, common to a position's offsets.
+        noise: the execution noise (a name of ``configs/envs/noise.yaml`` or a ``ShotNoise``).
+        chunk: positions per physics call.
+
+    Returns:
+        ``x`` (T, D) float32 the inputs, ``values`` (T, n) float32 mean values (points).
+    """
+    states = arena.g.batch(states)
+    x, sign = aim_inputs(arena, states, strikes)
+    noise = load_noise(noise) if isinstance(noise, str) else noise
+    n, T = len(offsets), len(x)
+    values = np.zeros((T, n), np.float32)
+    for a in range(0, T, chunk):
+        idx = np.arange(a, min(a + chunk, T))
+        values[idx] = mean_values(arena, states.take(idx), turned(strikes.take(idx), sign[idx],
+                                                                   offsets), n, draws, noise, rng)
+    return x, values
+
+
+def label_games(base: str, opponent: str, n_games: int, seed: Sequence[int],
+                offsets: np.ndarray, draws: int, noise: Any = "tournament", chunk: int = 48,
+                threads: int = 1) -> dict[str, np.ndarray]:
+    """Training data from whole games (one piece of ``experiments/train_aim.py``, also run in a
+    pool process): ``n_games`` games of ``base`` against ``opponent`` (agent specs of
+    :func:`~cuegym.agents.make_agent`; seats alternating, tournament noise), the base agent's
+    strike in every position met (either side's turn) and its :func:`aim_curves`.
+
+    Args:
+        seed: integers seeding the games and the labels (reproducible given them).
+        offsets, draws, noise, chunk: as :func:`aim_curves`. threads: torch threads.
+
+    Returns:
+        ``x`` (T, D) float32 inputs and ``values`` (T, n) float32 curves.
+    """
+    from cuegym.agents import make_agent
+    from cuegym.agents.arena import make_arena
+    from cuegym.agents.expert import collect_positions
+
+    torch.set_num_threads(int(threads))
+    arena = make_arena("keglebillard")
+    agent = make_agent(base, "keglebillard", arena=arena)
+    games_seed = int(np.random.SeedSequence(list(seed)).generate_state(1)[0])
+    states, _, _ = collect_positions(arena, [agent, make_agent(opponent, "keglebillard",
+                                                               arena=arena)],
+                                     n_games, seed=games_seed)
+    rng = np.random.default_rng([*seed, 1])
+    T = len(states)
+    strikes = Strikes.concat([agent.act(states.take(np.arange(a, min(a + 256, T))), rng)
+                              for a in range(0, T, 256)])
+    x, values = aim_curves(arena, states, strikes, offsets, draws, rng, noise, chunk)
+    return {"x": x, "values": values}
+
+
+class AimNet(nn.Module):
+    """MLP from :func:`aim_inputs` to the value curve over ``offsets`` (in points / 10).
+
+    Args:
+        n_in: input width. offsets: (n,) aim offsets [deg]. hidden: layer widths.
+        mu, sd: (n_in,) input normalisation (the training set's mean and spread).
+    """
+
+    def __init__(self, n_in: int, offsets: Sequence[float], hidden: Sequence[int] = (256, 256),
+                 mu: np.ndarray | None = None, sd: np.ndarray | None = None) -> None:
+        super().__init__()
+        self.hidden = [int(h) for h in hidden]
+        self.register_buffer("offsets", torch.as_tensor(np.asarray(offsets, np.float32)))
+        self.register_buffer("mu", torch.zeros(n_in) if mu is None else torch.as_tensor(mu))
+        self.register_buffer("sd", torch.ones(n_in) if sd is None else torch.as_tensor(sd))
+        layers: list[nn.Module] = []
+        width = n_in
+        for h in self.hidden:
+            layers += [nn.Linear(width, h), nn.ReLU()]
+            width = h
+        layers.append(nn.Linear(width, len(self.offsets)))
+        self.mlp = nn.Sequential(*layers)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.mlp((x - self.mu) / self.sd)
+
+    def best_offsets(self, x: np.ndarray) -> np.ndarray:
+        """(T,) the offset [deg] of highest predicted value for inputs ``x`` (T, D)."""
+        with torch.no_grad():
+            pred = self(torch.as_tensor(np.asarray(x, np.float32)))
+        return self.offsets.numpy()[pred.argmax(1).numpy()].astype(np.float64)
+
+
+def fit_aim(x: np.ndarray, values: np.ndarray, offsets: Sequence[float], *,
+            hidden: Sequence[int] = (256, 256), epochs: int = 30, batch: int = 256,
+            lr: float = 1e-3, seed: int = 0, log: Any = None) -> AimNet:
+    """A fresh :class:`AimNet` fitted to the curves (squared error on values / 10; Adam with a
+    one-cycle learning rate, ``epochs`` passes of minibatches of ``batch``).
+
+    ``log``: optional callback ``(epoch, mean loss)`` after each epoch.
+    """
+    x = np.asarray(x, np.float32)
+    values = np.asarray(values, np.float32)
+    if x.ndim != 2 or values.shape != (len(x), len(offsets)):
+        raise ValueError(f"inputs {x.shape} and curves {values.shape} do not match "
+                         f"{len(offsets)} offsets")
+    if len(x) < batch:
+        raise ValueError(f"{len(x)} positions are fewer than one batch of {batch}")
+    torch.manual_seed(seed)
+    xt, yt = torch.as_tensor(x), torch.as_tensor(values) / 10.0
+    net = AimNet(x.shape[1], offsets, hidden, mu=xt.mean(0),
+                 sd=xt.std(0).clamp(min=0.1))  # a feature constant in training stays put
+    per_epoch = len(x) // batch
+    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=epochs * per_epoch)
+    for epoch in range(epochs):
+        total = 0.0
+        for idx in torch.randperm(len(x))[:per_epoch * batch].split(batch):
+            loss = ((net(xt[idx]) - yt[idx]) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach())
+        if log is not None:
+            log(epoch, total / per_epoch)
+    return net.eval()
+
+
+def save_aim(net: AimNet, path: str | Path, meta: dict[str, Any] | None = None) -> Path:
+    """Write the network (weights, layout and ``meta``: the recipe, the base agent) to
+    ``path`` atomically."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    torch.save({"n_in": int(net.mu.shape[0]), "hidden": net.hidden,
+                "state": net.state_dict(), "meta": json.loads(json.dumps(meta or {}))}, tmp)
+    os.replace(tmp, path)
+    return path
+
+
+def load_aim(path: str | Path) -> tuple[AimNet, dict[str, Any]]:
+    """The network saved by :func:`save_aim` and its metadata."""
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no aim network {path}")
+    blob = torch.load(path, map_location="cpu", weights_only=True)
+    n = len(blob["state"]["offsets"])
+    net = AimNet(blob["n_in"], np.zeros(n), blob["hidden"])
+    net.load_state_dict(blob["state"])
+    return net.eval(), blob["meta"]
+
+
+class AimCorrectedAgent(Agent):
+    """Plays ``base``'s strikes with the aim turned by the :class:`AimNet`'s best offset.
+
+    Args:
+        base: a keglebillard agent (the strikes to correct).
+        aim: an :class:`AimNet` or the path of a saved one.
+        arena: the keglebillard arena (default: a new one).
+        name: label in tables (default: ``"<base>+aim"``).
+    """
+
+    game = "keglebillard"
+
+    def __init__(self, base: Agent, aim: AimNet | str | Path, arena: Any = None,
+                 name: str | None = None) -> None:
+        if base.game != "keglebillard":
+            raise ValueError(f"the aim correction is for keglebillard; {base.name!r} plays "
+                             f"{base.game}")
+        from cuegym.agents.arena import make_arena
+
+        self.base = base
+        self.net, self.meta = (aim, {}) if isinstance(aim, AimNet) else load_aim(aim)
+        self.arena = arena if arena is not None else make_arena("keglebillard")
+        self.name = name or f"{base.name}+aim"
+
+    def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
+        strikes = self.base.act(states, rng)
+        if not len(strikes):
+            return strikes
+        x, sign = aim_inputs(self.arena, states, strikes)
+        return turned(strikes, sign, self.net.best_offsets(x))
+
+    def reset(self) -> None:
+        self.base.reset()
+
+
+__all__ = ["N_STRIKE", "AimCorrectedAgent", "AimNet", "aim_curves", "aim_inputs", "fit_aim",
+           "first_contact", "label_games", "load_aim", "save_aim", "turned"]
