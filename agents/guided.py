@@ -4,8 +4,10 @@ lookahead.
 For every state it is to play (T states, batched):
 
 1. **Candidates** (``n_candidates`` per state): the trained policy's strike (the shipped
-   ``agents/pretrained/<game>.zip`` by default) and ``n_policy - 1`` perturbations of it, then the
-   plain planner's candidates (geometric aimer, several spins, perturbed;
+   ``agents/pretrained/<game>.zip`` by default; keglebillard: the DQN without the aim correction
+   that ``make_agent("pretrained", ...)`` adds, as the guided figures were measured, since the
+   refinement below makes such corrections by simulation) and ``n_policy - 1`` perturbations
+   of it, then the plain planner's candidates (geometric aimer, several spins, perturbed;
    :meth:`PlannerAgent.candidates <cuegym.agents.planner.PlannerAgent.candidates>`).
 2. **First ply**: every candidate of every state under the same ``n_noise`` draws of the
    execution noise (common random numbers), in one batched physics call; the rules score each
@@ -56,8 +58,9 @@ ValueFn = Callable[[Any], np.ndarray]
 
 
 def load_policy(policy: Any, game: str) -> Agent | None:
-    """The proposal policy: an :class:`Agent`, ``"pretrained"`` (the shipped model of ``game``;
-    None with a note on stderr while none is shipped), None / ``"none"`` (no proposals), or any
+    """The proposal policy: an :class:`Agent`, ``"pretrained"`` (the shipped model ``.zip`` of
+    ``game`` alone, without an aim correction; None with a note on stderr while none is
+    shipped), None / ``"none"`` (no proposals), or any
     other spec :func:`~cuegym.agents.make_agent` takes (``"expert"``, a model ``.zip`` or
     ``.pt`` path, ...)."""
     if policy is None or isinstance(policy, Agent):
