@@ -30,7 +30,6 @@ trains one (``agents/pretrained/keglebillard_aim.pt`` is the shipped one, and
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -40,7 +39,7 @@ import torch
 from torch import nn
 
 from cuegym.agents.base import Agent, Strikes, load_noise
-from cuegym.agents.expert import mean_values
+from cuegym.agents.expert import mean_values, torch_save_atomic
 
 #: The base strike's columns in the inputs: V0 / 6, cos phi, sin phi, theta / 90, a, b,
 #: placement / half table (2), cut side, cut / 90, first white 1, first white 2,
@@ -272,13 +271,8 @@ def fit_aim(x: np.ndarray, values: np.ndarray, offsets: Sequence[float], *,
 def save_aim(net: AimNet, path: str | Path, meta: dict[str, Any] | None = None) -> Path:
     """Write the network (weights, layout and ``meta``: the recipe, the base agent) to
     ``path`` atomically."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    torch.save({"n_in": int(net.mu.shape[0]), "hidden": net.hidden,
-                "state": net.state_dict(), "meta": json.loads(json.dumps(meta or {}))}, tmp)
-    os.replace(tmp, path)
-    return path
+    return torch_save_atomic({"n_in": int(net.mu.shape[0]), "hidden": net.hidden,
+                              "state": net.state_dict(), "meta": json.dumps(meta or {})}, path)
 
 
 def load_aim(path: str | Path) -> tuple[AimNet, dict[str, Any]]:
@@ -287,10 +281,12 @@ def load_aim(path: str | Path) -> tuple[AimNet, dict[str, Any]]:
     if not path.exists():
         raise FileNotFoundError(f"no aim network {path}")
     blob = torch.load(path, map_location="cpu", weights_only=True)
+    if not isinstance(blob, dict) or not {"n_in", "hidden", "state"} <= set(blob):
+        raise ValueError(f"{path} is not an aim network (saved by cuegym.agents.aim)")
     n = len(blob["state"]["offsets"])
     net = AimNet(blob["n_in"], np.zeros(n), blob["hidden"])
     net.load_state_dict(blob["state"])
-    return net.eval(), blob["meta"]
+    return net.eval(), json.loads(blob.get("meta") or "{}")
 
 
 class AimCorrectedAgent(Agent):

@@ -359,12 +359,18 @@ def save_net(net: ExpertNet, path: str | Path, meta: dict[str, Any] | None = Non
     spec = net.spec if spec is None else spec
     if replace(spec, select=net.spec.select, res_gain=net.spec.res_gain) != net.spec:
         raise ValueError("save_net: spec may differ from net.spec in select and res_gain only")
+    return torch_save_atomic({"state_dict": net.state_dict(), "spec": spec.as_dict(),
+                              "meta": json.dumps(meta or {})}, path)
+
+
+def torch_save_atomic(obj: Any, path: str | Path) -> Path:
+    """``torch.save(obj)`` to a temporary name beside ``path``, then a rename (a reader never
+    sees half a file); creates the directory."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        torch.save({"state_dict": net.state_dict(), "spec": spec.as_dict(),
-                    "meta": json.dumps(meta or {})}, tmp)
+        torch.save(obj, tmp)
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)

@@ -32,11 +32,11 @@ from typing import Any
 import numpy as np
 import yaml
 
-from cuegym.cli_errors import cli_main, resolve_path
+from cuegym.cli_errors import cli_main
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import deep_merge, parse_run_args, parse_set, write_atomic  # noqa: E402 (the sibling script's helpers)
+from train import layered_config, parse_run_args, parse_set, write_atomic  # noqa: E402 (the sibling script's helpers)
 
 #: Config keys and their defaults (configs/expert/keglebillard.yaml documents each).
 DEFAULTS: dict[str, Any] = {
@@ -68,14 +68,7 @@ INT_COLUMNS = ("generation", "positions", "labelled")
 def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> dict[str, Any]:
     """The run's settings: :data:`DEFAULTS`, then the YAML file, then ``over``; unknown keys are
     an error naming them, a key set to null takes its default."""
-    cfg = dict(DEFAULTS)
-    for part in ((yaml.safe_load(resolve_path(path).read_text()) or {}) if path else {},
-                 over or {}):
-        bad = sorted(set(part) - set(DEFAULTS))
-        if bad:
-            raise ValueError(f"unknown expert config key(s) {bad}; known: {sorted(DEFAULTS)}")
-        cfg = deep_merge(cfg, part)
-    cfg = {**DEFAULTS, **cfg}  # a key set to null (removed by deep_merge) is back to its default
+    cfg = layered_config(DEFAULTS, path, over, "expert")
     for key in ("first", "later"):
         for row in cfg["games"].get(key, []):
             if len(row) != 3 or int(row[2]) < 1:

@@ -121,6 +121,21 @@ def deep_merge(base: dict, over: dict) -> dict:
     return out
 
 
+def layered_config(defaults: dict[str, Any], path: str | Path | None,
+                   over: dict[str, Any] | None, what: str) -> dict[str, Any]:
+    """``defaults``, then the YAML file ``path`` (if any), then ``over``, merged deeply
+    (:func:`deep_merge`); a top-level key not in ``defaults`` is a ValueError naming it (``what``
+    names the config), a key set to null takes its default."""
+    cfg = dict(defaults)
+    for part in ((yaml.safe_load(resolve_path(path).read_text()) or {}) if path else {},
+                 over or {}):
+        bad = sorted(set(part) - set(defaults))
+        if bad:
+            raise ValueError(f"unknown {what} config key(s) {bad}; known: {sorted(defaults)}")
+        cfg = deep_merge(cfg, part)
+    return {**defaults, **cfg}  # a key set to null (removed by deep_merge) is back to default
+
+
 def read_yaml_mapping(path: str | Path) -> dict:
     """A YAML file that must hold a mapping (one-line ValueError otherwise)."""
     try:

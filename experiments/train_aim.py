@@ -27,11 +27,11 @@ from typing import Any
 import numpy as np
 import yaml
 
-from cuegym.cli_errors import cli_main, resolve_path
+from cuegym.cli_errors import cli_main
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from expert_iteration import _atomic_npz, _games_eval, _label_pool  # noqa: E402 (sibling's)
-from train import deep_merge, parse_run_args, parse_set, write_atomic  # noqa: E402
+from train import layered_config, parse_run_args, parse_set, write_atomic  # noqa: E402
 
 #: Config keys and their defaults (configs/aim/keglebillard.yaml documents each).
 DEFAULTS: dict[str, Any] = {
@@ -48,14 +48,7 @@ FIT_KEYS = ("hidden", "epochs", "batch", "lr")
 def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> dict[str, Any]:
     """:data:`DEFAULTS`, then the YAML file, then ``over``; unknown keys and bad values are an
     error naming them, a key set to null takes its default."""
-    cfg = dict(DEFAULTS)
-    for part in ((yaml.safe_load(resolve_path(path).read_text()) or {}) if path else {},
-                 over or {}):
-        bad = sorted(set(part) - set(DEFAULTS))
-        if bad:
-            raise ValueError(f"unknown aim config key(s) {bad}; known: {sorted(DEFAULTS)}")
-        cfg = deep_merge(cfg, part)
-    cfg = {**DEFAULTS, **cfg}
+    cfg = layered_config(DEFAULTS, path, over, "aim")
     for key, known in (("offsets", ("max_deg", "n")), ("fit", FIT_KEYS),
                        ("eval", ("geometric", "planner", "seed"))):
         bad = sorted(set(cfg[key]) - set(known))

@@ -131,6 +131,11 @@ def test_fit_finds_the_peak_and_saves(tmp_path):
         fit_aim(x, values[:, :5], offs)
     with pytest.raises(FileNotFoundError, match="no aim network"):
         load_aim(tmp_path / "none.pt")
+    import torch
+
+    torch.save({"weights": 1}, tmp_path / "other.pt")
+    with pytest.raises(ValueError, match="is not an aim network"):
+        load_aim(tmp_path / "other.pt")
 
 
 def test_corrected_agent_turns_the_base_aim(kegle, tmp_path):
