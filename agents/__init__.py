@@ -161,11 +161,13 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
         return GuidedPlannerAgent(game, arena=arena, **{**planner_preset(game, "guided"), **kw})
     if name == "pretrained":
         path = pretrained_path(game)
+        aim = kw.pop("aim", "shipped")
         if path is not None:
             from cuegym.agents.sb3_agent import SB3Agent
 
-            aim = kw.pop("aim", "shipped")
             return _with_aim(SB3Agent(path, game=game, name="pretrained", **kw), aim, arena)
+        if aim not in (None, "none", "shipped"):
+            raise ValueError(f"aim={aim!r}: no trained {game} agent is shipped to correct")
         print(f"note: no trained {game} agent is shipped (agents/pretrained/{game}.zip); "
               "'pretrained' resolves to the best available agent, the planner", file=sys.stderr)
         return PlannerAgent(game, arena=arena, name="pretrained=planner",

@@ -124,12 +124,16 @@ def aim_inputs(arena: Any, states: Any, strikes: Strikes) -> tuple[np.ndarray, n
     return x.astype(np.float32), sign
 
 
-def turned(strikes: Strikes, sign: np.ndarray, offsets: np.ndarray) -> Strikes:
-    """``strikes`` with their aim turned by ``sign * offsets`` [deg]: (T,) offsets give T
-    strikes; (n,) offsets give T * n strikes, state-major (strike t at rows t*n .. t*n+n-1)."""
+def turned(strikes: Strikes, sign: np.ndarray, offsets: np.ndarray, *, each: bool = False
+           ) -> Strikes:
+    """``strikes`` (T) with their aim turned by ``sign * offsets`` [deg]: every strike by each
+    of the (n,) offsets, T * n strikes, state-major (strike t at rows t*n .. t*n+n-1); with
+    ``each``, strike t by ``offsets[t]`` ((T,) offsets, T strikes)."""
     offsets = np.asarray(offsets, np.float64)
     T = len(strikes)
-    if offsets.shape == (T,):
+    if each:
+        if offsets.shape != (T,):
+            raise ValueError(f"each: one offset per strike, got {offsets.shape} for {T} strikes")
         out = strikes.copy()
         out.cue[:, 1] += sign * offsets
         return out
@@ -318,7 +322,7 @@ class AimCorrectedAgent(Agent):
         if not len(strikes):
             return strikes
         x, sign = aim_inputs(self.arena, states, strikes)
-        return turned(strikes, sign, self.net.best_offsets(x))
+        return turned(strikes, sign, self.net.best_offsets(x), each=True)
 
     def reset(self) -> None:
         self.base.reset()

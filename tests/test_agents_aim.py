@@ -94,8 +94,12 @@ def test_turned_and_curves_use_common_draws(kegle):
     states, strikes = _positions(kegle, 2)
     states, strikes = states.take(np.arange(6)), strikes.take(np.arange(6))
     sign = np.array([1.0, -1.0, 1.0, 1.0, -1.0, 1.0])
-    one = turned(strikes, sign, np.full(6, 0.5))
+    one = turned(strikes, sign, np.full(6, 0.5), each=True)
     assert np.allclose(one.cue[:, 1] - strikes.cue[:, 1], 0.5 * sign)
+    with pytest.raises(ValueError, match="one offset per strike"):
+        turned(strikes, sign, np.zeros(3), each=True)
+    # as many offsets as strikes is still a grid without `each` (a chunk of n positions)
+    assert len(turned(strikes, sign, np.linspace(-1, 1, 6))) == 36
     offs = np.array([-1.0, 0.0, 1.0])
     many = turned(strikes, sign, offs)
     assert len(many) == 18
