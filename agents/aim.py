@@ -47,9 +47,38 @@ from cuegym.agents.expert import mean_values, torch_save_atomic
 N_STRIKE = 14
 
 
+def ghost_contact(red: np.ndarray, whites: np.ndarray, phi: np.ndarray, R: float
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Where the red, rolling straight from ``red`` along ``phi``, would touch each white.
+
+    Args:
+        red: (T, 2) the red's start [m]. whites: (T, k, 2) white centres [m] (NaN: off the
+            table). phi: (T,) aim [deg]. R: ball radius [m].
+
+    Returns:
+        ``along`` (T, k) the white's centre along the aim from the red [m] (negative: behind
+        it), ``dist`` (T, k) how far the red rolls to the contact [m] (NaN where its line
+        misses the white), ``side`` (T, k) +1 / -1: the side to which the red cuts the white
+        (sign of the cross product of the red's direction and the line of centres at contact;
+        0 for a dead-full hit or a miss), ``cut`` (T, k) the cut angle [deg] (0 = full, 90 =
+        grazing; NaN for a miss).
+    """
+    u = np.stack([np.cos(np.radians(phi)), np.sin(np.radians(phi))], 1)[:, None]
+    d = whites - red[:, None]
+    along = (d * u).sum(2)
+    disc = along * along - ((d * d).sum(2) - (2.0 * R) ** 2)
+    hit = disc >= 0.0  # False for a white off the table (NaN)
+    dist = np.where(hit, along - np.sqrt(np.where(hit, disc, 0.0)), np.nan)
+    n = d - dist[..., None] * u  # ghost ball to white: the line of centres at contact
+    side = np.where(hit, np.sign(u[..., 0] * n[..., 1] - u[..., 1] * n[..., 0]), 0.0)
+    cos_cut = (n * u).sum(2) / np.maximum(np.hypot(n[..., 0], n[..., 1]), 1e-12)
+    return along, dist, side, np.degrees(np.arccos(np.clip(cos_cut, -1.0, 1.0)))
+
+
 def first_contact(red: np.ndarray, xy: np.ndarray, phi: np.ndarray, R: float
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The first white the red meets when it rolls straight along ``phi``.
+    """The first white the red meets when it rolls straight along ``phi``
+    (:func:`ghost_contact` of both whites, the nearer one ahead of the red).
 
     Args:
         red: (T, 2) the red's start [m] (its placement when it is in hand).
@@ -57,29 +86,16 @@ def first_contact(red: np.ndarray, xy: np.ndarray, phi: np.ndarray, R: float
         phi: (T,) aim [deg]. R: ball radius [m].
 
     Returns:
-        ``side`` (T,) +1 / -1: the side to which the red cuts that white (sign of the cross
-        product of the red's direction and the line of centres at contact; 0 when no white
+        ``side`` (T,) +1 / -1: the side to which the red cuts that white (0 when no white
         lies on the line or for a dead-full hit), ``cut`` (T,) the cut angle [deg] (0 = full,
         90 = grazing; 0 when none), ``white`` (T,) int64 1 or 2 (0 when none).
     """
-    T = len(red)
-    u = np.stack([np.cos(np.radians(phi)), np.sin(np.radians(phi))], 1)
-    dist = np.full(T, np.inf)
-    side, cut, white = np.zeros(T), np.zeros(T), np.zeros(T, np.int64)
-    for w in (1, 2):
-        d = xy[:, w] - red
-        along = (d * u).sum(1)
-        disc = along * along - ((d * d).sum(1) - (2.0 * R) ** 2)
-        hit = (disc >= 0.0) & (along > 0.0) & ~np.isnan(d[:, 0])
-        s = along - np.sqrt(np.where(hit, disc, 0.0))
-        hit &= s < dist
-        n = d - s[:, None] * u  # ghost ball to white: the line of centres at contact
-        cos_cut = (n * u).sum(1) / np.maximum(np.hypot(n[:, 0], n[:, 1]), 1e-12)
-        dist = np.where(hit, s, dist)
-        side = np.where(hit, np.sign(u[:, 0] * n[:, 1] - u[:, 1] * n[:, 0]), side)
-        cut = np.where(hit, np.degrees(np.arccos(np.clip(cos_cut, -1.0, 1.0))), cut)
-        white = np.where(hit, w, white)
-    return side, cut, white
+    along, dist, side, cut = ghost_contact(red, xy[:, 1:], phi, R)
+    key = np.where(~np.isnan(dist) & (along > 0.0), dist, np.inf)
+    rows, j = np.arange(len(red)), np.argmin(key, axis=1)  # ties: white 1
+    found = np.isfinite(key[rows, j])
+    return (np.where(found, side[rows, j], 0.0), np.where(found, cut[rows, j], 0.0),
+            np.where(found, j + 1, 0).astype(np.int64))
 
 
 def aim_inputs(arena: Any, states: Any, strikes: Strikes) -> tuple[np.ndarray, np.ndarray]:
@@ -329,4 +345,4 @@ class AimCorrectedAgent(Agent):
 
 
 __all__ = ["N_STRIKE", "AimCorrectedAgent", "AimNet", "aim_curves", "aim_inputs", "fit_aim",
-           "first_contact", "label_games", "load_aim", "save_aim", "turned"]
+           "first_contact", "ghost_contact", "label_games", "load_aim", "save_aim", "turned"]

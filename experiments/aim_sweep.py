@@ -33,6 +33,7 @@ import time
 import numpy as np
 
 from cuegym.agents import make_agent
+from cuegym.agents.aim import ghost_contact
 from cuegym.agents.arena import make_arena
 from cuegym.agents.base import Strikes, load_noise
 from cuegym.agents.expert import collect_positions, mean_values
@@ -46,15 +47,8 @@ def cut_sides(red: np.ndarray, white: np.ndarray, phi: np.ndarray, R: float) -> 
     """(T,) +1 / -1: the side to which the red, aimed at ``phi`` [deg] from ``red`` (T, 2) [m],
     cuts the white at ``white`` (T, 2) [m] (sign of the cross product of the red's direction
     and the white's line of centres at contact; balls of radius ``R`` [m]); 0 for a full hit or
-    a miss."""
-    u = np.stack([np.cos(np.radians(phi)), np.sin(np.radians(phi))], 1)
-    d = white - red
-    b = (d * u).sum(1)
-    disc = b * b - ((d * d).sum(1) - (2.0 * R) ** 2)
-    hit = disc >= 0.0
-    ghost = red + (b - np.sqrt(np.where(hit, disc, 0.0)))[:, None] * u
-    n = white - ghost
-    return np.where(hit, np.sign(u[:, 0] * n[:, 1] - u[:, 1] * n[:, 0]), 0.0)
+    a miss (:func:`cuegym.agents.aim.ghost_contact`)."""
+    return ghost_contact(red, white[:, None], phi, R)[2][:, 0]
 
 
 def sweep(games: int, draws: int, offset: float, n: int, seed: int, chunk: int = 64,

@@ -36,7 +36,7 @@ from cuegym.cli_errors import cli_main
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import layered_config, parse_run_args, parse_set, write_atomic  # noqa: E402 (the sibling script's helpers)
+from train import layered_config, parse_run_args, run_overrides, write_atomic  # noqa: E402 (the sibling script's helpers)
 
 #: Config keys and their defaults (configs/expert/keglebillard.yaml documents each).
 DEFAULTS: dict[str, Any] = {
@@ -420,12 +420,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--name", help="run name (directory under runs/)")
     args = parse_run_args(p, argv, "continue runs/<name> after its last finished generation "
                           "(its config must be the one given, generations and play aside)")
-    over = parse_set(args.set)
-    if args.name:
-        over["name"] = args.name
-    if args.no_progress:
-        over["progress_bar"] = False
-    cfg = load_config(args.config, over)
+    cfg = load_config(args.config, run_overrides(args))
     run = expert_iteration(cfg, runs_dir=args.runs_dir, resume=args.resume,
                            overwrite=args.overwrite)
     print(f"wrote {run}")

@@ -750,6 +750,18 @@ def parse_run_args(p: argparse.ArgumentParser, argv: list[str] | None,
     return args
 
 
+def run_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The config overrides every run script takes from its command line (:func:`parse_run_args`
+    options and ``--name``): the ``--set`` pairs, then ``name`` and ``progress_bar: false``
+    where ``--name`` / ``--no-progress`` were given."""
+    over = parse_set(args.set)
+    if getattr(args, "name", None):
+        over["name"] = args.name
+    if args.no_progress:
+        over["progress_bar"] = False
+    return over
+
+
 @cli_main
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
@@ -763,13 +775,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_run_args(p, argv, "continue runs/<name> from its last checkpoint (model and "
                           "replay buffer); its config must be the one given")
     try:
-        over = parse_set(args.set)
-        for key, val in (("name", args.name), ("total_timesteps", args.timesteps),
-                         ("seed", args.seed), ("algo", args.algo), ("n_envs", args.n_envs)):
+        over = run_overrides(args)
+        for key, val in (("total_timesteps", args.timesteps), ("seed", args.seed),
+                         ("algo", args.algo), ("n_envs", args.n_envs)):
             if val is not None:
                 over[key] = val
-        if args.no_progress:
-            over["progress_bar"] = False
         config = args.config
         if args.resume and config is None:
             if not args.name:

@@ -30,8 +30,8 @@ import yaml
 from cuegym.cli_errors import cli_main
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from expert_iteration import _atomic_npz, _games_eval, _label_pool  # noqa: E402 (sibling's)
-from train import layered_config, parse_run_args, parse_set, write_atomic  # noqa: E402
+from expert_iteration import _atomic_npz, _eval_games, _label_pool, _log  # noqa: E402 (sibling's)
+from train import layered_config, parse_run_args, run_overrides, write_atomic  # noqa: E402
 
 #: Config keys and their defaults (configs/aim/keglebillard.yaml documents each).
 DEFAULTS: dict[str, Any] = {
@@ -42,18 +42,16 @@ DEFAULTS: dict[str, Any] = {
     "eval": {"geometric": 1000, "planner": 200, "seed": 50_000},
     "progress_bar": True,
 }
-FIT_KEYS = ("hidden", "epochs", "batch", "lr")
 
 
 def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> dict[str, Any]:
     """:data:`DEFAULTS`, then the YAML file, then ``over``; unknown keys and bad values are an
     error naming them, a key set to null takes its default."""
     cfg = layered_config(DEFAULTS, path, over, "aim")
-    for key, known in (("offsets", ("max_deg", "n")), ("fit", FIT_KEYS),
-                       ("eval", ("geometric", "planner", "seed"))):
-        bad = sorted(set(cfg[key]) - set(known))
+    for key in ("offsets", "fit", "eval"):  # the mappings' keys are those of their defaults
+        bad = sorted(set(cfg[key]) - set(DEFAULTS[key]))
         if bad:
-            raise ValueError(f"unknown {key} key(s) {bad}; known: {list(known)}")
+            raise ValueError(f"unknown {key} key(s) {bad}; known: {list(DEFAULTS[key])}")
     cfg["offsets"] = {**DEFAULTS["offsets"], **cfg["offsets"]}
     cfg["fit"] = {**DEFAULTS["fit"], **cfg["fit"]}
     n, deg = int(cfg["offsets"]["n"]), float(cfg["offsets"]["max_deg"])
@@ -84,15 +82,9 @@ def _eval(cfg: dict[str, Any], model: Path) -> dict[str, Any]:
 
     arena = make_arena("keglebillard")
     base = make_agent(cfg["base"], "keglebillard", arena=arena)
-    out: dict[str, Any] = {}
-    for who, agent in (("corrected", AimCorrectedAgent(base, model, arena=arena)),
-                       ("base", base)):
-        for other in ("geometric", "planner"):
-            n = int(cfg["eval"].get(other, 0))
-            if n:
-                out[who] = {**out.get(who, {}),
-                            **_games_eval(arena, agent, other, n, int(cfg["eval"]["seed"]))}
-    return out
+    return {who: _eval_games(arena, agent, cfg["eval"], int(cfg["eval"]["seed"]))
+            for who, agent in (("corrected", AimCorrectedAgent(base, model, arena=arena)),
+                               ("base", base))}
 
 
 def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool = False,
@@ -134,14 +126,12 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
     x = np.concatenate([p["x"] for p in parts])
     values = np.concatenate([p["values"] for p in parts])
     t_label = time.time() - t0
-    print(json.dumps({"positions": len(x), "t_label_s": round(t_label, 1)}), file=sys.stderr,
-          flush=True)
+    _log({"positions": len(x), "t_label_s": t_label})
     t0 = time.time()
     fit = cfg["fit"]
     net = fit_aim(x, values, offsets(cfg), hidden=fit["hidden"], epochs=int(fit["epochs"]),
                   batch=int(fit["batch"]), lr=float(fit["lr"]), seed=int(cfg["seed"]),
-                  log=lambda e, loss: print(json.dumps({"epoch": e, "loss": round(loss, 5)}),
-                                            file=sys.stderr, flush=True)
+                  log=(lambda e, loss: _log({"epoch": e, "loss": loss}))
                   if cfg["progress_bar"] else None)
     meta = {"game": "keglebillard", "config": cfg, "positions": int(len(x)),
             "command": "python experiments/train_aim.py " + " ".join(sys.argv[1:])}
@@ -149,7 +139,7 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
     report = {"positions": int(len(x)), "t_label_s": t_label, "t_fit_s": time.time() - t0,
               **_eval(cfg, run / "model.pt")}
     write_atomic(run / "eval.json", json.dumps(report, indent=1))
-    print(json.dumps(report), file=sys.stderr, flush=True)
+    _log(report)
     return run
 
 
@@ -160,13 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--config", help="YAML config (configs/aim/keglebillard.yaml)")
     p.add_argument("--name", help="run name (directory under runs/)")
     args = parse_run_args(p, argv, "reuse the labels of runs/<name> (same labelling config)")
-    over = parse_set(args.set)
-    if args.name:
-        over["name"] = args.name
-    if args.no_progress:
-        over["progress_bar"] = False
-    run = train_aim(load_config(args.config, over), runs_dir=args.runs_dir, resume=args.resume,
-                    overwrite=args.overwrite)
+    run = train_aim(load_config(args.config, run_overrides(args)), runs_dir=args.runs_dir,
+                    resume=args.resume, overwrite=args.overwrite)
     print(f"wrote {run}")
     return 0
 
