@@ -103,11 +103,15 @@ def pretrained_aim_path(game: str) -> Path | None:
     return p if p.exists() else None
 
 
-def _with_aim(agent: Agent, aim: Any, arena: Any) -> Agent:
+def _with_aim(agent: Agent, aim: Any, arena: Any, entries: Any = None) -> Agent:
     """``agent`` playing through an aim correction: ``aim`` is ``"shipped"`` (the game's
-    shipped one, if any), a ``.pt`` path, or None / ``"none"`` (the agent as it is)."""
+    shipped one, if any), a ``.pt`` path, or None / ``"none"`` (the agent as it is);
+    ``entries``: the strikes the correction chooses among (default: its recipe's)."""
     if aim is None or aim == "none" or (aim == "shipped" and
                                          pretrained_aim_path(agent.game) is None):
+        if entries is not None:
+            raise ValueError(f"entries={entries!r}: only an aim correction chooses among "
+                             "entries, and this agent plays without one")
         return agent
     if agent.game != "keglebillard":
         raise ValueError(f"aim={aim!r}: the aim correction is for keglebillard, not "
@@ -115,7 +119,7 @@ def _with_aim(agent: Agent, aim: Any, arena: Any) -> Agent:
     from cuegym.agents.aim import AimCorrectedAgent
 
     path = pretrained_aim_path(agent.game) if aim == "shipped" else Path(str(aim))
-    return AimCorrectedAgent(agent, path, arena=arena, name=agent.name)
+    return AimCorrectedAgent(agent, path, arena=arena, name=agent.name, entries=entries)
 
 
 def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Agent:
@@ -124,7 +128,8 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
     ``pretrained`` resolves to ``agents/pretrained/<game>.zip``, played through the shipped
     aim correction ``agents/pretrained/<game>_aim.pt`` where there is one (keglebillard;
     ``pretrained:aim=none`` plays the model alone, ``aim=<path>.pt`` another correction, and a
-    ``.zip`` path takes ``aim=<path>.pt`` too); while no trained model is
+    ``.zip`` path takes ``aim=<path>.pt`` too; ``entries=<k>`` sets how many of the model's
+    best strikes the correction chooses among); while no trained model is
     shipped for the game it resolves to the planner and says so on stderr (its ``name`` is
     then ``pretrained=planner``): never a fake.
     """
@@ -149,8 +154,8 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
     if name.endswith(".zip") or Path(name).suffix == ".zip":
         from cuegym.agents.sb3_agent import SB3Agent
 
-        aim = kw.pop("aim", None)
-        return _with_aim(SB3Agent(name, game=game, **kw), aim, arena)
+        aim, entries = kw.pop("aim", None), kw.pop("entries", None)
+        return _with_aim(SB3Agent(name, game=game, **kw), aim, arena, entries)
     if name == "random":
         return RandomAgent(game, **kw)
     if name == "geometric":
@@ -161,12 +166,13 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
         return GuidedPlannerAgent(game, arena=arena, **{**planner_preset(game, "guided"), **kw})
     if name == "pretrained":
         path = pretrained_path(game)
-        aim = kw.pop("aim", "shipped")
+        aim, entries = kw.pop("aim", "shipped"), kw.pop("entries", None)
         if path is not None:
             from cuegym.agents.sb3_agent import SB3Agent
 
-            return _with_aim(SB3Agent(path, game=game, name="pretrained", **kw), aim, arena)
-        if aim not in (None, "none", "shipped"):
+            return _with_aim(SB3Agent(path, game=game, name="pretrained", **kw), aim, arena,
+                             entries)
+        if aim not in (None, "none", "shipped") or entries is not None:
             raise ValueError(f"aim={aim!r}: no trained {game} agent is shipped to correct")
         print(f"note: no trained {game} agent is shipped (agents/pretrained/{game}.zip); "
               "'pretrained' resolves to the best available agent, the planner", file=sys.stderr)

@@ -187,18 +187,22 @@ def aim_curves(arena: Any, states: Any, strikes: Strikes, offsets: np.ndarray, d
 
 def label_games(base: str, opponent: str, n_games: int, seed: Sequence[int],
                 offsets: np.ndarray, draws: int, noise: Any = "tournament", chunk: int = 48,
-                threads: int = 1) -> dict[str, np.ndarray]:
+                threads: int = 1, entries: int = 1) -> dict[str, np.ndarray]:
     """Training data from whole games (one piece of ``experiments/train_aim.py``, also run in a
     pool process): ``n_games`` games of ``base`` against ``opponent`` (agent specs of
     :func:`~cuegym.agents.make_agent`; seats alternating, tournament noise), the base agent's
-    strike in every position met (either side's turn) and its :func:`aim_curves`.
+    strike in every position met (either side's turn) and its :func:`aim_curves`; with
+    ``entries`` > 1, the base agent's ``entries`` best strikes of each position
+    (:func:`base_strikes`), each with its curve.
 
     Args:
         seed: integers seeding the games and the labels (reproducible given them).
         offsets, draws, noise, chunk: as :func:`aim_curves`. threads: torch threads.
 
     Returns:
-        ``x`` (T, D) float32 inputs and ``values`` (T, n) float32 curves.
+        ``x`` (T * entries, D) float32 inputs and ``values`` (T * entries, n) float32 curves,
+        position-major; ``entry`` (T * entries,) int64, the strike's rank (0 = the one the
+        base agent plays).
     """
     from cuegym.agents import make_agent
     from cuegym.agents.arena import make_arena
@@ -213,10 +217,23 @@ def label_games(base: str, opponent: str, n_games: int, seed: Sequence[int],
                                      n_games, seed=games_seed)
     rng = np.random.default_rng([*seed, 1])
     T = len(states)
-    strikes = Strikes.concat([agent.act(states.take(np.arange(a, min(a + 256, T))), rng)
-                              for a in range(0, T, 256)])
-    x, values = aim_curves(arena, states, strikes, offsets, draws, rng, noise, chunk)
-    return {"x": x, "values": values}
+    strikes = Strikes.concat([base_strikes(agent, states.take(np.arange(a, min(a + 256, T))),
+                                           entries, rng) for a in range(0, T, 256)])
+    x, values = aim_curves(arena, states.take(np.repeat(np.arange(T), entries)), strikes,
+                           offsets, draws, rng, noise, chunk)
+    return {"x": x, "values": values, "entry": np.tile(np.arange(entries), T)}
+
+
+def base_strikes(base: Agent, states: Any, entries: int, rng: np.random.Generator) -> Strikes:
+    """The strikes a correction chooses among: ``base.act`` (``entries`` = 1), or the base
+    agent's ``entries`` best (``base.ranked(states, entries)``, state-major, best first; the
+    shipped DQN's menu entries of highest Q-value)."""
+    if int(entries) == 1:
+        return base.act(states, rng)
+    if not hasattr(base, "ranked"):
+        raise ValueError(f"entries={entries}: {base.name!r} does not rank its strikes "
+                         "(a discrete-menu DQN model does)")
+    return base.ranked(states, int(entries))
 
 
 class AimNet(nn.Module):
@@ -310,19 +327,23 @@ def load_aim(path: str | Path) -> tuple[AimNet, dict[str, Any]]:
 
 
 class AimCorrectedAgent(Agent):
-    """Plays ``base``'s strikes with the aim turned by the :class:`AimNet`'s best offset.
+    """Plays ``base``'s strike with the aim turned by the :class:`AimNet`'s best offset; with
+    ``entries`` > 1, the best of the base agent's ``entries`` best strikes (:func:`base_strikes`)
+    by the network's predicted value of its best offset, turned by that offset.
 
     Args:
         base: a keglebillard agent (the strikes to correct).
         aim: an :class:`AimNet` or the path of a saved one.
         arena: the keglebillard arena (default: a new one).
         name: label in tables (default: ``"<base>+aim"``).
+        entries: strikes to choose among; default: the saved network's training recipe
+            (``meta["config"]["entries"]``), else 1.
     """
 
     game = "keglebillard"
 
     def __init__(self, base: Agent, aim: AimNet | str | Path, arena: Any = None,
-                 name: str | None = None) -> None:
+                 name: str | None = None, entries: int | None = None) -> None:
         if base.game != "keglebillard":
             raise ValueError(f"the aim correction is for keglebillard; {base.name!r} plays "
                              f"{base.game}")
@@ -330,19 +351,38 @@ class AimCorrectedAgent(Agent):
 
         self.base = base
         self.net, self.meta = (aim, {}) if isinstance(aim, AimNet) else load_aim(aim)
+        if entries is None:
+            entries = (self.meta.get("config") or {}).get("entries", 1)
+        if isinstance(entries, bool) or not isinstance(entries, (int, np.integer)) \
+                or entries < 1:
+            raise ValueError(f"entries={entries!r} must be an integer >= 1")
+        self.entries = int(entries)
+        if self.entries > 1 and not hasattr(base, "ranked"):
+            raise ValueError(f"entries={entries}: {base.name!r} does not rank its strikes "
+                             "(a discrete-menu DQN model does)")
         self.arena = arena if arena is not None else make_arena("keglebillard")
         self.name = name or f"{base.name}+aim"
 
     def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
-        strikes = self.base.act(states, rng)
+        k = self.entries
+        strikes = base_strikes(self.base, states, k, rng)
         if not len(strikes):
             return strikes
-        x, sign = aim_inputs(self.arena, states, strikes)
-        return turned(strikes, sign, self.net.best_offsets(x), each=True)
+        batch = self.arena.g.batch(states)
+        T = len(batch)
+        x, sign = aim_inputs(self.arena, batch.take(np.repeat(np.arange(T), k)), strikes)
+        with torch.no_grad():
+            pred = self.net(torch.as_tensor(x)).numpy().reshape(T, k, -1)
+        best = pred.argmax(2)  # (T, k) each strike's best offset
+        entry = pred.max(2).argmax(1)  # ties: the base agent's order
+        rows = np.arange(T) * k + entry
+        offs = self.net.offsets.numpy()[best[np.arange(T), entry]].astype(np.float64)
+        return turned(strikes.take(rows), sign[rows], offs, each=True)
 
     def reset(self) -> None:
         self.base.reset()
 
 
-__all__ = ["N_STRIKE", "AimCorrectedAgent", "AimNet", "aim_curves", "aim_inputs", "fit_aim",
+__all__ = ["N_STRIKE", "AimCorrectedAgent", "AimNet", "aim_curves", "aim_inputs",
+           "base_strikes", "fit_aim",
            "first_contact", "ghost_contact", "label_games", "load_aim", "save_aim", "turned"]

@@ -281,33 +281,80 @@ class SB3Agent(Agent):
         return Strikes(amap.strikes(act, side), amap.select(act, side, xy),
                        np.full((len(states), 2), np.nan))
 
-    def _act_residual(self, states: Sequence[Any], obs: np.ndarray) -> Strikes:
-        from cuegym.agents.residual import (
-            candidate_blocks,
-            golf_frame_state,
-            golf_from_frame,
-            in_action_range,
-            residual_strikes,
-        )
+    def _candidates(self, states: Sequence[Any], obs: np.ndarray
+                    ) -> tuple[list[Any], list[Strikes], np.ndarray, np.ndarray]:
+        """The aimer's candidate blocks as the model sees them: the states (golfbillard: in
+        the shooter's frame), the blocks' strikes, their features (T, n_cand, N_FEAT) and the
+        model's input (observation and features)."""
+        from cuegym.agents.residual import candidate_blocks, golf_frame_state
 
-        spec = self.residual
-        kegle = self.game == "keglebillard"
-        seen = list(states) if kegle else [golf_frame_state(s) for s in states]
-        blocks = candidate_blocks(self.arena, seen, spec)
+        seen = (list(states) if self.game == "keglebillard"
+                else [golf_frame_state(s) for s in states])
+        blocks = candidate_blocks(self.arena, seen, self.residual)
         feats = np.stack([b[1] for b in blocks])
         full = np.concatenate([obs, feats.reshape(len(states), -1)], axis=1).astype(np.float32)
+        return seen, [b[0] for b in blocks], feats, full
+
+    def _as_played(self, strikes: Strikes, states: Sequence[Any], repeat: int = 1) -> Strikes:
+        """Model strikes (``repeat`` per state, state-major) as the env it trained on plays
+        them: in the action's range, and golfbillard's back in the table frame."""
+        from cuegym.agents.residual import golf_from_frame, in_action_range
+
+        out = in_action_range(strikes, self.settings.action)
+        if self.game != "keglebillard":
+            out = golf_from_frame(out, np.repeat([s.to_move for s in states], repeat))
+        return out
+
+    def _act_residual(self, states: Sequence[Any], obs: np.ndarray) -> Strikes:
+        from cuegym.agents.residual import residual_strikes
+
+        seen, cands, feats, full = self._candidates(states, obs)
         act, _ = self.model.predict(full, deterministic=self.deterministic)
         if self.choice is not None:
             from cuegym.agents.choice import choice_strikes
 
-            out = choice_strikes([b[0] for b in blocks], feats, act, self.choice,
+            out = choice_strikes(cands, feats, act, self.choice,
                                  self.arena.params.m / self.arena.params.M)
         else:
-            out = residual_strikes([b[0] for b in blocks], feats, act, spec, seen, self.arena)
-        out = in_action_range(out, self.settings.action)  # as the env it trained on plays it
-        if not kegle:
-            out = golf_from_frame(out, np.array([s.to_move for s in states]))
-        return out
+            out = residual_strikes(cands, feats, act, self.residual, seen, self.arena)
+        return self._as_played(out, states)
+
+    def ranked(self, states: Sequence[Any], k: int) -> Strikes:
+        """The ``k`` menu entries of highest Q-value in each state, best first, as played
+        (a discrete-menu DQN model only; entry 0 is what :meth:`act` plays).
+
+        Returns:
+            ``len(states) * k`` strikes, state-major (entry e of state t at row ``t * k + e``).
+        """
+        import torch
+
+        from cuegym.agents.choice import menu_strikes
+
+        if self.choice is None or not hasattr(self.model, "q_net"):
+            raise ValueError(f"{self.name}: ranked entries need a discrete-menu DQN model "
+                             f"(action 'choice'), not action {self.meta['action']!r}")
+        k = int(k)
+        if not 1 <= k <= self.choice.n_actions:
+            raise ValueError(f"k={k}: the menu has {self.choice.n_actions} entries")
+        if not len(states):
+            return Strikes.empty(0)
+        obs = self._obs_kegle(states) if self.game == "keglebillard" else \
+            self._obs_golf(states)
+        _, cands, feats, full = self._candidates(states, obs)
+        with torch.no_grad():
+            q = self.model.q_net(torch.as_tensor(full)).numpy()
+        T, n = q.shape
+        order = np.argsort(-q, axis=1, kind="stable")  # ties: the lower index, as argmax
+        every = menu_strikes(Strikes.concat(cands), feats[:, :, 0] > 0, order, self.choice,
+                             self.arena.params.m / self.arena.params.M)
+        every = self._as_played(every, states, n)
+        # an entry that plays the same strike as a better one (a padded candidate, a speed
+        # clipped to the range) goes to the end, so the k strikes differ where they can
+        key = np.column_stack([every.cue, every.cue_ball, np.nan_to_num(every.place, nan=9.0)])
+        key = key.reshape(T, n, -1)
+        same = (key[:, :, None] == key[:, None]).all(3) & np.tri(n, k=-1, dtype=bool)
+        rank = np.argsort(same.any(2), axis=1, kind="stable")[:, :k]
+        return every.take((np.arange(T)[:, None] * n + rank).reshape(-1))
 
 
 def export_model(src: str | Path, dst: str | Path, **extra: Any) -> Path:

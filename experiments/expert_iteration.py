@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from cuegym.agents.pool import label_pool
 from cuegym.cli_errors import cli_main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -290,18 +291,6 @@ def _log(row: dict[str, Any], label: str | None = None) -> None:
     print(json.dumps(out if label is None else {label: out}), file=sys.stderr, flush=True)
 
 
-def _label_pool(workers: int) -> Any:
-    """A process pool for the teacher (``spawn``: the parent holds torch and numba threads),
-    or a context that yields None for one worker."""
-    import contextlib
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    if workers <= 1:
-        return contextlib.nullcontext(None)
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-
-
 def final_fit(cfg: dict[str, Any], run: Path, arena: Any,
               data: list[tuple[dict, np.ndarray, np.ndarray]]) -> dict[str, Any]:
     """``final_fit``: a fresh network (its own ``hidden`` layout, default the run's) fitted on
@@ -381,7 +370,7 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
         net, _ = load_net(run / f"gen{start - 1}.pt")
         student = ExpertAgent(net, arena=arena)
     bar = tqdm(disable=not cfg["progress_bar"], unit="pos")
-    with _label_pool(int(cfg["workers"])) as pool:
+    with label_pool(int(cfg["workers"])) as pool:
         for k in range(start, int(cfg["generations"])):
             rng = np.random.default_rng([int(cfg["seed"]), k])
             labels, vobs, vz, info = run_generation(k, cfg, arena, net, student, rng, bar, pool)

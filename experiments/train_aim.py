@@ -27,16 +27,17 @@ from typing import Any
 import numpy as np
 import yaml
 
+from cuegym.agents.pool import label_pool
 from cuegym.cli_errors import cli_main
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from expert_iteration import _atomic_npz, _eval_games, _label_pool, _log  # noqa: E402 (sibling's)
+from expert_iteration import _atomic_npz, _eval_games, _log  # noqa: E402 (sibling's)
 from train import layered_config, parse_run_args, run_overrides, write_atomic  # noqa: E402
 
 #: Config keys and their defaults (configs/aim/keglebillard.yaml documents each).
 DEFAULTS: dict[str, Any] = {
     "name": "keglebillard_aim", "seed": 0, "threads": 1, "workers": 1,
-    "base": "pretrained:aim=none", "opponent": "geometric", "games": 200,
+    "base": "pretrained:aim=none", "entries": 1, "opponent": "geometric", "games": 200,
     "offsets": {"max_deg": 1.0, "n": 21}, "draws": 16, "noise": "tournament", "chunk": 48,
     "fit": {"hidden": [256, 256, 256], "epochs": 30, "batch": 256, "lr": 0.001},
     "eval": {"geometric": 1000, "planner": 200, "seed": 50_000},
@@ -58,7 +59,7 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
     if n < 3 or n % 2 == 0 or not 0.0 < deg <= 10.0:
         raise ValueError(f"offsets: n must be odd and >= 3 (0 in the middle) and max_deg in "
                          f"(0, 10] degrees, got n={n}, max_deg={deg}")
-    for key in ("games", "workers", "draws", "chunk", "threads"):
+    for key in ("games", "workers", "draws", "chunk", "threads", "entries"):
         if int(cfg[key]) < 1:
             raise ValueError(f"{key} must be >= 1, got {cfg[key]}")
     if int(cfg["games"]) < int(cfg["workers"]):
@@ -114,9 +115,10 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
     shares = [games // workers + (k < games % workers) for k in range(workers)]
     t0 = time.time()
     todo = [k for k in range(workers) if not (run / f"labels_{k}.npz").exists()]
-    with _label_pool(workers if len(todo) > 1 else 1) as pool:
+    with label_pool(workers if len(todo) > 1 else 1) as pool:
         args = {k: (cfg["base"], cfg["opponent"], shares[k], (int(cfg["seed"]), k), offsets(cfg),
-                    int(cfg["draws"]), cfg["noise"], int(cfg["chunk"]), int(cfg["threads"]))
+                    int(cfg["draws"]), cfg["noise"], int(cfg["chunk"]), int(cfg["threads"]),
+                    int(cfg["entries"]))
                 for k in todo}
         jobs = {k: pool.submit(label_games, *args[k]) for k in todo} if pool else {}
         for k in todo:

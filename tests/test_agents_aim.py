@@ -16,8 +16,10 @@ from cuegym.agents.aim import (
     AimNet,
     aim_curves,
     aim_inputs,
+    base_strikes,
     first_contact,
     fit_aim,
+    label_games,
     load_aim,
     save_aim,
     turned,
@@ -163,6 +165,89 @@ def test_corrected_agent_turns_the_base_aim(kegle, tmp_path):
         AimCorrectedAgent(golf, net)
 
 
+def _shipped_dqn(kegle):
+    from cuegym.agents import pretrained_path
+
+    if pretrained_path("keglebillard") is None:
+        pytest.skip("no shipped keglebillard agent")
+    return make_agent("pretrained:aim=none", "keglebillard", arena=kegle)
+
+
+def test_ranked_entries_start_with_the_played_one(kegle):
+    dqn = _shipped_dqn(kegle)
+    states, _ = _positions(kegle, 2)
+    rng = np.random.default_rng(0)
+    top = dqn.ranked(states, 3)
+    assert len(top) == 3 * len(states)
+    played = dqn.act(states, rng)
+    first = top.take(np.arange(0, len(top), 3))
+    assert np.array_equal(first.cue, played.cue)
+    assert np.array_equal(first.place, played.place, equal_nan=True)
+    assert np.array_equal(base_strikes(dqn, states, 1, rng).cue, played.cue)
+    # three different menu entries per position
+    cue = top.cue.reshape(len(states), 3, -1)
+    assert all(len({tuple(r) for r in c}) == 3 for c in cue)
+    with pytest.raises(ValueError, match="k=37: the menu has 36 entries"):
+        dqn.ranked(states, 37)
+    geo = make_agent("geometric", "keglebillard", arena=kegle)
+    with pytest.raises(ValueError, match="does not rank its strikes"):
+        base_strikes(geo, states, 2, rng)
+    with pytest.raises(ValueError, match="does not rank its strikes"):
+        AimCorrectedAgent(geo, AimNet(aim_inputs(kegle, states, played)[0].shape[1],
+                                      np.zeros(3)), arena=kegle, entries=2)
+    golf = make_agent("pretrained", "golfbillard")  # a residual SAC model: no menu
+    with pytest.raises(ValueError, match="need a discrete-menu DQN model"):
+        golf.ranked([], 2)
+
+
+def test_corrected_agent_picks_among_entries(kegle):
+    """entries=3: the strike of highest predicted value over its offsets, turned by its best
+    offset; entries=1 plays the base agent's strike, as before."""
+    dqn = _shipped_dqn(kegle)
+    states, _ = _positions(kegle, 2)
+    rng = np.random.default_rng(0)
+    top = dqn.ranked(states, 3)
+    T = len(states)
+    x, sign = aim_inputs(kegle, states.take(np.repeat(np.arange(T), 3)), top)
+    offs = np.linspace(-1.0, 1.0, 5)
+    net = AimNet(x.shape[1], offs, hidden=(8,))
+    agent = AimCorrectedAgent(dqn, net, arena=kegle, entries=3)
+    got = agent.act(states, rng)
+    import torch
+
+    with torch.no_grad():
+        pred = net(torch.as_tensor(x)).numpy().reshape(T, 3, -1)
+    entry = pred.max(2).argmax(1)
+    rows = np.arange(T) * 3 + entry
+    want = turned(top.take(rows), sign[rows], offs[pred[np.arange(T), entry].argmax(1)],
+                  each=True)
+    assert np.array_equal(got.cue, want.cue)
+    assert np.array_equal(got.place, want.place, equal_nan=True)
+    assert (entry > 0).any()  # a random network does not always keep the base agent's pick
+    one = AimCorrectedAgent(dqn, net, arena=kegle)
+    assert one.entries == 1
+    base = dqn.act(states, rng)
+    xb, sb = aim_inputs(kegle, states, base)
+    assert np.array_equal(one.act(states, rng).cue,
+                          turned(base, sb, net.best_offsets(xb), each=True).cue)
+    with pytest.raises(ValueError, match="entries=0 must be an integer >= 1"):
+        AimCorrectedAgent(dqn, net, arena=kegle, entries=0)
+
+
+def test_label_games_with_entries():
+    dqn_path = Path(ROOT / "agents" / "pretrained" / "keglebillard.zip")
+    if not dqn_path.exists():
+        pytest.skip("no shipped keglebillard agent")
+    offs = np.linspace(-1.0, 1.0, 3)
+    part = label_games("pretrained:aim=none", "geometric", 1, (0, 0), offs, 2, entries=2)
+    n = len(part["x"])
+    assert n % 2 == 0 and part["values"].shape == (n, 3)
+    assert np.array_equal(part["entry"], np.tile([0, 1], n // 2))
+    # a position's two entries share the observation but not the strike
+    x = part["x"].reshape(n // 2, 2, -1)
+    assert not np.array_equal(x[:, 0], x[:, 1])
+
+
 def test_make_agent_aim_option(tmp_path):
     from cuegym.agents import pretrained_path
 
@@ -178,6 +263,11 @@ def test_make_agent_aim_option(tmp_path):
     assert isinstance(other, AimCorrectedAgent)
     with pytest.raises(FileNotFoundError, match="no aim network"):
         make_agent(f"pretrained:aim={tmp_path / 'none.pt'}", "keglebillard")
+    assert make_agent("pretrained:entries=2", "keglebillard").entries == 2
+    with pytest.raises(ValueError, match="entries='two' must be an integer"):
+        make_agent("pretrained:entries=two", "keglebillard")
+    with pytest.raises(ValueError, match="plays without one"):
+        make_agent("pretrained:aim=none,entries=2", "keglebillard")
     with pytest.raises(ValueError, match="for keglebillard"):
         make_agent(f"pretrained:aim={aim_path}", "golfbillard")
 
@@ -209,7 +299,8 @@ def test_train_aim_config_and_tiny_run(tmp_path):
                       ({"offsets": {"n": 20}}, "must be odd"),
                       ({"fit": {"steps": 3}}, "unknown fit key"),
                       ({"games": 1, "workers": 2}, "at least workers"),
-                      ({"draws": 0}, "draws must be >= 1")):
+                      ({"draws": 0}, "draws must be >= 1"),
+                      ({"entries": 0}, "entries must be >= 1")):
         with pytest.raises(ValueError, match=msg):
             load_config(None, over)
     assert load_config(None, {"draws": None})["draws"] == 16
@@ -234,7 +325,8 @@ def test_shipped_correction_is_the_shipped_recipe():
 
     _, meta = load_aim(pretrained_aim_path("keglebillard"))
     want = load_config(ROOT / "configs" / "aim" / "keglebillard.yaml")
-    assert {k: v for k, v in meta["config"].items() if k != "progress_bar"} == \
+    got = load_config(None, meta["config"])  # keys added since take their defaults
+    assert {k: v for k, v in got.items() if k != "progress_bar"} == \
         {k: v for k, v in want.items() if k != "progress_bar"}
     assert meta["command"].startswith("python experiments/train_aim.py --config "
                                       "configs/aim/keglebillard.yaml")

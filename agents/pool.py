@@ -1,0 +1,44 @@
+"""Process pools for the simulating teachers (``experiments/expert_iteration.py``,
+``experiments/train_aim.py``).
+
+``spawn`` processes, because the parent holds torch and numba threads that a fork would copy
+in an undefined state. Each worker watches its parent and exits when the parent is gone: a
+labelling task runs for many minutes, and a parent killed without its process group (``kill
+<pid>`` rather than Ctrl-C) would otherwise leave its workers computing labels nobody reads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from typing import Any
+
+
+def _exit_with_parent(parent: int, period: float) -> None:
+    """Worker initializer: a daemon thread that ends the process once ``parent`` is gone
+    (the worker is then re-parented, so ``os.getppid()`` changes)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(period)
+        os._exit(1)  # no cleanup to run: the parent that would read the results is gone
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def label_pool(workers: int, period: float = 1.0) -> Any:
+    """A ``ProcessPoolExecutor`` of ``workers`` spawned processes that exit with this one
+    (checked every ``period`` seconds), or a context that yields None for one worker (the
+    caller then runs the work in-process)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if workers <= 1:
+        return contextlib.nullcontext(None)
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_exit_with_parent, initargs=(os.getpid(), period))
+
+
+__all__ = ["label_pool"]
