@@ -357,9 +357,11 @@ class AimCorrectedAgent(Agent):
                 or entries < 1:
             raise ValueError(f"entries={entries!r} must be an integer >= 1")
         self.entries = int(entries)
-        if self.entries > 1 and not hasattr(base, "ranked"):
-            raise ValueError(f"entries={entries}: {base.name!r} does not rank its strikes "
-                             "(a discrete-menu DQN model does)")
+        if self.entries > 1:
+            if not hasattr(base, "ranked"):
+                raise ValueError(f"entries={entries}: {base.name!r} does not rank its strikes "
+                                 "(a discrete-menu DQN model does)")
+            base.ranked([], self.entries)  # checks the model and k now, not in the first game
         self.arena = arena if arena is not None else make_arena("keglebillard")
         self.name = name or f"{base.name}+aim"
 

@@ -335,7 +335,8 @@ class SB3Agent(Agent):
                              f"(action 'choice'), not action {self.meta['action']!r}")
         k = int(k)
         if not 1 <= k <= self.choice.n_actions:
-            raise ValueError(f"k={k}: the menu has {self.choice.n_actions} entries")
+            raise ValueError(f"{k} best entries asked for; the menu has "
+                             f"{self.choice.n_actions} (1 to {self.choice.n_actions})")
         if not len(states):
             return Strikes.empty(0)
         obs = self._obs_kegle(states) if self.game == "keglebillard" else \

@@ -187,7 +187,7 @@ def test_ranked_entries_start_with_the_played_one(kegle):
     # three different menu entries per position
     cue = top.cue.reshape(len(states), 3, -1)
     assert all(len({tuple(r) for r in c}) == 3 for c in cue)
-    with pytest.raises(ValueError, match="k=37: the menu has 36 entries"):
+    with pytest.raises(ValueError, match="37 best entries asked for; the menu has 36"):
         dqn.ranked(states, 37)
     geo = make_agent("geometric", "keglebillard", arena=kegle)
     with pytest.raises(ValueError, match="does not rank its strikes"):
@@ -230,6 +230,8 @@ def test_corrected_agent_picks_among_entries(kegle):
     xb, sb = aim_inputs(kegle, states, base)
     assert np.array_equal(one.act(states, rng).cue,
                           turned(base, sb, net.best_offsets(xb), each=True).cue)
+    with pytest.raises(ValueError, match="37 best entries asked for; the menu has 36"):
+        AimCorrectedAgent(dqn, net, arena=kegle, entries=37)
     with pytest.raises(ValueError, match="entries=0 must be an integer >= 1"):
         AimCorrectedAgent(dqn, net, arena=kegle, entries=0)
 
