@@ -121,9 +121,14 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
                     int(cfg["entries"]))
                 for k in todo}
         jobs = {k: pool.submit(label_games, *args[k]) for k in todo} if pool else {}
+        if todo:  # the pieces report only when done: say what is under way
+            _log({"labelling_games": [shares[k] for k in todo], "workers": len(todo),
+                  "entries": int(cfg["entries"]), "strikes_per_position":
+                  int(cfg["entries"]) * int(cfg["offsets"]["n"]) * int(cfg["draws"])})
         for k in todo:
             part = jobs[k].result() if pool else label_games(*args[k])
             _atomic_npz(run / f"labels_{k}.npz", **part)
+            _log({"labels": k, "positions": len(part["x"]), "t_s": round(time.time() - t0)})
     parts = [np.load(run / f"labels_{k}.npz") for k in range(workers)]
     x = np.concatenate([p["x"] for p in parts])
     values = np.concatenate([p["values"] for p in parts])
