@@ -321,7 +321,8 @@ class SB3Agent(Agent):
 
     def ranked(self, states: Sequence[Any], k: int) -> Strikes:
         """The ``k`` menu entries of highest Q-value in each state, best first, as played
-        (a discrete-menu DQN model only; entry 0 is what :meth:`act` plays).
+        (a discrete-menu DQN model only; entry 0 is what :meth:`act` plays). An entry whose
+        strike repeats a better entry's comes after all distinct ones.
 
         Returns:
             ``len(states) * k`` strikes, state-major (entry e of state t at row ``t * k + e``).
