@@ -173,7 +173,8 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
             return _with_aim(SB3Agent(path, game=game, name="pretrained", **kw), aim, arena,
                              entries)
         if aim not in (None, "none", "shipped") or entries is not None:
-            raise ValueError(f"aim={aim!r}: no trained {game} agent is shipped to correct")
+            raise ValueError(f"aim={aim!r}, entries={entries!r}: no trained {game} agent is "
+                             "shipped to correct")
         print(f"note: no trained {game} agent is shipped (agents/pretrained/{game}.zip); "
               "'pretrained' resolves to the best available agent, the planner", file=sys.stderr)
         return PlannerAgent(game, arena=arena, name="pretrained=planner",

@@ -262,11 +262,14 @@ class AimNet(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.mlp((x - self.mu) / self.sd)
 
+    def curves(self, x: np.ndarray) -> np.ndarray:
+        """(T, n) the predicted curves (points / 10) for inputs ``x`` (T, D)."""
+        with torch.no_grad():
+            return self(torch.as_tensor(np.asarray(x, np.float32))).numpy()
+
     def best_offsets(self, x: np.ndarray) -> np.ndarray:
         """(T,) the offset [deg] of highest predicted value for inputs ``x`` (T, D)."""
-        with torch.no_grad():
-            pred = self(torch.as_tensor(np.asarray(x, np.float32)))
-        return self.offsets.numpy()[pred.argmax(1).numpy()].astype(np.float64)
+        return self.offsets.numpy()[self.curves(x).argmax(1)].astype(np.float64)
 
 
 def fit_aim(x: np.ndarray, values: np.ndarray, offsets: Sequence[float], *,
@@ -357,11 +360,8 @@ class AimCorrectedAgent(Agent):
                 or entries < 1:
             raise ValueError(f"entries={entries!r} must be an integer >= 1")
         self.entries = int(entries)
-        if self.entries > 1:
-            if not hasattr(base, "ranked"):
-                raise ValueError(f"entries={entries}: {base.name!r} does not rank its strikes "
-                                 "(a discrete-menu DQN model does)")
-            base.ranked([], self.entries)  # checks the model and k now, not in the first game
+        if self.entries > 1:  # checks the base agent and the count now, not in a game
+            base_strikes(base, [], self.entries, np.random.default_rng(0))
         self.arena = arena if arena is not None else make_arena("keglebillard")
         self.name = name or f"{base.name}+aim"
 
@@ -373,8 +373,7 @@ class AimCorrectedAgent(Agent):
         batch = self.arena.g.batch(states)
         T = len(batch)
         x, sign = aim_inputs(self.arena, batch.take(np.repeat(np.arange(T), k)), strikes)
-        with torch.no_grad():
-            pred = self.net(torch.as_tensor(x)).numpy().reshape(T, k, -1)
+        pred = self.net.curves(x).reshape(T, k, -1)
         best = pred.argmax(2)  # (T, k) each strike's best offset
         entry = pred.max(2).argmax(1)  # ties: the base agent's order
         rows = np.arange(T) * k + entry

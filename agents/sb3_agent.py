@@ -249,6 +249,10 @@ class SB3Agent(Agent):
         # be inputs it never met in training
         return self.arena.g.observe(states, shot_env="Shot" in self.meta["env_id"])
 
+    def _observe(self, states: Sequence[Any]) -> np.ndarray:
+        return self._obs_kegle(states) if self.game == "keglebillard" else \
+            self._obs_golf(states)
+
     def _obs_golf(self, states: Sequence[Any]) -> np.ndarray:
         from cuegym.envs.golf import observe_states
 
@@ -261,7 +265,7 @@ class SB3Agent(Agent):
         if not len(states):
             return Strikes.empty(0)
         kegle = self.game == "keglebillard"
-        obs = self._obs_kegle(states) if kegle else self._obs_golf(states)
+        obs = self._observe(states)
         if self.residual is not None:
             return self._act_residual(states, obs)
         act, _ = self.model.predict(obs, deterministic=self.deterministic)
@@ -340,9 +344,7 @@ class SB3Agent(Agent):
                              f"{self.choice.n_actions} (1 to {self.choice.n_actions})")
         if not len(states):
             return Strikes.empty(0)
-        obs = self._obs_kegle(states) if self.game == "keglebillard" else \
-            self._obs_golf(states)
-        _, cands, feats, full = self._candidates(states, obs)
+        _, cands, feats, full = self._candidates(states, self._observe(states))
         with torch.no_grad():
             q = self.model.q_net(torch.as_tensor(full)).numpy()
         T, n = q.shape

@@ -128,7 +128,7 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
         for k in todo:
             part = jobs[k].result() if pool else label_games(*args[k])
             _atomic_npz(run / f"labels_{k}.npz", **part)
-            _log({"labels": k, "positions": len(part["x"]), "t_s": round(time.time() - t0)})
+            _log({"labels": k, "curves": len(part["x"]), "t_s": round(time.time() - t0)})
     parts = [np.load(run / f"labels_{k}.npz") for k in range(workers)]
     x = np.concatenate([p["x"] for p in parts])
     values = np.concatenate([p["values"] for p in parts])
