@@ -103,7 +103,7 @@ def pretrained_aim_path(game: str) -> Path | None:
     return p if p.exists() else None
 
 
-def _with_aim(agent: Agent, aim: Any, arena: Any, entries: Any = None) -> Agent:
+def with_aim(agent: Agent, aim: Any, arena: Any, entries: Any = None) -> Agent:
     """``agent`` playing through an aim correction: ``aim`` is ``"shipped"`` (the game's
     shipped one, if any), a ``.pt`` path, or None / ``"none"`` (the agent as it is);
     ``entries``: the strikes the correction chooses among (default: its recipe's)."""
@@ -120,6 +120,31 @@ def _with_aim(agent: Agent, aim: Any, arena: Any, entries: Any = None) -> Agent:
 
     path = pretrained_aim_path(agent.game) if aim == "shipped" else Path(str(aim))
     return AimCorrectedAgent(agent, path, arena=arena, name=agent.name, entries=entries)
+
+
+def pretrained_leave_path(game: str) -> Path | None:
+    """The shipped leave network of ``game``'s trained agent
+    (``agents/pretrained/<game>_leave.pt``, :mod:`cuegym.agents.leave`), or None."""
+    p = PRETRAINED_DIR / f"{game}_leave.pt"
+    return p if p.exists() else None
+
+
+def with_leave(agent: Agent, leave: Any, arena: Any, kw: dict[str, Any]) -> Agent:
+    """``agent`` (a DQN) choosing its entry by what it leaves the opponent: ``leave`` is
+    ``"shipped"`` (the game's shipped leave network, if any), a ``.pt`` path, or None /
+    ``"none"`` (the agent as it is). Pops ``entries`` and ``weight`` from ``kw`` when a leave
+    network is used; ``weight`` without one is an error."""
+    if leave is None or leave == "none" or (leave == "shipped" and
+                                             pretrained_leave_path(agent.game) is None):
+        if "weight" in kw:
+            raise ValueError(f"weight={kw['weight']!r}: only a leave network weighs the leave, "
+                             "and this agent plays without one")
+        return agent
+    from cuegym.agents.leave import LeaveAwareAgent
+
+    path = pretrained_leave_path(agent.game) if leave == "shipped" else Path(str(leave))
+    return LeaveAwareAgent(agent, path, entries=kw.pop("entries", None),
+                           weight=kw.pop("weight", None), arena=arena, name=agent.name)
 
 
 def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Agent:
@@ -154,8 +179,10 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
     if name.endswith(".zip") or Path(name).suffix == ".zip":
         from cuegym.agents.sb3_agent import SB3Agent
 
-        aim, entries = kw.pop("aim", None), kw.pop("entries", None)
-        return _with_aim(SB3Agent(name, game=game, **kw), aim, arena, entries)
+        aim, leave = kw.pop("aim", None), kw.pop("leave", None)
+        lk = {k: kw.pop(k) for k in ("entries", "weight") if k in kw}
+        agent = with_leave(SB3Agent(name, game=game, **kw), leave, arena, lk)
+        return with_aim(agent, aim, arena, lk.get("entries"))
     if name == "random":
         return RandomAgent(game, **kw)
     if name == "geometric":
@@ -166,14 +193,17 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
         return GuidedPlannerAgent(game, arena=arena, **{**planner_preset(game, "guided"), **kw})
     if name == "pretrained":
         path = pretrained_path(game)
-        aim, entries = kw.pop("aim", "shipped"), kw.pop("entries", None)
+        aim, leave = kw.pop("aim", "shipped"), kw.pop("leave", "shipped")
+        lk = {k: kw.pop(k) for k in ("entries", "weight") if k in kw}
         if path is not None:
             from cuegym.agents.sb3_agent import SB3Agent
 
-            return _with_aim(SB3Agent(path, game=game, name="pretrained", **kw), aim, arena,
-                             entries)
-        if aim not in (None, "none", "shipped") or entries is not None:
-            raise ValueError(f"aim={aim!r}, entries={entries!r}: no trained {game} agent is "
+            agent = with_leave(SB3Agent(path, game=game, name="pretrained", **kw), leave,
+                               arena, lk)
+            return with_aim(agent, aim, arena, lk.get("entries"))
+        if aim not in (None, "none", "shipped") or leave not in (None, "none", "shipped") \
+                or lk:
+            raise ValueError(f"aim={aim!r}, leave={leave!r}, {lk}: no trained {game} agent is "
                              "shipped to correct")
         print(f"note: no trained {game} agent is shipped (agents/pretrained/{game}.zip); "
               "'pretrained' resolves to the best available agent, the planner", file=sys.stderr)
@@ -186,4 +216,5 @@ __all__ = ["GAMES", "NAMES", "Agent", "GameResults", "GeometricAgent", "Golfbill
            "GuidedPlannerAgent", "KeglebillardArena", "PlannerAgent", "RandomAgent", "SB3Agent",
            "ShotNoise",
            "ShotRecord", "Strikes", "load_noise", "make_agent", "make_arena", "planner_preset",
-           "play_games", "pretrained_aim_path", "pretrained_path"]
+           "play_games", "pretrained_aim_path", "pretrained_leave_path", "pretrained_path",
+           "with_aim", "with_leave"]

@@ -323,13 +323,15 @@ class SB3Agent(Agent):
             out = residual_strikes(cands, feats, act, self.residual, seen, self.arena)
         return self._as_played(out, states)
 
-    def ranked(self, states: Sequence[Any], k: int) -> Strikes:
+    def ranked(self, states: Sequence[Any], k: int, values: bool = False
+               ) -> Strikes | tuple[Strikes, np.ndarray]:
         """The ``k`` menu entries of highest Q-value in each state, best first, as played
         (a discrete-menu DQN model only; entry 0 is what :meth:`act` plays). An entry whose
         strike repeats a better entry's comes after all distinct ones.
 
         Returns:
-            ``len(states) * k`` strikes, state-major (entry e of state t at row ``t * k + e``).
+            ``len(states) * k`` strikes, state-major (entry e of state t at row ``t * k + e``);
+            with ``values``, also their Q-values, (len(states), k) (in the reward's units).
         """
         import torch
 
@@ -343,7 +345,7 @@ class SB3Agent(Agent):
             raise ValueError(f"{k} best entries asked for; the menu has "
                              f"{self.choice.n_actions} (1 to {self.choice.n_actions})")
         if not len(states):
-            return Strikes.empty(0)
+            return (Strikes.empty(0), np.zeros((0, k))) if values else Strikes.empty(0)
         _, cands, feats, full = self._candidates(states, self._observe(states))
         with torch.no_grad():
             q = self.model.q_net(torch.as_tensor(full)).numpy()
@@ -358,7 +360,10 @@ class SB3Agent(Agent):
         key = key.reshape(T, n, -1)
         same = (key[:, :, None] == key[:, None]).all(3) & np.tri(n, k=-1, dtype=bool)
         rank = np.argsort(same.any(2), axis=1, kind="stable")[:, :k]
-        return every.take((np.arange(T)[:, None] * n + rank).reshape(-1))
+        chosen = every.take((np.arange(T)[:, None] * n + rank).reshape(-1))
+        if not values:
+            return chosen
+        return chosen, np.take_along_axis(q, np.take_along_axis(order, rank, 1), 1)
 
 
 def export_model(src: str | Path, dst: str | Path, **extra: Any) -> Path:

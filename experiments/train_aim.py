@@ -1,8 +1,11 @@
 """Train a keglebillard aim correction (:mod:`cuegym.agents.aim`): value curves over aim offsets
 of a base agent's strikes in positions of its games, fitted by a network that then turns the
-base agent's aim with one forward pass.
+base agent's aim with one forward pass. With ``target: leave`` the same pipeline trains a
+leave network instead (:mod:`cuegym.agents.leave`: what each of the base DQN's best entries
+leaves the opponent), which a :class:`~cuegym.agents.leave.LeaveAwareAgent` chooses by.
 
     python experiments/train_aim.py --config configs/aim/keglebillard.yaml
+    python experiments/train_aim.py --config configs/aim/keglebillard_leave.yaml
     python experiments/train_aim.py --config configs/aim/keglebillard.yaml --name quick \\
         --set games=40 'fit={epochs: 2}' 'eval={geometric: 20, planner: 0}'
 
@@ -11,7 +14,7 @@ worker k's piece of the games; ``--resume`` reuses them), ``model.pt`` (the netw
 metadata holds the config and the command) and ``eval.json`` (games of the corrected agent
 and of the base agent alone against the same opponents on the same seeds, side by side; win
 rates with Wilson 95 % intervals). ``agents/pretrained/keglebillard_aim.pt`` is ``model.pt`` of
-the shipped config.
+the shipped config (``keglebillard_leave.pt`` that of ``keglebillard_leave.yaml``).
 """
 
 from __future__ import annotations
@@ -36,11 +39,12 @@ from train import layered_config, parse_run_args, run_overrides, write_atomic  #
 
 #: Config keys and their defaults (configs/aim/keglebillard.yaml documents each).
 DEFAULTS: dict[str, Any] = {
-    "name": "keglebillard_aim", "seed": 0, "threads": 1, "workers": 1,
+    "name": "keglebillard_aim", "target": "aim", "seed": 0, "threads": 1, "workers": 1,
     "base": "pretrained:aim=none", "entries": 1, "opponent": "geometric", "games": 200,
     "offsets": {"max_deg": 1.0, "n": 21}, "draws": 16, "noise": "tournament", "chunk": 48,
     "fit": {"hidden": [256, 256, 256], "epochs": 30, "batch": 256, "lr": 0.001},
     "eval": {"geometric": 1000, "planner": 200, "seed": 50_000},
+    "leave": {"reply_candidates": 12, "reply_noise": 4, "weight": 0.5, "aim": "shipped"},
     "progress_bar": True,
 }
 
@@ -49,12 +53,20 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
     """:data:`DEFAULTS`, then the YAML file, then ``over``; unknown keys and bad values are an
     error naming them, a key set to null takes its default."""
     cfg = layered_config(DEFAULTS, path, over, "aim")
-    for key in ("offsets", "fit", "eval"):  # the mappings' keys are those of their defaults
+    if cfg["target"] not in ("aim", "leave"):
+        raise ValueError(f"target must be 'aim' or 'leave', got {cfg['target']!r}")
+    for key in ("offsets", "fit", "eval", "leave"):  # mappings: the keys of their defaults
         bad = sorted(set(cfg[key]) - set(DEFAULTS[key]))
         if bad:
             raise ValueError(f"unknown {key} key(s) {bad}; known: {list(DEFAULTS[key])}")
     cfg["offsets"] = {**DEFAULTS["offsets"], **cfg["offsets"]}
     cfg["fit"] = {**DEFAULTS["fit"], **cfg["fit"]}
+    cfg["leave"] = {**DEFAULTS["leave"], **cfg["leave"]}
+    lv = cfg["leave"]
+    if int(lv["reply_candidates"]) < 1 or int(lv["reply_noise"]) < 1 or \
+            not float(lv["weight"]) >= 0.0:
+        raise ValueError(f"leave: reply_candidates and reply_noise must be >= 1 and weight a "
+                         f"number >= 0, got {lv}")
     n, deg = int(cfg["offsets"]["n"]), float(cfg["offsets"]["max_deg"])
     if n < 3 or n % 2 == 0 or not 0.0 < deg <= 10.0:
         raise ValueError(f"offsets: n must be odd and >= 3 (0 in the middle) and max_deg in "
@@ -70,7 +82,10 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
 
 
 def offsets(cfg: dict[str, Any]) -> np.ndarray:
-    """(n,) the aim offsets [deg] of the curves."""
+    """(n,) the aim offsets [deg] of the curves; a leave network has one output (offset 0: the
+    strike as given)."""
+    if cfg["target"] == "leave":
+        return np.zeros(1)
     deg = float(cfg["offsets"]["max_deg"])
     return np.linspace(-deg, deg, int(cfg["offsets"]["n"]))
 
@@ -83,9 +98,34 @@ def _eval(cfg: dict[str, Any], model: Path) -> dict[str, Any]:
 
     arena = make_arena("keglebillard")
     base = make_agent(cfg["base"], "keglebillard", arena=arena)
+    if cfg["target"] == "leave":  # with and without the leave, through the same correction
+        from cuegym.agents import with_aim
+        from cuegym.agents.leave import LeaveAwareAgent
+
+        aim = cfg["leave"]["aim"]
+        pair = (("leave", with_aim(LeaveAwareAgent(base, model, entries=int(cfg["entries"]),
+                                                   weight=float(cfg["leave"]["weight"]),
+                                                   arena=arena), aim, arena)),
+                ("base", with_aim(base, aim, arena)))
+    else:
+        pair = (("corrected", AimCorrectedAgent(base, model, arena=arena)), ("base", base))
     return {who: _eval_games(arena, agent, cfg["eval"], int(cfg["eval"]["seed"]))
-            for who, agent in (("corrected", AimCorrectedAgent(base, model, arena=arena)),
-                               ("base", base))}
+            for who, agent in pair}
+
+
+def _label_args(cfg: dict[str, Any], share: int, k: int) -> tuple[Any, tuple]:
+    """The labelling function of ``cfg["target"]`` and its arguments for worker ``k``."""
+    from cuegym.agents.aim import label_games
+    from cuegym.agents.leave import label_leave_games
+
+    common = (cfg["base"], cfg["opponent"], share, (int(cfg["seed"]), k))
+    if cfg["target"] == "leave":
+        lv = cfg["leave"]
+        return label_leave_games, (*common, int(cfg["entries"]), int(cfg["draws"]),
+                                   (int(lv["reply_candidates"]), int(lv["reply_noise"])),
+                                   cfg["noise"], int(cfg["chunk"]), int(cfg["threads"]))
+    return label_games, (*common, offsets(cfg), int(cfg["draws"]), cfg["noise"],
+                         int(cfg["chunk"]), int(cfg["threads"]), int(cfg["entries"]))
 
 
 def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool = False,
@@ -93,7 +133,7 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
     """Label, fit and evaluate one aim correction (module doc); returns the run directory."""
     import torch
 
-    from cuegym.agents.aim import fit_aim, label_games, save_aim
+    from cuegym.agents.aim import fit_aim, save_aim
 
     run = Path(runs_dir) / cfg["name"]
     if run.exists() and not (resume or overwrite) and any(run.iterdir()):
@@ -105,10 +145,16 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
     if resume and (run / "config.yaml").exists():
         old = yaml.safe_load((run / "config.yaml").read_text())
         keep = ("fit", "eval", "progress_bar", "threads")
-        if {k: v for k, v in old.items() if k not in keep} != \
-                {k: v for k, v in cfg.items() if k not in keep}:
+        play = ("weight", "aim")  # the leave's play settings: not in the labels
+
+        def labelling(c: dict[str, Any]) -> dict[str, Any]:
+            c = {k: v for k, v in c.items() if k not in keep}
+            c["leave"] = {k: v for k, v in (c.get("leave") or {}).items() if k not in play}
+            return c
+
+        if labelling({**DEFAULTS, **old}) != labelling(cfg):
             raise ValueError(f"--resume: {run}/config.yaml labels differently from the config "
-                             f"given (only {list(keep)} may change)")
+                             f"given (only {list(keep)} and leave {list(play)} may change)")
     write_atomic(run / "config.yaml", yaml.safe_dump(cfg, sort_keys=False))
     torch.set_num_threads(int(cfg["threads"]))
     workers, games = int(cfg["workers"]), int(cfg["games"])
@@ -116,17 +162,15 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
     t0 = time.time()
     todo = [k for k in range(workers) if not (run / f"labels_{k}.npz").exists()]
     with label_pool(workers if len(todo) > 1 else 1) as pool:
-        args = {k: (cfg["base"], cfg["opponent"], shares[k], (int(cfg["seed"]), k), offsets(cfg),
-                    int(cfg["draws"]), cfg["noise"], int(cfg["chunk"]), int(cfg["threads"]),
-                    int(cfg["entries"]))
-                for k in todo}
-        jobs = {k: pool.submit(label_games, *args[k]) for k in todo} if pool else {}
+        args = {k: _label_args(cfg, shares[k], k) for k in todo}
+        jobs = {k: pool.submit(args[k][0], *args[k][1]) for k in todo} if pool else {}
         if todo:  # the pieces report only when done: say what is under way
             _log({"labelling_games": [shares[k] for k in todo], "workers": len(todo),
-                  "entries": int(cfg["entries"]), "strikes_per_position":
-                  int(cfg["entries"]) * int(cfg["offsets"]["n"]) * int(cfg["draws"])})
+                  "target": cfg["target"], "entries": int(cfg["entries"]),
+                  "strikes_per_position": int(cfg["entries"]) * len(offsets(cfg))
+                  * int(cfg["draws"])})
         for k in todo:
-            part = jobs[k].result() if pool else label_games(*args[k])
+            part = jobs[k].result() if pool else args[k][0](*args[k][1])
             _atomic_npz(run / f"labels_{k}.npz", **part)
             _log({"labels": k, "curves": len(part["x"]), "t_s": round(time.time() - t0)})
     parts = [np.load(run / f"labels_{k}.npz") for k in range(workers)]

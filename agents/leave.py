@@ -1,0 +1,193 @@
+"""The leave: what a keglebillard shot leaves the opponent, learnt, so that a one-pass agent can
+choose its shot by the game and not by the shot alone.
+
+Each turn is one shot (K-1), so the position after my shot is the opponent's. The shipped DQN
+and the aim correction value a shot by its own points; the sampling planner does the same. But
+among the DQN's best few menu entries, which score about alike, the positions they leave differ
+by several points of the opponent's next shot (docs/agents.md, "The leave"). Here a network
+learns that **leave value** from simulation, and :class:`LeaveAwareAgent` plays the entry with
+the best ``points - weight * leave``, with one forward pass of each network:
+
+- **labels** (:func:`leave_labels`): for each position of games played by the base agent and
+  each of its ``entries`` best menu entries, the strike is played under ``draws`` draws of the
+  tournament noise; at every position it leaves, a small search (the reply search of
+  :class:`~cuegym.agents.guided.GuidedPlannerAgent`: the planner's candidates under a few
+  draws, the best mean value) values the next shot for the side to move there, counted for the
+  shooter's opponent (so his likely fouls count for us); a finished game leaves nothing (0).
+  The label is the mean over the draws, in the planner's points (``arena.values``);
+- **network**: an :class:`~cuegym.agents.aim.AimNet` with one output (the value at the strike as
+  given, offset 0), on the aim correction's inputs (:func:`~cuegym.agents.aim.aim_inputs`: the
+  position, the strike and the balls, pins and pockets in the shot's frame);
+- **play** (:class:`LeaveAwareAgent`): the base DQN's ``entries`` best entries and their
+  Q-values (``SB3Agent.ranked(..., values=True)``), Q turned into points by the reward's scale
+  (``configs/reward/keglebillard.yaml``: ``points`` per point), minus ``weight`` times the
+  predicted leave; the best is played (through the aim correction when the agent is wrapped
+  in one, as ``make_agent`` does).
+
+    python experiments/train_aim.py --config configs/aim/keglebillard_leave.yaml
+
+trains one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cuegym.agents.aim import AimNet, aim_inputs, load_aim
+from cuegym.agents.base import Agent, Strikes, load_noise
+
+
+def reply_search(arena: Any, candidates: int = 12, noise: int = 4) -> Any:
+    """The opponent model of the labels: a :class:`GuidedPlannerAgent` whose reply search
+    (``candidates`` of the planner's strikes under ``noise`` draws each) values positions."""
+    from cuegym.agents.guided import GuidedPlannerAgent
+
+    return GuidedPlannerAgent("keglebillard", n_candidates=2, n_policy=0, policy="none",
+                              reply_candidates=int(candidates), reply_noise=int(noise),
+                              arena=arena, name="leave-reply")
+
+
+def leave_values(arena: Any, reply: Any, states: Any, strikes: Strikes, per_state: int,
+                 draws: int, noise: Any, rng: np.random.Generator) -> np.ndarray:
+    """The mean leave of strikes in blocks of ``per_state`` per state (module doc).
+
+    Args:
+        states: T positions (a ``KegleStates`` batch). strikes: T * per_state strikes,
+            state-major. draws: noise draws per strike, common to a state's block.
+        reply: :func:`reply_search`. noise: a ``ShotNoise``.
+
+    Returns:
+        (T, per_state) the opponent's mean value of the next shot [points], 0 for a game over.
+    """
+    from cuegym.agents.planner import noisy_batch
+
+    batch = arena.g.batch(states)
+    T = len(batch)
+    rep, noisy = noisy_batch(arena, batch, strikes, np.full(T, per_state, np.int64), noise,
+                             draws, rng)
+    _, new = arena.outcomes(rep, noisy)
+    shooter = np.repeat(arena.movers(batch), per_state * draws)
+    groups = np.repeat(np.arange(T), per_state * draws)  # a root's next states: equal luck
+    return -reply.next_values(new, shooter, rng, groups).reshape(T, per_state, draws).mean(2)
+
+
+def label_leave_games(base: str, opponent: str, n_games: int, seed: Sequence[int],
+                      entries: int, draws: int, reply: Sequence[int] = (12, 4),
+                      noise: Any = "tournament", chunk: int = 16, threads: int = 1
+                      ) -> dict[str, np.ndarray]:
+    """Training data from whole games (one piece of ``experiments/train_aim.py`` with ``target:
+    leave``): ``n_games`` games of ``base`` (a discrete-menu DQN spec) against ``opponent``,
+    seats alternating, and for every position met its ``entries`` best menu entries, each with
+    its :func:`leave_values` (``reply``: the reply search's candidates and draws).
+
+    Returns:
+        ``x`` (T * entries, D) float32 inputs, ``values`` (T * entries, 1) float32 leaves,
+        ``entry`` (T * entries,) int64 rank, ``q`` (T * entries,) float32 the DQN's Q-values.
+    """
+    import torch
+
+    from cuegym.agents import make_agent
+    from cuegym.agents.arena import make_arena
+    from cuegym.agents.expert import collect_positions
+
+    torch.set_num_threads(int(threads))
+    arena = make_arena("keglebillard")
+    agent = make_agent(base, "keglebillard", arena=arena)
+    games_seed = int(np.random.SeedSequence(list(seed)).generate_state(1)[0])
+    states, _, _ = collect_positions(arena, [agent, make_agent(opponent, "keglebillard",
+                                                               arena=arena)],
+                                     n_games, seed=games_seed)
+    rng = np.random.default_rng([*seed, 1])
+    noise = load_noise(noise) if isinstance(noise, str) else noise
+    model = reply_search(arena, *reply)
+    k, T = int(entries), len(states)
+    xs, ys, qs = [], [], []
+    for a in range(0, T, chunk):
+        sub = states.take(np.arange(a, min(a + chunk, T)))
+        strikes, q = agent.ranked(sub, k, values=True)
+        xs.append(aim_inputs(arena, sub.take(np.repeat(np.arange(len(sub)), k)), strikes)[0])
+        ys.append(leave_values(arena, model, sub, strikes, k, draws, noise, rng).reshape(-1))
+        qs.append(q.reshape(-1))
+    return {"x": np.concatenate(xs), "values": np.concatenate(ys)[:, None].astype(np.float32),
+            "entry": np.tile(np.arange(k), T), "q": np.concatenate(qs).astype(np.float32)}
+
+
+def q_points(game: str = "keglebillard") -> float:
+    """Points per unit of the DQN's Q-value: 1 / the reward's ``points`` weight (the one place
+    the reward's scale is set, ``configs/reward/<game>.yaml``)."""
+    from cuegym.envs.config import load_reward
+
+    w = float(load_reward(game).points)
+    if w <= 0:
+        raise ValueError(f"the {game} reward's points weight is {w}; Q cannot be read as points")
+    return 1.0 / w
+
+
+class LeaveAwareAgent(Agent):
+    """Plays the base DQN's entry of best ``Q (in points) - weight * leave`` among its
+    ``entries`` best (module doc). One forward pass of the DQN and of the leave network.
+
+    Args:
+        base: a discrete-menu DQN agent (``SB3Agent``; it must rank its entries).
+        leave: the leave network (:class:`~cuegym.agents.aim.AimNet` of one output) or its path.
+        entries: menu entries to choose among (default: the network's recipe, else 9).
+        weight: how much a point of the opponent's next shot counts against one of ours
+            (default: the recipe's, else 0.5).
+        arena: the keglebillard arena. name: label in tables (default ``"<base>+leave"``).
+    """
+
+    game = "keglebillard"
+
+    def __init__(self, base: Agent, leave: AimNet | str | Path, entries: int | None = None,
+                 weight: float | None = None, arena: Any = None, name: str | None = None
+                 ) -> None:
+        from cuegym.agents.arena import make_arena
+
+        if base.game != "keglebillard" or not hasattr(base, "ranked"):
+            raise ValueError(f"the leave needs a keglebillard DQN that ranks its entries, not "
+                             f"{base.name!r}")
+        self.base = base
+        self.net, self.meta = (leave, {}) if isinstance(leave, AimNet) else load_aim(leave)
+        if len(self.net.offsets) != 1:
+            raise ValueError(f"{leave} is an aim network ({len(self.net.offsets)} offsets), "
+                             "not a leave network (1 output)")
+        recipe = self.meta.get("config") or {}
+        entries = recipe.get("entries", 9) if entries is None else entries
+        weight = (recipe.get("leave") or {}).get("weight", 0.5) if weight is None else weight
+        if isinstance(entries, bool) or not isinstance(entries, (int, np.integer)) \
+                or entries < 1:
+            raise ValueError(f"entries={entries!r} must be an integer >= 1")
+        if isinstance(weight, bool) or not isinstance(weight, (int, float, np.floating)) \
+                or not np.isfinite(weight) or weight < 0:
+            raise ValueError(f"weight={weight!r} must be a finite number >= 0")
+        self.entries, self.weight = int(entries), float(weight)
+        base.ranked([], self.entries)  # checks the count now, not in a game
+        self.arena = arena if arena is not None else make_arena("keglebillard")
+        self.scale = q_points()
+        self.name = name or f"{base.name}+leave"
+
+    def leaves(self, states: Any, strikes: Strikes) -> np.ndarray:
+        """(n,) the predicted leave [points] of each strike (one per state of ``states``)."""
+        x, _ = aim_inputs(self.arena, states, strikes)
+        return self.net.curves(x)[:, 0].astype(np.float64) * 10.0  # the net works in points/10
+
+    def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
+        k = self.entries
+        strikes, q = self.base.ranked(states, k, values=True)
+        if not len(strikes):
+            return strikes
+        batch = self.arena.g.batch(states)
+        T = len(batch)
+        leave = self.leaves(batch.take(np.repeat(np.arange(T), k)), strikes).reshape(T, k)
+        score = self.scale * q - self.weight * leave
+        return strikes.take(np.arange(T) * k + score.argmax(1))  # ties: the DQN's order
+
+    def reset(self) -> None:
+        self.base.reset()
+
+
+__all__ = ["LeaveAwareAgent", "label_leave_games", "leave_values", "q_points", "reply_search"]

@@ -1,0 +1,168 @@
+"""The learned leave (cuegym.agents.leave; experiments/train_aim.py with target: leave;
+docs/agents.md, "The leave")."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cuegym.agents import make_agent, make_arena, pretrained_path
+from cuegym.agents.aim import AimCorrectedAgent, AimNet, aim_inputs, load_aim, save_aim
+from cuegym.agents.base import load_noise
+from cuegym.agents.expert import collect_positions
+from cuegym.agents.leave import (
+    LeaveAwareAgent,
+    label_leave_games,
+    leave_values,
+    q_points,
+    reply_search,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.skipif(pretrained_path("keglebillard") is None,
+                                reason="no shipped keglebillard DQN")
+
+
+@pytest.fixture(scope="module")
+def kegle():
+    return make_arena("keglebillard")
+
+
+@pytest.fixture(scope="module")
+def dqn(kegle):
+    return make_agent("pretrained:aim=none", "keglebillard", arena=kegle)
+
+
+@pytest.fixture(scope="module")
+def positions(kegle, dqn):
+    states, _, _ = collect_positions(kegle, [dqn, make_agent("geometric", "keglebillard",
+                                                             arena=kegle)], 2, seed=5)
+    return states.take(np.arange(12))
+
+
+def _leave_net(kegle, positions, dqn, tmp_path=None):
+    x, _ = aim_inputs(kegle, positions, dqn.act(positions, np.random.default_rng(0)))
+    return AimNet(x.shape[1], [0.0], hidden=[4])
+
+
+def test_ranked_values_are_the_q_of_the_entries(dqn, positions):
+    """K-1 is one shot a turn; the DQN's Q is the shot's value (gamma 0) in reward units."""
+    strikes, q = dqn.ranked(positions, 5, values=True)
+    assert len(strikes) == 5 * len(positions) and q.shape == (len(positions), 5)
+    plain = dqn.ranked(positions, 5)
+    np.testing.assert_array_equal(strikes.cue, plain.cue)
+    assert np.all(np.isfinite(q))
+    # the first entry is the DQN's own move, of the highest Q
+    np.testing.assert_array_equal(strikes.take(np.arange(len(positions)) * 5).cue,
+                                  dqn.act(positions, np.random.default_rng(0)).cue)
+    assert np.all(q[:, 0] >= q.max(1) - 1e-6)
+    empty, qe = dqn.ranked([], 3, values=True)
+    assert len(empty) == 0 and qe.shape == (0, 3)
+
+
+def test_q_points_reads_the_reward_scale():
+    assert q_points("keglebillard") == pytest.approx(16.0)  # points weight 1/16
+
+
+def test_leave_values_shape_and_game_over(kegle, dqn, positions):
+    rng = np.random.default_rng(1)
+    strikes = dqn.ranked(positions, 2)
+    v = leave_values(kegle, reply_search(kegle, 3, 1), positions, strikes, 2, 2,
+                     load_noise("tournament"), rng)
+    assert v.shape == (len(positions), 2) and np.all(np.isfinite(v))
+    assert np.any(v != 0.0)  # live positions are valued
+
+
+def test_label_leave_games_tiny():
+    d = label_leave_games("pretrained:aim=none", "geometric", 1, (3, 0), entries=2, draws=1,
+                          reply=(2, 1))
+    n = len(d["x"])
+    assert n % 2 == 0 and n > 0
+    assert d["values"].shape == (n, 1) and d["q"].shape == (n,)
+    np.testing.assert_array_equal(d["entry"], np.tile([0, 1], n // 2))
+    assert np.all(d["q"][0::2] >= d["q"][1::2] - 1e-6)  # best first
+
+
+def test_leave_agent_weight_zero_is_the_dqn(kegle, dqn, positions):
+    net = _leave_net(kegle, positions, dqn)
+    agent = LeaveAwareAgent(dqn, net, entries=4, weight=0.0, arena=kegle)
+    rng = np.random.default_rng(0)
+    np.testing.assert_array_equal(agent.act(positions, rng).cue, dqn.act(positions, rng).cue)
+
+
+def test_leave_agent_plays_the_best_net_value(kegle, dqn, positions, monkeypatch):
+    net = _leave_net(kegle, positions, dqn)
+    agent = LeaveAwareAgent(dqn, net, entries=3, weight=1000.0, arena=kegle)
+    T = len(positions)
+    leave = np.tile([5.0, 9.0, -3.0], T)  # entry 2 leaves the opponent least
+    monkeypatch.setattr(agent, "leaves", lambda states, strikes: leave)
+    got = agent.act(positions, np.random.default_rng(0))
+    want = dqn.ranked(positions, 3).take(np.arange(T) * 3 + 2)
+    np.testing.assert_array_equal(got.cue, want.cue)
+    assert len(agent.act([], np.random.default_rng(0))) == 0
+
+
+def test_leave_agent_bad_arguments(kegle, dqn, positions, tmp_path):
+    net = _leave_net(kegle, positions, dqn)
+    for kw, msg in (({"entries": 0}, "entries=0"), ({"entries": "two"}, "entries='two'"),
+                    ({"weight": float("nan")}, "weight=nan"), ({"weight": -1}, "weight=-1"),
+                    ({"entries": 37}, "37 best entries")):
+        with pytest.raises(ValueError, match=msg):
+            LeaveAwareAgent(dqn, net, arena=kegle, **kw)
+    aim = AimNet(net.mu.shape[0], np.linspace(-1, 1, 5), hidden=[4])
+    save_aim(aim, tmp_path / "aim.pt")
+    with pytest.raises(ValueError, match="not a leave network"):
+        LeaveAwareAgent(dqn, tmp_path / "aim.pt", arena=kegle)
+    with pytest.raises(ValueError, match="ranks its entries"):
+        LeaveAwareAgent(make_agent("geometric", "keglebillard"), net, arena=kegle)
+
+
+def test_make_agent_leave_options(kegle, dqn, positions, tmp_path):
+    save_aim(_leave_net(kegle, positions, dqn), tmp_path / "leave.pt",
+             {"config": {"entries": 5, "leave": {"weight": 0.25}}})
+    agent = make_agent(f"pretrained:leave={tmp_path / 'leave.pt'}", "keglebillard")
+    assert isinstance(agent, AimCorrectedAgent) and isinstance(agent.base, LeaveAwareAgent)
+    assert (agent.base.entries, agent.base.weight) == (5, 0.25)  # the recipe's
+    agent = make_agent(f"pretrained:leave={tmp_path / 'leave.pt'},entries=3,weight=2,aim=none",
+                       "keglebillard")
+    assert isinstance(agent, LeaveAwareAgent) and (agent.entries, agent.weight) == (3, 2.0)
+    zip_path = pretrained_path("keglebillard")
+    agent = make_agent(f"{zip_path}:leave={tmp_path / 'leave.pt'}", "keglebillard")
+    assert isinstance(agent, LeaveAwareAgent)
+    with pytest.raises(ValueError, match="weight=2: only a leave network"):
+        make_agent("pretrained:leave=none,weight=2", "keglebillard")
+    with pytest.raises(FileNotFoundError, match="no aim network"):
+        make_agent(f"pretrained:leave={tmp_path / 'missing.pt'}", "keglebillard")
+
+
+def test_train_aim_leave_tiny_run(tmp_path):
+    sys.path.insert(0, str(ROOT / "experiments"))
+    from train_aim import load_config, main
+
+    cfg = load_config(ROOT / "configs" / "aim" / "keglebillard_leave.yaml")
+    assert cfg["target"] == "leave" and cfg["entries"] > 1
+    for over, msg in (({"target": "pins"}, "target must be"),
+                      ({"leave": {"depth": 2}}, "unknown leave key"),
+                      ({"leave": {"reply_noise": 0}}, "reply_noise must be")):
+        with pytest.raises(ValueError, match=msg):
+            load_config(None, over)
+    def argv(leave: str = "", draws: int = 1) -> list[str]:
+        return ["--config", str(ROOT / "configs" / "aim" / "keglebillard_leave.yaml"),
+                "--name", "tiny", "--runs-dir", str(tmp_path), "--no-progress", "--set",
+                "games=1", "workers=1", "entries=2", f"draws={draws}",
+                f"leave={{reply_candidates: 2, reply_noise: 1{leave}}}",
+                "fit={epochs: 1, batch: 8, hidden: [8]}", "eval={geometric: 2, planner: 0}"]
+
+    assert main(argv()) == 0
+    run = tmp_path / "tiny"
+    net, meta = load_aim(run / "model.pt")
+    assert len(net.offsets) == 1 and meta["config"]["target"] == "leave"
+    assert {"leave", "base"} <= set(json.loads((run / "eval.json").read_text()))
+    # the play settings may change on --resume, the labelling may not
+    assert main([*argv(", weight: 1.0"), "--resume"]) == 0
+    assert main([*argv(draws=2), "--resume"]) == 2
