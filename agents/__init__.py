@@ -15,8 +15,11 @@ name                   agent
                        proposals and a two-shot lookahead (the opponent's best reply); presets
                        in ``configs/agents/guided.yaml``
 ``pretrained``         the shipped trained agent of the game (``agents/pretrained/<game>.zip``;
-                       keglebillard: through the aim correction ``keglebillard_aim.pt``,
-                       :mod:`cuegym.agents.aim`; ``pretrained:aim=none`` without it)
+                       keglebillard: the DQN choosing among its best entries by what each
+                       leaves the opponent, ``keglebillard_leave.pt`` (:mod:`cuegym.agents.leave`),
+                       through the aim correction ``keglebillard_aim.pt``
+                       (:mod:`cuegym.agents.aim`); ``pretrained:leave=none`` without the leave,
+                       ``pretrained:aim=none`` the DQN alone)
 ``<path>.zip``         :class:`SB3Agent`: a saved Stable-Baselines3 model
 ``expert``             the shipped expert-iteration network of the game
                        (``agents/pretrained/<game>_expert.pt``, :mod:`cuegym.agents.expert`)
@@ -150,11 +153,14 @@ def with_leave(agent: Agent, leave: Any, arena: Any, kw: dict[str, Any]) -> Agen
 def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Agent:
     """An agent by name (table in the module doc), options after a colon, or a model path.
 
-    ``pretrained`` resolves to ``agents/pretrained/<game>.zip``, played through the shipped
-    aim correction ``agents/pretrained/<game>_aim.pt`` where there is one (keglebillard;
-    ``pretrained:aim=none`` plays the model alone, ``aim=<path>.pt`` another correction, and a
-    ``.zip`` path takes ``aim=<path>.pt`` too; ``entries=<k>`` sets how many of the model's
-    best strikes the correction chooses among); while no trained model is
+    ``pretrained`` resolves to ``agents/pretrained/<game>.zip``, choosing its entry by the
+    shipped leave network ``agents/pretrained/<game>_leave.pt`` and played through the shipped
+    aim correction ``agents/pretrained/<game>_aim.pt`` where there are ones (keglebillard;
+    ``pretrained:aim=none`` plays the model alone, ``leave=none`` without the leave,
+    ``aim=<path>.pt`` / ``leave=<path>.pt`` other networks, and a ``.zip`` path takes both
+    too; ``entries=<k>`` sets how many of the model's best strikes the leave, else the
+    correction, chooses among, ``weight=<w>`` what a point the opponent is left counts);
+    while no trained model is
     shipped for the game it resolves to the planner and says so on stderr (its ``name`` is
     then ``pretrained=planner``): never a fake.
     """
@@ -193,7 +199,9 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
         return GuidedPlannerAgent(game, arena=arena, **{**planner_preset(game, "guided"), **kw})
     if name == "pretrained":
         path = pretrained_path(game)
-        aim, leave = kw.pop("aim", "shipped"), kw.pop("leave", "shipped")
+        aim = kw.pop("aim", "shipped")
+        # aim=none plays the model alone, as it always has; leave=shipped adds the leave back
+        leave = kw.pop("leave", "none" if aim in (None, "none") else "shipped")
         lk = {k: kw.pop(k) for k in ("entries", "weight") if k in kw}
         if path is not None:
             from cuegym.agents.sb3_agent import SB3Agent

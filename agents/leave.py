@@ -136,7 +136,7 @@ class LeaveAwareAgent(Agent):
         leave: the leave network (:class:`~cuegym.agents.aim.AimNet` of one output) or its path.
         entries: menu entries to choose among (default: the network's recipe, else 9).
         weight: how much a point of the opponent's next shot counts against one of ours
-            (default: the recipe's, else 0.5).
+            (default: the recipe's, else 0.75).
         arena: the keglebillard arena. name: label in tables (default ``"<base>+leave"``).
     """
 
@@ -157,7 +157,7 @@ class LeaveAwareAgent(Agent):
                              "not a leave network (1 output)")
         recipe = self.meta.get("config") or {}
         entries = recipe.get("entries", 9) if entries is None else entries
-        weight = (recipe.get("leave") or {}).get("weight", 0.5) if weight is None else weight
+        weight = (recipe.get("leave") or {}).get("weight", 0.75) if weight is None else weight
         if isinstance(entries, bool) or not isinstance(entries, (int, np.integer)) \
                 or entries < 1:
             raise ValueError(f"entries={entries!r} must be an integer >= 1")

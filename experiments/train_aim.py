@@ -44,7 +44,7 @@ DEFAULTS: dict[str, Any] = {
     "offsets": {"max_deg": 1.0, "n": 21}, "draws": 16, "noise": "tournament", "chunk": 48,
     "fit": {"hidden": [256, 256, 256], "epochs": 30, "batch": 256, "lr": 0.001},
     "eval": {"geometric": 1000, "planner": 200, "seed": 50_000},
-    "leave": {"reply_candidates": 12, "reply_noise": 4, "weight": 0.5, "aim": "shipped"},
+    "leave": {"reply_candidates": 12, "reply_noise": 4, "weight": 0.75, "aim": "shipped"},
     "progress_bar": True,
 }
 

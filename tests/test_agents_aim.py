@@ -255,7 +255,7 @@ def test_make_agent_aim_option(tmp_path):
 
     if pretrained_path("keglebillard") is None or pretrained_aim_path("keglebillard") is None:
         pytest.skip("no shipped keglebillard agent")
-    shipped = make_agent("pretrained", "keglebillard")
+    shipped = make_agent("pretrained:leave=none", "keglebillard")
     assert isinstance(shipped, AimCorrectedAgent) and shipped.name == "pretrained"
     assert type(shipped.base).__name__ == "SB3Agent"
     plain = make_agent("pretrained:aim=none", "keglebillard")
@@ -265,7 +265,7 @@ def test_make_agent_aim_option(tmp_path):
     assert isinstance(other, AimCorrectedAgent)
     with pytest.raises(FileNotFoundError, match="no aim network"):
         make_agent(f"pretrained:aim={tmp_path / 'none.pt'}", "keglebillard")
-    assert make_agent("pretrained:entries=2", "keglebillard").entries == 2
+    assert make_agent("pretrained:leave=none,entries=2", "keglebillard").entries == 2
     with pytest.raises(ValueError, match="entries='two' must be an integer"):
         make_agent("pretrained:entries=two", "keglebillard")
     with pytest.raises(ValueError, match="plays without one"):
@@ -282,13 +282,13 @@ def test_shipped_correction_adds_points(kegle):
         pytest.skip("no shipped aim correction")
     geo = make_agent("geometric", "keglebillard", arena=kegle)
     out = {}
-    for spec in ("pretrained", "pretrained:aim=none"):
+    for spec in ("pretrained:leave=none", "pretrained:aim=none"):
         res = play_games(kegle, [make_agent(spec, "keglebillard", arena=kegle), geo], 1000,
                          seed=4000)
         out[spec] = res.stats(0)
-    assert out["pretrained"]["points_per_shot"] > out["pretrained:aim=none"]["points_per_shot"] \
-        + 0.1
-    assert out["pretrained"]["wins"] > out["pretrained:aim=none"]["wins"]
+    assert out["pretrained:leave=none"]["points_per_shot"] > \
+        out["pretrained:aim=none"]["points_per_shot"] + 0.1
+    assert out["pretrained:leave=none"]["wins"] > out["pretrained:aim=none"]["wins"]
 
 
 def test_train_aim_config_and_tiny_run(tmp_path):

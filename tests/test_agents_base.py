@@ -69,8 +69,10 @@ def test_pretrained_is_never_a_fake(capsys):
         if pretrained_path(game) is None:
             assert ag.name == "pretrained=planner"
             assert "resolves to the best available agent" in capsys.readouterr().err
-        else:  # keglebillard plays the model through its shipped aim correction
-            model = getattr(ag, "base", ag)
+        else:  # keglebillard: the model, choosing by its shipped leave, through the aim
+            model = ag
+            while hasattr(model, "base"):
+                model = model.base
             assert ag.name == "pretrained" and type(model).__name__ == "SB3Agent"
             assert type(ag).__name__ == ("AimCorrectedAgent" if pretrained_aim_path(game)
                                          else "SB3Agent")
