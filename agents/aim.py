@@ -204,6 +204,24 @@ def label_games(base: str, opponent: str, n_games: int, seed: Sequence[int],
         position-major; ``entry`` (T * entries,) int64, the strike's rank (0 = the one the
         base agent plays).
     """
+    arena, agent, states, rng = game_positions(base, opponent, n_games, seed, threads)
+    T = len(states)
+    strikes = Strikes.concat([base_strikes(agent, states.take(np.arange(a, min(a + 256, T))),
+                                           entries, rng) for a in range(0, T, 256)])
+    x, values = aim_curves(arena, states.take(np.repeat(np.arange(T), entries)), strikes,
+                           offsets, draws, rng, noise, chunk)
+    return {"x": x, "values": values, "entry": np.tile(np.arange(entries), T)}
+
+
+def game_positions(base: str, opponent: str, n_games: int, seed: Sequence[int],
+                   threads: int = 1) -> tuple[Any, Agent, Any, np.random.Generator]:
+    """The positions a labelling piece works on: ``n_games`` keglebillard games of ``base``
+    against ``opponent`` (agent specs; seats alternating, tournament noise), every position met
+    (either side to move), seeded by the integers ``seed``; with torch on ``threads`` threads.
+
+    Returns:
+        (arena, the base agent, the positions (a ``KegleStates`` batch), the labels' generator).
+    """
     from cuegym.agents import make_agent
     from cuegym.agents.arena import make_arena
     from cuegym.agents.expert import collect_positions
@@ -215,13 +233,7 @@ def label_games(base: str, opponent: str, n_games: int, seed: Sequence[int],
     states, _, _ = collect_positions(arena, [agent, make_agent(opponent, "keglebillard",
                                                                arena=arena)],
                                      n_games, seed=games_seed)
-    rng = np.random.default_rng([*seed, 1])
-    T = len(states)
-    strikes = Strikes.concat([base_strikes(agent, states.take(np.arange(a, min(a + 256, T))),
-                                           entries, rng) for a in range(0, T, 256)])
-    x, values = aim_curves(arena, states.take(np.repeat(np.arange(T), entries)), strikes,
-                           offsets, draws, rng, noise, chunk)
-    return {"x": x, "values": values, "entry": np.tile(np.arange(entries), T)}
+    return arena, agent, states, np.random.default_rng([*seed, 1])
 
 
 def base_strikes(base: Agent, states: Any, entries: int, rng: np.random.Generator) -> Strikes:
@@ -385,5 +397,5 @@ class AimCorrectedAgent(Agent):
 
 
 __all__ = ["N_STRIKE", "AimCorrectedAgent", "AimNet", "aim_curves", "aim_inputs",
-           "base_strikes", "fit_aim",
+           "base_strikes", "fit_aim", "game_positions",
            "first_contact", "ghost_contact", "label_games", "load_aim", "save_aim", "turned"]

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.aim import AimNet, aim_inputs, load_aim
+from cuegym.agents.aim import AimNet, aim_inputs, game_positions, load_aim
 from cuegym.agents.base import Agent, Strikes, load_noise
 
 
@@ -88,20 +88,7 @@ def label_leave_games(base: str, opponent: str, n_games: int, seed: Sequence[int
         ``x`` (T * entries, D) float32 inputs, ``values`` (T * entries, 1) float32 leaves,
         ``entry`` (T * entries,) int64 rank, ``q`` (T * entries,) float32 the DQN's Q-values.
     """
-    import torch
-
-    from cuegym.agents import make_agent
-    from cuegym.agents.arena import make_arena
-    from cuegym.agents.expert import collect_positions
-
-    torch.set_num_threads(int(threads))
-    arena = make_arena("keglebillard")
-    agent = make_agent(base, "keglebillard", arena=arena)
-    games_seed = int(np.random.SeedSequence(list(seed)).generate_state(1)[0])
-    states, _, _ = collect_positions(arena, [agent, make_agent(opponent, "keglebillard",
-                                                               arena=arena)],
-                                     n_games, seed=games_seed)
-    rng = np.random.default_rng([*seed, 1])
+    arena, agent, states, rng = game_positions(base, opponent, n_games, seed, threads)
     noise = load_noise(noise) if isinstance(noise, str) else noise
     model = reply_search(arena, *reply)
     k, T = int(entries), len(states)
