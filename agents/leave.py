@@ -51,9 +51,10 @@ def reply_search(arena: Any, candidates: int = 12, noise: int = 4) -> Any:
                               arena=arena, name="leave-reply")
 
 
-def leave_values(arena: Any, reply: Any, states: Any, strikes: Strikes, per_state: int,
-                 draws: int, noise: Any, rng: np.random.Generator) -> np.ndarray:
-    """The mean leave of strikes in blocks of ``per_state`` per state (module doc).
+def shot_and_leave(arena: Any, reply: Any, states: Any, strikes: Strikes, per_state: int,
+                   draws: int, noise: Any, rng: np.random.Generator
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Each strike's own value and its leave under each noise draw (module doc).
 
     Args:
         states: T positions (a ``KegleStates`` batch). strikes: T * per_state strikes,
@@ -61,7 +62,9 @@ def leave_values(arena: Any, reply: Any, states: Any, strikes: Strikes, per_stat
         reply: :func:`reply_search`. noise: a ``ShotNoise``.
 
     Returns:
-        (T, per_state) the opponent's mean value of the next shot [points], 0 for a game over.
+        ``own`` (T, per_state, draws): the shot's value for the shooter (``arena.score``, the
+        planner's values) and ``leave`` (T, per_state, draws): the opponent's value of the
+        next shot from the position it leaves [points], 0 for a game over.
     """
     from cuegym.agents.planner import noisy_batch
 
@@ -69,10 +72,20 @@ def leave_values(arena: Any, reply: Any, states: Any, strikes: Strikes, per_stat
     T = len(batch)
     rep, noisy = noisy_batch(arena, batch, strikes, np.full(T, per_state, np.int64), noise,
                              draws, rng)
-    _, new = arena.outcomes(rep, noisy)
+    out, new = arena.outcomes(rep, noisy)
     shooter = np.repeat(arena.movers(batch), per_state * draws)
     groups = np.repeat(np.arange(T), per_state * draws)  # a root's next states: equal luck
-    return -reply.next_values(new, shooter, rng, groups).reshape(T, per_state, draws).mean(2)
+    leave = -reply.next_values(new, shooter, rng, groups)
+    return (arena.score(out).reshape(T, per_state, draws),
+            leave.reshape(T, per_state, draws))
+
+
+def leave_values(arena: Any, reply: Any, states: Any, strikes: Strikes, per_state: int,
+                 draws: int, noise: Any, rng: np.random.Generator) -> np.ndarray:
+    """(T, per_state) the mean leave of strikes in blocks of ``per_state`` per state over
+    ``draws`` draws (:func:`shot_and_leave`): the labels."""
+    return shot_and_leave(arena, reply, states, strikes, per_state, draws, noise,
+                          rng)[1].mean(2)
 
 
 def label_leave_games(base: str, opponent: str, n_games: int, seed: Sequence[int],
@@ -177,4 +190,5 @@ class LeaveAwareAgent(Agent):
         self.base.reset()
 
 
-__all__ = ["LeaveAwareAgent", "label_leave_games", "leave_values", "q_points", "reply_search"]
+__all__ = ["LeaveAwareAgent", "label_leave_games", "leave_values", "q_points", "reply_search",
+           "shot_and_leave"]

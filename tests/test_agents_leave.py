@@ -210,3 +210,15 @@ def test_shipped_leave_leaves_the_opponent_less(kegle, dqn):
     v = leave_values(kegle, reply_search(kegle), states, both, 2, 4, load_noise("tournament"),
                      rng)
     assert v[:, 1].mean() < v[:, 0].mean() - 0.25, (v[:, 0].mean(), v[:, 1].mean())
+
+
+def test_leave_probe_script(capsys):
+    sys.path.insert(0, str(ROOT / "experiments"))
+    from leave_probe import main
+
+    assert main(["--games", "1", "--draws", "2", "--best", "3", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["positions"] > 0 and len(res["rows"]) == 4
+    assert all(np.isfinite([r["own"], r["opponent"], r["difference"]]).all()
+               for r in res["rows"])
+    assert main(["--draws", "3"]) == 2  # half the draws pick, half value: an even count
