@@ -3,18 +3,20 @@ choose its shot by the game and not by the shot alone.
 
 Each turn is one shot (K-1), so the position after my shot is the opponent's. The shipped DQN
 and the aim correction value a shot by its own points; the sampling planner does the same. But
-among the DQN's best few menu entries, which score about alike, the positions they leave differ
-by several points of the opponent's next shot (docs/agents.md, "The leave"). Here a network
+among the DQN's best nine menu entries, which score about alike, the positions they leave differ
+by a standard deviation of about 1.8 points of the opponent's next shot (docs/agents.md, "The
+leave"; ``experiments/leave_probe.py``). Here a network
 learns that **leave value** from simulation, and :class:`LeaveAwareAgent` plays the entry with
 the best ``points - weight * leave``, with one forward pass of each network:
 
-- **labels** (:func:`leave_labels`): for each position of games played by the base agent and
-  each of its ``entries`` best menu entries, the strike is played under ``draws`` draws of the
-  tournament noise; at every position it leaves, a small search (the reply search of
-  :class:`~cuegym.agents.guided.GuidedPlannerAgent`: the planner's candidates under a few
-  draws, the best mean value) values the next shot for the side to move there, counted for the
-  shooter's opponent (so his likely fouls count for us); a finished game leaves nothing (0).
-  The label is the mean over the draws, in the planner's points (``arena.values``);
+- **labels** (:func:`label_leave_games`, :func:`leave_values`): for each position of games
+  played by the base agent and each of its ``entries`` best menu entries, the strike is played
+  under ``draws`` draws of the tournament noise; at every position it leaves, a small search
+  (the reply search of :class:`~cuegym.agents.guided.GuidedPlannerAgent`: the planner's
+  candidates under a few draws, the best mean value) values the next shot for the side to
+  move there, counted for the shooter's opponent (so his likely fouls count for us); a
+  finished game leaves nothing (0). The label is the mean over the draws, in the planner's
+  points (``arena.values``);
 - **network**: an :class:`~cuegym.agents.aim.AimNet` with one output (the value at the strike as
   given, offset 0), on the aim correction's inputs (:func:`~cuegym.agents.aim.aim_inputs`: the
   position, the strike and the balls, pins and pockets in the shot's frame);

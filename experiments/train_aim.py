@@ -67,6 +67,9 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
             not float(lv["weight"]) >= 0.0:
         raise ValueError(f"leave: reply_candidates and reply_noise must be >= 1 and weight a "
                          f"number >= 0, got {lv}")
+    if lv["aim"] not in (None, "none", "shipped") and not Path(str(lv["aim"])).is_file():
+        raise ValueError(f"leave: aim={lv['aim']!r} is none of none, shipped or an aim "
+                         "network's path")
     n, deg = int(cfg["offsets"]["n"]), float(cfg["offsets"]["max_deg"])
     if n < 3 or n % 2 == 0 or not 0.0 < deg <= 10.0:
         raise ValueError(f"offsets: n must be odd and >= 3 (0 in the middle) and max_deg in "

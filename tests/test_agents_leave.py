@@ -148,7 +148,8 @@ def test_train_aim_leave_tiny_run(tmp_path):
     assert cfg["target"] == "leave" and cfg["entries"] > 1
     for over, msg in (({"target": "pins"}, "target must be"),
                       ({"leave": {"depth": 2}}, "unknown leave key"),
-                      ({"leave": {"reply_noise": 0}}, "reply_noise must be")):
+                      ({"leave": {"reply_noise": 0}}, "reply_noise must be"),
+                      ({"leave": {"aim": "nowhere.pt"}}, "aim='nowhere.pt' is none of")):
         with pytest.raises(ValueError, match=msg):
             load_config(None, over)
     def argv(leave: str = "", draws: int = 1) -> list[str]:
