@@ -150,6 +150,23 @@ def with_leave(agent: Agent, leave: Any, arena: Any, kw: dict[str, Any]) -> Agen
                            weight=kw.pop("weight", None), arena=arena, name=agent.name)
 
 
+def _pop_trained_options(kw: dict[str, Any], default: Any) -> tuple[Any, Any, dict[str, Any]]:
+    """A trained model's wrapping options, popped from ``kw``: (aim, leave, {entries, weight}).
+    ``default`` is what ``aim`` and ``leave`` take when not given (``"shipped"`` for
+    ``pretrained``, None for a path); ``aim=none`` means the model alone, so it also turns the
+    default leave off."""
+    aim = kw.pop("aim", default)
+    leave = kw.pop("leave", None if aim in (None, "none") else default)
+    return aim, leave, {k: kw.pop(k) for k in ("entries", "weight") if k in kw}
+
+
+def _trained(agent: Agent, arena: Any, aim: Any, leave: Any, opts: dict[str, Any]) -> Agent:
+    """A trained model ``agent`` choosing by its leave network, then through its aim
+    correction (:func:`with_leave`, :func:`with_aim`)."""
+    agent = with_leave(agent, leave, arena, opts)
+    return with_aim(agent, aim, arena, opts.get("entries"))
+
+
 def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Agent:
     """An agent by name (table in the module doc), options after a colon, or a model path.
 
@@ -185,10 +202,8 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
     if name.endswith(".zip") or Path(name).suffix == ".zip":
         from cuegym.agents.sb3_agent import SB3Agent
 
-        aim, leave = kw.pop("aim", None), kw.pop("leave", None)
-        lk = {k: kw.pop(k) for k in ("entries", "weight") if k in kw}
-        agent = with_leave(SB3Agent(name, game=game, **kw), leave, arena, lk)
-        return with_aim(agent, aim, arena, lk.get("entries"))
+        aim, leave, opts = _pop_trained_options(kw, None)
+        return _trained(SB3Agent(name, game=game, **kw), arena, aim, leave, opts)
     if name == "random":
         return RandomAgent(game, **kw)
     if name == "geometric":
@@ -199,20 +214,16 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
         return GuidedPlannerAgent(game, arena=arena, **{**planner_preset(game, "guided"), **kw})
     if name == "pretrained":
         path = pretrained_path(game)
-        aim = kw.pop("aim", "shipped")
-        # aim=none plays the model alone, as it always has; leave=shipped adds the leave back
-        leave = kw.pop("leave", "none" if aim in (None, "none") else "shipped")
-        lk = {k: kw.pop(k) for k in ("entries", "weight") if k in kw}
+        aim, leave, opts = _pop_trained_options(kw, "shipped")
         if path is not None:
             from cuegym.agents.sb3_agent import SB3Agent
 
-            agent = with_leave(SB3Agent(path, game=game, name="pretrained", **kw), leave,
-                               arena, lk)
-            return with_aim(agent, aim, arena, lk.get("entries"))
+            return _trained(SB3Agent(path, game=game, name="pretrained", **kw), arena, aim,
+                            leave, opts)
         if aim not in (None, "none", "shipped") or leave not in (None, "none", "shipped") \
-                or lk:
-            raise ValueError(f"aim={aim!r}, leave={leave!r}, {lk}: no trained {game} agent is "
-                             "shipped to correct")
+                or opts:
+            raise ValueError(f"aim={aim!r}, leave={leave!r}, {opts}: no trained {game} agent "
+                             "is shipped to correct")
         print(f"note: no trained {game} agent is shipped (agents/pretrained/{game}.zip); "
               "'pretrained' resolves to the best available agent, the planner", file=sys.stderr)
         return PlannerAgent(game, arena=arena, name="pretrained=planner",

@@ -41,6 +41,9 @@ from torch import nn
 from cuegym.agents.base import Agent, Strikes, load_noise
 from cuegym.agents.expert import mean_values, torch_save_atomic
 
+#: The networks regress values in points / POINTS_PER_UNIT (curves of a few units).
+POINTS_PER_UNIT = 10.0
+
 #: The base strike's columns in the inputs: V0 / 6, cos phi, sin phi, theta / 90, a, b,
 #: placement / half table (2), cut side, cut / 90, first white 1, first white 2,
 #: white 1 and white 2 off the table.
@@ -236,6 +239,14 @@ def game_positions(base: str, opponent: str, n_games: int, seed: Sequence[int],
     return arena, agent, states, np.random.default_rng([*seed, 1])
 
 
+def entry_count(entries: Any) -> int:
+    """``entries`` (how many of a DQN's best entries an agent chooses among) as an int, or a
+    ValueError naming it: an integer >= 1 (not a bool, not a string)."""
+    if isinstance(entries, bool) or not isinstance(entries, (int, np.integer)) or entries < 1:
+        raise ValueError(f"entries={entries!r} must be an integer >= 1")
+    return int(entries)
+
+
 def base_strikes(base: Agent, states: Any, entries: int, rng: np.random.Generator) -> Strikes:
     """The strikes a correction chooses among: ``base.act`` (``entries`` = 1), or the base
     agent's ``entries`` best (``base.ranked(states, entries)``, state-major, best first; the
@@ -249,7 +260,8 @@ def base_strikes(base: Agent, states: Any, entries: int, rng: np.random.Generato
 
 
 class AimNet(nn.Module):
-    """MLP from :func:`aim_inputs` to the value curve over ``offsets`` (in points / 10).
+    """MLP from :func:`aim_inputs` to the value curve over ``offsets`` (in points /
+    :data:`POINTS_PER_UNIT`).
 
     Args:
         n_in: input width. offsets: (n,) aim offsets [deg]. hidden: layer widths.
@@ -275,9 +287,14 @@ class AimNet(nn.Module):
         return self.mlp((x - self.mu) / self.sd)
 
     def curves(self, x: np.ndarray) -> np.ndarray:
-        """(T, n) the predicted curves (points / 10) for inputs ``x`` (T, D)."""
+        """(T, n) the predicted curves (points / :data:`POINTS_PER_UNIT`) for inputs ``x``
+        (T, D)."""
         with torch.no_grad():
             return self(torch.as_tensor(np.asarray(x, np.float32))).numpy()
+
+    def points(self, x: np.ndarray) -> np.ndarray:
+        """(T, n) the predicted curves in points for inputs ``x`` (T, D)."""
+        return self.curves(x).astype(np.float64) * POINTS_PER_UNIT
 
     def best_offsets(self, x: np.ndarray) -> np.ndarray:
         """(T,) the offset [deg] of highest predicted value for inputs ``x`` (T, D)."""
@@ -287,7 +304,8 @@ class AimNet(nn.Module):
 def fit_aim(x: np.ndarray, values: np.ndarray, offsets: Sequence[float], *,
             hidden: Sequence[int] = (256, 256), epochs: int = 30, batch: int = 256,
             lr: float = 1e-3, seed: int = 0, log: Any = None) -> AimNet:
-    """A fresh :class:`AimNet` fitted to the curves (squared error on values / 10; Adam with a
+    """A fresh :class:`AimNet` fitted to the curves (squared error on values /
+    :data:`POINTS_PER_UNIT`; Adam with a
     one-cycle learning rate, ``epochs`` passes of minibatches of ``batch``).
 
     ``log``: optional callback ``(epoch, mean loss)`` after each epoch.
@@ -300,7 +318,7 @@ def fit_aim(x: np.ndarray, values: np.ndarray, offsets: Sequence[float], *,
     if len(x) < batch:
         raise ValueError(f"{len(x)} positions are fewer than one batch of {batch}")
     torch.manual_seed(seed)
-    xt, yt = torch.as_tensor(x), torch.as_tensor(values) / 10.0
+    xt, yt = torch.as_tensor(x), torch.as_tensor(values) / POINTS_PER_UNIT
     net = AimNet(x.shape[1], offsets, hidden, mu=xt.mean(0),
                  sd=xt.std(0).clamp(min=0.1))  # a feature constant in training stays put
     per_epoch = len(x) // batch
@@ -368,10 +386,7 @@ class AimCorrectedAgent(Agent):
         self.net, self.meta = (aim, {}) if isinstance(aim, AimNet) else load_aim(aim)
         if entries is None:
             entries = (self.meta.get("config") or {}).get("entries", 1)
-        if isinstance(entries, bool) or not isinstance(entries, (int, np.integer)) \
-                or entries < 1:
-            raise ValueError(f"entries={entries!r} must be an integer >= 1")
-        self.entries = int(entries)
+        self.entries = entry_count(entries)
         if self.entries > 1:  # checks the base agent and the count now, not in a game
             base_strikes(base, [], self.entries, np.random.default_rng(0))
         self.arena = arena if arena is not None else make_arena("keglebillard")
@@ -396,6 +411,6 @@ class AimCorrectedAgent(Agent):
         self.base.reset()
 
 
-__all__ = ["N_STRIKE", "AimCorrectedAgent", "AimNet", "aim_curves", "aim_inputs",
-           "base_strikes", "fit_aim", "game_positions",
-           "first_contact", "ghost_contact", "label_games", "load_aim", "save_aim", "turned"]
+__all__ = ["N_STRIKE", "POINTS_PER_UNIT", "AimCorrectedAgent", "AimNet", "aim_curves",
+           "aim_inputs", "base_strikes", "entry_count", "fit_aim", "first_contact",
+           "game_positions", "ghost_contact", "label_games", "load_aim", "save_aim", "turned"]

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.aim import AimNet, aim_inputs, game_positions, load_aim
+from cuegym.agents.aim import AimNet, aim_inputs, entry_count, game_positions, load_aim
 from cuegym.agents.base import Agent, Strikes, load_noise
 
 
@@ -160,13 +160,10 @@ class LeaveAwareAgent(Agent):
         recipe = self.meta.get("config") or {}
         entries = recipe.get("entries", 9) if entries is None else entries
         weight = (recipe.get("leave") or {}).get("weight", 0.75) if weight is None else weight
-        if isinstance(entries, bool) or not isinstance(entries, (int, np.integer)) \
-                or entries < 1:
-            raise ValueError(f"entries={entries!r} must be an integer >= 1")
         if isinstance(weight, bool) or not isinstance(weight, (int, float, np.floating)) \
                 or not np.isfinite(weight) or weight < 0:
             raise ValueError(f"weight={weight!r} must be a finite number >= 0")
-        self.entries, self.weight = int(entries), float(weight)
+        self.entries, self.weight = entry_count(entries), float(weight)
         base.ranked([], self.entries)  # checks the count now, not in a game
         self.arena = arena if arena is not None else make_arena("keglebillard")
         self.scale = q_points()
@@ -174,8 +171,7 @@ class LeaveAwareAgent(Agent):
 
     def leaves(self, states: Any, strikes: Strikes) -> np.ndarray:
         """(n,) the predicted leave [points] of each strike (one per state of ``states``)."""
-        x, _ = aim_inputs(self.arena, states, strikes)
-        return self.net.curves(x)[:, 0].astype(np.float64) * 10.0  # the net works in points/10
+        return self.net.points(aim_inputs(self.arena, states, strikes)[0])[:, 0]
 
     def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
         k = self.entries
