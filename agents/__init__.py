@@ -135,29 +135,32 @@ def pretrained_leave_path(game: str) -> Path | None:
 def with_leave(agent: Agent, leave: Any, arena: Any, kw: dict[str, Any]) -> Agent:
     """``agent`` (a DQN) choosing its entry by what it leaves the opponent: ``leave`` is
     ``"shipped"`` (the game's shipped leave network, if any), a ``.pt`` path, or None /
-    ``"none"`` (the agent as it is). Pops ``entries`` and ``weight`` from ``kw`` when a leave
-    network is used; ``weight`` without one is an error."""
+    ``"none"`` (the agent as it is). Pops ``entries``, ``weight`` and ``own`` from ``kw`` when
+    a leave network is used; ``weight`` or ``own`` without one is an error."""
     if leave is None or leave == "none" or (leave == "shipped" and
                                              pretrained_leave_path(agent.game) is None):
-        if "weight" in kw:
-            raise ValueError(f"weight={kw['weight']!r}: only a leave network weighs the leave, "
-                             "and this agent plays without one")
+        for key in ("weight", "own"):
+            if key in kw:
+                raise ValueError(f"{key}={kw[key]!r}: only a leave network takes it, and this "
+                                 "agent plays without one")
         return agent
     from cuegym.agents.leave import LeaveAwareAgent
 
     path = pretrained_leave_path(agent.game) if leave == "shipped" else Path(str(leave))
     return LeaveAwareAgent(agent, path, entries=kw.pop("entries", None),
-                           weight=kw.pop("weight", None), arena=arena, name=agent.name)
+                           weight=kw.pop("weight", None), own=kw.pop("own", None), arena=arena,
+                           name=agent.name)
 
 
 def _pop_trained_options(kw: dict[str, Any], default: Any) -> tuple[Any, Any, dict[str, Any]]:
-    """A trained model's wrapping options, popped from ``kw``: (aim, leave, {entries, weight}).
+    """A trained model's wrapping options, popped from ``kw``: (aim, leave, {entries, weight,
+    own}).
     ``default`` is what ``aim`` and ``leave`` take when not given (``"shipped"`` for
     ``pretrained``, None for a path); ``aim=none`` means the model alone, so it also turns the
     default leave off."""
     aim = kw.pop("aim", default)
     leave = kw.pop("leave", None if aim in (None, "none") else default)
-    return aim, leave, {k: kw.pop(k) for k in ("entries", "weight") if k in kw}
+    return aim, leave, {k: kw.pop(k) for k in ("entries", "weight", "own") if k in kw}
 
 
 def _trained(agent: Agent, arena: Any, aim: Any, leave: Any, opts: dict[str, Any]) -> Agent:
@@ -176,7 +179,8 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
     ``pretrained:aim=none`` plays the model alone, ``leave=none`` without the leave,
     ``aim=<path>.pt`` / ``leave=<path>.pt`` other networks, and a ``.zip`` path takes both
     too; ``entries=<k>`` sets how many of the model's best strikes the leave, else the
-    correction, chooses among, ``weight=<w>`` what a point the opponent is left counts);
+    correction, chooses among, ``weight=<w>`` what a point the opponent is left counts,
+    ``own=<s>`` the leave network's share of a shot's own points);
     while no trained model is
     shipped for the game it resolves to the planner and says so on stderr (its ``name`` is
     then ``pretrained=planner``): never a fake.

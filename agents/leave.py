@@ -17,14 +17,17 @@ the best ``points - weight * leave``, with one forward pass of each network:
   move there, counted for the shooter's opponent (so his likely fouls count for us); a
   finished game leaves nothing (0). The label is the mean over the draws, in the planner's
   points (``arena.values``);
-- **network**: an :class:`~cuegym.agents.aim.AimNet` with one output (the value at the strike as
-  given, offset 0), on the aim correction's inputs (:func:`~cuegym.agents.aim.aim_inputs`: the
-  position, the strike and the balls, pins and pockets in the shot's frame);
+- **network**: an :class:`~cuegym.agents.aim.AimNet` with two outputs, the leave and the
+  shot's own value under the same draws (the planner's points, so a foul costs the skæve it
+  hands over), on the aim correction's inputs (:func:`~cuegym.agents.aim.aim_inputs`: the
+  position, the strike and the balls, pins and pockets in the shot's frame); a network of one
+  output (the leave alone) still plays with ``own=0``;
 - **play** (:class:`LeaveAwareAgent`): the base DQN's ``entries`` best entries and their
   Q-values (``SB3Agent.ranked(..., values=True)``), Q turned into points by the reward's scale
-  (``configs/reward/keglebillard.yaml``: ``points`` per point), minus ``weight`` times the
-  predicted leave; the best is played (through the aim correction when the agent is wrapped
-  in one, as ``make_agent`` does).
+  (``configs/reward/keglebillard.yaml``: ``points`` per point) and blended with the network's
+  own value (``own``: its share), minus ``weight`` times the predicted leave; the best is
+  played (through the aim correction when the agent is wrapped in one, as ``make_agent``
+  does).
 
     python experiments/train_aim.py --config configs/aim/keglebillard_leave.yaml
 
@@ -101,21 +104,26 @@ def label_leave_games(base: str, opponent: str, n_games: int, seed: Sequence[int
 
     Returns:
         ``x`` (T * entries, D) float32 inputs, ``values`` (T * entries, 1) float32 leaves,
-        ``entry`` (T * entries,) int64 rank, ``q`` (T * entries,) float32 the DQN's Q-values.
+        ``entry`` (T * entries,) int64 rank, ``q`` (T * entries,) float32 the DQN's Q-values,
+        ``own`` (T * entries,) float32 the shot's own mean value over the same draws (the
+        planner's points: fouls count as the skæve handed over).
     """
     arena, agent, states, rng = game_positions(base, opponent, n_games, seed, threads)
     noise = load_noise(noise) if isinstance(noise, str) else noise
     model = reply_search(arena, *reply)
     k, T = int(entries), len(states)
-    xs, ys, qs = [], [], []
+    xs, ys, qs, owns = [], [], [], []
     for a in range(0, T, chunk):
         sub = states.take(np.arange(a, min(a + chunk, T)))
         strikes, q = agent.ranked(sub, k, values=True)
         xs.append(aim_inputs(arena, sub.take(np.repeat(np.arange(len(sub)), k)), strikes)[0])
-        ys.append(leave_values(arena, model, sub, strikes, k, draws, noise, rng).reshape(-1))
+        own, leave = shot_and_leave(arena, model, sub, strikes, k, draws, noise, rng)
+        ys.append(leave.mean(2).reshape(-1))
+        owns.append(own.mean(2).reshape(-1))
         qs.append(q.reshape(-1))
     return {"x": np.concatenate(xs), "values": np.concatenate(ys)[:, None].astype(np.float32),
-            "entry": np.tile(np.arange(k), T), "q": np.concatenate(qs).astype(np.float32)}
+            "entry": np.tile(np.arange(k), T), "q": np.concatenate(qs).astype(np.float32),
+            "own": np.concatenate(owns).astype(np.float32)}
 
 
 def q_points(game: str = "keglebillard") -> float:
@@ -130,23 +138,27 @@ def q_points(game: str = "keglebillard") -> float:
 
 
 class LeaveAwareAgent(Agent):
-    """Plays the base DQN's entry of best ``Q (in points) - weight * leave`` among its
-    ``entries`` best (module doc). One forward pass of the DQN and of the leave network.
+    """Plays the base DQN's entry of best ``(1 - own) * Q (in points) + own * own value -
+    weight * leave`` among its ``entries`` best (module doc). One forward pass of the DQN and
+    of the leave network.
 
     Args:
         base: a discrete-menu DQN agent (``SB3Agent``; it must rank its entries).
-        leave: the leave network (:class:`~cuegym.agents.aim.AimNet` of one output) or its path.
+        leave: the leave network (:class:`~cuegym.agents.aim.AimNet` whose outputs are the
+            leave and, optionally, the own value) or its path.
         entries: menu entries to choose among (default: the network's recipe, else 9).
         weight: how much a point of the opponent's next shot counts against one of ours
             (default: the recipe's, else 0.75).
+        own: the network's own-value share of a shot's points, in [0, 1], the DQN's Q the rest
+            (default: the recipe's, else 0; > 0 needs a network with the own output).
         arena: the keglebillard arena. name: label in tables (default ``"<base>+leave"``).
     """
 
     game = "keglebillard"
 
     def __init__(self, base: Agent, leave: AimNet | str | Path, entries: int | None = None,
-                 weight: float | None = None, arena: Any = None, name: str | None = None
-                 ) -> None:
+                 weight: float | None = None, own: float | None = None, arena: Any = None,
+                 name: str | None = None) -> None:
         from cuegym.agents.arena import make_arena
 
         if base.game != "keglebillard" or not hasattr(base, "ranked"):
@@ -154,24 +166,36 @@ class LeaveAwareAgent(Agent):
                              f"{base.name!r}")
         self.base = base
         self.net, self.meta = (leave, {}) if isinstance(leave, AimNet) else load_aim(leave)
-        if len(self.net.offsets) != 1:
-            raise ValueError(f"{leave} is an aim network ({len(self.net.offsets)} offsets), "
-                             "not a leave network (1 output)")
         recipe = self.meta.get("config") or {}
+        if len(self.net.offsets) not in (1, 2) or recipe.get("target", "leave") != "leave":
+            raise ValueError(f"{leave} is an aim network ({len(self.net.offsets)} offsets), "
+                             "not a leave network (the leave, then the own value)")
+        play = recipe.get("leave") or {}
         entries = recipe.get("entries", 9) if entries is None else entries
-        weight = (recipe.get("leave") or {}).get("weight", 0.75) if weight is None else weight
-        if isinstance(weight, bool) or not isinstance(weight, (int, float, np.floating)) \
-                or not np.isfinite(weight) or weight < 0:
-            raise ValueError(f"weight={weight!r} must be a finite number >= 0")
-        self.entries, self.weight = entry_count(entries), float(weight)
+        weight = play.get("weight", 0.75) if weight is None else weight
+        own = play.get("own", 0.0) if own is None else own
+        for key, val, top, say in (("weight", weight, np.inf, "a finite number >= 0"),
+                                   ("own", own, 1.0, "a number in [0, 1]")):
+            if isinstance(val, bool) or not isinstance(val, (int, float, np.floating)) \
+                    or not np.isfinite(val) or not 0.0 <= val <= top:
+                raise ValueError(f"{key}={val!r} must be {say}")
+        if own > 0 and len(self.net.offsets) < 2:
+            raise ValueError(f"own={own!r}: {leave} predicts the leave alone, not the shot's "
+                             "own value (pass own=0)")
+        self.entries, self.weight, self.own = entry_count(entries), float(weight), float(own)
         base.ranked([], self.entries)  # checks the count now, not in a game
         self.arena = arena if arena is not None else make_arena("keglebillard")
         self.scale = q_points()
         self.name = name or f"{base.name}+leave"
 
+    def predict(self, states: Any, strikes: Strikes) -> np.ndarray:
+        """(n, outputs) the network's predictions [points] for each strike (one per state of
+        ``states``): the leave, then (when it has one) the shot's own value."""
+        return self.net.points(aim_inputs(self.arena, states, strikes)[0])
+
     def leaves(self, states: Any, strikes: Strikes) -> np.ndarray:
         """(n,) the predicted leave [points] of each strike (one per state of ``states``)."""
-        return self.net.points(aim_inputs(self.arena, states, strikes)[0])[:, 0]
+        return self.predict(states, strikes)[:, 0]
 
     def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
         k = self.entries
@@ -180,8 +204,11 @@ class LeaveAwareAgent(Agent):
             return strikes
         batch = self.arena.g.batch(states)
         T = len(batch)
-        leave = self.leaves(batch.take(np.repeat(np.arange(T), k)), strikes).reshape(T, k)
-        score = self.scale * q - self.weight * leave
+        pred = self.predict(batch.take(np.repeat(np.arange(T), k)), strikes).reshape(T, k, -1)
+        points = self.scale * q
+        if self.own > 0:
+            points = (1.0 - self.own) * points + self.own * pred[:, :, 1]
+        score = points - self.weight * pred[:, :, 0]
         return strikes.take(np.arange(T) * k + score.argmax(1))  # ties: the DQN's order
 
     def reset(self) -> None:

@@ -63,10 +63,15 @@ def probe(games: int, draws: int, seed: int, entries: int = 36, best: int = 9,
     }
     if leave:
         agent = LeaveAwareAgent(dqn, leave, entries=best, arena=arena)
-        pred = agent.leaves(states.take(np.repeat(r, best)),
-                            strikes.take((r[:, None] * entries + np.arange(best)).reshape(-1)))
-        rules[f"{q_points():g} x Q - {agent.weight} x the network's leave (best {best})"] = \
-            (q_points() * q[:, :best] - agent.weight * pred.reshape(T, best)).argmax(1)
+        pred = agent.predict(states.take(np.repeat(r, best)),
+                             strikes.take((r[:, None] * entries + np.arange(best)).reshape(-1)))
+        pred = pred.reshape(T, best, -1)
+        points, rule = q_points() * q[:, :best], f"{q_points():g} x Q"
+        if agent.own > 0:  # as the agent plays: Q blended with the network's own value
+            points = (1 - agent.own) * points + agent.own * pred[:, :, 1]
+            rule = f"{1 - agent.own:g} x {rule} + {agent.own:g} x the network's own value"
+        rules[f"{rule} - {agent.weight} x the network's leave (best {best})"] = \
+            (points - agent.weight * pred[:, :, 0]).argmax(1)
     out = {"positions": T, "draws": draws, "seconds": round(time.time() - t0, 1),
            "leave_sd_within_best": float(left[:, :best].mean(2).std(1).mean()),
            "rows": [{"rule": name, "own": float(val_own[r, c].mean()),

@@ -44,7 +44,8 @@ DEFAULTS: dict[str, Any] = {
     "offsets": {"max_deg": 1.0, "n": 21}, "draws": 16, "noise": "tournament", "chunk": 48,
     "fit": {"hidden": [256, 256, 256], "epochs": 30, "batch": 256, "lr": 0.001},
     "eval": {"geometric": 1000, "planner": 200, "seed": 50_000},
-    "leave": {"reply_candidates": 12, "reply_noise": 4, "weight": 0.75, "aim": "shipped"},
+    "leave": {"reply_candidates": 12, "reply_noise": 4, "weight": 0.75, "own": 0.5,
+              "aim": "shipped"},
     "progress_bar": True,
 }
 
@@ -64,9 +65,9 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
     cfg["leave"] = {**DEFAULTS["leave"], **cfg["leave"]}
     lv = cfg["leave"]
     if int(lv["reply_candidates"]) < 1 or int(lv["reply_noise"]) < 1 or \
-            not float(lv["weight"]) >= 0.0:
-        raise ValueError(f"leave: reply_candidates and reply_noise must be >= 1 and weight a "
-                         f"number >= 0, got {lv}")
+            not float(lv["weight"]) >= 0.0 or not 0.0 <= float(lv["own"]) <= 1.0:
+        raise ValueError(f"leave: reply_candidates and reply_noise must be >= 1, weight a "
+                         f"number >= 0 and own one in [0, 1], got {lv}")
     if lv["aim"] not in (None, "none", "shipped") and not Path(str(lv["aim"])).is_file():
         raise ValueError(f"leave: aim={lv['aim']!r} is none of none, shipped or an aim "
                          "network's path")
@@ -85,10 +86,10 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
 
 
 def offsets(cfg: dict[str, Any]) -> np.ndarray:
-    """(n,) the aim offsets [deg] of the curves; a leave network has one output (offset 0: the
-    strike as given)."""
+    """(n,) the aim offsets [deg] of the curves; a leave network has two outputs, the leave
+    and the shot's own value, both of the strike as given (offset 0)."""
     if cfg["target"] == "leave":
-        return np.zeros(1)
+        return np.zeros(2)
     deg = float(cfg["offsets"]["max_deg"])
     return np.linspace(-deg, deg, int(cfg["offsets"]["n"]))
 
@@ -108,6 +109,7 @@ def _eval(cfg: dict[str, Any], model: Path) -> dict[str, Any]:
         aim = cfg["leave"]["aim"]
         pair = (("leave", with_aim(LeaveAwareAgent(base, model, entries=int(cfg["entries"]),
                                                    weight=float(cfg["leave"]["weight"]),
+                                                   own=float(cfg["leave"]["own"]),
                                                    arena=arena), aim, arena)),
                 ("base", with_aim(base, aim, arena)))
     else:
@@ -131,6 +133,17 @@ def _label_args(cfg: dict[str, Any], share: int, k: int) -> tuple[Any, tuple]:
                          int(cfg["chunk"]), int(cfg["threads"]), int(cfg["entries"]))
 
 
+def _targets(cfg: dict[str, Any], part: Any, path: Path) -> np.ndarray:
+    """(n, outputs) what the network regresses in one labels file: the aim curves, or the
+    leave and the shot's own value."""
+    if cfg["target"] != "leave":
+        return part["values"]
+    if "own" not in part:
+        raise ValueError(f"{path} has no own values (labelled before they were kept): label "
+                         "again (--overwrite)")
+    return np.concatenate([part["values"], part["own"][:, None]], 1)
+
+
 def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool = False,
               overwrite: bool = False) -> Path:
     """Label, fit and evaluate one aim correction (module doc); returns the run directory."""
@@ -148,7 +161,7 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
     if resume and (run / "config.yaml").exists():
         old = yaml.safe_load((run / "config.yaml").read_text())
         keep = ("fit", "eval", "progress_bar", "threads")
-        play = ("weight", "aim")  # the leave's play settings: not in the labels
+        play = ("weight", "own", "aim")  # the leave's play settings: not in the labels
 
         def labelling(c: dict[str, Any]) -> dict[str, Any]:
             c = {k: v for k, v in c.items() if k not in keep}
@@ -178,7 +191,8 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
             _log({"labels": k, "curves": len(part["x"]), "t_s": round(time.time() - t0)})
     parts = [np.load(run / f"labels_{k}.npz") for k in range(workers)]
     x = np.concatenate([p["x"] for p in parts])
-    values = np.concatenate([p["values"] for p in parts])
+    values = np.concatenate([_targets(cfg, p, run / f"labels_{k}.npz")
+                             for k, p in enumerate(parts)])
     t_label = time.time() - t0
     _log({"positions": len(x), "t_label_s": t_label})
     t0 = time.time()

@@ -45,9 +45,10 @@ def positions(kegle, dqn):
     return states.take(np.arange(12))
 
 
-def _leave_net(kegle, positions, dqn, tmp_path=None):
+def _leave_net(kegle, positions, dqn, outputs=2):
+    """An untrained leave network: the leave, then (outputs=2) the shot's own value."""
     x, _ = aim_inputs(kegle, positions, dqn.act(positions, np.random.default_rng(0)))
-    return AimNet(x.shape[1], [0.0], hidden=[4])
+    return AimNet(x.shape[1], np.zeros(outputs), hidden=[4])
 
 
 def test_ranked_values_are_the_q_of_the_entries(dqn, positions):
@@ -83,7 +84,8 @@ def test_label_leave_games_tiny():
                           reply=(2, 1))
     n = len(d["x"])
     assert n % 2 == 0 and n > 0
-    assert d["values"].shape == (n, 1) and d["q"].shape == (n,)
+    assert d["values"].shape == (n, 1) and d["q"].shape == (n,) and d["own"].shape == (n,)
+    assert np.all(np.isfinite(d["own"])) and np.all(np.isfinite(d["values"]))
     np.testing.assert_array_equal(d["entry"], np.tile([0, 1], n // 2))
     assert np.all(d["q"][0::2] >= d["q"][1::2] - 1e-6)  # best first
 
@@ -100,20 +102,36 @@ def test_leave_agent_plays_the_best_net_value(kegle, dqn, positions, monkeypatch
     agent = LeaveAwareAgent(dqn, net, entries=3, weight=1000.0, arena=kegle)
     T = len(positions)
     leave = np.tile([5.0, 9.0, -3.0], T)  # entry 2 leaves the opponent least
-    monkeypatch.setattr(agent, "leaves", lambda states, strikes: leave)
+    own = np.tile([0.0, 0.0, 0.0], T)
+    monkeypatch.setattr(agent, "predict", lambda states, strikes: np.stack([leave, own], 1))
     got = agent.act(positions, np.random.default_rng(0))
-    want = dqn.ranked(positions, 3).take(np.arange(T) * 3 + 2)
-    np.testing.assert_array_equal(got.cue, want.cue)
+    ranked = dqn.ranked(positions, 3)
+    np.testing.assert_array_equal(got.cue, ranked.take(np.arange(T) * 3 + 2).cue)
     assert len(agent.act([], np.random.default_rng(0))) == 0
+    # own=1: the network's own value replaces Q; entry 1 scores 100 more than it leaves
+    agent.weight, agent.own = 1.0, 1.0
+    own[1::3] = 100.0
+    got = agent.act(positions, np.random.default_rng(0))
+    np.testing.assert_array_equal(got.cue, ranked.take(np.arange(T) * 3 + 1).cue)
+    # own=0.5: half of Q (in points) and half of the own value
+    agent.weight, agent.own = 0.0, 0.5
+    _, q = dqn.ranked(positions, 3, values=True)
+    want = (0.5 * agent.scale * q + 0.5 * own.reshape(T, 3)).argmax(1)
+    got = agent.act(positions, np.random.default_rng(0))
+    np.testing.assert_array_equal(got.cue, ranked.take(np.arange(T) * 3 + want).cue)
 
 
 def test_leave_agent_bad_arguments(kegle, dqn, positions, tmp_path):
     net = _leave_net(kegle, positions, dqn)
     for kw, msg in (({"entries": 0}, "entries=0"), ({"entries": "two"}, "entries='two'"),
                     ({"weight": float("nan")}, "weight=nan"), ({"weight": -1}, "weight=-1"),
+                    ({"own": 1.5}, "own=1.5 must be a number in"), ({"own": "half"}, "own='half'"),
                     ({"entries": 37}, "37 best entries")):
         with pytest.raises(ValueError, match=msg):
             LeaveAwareAgent(dqn, net, arena=kegle, **kw)
+    with pytest.raises(ValueError, match="predicts the leave alone"):
+        LeaveAwareAgent(dqn, _leave_net(kegle, positions, dqn, 1), own=0.5, arena=kegle)
+    assert LeaveAwareAgent(dqn, _leave_net(kegle, positions, dqn, 1), arena=kegle).own == 0.0
     aim = AimNet(net.mu.shape[0], np.linspace(-1, 1, 5), hidden=[4])
     save_aim(aim, tmp_path / "aim.pt")
     with pytest.raises(ValueError, match="not a leave network"):
@@ -124,18 +142,21 @@ def test_leave_agent_bad_arguments(kegle, dqn, positions, tmp_path):
 
 def test_make_agent_leave_options(kegle, dqn, positions, tmp_path):
     save_aim(_leave_net(kegle, positions, dqn), tmp_path / "leave.pt",
-             {"config": {"entries": 5, "leave": {"weight": 0.25}}})
+             {"config": {"entries": 5, "leave": {"weight": 0.25, "own": 0.5}}})
     agent = make_agent(f"pretrained:leave={tmp_path / 'leave.pt'}", "keglebillard")
     assert isinstance(agent, AimCorrectedAgent) and isinstance(agent.base, LeaveAwareAgent)
-    assert (agent.base.entries, agent.base.weight) == (5, 0.25)  # the recipe's
-    agent = make_agent(f"pretrained:leave={tmp_path / 'leave.pt'},entries=3,weight=2,aim=none",
-                       "keglebillard")
-    assert isinstance(agent, LeaveAwareAgent) and (agent.entries, agent.weight) == (3, 2.0)
+    assert (agent.base.entries, agent.base.weight, agent.base.own) == (5, 0.25, 0.5)  # recipe
+    agent = make_agent(f"pretrained:leave={tmp_path / 'leave.pt'},entries=3,weight=2,own=0,"
+                       "aim=none", "keglebillard")
+    assert isinstance(agent, LeaveAwareAgent)
+    assert (agent.entries, agent.weight, agent.own) == (3, 2.0, 0.0)
     zip_path = pretrained_path("keglebillard")
     agent = make_agent(f"{zip_path}:leave={tmp_path / 'leave.pt'}", "keglebillard")
     assert isinstance(agent, LeaveAwareAgent)
     with pytest.raises(ValueError, match="weight=2: only a leave network"):
         make_agent("pretrained:leave=none,weight=2", "keglebillard")
+    with pytest.raises(ValueError, match="own=1: only a leave network"):
+        make_agent("pretrained:leave=none,own=1", "keglebillard")
     with pytest.raises(FileNotFoundError, match="no aim network"):
         make_agent(f"pretrained:leave={tmp_path / 'missing.pt'}", "keglebillard")
 
@@ -149,6 +170,7 @@ def test_train_aim_leave_tiny_run(tmp_path):
     for over, msg in (({"target": "pins"}, "target must be"),
                       ({"leave": {"depth": 2}}, "unknown leave key"),
                       ({"leave": {"reply_noise": 0}}, "reply_noise must be"),
+                      ({"leave": {"own": 2}}, "own one in"),
                       ({"leave": {"aim": "nowhere.pt"}}, "aim='nowhere.pt' is none of")):
         with pytest.raises(ValueError, match=msg):
             load_config(None, over)
@@ -162,10 +184,15 @@ def test_train_aim_leave_tiny_run(tmp_path):
     assert main(argv()) == 0
     run = tmp_path / "tiny"
     net, meta = load_aim(run / "model.pt")
-    assert len(net.offsets) == 1 and meta["config"]["target"] == "leave"
+    assert len(net.offsets) == 2 and meta["config"]["target"] == "leave"
     assert {"leave", "base"} <= set(json.loads((run / "eval.json").read_text()))
     # the play settings may change on --resume, the labelling may not
-    assert main([*argv(", weight: 1.0"), "--resume"]) == 0
+    assert main([*argv(", weight: 1.0, own: 0.25"), "--resume"]) == 0
+    assert load_aim(run / "model.pt")[1]["config"]["leave"]["own"] == 0.25
+    labels = dict(np.load(run / "labels_0.npz"))  # labels of a run before own values were kept
+    labels.pop("own")
+    np.savez(run / "labels_0.npz", **labels)
+    assert main([*argv(), "--resume"]) == 2
     assert main([*argv(draws=2), "--resume"]) == 2
 
 
@@ -188,8 +215,9 @@ def test_shipped_leave_is_the_shipped_recipe():
                                       "configs/aim/keglebillard_leave.yaml")
     agent = make_agent("pretrained", "keglebillard")
     assert isinstance(agent, AimCorrectedAgent) and isinstance(agent.base, LeaveAwareAgent)
-    assert (agent.base.entries, agent.base.weight) == (want["entries"],
-                                                       want["leave"]["weight"])
+    assert (agent.base.entries, agent.base.weight, agent.base.own) == \
+        (want["entries"], want["leave"]["weight"], want["leave"]["own"])
+    assert len(agent.base.net.offsets) == 2  # the leave and the own value
     assert type(make_agent("pretrained:aim=none", "keglebillard")).__name__ == "SB3Agent"
 
 

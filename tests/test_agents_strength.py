@@ -106,11 +106,12 @@ def test_planner_plays_the_geometric_shot_without_noise_or_search(kegle):
 
 
 def test_shipped_keglebillard_agent_against_geometric(kegle):
-    """Issue 7 targets for the shipped agent (agents/pretrained/keglebillard.zip through its
-    aim correction keglebillard_aim.pt): fewer fouls than 10 %, more points per shot than the
-    aimer and a head-to-head win. Seed 0, 400 games: 8.7 % fouls, 5.01 against 3.91 points,
-    338 wins (the DQN alone: 9.6 %, 4.75 against 4.02, 297 wins); single 100-game samples
-    scatter by about a point of foul rate, hence 400 (about 3 s)."""
+    """Issue 7 targets for the shipped agent (agents/pretrained/keglebillard.zip choosing by
+    its leave network keglebillard_leave.pt, through its aim correction keglebillard_aim.pt):
+    fewer fouls than 10 %, more points per shot than the aimer and a head-to-head win. Seed 0,
+    400 games: 9.2 % fouls, 5.10 against 3.76 points, 348 wins (the DQN alone: 9.6 %, 4.75
+    against 4.02, 297 wins); single 100-game samples scatter by about a point of foul rate,
+    hence 400 (about 4 s)."""
     from cuegym.agents import make_agent, pretrained_path
 
     if pretrained_path("keglebillard") is None:
