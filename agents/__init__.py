@@ -132,6 +132,10 @@ def pretrained_leave_path(game: str) -> Path | None:
     return p if p.exists() else None
 
 
+#: make_agent options only a leave network takes (LeaveAwareAgent's play settings)
+_LEAVE_OPTIONS = ("weight", "own")
+
+
 def with_leave(agent: Agent, leave: Any, arena: Any, kw: dict[str, Any]) -> Agent:
     """``agent`` (a DQN) choosing its entry by what it leaves the opponent: ``leave`` is
     ``"shipped"`` (the game's shipped leave network, if any), a ``.pt`` path, or None /
@@ -139,7 +143,7 @@ def with_leave(agent: Agent, leave: Any, arena: Any, kw: dict[str, Any]) -> Agen
     a leave network is used; ``weight`` or ``own`` without one is an error."""
     if leave is None or leave == "none" or (leave == "shipped" and
                                              pretrained_leave_path(agent.game) is None):
-        for key in ("weight", "own"):
+        for key in _LEAVE_OPTIONS:
             if key in kw:
                 raise ValueError(f"{key}={kw[key]!r}: only a leave network takes it, and this "
                                  "agent plays without one")
@@ -160,7 +164,7 @@ def _pop_trained_options(kw: dict[str, Any], default: Any) -> tuple[Any, Any, di
     default leave off."""
     aim = kw.pop("aim", default)
     leave = kw.pop("leave", None if aim in (None, "none") else default)
-    return aim, leave, {k: kw.pop(k) for k in ("entries", "weight", "own") if k in kw}
+    return aim, leave, {k: kw.pop(k) for k in ("entries", *_LEAVE_OPTIONS) if k in kw}
 
 
 def _trained(agent: Agent, arena: Any, aim: Any, leave: Any, opts: dict[str, Any]) -> Agent:
