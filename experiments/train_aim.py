@@ -94,6 +94,16 @@ def offsets(cfg: dict[str, Any]) -> np.ndarray:
     return np.linspace(-deg, deg, int(cfg["offsets"]["n"]))
 
 
+def _strikes_per_position(cfg: dict[str, Any]) -> int:
+    """The labelled strikes of a position: each entry under each draw, turned by each offset
+    (aim), or followed by the reply search at each position it leaves (leave)."""
+    strikes = int(cfg["entries"]) * int(cfg["draws"])
+    if cfg["target"] == "leave":
+        return strikes * (1 + int(cfg["leave"]["reply_candidates"])
+                          * int(cfg["leave"]["reply_noise"]))
+    return strikes * len(offsets(cfg))
+
+
 def _eval(cfg: dict[str, Any], model: Path) -> dict[str, Any]:
     """The corrected agent and the base agent alone against ``eval``'s opponents, same seeds."""
     from cuegym.agents import make_agent
@@ -183,8 +193,7 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
         if todo:  # the pieces report only when done: say what is under way
             _log({"labelling_games": [shares[k] for k in todo], "workers": len(todo),
                   "target": cfg["target"], "entries": int(cfg["entries"]),
-                  "strikes_per_position": int(cfg["entries"]) * len(offsets(cfg))
-                  * int(cfg["draws"])})
+                  "strikes_per_position": _strikes_per_position(cfg)})
         for k in todo:
             part = jobs[k].result() if pool else args[k][0](*args[k][1])
             _atomic_npz(run / f"labels_{k}.npz", **part)
