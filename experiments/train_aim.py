@@ -94,13 +94,18 @@ def offsets(cfg: dict[str, Any]) -> np.ndarray:
     return np.linspace(-deg, deg, int(cfg["offsets"]["n"]))
 
 
+def _reply(cfg: dict[str, Any]) -> tuple[int, int]:
+    """The leave labels' reply search: (candidates, draws of each)."""
+    return int(cfg["leave"]["reply_candidates"]), int(cfg["leave"]["reply_noise"])
+
+
 def _strikes_per_position(cfg: dict[str, Any]) -> int:
     """The labelled strikes of a position: each entry under each draw, turned by each offset
     (aim), or followed by the reply search at each position it leaves (leave)."""
     strikes = int(cfg["entries"]) * int(cfg["draws"])
     if cfg["target"] == "leave":
-        return strikes * (1 + int(cfg["leave"]["reply_candidates"])
-                          * int(cfg["leave"]["reply_noise"]))
+        candidates, draws = _reply(cfg)
+        return strikes * (1 + candidates * draws)
     return strikes * len(offsets(cfg))
 
 
@@ -135,9 +140,7 @@ def _label_args(cfg: dict[str, Any], share: int, k: int) -> tuple[Any, tuple]:
 
     common = (cfg["base"], cfg["opponent"], share, (int(cfg["seed"]), k))
     if cfg["target"] == "leave":
-        lv = cfg["leave"]
-        return label_leave_games, (*common, int(cfg["entries"]), int(cfg["draws"]),
-                                   (int(lv["reply_candidates"]), int(lv["reply_noise"])),
+        return label_leave_games, (*common, int(cfg["entries"]), int(cfg["draws"]), _reply(cfg),
                                    cfg["noise"], int(cfg["chunk"]), int(cfg["threads"]))
     return label_games, (*common, offsets(cfg), int(cfg["draws"]), cfg["noise"],
                          int(cfg["chunk"]), int(cfg["threads"]), int(cfg["entries"]))
