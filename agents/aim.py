@@ -40,6 +40,7 @@ from torch import nn
 
 from cuegym.agents.base import Agent, Strikes, load_noise
 from cuegym.agents.expert import mean_values, torch_save_atomic
+from cuegym.games.kegle_obs import OBS_INDEX
 
 #: The networks regress values in points / POINTS_PER_UNIT (curves of a few units).
 POINTS_PER_UNIT = 10.0
@@ -141,6 +142,108 @@ def aim_inputs(arena: Any, states: Any, strikes: Strikes) -> tuple[np.ndarray, n
                    frame(np.broadcast_to(g.pin_spots, (T, *g.pin_spots.shape))),
                    frame(np.broadcast_to(pockets, (T, *pockets.shape))), batch.pins])
     return x.astype(np.float32), sign
+
+
+#: The table's mirror axes: the coordinate each negates (long: y -> -y; short: x -> -x).
+MIRRORS = {"long": 1, "short": 0}
+
+
+def _mirror_order(points: np.ndarray, axis: str) -> np.ndarray:
+    """(k,) for each of ``points`` (k, 2) [m] the index of its image in the ``axis`` mirror."""
+    image = points.copy()
+    image[:, MIRRORS[axis]] *= -1.0
+    d = np.hypot(*(image[:, None] - points[None]).transpose(2, 0, 1))
+    order = d.argmin(1)
+    if not np.allclose(d[np.arange(len(points)), order], 0.0, atol=1e-9):
+        raise ValueError(f"the table is not symmetric in its {axis} axis")
+    return order
+
+
+def _shot_column(arena: Any, width: int) -> int:
+    """Where the strike's columns start in inputs of ``width`` columns (after the observation;
+    then the whites, pins and pockets in the shot frame and the standing pins)."""
+    n_pins, n_pockets = len(arena.g.pin_spots), len(arena.table.pockets)
+    return width - N_STRIKE - 2 * (2 + n_pins + n_pockets) - n_pins
+
+
+def mirrorable(x: np.ndarray, axis: str) -> np.ndarray:
+    """(T,) bool: which positions of inputs ``x`` (T, D) have a true mirror image in ``axis``.
+    The long axis: all (the table, the rules and the noise are symmetric in it). The short axis:
+    all but the break and a red in hand behind the salvo line (K-3, K-15: the line is at one
+    end)."""
+    if axis not in MIRRORS:
+        raise ValueError(f"axis must be one of {list(MIRRORS)}, got {axis!r}")
+    if axis == "long":
+        return np.ones(len(x), bool)
+    return (x[:, OBS_INDEX["break"]] == 0.0) & (x[:, OBS_INDEX["in_hand_behind_salvo_line"]] == 0.0)
+
+
+def mirrored_inputs(arena: Any, x: np.ndarray, axis: str = "long") -> np.ndarray:
+    """:func:`aim_inputs` of the mirror images of positions and strikes in the table's
+    ``axis`` (``"long"``: y -> -y; ``"short"``: x -> -x; the aim, side spin and placement
+    mirrored), computed from their inputs ``x`` (T, D) alone: training data without
+    simulation where the game is symmetric (:func:`mirrorable`; a ValueError names the rows
+    that are not). A strike that meets a white first keeps its shot-frame inputs (its offsets
+    are signed by the cut side); one that does not has its across-the-aim coordinates negated.
+    The pins (king, +x, +y, -x, -y arms) and pockets are reordered to their images.
+
+    Returns:
+        (T, D) float32.
+    """
+    g = arena.g
+    x = np.array(x, np.float32, copy=True)
+    bad = np.flatnonzero(~mirrorable(x, axis))
+    if len(bad):
+        raise ValueError(f"positions {bad[:5].tolist()} (a break or a red in hand behind the "
+                         f"salvo line) have no mirror image in the {axis} axis")
+    c = "xy"[MIRRORS[axis]]
+    pins = _mirror_order(np.asarray(g.pin_spots), axis)
+    pockets = _mirror_order(np.asarray([[p.x, p.y] for p in arena.table.pockets]), axis)
+    out = x.copy()
+    out[:, [OBS_INDEX[f"{b}_{c}"] for b in ("red", "white", "spotted")]] *= -1.0
+    up = OBS_INDEX["king_up"]  # the standing pins, in spot order
+    out[:, up:up + len(pins)] = x[:, up + pins]
+    shot = _shot_column(arena, x.shape[1])
+    # the aim's direction (cos phi or sin phi), side spin a, the placement, the cut side
+    out[:, shot + np.array([1 + MIRRORS[axis], 4, 6 + MIRRORS[axis], 8])] *= -1.0
+    no_cut = x[:, shot + 8] == 0.0
+    f = shot + N_STRIKE
+
+    def frame(lo: int, order: np.ndarray) -> None:  # (along, across) pairs, reordered
+        pairs = x[:, lo:lo + 2 * len(order)].reshape(len(x), -1, 2)[:, order]
+        pairs[no_cut, :, 1] *= -1.0
+        out[:, lo:lo + 2 * len(order)] = pairs.reshape(len(x), -1)
+
+    frame(f, np.arange(2))
+    frame(f + 4, pins)
+    frame(f + 4 + 2 * len(pins), pockets)
+    out[:, -len(pins):] = x[:, x.shape[1] - len(pins) + pins]
+    return out
+
+
+def mirrored_labels(arena: Any, x: np.ndarray, values: np.ndarray, curves: bool,
+                    axes: Sequence[str] = ("long",)) -> tuple[np.ndarray, np.ndarray]:
+    """``x`` (T, D) and ``values`` (T, n) with the mirror images of their positions appended
+    (:func:`mirrored_inputs`): in each of ``axes``, and with both axes, in both in turn (a half
+    turn), each where the game has one (:func:`mirrorable`). ``curves``: the values are curves
+    over offsets symmetric about 0 (:func:`aim_curves`), reversed by each mirror for a strike
+    that meets no white first (its offsets keep the table's sign); otherwise they are values
+    of the strike itself (the leave), the same for the image."""
+    x, values = np.asarray(x, np.float32), np.asarray(values, np.float32)
+    if values.shape[0] != len(x):
+        raise ValueError(f"{len(x)} inputs and {values.shape[0]} values")
+    side = _shot_column(arena, x.shape[1]) + 8
+    xs, vs = [x], [values]
+    for axis in dict.fromkeys(axes):
+        for xi, vi in list(zip(xs, vs, strict=True)):  # the originals and images so far
+            ok = mirrorable(xi, axis)
+            image = vi[ok].copy()
+            if curves:
+                no_cut = xi[ok, side] == 0.0
+                image[no_cut] = image[no_cut, ::-1]
+            xs.append(mirrored_inputs(arena, xi[ok], axis))
+            vs.append(image)
+    return np.concatenate(xs), np.concatenate(vs)
 
 
 def turned(strikes: Strikes, sign: np.ndarray, offsets: np.ndarray, *, each: bool = False
@@ -413,4 +516,6 @@ class AimCorrectedAgent(Agent):
 
 __all__ = ["N_STRIKE", "POINTS_PER_UNIT", "AimCorrectedAgent", "AimNet", "aim_curves",
            "aim_inputs", "base_strikes", "entry_count", "fit_aim", "first_contact",
-           "game_positions", "ghost_contact", "label_games", "load_aim", "save_aim", "turned"]
+           "MIRRORS", "game_positions", "ghost_contact", "label_games", "load_aim", "mirrorable",
+           "mirrored_inputs",
+           "mirrored_labels", "save_aim", "turned"]

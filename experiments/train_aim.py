@@ -42,7 +42,8 @@ DEFAULTS: dict[str, Any] = {
     "name": "keglebillard_aim", "target": "aim", "seed": 0, "threads": 1, "workers": 1,
     "base": "pretrained:aim=none", "entries": 1, "opponent": "geometric", "games": 200,
     "offsets": {"max_deg": 1.0, "n": 21}, "draws": 16, "noise": "tournament", "chunk": 48,
-    "fit": {"hidden": [256, 256, 256], "epochs": 30, "batch": 256, "lr": 0.001},
+    "fit": {"hidden": [256, 256, 256], "epochs": 30, "batch": 256, "lr": 0.001,
+            "mirror": []},
     "eval": {"geometric": 1000, "planner": 200, "seed": 50_000},
     "leave": {"reply_candidates": 12, "reply_noise": 4, "weight": 0.75, "own": 0.5,
               "aim": "shipped"},
@@ -82,6 +83,9 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
         raise ValueError(f"games ({cfg['games']}) must be at least workers ({cfg['workers']})")
     if int(cfg["fit"]["epochs"]) < 1 or int(cfg["fit"]["batch"]) < 1:
         raise ValueError(f"fit: epochs and batch must be >= 1, got {cfg['fit']}")
+    mirror = cfg["fit"]["mirror"]
+    if not isinstance(mirror, list) or not set(mirror) <= {"long", "short"}:
+        raise ValueError(f"fit: mirror must be a list of the axes long, short, got {mirror!r}")
     return cfg
 
 
@@ -162,7 +166,7 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
     """Label, fit and evaluate one aim correction (module doc); returns the run directory."""
     import torch
 
-    from cuegym.agents.aim import fit_aim, save_aim
+    from cuegym.agents.aim import fit_aim, mirrored_labels, save_aim
 
     run = Path(runs_dir) / cfg["name"]
     if run.exists() and not (resume or overwrite) and any(run.iterdir()):
@@ -206,17 +210,23 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
     values = np.concatenate([_targets(cfg, p, run / f"labels_{k}.npz")
                              for k, p in enumerate(parts)])
     t_label = time.time() - t0
-    _log({"positions": len(x), "t_label_s": t_label})
+    positions = len(x)  # labelled (the fit adds their mirror images with fit.mirror)
+    _log({"positions": positions, "t_label_s": t_label})
     t0 = time.time()
     fit = cfg["fit"]
+    if fit["mirror"]:  # each label again for the position's mirror images (no simulation)
+        from cuegym.agents.arena import make_arena
+
+        x, values = mirrored_labels(make_arena("keglebillard"), x, values,
+                                    curves=cfg["target"] != "leave", axes=fit["mirror"])
     net = fit_aim(x, values, offsets(cfg), hidden=fit["hidden"], epochs=int(fit["epochs"]),
                   batch=int(fit["batch"]), lr=float(fit["lr"]), seed=int(cfg["seed"]),
                   log=(lambda e, loss: _log({"epoch": e, "loss": loss}))
                   if cfg["progress_bar"] else None)
-    meta = {"game": "keglebillard", "config": cfg, "positions": int(len(x)),
+    meta = {"game": "keglebillard", "config": cfg, "positions": positions,
             "command": "python experiments/train_aim.py " + " ".join(sys.argv[1:])}
     save_aim(net, run / "model.pt", meta)
-    report = {"positions": int(len(x)), "t_label_s": t_label, "t_fit_s": time.time() - t0,
+    report = {"positions": positions, "t_label_s": t_label, "t_fit_s": time.time() - t0,
               **_eval(cfg, run / "model.pt")}
     write_atomic(run / "eval.json", json.dumps(report, indent=1))
     _log(report)

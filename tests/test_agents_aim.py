@@ -21,6 +21,9 @@ from cuegym.agents.aim import (
     fit_aim,
     label_games,
     load_aim,
+    mirrorable,
+    mirrored_inputs,
+    mirrored_labels,
     save_aim,
     turned,
 )
@@ -90,6 +93,67 @@ def test_inputs_are_mirror_symmetric(kegle):
             p = a[hit, lo:lo + 2 * k].reshape(-1, k, 2).round(4)
             return np.sort(p[..., 0] * 1e3 + p[..., 1], axis=1)
         assert np.allclose(points(xm), points(x), atol=1e-2)
+
+
+def _mirror(states, strikes, axis):
+    """A position and strike mirrored in the long axis (y, the aim's sin, side spin and
+    placement y negated; the +y and -y pins, spots 2 and 4, swap) or the short one (x, the
+    aim's cos, side spin and placement x; the +x and -x pins, spots 1 and 3)."""
+    c = {"long": 1, "short": 0}[axis]
+    m = states.copy()
+    m.xy[..., c] *= -1.0
+    m.pins = m.pins[:, [0, 1, 4, 3, 2] if axis == "long" else [0, 3, 2, 1, 4]]
+    ms = strikes.copy()
+    ms.cue[:, 1] = -ms.cue[:, 1] if axis == "long" else 180.0 - ms.cue[:, 1]
+    ms.cue[:, 3] *= -1.0
+    ms.place[:, c] *= -1.0
+    return m, ms
+
+
+@pytest.mark.parametrize("axis", ["long", "short"])
+def test_mirrored_inputs_are_those_of_the_mirror_image(kegle, axis):
+    """mirrored_inputs(x) is exactly aim_inputs of the mirrored positions and strikes, and the
+    physics and rules give the mirror image the same values: the labels it adds are true. The
+    short axis has no image of a break (the salvo line is at one end)."""
+    states, strikes = _positions(kegle, 4, seed=3)
+    strikes.cue[:, 3] = np.random.default_rng(1).uniform(-0.3, 0.3, len(strikes))  # side spin
+    x, _ = aim_inputs(kegle, states, strikes)
+    ok = mirrorable(x, axis)
+    assert ok.all() if axis == "long" else (ok.any() and not ok.all())
+    if axis == "short":
+        with pytest.raises(ValueError, match="salvo line"):
+            mirrored_inputs(kegle, x, axis)
+    idx = np.flatnonzero(ok)
+    states, strikes, x = states.take(idx), strikes.take(idx), x[idx]
+    m, ms = _mirror(states, strikes, axis)
+    xm, _ = aim_inputs(kegle, m, ms)
+    assert np.array_equal(mirrored_inputs(kegle, x, axis), xm)
+    assert not np.array_equal(xm, x)
+    assert np.array_equal(kegle.values(states, strikes), kegle.values(m, ms))
+
+
+def test_mirrored_labels_reverse_only_table_signed_curves(kegle):
+    states, strikes = _positions(kegle, 2)
+    # random aims: some meet no white first (their curves keep the table's sign)
+    strikes.cue[::2, 1] = np.random.default_rng(2).uniform(0.0, 360.0, len(strikes.cue[::2]))
+    x, _ = aim_inputs(kegle, states, strikes)
+    no_cut = x[:, kegle.g.observe(states).shape[1] + 8] == 0.0
+    assert no_cut.any() and not no_cut.all()
+    curves = np.tile(np.arange(5, dtype=np.float32), (len(x), 1))
+    x2, c2 = mirrored_labels(kegle, x, curves, curves=True)
+    assert x2.shape == (2 * len(x), x.shape[1]) and np.array_equal(x2[:len(x)], x)
+    assert np.array_equal(c2[len(x):][no_cut], curves[no_cut, ::-1])
+    assert np.array_equal(c2[len(x):][~no_cut], curves[~no_cut])
+    _, own = mirrored_labels(kegle, x, curves, curves=False)  # the leave: values of the strike
+    assert np.array_equal(own[len(x):], curves)
+    with pytest.raises(ValueError, match="inputs"):
+        mirrored_labels(kegle, x, curves[1:], curves=True)
+    # both axes: each image and the half turn, where the short axis has one
+    ok = mirrorable(x, "short")
+    x4, c4 = mirrored_labels(kegle, x, curves, curves=True, axes=("long", "short"))
+    assert len(x4) == len(c4) == 2 * len(x) + 2 * ok.sum()
+    half_turn = c4[2 * len(x) + ok.sum():]  # mirrored twice: the curves as labelled
+    assert np.array_equal(half_turn, curves[ok])
 
 
 def test_turned_and_curves_use_common_draws(kegle):
@@ -300,6 +364,7 @@ def test_train_aim_config_and_tiny_run(tmp_path):
     for over, msg in (({"bogus": 1}, "unknown aim config key"),
                       ({"offsets": {"n": 20}}, "must be odd"),
                       ({"fit": {"steps": 3}}, "unknown fit key"),
+                      ({"fit": {"mirror": ["diagonal"]}}, "mirror must be a list"),
                       ({"games": 1, "workers": 2}, "at least workers"),
                       ({"draws": 0}, "draws must be >= 1"),
                       ({"entries": 0}, "entries must be >= 1")):
@@ -316,6 +381,9 @@ def test_train_aim_config_and_tiny_run(tmp_path):
     assert {"corrected", "base"} <= set(__import__("json").loads((run / "eval.json").read_text()))
     assert main(argv) == 2  # the run exists: neither --resume nor --overwrite
     assert main([*argv, "--resume"]) == 0  # reuses the labels
+    mirror = [a.replace("fit={", "fit={mirror: [long, short], ") for a in argv]
+    assert main([*mirror, "--resume"]) == 0  # a fit on the labels and their mirror images
+    assert load_aim(run / "model.pt")[1]["config"]["fit"]["mirror"] == ["long", "short"]
 
 
 def test_shipped_correction_is_the_shipped_recipe():
