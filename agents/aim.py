@@ -23,8 +23,10 @@ units of half the table length), so the network does not have to learn rotations
 
     python experiments/train_aim.py --config configs/aim/keglebillard.yaml
 
-trains one (``agents/pretrained/keglebillard_aim.pt`` is the shipped one, and
-``make_agent("pretrained", "keglebillard")`` plays the shipped DQN through it).
+trains one (``agents/pretrained/keglebillard_aim.pt`` is the shipped one, trained on the
+strikes of the shipped DQN choosing by its leave network, :mod:`cuegym.agents.leave`, and fitted
+with the labels' mirror images, :func:`mirrored_labels`; ``make_agent("pretrained",
+"keglebillard")`` plays that agent through it).
 """
 
 from __future__ import annotations

@@ -360,7 +360,7 @@ def test_train_aim_config_and_tiny_run(tmp_path):
     from train_aim import load_config, main
 
     cfg = load_config(ROOT / "configs" / "aim" / "keglebillard.yaml")
-    assert cfg["base"] == "pretrained:aim=none"
+    assert cfg["base"] == "pretrained:aim=none,leave=shipped"  # the strikes the agent plays
     for over, msg in (({"bogus": 1}, "unknown aim config key"),
                       ({"offsets": {"n": 20}}, "must be odd"),
                       ({"fit": {"steps": 3}}, "unknown fit key"),

@@ -109,16 +109,17 @@ def test_shipped_keglebillard_agent_against_geometric(kegle):
     """Issue 7 targets for the shipped agent (agents/pretrained/keglebillard.zip choosing by
     its leave network keglebillard_leave.pt, through its aim correction keglebillard_aim.pt):
     fewer fouls than 10 %, more points per shot than the aimer and a head-to-head win. Seed 0,
-    400 games: 9.2 % fouls, 5.10 against 3.76 points, 348 wins (the DQN alone: 9.6 %, 4.75
-    against 4.02, 297 wins); single 100-game samples scatter by about a point of foul rate,
-    hence 400 (about 4 s)."""
+    1,600 games: 9.8 % fouls of 15,286 shots, 5.16 against 3.79 points, 1,372 wins (the aim
+    network before it learnt the leave's strikes: 9.8 %, 5.07 against 3.80, 1,348). The agent's
+    foul rate is close to the target (9.4-9.5 % over 4,000-6,000 games): 400-game samples
+    scatter from 9.2 to 10.9 % for either network, hence 1,600 (about 10 s)."""
     from cuegym.agents import make_agent, pretrained_path
 
     if pretrained_path("keglebillard") is None:
         pytest.skip("no shipped keglebillard agent")
     agent = make_agent("pretrained", "keglebillard", arena=kegle)
-    res = play_games(kegle, [agent, GeometricAgent("keglebillard", kegle)], 400, seed=0)
+    res = play_games(kegle, [agent, GeometricAgent("keglebillard", kegle)], 1600, seed=0)
     p, g = res.stats(0), res.stats(1)
     assert p["foul_rate"] < 0.10 and p["foul_rate"] < g["foul_rate"] / 2
     assert p["points_per_shot"] > g["points_per_shot"] + 0.5
-    assert p["wins"] >= 0.75 * 400
+    assert p["wins"] >= 0.75 * 1600
