@@ -203,11 +203,18 @@ def test_keglebillard_against_the_shipped_agent_to_the_end(server, browser, img)
                            ".map(e => +e.textContent)")
             assert scores == state(d)["scores"]
             if not reloaded:  # a page reload keeps the game
+                # pause the agent (it moves by itself after a short pause, which a loaded
+                # machine can outlast) and let a move already sent finish before the snapshot
+                js(d, "document.getElementById('autoplay').click()")
+                wait(d, "document.body.dataset.status === 'idle' && !window.cuegym.busy", 60,
+                     "a pause")
                 before = state(d)
                 d.refresh()
                 wait(d, "window.cuegym.view && document.body.dataset.status === 'idle'", 30,
                      "the reloaded page")
-                assert js(d, "return window.cuegym.view.id") == gid and state(d) == before
+                assert js(d, "return window.cuegym.view.id") == gid
+                after = state(d)  # the reloaded page plays on: the agent may have moved since
+                assert after == before or after["shot"] > before["shot"]
                 js(d, "document.getElementById('speed').value = '4'")
                 reloaded = True
         else:
