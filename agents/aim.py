@@ -42,15 +42,18 @@ from torch import nn
 
 from cuegym.agents.base import Agent, Strikes, load_noise
 from cuegym.agents.expert import mean_values, torch_save_atomic
-from cuegym.games.kegle_obs import OBS_INDEX
+from cuegym.games.kegle_obs import OBS_DIM, OBS_INDEX
 
 #: The networks regress values in points / POINTS_PER_UNIT (curves of a few units).
 POINTS_PER_UNIT = 10.0
 
 #: The base strike's columns in the inputs: V0 / 6, cos phi, sin phi, theta / 90, a, b,
 #: placement / half table (2), cut side, cut / 90, first white 1, first white 2,
-#: white 1 and white 2 off the table.
+#: white 1 and white 2 off the table. They follow the observation (``OBS_DIM`` columns).
 N_STRIKE = 14
+#: Where some of them lie in the strike's columns: the aim's cos and sin, the side spin a, the
+#: placement's x and y, the cut side (0 for a strike that meets no white first).
+STRIKE_COLUMN = {"cos": 1, "sin": 2, "a": 4, "place_x": 6, "place_y": 7, "side": 8}
 
 
 def ghost_contact(red: np.ndarray, whites: np.ndarray, phi: np.ndarray, R: float
@@ -147,25 +150,20 @@ def aim_inputs(arena: Any, states: Any, strikes: Strikes) -> tuple[np.ndarray, n
 
 
 #: The table's mirror axes: the coordinate each negates (long: y -> -y; short: x -> -x).
-MIRRORS = {"long": 1, "short": 0}
+MIRRORS = {"long": "y", "short": "x"}
+#: The column of the cut side in :func:`aim_inputs` (0: the strike meets no white first).
+SIDE = OBS_DIM + STRIKE_COLUMN["side"]
 
 
 def _mirror_order(points: np.ndarray, axis: str) -> np.ndarray:
     """(k,) for each of ``points`` (k, 2) [m] the index of its image in the ``axis`` mirror."""
     image = points.copy()
-    image[:, MIRRORS[axis]] *= -1.0
+    image[:, "xy".index(MIRRORS[axis])] *= -1.0
     d = np.hypot(*(image[:, None] - points[None]).transpose(2, 0, 1))
     order = d.argmin(1)
     if not np.allclose(d[np.arange(len(points)), order], 0.0, atol=1e-9):
         raise ValueError(f"the table is not symmetric in its {axis} axis")
     return order
-
-
-def _shot_column(arena: Any, width: int) -> int:
-    """Where the strike's columns start in inputs of ``width`` columns (after the observation;
-    then the whites, pins and pockets in the shot frame and the standing pins)."""
-    n_pins, n_pockets = len(arena.g.pin_spots), len(arena.table.pockets)
-    return width - N_STRIKE - 2 * (2 + n_pins + n_pockets) - n_pins
 
 
 def mirrorable(x: np.ndarray, axis: str) -> np.ndarray:
@@ -192,24 +190,23 @@ def mirrored_inputs(arena: Any, x: np.ndarray, axis: str = "long") -> np.ndarray
     Returns:
         (T, D) float32.
     """
-    g = arena.g
-    x = np.array(x, np.float32, copy=True)
+    x = np.asarray(x, np.float32)
     bad = np.flatnonzero(~mirrorable(x, axis))
     if len(bad):
         raise ValueError(f"positions {bad[:5].tolist()} (a break or a red in hand behind the "
                          f"salvo line) have no mirror image in the {axis} axis")
-    c = "xy"[MIRRORS[axis]]
-    pins = _mirror_order(np.asarray(g.pin_spots), axis)
+    c = MIRRORS[axis]
+    pins = _mirror_order(np.asarray(arena.g.pin_spots), axis)
     pockets = _mirror_order(np.asarray([[p.x, p.y] for p in arena.table.pockets]), axis)
     out = x.copy()
     out[:, [OBS_INDEX[f"{b}_{c}"] for b in ("red", "white", "spotted")]] *= -1.0
     up = OBS_INDEX["king_up"]  # the standing pins, in spot order
     out[:, up:up + len(pins)] = x[:, up + pins]
-    shot = _shot_column(arena, x.shape[1])
-    # the aim's direction (cos phi or sin phi), side spin a, the placement, the cut side
-    out[:, shot + np.array([1 + MIRRORS[axis], 4, 6 + MIRRORS[axis], 8])] *= -1.0
-    no_cut = x[:, shot + 8] == 0.0
-    f = shot + N_STRIKE
+    # the aim's direction across the axis, the side spin, the placement, the cut side
+    flip = ["sin" if c == "y" else "cos", "a", f"place_{c}", "side"]
+    out[:, [OBS_DIM + STRIKE_COLUMN[k] for k in flip]] *= -1.0
+    no_cut = x[:, SIDE] == 0.0
+    f = OBS_DIM + N_STRIKE
 
     def frame(lo: int, order: np.ndarray) -> None:  # (along, across) pairs, reordered
         pairs = x[:, lo:lo + 2 * len(order)].reshape(len(x), -1, 2)[:, order]
@@ -234,14 +231,13 @@ def mirrored_labels(arena: Any, x: np.ndarray, values: np.ndarray, curves: bool,
     x, values = np.asarray(x, np.float32), np.asarray(values, np.float32)
     if values.shape[0] != len(x):
         raise ValueError(f"{len(x)} inputs and {values.shape[0]} values")
-    side = _shot_column(arena, x.shape[1]) + 8
     xs, vs = [x], [values]
     for axis in dict.fromkeys(axes):
         for xi, vi in list(zip(xs, vs, strict=True)):  # the originals and images so far
             ok = mirrorable(xi, axis)
             image = vi[ok].copy()
             if curves:
-                no_cut = xi[ok, side] == 0.0
+                no_cut = xi[ok, SIDE] == 0.0
                 image[no_cut] = image[no_cut, ::-1]
             xs.append(mirrored_inputs(arena, xi[ok], axis))
             vs.append(image)
@@ -516,8 +512,8 @@ class AimCorrectedAgent(Agent):
         self.base.reset()
 
 
-__all__ = ["N_STRIKE", "POINTS_PER_UNIT", "AimCorrectedAgent", "AimNet", "aim_curves",
-           "aim_inputs", "base_strikes", "entry_count", "fit_aim", "first_contact",
-           "MIRRORS", "game_positions", "ghost_contact", "label_games", "load_aim", "mirrorable",
-           "mirrored_inputs",
-           "mirrored_labels", "save_aim", "turned"]
+__all__ = ["MIRRORS", "N_STRIKE", "POINTS_PER_UNIT", "SIDE", "STRIKE_COLUMN",
+           "AimCorrectedAgent", "AimNet", "aim_curves", "aim_inputs", "base_strikes",
+           "entry_count", "fit_aim", "first_contact", "game_positions", "ghost_contact",
+           "label_games", "load_aim", "mirrorable", "mirrored_inputs", "mirrored_labels",
+           "save_aim", "turned"]
