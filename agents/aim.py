@@ -47,13 +47,14 @@ from cuegym.games.kegle_obs import OBS_DIM, OBS_INDEX
 #: The networks regress values in points / POINTS_PER_UNIT (curves of a few units).
 POINTS_PER_UNIT = 10.0
 
-#: The base strike's columns in the inputs: V0 / 6, cos phi, sin phi, theta / 90, a, b,
-#: placement / half table (2), cut side, cut / 90, first white 1, first white 2,
-#: white 1 and white 2 off the table. They follow the observation (``OBS_DIM`` columns).
-N_STRIKE = 14
-#: Where some of them lie in the strike's columns: the aim's cos and sin, the side spin a, the
-#: placement's x and y, the cut side (0 for a strike that meets no white first).
-STRIKE_COLUMN = {"cos": 1, "sin": 2, "a": 4, "place_x": 6, "place_y": 7, "side": 8}
+#: The base strike's columns in the inputs, in order (they follow the observation's ``OBS_DIM``):
+#: V0 / 6, cos phi, sin phi, theta / 90, the spin a and b, the placement / half table, the cut
+#: side (0 for a strike that meets no white first), cut / 90, which white is met first, and
+#: whether each white is off the table.
+STRIKE_NAMES = ("speed", "cos", "sin", "elevation", "a", "b", "place_x", "place_y", "side",
+                "cut", "first_white_1", "first_white_2", "off_1", "off_2")
+N_STRIKE = len(STRIKE_NAMES)
+STRIKE_COLUMN = {name: i for i, name in enumerate(STRIKE_NAMES)}
 
 
 def ghost_contact(red: np.ndarray, whites: np.ndarray, phi: np.ndarray, R: float
@@ -138,10 +139,14 @@ def aim_inputs(arena: Any, states: Any, strikes: Strikes) -> tuple[np.ndarray, n
         across = (u[:, None, 0] * d[..., 1] - u[:, None, 1] * d[..., 0]) * sign[:, None]
         return np.nan_to_num(np.stack([along, across], 2) * scale).reshape(T, -1)
 
-    half = np.asarray(g.half)
-    shot = np.column_stack([strikes.cue[:, 0] / 6.0, u, strikes.cue[:, 2] / 90.0,
-                            strikes.cue[:, 3:5], np.nan_to_num(strikes.place / half), side,
-                            cut / 90.0, white == 1, white == 2, np.isnan(batch.xy[:, 1:, 0])])
+    place = np.nan_to_num(strikes.place / np.asarray(g.half))
+    off = np.isnan(batch.xy[:, 1:, 0])
+    columns = {"speed": strikes.cue[:, 0] / 6.0, "cos": u[:, 0], "sin": u[:, 1],
+               "elevation": strikes.cue[:, 2] / 90.0, "a": strikes.cue[:, 3],
+               "b": strikes.cue[:, 4], "place_x": place[:, 0], "place_y": place[:, 1],
+               "side": side, "cut": cut / 90.0, "first_white_1": white == 1,
+               "first_white_2": white == 2, "off_1": off[:, 0], "off_2": off[:, 1]}
+    shot = np.column_stack([columns[name] for name in STRIKE_NAMES])
     pockets = np.asarray([[p.x, p.y] for p in arena.table.pockets])
     x = np.hstack([g.observe(batch), shot, frame(batch.xy[:, 1:]),
                    frame(np.broadcast_to(g.pin_spots, (T, *g.pin_spots.shape))),
@@ -512,7 +517,7 @@ class AimCorrectedAgent(Agent):
         self.base.reset()
 
 
-__all__ = ["MIRRORS", "N_STRIKE", "POINTS_PER_UNIT", "SIDE", "STRIKE_COLUMN",
+__all__ = ["MIRRORS", "N_STRIKE", "POINTS_PER_UNIT", "SIDE", "STRIKE_COLUMN", "STRIKE_NAMES",
            "AimCorrectedAgent", "AimNet", "aim_curves", "aim_inputs", "base_strikes",
            "entry_count", "fit_aim", "first_contact", "game_positions", "ghost_contact",
            "label_games", "load_aim", "mirrorable", "mirrored_inputs", "mirrored_labels",
