@@ -28,6 +28,7 @@ import time
 from typing import Any
 
 from cuegym.cli_errors import cli_main
+from cuegym.experiments.evaluate import split_specs
 
 
 def in_process(game: str, agents: list[str], games: int, seed: int) -> dict[str, Any]:
@@ -71,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cli", action="store_true", help="also time the whole evaluate process")
     ap.add_argument("--json", action="store_true", help="print a JSON list of records")
     args = ap.parse_args(argv)
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    agents = split_specs(args.agents)  # as evaluate: "pretrained:aim=x,leave=y" is one spec
     if len(agents) != 2:
         raise ValueError(f"--agents needs two agent specs, got {agents}")
     for name, v in (("--games", args.games), ("--repeat", args.repeat)):

@@ -50,7 +50,7 @@ from cuegym.cli_errors import cli_main
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def parse_agents(text: str) -> list[str]:
+def split_specs(text: str) -> list[str]:
     """Split ``a,b:k=v,k2=v2,c`` into agent specs (a token with ``=`` but no ``:`` continues the
     options of the spec before it)."""
     out: list[str] = []
@@ -59,6 +59,12 @@ def parse_agents(text: str) -> list[str]:
             out[-1] += "," + tok
         else:
             out.append(tok)
+    return out
+
+
+def parse_agents(text: str) -> list[str]:
+    """:func:`split_specs`, at least two of them."""
+    out = split_specs(text)
     if len(out) < 2:
         raise ValueError(f"need at least two agents, got {out}")
     return out

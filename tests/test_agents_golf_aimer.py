@@ -151,3 +151,8 @@ def test_bench_tournament_smoke(capsys) -> None:
     assert rec["in_process_s"] > 0 and rec["shots"] >= 2 and sum(rec["wins"]) <= 2
     assert bench_tournament.main(["--agents", "geometric"]) == 2
     assert "needs two agent specs" in capsys.readouterr().err
+    # a spec with several options is one agent, as in evaluate.py
+    assert bench_tournament.main(["--agents", "planner:n_candidates=4,n_noise=1,geometric",
+                                  "--games", "1", "--json"]) == 0
+    (rec,) = json.loads(capsys.readouterr().out)
+    assert rec["agents"] == ["planner:n_candidates=4,n_noise=1", "geometric"]
