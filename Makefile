@@ -7,7 +7,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench soak lint venv clean play
+.PHONY: demo test test-slow bench soak lint venv clean play reproduce-keglebillard \
+	reproduce-golfbillard
 
 venv: $(STAMP)
 
@@ -30,6 +31,14 @@ test: $(STAMP)
 
 test-slow: $(STAMP)
 	$(PY) -m pytest -q -n 2 -m slow
+
+# the shipped issue-16 agents from nothing, one command each (experiments/reproduce.py;
+# runs/reproduce_<game>/): keglebillard about 2 hours on 2 cores, golfbillard about 65 minutes
+reproduce-keglebillard: $(STAMP)
+	$(PY) experiments/reproduce.py --game keglebillard $(REPRODUCE_ARGS)
+
+reproduce-golfbillard: $(STAMP)
+	$(PY) experiments/reproduce.py --game golfbillard $(REPRODUCE_ARGS)
 
 bench: $(STAMP)
 	$(PY) experiments/bench_physics.py

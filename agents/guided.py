@@ -337,9 +337,7 @@ class GuidedPlannerAgent(Agent):
         is played again under that many fresh draws and its value is the mean over all its
         draws (the best of noisy means is biased upward; the fresh draws are not)."""
         rp, K, R = self.reply, self.reply.n_noise, self.reply_recheck
-        cands = [rp.candidates(s, rng, c) for s, c in zip(states, rp.aim(states), strict=True)]
-        sizes = np.array([len(c) for c in cands], np.int64)
-        flat = Strikes.concat(cands)
+        flat, sizes = rp.candidate_batch(states, rng)
         if groups is not None:  # group ids 0..G-1 of the states present
             groups = np.unique(groups, return_inverse=True)[1]
         rep, noisy = noisy_batch(self.arena, states, flat, sizes, rp.noise, K, rng, groups)

@@ -87,38 +87,105 @@ class PlannerAgent(Agent):
             return base
         return Strikes.concat([base, self.perturb(state, base, n_extra, rng)]).clipped()
 
+    def candidate_batch(self, states: Any, rng: np.random.Generator
+                        ) -> tuple[Strikes, np.ndarray]:
+        """:meth:`candidates` of T states at once: (flat strikes, state-major; (T,) counts).
+
+        The same strikes from the same draws of ``rng`` as :meth:`candidates` state by state
+        (searches stay reproducible): the aimer, the sorting, the perturbations' arithmetic, the
+        placement checks and the clipping run over the whole batch; the loop over the states
+        only draws their random numbers, in the order the per-state calls draw them.
+        """
+        batch = self.arena.g.batch(states)
+        if self.game == "keglebillard":
+            c = kegle_candidates_batch(self.arena, batch, spins=self.spins)
+            ball, place, hand = np.zeros(c.cost.shape, np.int64), c.place, batch.hand
+        else:
+            c = golf_candidates_batch(self.arena, batch, spins=self.spins)
+            ball, place = c.ball, np.full(c.cost.shape + (2,), np.nan)
+            hand = np.zeros(len(c.count), np.int64)
+        T = len(c.count)
+        n_base = np.minimum(c.count, min(self.n_base, self.n_candidates))
+        n_extra = np.maximum(self.n_candidates - n_base, 0)
+        rows = np.repeat(np.arange(T), n_base)
+        cols = np.argsort(c.cost, axis=1, kind="stable")[rows, _ranks(n_base)]
+        base = Strikes(c.cue[rows, cols], ball[rows, cols].astype(np.int64), place[rows, cols])
+        draws = [self._draws(int(n_base[t]), int(n_extra[t]), bool(hand[t]), rng)
+                 for t in np.flatnonzero(n_extra)]
+        owner = np.repeat(np.arange(T), n_extra)
+        first = np.cumsum(n_base) - n_base  # each state's first base row
+        ext = self._perturbed(batch, owner, base, first[owner], *_stack(draws))
+        # state t's block: its base rows, then its perturbations (clipped, as the block is
+        # when it has any)
+        sizes = n_base + n_extra
+        own = np.concatenate([np.repeat(np.arange(T), n_base), owner])
+        order = np.argsort(own, kind="stable")
+        flat = Strikes.concat([base, ext]).take(order)
+        clip = np.repeat(n_extra > 0, sizes)
+        flat.cue[clip] = flat.take(np.flatnonzero(clip)).clipped().cue
+        return flat, sizes
+
+    def _draws(self, n_from: int, n: int, in_hand: bool, rng: np.random.Generator
+               ) -> tuple[np.ndarray, ...]:
+        """The random numbers of ``n`` perturbations of one state, drawn in the planner's order:
+        (n,) the strike perturbed (of ``n_from``), (n, 4) steps of phi [deg], log V0, b and a,
+        and (n, 2) of the placement [m] (NaN when the red is not in hand)."""
+        j = self.jitter
+        pick = rng.integers(0, n_from, n)
+        steps = np.stack([rng.normal(0.0, j[k], n) for k in ("phi", "V0", "b", "a")], 1)
+        move = rng.normal(0.0, j["place"], (n, 2)) if in_hand else np.full((n, 2), np.nan)
+        return pick, steps, move
+
+    def _perturbed(self, states: Any, owner: np.ndarray, base: Strikes, first: np.ndarray,
+                   pick: np.ndarray, steps: np.ndarray, move: np.ndarray) -> Strikes:
+        """Strikes ``base[first + pick]`` moved by :meth:`_draws`' numbers, row i for state
+        ``owner[i]`` of ``states``; a placement moves only where it stays legal (K-19, and
+        behind the salvo line for a red in hand there). Not clipped."""
+        ext = base.take(first + pick)
+        ext.cue[:, 1] += steps[:, 0]
+        ext.cue[:, 0] *= np.exp(steps[:, 1])
+        ext.cue[:, 4] += steps[:, 2]
+        ext.cue[:, 3] += steps[:, 3]
+        rows = np.flatnonzero(np.isfinite(move[:, 0]))
+        if len(rows):
+            from cuegym.games.kegle_state import HAND_SALVO
+
+            moved = ext.place[rows] + move[rows]
+            sub = self.arena.g.batch(states).take(owner[rows])
+            ok = self.arena.placement_ok(sub, moved)
+            ok &= (sub.hand != HAND_SALVO) | (moved[:, 0] <= self.arena.salvo_x)
+            ext.place[rows[ok]] = moved[ok]
+        return ext
+
     def perturb(self, state: Any, base: Strikes, n: int, rng: np.random.Generator) -> Strikes:
         """``n`` random perturbations of strikes drawn from ``base`` (all for ``state``): aim,
         speed, spin and (keglebillard, red in hand) a placement moved where it stays legal;
         standard deviations ``self.jitter``. Not clipped (the caller clips the whole set)."""
-        pick = rng.integers(0, len(base), n)
-        ext = base.take(pick)
-        j = self.jitter
-        ext.cue[:, 1] += rng.normal(0.0, j["phi"], n)
-        ext.cue[:, 0] *= np.exp(rng.normal(0.0, j["V0"], n))
-        ext.cue[:, 4] += rng.normal(0.0, j["b"], n)
-        ext.cue[:, 3] += rng.normal(0.0, j["a"], n)
-        if self.game == "keglebillard" and state.ball_in_hand is not None:
-            moved = ext.place + rng.normal(0.0, j["place"], ext.place.shape)
-            ok = self.arena.placement_ok([state] * n, moved)
-            if state.ball_in_hand == "salvo":
-                ok &= moved[:, 0] <= self.arena.salvo_x
-            ext.place[ok] = moved[ok]
-        return ext
+        in_hand = self.game == "keglebillard" and state.ball_in_hand is not None
+        return self._perturbed([state], np.zeros(n, np.int64), base,
+                               np.zeros(n, np.int64), *self._draws(len(base), n, in_hand, rng))
 
     # -- acting -----------------------------------------------------------------------------
 
     def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
         if not len(states):
             return Strikes.empty(0)
-        # one aimer call for all states; the loop only perturbs (the generator's order)
-        cands = [self.candidates(s, rng, c) for s, c in zip(states, self.aim(states),
-                                                            strict=True)]
-        sizes = np.array([len(c) for c in cands])
-        flat = Strikes.concat(cands)
+        flat, sizes = self.candidate_batch(states, rng)
         rep, noisy = noisy_batch(self.arena, states, flat, sizes, self.noise, self.n_noise, rng)
         vals = self.arena.values(rep, noisy, terms=self.terms).reshape(-1, self.n_noise).mean(1)
         return flat.take(segment_argmax(vals, sizes))
+
+
+def _ranks(sizes: np.ndarray) -> np.ndarray:
+    """0, 1, .., sizes[t] - 1 for each block t, concatenated."""
+    return np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+
+
+def _stack(draws: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
+    """The states' :meth:`PlannerAgent._draws`, concatenated (empty arrays for none)."""
+    if not draws:
+        return np.zeros(0, np.int64), np.zeros((0, 4)), np.zeros((0, 2))
+    return tuple(np.concatenate(parts) for parts in zip(*draws, strict=True))
 
 
 def noisy_batch(arena: Any, states: Any, flat: Strikes, sizes: np.ndarray, noise: Any, K: int,

@@ -43,7 +43,7 @@ DEFAULTS: dict[str, Any] = {
     "base": "pretrained:aim=none", "entries": 1, "opponent": "geometric", "games": 200,
     "offsets": {"max_deg": 1.0, "n": 21}, "draws": 16, "noise": "tournament", "chunk": 48,
     "fit": {"hidden": [256, 256, 256], "epochs": 30, "batch": 256, "lr": 0.001,
-            "mirror": []},
+            "mirror": [], "threads": None},
     "eval": {"geometric": 1000, "planner": 200, "seed": 50_000},
     "leave": {"reply_candidates": 12, "reply_noise": 4, "weight": 0.75, "own": 0.5,
               "aim": "shipped"},
@@ -81,8 +81,11 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
             raise ValueError(f"{key} must be >= 1, got {cfg[key]}")
     if int(cfg["games"]) < int(cfg["workers"]):
         raise ValueError(f"games ({cfg['games']}) must be at least workers ({cfg['workers']})")
-    if int(cfg["fit"]["epochs"]) < 1 or int(cfg["fit"]["batch"]) < 1:
-        raise ValueError(f"fit: epochs and batch must be >= 1, got {cfg['fit']}")
+    ft = cfg["fit"]["threads"]
+    if int(cfg["fit"]["epochs"]) < 1 or int(cfg["fit"]["batch"]) < 1 or \
+            (ft is not None and (isinstance(ft, bool) or not isinstance(ft, int) or ft < 1)):
+        raise ValueError(f"fit: epochs and batch must be >= 1 and threads null or an integer "
+                         f">= 1, got {cfg['fit']}")
     mirror = cfg["fit"]["mirror"]
     if not isinstance(mirror, list) or not set(mirror) <= {"long", "short"}:
         raise ValueError(f"fit: mirror must be a list of the axes long, short, got {mirror!r}")
@@ -214,6 +217,9 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
     _log({"positions": positions, "t_label_s": t_label})
     t0 = time.time()
     fit = cfg["fit"]
+    # the fit runs alone (the workers are done), so it may take more threads than they did
+    # (the shipped networks' weights came out the same with 1 and 2: docs/agents.md)
+    torch.set_num_threads(int(fit["threads"] or cfg["threads"]))
     if fit["mirror"]:  # each label again for the position's mirror images (no simulation)
         from cuegym.agents.arena import make_arena
 

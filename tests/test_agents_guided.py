@@ -390,3 +390,39 @@ def test_many_states_are_searched_in_batches_of_max_states(game_states):
     np.testing.assert_array_equal(split.cue, np.concatenate([p.cue for p in parts]))
     with pytest.raises(ValueError, match="max_states"):
         GuidedPlannerAgent(arena.game, arena=arena, max_states=0)
+
+
+@pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
+def test_candidate_batch_is_the_per_state_candidates(game):
+    """The planner's batched candidates are exactly its per-state ones, from the same draws
+    (the searches' results do not change with the batching): positions of geometric games,
+    keglebillard ones with the red in hand behind the salvo line and anywhere (K-19)."""
+    arena = make_arena(game)
+    geo, rng = GeometricAgent(game, arena), np.random.default_rng(11)
+    noise = load_noise("tournament")
+    states, seen = arena.new_states(32), []
+    for _ in range(12):
+        if game == "golfbillard" and arena.openings(states).any():
+            states = arena.opening(states, *[noise.apply(geo.act_opening(states, s, rng), rng)
+                                             for s in (0, 1)])
+            continue
+        live = np.flatnonzero(~arena.overs(states))
+        sub = arena.take(states, live)
+        seen.append(sub)
+        _, new = arena.step(sub, noise.apply(geo.act(sub, rng), rng))
+        arena.put(states, live, new)
+    batch = type(seen[0]).concat(seen)
+    if game == "keglebillard":
+        assert {1, 2} <= set(batch.hand.tolist())  # salvo and cloth placements met
+    for n_candidates in (6, 12, 30):
+        planner = PlannerAgent(game, n_candidates=n_candidates, arena=arena)
+        mine, gen = np.random.default_rng(3), np.random.default_rng(3)
+        flat, sizes = planner.candidate_batch(batch, mine)
+        per = [planner.candidates(s, gen, c) for s, c in zip(batch, planner.aim(batch),
+                                                              strict=True)]
+        assert sizes.tolist() == [len(c) for c in per]
+        want = Strikes.concat(per)
+        np.testing.assert_array_equal(flat.cue, want.cue)
+        np.testing.assert_array_equal(flat.cue_ball, want.cue_ball)
+        np.testing.assert_array_equal(flat.place, want.place)
+        assert mine.integers(1 << 62) == gen.integers(1 << 62)  # as many draws taken

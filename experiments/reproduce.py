@@ -1,0 +1,197 @@
+"""Reproduce a shipped issue-16 agent from nothing with one command.
+
+    python experiments/reproduce.py --game keglebillard        # about 2 hours on 2 cores
+    python experiments/reproduce.py --game golfbillard         # about 65 minutes
+    make reproduce-keglebillard                                 # the same, after setting up
+
+The keglebillard agent (``make_agent("pretrained", "keglebillard")``) is three networks trained
+in turn, each on the one before: the DQN on the shot menu (``configs/train/keglebillard_dqn.yaml``,
+``agents/pretrained/keglebillard.zip``), the leave network choosing among its best entries
+(``configs/aim/keglebillard_leave.yaml``, ``keglebillard_leave.pt``) and the aim correction of
+the strikes that agent plays (``configs/aim/keglebillard.yaml``, ``keglebillard_aim.pt``). The
+shipped configs name the shipped files as each stage's base; here every stage is trained on the
+networks this run made (``--set base=...`` of the next stage, nothing else changed), so the
+result depends on nothing shipped. The stages' own check games are skipped (``eval`` 0 games):
+one check of the finished agent follows (``--check``). The golfbillard agent
+(``golfbillard_expert.pt``) is one stage, expert iteration (``configs/expert/golfbillard.yaml``).
+
+Writes ``runs/<name>_<stage>/`` (each stage's run, as its own script writes it) and
+``runs/<name>/``: the finished networks under their shipped names, ``reproduce.json`` (the
+stages' wall-clock times, the check's games) and the ``evaluate.py`` command that plays them.
+``--resume`` skips finished stages and reuses a stage's labels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from cuegym.cli_errors import cli_main
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from train import deep_merge, parse_set  # noqa: E402 (sibling's)
+
+CONFIGS = HERE.parent / "configs"
+NO_CHECK = {"geometric": 0, "planner": 0}  # a stage's own check games: skipped in the chain
+
+
+def _dqn(run: Path, resume: bool, progress: bool, sets: dict[str, Any]) -> Path:
+    """Stage 1 (keglebillard): the DQN; returns its best evaluation's model."""
+    import train
+
+    cfg = train.load_config(CONFIGS / "train" / "keglebillard_dqn.yaml",
+                            train.deep_merge({"name": run.name, "progress_bar": progress},
+                                             sets))
+    if not (resume and (run / "status.json").exists()):
+        train.train(cfg, runs_dir=run.parent, resume=resume and (run / "config.yaml").exists())
+    return run / "best_model.zip"
+
+
+def _aim_stage(config: str, run: Path, base: str, resume: bool, progress: bool,
+               fit_threads: int, sets: dict[str, Any]) -> Path:
+    """A stage of ``train_aim.py`` (the leave or the aim correction) on ``base``; returns its
+    ``model.pt``."""
+    import train_aim
+
+    over = {"name": run.name, "base": base, "eval": NO_CHECK, "progress_bar": progress,
+            "fit": {"threads": fit_threads}}
+    if config.endswith("_leave.yaml"):
+        over["leave"] = {"aim": "none"}  # no aim network exists yet (only the check uses it)
+    cfg = train_aim.load_config(CONFIGS / "aim" / config, deep_merge(over, sets))
+    if not (resume and (run / "model.pt").exists()):
+        train_aim.train_aim(cfg, runs_dir=run.parent, resume=resume)
+    return run / "model.pt"
+
+
+def keglebillard(name: str, runs: Path, resume: bool, progress: bool, fit_threads: int,
+                 times: dict[str, float], sets: dict[str, dict[str, Any]]) -> dict[str, Path]:
+    """The three stages (module doc); returns the finished files by their shipped names."""
+    t0 = time.time()
+    dqn = _dqn(runs / f"{name}_dqn", resume, progress, sets["dqn"])
+    times["dqn_s"] = time.time() - t0
+    t0 = time.time()
+    leave = _aim_stage("keglebillard_leave.yaml", runs / f"{name}_leave", f"{dqn}:aim=none",
+                       resume, progress, fit_threads, sets["leave"])
+    times["leave_s"] = time.time() - t0
+    t0 = time.time()
+    aim = _aim_stage("keglebillard.yaml", runs / f"{name}_aim",
+                     f"{dqn}:aim=none,leave={leave}", resume, progress, fit_threads,
+                     sets["aim"])
+    times["aim_s"] = time.time() - t0
+    return {"keglebillard.zip": dqn, "keglebillard_leave.pt": leave,
+            "keglebillard_aim.pt": aim}
+
+
+def golfbillard(name: str, runs: Path, resume: bool, progress: bool, fit_threads: int,
+                times: dict[str, float], sets: dict[str, dict[str, Any]]) -> dict[str, Path]:
+    """The one stage, expert iteration; returns its network by its shipped name."""
+    import expert_iteration as ei
+
+    run = runs / f"{name}_expert"
+    cfg = ei.load_config(CONFIGS / "expert" / "golfbillard.yaml",
+                         deep_merge({"name": run.name, "progress_bar": progress},
+                                    sets["expert"]))
+    t0 = time.time()
+    if not (resume and (run / "model.pt").exists()):
+        ei.expert_iteration(cfg, runs_dir=runs, resume=resume)
+    times["expert_s"] = time.time() - t0
+    return {"golfbillard_expert.pt": run / "model.pt"}
+
+
+def agent_spec(game: str, out: Path) -> str:
+    """The ``make_agent`` spec of the finished agent in ``out``."""
+    if game == "keglebillard":
+        return (f"{out / 'keglebillard.zip'}:aim={out / 'keglebillard_aim.pt'},"
+                f"leave={out / 'keglebillard_leave.pt'}")
+    return str(out / "golfbillard_expert.pt")
+
+
+def check(game: str, spec: str, games: dict[str, int], seed: int) -> dict[str, Any]:
+    """The finished agent against ``games``' opponents, as the stages check theirs
+    (``expert_iteration._eval_games``: tournament noise, seats alternating; win rates with
+    Wilson 95 % intervals, points a shot, fouls)."""
+    from expert_iteration import _eval_games
+
+    from cuegym.agents import make_agent
+    from cuegym.agents.arena import make_arena
+
+    arena = make_arena(game)
+    return _eval_games(arena, make_agent(spec, game, arena=arena), games, seed)
+
+
+STAGES = {"keglebillard": keglebillard, "golfbillard": golfbillard}
+#: Each stage's config, which its ``--<stage> KEY=VALUE`` options override (after the chain's
+#: own overrides: a test shrinks a stage this way).
+STAGE_SETS = {"dqn": "the DQN (configs/train/keglebillard_dqn.yaml)",
+              "leave": "the leave (configs/aim/keglebillard_leave.yaml)",
+              "aim": "the aim correction (configs/aim/keglebillard.yaml)",
+              "expert": "golfbillard expert iteration (configs/expert/golfbillard.yaml)"}
+GAME_STAGES = {"keglebillard": ("dqn", "leave", "aim"), "golfbillard": ("expert",)}
+
+
+@cli_main
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", required=True, choices=sorted(STAGES))
+    p.add_argument("--name", help="run name prefix (default: reproduce_<game>)")
+    p.add_argument("--runs-dir", default="runs", help="directory of the runs (default ./runs)")
+    p.add_argument("--resume", action="store_true",
+                   help="skip finished stages and reuse a stage's labels")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.add_argument("--fit-threads", type=int, default=2,
+                   help="torch threads of the keglebillard fits (default 2: nothing else runs "
+                        "then; the weights do not depend on it)")
+    p.add_argument("--check", type=int, default=1000, metavar="GAMES",
+                   help="games of the finished agent against geometric (default 1000; 0: none)")
+    p.add_argument("--check-planner", type=int, default=0, metavar="GAMES",
+                   help="games against the planner too (about 0.3 s each; default 0)")
+    p.add_argument("--seed", type=int, default=900, help="the check's seed (default 900)")
+    for stage, says in STAGE_SETS.items():
+        p.add_argument(f"--{stage}", nargs="*", default=[], metavar="KEY=VALUE",
+                       help=f"override keys of {says} (values as YAML; mappings merge)")
+    args = p.parse_args(argv)
+    if args.fit_threads < 1 or args.check < 0 or args.check_planner < 0:
+        p.error(f"--fit-threads must be >= 1 and --check/--check-planner >= 0, got "
+                f"{args.fit_threads}, {args.check}, {args.check_planner}")
+    name = args.name or f"reproduce_{args.game}"
+    runs, out = Path(args.runs_dir), Path(args.runs_dir) / name
+    times: dict[str, float] = {}
+    t0 = time.time()
+    sets = {stage: parse_set(getattr(args, stage)) for stage in STAGE_SETS}
+    wrong = [f"--{k}" for k, v in sets.items() if v and k not in GAME_STAGES[args.game]]
+    if wrong:
+        p.error(f"{', '.join(wrong)}: no such stage for {args.game} "
+                f"({', '.join(GAME_STAGES[args.game])})")
+    files = STAGES[args.game](name, runs, args.resume, not args.no_progress, args.fit_threads,
+                              times, sets)
+    times["total_s"] = time.time() - t0
+    out.mkdir(parents=True, exist_ok=True)
+    for shipped, made in files.items():
+        if shipped.endswith(".zip"):  # the lean copy that ships (plays identically)
+            from cuegym.agents.sb3_agent import export_model
+
+            export_model(made, out / shipped, source=str(made),
+                         command="python experiments/reproduce.py " + " ".join(sys.argv[1:]))
+        else:
+            shutil.copyfile(made, out / shipped)
+    spec = agent_spec(args.game, out)
+    report = {"game": args.game, "times": times, "files": sorted(files), "spec": spec,
+              "check": check(args.game, spec, {"geometric": args.check,
+                                               "planner": args.check_planner}, args.seed)}
+    (out / "reproduce.json").write_text(json.dumps(report, indent=1))
+    print(json.dumps({"check": report["check"]}))
+    print(json.dumps({"times_min": {k: round(v / 60, 1) for k, v in times.items()}}))
+    print(f"wrote {out}; play it: python experiments/evaluate.py --game {args.game} "
+          f"--agents \"{spec},planner\" --games 500 --seed 900")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

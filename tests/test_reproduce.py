@@ -1,0 +1,73 @@
+"""One command reproduces a shipped issue-16 agent (experiments/reproduce.py): the stages chain
+on each other's outputs, not on the shipped files (every stage shrunk here)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "experiments"))
+
+TINY_DQN = ["n_envs=4", "total_timesteps=32", "eval_freq=16", "eval_episodes=8",
+            "checkpoint_freq=16", "threads=1",
+            "train_positions={generate: keglebillard-play, n: 24, seed: 3}",
+            "demos={states: 6, noise_samples: 2, q_steps: 3, buffer_per_state: 2}",
+            "policy_kwargs={n_cand: 4, net_arch: [16]}",
+            "algo_kwargs={learning_starts: 4, batch_size: 8, buffer_size: 1000}"]
+TINY_LEAVE = ["games=2", "workers=1", "entries=2", "draws=1",
+              "leave={reply_candidates: 2, reply_noise: 1}",
+              "fit={epochs: 1, batch: 8, hidden: [8]}"]
+TINY_AIM = ["games=2", "workers=1", "draws=1", "offsets={n: 3}",
+            "fit={epochs: 1, batch: 8, hidden: [8]}"]
+
+
+def test_keglebillard_chain_trains_each_stage_on_the_one_before(tmp_path):
+    from reproduce import main
+
+    from cuegym.agents import make_agent
+    from cuegym.agents.aim import AimCorrectedAgent, load_aim
+    from cuegym.agents.leave import LeaveAwareAgent
+
+    argv = ["--game", "keglebillard", "--name", "r", "--runs-dir", str(tmp_path),
+            "--no-progress", "--check", "4", "--dqn", *TINY_DQN, "--leave", *TINY_LEAVE,
+            "--aim", *TINY_AIM]
+    assert main(argv) == 0
+    out = tmp_path / "r"
+    report = json.loads((out / "reproduce.json").read_text())
+    assert set(report["times"]) == {"dqn_s", "leave_s", "aim_s", "total_s"}
+    assert report["check"]["geometric_games"] == 4 and "planner_games" not in report["check"]
+    # each stage's base is the run's own network, never the shipped one
+    leave_cfg = load_aim(tmp_path / "r_leave" / "model.pt")[1]["config"]
+    aim_cfg = load_aim(tmp_path / "r_aim" / "model.pt")[1]["config"]
+    dqn = tmp_path / "r_dqn" / "best_model.zip"
+    assert leave_cfg["base"] == f"{dqn}:aim=none"
+    assert aim_cfg["base"] == f"{dqn}:aim=none,leave={tmp_path / 'r_leave' / 'model.pt'}"
+    assert leave_cfg["eval"]["geometric"] == 0 and aim_cfg["fit"]["threads"] == 2
+    agent = make_agent(report["spec"], "keglebillard")
+    assert isinstance(agent, AimCorrectedAgent) and isinstance(agent.base, LeaveAwareAgent)
+    assert sorted(p.name for p in out.iterdir()) == [
+        "keglebillard.json", "keglebillard.zip", "keglebillard_aim.pt",
+        "keglebillard_leave.pt", "reproduce.json"]
+    # --resume skips the finished stages (nothing is trained again)
+    before = (tmp_path / "r_aim" / "model.pt").stat().st_mtime_ns
+    assert main([*argv, "--resume", "--check", "0"]) == 0
+    assert (tmp_path / "r_aim" / "model.pt").stat().st_mtime_ns == before
+
+
+def test_bad_options_are_refused(tmp_path, capsys):
+    from reproduce import main
+
+    base = ["--runs-dir", str(tmp_path)]
+    for argv, says in ((["--game", "golfbillard", "--leave", "games=2"],
+                        "--leave: no such stage for golfbillard"),
+                       (["--game", "keglebillard", "--fit-threads", "0"], "--fit-threads"),
+                       (["--game", "snooker"], "invalid choice: 'snooker'")):
+        with pytest.raises(SystemExit) as stop:
+            main([*argv, *base])
+        assert stop.value.code == 2 and says in capsys.readouterr().err
+    assert main(["--game", "keglebillard", *base, "--dqn", "n_envz=2"]) == 2
+    assert "n_envz" in capsys.readouterr().err
