@@ -58,6 +58,27 @@ def test_keglebillard_chain_trains_each_stage_on_the_one_before(tmp_path):
     assert (tmp_path / "r_aim" / "model.pt").stat().st_mtime_ns == before
 
 
+def test_golfbillard_is_one_stage_of_expert_iteration(tmp_path):
+    from reproduce import main
+
+    from cuegym.agents.expert import ExpertAgent
+
+    tiny = ["generations=1", "label_positions=16", "train={steps: 10}", "workers=1",
+            "final_fit={}", "spec={n_cand: 3, spins: [0.0], speeds: [1.0]}",
+            "teacher={k1: 2, top: 1, n_perturb: 1, k2: 2, chunk: 8}",
+            "games={first: [[geometric, geometric, 1]]}",
+            "eval={geometric: 2, planner: 0, pretrained: 0}"]
+    assert main(["--game", "golfbillard", "--name", "g", "--runs-dir", str(tmp_path),
+                 "--no-progress", "--check", "2", "--expert", *tiny]) == 0
+    report = json.loads((tmp_path / "g" / "reproduce.json").read_text())
+    assert set(report["times"]) == {"expert_s", "total_s"}
+    assert report["files"] == ["golfbillard_expert.pt"]
+    assert report["check"]["geometric_games"] == 2
+    from cuegym.agents import make_agent
+
+    assert isinstance(make_agent(report["spec"], "golfbillard"), ExpertAgent)
+
+
 def test_bad_options_are_refused(tmp_path, capsys):
     from reproduce import main
 
