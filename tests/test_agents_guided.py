@@ -27,24 +27,31 @@ SMALL = {"n_candidates": 10, "n_noise": 2, "n_policy": 2, "n_top": 3, "n_next": 
          "reply_candidates": 4, "reply_noise": 2}
 
 
-@pytest.fixture(scope="module", params=["keglebillard", "golfbillard"])
-def game_states(request):
-    """(arena, 6 positions of real games between geometric agents, a few shots in)."""
-    game = request.param
-    arena = make_arena(game)
-    geo = GeometricAgent(game, arena)
-    rng = np.random.default_rng(5)
+def _geometric_games(arena, tables, rounds, seed):
+    """``tables`` games between geometric agents played for ``rounds`` rounds (tournament
+    noise; golfbillard's opening is a round): the states after them, and the batches of live
+    states met before each (non-opening) shot."""
+    geo, rng = GeometricAgent(arena.game, arena), np.random.default_rng(seed)
     noise = load_noise("tournament")
-    states = arena.new_states(6)
-    for _ in range(4):
-        if game == "golfbillard" and arena.openings(states).any():
+    states, seen = arena.new_states(tables), []
+    for _ in range(rounds):
+        if arena.game == "golfbillard" and arena.openings(states).any():
             states = arena.opening(states, *[noise.apply(geo.act_opening(states, s, rng), rng)
                                              for s in (0, 1)])
             continue
         live = np.flatnonzero(~arena.overs(states))
         sub = arena.take(states, live)
+        seen.append(sub)
         _, new = arena.step(sub, noise.apply(geo.act(sub, rng), rng))
         arena.put(states, live, new)
+    return states, seen
+
+
+@pytest.fixture(scope="module", params=["keglebillard", "golfbillard"])
+def game_states(request):
+    """(arena, 6 positions of real games between geometric agents, a few shots in)."""
+    arena = make_arena(request.param)
+    states, _ = _geometric_games(arena, 6, 4, 5)
     live = np.flatnonzero(~arena.overs(states))
     assert len(live) >= 3
     return arena, arena.take(states, live)
@@ -398,19 +405,7 @@ def test_candidate_batch_is_the_per_state_candidates(game):
     (the searches' results do not change with the batching): positions of geometric games,
     keglebillard ones with the red in hand behind the salvo line and anywhere (K-19)."""
     arena = make_arena(game)
-    geo, rng = GeometricAgent(game, arena), np.random.default_rng(11)
-    noise = load_noise("tournament")
-    states, seen = arena.new_states(32), []
-    for _ in range(12):
-        if game == "golfbillard" and arena.openings(states).any():
-            states = arena.opening(states, *[noise.apply(geo.act_opening(states, s, rng), rng)
-                                             for s in (0, 1)])
-            continue
-        live = np.flatnonzero(~arena.overs(states))
-        sub = arena.take(states, live)
-        seen.append(sub)
-        _, new = arena.step(sub, noise.apply(geo.act(sub, rng), rng))
-        arena.put(states, live, new)
+    _, seen = _geometric_games(arena, 32, 12, 11)
     batch = type(seen[0]).concat(seen)
     if game == "keglebillard":
         assert {1, 2} <= set(batch.hand.tolist())  # salvo and cloth placements met
