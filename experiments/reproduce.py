@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--resume", action="store_true",
                    help="skip finished stages and reuse a stage's labels")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
-    p.add_argument("--fit-threads", type=int, default=2,
+    p.add_argument("--fit-threads", type=int,
                    help="torch threads of the keglebillard fits (default 2: nothing else runs "
                         "then; the weights do not depend on it)")
     p.add_argument("--check", type=int, default=1000, metavar="GAMES",
@@ -157,6 +157,10 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument(f"--{stage}", nargs="*", default=[], metavar="KEY=VALUE",
                        help=f"override keys of {says} (values as YAML; mappings merge)")
     args = p.parse_args(argv)
+    if args.fit_threads is not None and args.game != "keglebillard":
+        p.error(f"--fit-threads: {args.game} has no fit stage of train_aim.py (its threads are "
+                "expert iteration's own `threads`: --expert threads=N)")
+    args.fit_threads = 2 if args.fit_threads is None else args.fit_threads
     if args.fit_threads < 1 or args.check < 0 or args.check_planner < 0:
         p.error(f"--fit-threads must be >= 1 and --check/--check-planner >= 0, got "
                 f"{args.fit_threads}, {args.check}, {args.check_planner}")

@@ -86,6 +86,8 @@ def test_bad_options_are_refused(tmp_path, capsys):
     for argv, says in ((["--game", "golfbillard", "--leave", "games=2"],
                         "--leave: no such stage for golfbillard"),
                        (["--game", "keglebillard", "--fit-threads", "0"], "--fit-threads"),
+                       (["--game", "golfbillard", "--fit-threads", "2"],
+                        "--fit-threads: golfbillard has no fit stage"),
                        (["--game", "snooker"], "invalid choice: 'snooker'")):
         with pytest.raises(SystemExit) as stop:
             main([*argv, *base])
