@@ -104,12 +104,47 @@ def sweep(games: int, draws: int, offset: float, n: int, seed: int, chunk: int =
     return out
 
 
+def _sweep_part(kw: dict) -> dict[str, np.ndarray]:
+    return sweep(**kw)
+
+
+def sweep_parallel(games: int, draws: int, offset: float, n: int, seed: int, workers: int = 1,
+                   redraw: bool = False) -> dict[str, np.ndarray]:
+    """:func:`sweep` over ``workers`` processes: worker k sweeps its share of the games with
+    seed ``seed + 1000 k`` (worker 0 has ``seed``: one worker is :func:`sweep` itself), the
+    parts concatenated in worker order. The kernels are compiled (and cached) once, in this
+    process, before the workers start (they would otherwise all compile them at once)."""
+    if workers < 1 or workers > games:
+        raise ValueError(f"workers must be in 1..games ({games}), got {workers}")
+    if workers == 1:
+        return sweep(games, draws, offset, n, seed, redraw=redraw)
+    from cuegym.agents.pool import label_pool
+
+    sweep(1, 1, offset, n, seed)  # compiles and caches the kernels for the workers
+    share = np.full(workers, games // workers) + (np.arange(workers) < games % workers)
+    parts = [{"games": int(g), "draws": draws, "offset": offset, "n": n,
+              "seed": seed + 1000 * k, "redraw": redraw} for k, g in enumerate(share)]
+    with label_pool(workers) as pool:
+        done = list(pool.map(_sweep_part, parts))
+    return {k: done[0][k] if k == "offsets" else np.concatenate([d[k] for d in done])
+            for k in done[0]}
+
+
+def head(sweep_out: dict[str, np.ndarray], rows: int) -> dict[str, np.ndarray]:
+    """The first ``rows`` positions of a :func:`sweep` result."""
+    return {k: v if k == "offsets" else v[:rows] for k, v in sweep_out.items()}
+
+
 def fit(train: dict[str, np.ndarray], held: dict[str, np.ndarray], *, hidden: int = 256,
-        epochs: int = 200, lr: float = 1e-3, seed: int = 0) -> dict[str, float]:
+        epochs: int = 200, lr: float = 1e-3, seed: int = 0, batch: int = 256,
+        device: str = "cpu") -> dict[str, float]:
     """Train an MLP on ``train``'s positions (:func:`sweep`: ``inputs`` -> the value curve, mean
     squared error) and judge it on ``held`` (a sweep with ``redraw``): the mean fresh-draw
     value (``values2``) of the aimer's shot as is, of the offset the network values highest
     and of the offset the first draws (``values``) value highest.
+
+    ``batch``: positions per gradient step; ``device``: where torch trains (``"cpu"``,
+    ``"cuda"``).
 
     Returns:
         ``aimer``, ``network``, ``search`` (points per shot, held-out positions with an aimed
@@ -125,22 +160,24 @@ def fit(train: dict[str, np.ndarray], held: dict[str, np.ndarray], *, hidden: in
     from torch import nn
 
     torch.manual_seed(seed)
+    dev = torch.device(device)
     a, b = train["aimed"], held["aimed"]
-    x, y = (torch.as_tensor(train["inputs"][a]), torch.as_tensor(
-        train["values"][a], dtype=torch.float32) / 10.0)
+    x, y = (torch.as_tensor(train["inputs"][a], device=dev), torch.as_tensor(
+        train["values"][a], dtype=torch.float32, device=dev) / 10.0)
     mu, sd = x.mean(0), x.std(0).clamp(min=0.1)  # a feature constant in training stays put
     net = nn.Sequential(nn.Linear(x.shape[1], hidden), nn.ReLU(), nn.Linear(hidden, hidden),
-                        nn.ReLU(), nn.Linear(hidden, n))
+                        nn.ReLU(), nn.Linear(hidden, n)).to(dev)
     opt = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-4)
     for _ in range(epochs):
-        for idx in torch.randperm(len(x)).split(256):
+        for idx in torch.randperm(len(x), device=dev).split(batch):
             loss = ((net((x[idx] - mu) / sd) - y[idx]) ** 2).mean()
             opt.zero_grad()
             loss.backward()
             opt.step()
     with torch.no_grad():
         train_mse = float(((net((x - mu) / sd) - y) ** 2).mean()) * 100.0
-        pred = net((torch.as_tensor(held["inputs"][b]) - mu) / sd).numpy() * 10.0
+        held_x = torch.as_tensor(held["inputs"][b], device=dev)
+        pred = net((held_x - mu) / sd).cpu().numpy() * 10.0
     fresh, first = held["values2"][b], held["values"][b]
     rows, zero = np.arange(len(fresh)), n // 2
     return {"aimer": float(fresh[:, zero].mean()),
@@ -163,12 +200,31 @@ def main(argv: list[str] | None = None) -> None:
                     "judge it on --holdout other games")
     ap.add_argument("--holdout", type=int, default=60, help="--fit: held-out games")
     ap.add_argument("--epochs", type=int, default=200, help="--fit: training epochs")
+    ap.add_argument("--hidden", type=int, default=256, help="--fit: units per hidden layer")
+    ap.add_argument("--batch", type=int, default=256, help="--fit: positions per step")
+    ap.add_argument("--device", default="cpu", help="--fit: torch device (cpu, cuda)")
+    ap.add_argument("--fit-sizes", default="", metavar="N,N,..", help="--fit: also fit on the "
+                    "first N training positions (a data-scaling curve on the same held-out "
+                    "positions)")
+    ap.add_argument("--workers", type=int, default=1, help="processes that sweep (games "
+                    "split between them, worker k with seed + 1000 k)")
+    ap.add_argument("--json", metavar="PATH", help="--fit: write the fits' figures here")
     args = ap.parse_args(argv)
     if args.fit and (args.holdout < 1 or args.epochs < 1 or args.n % 2 == 0):
         ap.error(f"--fit needs --holdout and --epochs >= 1 and an odd --n (offset 0 in the "
                  f"middle), got {args.holdout}, {args.epochs}, {args.n}")
+    try:
+        sizes = [int(x) for x in args.fit_sizes.split(",") if x.strip()]
+    except ValueError:
+        ap.error(f"--fit-sizes takes comma-separated counts, got {args.fit_sizes!r}")
+    for name, v in (("--fit-sizes", min(sizes, default=1)), ("--hidden", args.hidden),
+                    ("--batch", args.batch)):
+        if v < 1:
+            ap.error(f"{name} must be >= 1, got {v}")
+    if not 1 <= args.workers <= args.games:
+        ap.error(f"--workers must be in 1..--games ({args.games}), got {args.workers}")
     t0 = time.perf_counter()
-    r = sweep(args.games, args.draws, args.offset, args.n, args.seed)
+    r = sweep_parallel(args.games, args.draws, args.offset, args.n, args.seed, args.workers)
     ok = r["aimed"]
     print(f"{ok.sum()} positions (of {len(ok)}) with an aimed cheapest shot, {args.draws} draws "
           f"per offset, {time.perf_counter() - t0:.0f} s")
@@ -183,15 +239,28 @@ def main(argv: list[str] | None = None) -> None:
                   + f"   best {r['offsets'][np.argmax(v)]:+.2f}")
     if args.fit:
         t0 = time.perf_counter()
-        held = sweep(args.holdout, args.draws, args.offset, args.n, args.seed + 1, redraw=True)
-        f = fit(r, held, epochs=args.epochs, seed=args.seed)
-        print(f"fit: {f['n_train']} training positions, {f['n_held']} held-out positions "
-              f"(other games), {time.perf_counter() - t0:.0f} s; squared error of the value "
-              f"curve: train {f['train_mse']:.2f}, held-out {f['held_mse']:.2f} (two noisy "
-              f"sweeps of the same positions differ by {f['noise_mse']:.2f})")
-        print(f"held-out mean value under fresh draws: the aimer's aim {f['aimer']:+.3f}, the "
-              f"network's offset {f['network']:+.3f}, the first draws' best offset "
-              f"{f['search']:+.3f}")
+        held = sweep_parallel(args.holdout, args.draws, args.offset, args.n, args.seed + 1,
+                              min(args.workers, args.holdout), redraw=True)
+        print(f"held-out sweep: {len(held['cut'])} positions, {time.perf_counter() - t0:.0f} s")
+        fits = []
+        for rows in [*sorted(set(sizes)), len(r["cut"])]:
+            t0 = time.perf_counter()
+            f = fit(head(r, rows), held, epochs=args.epochs, seed=args.seed, hidden=args.hidden,
+                    batch=args.batch, device=args.device)
+            fits.append({**f, "fit_s": round(time.perf_counter() - t0, 1)})
+            print(f"fit: {f['n_train']} training positions, {f['n_held']} held-out positions "
+                  f"(other games), {fits[-1]['fit_s']:.0f} s; squared error of the value "
+                  f"curve: train {f['train_mse']:.2f}, held-out {f['held_mse']:.2f} (two noisy "
+                  f"sweeps of the same positions differ by {f['noise_mse']:.2f})")
+            print(f"held-out mean value under fresh draws: the aimer's aim {f['aimer']:+.3f}, "
+                  f"the network's offset {f['network']:+.3f}, the first draws' best offset "
+                  f"{f['search']:+.3f}")
+        if args.json:
+            import json
+
+            with open(args.json, "w") as out:
+                json.dump({"args": vars(args), "positions": int(len(r["cut"])),
+                           "fits": fits}, out, indent=1)
 
 
 if __name__ == "__main__":

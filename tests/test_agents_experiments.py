@@ -227,6 +227,39 @@ def test_aim_sweep_cut_sides_and_a_tiny_sweep():
         sweep(games=1, draws=2, offset=1.0, n=1, seed=5)
 
 
+def test_aim_sweep_in_workers_is_the_one_process_sweep_per_seed():
+    from aim_sweep import head, sweep, sweep_parallel
+
+    par = sweep_parallel(games=3, draws=2, offset=1.0, n=3, seed=5, workers=2)
+    first, second = sweep(2, 2, 1.0, 3, 5), sweep(1, 2, 1.0, 3, 1005)  # 2 + 1 games
+    for k in ("values", "cut", "inputs", "aimed"):
+        np.testing.assert_array_equal(par[k], np.concatenate([first[k], second[k]]))
+    cut = head(par, 4)
+    assert len(cut["cut"]) == 4 and cut["values"].shape == (4, 3)
+    assert cut["offsets"].tolist() == [-1.0, 0.0, 1.0]
+    with pytest.raises(ValueError, match="workers must be in 1..games"):
+        sweep_parallel(games=1, draws=2, offset=1.0, n=3, seed=5, workers=2)
+
+
+def test_aim_sweep_cli_fits_a_scaling_curve(tmp_path, capsys):
+    from aim_sweep import main
+
+    out = tmp_path / "fits.json"
+    main(["--games", "2", "--draws", "1", "--n", "3", "--offset", "1", "--fit", "--holdout",
+          "1", "--epochs", "1", "--hidden", "8", "--batch", "16", "--fit-sizes", "5,5",
+          "--json", str(out)])
+    rec = json.loads(out.read_text())
+    assert [f["n_train"] <= 5 for f in rec["fits"]] == [True, False]  # 5 (once), then all
+    assert rec["args"]["hidden"] == 8 and rec["positions"] > 5
+    assert capsys.readouterr().out.count("held-out mean value") == 2
+    for bad, says in ((["--fit-sizes", "5,x"], "--fit-sizes takes"),
+                      (["--batch", "0"], "--batch must be >= 1"),
+                      (["--workers", "3"], "--workers must be in 1..--games")):
+        with pytest.raises(SystemExit):
+            main(["--games", "2", "--fit", "--n", "3", *bad])
+        assert says in capsys.readouterr().err
+
+
 def test_aim_sweep_fit_judges_a_network_on_fresh_draws():
     from aim_sweep import fit, sweep
 
