@@ -28,7 +28,9 @@ docs/agents.md ("Why the keglebillard network lags the planner") has the figures
 from __future__ import annotations
 
 import argparse
+import os
 import time
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +40,7 @@ from cuegym.agents.arena import make_arena
 from cuegym.agents.base import Strikes, load_noise
 from cuegym.agents.expert import collect_positions, mean_values
 from cuegym.agents.geometric_kegle import kegle_candidates_batch
+from cuegym.cli_errors import cli_main
 
 #: Cut-angle bins [deg] of the printed table.
 CUT_BINS = ((0, 15), (15, 30), (30, 50), (50, 80))
@@ -130,6 +133,26 @@ def sweep_parallel(games: int, draws: int, offset: float, n: int, seed: int, wor
             for k in done[0]}
 
 
+def kept_sweep(path: str | None, key: dict, compute: Any) -> dict[str, np.ndarray]:
+    """``compute()`` (a sweep), kept in the npz file ``path``: loaded from it when it exists
+    and was made with the same ``key`` (the sweep's arguments; another key is refused, naming
+    both), else computed and written there. ``path`` None: computed only."""
+    if path is None:
+        return compute()
+    import json
+
+    if os.path.exists(path):
+        with np.load(path) as f:
+            made = json.loads(str(f["key"]))
+            if made != key:
+                raise ValueError(f"{path} holds a sweep of {made}, not of {key}: remove it or "
+                                 f"pass another --sweeps folder")
+            return {k: f[k] for k in f.files if k != "key"}
+    out = compute()
+    np.savez(path, key=json.dumps(key), **out)
+    return out
+
+
 def head(sweep_out: dict[str, np.ndarray], rows: int) -> dict[str, np.ndarray]:
     """The first ``rows`` positions of a :func:`sweep` result."""
     return {k: v if k == "offsets" else v[:rows] for k, v in sweep_out.items()}
@@ -188,7 +211,8 @@ def fit(train: dict[str, np.ndarray], held: dict[str, np.ndarray], *, hidden: in
             "noise_mse": float(((first - fresh) ** 2).mean())}
 
 
-def main(argv: list[str] | None = None) -> None:
+@cli_main
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=30, help="geometric-vs-geometric games whose "
                     "positions are swept")
@@ -209,6 +233,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--workers", type=int, default=1, help="processes that sweep (games "
                     "split between them, worker k with seed + 1000 k)")
     ap.add_argument("--json", metavar="PATH", help="--fit: write the fits' figures here")
+    ap.add_argument("--sweeps", metavar="DIR", help="keep the sweeps in DIR (train.npz, "
+                    "held.npz) and reuse them when run again with the same sweep options")
     args = ap.parse_args(argv)
     if args.fit and (args.holdout < 1 or args.epochs < 1 or args.n % 2 == 0):
         ap.error(f"--fit needs --holdout and --epochs >= 1 and an odd --n (offset 0 in the "
@@ -224,7 +250,13 @@ def main(argv: list[str] | None = None) -> None:
     if not 1 <= args.workers <= args.games:
         ap.error(f"--workers must be in 1..--games ({args.games}), got {args.workers}")
     t0 = time.perf_counter()
-    r = sweep_parallel(args.games, args.draws, args.offset, args.n, args.seed, args.workers)
+    if args.sweeps:
+        os.makedirs(args.sweeps, exist_ok=True)
+    key = {"games": args.games, "draws": args.draws, "offset": args.offset, "n": args.n,
+           "seed": args.seed, "workers": args.workers}
+    r = kept_sweep(args.sweeps and os.path.join(args.sweeps, "train.npz"), key,
+                   lambda: sweep_parallel(args.games, args.draws, args.offset, args.n,
+                                          args.seed, args.workers))
     ok = r["aimed"]
     print(f"{ok.sum()} positions (of {len(ok)}) with an aimed cheapest shot, {args.draws} draws "
           f"per offset, {time.perf_counter() - t0:.0f} s")
@@ -239,8 +271,12 @@ def main(argv: list[str] | None = None) -> None:
                   + f"   best {r['offsets'][np.argmax(v)]:+.2f}")
     if args.fit:
         t0 = time.perf_counter()
-        held = sweep_parallel(args.holdout, args.draws, args.offset, args.n, args.seed + 1,
-                              min(args.workers, args.holdout), redraw=True)
+        held_workers = min(args.workers, args.holdout)
+        held = kept_sweep(
+            args.sweeps and os.path.join(args.sweeps, "held.npz"),
+            {**key, "games": args.holdout, "seed": args.seed + 1, "workers": held_workers},
+            lambda: sweep_parallel(args.holdout, args.draws, args.offset, args.n,
+                                   args.seed + 1, held_workers, redraw=True))
         print(f"held-out sweep: {len(held['cut'])} positions, {time.perf_counter() - t0:.0f} s")
         fits = []
         for rows in [*sorted(set(sizes)), len(r["cut"])]:
@@ -261,7 +297,8 @@ def main(argv: list[str] | None = None) -> None:
             with open(args.json, "w") as out:
                 json.dump({"args": vars(args), "positions": int(len(r["cut"])),
                            "fits": fits}, out, indent=1)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -244,20 +244,30 @@ def test_aim_sweep_in_workers_is_the_one_process_sweep_per_seed():
 def test_aim_sweep_cli_fits_a_scaling_curve(tmp_path, capsys):
     from aim_sweep import main
 
-    out = tmp_path / "fits.json"
-    main(["--games", "2", "--draws", "1", "--n", "3", "--offset", "1", "--fit", "--holdout",
-          "1", "--epochs", "1", "--hidden", "8", "--batch", "16", "--fit-sizes", "5,5",
-          "--json", str(out)])
+    out, kept = tmp_path / "fits.json", tmp_path / "sweeps"
+    argv = ["--games", "2", "--draws", "1", "--n", "3", "--offset", "1", "--fit", "--holdout",
+            "1", "--epochs", "1", "--hidden", "8", "--batch", "16", "--fit-sizes", "5,5",
+            "--json", str(out), "--sweeps", str(kept)]
+    main(argv)
     rec = json.loads(out.read_text())
     assert [f["n_train"] <= 5 for f in rec["fits"]] == [True, False]  # 5 (once), then all
     assert rec["args"]["hidden"] == 8 and rec["positions"] > 5
     assert capsys.readouterr().out.count("held-out mean value") == 2
+    assert sorted(p.name for p in kept.iterdir()) == ["held.npz", "train.npz"]
+    main(argv)  # the kept sweeps again: the same positions, the same fits
+    def figures(fits):  # all but the seconds
+        return [{k: v for k, v in f.items() if k != "fit_s"} for f in fits]
+
+    assert figures(json.loads(out.read_text())["fits"]) == figures(rec["fits"])
+    # kept sweeps of other options are refused (one line, status 2), not reused
+    assert main([*argv, "--draws", "2"]) == 2
+    assert "holds a sweep of" in capsys.readouterr().err
     for bad, says in ((["--fit-sizes", "5,x"], "--fit-sizes takes"),
                       (["--batch", "0"], "--batch must be >= 1"),
                       (["--workers", "3"], "--workers must be in 1..--games")):
-        with pytest.raises(SystemExit):
+        with pytest.raises(SystemExit) as stop:  # argparse's usage error
             main(["--games", "2", "--fit", "--n", "3", *bad])
-        assert says in capsys.readouterr().err
+        assert stop.value.code == 2 and says in capsys.readouterr().err
 
 
 def test_aim_sweep_fit_judges_a_network_on_fresh_draws():
