@@ -41,4 +41,10 @@ def label_pool(workers: int, period: float = 1.0) -> Any:
                                initializer=_exit_with_parent, initargs=(os.getpid(), period))
 
 
-__all__ = ["label_pool"]
+def shares(total: int, workers: int) -> list[int]:
+    """``total`` items (games) split between ``workers`` as evenly as possible, the first
+    ``total % workers`` workers taking one more."""
+    return [total // workers + (k < total % workers) for k in range(workers)]
+
+
+__all__ = ["label_pool", "shares"]

@@ -28,8 +28,11 @@ docs/agents.md ("Why the keglebillard network lags the planner") has the figures
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -41,6 +44,8 @@ from cuegym.agents.base import Strikes, load_noise
 from cuegym.agents.expert import collect_positions, mean_values
 from cuegym.agents.geometric_kegle import kegle_candidates_batch
 from cuegym.cli_errors import cli_main
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the siblings (expert_iteration)
 
 #: Cut-angle bins [deg] of the printed table.
 CUT_BINS = ((0, 15), (15, 30), (30, 50), (50, 80))
@@ -121,12 +126,11 @@ def sweep_parallel(games: int, draws: int, offset: float, n: int, seed: int, wor
         raise ValueError(f"workers must be in 1..games ({games}), got {workers}")
     if workers == 1:
         return sweep(games, draws, offset, n, seed, redraw=redraw)
-    from cuegym.agents.pool import label_pool
+    from cuegym.agents.pool import label_pool, shares
 
     sweep(1, 1, offset, n, seed)  # compiles and caches the kernels for the workers
-    share = np.full(workers, games // workers) + (np.arange(workers) < games % workers)
-    parts = [{"games": int(g), "draws": draws, "offset": offset, "n": n,
-              "seed": seed + 1000 * k, "redraw": redraw} for k, g in enumerate(share)]
+    parts = [{"games": g, "draws": draws, "offset": offset, "n": n, "seed": seed + 1000 * k,
+              "redraw": redraw} for k, g in enumerate(shares(games, workers))]
     with label_pool(workers) as pool:
         done = list(pool.map(_sweep_part, parts))
     return {k: done[0][k] if k == "offsets" else np.concatenate([d[k] for d in done])
@@ -139,8 +143,6 @@ def kept_sweep(path: str | None, key: dict, compute: Any) -> dict[str, np.ndarra
     both), else computed and written there. ``path`` None: computed only."""
     if path is None:
         return compute()
-    import json
-
     if os.path.exists(path):
         with np.load(path) as f:
             made = json.loads(str(f["key"]))
@@ -148,8 +150,10 @@ def kept_sweep(path: str | None, key: dict, compute: Any) -> dict[str, np.ndarra
                 raise ValueError(f"{path} holds a sweep of {made}, not of {key}: remove it or "
                                  f"pass another --sweeps folder")
             return {k: f[k] for k in f.files if k != "key"}
+    from expert_iteration import _atomic_npz  # the sibling's writer: no half-written file
+
     out = compute()
-    np.savez(path, key=json.dumps(key), **out)
+    _atomic_npz(Path(path), key=np.array(json.dumps(key)), **out)
     return out
 
 
@@ -292,8 +296,6 @@ def main(argv: list[str] | None = None) -> int:
                   f"the network's offset {f['network']:+.3f}, the first draws' best offset "
                   f"{f['search']:+.3f}")
         if args.json:
-            import json
-
             with open(args.json, "w") as out:
                 json.dump({"args": vars(args), "positions": int(len(r["cut"])),
                            "fits": fits}, out, indent=1)

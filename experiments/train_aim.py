@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from cuegym.agents.pool import label_pool
+from cuegym.agents.pool import label_pool, shares
 from cuegym.cli_errors import cli_main
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -194,14 +194,14 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
     write_atomic(run / "config.yaml", yaml.safe_dump(cfg, sort_keys=False))
     torch.set_num_threads(int(cfg["threads"]))
     workers, games = int(cfg["workers"]), int(cfg["games"])
-    shares = [games // workers + (k < games % workers) for k in range(workers)]
+    share = shares(games, workers)
     t0 = time.time()
     todo = [k for k in range(workers) if not (run / f"labels_{k}.npz").exists()]
     with label_pool(workers if len(todo) > 1 else 1) as pool:
-        args = {k: _label_args(cfg, shares[k], k) for k in todo}
+        args = {k: _label_args(cfg, share[k], k) for k in todo}
         jobs = {k: pool.submit(args[k][0], *args[k][1]) for k in todo} if pool else {}
         if todo:  # the pieces report only when done: say what is under way
-            _log({"labelling_games": [shares[k] for k in todo], "workers": len(todo),
+            _log({"labelling_games": [share[k] for k in todo], "workers": len(todo),
                   "target": cfg["target"], "entries": int(cfg["entries"]),
                   "strikes_per_position": _strikes_per_position(cfg)})
         for k in todo:
