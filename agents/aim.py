@@ -19,7 +19,10 @@ fuller hit), a negative one away from it (a thinner cut); a shot that meets no w
 (a cushion-first shot) keeps the table's sign. The inputs (:func:`aim_inputs`) are the position
 as the player to move sees it (``Kegle.observe``), the strike, the cut, and the whites, pins
 and pockets in the shot's own frame (along the aim and across it, mirrored by the cut side, in
-units of half the table length), so the network does not have to learn rotations.
+units of half the table length), so the network does not have to learn rotations. With
+``layout: contact`` (:mod:`cuegym.agents.aim_contact`) the network also reads, for each
+offset, where the red meets the white and where both then run against the pins, the pockets
+and the other white, and scores the offsets with one shared head.
 
     python experiments/train_aim.py --config configs/aim/keglebillard.yaml
 
@@ -120,15 +123,24 @@ def aim_inputs(arena: Any, states: Any, strikes: Strikes) -> tuple[np.ndarray, n
         ``x`` (T, D) float32 and ``sign`` (T,) +1 / -1: the direction of a positive offset
         (the cut side; +1 where there is none).
     """
+    batch = arena.g.batch(states)
+    return inputs_of(arena, arena.g.observe(batch), batch.xy, batch.pins, strikes)
+
+
+def inputs_of(arena: Any, obs: np.ndarray, xy: np.ndarray, pins: np.ndarray, strikes: Strikes
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`aim_inputs` from the positions' parts: ``obs`` (T, OBS_DIM) their observations
+    (``Kegle.observe``), ``xy`` (T, 3, 2) ball centres [m] (NaN off the table or in hand),
+    ``pins`` (T, 5) the standing pins, and the T ``strikes``."""
     g = arena.g
-    batch = g.batch(states)
-    T = len(batch)
-    if len(strikes) != T:
-        raise ValueError(f"{len(strikes)} strikes for {T} positions")
+    T = len(obs)
+    if len(strikes) != T or xy.shape != (T, 3, 2) or pins.shape != (T, 5):
+        raise ValueError(f"{len(strikes)} strikes, balls {xy.shape} and pins {pins.shape} for "
+                         f"{T} positions")
     placed = ~np.isnan(strikes.place).any(1)
-    red = np.where(placed[:, None], strikes.place, batch.xy[:, 0])
+    red = np.where(placed[:, None], strikes.place, xy[:, 0])
     phi = strikes.cue[:, 1]
-    side, cut, white = first_contact(red, batch.xy, phi, float(arena.R))
+    side, cut, white = first_contact(red, xy, phi, float(arena.R))
     sign = np.where(side == 0.0, 1.0, side)
     u = np.stack([np.cos(np.radians(phi)), np.sin(np.radians(phi))], 1)
     scale = 1.0 / (arena.table.length / 2)
@@ -140,7 +152,7 @@ def aim_inputs(arena: Any, states: Any, strikes: Strikes) -> tuple[np.ndarray, n
         return np.nan_to_num(np.stack([along, across], 2) * scale).reshape(T, -1)
 
     place = np.nan_to_num(strikes.place / np.asarray(g.half))
-    off = np.isnan(batch.xy[:, 1:, 0])
+    off = np.isnan(xy[:, 1:, 0])
     columns = {"speed": strikes.cue[:, 0] / 6.0, "cos": u[:, 0], "sin": u[:, 1],
                "elevation": strikes.cue[:, 2] / 90.0, "a": strikes.cue[:, 3],
                "b": strikes.cue[:, 4], "place_x": place[:, 0], "place_y": place[:, 1],
@@ -148,9 +160,9 @@ def aim_inputs(arena: Any, states: Any, strikes: Strikes) -> tuple[np.ndarray, n
                "first_white_2": white == 2, "off_1": off[:, 0], "off_2": off[:, 1]}
     shot = np.column_stack([columns[name] for name in STRIKE_NAMES])
     pockets = np.asarray([[p.x, p.y] for p in arena.table.pockets])
-    x = np.hstack([g.observe(batch), shot, frame(batch.xy[:, 1:]),
+    x = np.hstack([obs, shot, frame(xy[:, 1:]),
                    frame(np.broadcast_to(g.pin_spots, (T, *g.pin_spots.shape))),
-                   frame(np.broadcast_to(pockets, (T, *pockets.shape))), batch.pins])
+                   frame(np.broadcast_to(pockets, (T, *pockets.shape))), pins])
     return x.astype(np.float32), sign
 
 
@@ -365,7 +377,27 @@ def base_strikes(base: Agent, states: Any, entries: int, rng: np.random.Generato
     return base.ranked(states, int(entries))
 
 
-class AimNet(nn.Module):
+class CurveReadout:
+    """What a value-curve network (``self(x)``: (T, n) curves over its ``offsets`` buffer)
+    answers with numpy inputs; shared by :class:`AimNet` and
+    :class:`~cuegym.agents.aim_contact.ContactAimNet`."""
+
+    def curves(self, x: np.ndarray) -> np.ndarray:
+        """(T, n) the predicted curves (points / :data:`POINTS_PER_UNIT`) for inputs ``x``
+        (T, D)."""
+        with torch.no_grad():
+            return self(torch.as_tensor(np.asarray(x, np.float32))).numpy()
+
+    def points(self, x: np.ndarray) -> np.ndarray:
+        """(T, n) the predicted curves in points for inputs ``x`` (T, D)."""
+        return self.curves(x).astype(np.float64) * POINTS_PER_UNIT
+
+    def best_offsets(self, x: np.ndarray) -> np.ndarray:
+        """(T,) the offset [deg] of highest predicted value for inputs ``x`` (T, D)."""
+        return self.offsets.numpy()[self.curves(x).argmax(1)].astype(np.float64)
+
+
+class AimNet(CurveReadout, nn.Module):
     """MLP from :func:`aim_inputs` to the value curve over ``offsets`` (in points /
     :data:`POINTS_PER_UNIT`).
 
@@ -392,30 +424,28 @@ class AimNet(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.mlp((x - self.mu) / self.sd)
 
-    def curves(self, x: np.ndarray) -> np.ndarray:
-        """(T, n) the predicted curves (points / :data:`POINTS_PER_UNIT`) for inputs ``x``
-        (T, D)."""
-        with torch.no_grad():
-            return self(torch.as_tensor(np.asarray(x, np.float32))).numpy()
 
-    def points(self, x: np.ndarray) -> np.ndarray:
-        """(T, n) the predicted curves in points for inputs ``x`` (T, D)."""
-        return self.curves(x).astype(np.float64) * POINTS_PER_UNIT
 
-    def best_offsets(self, x: np.ndarray) -> np.ndarray:
-        """(T,) the offset [deg] of highest predicted value for inputs ``x`` (T, D)."""
-        return self.offsets.numpy()[self.curves(x).argmax(1)].astype(np.float64)
+#: The network layouts :func:`fit_aim` builds: an MLP on the inputs (:class:`AimNet`), or a
+#: trunk and a head shared by the offsets that also reads each offset's contact geometry
+#: (:class:`~cuegym.agents.aim_contact.ContactAimNet`).
+LAYOUTS = ("mlp", "contact")
 
 
 def fit_aim(x: np.ndarray, values: np.ndarray, offsets: Sequence[float], *,
             hidden: Sequence[int] = (256, 256), epochs: int = 30, batch: int = 256,
-            lr: float = 1e-3, seed: int = 0, log: Any = None) -> AimNet:
-    """A fresh :class:`AimNet` fitted to the curves (squared error on values /
-    :data:`POINTS_PER_UNIT`; Adam with a
-    one-cycle learning rate, ``epochs`` passes of minibatches of ``batch``).
+            lr: float = 1e-3, seed: int = 0, log: Any = None, layout: str = "mlp",
+            head: Sequence[int] = (256, 128), arena: Any = None) -> AimNet:
+    """A fresh network of ``layout`` (:data:`LAYOUTS`) fitted to the curves (squared error on
+    values / :data:`POINTS_PER_UNIT`; Adam with a one-cycle learning rate, ``epochs`` passes of
+    minibatches of ``batch``).
 
-    ``log``: optional callback ``(epoch, mean loss)`` after each epoch.
+    ``hidden``: the MLP's (or the contact network's trunk's) widths; ``head``: the contact
+    network's head widths, ``arena`` its table (default: a new keglebillard arena); both
+    unused by the MLP. ``log``: optional callback ``(epoch, mean loss)`` after each epoch.
     """
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {list(LAYOUTS)}, got {layout!r}")
     x = np.asarray(x, np.float32)
     values = np.asarray(values, np.float32)
     if x.ndim != 2 or values.shape != (len(x), len(offsets)):
@@ -425,8 +455,17 @@ def fit_aim(x: np.ndarray, values: np.ndarray, offsets: Sequence[float], *,
         raise ValueError(f"{len(x)} positions are fewer than one batch of {batch}")
     torch.manual_seed(seed)
     xt, yt = torch.as_tensor(x), torch.as_tensor(values) / POINTS_PER_UNIT
-    net = AimNet(x.shape[1], offsets, hidden, mu=xt.mean(0),
-                 sd=xt.std(0).clamp(min=0.1))  # a feature constant in training stays put
+    if layout == "contact":
+        from cuegym.agents.aim_contact import contact_net
+
+        if arena is None:
+            from cuegym.agents.arena import make_arena
+
+            arena = make_arena("keglebillard")
+        net = contact_net(x, offsets, arena, hidden, head)
+    else:
+        net = AimNet(x.shape[1], offsets, hidden, mu=xt.mean(0),
+                     sd=xt.std(0).clamp(min=0.1))  # a feature constant in training stays put
     per_epoch = len(x) // batch
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=epochs * per_epoch)
@@ -447,8 +486,11 @@ def fit_aim(x: np.ndarray, values: np.ndarray, offsets: Sequence[float], *,
 def save_aim(net: AimNet, path: str | Path, meta: dict[str, Any] | None = None) -> Path:
     """Write the network (weights, layout and ``meta``: the recipe, the base agent) to
     ``path`` atomically."""
-    return torch_save_atomic({"n_in": int(net.mu.shape[0]), "hidden": net.hidden,
-                              "state": net.state_dict(), "meta": json.dumps(meta or {})}, path)
+    blob = {"n_in": int(net.mu.shape[0]), "hidden": net.hidden, "state": net.state_dict(),
+            "meta": json.dumps(meta or {})}
+    if getattr(net, "layout", "mlp") == "contact":
+        blob.update(layout="contact", head=net.head_widths)
+    return torch_save_atomic(blob, path)
 
 
 def load_aim(path: str | Path) -> tuple[AimNet, dict[str, Any]]:
@@ -460,7 +502,12 @@ def load_aim(path: str | Path) -> tuple[AimNet, dict[str, Any]]:
     if not isinstance(blob, dict) or not {"n_in", "hidden", "state"} <= set(blob):
         raise ValueError(f"{path} is not an aim network (saved by cuegym.agents.aim)")
     n = len(blob["state"]["offsets"])
-    net = AimNet(blob["n_in"], np.zeros(n), blob["hidden"])
+    if blob.get("layout", "mlp") == "contact":
+        from cuegym.agents.aim_contact import ContactAimNet
+
+        net = ContactAimNet(blob["n_in"], np.zeros(n), blob["hidden"], blob["head"])
+    else:
+        net = AimNet(blob["n_in"], np.zeros(n), blob["hidden"])
     net.load_state_dict(blob["state"])
     return net.eval(), json.loads(blob.get("meta") or "{}")
 
@@ -472,7 +519,8 @@ class AimCorrectedAgent(Agent):
 
     Args:
         base: a keglebillard agent (the strikes to correct).
-        aim: an :class:`AimNet` or the path of a saved one.
+        aim: an :class:`AimNet` (or a
+            :class:`~cuegym.agents.aim_contact.ContactAimNet`) or the path of a saved one.
         arena: the keglebillard arena (default: a new one).
         name: label in tables (default: ``"<base>+aim"``).
         entries: strikes to choose among; default: the saved network's training recipe
@@ -489,7 +537,7 @@ class AimCorrectedAgent(Agent):
         from cuegym.agents.arena import make_arena
 
         self.base = base
-        self.net, self.meta = (aim, {}) if isinstance(aim, AimNet) else load_aim(aim)
+        self.net, self.meta = (aim, {}) if isinstance(aim, nn.Module) else load_aim(aim)
         if entries is None:
             entries = (self.meta.get("config") or {}).get("entries", 1)
         self.entries = entry_count(entries)
@@ -517,8 +565,8 @@ class AimCorrectedAgent(Agent):
         self.base.reset()
 
 
-__all__ = ["MIRRORS", "N_STRIKE", "POINTS_PER_UNIT", "SIDE", "STRIKE_COLUMN", "STRIKE_NAMES",
-           "AimCorrectedAgent", "AimNet", "aim_curves", "aim_inputs", "base_strikes",
-           "entry_count", "fit_aim", "first_contact", "game_positions", "ghost_contact",
-           "label_games", "load_aim", "mirrorable", "mirrored_inputs", "mirrored_labels",
-           "save_aim", "turned"]
+__all__ = ["LAYOUTS", "MIRRORS", "N_STRIKE", "POINTS_PER_UNIT", "SIDE", "STRIKE_COLUMN",
+           "STRIKE_NAMES", "AimCorrectedAgent", "AimNet", "CurveReadout", "aim_curves",
+           "aim_inputs", "base_strikes", "entry_count", "fit_aim", "first_contact",
+           "game_positions", "ghost_contact", "inputs_of", "label_games", "load_aim",
+           "mirrorable", "mirrored_inputs", "mirrored_labels", "save_aim", "turned"]

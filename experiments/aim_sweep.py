@@ -22,6 +22,10 @@ first draws (a local search at play time, the upper reference).
 
     python experiments/aim_sweep.py --games 400 --draws 16 --offset 1 --n 21 --fit
 
+``--layout contact`` fits the package's contact network instead
+(:mod:`cuegym.agents.aim_contact`: the shipped aim network's inputs and each offset's contact
+geometry), on the same sweeps and judged the same way.
+
 docs/agents.md ("Why the keglebillard network lags the planner") has the figures.
 """
 
@@ -162,6 +166,69 @@ def head(sweep_out: dict[str, np.ndarray], rows: int) -> dict[str, np.ndarray]:
     return {k: v if k == "offsets" else v[:rows] for k, v in sweep_out.items()}
 
 
+def as_aim_inputs(arena: Any, sweep_out: dict[str, np.ndarray]
+                  ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """A :func:`sweep`'s positions as the shipped aim network's inputs
+    (:func:`cuegym.agents.aim.inputs_of`: the balls, pins and the aimer's strike decoded from
+    ``inputs``), and its value curves signed as those inputs sign offsets (by the cut side of
+    the first white the red meets, else the table's sign; the sweep signs them by the side of
+    the aimer's target white): the curves of a row whose two signs differ are reversed.
+
+    Returns:
+        ``x`` (T, D) float32 and ``{"values": ..., "values2": ...}`` (those ``sweep_out`` has).
+    """
+    from cuegym.agents.aim import SIDE, inputs_of
+    from cuegym.games.kegle_obs import OBS_DIM, OBS_INDEX
+
+    inputs = np.asarray(sweep_out["inputs"], np.float64)
+    obs, shot = inputs[:, :OBS_DIM], inputs[:, OBS_DIM:]
+    half = np.asarray(arena.g.half)
+    xy = np.stack([np.where(obs[:, [OBS_INDEX[f"{b}_on_table"]]] > 0.5,
+                            obs[:, [OBS_INDEX[f"{b}_x"], OBS_INDEX[f"{b}_y"]]] * half, np.nan)
+                   for b in ("red", "white", "spotted")], 1)
+    up = OBS_INDEX["king_up"]
+    in_hand = obs[:, OBS_INDEX["red_in_hand"]] > 0.5
+    T = len(inputs)
+    cue = np.zeros((T, 5))  # V0, aim, elevation, side spin (the aimer's: 0), top/back spin
+    cue[:, 0], cue[:, 1] = shot[:, 0] * 6.0, np.degrees(np.arctan2(shot[:, 2], shot[:, 1]))
+    cue[:, 4] = shot[:, 3]
+    place = np.where(in_hand[:, None], shot[:, 4:6] * half, np.nan)
+    x, _ = inputs_of(arena, obs.astype(np.float32), xy, obs[:, up:up + 5] > 0.5,
+                     Strikes(cue, np.zeros(T, np.int64), place))
+    flip = (shot[:, -1] < 0) != (x[:, SIDE] < 0)
+    return x, {k: np.where(flip[:, None], sweep_out[k][:, ::-1], sweep_out[k])
+               for k in ("values", "values2") if k in sweep_out}
+
+
+def fit_contact(train: dict[str, np.ndarray], held: dict[str, np.ndarray], *,
+                hidden: int = 256, head: tuple[int, ...] = (256, 128), epochs: int = 30,
+                seed: int = 0, batch: int = 256) -> dict[str, float]:
+    """:func:`fit` with the shipped aim network's inputs (:func:`as_aim_inputs`) and its
+    contact layout (:class:`cuegym.agents.aim_contact.ContactAimNet`: a trunk of two
+    ``hidden`` layers, the ``head`` over each offset's contact geometry), fitted by
+    :func:`cuegym.agents.aim.fit_aim` (one-cycle, ``epochs`` passes). The same figures."""
+    from cuegym.agents.aim import fit_aim
+
+    arena = make_arena("keglebillard")
+    n = len(train["offsets"])
+    (x, tv), (hx, hv) = as_aim_inputs(arena, train), as_aim_inputs(arena, held)
+    a, b = train["aimed"], held["aimed"]
+    net = fit_aim(x[a], tv["values"][a], train["offsets"], hidden=(hidden, hidden), head=head,
+                  epochs=epochs, batch=batch, seed=seed, layout="contact", arena=arena)
+    train_pred = np.concatenate([net.points(x[a][i:i + 4096]) for i in range(0, int(a.sum()),
+                                                                             4096)])
+    pred = net.points(hx[b])
+    fresh, first = hv["values2"][b], hv["values"][b]
+    rows, zero = np.arange(len(fresh)), n // 2
+    return {"aimer": float(fresh[:, zero].mean()),
+            "network": float(fresh[rows, pred.argmax(1)].mean()),
+            "search": float(fresh[rows, first.argmax(1)].mean()),
+            "n_train": int(a.sum()), "n_held": int(b.sum()),
+            "train_mse": float(((train_pred - tv["values"][a]) ** 2).mean()),
+            "held_mse": float(((pred - fresh) ** 2).mean()),
+            "noise_mse": float(((first - fresh) ** 2).mean())}
+
+
 def fit(train: dict[str, np.ndarray], held: dict[str, np.ndarray], *, hidden: int = 256,
         epochs: int = 200, lr: float = 1e-3, seed: int = 0, batch: int = 256,
         device: str = "cpu") -> dict[str, float]:
@@ -230,7 +297,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=200, help="--fit: training epochs")
     ap.add_argument("--hidden", type=int, default=256, help="--fit: units per hidden layer")
     ap.add_argument("--batch", type=int, default=256, help="--fit: positions per step")
-    ap.add_argument("--device", default="cpu", help="--fit: torch device (cpu, cuda)")
+    ap.add_argument("--device", default="cpu", help="--fit: torch device (cpu, cuda; the "
+                    "mlp layout)")
+    ap.add_argument("--layout", choices=("mlp", "contact"), default="mlp", help="--fit: the "
+                    "network: an MLP on the sweep's inputs, or the shipped aim network's "
+                    "inputs and contact geometry (cuegym.agents.aim_contact; pass --epochs, "
+                    "e.g. 30)")
     ap.add_argument("--fit-sizes", default="", metavar="N,N,..", help="--fit: also fit on the "
                     "first N training positions (a data-scaling curve on the same held-out "
                     "positions)")
@@ -251,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
                     ("--batch", args.batch)):
         if v < 1:
             ap.error(f"{name} must be >= 1, got {v}")
+    if args.layout == "contact" and args.device != "cpu":
+        ap.error(f"--device {args.device}: the contact layout trains on the cpu")
     if not 1 <= args.workers <= args.games:
         ap.error(f"--workers must be in 1..--games ({args.games}), got {args.workers}")
     t0 = time.perf_counter()
@@ -285,8 +359,12 @@ def main(argv: list[str] | None = None) -> int:
         fits = []
         for rows in [*sorted(set(sizes)), len(r["cut"])]:
             t0 = time.perf_counter()
-            f = fit(head(r, rows), held, epochs=args.epochs, seed=args.seed, hidden=args.hidden,
-                    batch=args.batch, device=args.device)
+            if args.layout == "contact":
+                f = fit_contact(head(r, rows), held, epochs=args.epochs, seed=args.seed,
+                                hidden=args.hidden, batch=args.batch)
+            else:
+                f = fit(head(r, rows), held, epochs=args.epochs, seed=args.seed,
+                        hidden=args.hidden, batch=args.batch, device=args.device)
             fits.append({**f, "fit_s": round(time.perf_counter() - t0, 1)})
             print(f"fit: {f['n_train']} training positions, {f['n_held']} held-out positions "
                   f"(other games), {fits[-1]['fit_s']:.0f} s; squared error of the value "

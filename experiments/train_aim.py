@@ -43,7 +43,7 @@ DEFAULTS: dict[str, Any] = {
     "base": "pretrained:aim=none", "entries": 1, "opponent": "geometric", "games": 200,
     "offsets": {"max_deg": 1.0, "n": 21}, "draws": 16, "noise": "tournament", "chunk": 48,
     "fit": {"hidden": [256, 256, 256], "epochs": 30, "batch": 256, "lr": 0.001,
-            "mirror": [], "threads": None},
+            "mirror": [], "threads": None, "layout": "mlp", "head": [256, 128]},
     "eval": {"geometric": 1000, "planner": 200, "seed": 50_000},
     "leave": {"reply_candidates": 12, "reply_noise": 4, "weight": 0.75, "own": 0.5,
               "aim": "shipped"},
@@ -86,6 +86,14 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
             (ft is not None and (isinstance(ft, bool) or not isinstance(ft, int) or ft < 1)):
         raise ValueError(f"fit: epochs and batch must be >= 1 and threads null or an integer "
                          f">= 1, got {cfg['fit']}")
+    from cuegym.agents.aim import LAYOUTS
+
+    if cfg["fit"]["layout"] not in LAYOUTS:
+        raise ValueError(f"fit: layout must be one of {list(LAYOUTS)}, got "
+                         f"{cfg['fit']['layout']!r}")
+    if cfg["fit"]["layout"] == "contact" and cfg["target"] == "leave":
+        raise ValueError("fit: layout 'contact' scores aim offsets; the leave (target: leave) "
+                         "takes layout 'mlp'")
     mirror = cfg["fit"]["mirror"]
     if not isinstance(mirror, list) or not set(mirror) <= {"long", "short"}:
         raise ValueError(f"fit: mirror must be a list of the axes long, short, got {mirror!r}")
@@ -227,6 +235,7 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
                                     curves=cfg["target"] != "leave", axes=fit["mirror"])
     net = fit_aim(x, values, offsets(cfg), hidden=fit["hidden"], epochs=int(fit["epochs"]),
                   batch=int(fit["batch"]), lr=float(fit["lr"]), seed=int(cfg["seed"]),
+                  layout=fit["layout"], head=fit["head"],
                   log=(lambda e, loss: _log({"epoch": e, "loss": loss}))
                   if cfg["progress_bar"] else None)
     meta = {"game": "keglebillard", "config": cfg, "positions": positions,

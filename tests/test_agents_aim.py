@@ -367,7 +367,9 @@ def test_train_aim_config_and_tiny_run(tmp_path):
                       ({"fit": {"mirror": ["diagonal"]}}, "mirror must be a list"),
                       ({"games": 1, "workers": 2}, "at least workers"),
                       ({"draws": 0}, "draws must be >= 1"),
-                      ({"entries": 0}, "entries must be >= 1")):
+                      ({"entries": 0}, "entries must be >= 1"),
+                      ({"fit": {"layout": "cnn"}}, "layout must be one of"),
+                      ({"target": "leave", "fit": {"layout": "contact"}}, "takes layout 'mlp'")):
         with pytest.raises(ValueError, match=msg):
             load_config(None, over)
     assert load_config(None, {"draws": None})["draws"] == 16
@@ -384,6 +386,11 @@ def test_train_aim_config_and_tiny_run(tmp_path):
     mirror = [a.replace("fit={", "fit={mirror: [long, short], ") for a in argv]
     assert main([*mirror, "--resume"]) == 0  # a fit on the labels and their mirror images
     assert load_aim(run / "model.pt")[1]["config"]["fit"]["mirror"] == ["long", "short"]
+    contact = [a.replace("fit={", "fit={layout: contact, head: [8], ") for a in argv]
+    assert main([*contact, "--resume"]) == 0  # the contact network on the same labels
+    from cuegym.agents.aim_contact import ContactAimNet
+
+    assert isinstance(load_aim(run / "model.pt")[0], ContactAimNet)
 
 
 def test_shipped_correction_is_the_shipped_recipe():

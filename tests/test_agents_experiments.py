@@ -286,3 +286,36 @@ def test_aim_sweep_fit_judges_a_network_on_fresh_draws():
     even = sweep(games=1, draws=2, offset=1.0, n=2, seed=5)
     with pytest.raises(ValueError, match="odd number of offsets"):
         fit(even, even)
+
+
+def test_aim_sweep_positions_as_the_aim_networks_inputs():
+    """as_aim_inputs decodes a sweep's positions and strikes into exactly the inputs the
+    shipped aim network reads of the same positions and the aimer's strikes (float32 inputs:
+    the positions to their last bits), its curves signed as those inputs sign offsets."""
+    from aim_sweep import as_aim_inputs, fit_contact, sweep
+
+    from cuegym.agents import make_agent, make_arena
+    from cuegym.agents.aim import SIDE, aim_inputs
+    from cuegym.agents.base import Strikes
+    from cuegym.agents.expert import collect_positions
+    from cuegym.agents.geometric_kegle import kegle_candidates_batch
+
+    r = sweep(games=2, draws=2, offset=1.0, n=3, seed=5, redraw=True)
+    arena = make_arena("keglebillard")
+    geo = make_agent("geometric", "keglebillard", arena=arena)
+    states, _, _ = collect_positions(arena, [geo, geo], 2, seed=5)  # the sweep's positions
+    c = kegle_candidates_batch(arena, states, spins=(-0.4,))
+    rows = np.arange(len(states))
+    best = np.argmin(c.cost, axis=1)
+    want, _ = aim_inputs(arena, states, Strikes(c.cue[rows, best], np.zeros(len(rows), np.int64),
+                                                c.place[rows, best]))
+    x, curves = as_aim_inputs(arena, r)
+    assert x.shape == want.shape
+    np.testing.assert_allclose(x, want, atol=2e-4)
+    flip = (r["inputs"][:, -1] < 0) != (x[:, SIDE] < 0)
+    for k in ("values", "values2"):
+        np.testing.assert_array_equal(curves[k][~flip], r[k][~flip])
+        np.testing.assert_array_equal(curves[k][flip], r[k][flip, ::-1])
+    f = fit_contact(r, r, epochs=1, hidden=8, head=(8,), batch=8)
+    assert f["n_train"] == r["aimed"].sum()
+    assert np.isfinite([f["network"], f["train_mse"], f["held_mse"]]).all()
