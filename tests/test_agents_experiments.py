@@ -264,7 +264,8 @@ def test_aim_sweep_cli_fits_a_scaling_curve(tmp_path, capsys):
     assert "holds a sweep of" in capsys.readouterr().err
     for bad, says in ((["--fit-sizes", "5,x"], "--fit-sizes takes"),
                       (["--batch", "0"], "--batch must be >= 1"),
-                      (["--workers", "3"], "--workers must be in 1..--games")):
+                      (["--workers", "3"], "--workers must be in 1..--games"),
+                      (["--layout", "contact", "--device", "cuda"], "trains on the cpu")):
         with pytest.raises(SystemExit) as stop:  # argparse's usage error
             main(["--games", "2", "--fit", "--n", "3", *bad])
         assert stop.value.code == 2 and says in capsys.readouterr().err
