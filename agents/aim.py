@@ -159,7 +159,7 @@ def inputs_of(arena: Any, obs: np.ndarray, xy: np.ndarray, pins: np.ndarray, str
                "side": side, "cut": cut / 90.0, "first_white_1": white == 1,
                "first_white_2": white == 2, "off_1": off[:, 0], "off_2": off[:, 1]}
     shot = np.column_stack([columns[name] for name in STRIKE_NAMES])
-    pockets = np.asarray([[p.x, p.y] for p in arena.table.pockets])
+    pockets = arena.pockets[:, :2]
     x = np.hstack([obs, shot, frame(xy[:, 1:]),
                    frame(np.broadcast_to(g.pin_spots, (T, *g.pin_spots.shape))),
                    frame(np.broadcast_to(pockets, (T, *pockets.shape))), pins])
@@ -214,7 +214,7 @@ def mirrored_inputs(arena: Any, x: np.ndarray, axis: str = "long") -> np.ndarray
                          f"salvo line) have no mirror image in the {axis} axis")
     c = MIRRORS[axis]
     pins = _mirror_order(np.asarray(arena.g.pin_spots), axis)
-    pockets = _mirror_order(np.asarray([[p.x, p.y] for p in arena.table.pockets]), axis)
+    pockets = _mirror_order(arena.pockets[:, :2], axis)
     out = x.copy()
     out[:, [OBS_INDEX[f"{b}_{c}"] for b in ("red", "white", "spotted")]] *= -1.0
     up = OBS_INDEX["king_up"]  # the standing pins, in spot order

@@ -7,9 +7,11 @@ that does not simulate"). An MLP on the position's coordinates has to learn that
 from the data and fits it poorly; this module computes it. For each offset the strike is turned
 by, :func:`contact_geometry` follows the red in a straight line to the first white (the ghost
 ball), sends the white along the line of centres and the red along the tangent (the stun
-shot's 90-degree rule; speed, spin and cushions are left to the network), and measures every
-line against the pins, the pockets and the other white: how far along it each lies, how far
-across, and whether a ball on it would touch a standing pin. :class:`ContactAimNet` scores
+shot's 90-degree rule) and, with follow or draw, bent by 2/7 of its speed along the line of
+centres, and measures every line, and the white's and the tangent's first cushion rebounds,
+against the pins, the pockets and the other white: how far along it each lies, how far
+across, and whether a ball on it would touch a standing pin (speed and the rest of the spin
+are left to the network). :class:`ContactAimNet` scores
 each offset from those features and a summary of the position with one shared head, so the
 same geometry means the same value at every offset.
 
@@ -44,6 +46,9 @@ N_CONTACT = 9 + 3 * 5 + 4 * 3 * N_TARGETS + 2 * (2 + 3 * (5 + 6))
 #: The red's forward speed kept along the line of centres by its roll (follow, +) or backspin
 #: (draw, -), as a fraction of its speed times the cut's cosine: a rolling ball keeps 2/7.
 FOLLOW = 2.0 / 7.0
+#: The table constants :func:`contact_geometry` reads (:func:`table_geometry`).
+TABLE_KEYS = ("half", "radii", "pins", "pockets")
+
 
 def table_geometry(arena: Any) -> dict[str, np.ndarray]:
     """The keglebillard table's constants the geometry needs, from ``arena``: ``half`` (2,)
@@ -53,7 +58,7 @@ def table_geometry(arena: Any) -> dict[str, np.ndarray]:
     return {"half": np.asarray(g.half, np.float32),
             "radii": np.asarray([arena.R, g.r_pin], np.float32),
             "pins": np.asarray(g.pin_spots, np.float32),
-            "pockets": np.asarray([[p.x, p.y] for p in arena.table.pockets], np.float32)}
+            "pockets": np.asarray(arena.pockets[:, :2], np.float32)}
 
 
 def _line(p0: torch.Tensor, d: torch.Tensor, pts: torch.Tensor, sgn: torch.Tensor,
@@ -228,7 +233,7 @@ class ContactAimNet(CurveReadout, nn.Module):
         self.head = _mlp(h0, [*self.head_widths[1:], 1], last=False)
 
     def table(self) -> dict[str, torch.Tensor]:
-        return {k: getattr(self, f"table_{k}") for k in ("half", "radii", "pins", "pockets")}
+        return {k: getattr(self, f"table_{k}") for k in TABLE_KEYS}
 
     def geometry(self, x: torch.Tensor) -> torch.Tensor:
         """(B, n, N_CONTACT) the offsets' geometry of inputs ``x`` (B, D), unnormalised."""
@@ -266,4 +271,5 @@ def contact_net(x: np.ndarray, offsets: Sequence[float], arena: Any, hidden: Seq
     return net
 
 
-__all__ = ["N_CONTACT", "ContactAimNet", "contact_geometry", "contact_net", "table_geometry"]
+__all__ = ["N_CONTACT", "TABLE_KEYS", "ContactAimNet", "contact_geometry", "contact_net",
+           "table_geometry"]

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents import make_agent
-from cuegym.agents.aim import ghost_contact
+from cuegym.agents.aim import LAYOUTS, SIDE, fit_aim, ghost_contact, inputs_of
 from cuegym.agents.arena import make_arena
 from cuegym.agents.base import Strikes, load_noise
 from cuegym.agents.expert import collect_positions, mean_values
@@ -177,7 +177,6 @@ def as_aim_inputs(arena: Any, sweep_out: dict[str, np.ndarray]
     Returns:
         ``x`` (T, D) float32 and ``{"values": ..., "values2": ...}`` (those ``sweep_out`` has).
     """
-    from cuegym.agents.aim import SIDE, inputs_of
     from cuegym.games.kegle_obs import OBS_DIM, OBS_INDEX
 
     inputs = np.asarray(sweep_out["inputs"], np.float64)
@@ -207,24 +206,26 @@ def fit_contact(train: dict[str, np.ndarray], held: dict[str, np.ndarray], *,
     contact layout (:class:`cuegym.agents.aim_contact.ContactAimNet`: a trunk of two
     ``hidden`` layers, the ``head`` over each offset's contact geometry), fitted by
     :func:`cuegym.agents.aim.fit_aim` (one-cycle, ``epochs`` passes). The same figures."""
-    from cuegym.agents.aim import fit_aim
-
     arena = make_arena("keglebillard")
-    n = len(train["offsets"])
     (x, tv), (hx, hv) = as_aim_inputs(arena, train), as_aim_inputs(arena, held)
     a, b = train["aimed"], held["aimed"]
     net = fit_aim(x[a], tv["values"][a], train["offsets"], hidden=(hidden, hidden), head=head,
                   epochs=epochs, batch=batch, seed=seed, layout="contact", arena=arena)
     train_pred = np.concatenate([net.points(x[a][i:i + 4096]) for i in range(0, int(a.sum()),
                                                                              4096)])
-    pred = net.points(hx[b])
-    fresh, first = hv["values2"][b], hv["values"][b]
-    rows, zero = np.arange(len(fresh)), n // 2
+    return _judge(net.points(hx[b]), hv["values2"][b], hv["values"][b], int(a.sum()),
+                  float(((train_pred - tv["values"][a]) ** 2).mean()))
+
+
+def _judge(pred: np.ndarray, fresh: np.ndarray, first: np.ndarray, n_train: int,
+           train_mse: float) -> dict[str, float]:
+    """A fit's figures (:func:`fit`) from its predicted curves ``pred`` (T, n) [points] of the
+    held-out positions, their fresh-draw curves ``fresh`` and first-draw curves ``first``."""
+    rows, zero = np.arange(len(fresh)), fresh.shape[1] // 2
     return {"aimer": float(fresh[:, zero].mean()),
             "network": float(fresh[rows, pred.argmax(1)].mean()),
             "search": float(fresh[rows, first.argmax(1)].mean()),
-            "n_train": int(a.sum()), "n_held": int(b.sum()),
-            "train_mse": float(((train_pred - tv["values"][a]) ** 2).mean()),
+            "n_train": n_train, "n_held": len(fresh), "train_mse": train_mse,
             "held_mse": float(((pred - fresh) ** 2).mean()),
             "noise_mse": float(((first - fresh) ** 2).mean())}
 
@@ -272,14 +273,7 @@ def fit(train: dict[str, np.ndarray], held: dict[str, np.ndarray], *, hidden: in
         train_mse = float(((net((x - mu) / sd) - y) ** 2).mean()) * 100.0
         held_x = torch.as_tensor(held["inputs"][b], device=dev)
         pred = net((held_x - mu) / sd).cpu().numpy() * 10.0
-    fresh, first = held["values2"][b], held["values"][b]
-    rows, zero = np.arange(len(fresh)), n // 2
-    return {"aimer": float(fresh[:, zero].mean()),
-            "network": float(fresh[rows, pred.argmax(1)].mean()),
-            "search": float(fresh[rows, first.argmax(1)].mean()),
-            "n_train": int(a.sum()), "n_held": int(b.sum()), "train_mse": train_mse,
-            "held_mse": float(((pred - fresh) ** 2).mean()),
-            "noise_mse": float(((first - fresh) ** 2).mean())}
+    return _judge(pred, held["values2"][b], held["values"][b], int(a.sum()), train_mse)
 
 
 @cli_main
@@ -299,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=256, help="--fit: positions per step")
     ap.add_argument("--device", default="cpu", help="--fit: torch device (cpu, cuda; the "
                     "mlp layout)")
-    ap.add_argument("--layout", choices=("mlp", "contact"), default="mlp", help="--fit: the "
+    ap.add_argument("--layout", choices=LAYOUTS, default="mlp", help="--fit: the "
                     "network: an MLP on the sweep's inputs, or the shipped aim network's "
                     "inputs and contact geometry (cuegym.agents.aim_contact; pass --epochs, "
                     "e.g. 30)")
