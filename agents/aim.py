@@ -515,7 +515,10 @@ def load_aim(path: str | Path) -> tuple[AimNet, dict[str, Any]]:
 class AimCorrectedAgent(Agent):
     """Plays ``base``'s strike with the aim turned by the :class:`AimNet`'s best offset; with
     ``entries`` > 1, the best of the base agent's ``entries`` best strikes (:func:`base_strikes`)
-    by the network's predicted value of its best offset, turned by that offset.
+    by the network's predicted value of its best offset, turned by that offset. Where the base
+    agent chooses by the leave (``LeaveAwareAgent``), its ``entries`` best by its own choice,
+    and the network's best value minus the leave's ``weight`` times each strike's predicted
+    leave decides among them.
 
     Args:
         base: a keglebillard agent (the strikes to correct).
@@ -548,7 +551,11 @@ class AimCorrectedAgent(Agent):
 
     def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
         k = self.entries
-        strikes = base_strikes(self.base, states, k, rng)
+        leave = None
+        if k > 1 and hasattr(self.base, "leaves"):  # the leave's best strikes, and their leaves
+            strikes, _, leave = self.base.ranked(states, k, values=True)
+        else:
+            strikes = base_strikes(self.base, states, k, rng)
         if not len(strikes):
             return strikes
         batch = self.arena.g.batch(states)
@@ -556,7 +563,10 @@ class AimCorrectedAgent(Agent):
         x, sign = aim_inputs(self.arena, batch.take(np.repeat(np.arange(T), k)), strikes)
         pred = self.net.curves(x).reshape(T, k, -1)
         best = pred.argmax(2)  # (T, k) each strike's best offset
-        entry = pred.max(2).argmax(1)  # ties: the base agent's order
+        peak = pred.max(2)
+        if leave is not None:
+            peak = peak - self.base.weight * leave
+        entry = peak.argmax(1)  # ties: the base agent's order
         rows = np.arange(T) * k + entry
         offs = self.net.offsets.numpy()[best[np.arange(T), entry]].astype(np.float64)
         return turned(strikes.take(rows), sign[rows], offs, each=True)

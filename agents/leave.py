@@ -197,19 +197,42 @@ class LeaveAwareAgent(Agent):
         """(n,) the predicted leave [points] of each strike (one per state of ``states``)."""
         return self.predict(states, strikes)[:, 0]
 
-    def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
-        k = self.entries
-        strikes, q = self.base.ranked(states, k, values=True)
+    def ranked(self, states: Sequence[Any], k: int, values: bool = False
+               ) -> Strikes | tuple[Strikes, np.ndarray]:
+        """The ``k`` best of the base DQN's ``entries`` best entries by this agent's choice
+        (``(1 - own) * Q + own * own value - weight * leave``, points), best first; entry 0 is
+        what :meth:`act` plays. So a correction can choose among the leave's best entries
+        (``base_strikes``), as it does among the DQN's.
+
+        Returns:
+            ``len(states) * k`` strikes, state-major (entry e of state t at row ``t * k + e``);
+            with ``values``, also their choice values [points], (len(states), k), and the
+            predicted leaves [points], (len(states), k).
+        """
+        k = int(k)
+        if not 1 <= k <= self.entries:
+            raise ValueError(f"{k} best entries asked for; the leave chooses among "
+                             f"{self.entries} (1 to {self.entries})")
+        K = self.entries
+        strikes, q = self.base.ranked(states, K, values=True)
         if not len(strikes):
-            return strikes
+            return (strikes, np.zeros((0, k)), np.zeros((0, k))) if values else strikes
         batch = self.arena.g.batch(states)
         T = len(batch)
-        pred = self.predict(batch.take(np.repeat(np.arange(T), k)), strikes).reshape(T, k, -1)
+        pred = self.predict(batch.take(np.repeat(np.arange(T), K)), strikes).reshape(T, K, -1)
         points = self.scale * q
         if self.own > 0:
             points = (1.0 - self.own) * points + self.own * pred[:, :, 1]
         score = points - self.weight * pred[:, :, 0]
-        return strikes.take(np.arange(T) * k + score.argmax(1))  # ties: the DQN's order
+        order = np.argsort(-score, axis=1, kind="stable")[:, :k]  # ties: the DQN's order
+        chosen = strikes.take((np.arange(T)[:, None] * K + order).reshape(-1))
+        if not values:
+            return chosen
+        return (chosen, np.take_along_axis(score, order, 1),
+                np.take_along_axis(pred[:, :, 0], order, 1))
+
+    def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
+        return self.ranked(states, 1)
 
     def reset(self) -> None:
         self.base.reset()

@@ -320,3 +320,39 @@ def test_aim_sweep_positions_as_the_aim_networks_inputs():
     f = fit_contact(r, r, epochs=1, hidden=8, head=(8,), batch=8)
     assert f["n_train"] == r["aimed"].sum()
     assert np.isfinite([f["network"], f["train_mse"], f["held_mse"]]).all()
+
+
+def test_aim_bound_searches_the_leaves_strikes(capsys):
+    from aim_bound import AimSearchAgent, main
+
+    from cuegym.agents import make_agent, make_arena
+    from cuegym.agents.expert import collect_positions
+
+    arena = make_arena("keglebillard")
+    leave = make_agent("pretrained:aim=none,leave=shipped", "keglebillard", arena=arena)
+    states, _, _ = collect_positions(arena, [leave, make_agent("geometric", "keglebillard")],
+                                     1, seed=3)
+    states = states.take(np.arange(min(len(states), 6)))
+    T = len(states)
+    rng = np.random.default_rng(0)
+    # one strike, the one offset 0: the base agent's own strike
+    same = AimSearchAgent(leave, arena, 1, offsets=[0.0], draws=1).act(states, rng)
+    np.testing.assert_array_equal(same.cue, leave.act(states, rng).cue)
+    # two strikes: one of the leave's best two, turned by one of the offsets
+    two = AimSearchAgent(leave, arena, 2, offsets=[-0.5, 0.0, 0.5], draws=2).act(states, rng)
+    top = leave.ranked(states, 2)
+    for t in range(T):
+        turn = two.cue[t, 1] - top.cue[2 * t: 2 * t + 2, 1]
+        ok = [np.allclose(np.delete(two.cue[t], 1), np.delete(top.cue[2 * t + e], 1))
+              and np.isclose(abs(turn[e]), 0.5) | np.isclose(turn[e], 0.0) for e in (0, 1)]
+        assert any(ok), t
+    with pytest.raises(ValueError, match="does not rank its strikes by a leave"):
+        AimSearchAgent(make_agent("geometric", "keglebillard"), arena, 2)
+    assert main(["--entries", "2", "--games", "2", "--draws", "2", "--n", "3", "--seed", "1",
+                 "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["games"] == 2 and res["decided"] <= 2 and res["simulated_per_move"] == 12
+    assert 0.0 <= res["ci95"][0] <= res["win_rate"] <= res["ci95"][1] <= 1.0
+    with pytest.raises(SystemExit) as err:
+        main(["--draws", "0"])
+    assert err.value.code == 2 and "--draws must be >= 1" in capsys.readouterr().err

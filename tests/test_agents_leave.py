@@ -11,7 +11,15 @@ import numpy as np
 import pytest
 
 from cuegym.agents import make_agent, make_arena, pretrained_path
-from cuegym.agents.aim import AimCorrectedAgent, AimNet, aim_inputs, load_aim, save_aim
+from cuegym.agents.aim import (
+    AimCorrectedAgent,
+    AimNet,
+    aim_inputs,
+    base_strikes,
+    load_aim,
+    save_aim,
+    turned,
+)
 from cuegym.agents.base import Strikes, load_noise
 from cuegym.agents.expert import collect_positions
 from cuegym.agents.leave import (
@@ -119,6 +127,72 @@ def test_leave_agent_plays_the_best_net_value(kegle, dqn, positions, monkeypatch
     want = (0.5 * agent.scale * q + 0.5 * own.reshape(T, 3)).argmax(1)
     got = agent.act(positions, np.random.default_rng(0))
     np.testing.assert_array_equal(got.cue, ranked.take(np.arange(T) * 3 + want).cue)
+
+
+def _fixed_leaves(kegle, dqn, positions, monkeypatch, weight):
+    """A leave agent over the DQN's best 3 whose network predicts the leaves 5, 9, -3 (and own
+    value 0) for them, in every position; returns (agent, the leaves (T * 3,))."""
+    agent = LeaveAwareAgent(dqn, _leave_net(kegle, positions, dqn), entries=3, weight=weight,
+                            arena=kegle)
+    leave = np.tile([5.0, 9.0, -3.0], len(positions))
+    monkeypatch.setattr(agent, "predict",
+                        lambda states, strikes: np.stack([leave, np.zeros_like(leave)], 1))
+    return agent, leave
+
+
+def test_leave_agent_ranks_its_entries(kegle, dqn, positions, monkeypatch):
+    agent, leave = _fixed_leaves(kegle, dqn, positions, monkeypatch, 1.0)
+    T = len(positions)
+    _, q = dqn.ranked(positions, 3, values=True)
+    score = agent.scale * q - leave.reshape(T, 3)
+    order = np.argsort(-score, axis=1, kind="stable")
+    dqn3 = dqn.ranked(positions, 3)
+    got, val, lv = agent.ranked(positions, 2, values=True)
+    assert len(got) == 2 * T and val.shape == lv.shape == (T, 2)
+    rows = (np.arange(T)[:, None] * 3 + order[:, :2]).reshape(-1)
+    np.testing.assert_array_equal(got.cue, dqn3.take(rows).cue)
+    np.testing.assert_allclose(val, np.take_along_axis(score, order[:, :2], 1))
+    np.testing.assert_allclose(lv, np.take_along_axis(leave.reshape(T, 3), order[:, :2], 1))
+    assert (val[:, 0] >= val[:, 1]).all()
+    # entry 0 is what act plays; the aim correction's base_strikes takes the ranking
+    np.testing.assert_array_equal(agent.act(positions, np.random.default_rng(0)).cue,
+                                  got.take(np.arange(T) * 2).cue)
+    np.testing.assert_array_equal(base_strikes(agent, positions, 2,
+                                               np.random.default_rng(0)).cue, got.cue)
+    for bad in (0, 4):
+        with pytest.raises(ValueError, match=f"{bad} best entries"):
+            agent.ranked(positions, bad)
+    empty, v0, l0 = agent.ranked([], 2, values=True)
+    assert len(empty) == 0 and v0.shape == l0.shape == (0, 2)
+
+
+def test_aim_correction_among_the_leaves_entries(kegle, dqn, positions, monkeypatch):
+    """entries=2 over a leave agent: its best two by its own choice, then the aim network's
+    best value minus the leave's weight times each one's predicted leave."""
+    import torch
+
+    leave_agent, _ = _fixed_leaves(kegle, dqn, positions, monkeypatch, 0.75)
+    T = len(positions)
+    top, _, leaves = leave_agent.ranked(positions, 2, values=True)
+    x, sign = aim_inputs(kegle, positions.take(np.repeat(np.arange(T), 2)), top)
+    offs = np.linspace(-1.0, 1.0, 5)
+    aim = AimNet(x.shape[1], offs, hidden=(8,))
+    with torch.no_grad():
+        pred = aim(torch.as_tensor(x)).numpy().reshape(T, 2, -1)
+    got = AimCorrectedAgent(leave_agent, aim, arena=kegle, entries=2).act(
+        positions, np.random.default_rng(0))
+    entry = (pred.max(2) - 0.75 * leaves).argmax(1)
+    rows = np.arange(T) * 2 + entry
+    want = turned(top.take(rows), sign[rows], offs[pred[np.arange(T), entry].argmax(1)],
+                  each=True)
+    np.testing.assert_array_equal(got.cue, want.cue)
+    # a huge leave weight: the entry the leave ranks first (it leaves least) wins always
+    leave_agent.weight = 1e6
+    got = AimCorrectedAgent(leave_agent, aim, arena=kegle, entries=2).act(
+        positions, np.random.default_rng(0))
+    first, _, _ = leave_agent.ranked(positions, 2, values=True)
+    np.testing.assert_array_equal(np.delete(got.cue, 1, axis=1),
+                                  np.delete(first.take(np.arange(T) * 2).cue, 1, axis=1))
 
 
 def test_leave_agent_bad_arguments(kegle, dqn, positions, tmp_path):

@@ -1,0 +1,154 @@
+"""Aim bound: how far can a correction of the shipped agent's aim (and choice among its best
+entries) take it in games, if it were perfect?
+
+The keglebillard networks learn value curves over aim offsets that simulation gives exactly. This
+measurement replaces the networks by that simulation at play time: :class:`AimSearchAgent` takes
+the shipped agent's ``--entries`` best strikes (the leave's ranking, ``LeaveAwareAgent.ranked``),
+turns each by ``--n`` aim offsets in [-``--offset``, +``--offset``] degrees (signed by the cut
+side, as the aim network's), simulates every turned strike under ``--draws`` common draws of the
+tournament noise (``aim.aim_curves``, the aim labels' own code) and plays the strike and offset of
+highest mean value minus the leave's weight times its predicted leave. It simulates
+``entries x n x draws`` shots a move (336 for one entry): **a bound for the networks, not an
+agent to ship**. With ``--entries 1`` it is the exact counterpart of the shipped aim correction
+(which predicts the same curves without simulating).
+
+    python experiments/aim_bound.py --entries 1 --games 500 --seed 900
+
+prints the games won against ``--opponent`` (Wilson 95 %), points a shot and fouls; docs/agents.md
+("The bound of the aim correction, in games") has the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from cuegym.agents import make_agent
+from cuegym.agents.aim import aim_curves, aim_inputs, base_strikes, turned
+from cuegym.agents.arena import make_arena, play_games
+from cuegym.agents.base import Agent, Strikes, load_noise
+from cuegym.agents.ratings import wilson_interval
+from cuegym.cli_errors import cli_main
+
+
+class AimSearchAgent(Agent):
+    """Simulates at play time (module doc): of ``base``'s ``entries`` best strikes, the one and
+    the aim offset of highest simulated mean value - ``weight`` x its predicted leave.
+
+    Args:
+        base: the agent whose strikes are searched: a ``LeaveAwareAgent`` (its ranking and
+            predicted leaves; ``weight`` defaults to its own) or any keglebillard agent with
+            ``entries`` = 1 (no leave term then).
+        arena: the keglebillard arena (simulates the searched strikes).
+        entries: strikes searched per move. offsets: (n,) aim offsets [deg], signed by the cut
+            side. draws: noise draws per turned strike, common to a move's strikes.
+        noise: the execution noise the search assumes (a ``configs/envs/noise.yaml`` name).
+        weight: a point of predicted leave against one of own value (default: the base's).
+    """
+
+    game = "keglebillard"
+
+    def __init__(self, base: Agent, arena: Any, entries: int = 1,
+                 offsets: Sequence[float] = tuple(np.linspace(-1.0, 1.0, 21)), draws: int = 16,
+                 noise: str = "tournament", weight: float | None = None) -> None:
+        if entries > 1 and not hasattr(base, "leaves"):
+            raise ValueError(f"entries={entries}: {base.name!r} does not rank its strikes by a "
+                             "leave (pretrained:aim=none,leave=shipped does)")
+        self.base, self.arena, self.entries, self.draws = base, arena, int(entries), int(draws)
+        self.offsets = np.asarray(offsets, np.float64)
+        self.noise = load_noise(noise)
+        self.weight = float(getattr(base, "weight", 0.0) if weight is None else weight)
+        self.name = f"aimsearch{self.entries}"
+
+    def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
+        k = self.entries
+        if k == 1:
+            strikes, leave = base_strikes(self.base, states, 1, rng), None
+        else:
+            strikes, _, leave = self.base.ranked(states, k, values=True)
+        if not len(strikes):
+            return strikes
+        batch = self.arena.g.batch(states)
+        T = len(batch)
+        rep = batch.take(np.repeat(np.arange(T), k))
+        _, sign = aim_inputs(self.arena, rep, strikes)
+        _, values = aim_curves(self.arena, rep, strikes, self.offsets, self.draws, rng,
+                               self.noise)
+        curves = values.reshape(T, k, -1)
+        total = curves.max(2) - (0.0 if leave is None else self.weight * leave)
+        entry = total.argmax(1)
+        rows = np.arange(T) * k + entry
+        offs = self.offsets[curves[np.arange(T), entry].argmax(1)]
+        return turned(strikes.take(rows), sign[rows], offs, each=True)
+
+    def reset(self) -> None:
+        self.base.reset()
+
+
+def bound(entries: int, games: int, seed: int, opponent: str = "planner",
+          agent: str = "pretrained:aim=none,leave=shipped", draws: int = 16,
+          offset: float = 1.0, n: int = 21) -> dict[str, Any]:
+    """Play ``games`` games (seats alternating, tournament noise) of :class:`AimSearchAgent`
+    over ``agent``'s strikes against ``opponent``; returns the tally (JSON-ready)."""
+    arena = make_arena("keglebillard")
+    searcher = AimSearchAgent(make_agent(agent, "keglebillard", arena=arena), arena, entries,
+                              np.linspace(-offset, offset, n), draws)
+    t0 = time.perf_counter()
+    res = play_games(arena, [searcher, make_agent(opponent, "keglebillard", arena=arena)],
+                     games, seed=seed)
+    me, them = res.stats(0), res.stats(1)
+    decided = me["wins"] + me["losses"]
+    return {"agent": agent, "entries": entries, "offsets": n, "offset": offset, "draws": draws,
+            "opponent": opponent, "games": games, "seed": seed, "wins": me["wins"],
+            "decided": decided, "win_rate": me["wins"] / max(decided, 1),
+            "ci95": list(wilson_interval(me["wins"], decided)),
+            "points_per_shot": me["points_per_shot"], "foul_rate": me["foul_rate"],
+            "opponent_points_per_shot": them["points_per_shot"],
+            "opponent_foul_rate": them["foul_rate"],
+            "simulated_per_move": entries * n * draws,
+            "seconds": round(time.perf_counter() - t0, 1)}
+
+
+@cli_main
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--entries", type=int, default=1, help="the leave's best strikes searched")
+    p.add_argument("--games", type=int, default=500)
+    p.add_argument("--seed", type=int, default=900)
+    p.add_argument("--opponent", default="planner", help="agent spec (make_agent)")
+    p.add_argument("--agent", default="pretrained:aim=none,leave=shipped",
+                   help="the agent whose strikes are searched")
+    p.add_argument("--draws", type=int, default=16, help="noise draws per turned strike")
+    p.add_argument("--offset", type=float, default=1.0, help="largest aim offset [deg]")
+    p.add_argument("--n", type=int, default=21, help="aim offsets")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a line")
+    args = p.parse_args(argv)
+    for key in ("entries", "games", "draws", "n"):
+        if getattr(args, key) < 1:
+            p.error(f"--{key} must be >= 1, got {getattr(args, key)}")
+    if not (np.isfinite(args.offset) and args.offset >= 0):
+        p.error(f"--offset must be a finite number >= 0, got {args.offset}")
+    res = bound(args.entries, args.games, args.seed, args.opponent, args.agent, args.draws,
+                args.offset, args.n)
+    if args.json:
+        print(json.dumps(res, indent=1))
+        return 0
+    lo, hi = res["ci95"]
+    print(f"aim search over {res['entries']} strike(s) x {res['offsets']} offsets x "
+          f"{res['draws']} draws ({res['simulated_per_move']} simulated shots a move) against "
+          f"{res['opponent']}, seed {res['seed']}: won {res['wins']} of {res['decided']} "
+          f"({res['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]), {res['points_per_shot']:.2f} points "
+          f"a shot, fouls {res['foul_rate']:.1%} (opponent {res['opponent_points_per_shot']:.2f}"
+          f", {res['opponent_foul_rate']:.1%}); {res['seconds']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
