@@ -486,13 +486,21 @@ class GameResults:
 
     def stats(self, a: int) -> dict[str, float]:
         """points_per_shot, given_per_shot, foul_rate, shots, and the game counts of agent
-        ``a``: games, wins, losses, draws (finished, nobody won), unfinished (cut off)."""
+        ``a``: games, wins, losses, draws (finished, nobody won), unfinished (cut off), and
+        lost_on_own_shot: the losses that agent's own shot ended (keglebillard: a foul whose
+        skæve took the opponent to the distance, K-21/K-22)."""
         mine = [r for r, ag in zip(self.shots, self.agent, strict=True) if ag == a]
         n = len(mine)
         seated = (self.seats == a).any(1)
         fin = seated & self.finished
         wins = int((self.winner == a).sum())
         draws = int((fin & (self.winner == -1)).sum())
+        last = np.full(len(self.seats), -1, np.int64)  # each game's last shot (index in shots)
+        np.maximum.at(last, np.array([r.game for r in self.shots], np.int64),
+                      np.arange(len(self.shots)))
+        ended_by = np.full(len(self.seats), -1, np.int64)  # the agent who shot it
+        ended_by[last >= 0] = self.agent[last[last >= 0]]
+        lost = fin & (self.winner != a) & (self.winner != -1)
         return {
             "points_per_shot": float(np.mean([r.points for r in mine])) if n else 0.0,
             "given_per_shot": float(np.mean([r.given for r in mine])) if n else 0.0,
@@ -503,6 +511,7 @@ class GameResults:
             "losses": int(fin.sum()) - wins - draws,
             "draws": draws,
             "unfinished": int((seated & ~self.finished).sum()),
+            "lost_on_own_shot": int((lost & (ended_by == a)).sum()),
         }
 
 

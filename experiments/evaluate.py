@@ -21,7 +21,9 @@ finished), with its Wilson 95 % interval in ``win_rate_ci``; unfinished games ar
 (a draw half a win for each side; one virtual draw per pair as a weak prior), on the Elo scale
 (mean 0; +191 means 3 : 1 odds), ``rating_se`` its standard error: it does not depend on the
 order of the games. ``--json`` prints one object: ``{"agents": {"<name>": {"points_per_shot",
-"foul_rate", "rating", "rating_se", "wins", "losses", "draws", "unfinished", "spec", ...}},
+"foul_rate", "rating", "rating_se", "wins", "losses", "draws", "unfinished", "lost_on_own_shot"
+(losses the agent's own shot ended: a keglebillard foul whose skæve took the opponent to 70),
+"spec", ...}},
 "win_rate": {"<a>": {"<b>": ..}}, "win_rate_ci": {"<a>": {"<b>": [low, high]}}, "draw_rate",
 "unfinished": {"<a>": {"<b>": count}}, "notes": [...]}``; names are short (a model path becomes
 its run directory's or file's name; ``spec`` keeps the full one). Otherwise a table is printed.
@@ -128,6 +130,7 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
     won = np.zeros((n, n))  # won[i, j]: games i won against j
     drawn = np.zeros((n, n))  # finished, nobody won
     cut = np.zeros((n, n))  # unfinished (cut off by max_shots)
+    own_end = np.zeros(n, np.int64)  # losses ended by the loser's own shot
     t0 = time.time()
     for k, (i, j) in enumerate(itertools.combinations(range(n), 2)):
         on = arena
@@ -151,6 +154,7 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
         won[i, j], won[j, i] = a["wins"], b["wins"]
         drawn[i, j] = drawn[j, i] = a["draws"]
         cut[i, j] = cut[j, i] = a["unfinished"]
+        own_end[[i, j]] += [a["lost_on_own_shot"], b["lost_on_own_shot"]]
     rating, rating_se = bradley_terry(won + 0.5 * drawn)
     finished = won + won.T + drawn
     out_agents = {}
@@ -166,7 +170,8 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
             "rating": _num(rating[i], 1), "rating_se": _num(rating_se[i], 1),
             "shots": len(recs), "games": int(games * (n - 1)), "wins": int(won[i].sum()),
             "losses": int(won[:, i].sum()), "draws": int(drawn[i].sum()),
-            "unfinished": int(cut[i].sum()), "spec": specs[i], "agent": agents[i].name,
+            "unfinished": int(cut[i].sum()), "lost_on_own_shot": int(own_end[i]),
+            "spec": specs[i], "agent": agents[i].name,
         }
     others = {i: [j for j in range(n) if j != i] for i in range(n)}
     win_rate = {names[i]: {names[j]: _rate(won[i, j], finished[i, j]) for j in others[i]}

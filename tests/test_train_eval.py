@@ -395,3 +395,34 @@ def test_recipe_configs_are_the_shipped_agents_recipes():
             assert ours[key] == meta[key], (name, key)
         act = meta["action"]
         assert ours[act] == {k: v for k, v in meta[act].items() if k != "game"}, name
+
+
+def test_losses_ended_by_the_losers_own_shot():
+    """GameResults.stats counts the losses whose last shot was the loser's own (a keglebillard
+    foul whose skæve takes the opponent to 70), and evaluate.py reports them."""
+    from evaluate import run_tournament
+
+    from cuegym.agents.arena import GameResults, ShotRecord
+
+    # game 0: agent 1 wins on its own shot; game 1: agent 0 fouls, agent 1 wins;
+    # game 2: agent 1 fouls, agent 0 wins; game 3: unfinished, agent 0 shot last
+    shots = [ShotRecord(0, 0, 3, 0, False), ShotRecord(0, 1, 9, 0, False),
+             ShotRecord(1, 1, 2, 0, False), ShotRecord(1, 0, 0, 8, True),
+             ShotRecord(2, 0, 4, 0, False), ShotRecord(2, 1, 0, 6, True),
+             ShotRecord(3, 0, 1, 0, False)]
+    res = GameResults(seats=np.array([[0, 1], [1, 0], [0, 1], [1, 0]]),
+                      winner=np.array([1, 1, 0, -1]), shots=shots,
+                      agent=np.array([0, 1, 1, 0, 0, 1, 0]), n_shots=np.array([2, 2, 2, 1]),
+                      finished=np.array([True, True, True, False]))
+    a, b = res.stats(0), res.stats(1)
+    assert (a["losses"], a["lost_on_own_shot"]) == (2, 1)
+    assert (b["losses"], b["lost_on_own_shot"]) == (1, 1)
+    assert a["unfinished"] == b["unfinished"] == 1
+    empty = GameResults(seats=np.array([[0, 1]]), winner=np.array([-1]), shots=[],
+                        agent=np.zeros(0, np.int64), n_shots=np.zeros(1, np.int64),
+                        finished=np.array([False]))
+    assert empty.stats(0)["lost_on_own_shot"] == 0
+    out = run_tournament("keglebillard", ["geometric", "random"], 4, 0, quiet=True)
+    for name in ("geometric", "random"):
+        row = out["agents"][name]
+        assert 0 <= row["lost_on_own_shot"] <= row["losses"]
