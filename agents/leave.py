@@ -198,7 +198,7 @@ class LeaveAwareAgent(Agent):
         return self.predict(states, strikes)[:, 0]
 
     def ranked(self, states: Sequence[Any], k: int, values: bool = False
-               ) -> Strikes | tuple[Strikes, np.ndarray]:
+               ) -> Strikes | tuple[Strikes, np.ndarray, np.ndarray]:
         """The ``k`` best of the base DQN's ``entries`` best entries by this agent's choice
         (``(1 - own) * Q + own * own value - weight * leave``, points), best first; entry 0 is
         what :meth:`act` plays. So a correction can choose among the leave's best entries
