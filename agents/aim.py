@@ -377,6 +377,30 @@ def base_strikes(base: Agent, states: Any, entries: int, rng: np.random.Generato
     return base.ranked(states, int(entries))
 
 
+def strikes_and_leaves(base: Agent, states: Any, entries: int, rng: np.random.Generator
+                       ) -> tuple[Strikes, np.ndarray | None]:
+    """The strikes a correction chooses among (:func:`base_strikes`) and, where the base agent
+    chooses by the leave (a ``LeaveAwareAgent``, ``entries`` > 1), its ranking's predicted
+    leaves [points], (len(states), entries); else None."""
+    if int(entries) > 1 and hasattr(base, "leaves"):
+        strikes, _, leave = base.ranked(states, int(entries), values=True)
+        return strikes, leave
+    return base_strikes(base, states, entries, rng), None
+
+
+def best_of(curves: np.ndarray, leave: np.ndarray | None, weight: float
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """The choice among each position's strikes by their value curves: ``curves`` (T, k, n)
+    over the offsets, ``leave`` (T, k) or None. Returns the (T,) strike of highest best value
+    minus ``weight`` x its leave (ties: the first) and the (T,) index of that strike's best
+    offset."""
+    peak = curves.max(2)
+    if leave is not None:
+        peak = peak - weight * leave
+    entry = peak.argmax(1)
+    return entry, curves[np.arange(len(curves)), entry].argmax(1)
+
+
 class CurveReadout:
     """What a value-curve network (``self(x)``: (T, n) curves over its ``offsets`` buffer)
     answers with numpy inputs; shared by :class:`AimNet` and
@@ -423,7 +447,6 @@ class AimNet(CurveReadout, nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.mlp((x - self.mu) / self.sd)
-
 
 
 #: The network layouts :func:`fit_aim` builds: an MLP on the inputs (:class:`AimNet`), or a
@@ -551,24 +574,16 @@ class AimCorrectedAgent(Agent):
 
     def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
         k = self.entries
-        leave = None
-        if k > 1 and hasattr(self.base, "leaves"):  # the leave's best strikes, and their leaves
-            strikes, _, leave = self.base.ranked(states, k, values=True)
-        else:
-            strikes = base_strikes(self.base, states, k, rng)
+        strikes, leave = strikes_and_leaves(self.base, states, k, rng)
         if not len(strikes):
             return strikes
         batch = self.arena.g.batch(states)
         T = len(batch)
         x, sign = aim_inputs(self.arena, batch.take(np.repeat(np.arange(T), k)), strikes)
-        pred = self.net.curves(x).reshape(T, k, -1)
-        best = pred.argmax(2)  # (T, k) each strike's best offset
-        peak = pred.max(2)
-        if leave is not None:
-            peak = peak - self.base.weight * leave
-        entry = peak.argmax(1)  # ties: the base agent's order
+        entry, best = best_of(self.net.curves(x).reshape(T, k, -1), leave,
+                              getattr(self.base, "weight", 0.0))  # ties: the base's order
         rows = np.arange(T) * k + entry
-        offs = self.net.offsets.numpy()[best[np.arange(T), entry]].astype(np.float64)
+        offs = self.net.offsets.numpy()[best].astype(np.float64)
         return turned(strikes.take(rows), sign[rows], offs, each=True)
 
     def reset(self) -> None:
@@ -577,6 +592,7 @@ class AimCorrectedAgent(Agent):
 
 __all__ = ["LAYOUTS", "MIRRORS", "N_STRIKE", "POINTS_PER_UNIT", "SIDE", "STRIKE_COLUMN",
            "STRIKE_NAMES", "AimCorrectedAgent", "AimNet", "CurveReadout", "aim_curves",
-           "aim_inputs", "base_strikes", "entry_count", "fit_aim", "first_contact",
+           "aim_inputs", "base_strikes", "best_of", "entry_count", "fit_aim", "first_contact",
            "game_positions", "ghost_contact", "inputs_of", "label_games", "load_aim",
-           "mirrorable", "mirrored_inputs", "mirrored_labels", "save_aim", "turned"]
+           "mirrorable", "mirrored_inputs", "mirrored_labels", "save_aim", "strikes_and_leaves",
+           "turned"]

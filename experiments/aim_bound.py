@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents import make_agent
-from cuegym.agents.aim import aim_curves, aim_inputs, base_strikes, turned
+from cuegym.agents.aim import aim_curves, aim_inputs, best_of, strikes_and_leaves, turned
 from cuegym.agents.arena import make_arena, play_games
 from cuegym.agents.base import Agent, Strikes, load_noise
 from cuegym.agents.ratings import wilson_interval
@@ -68,10 +68,7 @@ class AimSearchAgent(Agent):
 
     def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
         k = self.entries
-        if k == 1:
-            strikes, leave = base_strikes(self.base, states, 1, rng), None
-        else:
-            strikes, _, leave = self.base.ranked(states, k, values=True)
+        strikes, leave = strikes_and_leaves(self.base, states, k, rng)
         if not len(strikes):
             return strikes
         batch = self.arena.g.batch(states)
@@ -80,12 +77,9 @@ class AimSearchAgent(Agent):
         _, sign = aim_inputs(self.arena, rep, strikes)
         _, values = aim_curves(self.arena, rep, strikes, self.offsets, self.draws, rng,
                                self.noise)
-        curves = values.reshape(T, k, -1)
-        total = curves.max(2) - (0.0 if leave is None else self.weight * leave)
-        entry = total.argmax(1)
+        entry, best = best_of(values.reshape(T, k, -1), leave, self.weight)
         rows = np.arange(T) * k + entry
-        offs = self.offsets[curves[np.arange(T), entry].argmax(1)]
-        return turned(strikes.take(rows), sign[rows], offs, each=True)
+        return turned(strikes.take(rows), sign[rows], self.offsets[best], each=True)
 
     def reset(self) -> None:
         self.base.reset()
