@@ -23,6 +23,11 @@ from cuegym.agents.base import Agent, ShotNoise, Strikes, check_game, load_noise
 #: units of :meth:`KeglebillardArena.values` / :meth:`GolfbillardArena.values`.
 WIN_VALUE = 100.0
 
+#: Default most tables one physics call of an arena's ``values`` plays: its event logs take
+#: about 50 KB a keglebillard table (``max_events`` 400), so a search over many states at once
+#: (the planner: 576 strikes a state) stays near 200 MB instead of growing with the states.
+MAX_TABLES = 4096
+
 
 @dataclass
 class ShotRecord:
@@ -43,6 +48,37 @@ class ShotRecord:
     rules: tuple[str, ...] = ()
 
 
+def played_values(arena: Any, states: Any, strikes: Strikes,
+                  score: Callable[[Any, Any, Any], np.ndarray], *, next_states: bool = False
+                  ) -> Any:
+    """Play one (already noised) strike per state (``arena.outcomes``) and score each:
+    ``score(states, outcomes, next states)`` -> (T,). Played in slices of at most
+    ``arena.max_tables`` tables, so a search over many states holds the physics logs of one
+    slice (each table is played on its own: the same values as one call).
+
+    Returns:
+        (T,) values; with ``next_states`` also the next states (one batch, row for row).
+    """
+    batch, T, n = arena.g.batch(states), len(strikes), arena.max_tables
+    vals, news = [], []
+    for rows in [None] if T <= n else [np.arange(i, min(i + n, T)) for i in range(0, T, n)]:
+        b, s = (batch, strikes) if rows is None else (batch.take(rows), strikes.take(rows))
+        out, new = arena.outcomes(b, s)
+        vals.append(score(b, out, new))
+        if next_states:
+            news.append(new)
+    v = vals[0] if len(vals) == 1 else np.concatenate(vals)
+    if not next_states:
+        return v
+    return v, news[0] if len(news) == 1 else type(news[0]).concat(news)
+
+
+def _max_tables(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"max_tables must be a positive integer, got {n!r}")
+    return int(n)
+
+
 # ---------------------------------------------------------------------------------------------
 # Keglebillard
 # ---------------------------------------------------------------------------------------------
@@ -60,12 +96,15 @@ class KeglebillardArena:
         table: table config name.
         n_players: players per game (K-1).
         max_events, t_max: physics limits per shot.
+        max_tables: most tables one physics call of a search plays (:func:`played_values`: a
+            longer batch is played in slices of it; the same values, bounded memory).
     """
 
     game = "keglebillard"
 
     def __init__(self, rules: Any = None, table: str = "keglebillard", n_players: int = 2,
-                 max_events: int = 400, t_max: float = 60.0) -> None:
+                 max_events: int = 400, t_max: float = 60.0,
+                 max_tables: int = MAX_TABLES) -> None:
         from cuegym.games.kegle import Kegle
 
         self.g = Kegle(rules, table)
@@ -76,6 +115,7 @@ class KeglebillardArena:
         self.n_players = int(n_players)
         self.max_events = int(max_events)
         self.t_max = float(t_max)
+        self.max_tables = _max_tables(max_tables)
         self.hx, self.hy = self.g.hx, self.g.hy
         t = self.table
         self.pockets = np.array([[p.x, p.y, p.radius] for p in t.pockets]).reshape(-1, 3)
@@ -156,7 +196,8 @@ class KeglebillardArena:
         K-20 win is ``WIN_VALUE`` anyway). :meth:`score` gives the same values for outcomes
         already played.
         """
-        return self.score(self.outcomes(states, strikes)[0], terms=terms)
+        return played_values(self, states, strikes,
+                             lambda b, out, new: self.score(out, terms=terms))
 
     @staticmethod
     def score(out: Any, *, terms: Mapping | None = None) -> np.ndarray:
@@ -202,12 +243,15 @@ class GolfbillardArena:
         rules: a ``GolfRules``, a mapping of options over the shipped file, or None. The arena's
             default overrides ``match: single`` (one game per match, one result).
         max_events, t_max: physics limits per stroke.
+        max_tables: most tables one physics call of a search plays (:func:`played_values`: a
+            longer batch is played in slices of it; the same values, bounded memory).
     """
 
     game = "golfbillard"
     n_players = 2
 
-    def __init__(self, rules: Any = None, max_events: int = 600, t_max: float = 60.0) -> None:
+    def __init__(self, rules: Any = None, max_events: int = 600, t_max: float = 60.0,
+                 max_tables: int = MAX_TABLES) -> None:
         from cuegym.games.golf import Golf
         from cuegym.rules.golfbillard import GolfRules, load_golf_rules
 
@@ -223,6 +267,7 @@ class GolfbillardArena:
         self.R = self.params.R
         self.max_events = int(max_events)
         self.t_max = float(t_max)
+        self.max_tables = _max_tables(max_tables)
         self._cones: dict[int, Any] = {}
 
     def new_states(self, n: int) -> Any:
@@ -299,8 +344,8 @@ class GolfbillardArena:
         :meth:`draw_potentials` for the shooter (a potential, so that the terms of successive
         strokes of a search add up to ``Φ(last) - Φ(first)``). :meth:`score` gives the same
         values for outcomes already played."""
-        out, new = self.outcomes(states, strikes)
-        return self.score(out, terms=terms, states=states, new=new)
+        return played_values(self, states, strikes, lambda b, out, new: self.score(
+            out, terms=terms, states=b, new=new))
 
     def score(self, out: Any, *, terms: Mapping | None = None, states: Any = None,
               new: Any = None) -> np.ndarray:

@@ -26,7 +26,7 @@ For every state it is to play (T states, batched):
 5. **Second ply** for the ``n_top`` best candidates of each state: the next states of their first
    ``n_next`` noise draws (T x n_top x n_next positions) are valued for the side to move there —
    by a cheap reply search (the plain planner's candidates, ``reply_candidates`` per position,
-   under ``reply_noise`` draws; the best mean value: all positions in one physics call) or by a
+   under ``reply_noise`` draws; the best mean value: all positions in a few physics calls) or by a
    learned ``value(states)``; with ``reply_recheck`` the best reply's value is averaged with
    that many fresh draws of it (as in 3). The next player's value counts against the shooter
    (keglebillard: the opponent's points minus the skæve he hands back, so a foul of his counts
@@ -49,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from cuegym.agents.arena import played_values
 from cuegym.agents.base import Agent, Strikes, check_game
 from cuegym.agents.planner import PlannerAgent, noisy_batch, segment_top
 
@@ -273,11 +274,12 @@ class GuidedPlannerAgent(Agent):
     def played(self, batch: Any, strikes: Strikes, sizes: np.ndarray, K: int,
                rng: np.random.Generator) -> tuple[np.ndarray, Any]:
         """Every strike (blocks of ``sizes`` per state of ``batch``) under ``K`` fresh noise draws
-        common to a state's block, in one physics call: (mean first-ply value of each strike
-        (n,), next states: strike i under draw k at row ``i * K + k``)."""
+        common to a state's block (:func:`~cuegym.agents.arena.played_values`): (mean
+        first-ply value of each strike (n,), next states: strike i under draw k at row
+        ``i * K + k``)."""
         rep, noisy = noisy_batch(self.arena, batch, strikes, sizes, self.noise, K, rng)
-        out, new = self.arena.outcomes(rep, noisy)
-        return self.first_values(rep, out, new).reshape(-1, K).mean(1), new
+        v, new = played_values(self.arena, rep, noisy, self.first_values, next_states=True)
+        return v.reshape(-1, K).mean(1), new
 
     def first_values(self, states: Any, out: Any, new: Any) -> np.ndarray:
         """(n,) first-ply value of each played outcome ``out`` from ``states`` into ``new`` (the

@@ -8,7 +8,9 @@ a whole ``cuegym evaluate`` process.
 ``in_process_s``: wall seconds of :func:`cuegym.agents.play_games` (``--games`` games, seed
 ``--seed``, tournament noise, the evaluate defaults for ``max_shots``), after a two-game warm-up
 that loads the compiled kernels; ``cpu_s`` its process CPU seconds (less sensitive to other
-load on the machine). With ``--cli``: ``whole_process_s``, the wall seconds of ``python -m
+load on the machine); ``peak_rss_mb`` the process's peak resident memory after it [MiB] (one
+record per process is exact; with ``--repeat`` the later ones repeat the peak). With
+``--cli``: ``whole_process_s``, the wall seconds of ``python -m
 cuegym.experiments.evaluate --game G --agents A,B --games N --seed S --quiet --json`` (imports,
 kernel cache loads, the tournament, results and plot), its output written to a temporary
 directory. Each record also gives the tournament's shots and wins (to check that two code
@@ -45,9 +47,17 @@ def in_process(game: str, agents: list[str], games: int, seed: int) -> dict[str,
     res = play_games(arena, players, games, seed=seed, max_shots=max_shots)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {"in_process_s": round(wall, 3), "cpu_s": round(cpu, 3),
-            "shots": int(res.n_shots.sum()),
+            "peak_rss_mb": round(peak_rss_mb()), "shots": int(res.n_shots.sum()),
             "wins": [int((res.winner == a).sum()) for a in range(2)],
             "unfinished": int((~np.asarray(res.finished)).sum())}
+
+
+def peak_rss_mb() -> float:
+    """The process's peak resident memory so far [MiB] (``ru_maxrss``: KiB on Linux)."""
+    import resource
+
+    kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return kib / 1024 if sys.platform != "darwin" else kib / 2**20
 
 
 def whole_process(game: str, agents: list[str], games: int, seed: int) -> float:
@@ -92,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     for r in records:
         whole = f", whole process {r['whole_process_s']:.2f} s" if "whole_process_s" in r else ""
         print(f"{r['game']} {' vs '.join(r['agents'])}, {r['games']} games: in-process "
-              f"{r['in_process_s']:.2f} s ({r['cpu_s']:.2f} s CPU){whole}; {r['shots']} shots, "
+              f"{r['in_process_s']:.2f} s ({r['cpu_s']:.2f} s CPU, peak {r['peak_rss_mb']} MiB)"
+              f"{whole}; {r['shots']} shots, "
               f"wins {r['wins'][0]}-{r['wins'][1]}; load {r['load_1min']:.2f}")
     return 0
 

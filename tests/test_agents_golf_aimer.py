@@ -149,6 +149,7 @@ def test_bench_tournament_smoke(capsys) -> None:
     assert bench_tournament.main(["--games", "2", "--json"]) == 0
     (rec,) = json.loads(capsys.readouterr().out)
     assert rec["in_process_s"] > 0 and rec["shots"] >= 2 and sum(rec["wins"]) <= 2
+    assert rec["peak_rss_mb"] > 0
     assert bench_tournament.main(["--agents", "geometric"]) == 2
     assert "needs two agent specs" in capsys.readouterr().err
     # a spec with several options is one agent, as in evaluate.py

@@ -421,3 +421,35 @@ def test_candidate_batch_is_the_per_state_candidates(game):
         np.testing.assert_array_equal(flat.cue_ball, want.cue_ball)
         np.testing.assert_array_equal(flat.place, want.place)
         assert mine.integers(1 << 62) == gen.integers(1 << 62)  # as many draws taken
+
+
+@pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
+def test_searches_in_slices_play_the_same(game):
+    """An arena's ``max_tables`` only slices the searches' physics calls (bounded memory):
+    values, next states, the planner's and the guided planner's strikes are those of one call."""
+    from cuegym.agents.arena import played_values
+
+    whole, sliced = make_arena(game, max_tables=10**9), make_arena(game, max_tables=7)
+    states, _ = _geometric_games(whole, 6, 4, 5)
+    states = whole.take(states, np.flatnonzero(~whole.overs(states)))
+    planner = PlannerAgent(game, n_candidates=6, n_noise=3, arena=whole)
+    flat, sizes = planner.candidate_batch(states, np.random.default_rng(0))
+    idx = np.repeat(np.arange(len(sizes)), sizes)
+    rep, strikes = whole.take(whole.g.batch(states), idx), flat.clipped()
+    assert len(strikes) > 7 and len(strikes) % 7  # several slices, the last one short
+    np.testing.assert_array_equal(whole.values(rep, strikes), sliced.values(rep, strikes))
+    score = (lambda b, out, new: whole.score(out)) if game == "keglebillard" else \
+        (lambda b, out, new: whole.score(out, states=b, new=new))
+    v1, n1 = played_values(whole, rep, strikes, score, next_states=True)
+    v2, n2 = played_values(sliced, rep, strikes, score, next_states=True)
+    np.testing.assert_array_equal(v1, v2)
+    assert [repr(s) for s in n1] == [repr(s) for s in n2]
+    for agent in (PlannerAgent, GuidedPlannerAgent):
+        kw = SMALL if agent is GuidedPlannerAgent else {"n_candidates": 6, "n_noise": 3}
+        a = agent(game, arena=whole, **kw).act(states, np.random.default_rng(1))
+        b = agent(game, arena=sliced, **kw).act(states, np.random.default_rng(1))
+        np.testing.assert_array_equal(a.cue, b.cue)
+        np.testing.assert_array_equal(a.place, b.place)
+    for bad in (0, -1, 2.5, True, "4096"):
+        with pytest.raises(ValueError, match="max_tables"):
+            make_arena(game, max_tables=bad)
