@@ -23,7 +23,7 @@ from cuegym.agents.base import Agent, ShotNoise, Strikes, check_game, load_noise
 #: units of :meth:`KeglebillardArena.values` / :meth:`GolfbillardArena.values`.
 WIN_VALUE = 100.0
 
-#: Default most tables one physics call of an arena's ``values`` plays: its event logs take
+#: Default most tables one physics call of a search plays (:func:`played_values`): the logs take
 #: about 50 KB a keglebillard table (``max_events`` 400), so a search over many states at once
 #: (the planner: 576 strikes a state) stays near 200 MB instead of growing with the states.
 MAX_TABLES = 4096
@@ -61,7 +61,8 @@ def played_values(arena: Any, states: Any, strikes: Strikes,
     """
     batch, T, n = arena.g.batch(states), len(strikes), arena.max_tables
     vals, news = [], []
-    for rows in [None] if T <= n else [np.arange(i, min(i + n, T)) for i in range(0, T, n)]:
+    slices = [None] if T <= n else [np.arange(i, min(i + n, T)) for i in range(0, T, n)]
+    for rows in slices:  # None: the whole batch, not copied
         b, s = (batch, strikes) if rows is None else (batch.take(rows), strikes.take(rows))
         out, new = arena.outcomes(b, s)
         vals.append(score(b, out, new))
