@@ -561,6 +561,23 @@ class GameResults:
         }
 
 
+def _play_openings(arena: Any, agents: Sequence[Agent], states: Any, seats: np.ndarray,
+                   opening: list[int], noise: ShotNoise, rng: np.random.Generator) -> None:
+    """The golfbillard G-3 opening of games ``opening`` (both sides strike at once), in
+    place in ``states``: each side's strikes from the agent in its seat, noised."""
+    sub = arena.take(states, opening)
+    parts = []
+    for side in (0, 1):
+        st = Strikes.empty(len(opening))
+        for a in (0, 1):
+            mask = seats[opening, side] == a
+            if mask.any():
+                st.put(mask, agents[a].act_opening(arena.take(sub, np.flatnonzero(mask)), side,
+                                                   rng))
+        parts.append(noise.apply(st, rng))
+    arena.put(states, opening, arena.opening(sub, *parts))
+
+
 def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int = 0,
                noise: ShotNoise | str | float | None = "tournament", max_shots: int = 400,
                swap: bool = True, progress: Callable[[int, int], None] | None = None,
@@ -611,17 +628,7 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
         opening = np.flatnonzero(live & arena.openings(states)).tolist() \
             if arena.game == "golfbillard" else []
         if opening:
-            sub = arena.take(states, opening)
-            parts = []
-            for side in (0, 1):
-                st = Strikes.empty(len(opening))
-                for a in (0, 1):
-                    mask = np.array([seats[g, side] == a for g in opening])
-                    if mask.any():
-                        st.put(mask, agents[a].act_opening(arena.take(sub, np.flatnonzero(mask)),
-                                                           side, rng))
-                parts.append(noise.apply(st, rng))
-            arena.put(states, opening, arena.opening(sub, *parts))
+            _play_openings(arena, agents, states, seats, opening, noise, rng)
             n_shots[opening] += 1
         play = np.setdiff1d(np.flatnonzero(live), opening).astype(np.int64)
         if len(play):
