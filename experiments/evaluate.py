@@ -111,7 +111,7 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
     from tqdm.auto import tqdm
 
     from cuegym.agents import make_agent, make_arena, play_games
-    from cuegym.agents.ratings import bradley_terry, wilson_interval
+    from cuegym.agents.ratings import wilson_interval
 
     arena = make_arena(game)
     names = display_names(specs)
@@ -155,24 +155,9 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
         drawn[i, j] = drawn[j, i] = a["draws"]
         cut[i, j] = cut[j, i] = a["unfinished"]
         own_end[[i, j]] += [a["lost_on_own_shot"], b["lost_on_own_shot"]]
-    rating, rating_se = bradley_terry(won + 0.5 * drawn)
+    out_agents = _agent_table(names, specs, [ag.name for ag in agents], shots, won, drawn, cut,
+                              own_end, games)
     finished = won + won.T + drawn
-    out_agents = {}
-    for i, nm in enumerate(names):
-        recs = shots[i]
-
-        def mean(key: str, recs=recs) -> float:
-            return round(float(np.mean([getattr(r, key) for r in recs])), 4) if recs else 0.0
-
-        out_agents[nm] = {
-            "points_per_shot": mean("points"), "foul_rate": mean("foul"),
-            "given_per_shot": mean("given"),
-            "rating": _num(rating[i], 1), "rating_se": _num(rating_se[i], 1),
-            "shots": len(recs), "games": int(games * (n - 1)), "wins": int(won[i].sum()),
-            "losses": int(won[:, i].sum()), "draws": int(drawn[i].sum()),
-            "unfinished": int(cut[i].sum()), "lost_on_own_shot": int(own_end[i]),
-            "spec": specs[i], "agent": agents[i].name,
-        }
     others = {i: [j for j in range(n) if j != i] for i in range(n)}
     win_rate = {names[i]: {names[j]: _rate(won[i, j], finished[i, j]) for j in others[i]}
                 for i in range(n)}
@@ -191,6 +176,36 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
             "rating_method": "Bradley-Terry maximum likelihood, Elo scale (mean 0), draws half "
                              "a win, one virtual draw per pair",
             "notes": notes, "seconds": round(time.time() - t0, 1)}
+
+
+def _agent_table(names: list[str], specs: list[str], agent_names: list[str],
+                 shots: dict[int, list], won: np.ndarray, drawn: np.ndarray, cut: np.ndarray,
+                 own_end: np.ndarray, games: int) -> dict[str, dict[str, Any]]:
+    """Each agent's row of the results (module doc): its shots' means, its Bradley-Terry
+    rating and its games, from the round robin's (n, n) tallies ``won[i, j]`` (games i won
+    against j), ``drawn`` and ``cut`` (unfinished), and ``own_end`` (n,) (losses its own shot
+    ended)."""
+    from cuegym.agents.ratings import bradley_terry
+
+    n = len(names)
+    rating, rating_se = bradley_terry(won + 0.5 * drawn)
+    table = {}
+    for i, nm in enumerate(names):
+        recs = shots[i]
+
+        def mean(key: str, recs=recs) -> float:
+            return round(float(np.mean([getattr(r, key) for r in recs])), 4) if recs else 0.0
+
+        table[nm] = {
+            "points_per_shot": mean("points"), "foul_rate": mean("foul"),
+            "given_per_shot": mean("given"),
+            "rating": _num(rating[i], 1), "rating_se": _num(rating_se[i], 1),
+            "shots": len(recs), "games": int(games * (n - 1)), "wins": int(won[i].sum()),
+            "losses": int(won[:, i].sum()), "draws": int(drawn[i].sum()),
+            "unfinished": int(cut[i].sum()), "lost_on_own_shot": int(own_end[i]),
+            "spec": specs[i], "agent": agent_names[i],
+        }
+    return table
 
 
 def _num(v: float, nd: int) -> float | None:
