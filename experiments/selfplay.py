@@ -82,13 +82,40 @@ def _save_snapshot(model: Any, path: Path, meta: dict) -> Path:
     return path
 
 
+def _play_pool(cfg: SelfPlayConfig, arena: Any, learner: Any, members: list, gen: int,
+               steps: int, t0: float) -> list[dict]:
+    """Generation ``gen``'s games of ``learner`` against every pool member (``eval_games``
+    each, seeds by generation and member): one row of the learning curve per member."""
+    from tqdm.auto import tqdm
+
+    from cuegym.agents import play_games
+
+    rows = []
+    for m_i, member in enumerate(members):
+        with tqdm(total=cfg.eval_games, desc=f"gen{gen} vs {member.name}", unit="game",
+                  disable=not cfg.progress, file=sys.stderr) as bar:
+            res = play_games(arena, [learner, member], cfg.eval_games,
+                             seed=cfg.seed + 100 * gen + m_i, noise=cfg.noise,
+                             progress=lambda done, _n, b=bar: b.update(done - b.n))
+        st = res.stats(0)
+        finished = st["games"] - st["unfinished"]  # games cut off count for nobody
+        wr = st["wins"] / finished if finished else 0.0
+        rows.append({"generation": gen, "steps": steps, "opponent": member.name,
+                     "win_rate": round(wr, 4),
+                     "points_per_shot": round(st["points_per_shot"], 4),
+                     "foul_rate": round(st["foul_rate"], 4), "unfinished": st["unfinished"],
+                     "wall_s": round(time.time() - t0, 1)})
+        print(f"[gen {gen}] vs {member.name}: win rate {wr:.2f}, points/shot "
+              f"{st['points_per_shot']:.2f}, fouls {st['foul_rate']:.3f}", flush=True)
+    return rows
+
+
 def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
     import torch
     from stable_baselines3.common.utils import set_random_seed
     from stable_baselines3.common.vec_env import VecMonitor
-    from tqdm.auto import tqdm
 
-    from cuegym.agents import make_agent, make_arena, play_games
+    from cuegym.agents import make_agent, make_arena
     from cuegym.agents.residual import ResidualSpec, ResidualVecEnv
     from cuegym.agents.sb3_agent import SB3Agent
     from cuegym.envs import make_sb3_vec_env
@@ -141,26 +168,10 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
                     progress_bar=cfg.progress)
         snap = _save_snapshot(model, out / "model.zip", meta)
         learner = SB3Agent(snap, game=cfg.game, name=f"gen{gen}")
-        members = baselines + snapshots
-        wins = []
-        for m_i, member in enumerate(members):
-            with tqdm(total=cfg.eval_games, desc=f"gen{gen} vs {member.name}", unit="game",
-                      disable=not cfg.progress, file=sys.stderr) as bar:
-                res = play_games(arena, [learner, member], cfg.eval_games,
-                                 seed=cfg.seed + 100 * gen + m_i, noise=cfg.noise,
-                                 progress=lambda done, _n, b=bar: b.update(done - b.n))
-            st = res.stats(0)
-            finished = st["games"] - st["unfinished"]  # games cut off count for nobody
-            wr = st["wins"] / finished if finished else 0.0
-            wins.append(wr)
-            rows.append({"generation": gen, "steps": int(model.num_timesteps),
-                         "opponent": member.name, "win_rate": round(wr, 4),
-                         "points_per_shot": round(st["points_per_shot"], 4),
-                         "foul_rate": round(st["foul_rate"], 4),
-                         "unfinished": st["unfinished"],
-                         "wall_s": round(time.time() - t0, 1)})
-            print(f"[gen {gen}] vs {member.name}: win rate {wr:.2f}, points/shot "
-                  f"{st['points_per_shot']:.2f}, fouls {st['foul_rate']:.3f}", flush=True)
+        new_rows = _play_pool(cfg, arena, learner, baselines + snapshots, gen,
+                              int(model.num_timesteps), t0)
+        rows += new_rows
+        wins = [r["win_rate"] for r in new_rows]
         promoted = bool(wins) and min(wins) >= cfg.promote_at
         if promoted:
             path = _save_snapshot(model, out / "pool" / f"gen{gen}.zip", meta)
