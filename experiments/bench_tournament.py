@@ -53,11 +53,12 @@ def in_process(game: str, agents: list[str], games: int, seed: int) -> dict[str,
 
 
 def peak_rss_mb() -> float:
-    """The process's peak resident memory so far [MiB] (``ru_maxrss``: KiB on Linux)."""
+    """The process's peak resident memory so far [MiB] (``ru_maxrss``: KiB on Linux, bytes on
+    macOS)."""
     import resource
 
-    kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return kib / 1024 if sys.platform != "darwin" else kib / 2**20
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024
 
 
 def whole_process(game: str, agents: list[str], games: int, seed: int) -> float:
