@@ -401,6 +401,30 @@ def best_of(curves: np.ndarray, leave: np.ndarray | None, weight: float
     return entry, curves[np.arange(len(curves)), entry].argmax(1)
 
 
+def choose_and_turn(base: Agent, arena: Any, states: Any, entries: int,
+                    rng: np.random.Generator, offsets: np.ndarray, weight: float,
+                    curves_of: Any) -> Strikes:
+    """One move of a correction by value curves: ``base``'s ``entries`` strikes of each state
+    (:func:`strikes_and_leaves`), the one :func:`best_of` chooses by ``curves_of(states
+    repeated, strikes, inputs)`` -> (T * entries, n) curves over ``offsets`` (n,) [deg] (and
+    ``weight`` x the predicted leaves), turned by its best offset (signed by the cut side).
+    Shared by :class:`AimCorrectedAgent` (a network's curves) and the aim bound's search
+    (simulated ones)."""
+    k = int(entries)
+    strikes, leave = strikes_and_leaves(base, states, k, rng)
+    if not len(strikes):
+        return strikes
+    batch = arena.g.batch(states)
+    T = len(batch)
+    rep = batch.take(np.repeat(np.arange(T), k))
+    x, sign = aim_inputs(arena, rep, strikes)
+    entry, best = best_of(curves_of(rep, strikes, x).reshape(T, k, -1), leave,
+                          weight)  # ties: the base's order
+    rows = np.arange(T) * k + entry
+    offs = np.asarray(offsets)[best].astype(np.float64)
+    return turned(strikes.take(rows), sign[rows], offs, each=True)
+
+
 class CurveReadout:
     """What a value-curve network (``self(x)``: (T, n) curves over its ``offsets`` buffer)
     answers with numpy inputs; shared by :class:`AimNet` and
@@ -573,18 +597,9 @@ class AimCorrectedAgent(Agent):
         self.name = name or f"{base.name}+aim"
 
     def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
-        k = self.entries
-        strikes, leave = strikes_and_leaves(self.base, states, k, rng)
-        if not len(strikes):
-            return strikes
-        batch = self.arena.g.batch(states)
-        T = len(batch)
-        x, sign = aim_inputs(self.arena, batch.take(np.repeat(np.arange(T), k)), strikes)
-        entry, best = best_of(self.net.curves(x).reshape(T, k, -1), leave,
-                              getattr(self.base, "weight", 0.0))  # ties: the base's order
-        rows = np.arange(T) * k + entry
-        offs = self.net.offsets.numpy()[best].astype(np.float64)
-        return turned(strikes.take(rows), sign[rows], offs, each=True)
+        return choose_and_turn(self.base, self.arena, states, self.entries, rng,
+                               self.net.offsets.numpy(), getattr(self.base, "weight", 0.0),
+                               lambda rep, strikes, x: self.net.curves(x))
 
     def reset(self) -> None:
         self.base.reset()
@@ -592,6 +607,7 @@ class AimCorrectedAgent(Agent):
 
 __all__ = ["LAYOUTS", "MIRRORS", "N_STRIKE", "POINTS_PER_UNIT", "SIDE", "STRIKE_COLUMN",
            "STRIKE_NAMES", "AimCorrectedAgent", "AimNet", "CurveReadout", "aim_curves",
+           "choose_and_turn",
            "aim_inputs", "base_strikes", "best_of", "entry_count", "fit_aim", "first_contact",
            "game_positions", "ghost_contact", "inputs_of", "label_games", "load_aim",
            "mirrorable", "mirrored_inputs", "mirrored_labels", "save_aim", "strikes_and_leaves",

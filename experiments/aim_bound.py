@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents import make_agent
-from cuegym.agents.aim import aim_curves, aim_inputs, best_of, strikes_and_leaves, turned
+from cuegym.agents.aim import aim_curves, choose_and_turn
 from cuegym.agents.arena import make_arena, play_games
 from cuegym.agents.base import Agent, Strikes, load_noise
 from cuegym.agents.ratings import wilson_interval
@@ -67,19 +67,10 @@ class AimSearchAgent(Agent):
         self.name = f"aimsearch{self.entries}"
 
     def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
-        k = self.entries
-        strikes, leave = strikes_and_leaves(self.base, states, k, rng)
-        if not len(strikes):
-            return strikes
-        batch = self.arena.g.batch(states)
-        T = len(batch)
-        rep = batch.take(np.repeat(np.arange(T), k))
-        _, sign = aim_inputs(self.arena, rep, strikes)
-        _, values = aim_curves(self.arena, rep, strikes, self.offsets, self.draws, rng,
-                               self.noise)
-        entry, best = best_of(values.reshape(T, k, -1), leave, self.weight)
-        rows = np.arange(T) * k + entry
-        return turned(strikes.take(rows), sign[rows], self.offsets[best], each=True)
+        return choose_and_turn(self.base, self.arena, states, self.entries, rng, self.offsets,
+                               self.weight, lambda rep, strikes, x: aim_curves(
+                                   self.arena, rep, strikes, self.offsets, self.draws, rng,
+                                   self.noise)[1])
 
     def reset(self) -> None:
         self.base.reset()
