@@ -257,9 +257,12 @@ def test_golfbillard_against_the_shipped_agent(server, browser, img):
         if js(d, "return window.cuegym.view.awaiting.type === 'choice' && !window.cuegym.busy "
                  "&& document.body.dataset.status === 'idle' && "
                  "!document.getElementById('choice').hidden"):
-            # the agent fouled: I choose the penalty spot / the picked ball
+            # the agent fouled: I choose the penalty spot / the picked ball (a foul can ask
+            # for several, one ball after another: the next question is a new choice)
+            asked = js(d, "return JSON.stringify(window.cuegym.view.awaiting.question)")
             d.find_element("css selector", "#choice button").click()
-            wait(d, "window.cuegym.view.awaiting.type !== 'choice' && !window.cuegym.busy", 30,
+            wait(d, "!window.cuegym.busy && (window.cuegym.view.awaiting.type !== 'choice' || "
+                    f"JSON.stringify(window.cuegym.view.awaiting.question) !== {asked!r})", 30,
                  "the choice taken")
             choices += 1
             continue
