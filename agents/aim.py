@@ -226,9 +226,9 @@ def mirrored_inputs(arena: Any, x: np.ndarray, axis: str = "long") -> np.ndarray
     f = OBS_DIM + N_STRIKE
 
     def frame(lo: int, order: np.ndarray) -> None:  # (along, across) pairs, reordered
-        pairs = x[:, lo:lo + 2 * len(order)].reshape(len(x), -1, 2)[:, order]
+        pairs = x[:, lo:lo + 2 * len(order)].reshape(len(x), len(order), 2)[:, order]
         pairs[no_cut, :, 1] *= -1.0
-        out[:, lo:lo + 2 * len(order)] = pairs.reshape(len(x), -1)
+        out[:, lo:lo + 2 * len(order)] = pairs.reshape(len(x), 2 * len(order))
 
     frame(f, np.arange(2))
     frame(f + 4, pins)

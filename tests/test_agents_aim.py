@@ -130,6 +130,7 @@ def test_mirrored_inputs_are_those_of_the_mirror_image(kegle, axis):
     assert np.array_equal(mirrored_inputs(kegle, x, axis), xm)
     assert not np.array_equal(xm, x)
     assert np.array_equal(kegle.values(states, strikes), kegle.values(m, ms))
+    assert mirrored_inputs(kegle, x[:0], axis).shape == (0, x.shape[1])  # no rows, no images
 
 
 def test_mirrored_labels_reverse_only_table_signed_curves(kegle):
