@@ -180,6 +180,8 @@ def test_turned_and_curves_use_common_draws(kegle):
     ref = mean_values(kegle, states, turned(strikes, signs, offs), 3, 4, noise,
                       np.random.default_rng(5))
     assert np.allclose(v, ref)  # the offsets of a position meet the same draws
+    _, v1 = aim_curves(kegle, states, strikes, offs, 4, np.random.default_rng(5), noise, chunk=1)
+    assert np.array_equal(v1, v)  # the chunk is speed only
 
 
 def test_fit_finds_the_peak_and_saves(tmp_path):
@@ -404,8 +406,9 @@ def test_shipped_correction_is_the_shipped_recipe():
     _, meta = load_aim(pretrained_aim_path("keglebillard"))
     want = load_config(ROOT / "configs" / "aim" / "keglebillard.yaml")
     got = load_config(None, meta["config"])  # keys added since take their defaults
-    for cfg in (got, want):  # the fit's thread count does not change the weights (checked)
-        cfg.pop("progress_bar")
+    for cfg in (got, want):  # the fit's thread count does not change the weights (checked),
+        cfg.pop("progress_bar")  # nor the labels' chunk the labels (test_turned_and_curves...)
+        cfg.pop("chunk")
         cfg["fit"].pop("threads")
     assert got == want
     assert meta["command"].startswith("python experiments/train_aim.py --config "
