@@ -291,8 +291,9 @@ def aim_curves(arena: Any, states: Any, strikes: Strikes, offsets: np.ndarray, d
         noise: the execution noise (a name of ``configs/envs/noise.yaml`` or a ``ShotNoise``).
         chunk: positions per physics call (the curves do not depend on it: the draws come
             in the same order). 12 positions x 21 offsets x 16 draws = 4,032 strikes, one
-            slice of the arena's ``max_tables``: 20 % faster than 48, whose 16,128 strikes
-            were noised and copied whole before the physics sliced them.
+            slice of the arena's ``max_tables``: about a fifth faster than 48 in one process
+            (5 % with two workers side by side), whose 16,128 strikes were noised and copied
+            whole before the physics sliced them.
 
     Returns:
         ``x`` (T, D) float32 the inputs, ``values`` (T, n) float32 mean values (points).
