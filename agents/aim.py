@@ -166,6 +166,12 @@ def inputs_of(arena: Any, obs: np.ndarray, xy: np.ndarray, pins: np.ndarray, str
     return x.astype(np.float32), sign
 
 
+#: Positions per physics call of the labels (:func:`aim_curves`; the curves do not depend on
+#: it, the draws come in the same order): 12 x 21 offsets x 16 draws = 4,032 strikes, one slice
+#: of the arena's ``max_tables``. About a fifth faster than 48 in one process (5 % with two
+#: workers side by side), whose 16,128 strikes were noised and copied whole before the physics
+#: sliced them.
+LABEL_CHUNK = 12
 #: The table's mirror axes: the coordinate each negates (long: y -> -y; short: x -> -x).
 MIRRORS = {"long": "y", "short": "x"}
 #: The column of the cut side in :func:`aim_inputs` (0: the strike meets no white first).
@@ -280,7 +286,7 @@ def turned(strikes: Strikes, sign: np.ndarray, offsets: np.ndarray, *, each: boo
 
 
 def aim_curves(arena: Any, states: Any, strikes: Strikes, offsets: np.ndarray, draws: int,
-               rng: np.random.Generator, noise: Any = "tournament", chunk: int = 12
+               rng: np.random.Generator, noise: Any = "tournament", chunk: int = LABEL_CHUNK
                ) -> tuple[np.ndarray, np.ndarray]:
     """Labels: the mean value of each strike turned by each offset (module doc).
 
@@ -289,11 +295,7 @@ def aim_curves(arena: Any, states: Any, strikes: Strikes, offsets: np.ndarray, d
         offsets: (n,) aim offsets [deg], signed by the cut side (:func:`aim_inputs`).
         draws: noise draws per offset, common to a position's offsets.
         noise: the execution noise (a name of ``configs/envs/noise.yaml`` or a ``ShotNoise``).
-        chunk: positions per physics call (the curves do not depend on it: the draws come
-            in the same order). 12 positions x 21 offsets x 16 draws = 4,032 strikes, one
-            slice of the arena's ``max_tables``: about a fifth faster than 48 in one process
-            (5 % with two workers side by side), whose 16,128 strikes were noised and copied
-            whole before the physics sliced them.
+        chunk: positions per physics call (:data:`LABEL_CHUNK`; speed only).
 
     Returns:
         ``x`` (T, D) float32 the inputs, ``values`` (T, n) float32 mean values (points).
@@ -311,7 +313,8 @@ def aim_curves(arena: Any, states: Any, strikes: Strikes, offsets: np.ndarray, d
 
 
 def label_games(base: str, opponent: str, n_games: int, seed: Sequence[int],
-                offsets: np.ndarray, draws: int, noise: Any = "tournament", chunk: int = 12,
+                offsets: np.ndarray, draws: int, noise: Any = "tournament",
+                chunk: int = LABEL_CHUNK,
                 threads: int = 1, entries: int = 1) -> dict[str, np.ndarray]:
     """Training data from whole games (one piece of ``experiments/train_aim.py``, also run in a
     pool process): ``n_games`` games of ``base`` against ``opponent`` (agent specs of
@@ -611,7 +614,7 @@ class AimCorrectedAgent(Agent):
 
 __all__ = ["LAYOUTS", "MIRRORS", "N_STRIKE", "POINTS_PER_UNIT", "SIDE", "STRIKE_COLUMN",
            "STRIKE_NAMES", "AimCorrectedAgent", "AimNet", "CurveReadout", "aim_curves",
-           "choose_and_turn",
+           "choose_and_turn", "LABEL_CHUNK",
            "aim_inputs", "base_strikes", "best_of", "entry_count", "fit_aim", "first_contact",
            "game_positions", "ghost_contact", "inputs_of", "label_games", "load_aim",
            "mirrorable", "mirrored_inputs", "mirrored_labels", "save_aim", "strikes_and_leaves",

@@ -41,7 +41,8 @@ from train import layered_config, parse_run_args, run_overrides, write_atomic  #
 DEFAULTS: dict[str, Any] = {
     "name": "keglebillard_aim", "target": "aim", "seed": 0, "threads": 1, "workers": 1,
     "base": "pretrained:aim=none", "entries": 1, "opponent": "geometric", "games": 200,
-    "offsets": {"max_deg": 1.0, "n": 21}, "draws": 16, "noise": "tournament", "chunk": 12,
+    "offsets": {"max_deg": 1.0, "n": 21}, "draws": 16, "noise": "tournament",
+    "chunk": 12,  # cuegym.agents.aim.LABEL_CHUNK (not imported here: no torch for --help)
     "fit": {"hidden": [256, 256, 256], "epochs": 30, "batch": 256, "lr": 0.001,
             "mirror": [], "threads": None, "layout": "mlp", "head": [256, 128]},
     "eval": {"geometric": 1000, "planner": 200, "seed": 50_000},
