@@ -1,6 +1,6 @@
 """Reproduce a shipped issue-16 agent from nothing with one command.
 
-    python experiments/reproduce.py --game keglebillard        # about 2 hours on 2 cores
+    python experiments/reproduce.py --game keglebillard        # about 80 min on 2 quiet cores
     python experiments/reproduce.py --game golfbillard         # about 65 minutes
     make reproduce-keglebillard                                 # the same, after setting up
 
