@@ -33,7 +33,8 @@ test-slow: $(STAMP)
 	$(PY) -m pytest -q -n 2 -m slow
 
 # the shipped issue-16 agents from nothing, one command each (experiments/reproduce.py;
-# runs/reproduce_<game>/): keglebillard about 80 minutes on 2 quiet cores, golfbillard about 65 minutes
+# runs/reproduce_<game>/): keglebillard about 80 minutes on 2 quiet cores, golfbillard about
+# 65 minutes
 reproduce-keglebillard: $(STAMP)
 	$(PY) experiments/reproduce.py --game keglebillard $(REPRODUCE_ARGS)
 

@@ -612,10 +612,9 @@ class AimCorrectedAgent(Agent):
         self.base.reset()
 
 
-__all__ = ["LAYOUTS", "MIRRORS", "N_STRIKE", "POINTS_PER_UNIT", "SIDE", "STRIKE_COLUMN",
-           "STRIKE_NAMES", "AimCorrectedAgent", "AimNet", "CurveReadout", "aim_curves",
-           "choose_and_turn", "LABEL_CHUNK",
-           "aim_inputs", "base_strikes", "best_of", "entry_count", "fit_aim", "first_contact",
-           "game_positions", "ghost_contact", "inputs_of", "label_games", "load_aim",
-           "mirrorable", "mirrored_inputs", "mirrored_labels", "save_aim", "strikes_and_leaves",
-           "turned"]
+__all__ = ["LABEL_CHUNK", "LAYOUTS", "MIRRORS", "N_STRIKE", "POINTS_PER_UNIT", "SIDE",
+           "STRIKE_COLUMN", "STRIKE_NAMES", "AimCorrectedAgent", "AimNet", "CurveReadout",
+           "aim_curves", "aim_inputs", "base_strikes", "best_of", "choose_and_turn",
+           "entry_count", "fit_aim", "first_contact", "game_positions", "ghost_contact",
+           "inputs_of", "label_games", "load_aim", "mirrorable", "mirrored_inputs",
+           "mirrored_labels", "save_aim", "strikes_and_leaves", "turned"]
