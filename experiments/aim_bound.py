@@ -84,20 +84,38 @@ def bound(entries: int, games: int, seed: int, opponent: str = "planner",
     arena = make_arena("keglebillard")
     searcher = AimSearchAgent(make_agent(agent, "keglebillard", arena=arena), arena, entries,
                               np.linspace(-offset, offset, n), draws)
+    return {"agent": agent, "entries": entries, "offsets": n, "offset": offset, "draws": draws,
+            "opponent": opponent, "games": games, "seed": seed,
+            "simulated_per_move": entries * n * draws,
+            **match_tally(arena, searcher, opponent, games, seed)}
+
+
+def match_tally(arena: Any, agent: Agent, opponent: str, games: int, seed: int
+                ) -> dict[str, Any]:
+    """Play ``games`` games (seats alternating, tournament noise) of ``agent`` against the
+    ``opponent`` spec; its wins of the decided games (Wilson 95 %), points a shot and fouls,
+    the opponent's, and the wall time [s] (JSON-ready)."""
     t0 = time.perf_counter()
-    res = play_games(arena, [searcher, make_agent(opponent, "keglebillard", arena=arena)],
-                     games, seed=seed)
+    res = play_games(arena, [agent, make_agent(opponent, "keglebillard", arena=arena)], games,
+                     seed=seed)
     me, them = res.stats(0), res.stats(1)
     decided = me["wins"] + me["losses"]
-    return {"agent": agent, "entries": entries, "offsets": n, "offset": offset, "draws": draws,
-            "opponent": opponent, "games": games, "seed": seed, "wins": me["wins"],
-            "decided": decided, "win_rate": me["wins"] / max(decided, 1),
+    return {"wins": me["wins"], "decided": decided, "win_rate": me["wins"] / max(decided, 1),
             "ci95": list(wilson_interval(me["wins"], decided)),
             "points_per_shot": me["points_per_shot"], "foul_rate": me["foul_rate"],
             "opponent_points_per_shot": them["points_per_shot"],
             "opponent_foul_rate": them["foul_rate"],
-            "simulated_per_move": entries * n * draws,
             "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def tally_text(res: dict[str, Any]) -> str:
+    """One line of a :func:`match_tally`: games won [95 %], points a shot, fouls, the
+    opponent's, seconds."""
+    lo, hi = res["ci95"]
+    return (f"won {res['wins']} of {res['decided']} ({res['win_rate']:.3f} [{lo:.3f}, "
+            f"{hi:.3f}]), {res['points_per_shot']:.2f} points a shot, fouls "
+            f"{res['foul_rate']:.1%} (opponent {res['opponent_points_per_shot']:.2f}, "
+            f"{res['opponent_foul_rate']:.1%}); {res['seconds']} s")
 
 
 @cli_main
@@ -125,13 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(res, indent=1))
         return 0
-    lo, hi = res["ci95"]
     print(f"aim search over {res['entries']} strike(s) x {res['offsets']} offsets x "
           f"{res['draws']} draws ({res['simulated_per_move']} simulated shots a move) against "
-          f"{res['opponent']}, seed {res['seed']}: won {res['wins']} of {res['decided']} "
-          f"({res['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]), {res['points_per_shot']:.2f} points "
-          f"a shot, fouls {res['foul_rate']:.1%} (opponent {res['opponent_points_per_shot']:.2f}"
-          f", {res['opponent_foul_rate']:.1%}); {res['seconds']} s")
+          f"{res['opponent']}, seed {res['seed']}: {tally_text(res)}")
     return 0
 
 

@@ -356,3 +356,50 @@ def test_aim_bound_searches_the_leaves_strikes(capsys):
     with pytest.raises(SystemExit) as err:
         main(["--draws", "0"])
     assert err.value.code == 2 and "--draws must be >= 1" in capsys.readouterr().err
+
+
+def test_choice_bound_simulates_the_leaves_predictions(capsys):
+    from choice_bound import SimulatedChoiceAgent, main
+
+    from cuegym.agents import make_agent, make_arena
+    from cuegym.agents.base import load_noise
+    from cuegym.agents.expert import collect_positions
+    from cuegym.agents.leave import reply_search, shot_and_leave
+
+    arena = make_arena("keglebillard")
+    leave = make_agent("pretrained:aim=none,leave=shipped,entries=3", "keglebillard",
+                       arena=arena)
+    states, _, _ = collect_positions(arena, [leave, make_agent("geometric", "keglebillard")],
+                                     1, seed=3)
+    states = states.take(np.arange(min(len(states), 4)))
+    T, K = len(states), 3
+    strikes = leave.base.ranked(states, K)
+    rep = states.take(np.repeat(np.arange(T), K))
+    net = leave.predict(rep, strikes)
+    # the leave simulated as its labels are, the own value still the network's
+    sim = SimulatedChoiceAgent(leave, "leave", draws=2, seed=7)
+    got = sim.predict(rep, strikes)
+    _, want = shot_and_leave(arena, reply_search(arena), states, strikes, K, 2,
+                             load_noise("tournament"), np.random.default_rng(7))
+    np.testing.assert_allclose(got[:, 0], want.mean(2).reshape(-1), rtol=1e-6)
+    np.testing.assert_array_equal(got[:, 1], net[:, 1])
+    # it plays one of the DQN's 3 best entries, the one of best simulated choice value
+    played = SimulatedChoiceAgent(leave, "both", draws=1, seed=1).act(states,
+                                                                     np.random.default_rng(0))
+    for t in range(T):
+        assert any(np.allclose(played.cue[t], strikes.cue[t * K + e]) for e in range(K)), t
+    with pytest.raises(ValueError, match="blocks of 3"):
+        sim.predict(rep.take(np.arange(2)), strikes.take(np.arange(2)))
+    with pytest.raises(ValueError, match="simulate='all'"):
+        SimulatedChoiceAgent(leave, "all")
+    no_own = make_agent("pretrained:aim=none,leave=shipped,own=0", "keglebillard", arena=arena)
+    with pytest.raises(ValueError, match="the own value plays no part"):
+        SimulatedChoiceAgent(no_own, "own")
+    assert main(["--entries", "2", "--games", "2", "--draws", "1", "--seed", "1",
+                 "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["games"] == 2 and res["decided"] <= 2 and res["entry_shots_per_move"] == 2
+    assert 0.0 <= res["ci95"][0] <= res["win_rate"] <= res["ci95"][1] <= 1.0
+    with pytest.raises(SystemExit) as err:
+        main(["--entries", "0"])
+    assert err.value.code == 2 and "--entries must be >= 1" in capsys.readouterr().err
