@@ -74,9 +74,10 @@ class SimulatedChoiceAgent(LeaveAwareAgent):
         self.rng = np.random.default_rng(seed)
 
     def predict(self, states: Any, strikes: Strikes) -> np.ndarray:
-        """(n, 2) the leave and the own value [points] of ``entries`` strikes per position, in
-        state-major blocks as :meth:`ranked` asks (``states`` repeated ``entries`` times each);
-        the columns not simulated are the network's."""
+        """(n, outputs) the leave and (a network of two outputs) the own value [points] of
+        ``entries`` strikes per position, in state-major blocks as :meth:`ranked` asks
+        (``states`` repeated ``entries`` times each); the columns not simulated are the
+        network's."""
         K, n = self.entries, len(strikes)
         if n % K:
             raise ValueError(f"{n} strikes: the simulated choice takes blocks of {K} a position")
