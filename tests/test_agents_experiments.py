@@ -383,7 +383,7 @@ def test_choice_bound_simulates_the_leaves_predictions(capsys):
                              load_noise("tournament"), np.random.default_rng(7))
     np.testing.assert_allclose(got[:, 0], want.mean(2).reshape(-1), rtol=1e-6)
     np.testing.assert_array_equal(got[:, 1], net[:, 1])
-    # it plays one of the DQN's 3 best entries, the one of best simulated choice value
+    # it plays one of the DQN's 3 best entries
     played = SimulatedChoiceAgent(leave, "both", draws=1, seed=1).act(states,
                                                                      np.random.default_rng(0))
     for t in range(T):
