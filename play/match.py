@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -86,11 +87,20 @@ def parse_seats(game: str, table: KegleTable | GolfTable, seats: Any) -> list[Se
         agent = None
         if kind == "agent":
             agent = session.check_agent_spec(s.get("agent"))
+            if agent.endswith(".zip"):  # a model file: load it now (cached), refuse a bad one
+                session.get_agent(agent, game)
         elif s.get("agent") is not None:
             raise PlayError(f"seats[{k}] is a person but names an agent {s.get('agent')!r}")
-        name = s.get("name") or (agent if kind == "agent" else f"Player {k + 1}")
-        if not isinstance(name, str) or len(name) > 40:
-            raise PlayError(f"seats[{k}].name must be a string of at most 40 characters")
+        name = s.get("name")
+        if name is not None and not isinstance(name, str):
+            raise PlayError(f"seats[{k}].name must be a string of at most 40 characters, got "
+                            f"{name!r}")
+        if not name:  # the default: the agent (a model file: its file name) or "Player k"
+            name = (agent if len(agent) <= 40 else Path(agent).name[-40:]) if agent else \
+                f"Player {k + 1}"
+        if len(name) > 40:
+            raise PlayError(f"seats[{k}].name must be a string of at most 40 characters, got "
+                            f"{len(name)} characters")
         out.append(Seat(name, kind, agent))
     return out
 
@@ -129,6 +139,7 @@ class LiveGame:
         self.pending_intended: tuple[dict | None, list[int] | None] = (None, None)
         self.opening_moves: dict[int, tuple[int, np.ndarray, dict]] = {}
         self.lock = threading.Lock()
+        self.save_lock = threading.Lock()  # one save at a time, the newest written last
         self.thinking: int | None = None
         self.mode = "replay" if replay_of is not None else "play"
         self.meta: dict = dict(replay_of or {})
@@ -239,6 +250,9 @@ class LiveGame:
         try:
             if self.pending is None:
                 raise Conflict("no choice is pending")
+            if isinstance(seat, bool) or not isinstance(seat, int):
+                raise PlayError(f"seat must be a seat number 0..{len(self.seats) - 1}, got "
+                                f"{seat!r}")
             if seat != self.pending_seats[0]:
                 raise Conflict(f"seat {seat!r} is not asked: seat {self.pending_seats[0]} "
                                "chooses")

@@ -19,6 +19,7 @@ re-playing it from ``before`` through the same physics and referee gives ``outco
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -50,9 +51,11 @@ def save(g: LiveGame, directory: str | Path) -> Path:
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
     path = d / f"{g.id}.json"
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(record_of(g)))
-    tmp.replace(path)
+    lock = getattr(g, "save_lock", None) or threading.Lock()
+    with lock:  # concurrent saves of one game: each its own temporary file, the newest last
+        tmp = path.with_suffix(f".json.{threading.get_ident()}.tmp")
+        tmp.write_text(json.dumps(record_of(g)))
+        tmp.replace(path)
     return path
 
 
@@ -68,6 +71,26 @@ def load_record(rec: Any, name: str = "") -> LiveGame:
     for key in ("game", "seats", "start", "shots"):
         if key not in rec:
             raise PlayError(f"the record lacks {key!r}")
+    try:
+        json.dumps(rec, allow_nan=False)
+    except (ValueError, RecursionError):
+        raise PlayError("bad record: it holds NaN or Infinity, which JSON does not allow") \
+            from None
+    if rec.get("meta") is not None and not isinstance(rec["meta"], Mapping):
+        raise PlayError(f"bad record: meta must be an object, got {rec['meta']!r}")
+    if isinstance(rec["seats"], list):
+        for k, s in enumerate(rec["seats"]):
+            if not isinstance(s, Mapping):
+                raise PlayError(f"bad record: seats[{k}] must be an object {{name, kind, agent}}, "
+                                f"got {s!r}")
+            if s.get("kind") not in ("human", "agent"):
+                raise PlayError(f"bad record: seats[{k}].kind must be 'human' or 'agent', got "
+                                f"{s.get('kind')!r}")
+            if s.get("agent") is not None and not isinstance(s.get("agent"), str):
+                raise PlayError(f"bad record: seats[{k}].agent must be a string or null, got "
+                                f"{s.get('agent')!r}")
+    if not isinstance(rec.get("noise", "none"), str):
+        raise PlayError(f"bad record: noise must be a string, got {rec.get('noise')!r}")
     seats = [{"name": s.get("name"), "kind": "human" if s.get("kind") == "human" else "agent",
               "agent": None if s.get("kind") == "human" else "random"}
              for s in rec["seats"]] if isinstance(rec["seats"], list) else rec["seats"]
@@ -89,10 +112,20 @@ def load_record(rec: Any, name: str = "") -> LiveGame:
             if _canon(g.table.state_json(state)) != _canon(s["before"]):
                 raise PlayError(f"shot {k}: its 'before' state is not where shot {k - 1} left "
                                 "the game")
-            res = g.table.replay(state, s["executed"], s.get("choices"))
+            seats_k = s.get("seats") or []
+            if not isinstance(seats_k, list) or not all(
+                    isinstance(x, int) and not isinstance(x, bool) and 0 <= x < len(g.seats)
+                    for x in seats_k):
+                raise PlayError(f"shot {k}: seats must be a list of seat numbers "
+                                f"0..{len(g.seats) - 1}, got {seats_k!r}")
+            try:
+                res = g.table.replay(state, s["executed"], s.get("choices"))
+            except PlayError as e:
+                raise PlayError(f"shot {k} of the record cannot be re-played: {e}") from None
         except PlayError:
             raise
-        except (ValueError, TypeError, KeyError, IndexError) as e:
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError,
+                OverflowError) as e:
             raise PlayError(f"shot {k} of the record cannot be re-played: {e}") from None
         after = g.table.state_json(res.state)
         if _canon(res.outcome) != _canon(s["outcome"]) or _canon(after) != _canon(s["after"]):
@@ -112,8 +145,8 @@ def load_file(path: str | Path) -> LiveGame:
     p = Path(path)
     try:
         rec = json.loads(p.read_text())
-    except (OSError, json.JSONDecodeError) as e:
-        raise PlayError(f"cannot read game record {p.name}: {e}") from None
+    except (OSError, ValueError, RecursionError) as e:  # ValueError: bad JSON, UTF-8, digits
+        raise PlayError(f"cannot read game record {p.name}: {type(e).__name__}: {e}") from None
     return load_record(rec, p.name)
 
 
@@ -124,18 +157,27 @@ def list_records(directory: str | Path) -> list[dict]:
     out = []
     if not d.is_dir():
         return out
-    for p in sorted(d.rglob("*.json"), key=lambda p: -p.stat().st_mtime):
+    for p in sorted(d.rglob("*.json"), key=_mtime, reverse=True):
         try:
             rec = json.loads(p.read_text())
-        except (OSError, json.JSONDecodeError):
-            continue
-        if not isinstance(rec, dict) or rec.get("format") != FORMAT:
-            continue
-        out.append({"name": str(p.relative_to(d)), "game": rec.get("game"),
-                    "seats": [s.get("name") for s in rec.get("seats", [])],
-                    "shots": len(rec.get("shots", [])), "over": _over(rec),
-                    "meta": rec.get("meta") or {}})
+            if not isinstance(rec, dict) or rec.get("format") != FORMAT:
+                continue
+            entry = {"name": str(p.relative_to(d)), "game": rec.get("game"),
+                     "seats": [s.get("name") for s in rec.get("seats", [])],
+                     "shots": len(rec.get("shots", [])), "over": _over(rec),
+                     "meta": rec.get("meta") or {}}
+            json.dumps(entry, allow_nan=False)
+        except (OSError, ValueError, RecursionError, TypeError, AttributeError):
+            continue  # not a readable record: opening it says why
+        out.append(entry)
     return out
+
+
+def _mtime(p: Path) -> float:
+    try:
+        return p.stat().st_mtime
+    except OSError:  # removed since listed
+        return 0.0
 
 
 def _over(rec: dict) -> bool:

@@ -44,6 +44,16 @@ from cuegym.play.session import PlayError
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_GAMES = 200
 MAX_BODY = 5_000_000
+MAX_DETAIL = 2000
+
+
+def clip(text: str) -> str:
+    """An error message of at most about MAX_DETAIL characters: a huge bad value is shown by
+    its start and end, not echoed whole."""
+    if len(text) <= MAX_DETAIL:
+        return text
+    cut = len(text) - MAX_DETAIL
+    return f"{text[:MAX_DETAIL - 500]} …[{cut} characters left out]… {text[-500:]}"
 
 
 class NotFound(PlayError):
@@ -84,11 +94,15 @@ class Games:
             raise PlayError(f"a record name is '<folder>:<path>' as listed by /api/records, got "
                             f"{name!r}")
         k, _, rel = name.partition(":")
-        if not k.isdigit() or int(k) >= len(self.record_dirs):
+        if not (k.isascii() and k.isdigit()) or len(k) > 6 or int(k) >= len(self.record_dirs):
             raise NotFound(f"unknown record folder in {name!r}")
         root = self.record_dirs[int(k)].resolve()
-        p = (root / rel).resolve()
-        if not p.is_relative_to(root) or p.suffix != ".json" or not p.is_file():
+        try:
+            p = (root / rel).resolve()
+            found = p.is_relative_to(root) and p.suffix == ".json" and p.is_file()
+        except (OSError, ValueError):  # a name too long, a NUL byte
+            found = False
+        if not found:
             raise NotFound(f"no saved record {name!r}")
         return p
 
@@ -114,16 +128,25 @@ def create_app(save_dir: str | Path | None = "runs/play",
     @app.exception_handler(PlayError)
     async def _play_error(_: Request, exc: PlayError) -> JSONResponse:
         code = 404 if isinstance(exc, NotFound) else 409 if isinstance(exc, Conflict) else 400
-        return JSONResponse({"detail": str(exc)}, status_code=code)
+        return JSONResponse({"detail": clip(str(exc))}, status_code=code)
 
     async def body(request: Request, allowed: set[str]) -> dict:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise PlayError(f"request body too large ({len(raw)} bytes)")
+        size = request.headers.get("content-length", "")
+        if size.isascii() and size.isdigit() and (len(size) > 12 or int(size) > MAX_BODY):
+            raise PlayError(f"request body too large ({size} bytes; at most {MAX_BODY})")
+        chunks, n = [], 0
+        async for chunk in request.stream():  # stop reading at the limit
+            n += len(chunk)
+            if n > MAX_BODY:
+                raise PlayError(f"request body too large (over {MAX_BODY} bytes)")
+            chunks.append(chunk)
+        raw = b"".join(chunks)
         try:
             data = json.loads(raw or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        except ValueError as e:  # bad JSON or UTF-8, an integer of more than 4300 digits
             raise PlayError(f"malformed JSON: {e}") from None
+        except RecursionError:
+            raise PlayError("malformed JSON: nested too deeply") from None
         if not isinstance(data, dict):
             raise PlayError(f"the request body must be a JSON object, got {type(data).__name__}")
         extra = sorted(set(data) - allowed)
@@ -205,8 +228,12 @@ def create_app(save_dir: str | Path | None = "runs/play",
         return {"ok": why is None, "reason": why}
 
     @app.get("/api/games/{gid}/shots/{k}")
-    def shot(gid: str, k: int) -> dict:
+    def shot(gid: str, k: str) -> dict:
         g = games.get(gid)
+        try:
+            k = int(k)
+        except ValueError:
+            raise PlayError(f"a shot number is an integer, got {k!r}") from None
         if not 0 <= k < len(g.shots):
             raise NotFound(f"shot {k} does not exist: the game has {len(g.shots)} shots")
         return g.shot(k)

@@ -54,7 +54,7 @@ def parse_strike(obj: Any, where: str = "strike") -> np.ndarray:
     """
     if not isinstance(obj, Mapping):
         raise PlayError(f"{where} must be an object with V0, phi, theta, a, b; got {obj!r}")
-    extra = sorted(set(obj) - {"V0", "phi", "theta", "a", "b", "ball"})
+    extra = sorted(set(obj) - {"V0", "phi", "theta", "a", "b"})
     if extra:
         raise PlayError(f"unknown key(s) {extra} in {where}")
     vals = []
@@ -62,9 +62,7 @@ def parse_strike(obj: Any, where: str = "strike") -> np.ndarray:
         v = obj.get(k, 0.0 if k in ("theta", "a", "b") else None)
         if v is None:
             raise PlayError(f"{where}.{k} is required")
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise PlayError(f"{where}.{k} must be a finite number, got {v!r}")
-        vals.append(float(v))
+        vals.append(finite(v, f"{where}.{k}"))
     V0, phi, theta, a, b = vals
     if not V0_MIN <= V0 <= V0_MAX:
         raise PlayError(f"{where}.V0 = {V0} m/s is out of range [{V0_MIN}, {V0_MAX}]")
@@ -76,16 +74,41 @@ def parse_strike(obj: Any, where: str = "strike") -> np.ndarray:
     return np.array([V0, (phi + 180.0) % 360.0 - 180.0, theta, a, b])
 
 
+def finite(v: Any, where: str) -> float:
+    """``v`` as a float when it is a finite JSON number (not a bool, a string, NaN, infinity or
+    an integer too large for a float); else PlayError naming ``where`` and the value."""
+    try:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise OverflowError
+        return float(v)
+    except OverflowError:
+        raise PlayError(f"{where} must be a finite number, got {v!r}") from None
+
+
 def strike_json(cue: Sequence[float]) -> dict[str, float]:
     return {k: float(v) for k, v in zip(("V0", "phi", "theta", "a", "b"), cue, strict=True)}
 
 
 def parse_xy(obj: Any, where: str) -> tuple[float, float]:
-    if (not isinstance(obj, (list, tuple)) or len(obj) != 2
-            or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in obj)
-            or not all(math.isfinite(v) for v in obj)):
-        raise PlayError(f"{where} must be [x, y], two finite numbers in metres; got {obj!r}")
-    return float(obj[0]), float(obj[1])
+    try:
+        if not isinstance(obj, (list, tuple)) or len(obj) != 2:
+            raise PlayError("not a pair")
+        x, y = (finite(v, where) for v in obj)
+    except PlayError:
+        raise PlayError(f"{where} must be [x, y], two finite numbers in metres; got {obj!r}") \
+            from None
+    return x, y
+
+
+def _recorded_strike(obj: Any, where: str) -> np.ndarray:
+    """(5,) V0, phi, theta, a, b of a recorded (executed) strike: finite numbers, no range
+    check (execution noise may leave the limits); PlayError naming a bad value."""
+    if not isinstance(obj, Mapping):
+        raise PlayError(f"{where} must be an object with V0, phi, theta, a, b; got {obj!r}")
+    for k in ("V0", "phi", "theta", "a", "b"):
+        if k not in obj:
+            raise PlayError(f"{where}.{k} is missing")
+    return np.array([finite(obj[k], f"{where}.{k}") for k in ("V0", "phi", "theta", "a", "b")])
 
 
 def noise_of(name: str):
@@ -305,9 +328,11 @@ class KegleTable:
 
     def replay(self, st: Any, move: Mapping, choices: Any = None) -> Played:
         """Re-play a recorded move exactly (its strike is the executed one)."""
-        cue = np.array([move["strike"][k] for k in ("V0", "phi", "theta", "a", "b")], float)
-        place = np.full(2, np.nan) if move.get("place") is None else np.array(move["place"],
-                                                                              float)
+        if not isinstance(move, Mapping):
+            raise PlayError(f"executed must be a move object {{strike, place}}, got {move!r}")
+        cue = _recorded_strike(move.get("strike"), "executed.strike")
+        place = np.full(2, np.nan) if move.get("place") is None else np.array(
+            parse_xy(move["place"], "executed.place"))
         return self.play(st, cue, place, None, None, executed=True)
 
     def geometry(self) -> dict:
@@ -480,18 +505,28 @@ class GolfTable:
         q = pend.question
         if not isinstance(answer, Mapping):
             raise PlayError(f"an answer must be an object, got {answer!r}")
+        saved = ({"spots": list(pend.answers["spots"]), "pick": pend.answers["pick"]}, q)
+        key = "spot" if q["kind"] == "spot" else "pick"
+        extra = sorted(set(answer) - {key})
+        if extra:
+            raise PlayError(f"unknown key(s) {extra} in the answer: this question ({q['text']}) "
+                            f"is answered with {{{key!r}: ...}}, one of {q['options']}")
         if q["kind"] == "spot":
             k = answer.get("spot")
-            if k not in q["options"]:
+            if isinstance(k, bool) or not isinstance(k, int) or k not in q["options"]:
                 raise PlayError(f"spot {k!r} is not a free penalty spot for {q['ball']}: choose "
                                 f"one of {q['options']}")
             pend.answers["spots"].append(int(k))
         else:
             b = answer.get("pick")
-            if b not in q["options"]:
+            if not isinstance(b, str) or b not in q["options"]:
                 raise PlayError(f"ball {b!r} cannot be picked: choose one of {q['options']}")
             pend.answers["pick"] = b
-        return self._referee(pend, True)
+        try:
+            return self._referee(pend, True)
+        except Exception:  # the referee refused: the question stays as it was
+            pend.answers, pend.question = saved
+            raise
 
     def _referee(self, pend: Pending, ask: bool) -> Played | Pending:
         from cuegym.rules.golf_batch import ChoiceNeeded
@@ -559,10 +594,33 @@ class GolfTable:
         """Re-play a recorded move exactly (executed strikes, recorded answers)."""
         from cuegym.rules.golfbillard import ball_index
 
-        strikes = move["strikes"] if "strikes" in move else [{**move["strike"],
-                                                              "ball": move["ball"]}]
-        balls = [ball_index(s["ball"], self.geo) for s in strikes]
-        cues = np.array([[s[k] for k in ("V0", "phi", "theta", "a", "b")] for s in strikes])
+        if not isinstance(move, Mapping):
+            raise PlayError(f"executed must be a move object, got {move!r}")
+        if "strikes" in move:
+            strikes = move["strikes"]
+            if not isinstance(strikes, list) or len(strikes) != 2 or not all(
+                    isinstance(s, Mapping) for s in strikes):
+                raise PlayError(f"executed.strikes must be two strikes (the opening), got "
+                                f"{strikes!r}")
+        else:
+            if not isinstance(move.get("strike"), Mapping):
+                raise PlayError(f"executed.strike must be an object, got {move.get('strike')!r}")
+            strikes = [{**move["strike"], "ball": move.get("ball")}]
+        balls = [ball_index(s.get("ball"), self.geo) for s in strikes]
+        cues = np.stack([_recorded_strike(s, "executed.strike") for s in strikes])
+        if choices is not None:
+            if not isinstance(choices, Mapping) or set(choices) - {"spots", "pick"}:
+                raise PlayError(f"choices must be {{'spots': [..], 'pick': ball}} or null, got "
+                                f"{choices!r}")
+            spots = choices.get("spots") or []
+            if not isinstance(spots, list) or not all(
+                    isinstance(k, int) and not isinstance(k, bool) and 0 <= k < 100
+                    for k in spots):
+                raise PlayError(f"choices.spots must be a list of penalty spot numbers, got "
+                                f"{spots!r}")
+            if choices.get("pick") is not None and not isinstance(choices["pick"], str):
+                raise PlayError(f"choices.pick must be a ball id or null, got "
+                                f"{choices['pick']!r}")
         out = self.play(st, balls, cues, None, None, executed=True, answers=choices)
         if isinstance(out, Pending):
             raise PlayError(f"the record lacks the opponent's choice: {out.question['text']}")
@@ -587,6 +645,8 @@ class GolfTable:
 def make_table(game: str, options: Mapping | None = None) -> KegleTable | GolfTable:
     """The table of ``game`` with its options (keglebillard: players, distance; golfbillard:
     duo, match)."""
+    if options is not None and not isinstance(options, Mapping):
+        raise PlayError(f"options must be an object, got {options!r}")
     opts = dict(options or {})
     if game == "keglebillard":
         extra = sorted(set(opts) - {"players", "distance"})
@@ -618,7 +678,11 @@ def check_agent_spec(spec: Any) -> str:
     if spec in AGENT_NAMES:
         return spec
     if spec.endswith(".zip"):
-        if not Path(spec).is_file():
+        try:
+            found = Path(spec).is_file()
+        except (OSError, ValueError):  # a name too long, a NUL byte
+            found = False
+        if not found:
             raise PlayError(f"model file {spec!r} does not exist")
         return spec
     raise PlayError(f"unknown agent {spec!r}: use one of {list(AGENT_NAMES)} or a model .zip "
@@ -631,7 +695,14 @@ def get_agent(spec: str, game: str) -> Any:
 
     key = (spec, game)
     if key not in _AGENTS:
-        _AGENTS[key] = make_agent(check_agent_spec(spec), game)
+        spec = check_agent_spec(spec)
+        try:
+            _AGENTS[key] = make_agent(spec, game)
+        except Exception as e:  # a file that is not a model of this game: the request's fault
+            if spec in AGENT_NAMES:
+                raise
+            raise PlayError(f"model file {spec!r} cannot be loaded as a {game} agent: "
+                            f"{type(e).__name__}: {e}") from None
     return _AGENTS[key]
 
 

@@ -409,3 +409,253 @@ def test_python_m_cuegym_play_prints_its_url_and_serves(tmp_path):
 
     with pytest.raises(SystemExit):
         main(["--port", "70000"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Hostile requests: each gets a 4xx naming the bad value, never a 500, and changes nothing
+# ---------------------------------------------------------------------------------------------
+
+RAW = {"Content-Type": "application/json"}
+
+
+def test_hostile_bodies_are_refused_not_500(client):
+    gid = new_game(client)["id"]
+    url = f"/api/games/{gid}/move"
+    # JSON nested past the parser's recursion limit; an integer of more than 4300 digits
+    refused(client, gid, "POST", url, 400, "nested too deeply",
+            content=b"[" * 100_000 + b"]" * 100_000, headers=RAW)
+    refused(client, gid, "POST", url, 400, "malformed JSON: Exceeds the limit",
+            content=b'{"seat": ' + b"9" * 5000 + b', "move": {}}', headers=RAW)
+    # integers too large for a float where a strike or a placement is read
+    big = 10 ** 400
+    for key in ("V0", "phi", "theta", "a", "b"):
+        refused(client, gid, "POST", url, 400, f"strike.{key} must be a finite number, got 1000",
+                json={"seat": 0, "move": {"strike": {**STRIKE, key: big}, "place": [-0.9, 0.1]}})
+    refused(client, gid, "POST", url, 400, "place must be [x, y], two finite numbers",
+            json={"seat": 0, "move": {"strike": STRIKE, "place": [-0.9, big]}})
+    # a strike names no ball (golfbillard's ball is move.ball): an unknown key, not ignored
+    refused(client, gid, "POST", url, 400, "unknown key(s) ['ball'] in strike",
+            json={"seat": 0, "move": {"strike": {**STRIKE, "ball": "red"}, "place": [-0.9, 0.1]}})
+
+    # a body streamed without Content-Length is cut off at the limit
+    def chunks():
+        yield b'{"seat": 0, "pad": "'
+        for _ in range(60):
+            yield b"x" * 100_000
+        yield b'"}'
+    refused(client, gid, "POST", url, 400, "request body too large", content=chunks(),
+            headers=RAW)
+    # a huge bad value is named, not echoed whole
+    r = client.post(url, json={"seat": "x" * 4_000_000, "move": {}})
+    assert r.status_code == 400 and r.json()["detail"].startswith("seat must be a seat number")
+    assert "characters left out" in r.json()["detail"] and len(r.content) < 3000
+    # the game still plays
+    r = client.post(url, json={"seat": 0, "shot": 0,
+                               "move": {"strike": STRIKE, "place": [-0.9, 0.1]}})
+    assert r.status_code == 200, r.text
+
+
+def test_shot_number_in_the_path_must_be_an_integer(client):
+    gid = new_game(client)["id"]
+    for k in ("abc", "1.5", "1e3"):
+        r = client.get(f"/api/games/{gid}/shots/{k}")
+        assert r.status_code == 400, r.text
+        assert r.json()["detail"] == f"a shot number is an integer, got {k!r}"
+
+
+def test_new_game_refuses_more_bad_requests(client, tmp_path, monkeypatch):
+    from cuegym.play import session
+
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    bogus = tmp_path / "bogus.zip"
+    bogus.write_bytes(b"not a zip")
+    for body, needle in (
+            ({"options": [1, 2]}, "options must be an object, got [1, 2]"),
+            ({"options": "ab"}, "options must be an object, got 'ab'"),
+            ({"options": 5}, "options must be an object, got 5"),
+            ({"options": [["players", 3]]}, "options must be an object"),
+            ({"seats": [{"kind": "human", "name": False}, {}]}, "seats[0].name must be a string"),
+            ({"seats": [{"kind": "human", "name": []}, {}]}, "got []"),
+            ({"seats": [{"kind": "agent", "agent": "a" * 5000 + ".zip"}, {}]}, "does not exist"),
+            ({"seats": [{"kind": "agent", "agent": "a\x00b.zip"}, {}]}, "does not exist"),
+            ({"seats": [{"kind": "agent", "agent": str(bogus)}, {}]},
+             "cannot be loaded as a keglebillard agent: BadZipFile"),
+    ):
+        r = client.post("/api/games", json={"game": "keglebillard", "seats": seats, **body})
+        assert r.status_code == 400, (body, r.text)
+        assert needle in r.json()["detail"], r.json()["detail"]
+    assert client.app.state.games._games == {}
+    # a model file with a long path and no name: named by its file name (was refused as a
+    # name of over 40 characters the request never gave)
+    long = tmp_path / ("d" * 50) / "my_model.zip"
+    long.parent.mkdir()
+    long.write_bytes(b"")
+    monkeypatch.setitem(session._AGENTS, (str(long), "keglebillard"), object())
+    r = client.post("/api/games", json={"game": "keglebillard", "seats": [
+        {"kind": "agent", "agent": str(long)}, {"kind": "human"}]})
+    assert r.status_code == 200, r.text
+    assert r.json()["view"]["seats"][0] == {"name": "my_model.zip", "kind": "agent",
+                                            "agent": str(long)}
+
+
+def test_a_model_of_the_other_game_is_refused_at_creation(client):
+    from cuegym.agents import pretrained_path
+
+    path = str(pretrained_path("keglebillard"))
+    r = client.post("/api/games", json={"game": "golfbillard", "seats": [
+        {"kind": "agent", "agent": path, "name": "zip"}, {"kind": "human"}]})
+    assert r.status_code == 400, r.text
+    assert "cannot be loaded as a golfbillard agent" in r.json()["detail"]
+    assert "plays keglebillard, not golfbillard" in r.json()["detail"]
+
+
+def _golf_spot_question(c):
+    """A golfbillard game between two people waiting for a penalty-spot answer (G-30)."""
+    v = c.post("/api/games", json={"game": "golfbillard", "noise": "none", "seats": [
+        {"kind": "human", "name": "W"}, {"kind": "human", "name": "R"}]}).json()["view"]
+    gid = v["id"]
+    s = _opening(c, gid, v)["view"]["state"]["to_move"]
+    r = c.post(f"/api/games/{gid}/move", json={
+        "seat": s, "move": {"ball": "wr"[s] + "4", "strike": {**STRIKE, "V0": 1.0, "phi": -90.0}}})
+    q = r.json()["pending"]["question"]
+    assert q["kind"] == "spot" and q["options"]
+    return gid, 1 - s, q
+
+
+def test_choice_answers_and_seats_are_type_checked(client):
+    gid, o, q = _golf_spot_question(client)
+    url = f"/api/games/{gid}/choice"
+    k = q["options"][0]
+    for answer, needle in (({"spot": True}, "spot True is not a free penalty spot"),
+                           ({"spot": float(k)}, f"spot {float(k)} is not a free penalty spot"),
+                           ({"spot": str(k)}, f"spot '{k}' is not a free penalty spot"),
+                           ({"spot": 10 ** 400}, "is not a free penalty spot"),
+                           ({"spot": k, "x": 1}, "unknown key(s) ['x'] in the answer"),
+                           ({"pick": "w1"}, "unknown key(s) ['pick'] in the answer")):
+        refused(client, gid, "POST", url, 400, needle, json={"seat": o, "answer": answer})
+    for seat in (float(o), str(o), [o], None) + ((True,) if o == 1 else ()):
+        refused(client, gid, "POST", url, 400, f"seat must be a seat number 0..1, got {seat!r}",
+                json={"seat": seat, "answer": {"spot": k}})
+    r = client.post(url, json={"seat": o, "answer": {"spot": k}})
+    assert r.status_code == 200, r.text
+    assert r.json()["shot"]["choices"] == {"spots": [k], "pick": None}
+    # the record keeps the answer; malformed choices in a record are refused, not a 500
+    rec = client.get(f"/api/games/{gid}/record").json()
+    for choices, needle in (([1], "choices must be {'spots'"), ("ab", "choices must be"),
+                            ({"spots": [10 ** 400]}, "choices.spots must be a list"),
+                            ({"spots": [k], "pick": [1]}, "choices.pick must be a ball id")):
+        bad = json.loads(json.dumps(rec))
+        bad["shots"][1]["choices"] = choices
+        r = client.post("/api/replays", json={"record": bad})
+        assert r.status_code == 400, (choices, r.text)
+        assert r.json()["detail"].startswith("shot 1 of the record cannot be re-played")
+        assert needle in r.json()["detail"], r.json()["detail"]
+    bad = json.loads(json.dumps(rec))
+    bad["shots"][0]["executed"]["strikes"] = bad["shots"][0]["executed"]["strikes"][:1]
+    r = client.post("/api/replays", json={"record": bad})
+    assert r.status_code == 400 and "must be two strikes (the opening)" in r.json()["detail"]
+
+
+def test_replay_refuses_malformed_records_not_500(client):
+    gid = new_game(client)["id"]
+    client.post(f"/api/games/{gid}/move", json={"seat": 0, "move": {"strike": STRIKE,
+                                                                    "place": [-0.9, 0.1]}})
+    rec = client.get(f"/api/games/{gid}/record").json()
+
+    def with_(f):
+        x = json.loads(json.dumps(rec))
+        f(x)
+        return x
+
+    for bad, needle in (
+            (with_(lambda x: x.update(seats=[1, 2])), "seats[0] must be an object"),
+            (with_(lambda x: x["seats"][1].update(kind=["agent"])), "seats[1].kind must be"),
+            (with_(lambda x: x["seats"][1].update(agent=[1])), "seats[1].agent must be a string"),
+            (with_(lambda x: x.update(noise=[1])), "noise must be a string, got [1]"),
+            (with_(lambda x: x.update(options="ab")), "options must be an object, got 'ab'"),
+            (with_(lambda x: x.update(meta=[["a", 1]])), "meta must be an object"),
+            (with_(lambda x: x["shots"][0].update(seats=5)), "seats must be a list of seat"),
+            (with_(lambda x: x["shots"][0].update(seats="ab")), "got 'ab'"),
+            (with_(lambda x: x["shots"][0]["executed"]["strike"].update(V0="3.0")),
+             "executed.strike.V0 must be a finite number, got '3.0'"),
+            (with_(lambda x: x["shots"][0]["executed"].update(place="ab")),
+             "executed.place must be [x, y]"),
+    ):
+        r = client.post("/api/replays", json={"record": bad})
+        assert r.status_code == 400, (needle, r.text)
+        assert needle in r.json()["detail"], r.json()["detail"]
+    # NaN / Infinity would be kept in the replay and break every later answer about it
+    v0 = json.dumps(rec["shots"][0]["executed"]["strike"]["V0"])
+    for token in ("NaN", "Infinity", "1e999"):
+        raw = json.dumps({"record": rec}).replace(f'"V0": {v0}', f'"V0": {token}', 1)
+        r = client.post("/api/replays", content=raw.encode(), headers=RAW)
+        assert r.status_code == 400 and "NaN or Infinity" in r.json()["detail"], r.text
+    assert all(g.mode == "play" for g in client.app.state.games._games.values())
+
+
+def test_odd_record_names_and_unreadable_record_files(client, tmp_path):
+    gid = new_game(client)["id"]
+    d = tmp_path / "games"
+    files = {"deep.json": "[" * 100_000 + "]" * 100_000,
+             "seats.json": json.dumps({"format": "cuegym-game", "seats": [1, 2]}),
+             "shots.json": json.dumps({"format": "cuegym-game", "shots": 5}),
+             "final.json": json.dumps({"format": "cuegym-game", "final": [1]}),
+             "nan.json": '{"format": "cuegym-game", "meta": {"x": NaN}}',
+             "digits.json": '{"format": "cuegym-game", "version": ' + "9" * 5000 + "}"}
+    for name, text in files.items():
+        (d / name).write_text(text)
+    (d / "binary.json").write_bytes(b"\xff\xfe\x00")
+    r = client.get("/api/records")  # the listing skips what it cannot read
+    assert r.status_code == 200, r.text
+    assert [x["name"] for x in r.json()] == [f"0:{gid}.json"]
+    for name in [*files, "binary.json"]:  # opening one says why
+        r = client.post("/api/replays", json={"name": f"0:{name}"})
+        assert r.status_code == 400, (name, r.text)
+    for name in ("²:x.json", "9" * 5000 + ":x.json"):
+        r = client.post("/api/replays", json={"name": name})
+        assert r.status_code == 404 and "unknown record folder" in r.json()["detail"], r.text
+    for name in ("0:a\x00.json", "0:" + "a" * 5000 + ".json"):
+        r = client.post("/api/replays", json={"name": name})
+        assert r.status_code == 404 and "no saved record" in r.json()["detail"], r.text
+
+
+def test_concurrent_requests_on_one_game(client):
+    import threading
+
+    gid = new_game(client, seats=[{"kind": "human"}, {"kind": "human"}])["id"]
+    codes = []
+
+    def shoot():
+        r = client.post(f"/api/games/{gid}/move", json={
+            "seat": 0, "shot": 0, "move": {"strike": STRIKE, "place": [-0.9, 0.1]}})
+        codes.append(r.status_code)
+
+    threads = [threading.Thread(target=shoot) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes) == [200] + [409] * 5
+    assert client.get(f"/api/games/{gid}").json()["shots"] == 1
+    # saves of one game at once (two requests finishing together) neither fail nor leave an
+    # older record over a newer one
+    games = client.app.state.games
+    g = games.get(gid)
+    errors = []
+
+    def save():
+        for _ in range(40):
+            try:
+                games.save(g)
+            except Exception as e:  # noqa: BLE001
+                errors.append(e)
+
+    threads = [threading.Thread(target=save) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    saved = json.loads((games.save_dir / f"{gid}.json").read_text())
+    assert len(saved["shots"]) == 1
+    assert not list(games.save_dir.glob("*.tmp"))
