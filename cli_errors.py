@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import numbers
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -57,6 +58,16 @@ def unknown(kind: str, value: Any, known: Iterable[Any]) -> str:
     return f"unknown {kind} {value!r}{did_you_mean(value, names)}; known: {listed}"
 
 
+def check_int(name: str, value: Any, lo: int = 1) -> int:
+    """``value`` as an int >= ``lo`` (Python or numpy integers); a float (2.5 would silently be
+    2), a bool or a string raises a :class:`UsageError` naming the setting."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise UsageError(f"{name} must be an integer >= {lo}, got {value!r}")
+    if value < lo:
+        raise UsageError(f"{name} must be >= {lo}, got {value!r}")
+    return int(value)
+
+
 def resolve_path(path: str | os.PathLike, what: str = "file") -> Path:
     """A user-given file: ``path`` as given (relative to the working directory) if it exists,
     else the same relative path inside the installed cuegym package (``configs/...``,
@@ -93,9 +104,21 @@ def one_line(exc: BaseException) -> str | None:
     if isinstance(exc, ModuleNotFoundError) and exc.name and not exc.name.startswith("cuegym"):
         return (f"this needs the package {exc.name!r}, which is not installed (pip install "
                 "'cuegym[rl]' installs the optional dependencies)")
+    if _is_unknown_env(exc):  # gymnasium.make with an id that is not registered
+        return str(exc)
     if isinstance(exc, ValueError):  # UsageError, ConfigError, JSON errors, bad values
         return str(exc) or type(exc).__name__
     return None
+
+
+def _is_unknown_env(exc: BaseException) -> bool:
+    """Whether ``exc`` is gymnasium's error for an env id that is not registered (its message
+    names the id and suggests the closest one)."""
+    try:
+        from gymnasium.error import DeprecatedEnv, UnregisteredEnv
+    except ImportError:  # pragma: no cover - gymnasium is a dependency
+        return False
+    return isinstance(exc, UnregisteredEnv | DeprecatedEnv)
 
 
 def _quiet_broken_pipe() -> int:

@@ -85,8 +85,34 @@ def _options(text: str) -> dict[str, Any]:
         if "=" not in item:
             raise ValueError(f"agent option {item!r} must be key=value")
         k, v = item.split("=", 1)
+        if not k.strip():
+            raise ValueError(f"agent option {item!r} has no name (key=value)")
         out[k.strip()] = yaml.safe_load(v)
     return out
+
+
+#: make_agent options of a trained model (its wrapping: :func:`_pop_trained_options`)
+_TRAINED_OPTIONS = ("aim", "leave", "entries", "weight", "own")
+#: the agent classes of the names whose options are the class's arguments
+_CLASSES = {"random": RandomAgent, "geometric": GeometricAgent, "planner": PlannerAgent,
+            "guided": GuidedPlannerAgent}
+
+
+def _check_options(agent: str, cls: type, kw: dict[str, Any], extra: tuple[str, ...] = (),
+                   fixed: tuple[str, ...] = ()) -> None:
+    """Refuse an option of ``agent`` that its class ``cls`` does not take (a ValueError naming
+    it and the known ones, not a TypeError from the constructor). ``extra``: options taken
+    before the class (a trained model's wrapping); ``fixed``: arguments make_agent sets itself."""
+    import inspect
+
+    params = inspect.signature(cls).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return
+    known = [n for n, p in params.items() if p.kind is not inspect.Parameter.VAR_POSITIONAL
+             and n not in ("self", "game", "arena", "path", "net", *fixed)] + list(extra)
+    for key in kw:
+        if key not in known:
+            raise ValueError(unknown(f"{agent} option", key, known))
 
 
 def planner_preset(game: str, agent: str = "planner") -> dict[str, Any]:
@@ -189,12 +215,17 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
     shipped for the game it resolves to the planner and says so on stderr (its ``name`` is
     then ``pretrained=planner``): never a fake.
     """
+    import os
     import sys
 
     from cuegym.agents.base import check_game
 
     check_game(game)
-    name, _, opts = spec.partition(":")
+    if not isinstance(spec, str | os.PathLike):
+        raise ValueError(f"agent spec must be a name or a model path (a string), got {spec!r}")
+    if arena is not None and getattr(arena, "game", game) != game:
+        raise ValueError(f"arena is a {arena.game} arena, not {game}")
+    name, _, opts = os.fspath(spec).partition(":")
     kw = {**_options(opts), **kwargs}
     if Path(name).suffix == ".pt" or name == "expert":
         from cuegym.agents.expert import ExpertAgent
@@ -202,6 +233,7 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
         path = PRETRAINED_DIR / f"{game}_expert.pt" if name == "expert" else Path(name)
         if name == "expert" and not path.exists():
             raise ValueError(f"no expert network is shipped for {game} ({path})")
+        _check_options(name if name == "expert" else "<path>.pt", ExpertAgent, kw)
         agent = ExpertAgent(path, arena=arena, **({"name": "expert"} if name == "expert" else
                                                  {"name": Path(name).stem}) | kw)
         if agent.game != game:
@@ -211,7 +243,10 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
         from cuegym.agents.sb3_agent import SB3Agent
 
         aim, leave, opts = _pop_trained_options(kw, None)
+        _check_options("<path>.zip", SB3Agent, kw, _TRAINED_OPTIONS)
         return _trained(SB3Agent(name, game=game, **kw), arena, aim, leave, opts)
+    if name in _CLASSES:
+        _check_options(name, _CLASSES[name], kw)
     if name == "random":
         return RandomAgent(game, **kw)
     if name == "geometric":
@@ -226,12 +261,14 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
         if path is not None:
             from cuegym.agents.sb3_agent import SB3Agent
 
+            _check_options(name, SB3Agent, kw, _TRAINED_OPTIONS, fixed=("name",))
             return _trained(SB3Agent(path, game=game, name="pretrained", **kw), arena, aim,
                             leave, opts)
         if aim not in (None, "none", "shipped") or leave not in (None, "none", "shipped") \
                 or opts:
             raise ValueError(f"aim={aim!r}, leave={leave!r}, {opts}: no trained {game} agent "
                              "is shipped to correct")
+        _check_options(name, PlannerAgent, kw, fixed=("name",))
         print(f"note: no trained {game} agent is shipped (agents/pretrained/{game}.zip); "
               "'pretrained' resolves to the best available agent, the planner", file=sys.stderr)
         return PlannerAgent(game, arena=arena, name="pretrained=planner",

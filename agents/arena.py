@@ -101,6 +101,9 @@ class KeglebillardArena:
             longer batch is played in slices of it; the same values, bounded memory).
     """
 
+    #: the value terms :meth:`values` / :meth:`score` take (shaping of a search's values)
+    TERMS = ("bih", "foul", "rodt_bonus", "game")
+
     game = "keglebillard"
 
     def __init__(self, rules: Any = None, table: str = "keglebillard", n_players: int = 2,
@@ -205,6 +208,9 @@ class KeglebillardArena:
         """(T,) :meth:`values` of played outcomes ``out`` (the ``KegleOutcomes`` of
         :meth:`outcomes`), for searches that also need the next states."""
         terms = dict(terms or {})
+        unknown = set(terms) - set(KeglebillardArena.TERMS)
+        if unknown:
+            raise ValueError(f"unknown keglebillard value terms {sorted(unknown)}")
         bih, foul = terms.get("bih", -2.0), terms.get("foul", 0.0)
         v = (out.shooter_points - out.skaeve + WIN_VALUE * out.win + bih * out.ball_in_hand
              + terms.get("rodt_bonus", 0.0) * out.rodt + foul * out.foul)
@@ -247,6 +253,9 @@ class GolfbillardArena:
         max_tables: most tables one physics call of a search plays (:func:`played_values`: a
             longer batch is played in slices of it; the same values, bounded memory).
     """
+
+    #: the value terms :meth:`values` / :meth:`score` take (shaping of a search's values)
+    TERMS = ("foul", "keep", "position", "draw", "lead", "idle_q")
 
     game = "golfbillard"
     n_players = 2
@@ -354,7 +363,7 @@ class GolfbillardArena:
         :meth:`outcomes`), for searches that also need the next states. The G-5 terms need
         the states before (``states``) and after (``new``) the strokes."""
         terms = dict(terms or {})
-        unknown = set(terms) - {"foul", "keep", "position", "draw", "lead", "idle_q"}
+        unknown = set(terms) - set(self.TERMS)
         if unknown:
             raise ValueError(f"unknown golfbillard value terms {sorted(unknown)}")
         T = len(out)

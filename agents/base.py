@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from cuegym.cli_errors import check_int  # noqa: F401 (re-exported: the agents' settings)
 from cuegym.games.noise import ShotNoise, load_noise  # noqa: F401 (re-exported)
 from cuegym.games.strikes import SPIN_MAX, THETA_MAX, V0_MAX, Strikes  # noqa: F401 (re-exported)
 
@@ -34,6 +35,35 @@ def check_game(game: str) -> str:
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; known: {list(GAMES)}")
     return game
+
+
+def check_states(game: str, states: Any) -> None:
+    """Refuse what is not a batch of ``game``'s game states before an agent reads it: env
+    observations (arrays), one state instead of a batch, or the other game's states; the
+    error says what ``act`` takes. Cheap: a state batch passes on its type, a list on its
+    items' types."""
+    from cuegym.games.kegle_state import KegleStates
+    from cuegym.rules.golf_arrays import GolfStates
+    from cuegym.rules.golfbillard import GolfState
+    from cuegym.rules.keglebillard_game import GameState
+
+    own, other = ((KegleStates, GameState), (GolfStates, GolfState)) \
+        if game == "keglebillard" else ((GolfStates, GolfState), (KegleStates, GameState))
+    takes = (f"a batch of {game} game states ({own[0].__name__}, or a list of "
+             f"{own[1].__name__})")
+    if isinstance(states, own[0]):
+        return
+    if isinstance(states, np.ndarray | np.generic | str | bytes | int | float | own[1]) or \
+            isinstance(states, other) or not hasattr(states, "__len__"):
+        shown = f"an array of shape {np.shape(states)}" \
+            if isinstance(states, np.ndarray | np.generic) else type(states).__name__
+        hint = " (env observations are made from states: an env's states are " \
+               "env.unwrapped.core.states)" if isinstance(states, np.ndarray) else ""
+        raise ValueError(f"act() takes {takes}, got {shown}{hint}")
+    if isinstance(states, list | tuple):
+        bad = [type(s) for s in states if not isinstance(s, own[1])]
+        if bad and (issubclass(bad[0], other) or bad[0] in (np.ndarray, list, float, int)):
+            raise ValueError(f"act() takes {takes}, got a list of {bad[0].__name__}")
 
 
 class Agent(ABC):
@@ -61,12 +91,41 @@ class Agent(ABC):
             has the red in hand; golfbillard: ``cue_ball`` is one of the shooter's own balls).
         """
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every subclass's ``act`` (and ``act_opening``) first checks its ``states``
+        (:func:`check_states`) and ``side``: a wrong input is a ValueError saying what the
+        method takes, not an AttributeError deep inside an aimer or a numba kernel."""
+        super().__init_subclass__(**kwargs)
+        import functools
+
+        act = cls.__dict__.get("act")
+        if act is not None and not getattr(act, "_checks_states", False):
+            @functools.wraps(act)
+            def checked_act(self, states, rng, *args, **kw):
+                check_states(self.game, states)
+                _check_rng(rng)
+                return act(self, states, rng, *args, **kw)
+
+            checked_act._checks_states = True
+            cls.act = checked_act
+        opening = cls.__dict__.get("act_opening")
+        if opening is not None and not getattr(opening, "_checks_states", False):
+            @functools.wraps(opening)
+            def checked_opening(self, states, side, rng, *args, **kw):
+                _check_opening(self.game, states, side)
+                _check_rng(rng)
+                return opening(self, states, side, rng, *args, **kw)
+
+            checked_opening._checks_states = True
+            cls.act_opening = checked_opening
+
     def act_opening(self, states: Sequence[Any], side: int, rng: np.random.Generator) -> Strikes:
         """Golfbillard G-3 opening: this agent's strike of its middle ball for ``side``.
 
         The default is the rules' soft stroke off the left long cushion
         (:func:`cuegym.rules.golfbillard_game.opening_strike`) at a cue speed near 1.1 m/s.
         """
+        _check_opening(self.game, states, side)
         from cuegym.rules.golfbillard_game import opening_balls, opening_strike
 
         out = Strikes.empty(len(states))
@@ -81,3 +140,21 @@ class Agent(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(game={self.game!r}, name={self.name!r})"
+
+
+def _check_opening(game: str, states: Any, side: Any) -> None:
+    check_states(game, states)
+    if isinstance(side, bool | np.bool_) or not isinstance(side, int | np.integer) or \
+            side not in (0, 1):
+        raise ValueError(f"side must be 0 or 1, got {side!r}")
+
+
+def _check_rng(rng: Any) -> None:
+    """``rng``: the caller's ``numpy.random.Generator`` (None passes: agents that draw nothing
+    take it; a seed such as 0 is refused, not silently ignored or failing deep inside)."""
+    if rng is None or isinstance(rng, np.random.Generator):
+        return
+    if isinstance(rng, list | tuple) and all(isinstance(r, np.random.Generator) for r in rng):
+        return
+    raise ValueError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed) makes "
+                     f"one), got {rng!r}")

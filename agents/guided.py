@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents.arena import played_values
-from cuegym.agents.base import Agent, Strikes, check_game
+from cuegym.agents.base import Agent, Strikes, check_game, check_int
 from cuegym.agents.planner import PlannerAgent, noisy_batch, segment_top
 
 #: A learned value of positions: states (a batch of n) -> (n,) the value for the side to move,
@@ -139,6 +139,13 @@ class GuidedPlannerAgent(Agent):
         self.game = check_game(game)
         self.name = name
         self.arena = arena or make_arena(game)
+        for key, v, lo in (("n_candidates", n_candidates, 1), ("n_noise", n_noise, 1),
+                           ("n_policy", n_policy, 0), ("n_top", n_top, 0), ("n_next", n_next, 1),
+                           ("reply_candidates", reply_candidates, 1),
+                           ("reply_noise", reply_noise, 1), ("n_recheck", n_recheck, 0),
+                           ("reply_recheck", reply_recheck, 0), ("max_states", max_states, 1),
+                           ("n_refine", n_refine, 0), ("refine_top", refine_top, 1)):
+            check_int(key, v, lo)  # a float (2.5) would silently be truncated
         self.policy = load_policy(policy, game)
         self.n_policy = int(n_policy) if self.policy is not None else 0
         self.n_candidates, self.n_noise = int(n_candidates), int(n_noise)

@@ -18,10 +18,33 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.base import Agent, Strikes, check_game, load_noise
+from cuegym.agents.base import Agent, Strikes, check_game, check_int, load_noise
 from cuegym.agents.geometric_golf import golf_candidates_batch
 from cuegym.agents.geometric_kegle import kegle_candidates_batch
 from cuegym.agents.geometry import Candidates
+from cuegym.cli_errors import unknown
+
+
+def _numbers(name: str, values: Any, known: Any, lo: float = -np.inf, hi: float = np.inf
+             ) -> dict[Any, float]:
+    """A mapping of finite numbers in [lo, hi] with keys among ``known``; an unknown key would
+    otherwise be silently ignored."""
+    if values is None:
+        return {}
+    if not isinstance(values, Mapping):
+        raise ValueError(f"{name} must be a mapping, got {values!r}")
+    out = {}
+    for k, v in values.items():
+        if k not in known:
+            raise ValueError(unknown(f"{name} key", k, list(known)))
+        shown = f"{name}[{k!r}]" if not isinstance(k, int) else f"{name}[{k}]"
+        if isinstance(v, bool | np.bool_) or not isinstance(v, int | float | np.number) or \
+                not (np.isfinite(v) and lo <= v <= hi):
+            bounds = f" in [{lo}, {hi}]" if np.isfinite(lo) and np.isfinite(hi) else \
+                f" >= {lo}" if np.isfinite(lo) else ""
+            raise ValueError(f"{shown} must be a finite number{bounds}, got {v!r}")
+        out[k] = float(v)
+    return out
 
 
 class PlannerAgent(Agent):
@@ -50,19 +73,20 @@ class PlannerAgent(Agent):
         self.game = check_game(game)
         self.name = name
         self.arena = arena or make_arena(game)
-        self.n_candidates = int(n_candidates)
-        self.n_noise = int(n_noise)
-        if self.n_candidates < 1 or self.n_noise < 1:
-            raise ValueError(f"n_candidates and n_noise must be >= 1, got {n_candidates}, "
-                             f"{n_noise}")
+        self.n_candidates = check_int("n_candidates", n_candidates)
+        self.n_noise = check_int("n_noise", n_noise)
         self.noise = load_noise(noise)
-        self.n_base = int(n_base)
-        self.jitter = {"phi": 1.0, "V0": 0.15, "b": 0.15, "a": 0.1, "place": 0.03,
-                       **dict(jitter or {})}
-        self.terms = dict(terms or {})
+        self.n_base = check_int("n_base", n_base)
+        self.jitter = {"phi": 1.0, "V0": 0.15, "b": 0.15, "a": 0.1, "place": 0.03}
+        self.jitter.update(_numbers("jitter", jitter, self.jitter, lo=0.0))
+        self.terms = _numbers("terms", terms, self.arena.TERMS)
         if spins is None:
             spins = (-0.4, -0.1, 0.2) if game == "keglebillard" else (0.0, -0.2)
-        self.spins = tuple(float(b) for b in spins)
+        if isinstance(spins, str | bytes) or not isinstance(spins, Sequence | np.ndarray) or \
+                not len(spins):
+            raise ValueError(f"spins must be a list of back/top spins b, got {spins!r}")
+        self.spins = tuple(_numbers("spins", dict(enumerate(spins)), range(len(spins)),
+                                    lo=-1.0, hi=1.0).values())
 
     # -- candidates -------------------------------------------------------------------------
 

@@ -221,6 +221,8 @@ class SB3Agent(Agent):
         if game is not None and check_game(game) != self.game:
             raise ValueError(f"model {self.path} plays {self.game}, not {game}")
         self.model = load_model(self.path, self.meta["algo"])
+        if not isinstance(deterministic, bool | np.bool_):  # "no" would silently be True
+            raise ValueError(f"deterministic must be true or false, got {deterministic!r}")
         self.deterministic = bool(deterministic)
         self.arena = make_arena(self.game)
         stem = self.path.stem

@@ -42,6 +42,8 @@ def check_actions(actions, n: int, dim: int, *, clip: bool) -> np.ndarray:
             or inf (always), or a value outside [-1, 1] (unless
             ``clip``); the message names the first offending entry.
     """
+    if np.ma.is_masked(actions):  # np.asarray would drop the mask and play the hidden values
+        raise ValueError(f"action must not have masked entries, got {actions!r}")
     try:
         raw = np.asarray(actions)
     except (TypeError, ValueError):  # ragged nested sequences

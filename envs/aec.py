@@ -11,10 +11,11 @@ import numpy as np
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
+from cuegym.cli_errors import check_int
 from cuegym.configs import load_params
 from cuegym.physics.api import Workspace
 
-from .checks import check_render_mode
+from .checks import check_bool, check_render_mode, check_seed
 from .config import load_noise, load_reward, load_settings
 from .render import HumanDisplay
 
@@ -32,13 +33,25 @@ class CuegymAEC(HumanDisplay, AECEnv):
         self.settings = load_settings(game, settings)
         self.reward_spec = load_reward(game, reward)
         self.noise = load_noise(noise)
-        self.clip = bool(clip)
+        self.clip = check_bool("clip", clip)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._obs_space = observation_space
         self._act_space = action_space
         self.workspace = Workspace()  # reused event-log buffers (not while rendering)
         self._viewer = None
         self.last_shot = None
+
+    def _max_shots(self, max_shots: Any, default: int) -> int:
+        """``max_shots`` (None: ``default``) as an int >= 1; 0 is refused, not taken as the
+        default."""
+        return default if max_shots is None else check_int("max_shots", max_shots)
+
+    def _check_agent(self, agent: Any) -> str:
+        if agent not in self.possible_agents:
+            from cuegym.cli_errors import unknown
+
+            raise ValueError(unknown("agent", agent, self.possible_agents))
+        return agent
 
     def observation_space(self, agent: str):
         return self._obs_space
@@ -56,6 +69,7 @@ class CuegymAEC(HumanDisplay, AECEnv):
         if options:
             warnings.warn(f"{self.metadata['name']} takes no reset options; ignored "
                           f"{sorted(map(str, options))}", stacklevel=3)
+        seed = check_seed(seed)
         if seed is not None or not hasattr(self, "np_random"):
             self.np_random, _ = seeding.np_random(seed)
         self.agents = self.possible_agents[:]

@@ -22,7 +22,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .actions import check_actions
-from .checks import check_reset_options
+from .checks import check_reset_options, check_seed, checked_setting
 from .render import ANIMATION_FPS, HumanDisplay, step_frames
 
 
@@ -87,15 +87,40 @@ def _masked(info: dict, mask: np.ndarray) -> dict:
 
 
 def table_seeds(seed, n: int) -> list[int | None]:
-    """Per-table seeds: an int ``s`` gives ``s, s + 1, ...``; a sequence is used as is."""
+    """Per-table seeds: an int ``s`` gives ``s, s + 1, ...``; a sequence of n ints (or None) is
+    used as is. Anything else (a float, a string, a bool) raises a ValueError naming it."""
+    seed = check_seed(seed)
     if seed is None:
         return [None] * n
-    if isinstance(seed, int | np.integer):
-        return [int(seed) + i for i in range(n)]
-    seeds = list(seed)
+    if isinstance(seed, int):
+        return [seed + i for i in range(n)]
+    if isinstance(seed, str | bytes) or not isinstance(seed, Sequence | np.ndarray):
+        raise ValueError(f"seed must be None, an int or a sequence of {n} ints, got {seed!r}")
+    seeds = [check_seed(s) for s in seed]
     if len(seeds) != n:
         raise ValueError(f"seed must be an int or {n} seeds, got {len(seeds)}")
-    return [None if s is None else int(s) for s in seeds]
+    bad = [s for s in seeds if s is not None and not isinstance(s, int)]
+    if bad:
+        raise ValueError(f"seed must be None, an int or a sequence of {n} ints, got {bad[0]!r} "
+                         f"in {seed!r}")
+    return seeds
+
+
+def _reset_mask(options: dict[str, Any], n: int) -> np.ndarray:
+    """``options["reset_mask"]`` as an (n,) bool array; other dtypes (ints, floats, strings)
+    are refused rather than cast (``"a"`` or 0.5 would silently be True)."""
+    raw = options["reset_mask"]
+    try:
+        mask = np.asarray(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"options['reset_mask'] must be a bool array of shape ({n},), got "
+                         f"{raw!r}") from None
+    if mask.shape != (n,):
+        raise ValueError(f"options['reset_mask'] must have shape ({n},), got {mask.shape}")
+    if mask.dtype != np.bool_:
+        raise ValueError(f"options['reset_mask'] must be a bool array of shape ({n},), got dtype "
+                         f"{mask.dtype}: {raw!r}")
+    return mask.copy()
 
 
 class CoreVectorEnv(VectorEnv):
@@ -133,20 +158,21 @@ class CoreVectorEnv(VectorEnv):
         """
         options = check_reset_options(options, ("reset_mask",))
         n = self.num_envs
-        super().reset(seed=seed if isinstance(seed, int | np.integer) or seed is None
-                      else None)
+        # every argument is checked, and the new generators made, before anything changes: a
+        # rejected reset leaves the env as it was
         seeds = table_seeds(seed, n)
-        if not self._started or any(s is not None for s in seeds):
-            for t, s in enumerate(seeds):
-                if s is not None or not self._started:
-                    self.core.rngs[t] = seeding.np_random(s)[0]
-            self._started = True
-        mask = np.ones(n, bool)
-        if options and "reset_mask" in options:
-            mask = np.asarray(options["reset_mask"], bool)
-            if mask.shape != (n,):
-                raise ValueError(f"options['reset_mask'] must have shape ({n},), got "
-                                 f"{mask.shape}")
+        mask = _reset_mask(options, n) if "reset_mask" in options else np.ones(n, bool)
+        if not self._started and not mask.all():
+            raise ValueError("options['reset_mask'] must select every table on the first "
+                             "reset (the others would start from no episode)")
+        fresh = not self._started or any(s is not None for s in seeds)
+        rngs = [seeding.np_random(s)[0] if s is not None or not self._started else None
+                for s in seeds] if fresh else []
+        super().reset(seed=seeds[0] if isinstance(check_seed(seed), int) else None)
+        for t, rng in enumerate(rngs):
+            if rng is not None:
+                self.core.rngs[t] = rng
+        self._started = True
         idx = np.flatnonzero(mask)
         info = self.core.reset(idx)
         full = {k: _scatter(v, idx, n) for k, v in info.items()}
@@ -195,12 +221,15 @@ class CoreVectorEnv(VectorEnv):
         return (getattr(self.core, name),) * self.num_envs
 
     def set_attr(self, name: str, values: Any) -> None:
+        """Set a setting of the core (one value for all tables). An attribute the core does not
+        have is refused (a misspelt name would silently do nothing); ``clip``, ``threads``,
+        ``noise`` and ``reward`` are checked as the constructor checks them."""
         if isinstance(values, list | tuple):
             if len(set(map(id, values))) > 1:
                 raise ValueError("a native vector env shares one setting across its tables: "
                                  "give one value")
             values = values[0]
-        setattr(self.core, name, values)
+        setattr(self.core, name, checked_setting(self.core, name, values))
 
 
 def _scatter(v, idx: np.ndarray, n: int):
@@ -232,7 +261,7 @@ class CoreEnv(HumanDisplay, gym.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         check_reset_options(options)
-        super().reset(seed=seed)
+        super().reset(seed=check_seed(seed))
         self.core.rngs[0] = self.np_random
         info = _unbatch(self.core.reset(np.array([0])))
         self._done = False

@@ -45,3 +45,72 @@ def check_reset_options(options: Any, known: Iterable[str] = ()) -> dict[str, An
             raise ValueError(f"this env takes no reset options, got {sorted(map(str, bad))}")
         raise ValueError(unknown("reset option", bad[0], known))
     return dict(options)
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """``value`` if it is a bool (or numpy bool); a string, number or None raises (``clip="no"``
+    would otherwise turn clipping on)."""
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_threads(threads: Any) -> int | None:
+    """``threads`` (numba threads for the physics) as None or an int >= 1."""
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, int | np.integer) or threads < 1:
+        raise ValueError(f"threads must be None or an integer >= 1, got {threads!r}")
+    return int(threads)
+
+
+def check_seed(seed: Any) -> Any:
+    """A reset seed: a bool raises (``seed=True`` would silently be seed 1), a numpy integer
+    becomes an int; anything else is left to gymnasium's own seed check (an int >= 0)."""
+    if isinstance(seed, bool | np.bool_):
+        raise ValueError(f"seed must be None or an integer >= 0, got {seed!r}")
+    if isinstance(seed, np.integer):
+        return int(seed)
+    return seed
+
+
+def check_bank(positions: Any, cls: type, game: str) -> Any:
+    """A user-given position bank: None or a bank of ``game`` (``cls``) with positions."""
+    if positions is None:
+        return None
+    if not isinstance(positions, cls):
+        raise ValueError(f"positions must be None or a {cls.__name__} ({game} bank; by name: "
+                         f"settings={{'positions': <name>}}), got {type(positions).__name__}: "
+                         f"{_short(positions)}")
+    if len(positions) < 1:
+        raise ValueError("positions: the bank is empty")
+    return positions
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def checked_setting(core: Any, name: Any, value: Any) -> Any:
+    """``value`` checked for ``core.<name> = value`` (a vector env's or the SB3 adapter's
+    ``set_attr``): the core must have the attribute (a misspelt name would otherwise create a
+    new one and change nothing); ``clip``, ``threads``, ``noise`` and ``reward`` are checked
+    and converted as the env's constructor does."""
+    if not isinstance(name, str) or name.startswith("_") or not hasattr(core, name):
+        public = sorted(k for k in vars(core) if not k.startswith("_"))
+        raise ValueError(unknown("env attribute", name, public))
+    if name == "clip":
+        return check_bool("clip", value)
+    if name == "threads":
+        return check_threads(value)
+    if name == "noise":
+        from .config import load_noise
+
+        return load_noise(value)
+    if name == "reward":
+        from .config import KeglebillardReward, load_reward
+
+        game = "keglebillard" if isinstance(core.reward, KeglebillardReward) else "golfbillard"
+        return load_reward(game, value)
+    return value

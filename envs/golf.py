@@ -8,7 +8,7 @@ the observation layout is :mod:`cuegym.games.golf_obs`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -33,7 +33,9 @@ from cuegym.rules.golfbillard import GolfRules, load_golf_rules
 
 from .actions import layout_box, strikes_from_actions, unit_box
 from .base import Core
+from .checks import check_bank, check_bool, check_threads
 from .config import load_reward, load_settings
+from .golf_positions import GolfbillardPositions
 from .positions import load_positions
 
 ACTION_LAYOUT = ("V0", "phi", "theta", "a", "b", "select_x", "select_y")
@@ -55,6 +57,9 @@ def golf_rules(rules: Any) -> GolfRules:
     of options or a GolfRules, returned as is)."""
     if isinstance(rules, GolfRules):
         return rules
+    if rules is not None and not isinstance(rules, Mapping):
+        raise ValueError(f"rules must be None, a mapping of rule options or a GolfRules, got "
+                         f"{rules!r}")
     return load_golf_rules(**{**ENV_RULES, **dict(rules or {})})
 
 
@@ -129,6 +134,12 @@ class GolfShotCore(Core):
     shipped file and :data:`ENV_RULES`).
     """
 
+    #: the keys of the step info (``make_sb3_vec_env``'s ``info_keys`` are checked against them)
+    INFO_KEYS = (
+        "side", "cue_ball", "foul", "foul_rule", "opening", "turn_kept", "balls_left",
+        "game_over", "winner", "overflow", "strike", "reward_terms", "position_index"
+    )
+
     def __init__(self, n: int, *, rules: Any = None, reward: Any = None, noise: Any = "none",
                  settings: Any = None, positions: Any = None, clip: bool = False,
                  threads: int | None = None, render_mode: str | None = None) -> None:
@@ -140,10 +151,14 @@ class GolfShotCore(Core):
         self.settings = load_settings("golfbillard", settings)
         self.reward = load_reward("golfbillard", reward)
         self.noise = load_noise(noise)
-        self.bank = positions if positions is not None else load_positions(
-            self.settings.positions)
-        self.clip = bool(clip)
-        self.threads = threads
+        if positions is None:
+            positions = load_positions(self.settings.positions)
+            if not isinstance(positions, GolfbillardPositions):
+                raise ValueError(f"settings positions {self.settings.positions!r} is not a "
+                                 "golfbillard bank")
+        self.bank = check_bank(positions, GolfbillardPositions, "golfbillard")
+        self.clip = check_bool("clip", clip)
+        self.threads = check_threads(threads)
         self.render_mode = render_mode
         self.observation_space = observation_space()
         self.action_space = action_space()
@@ -268,6 +283,12 @@ class GolfGameCore(Core):
         table drawing from its own generator.
     """
 
+    #: the keys of the step info (``make_sb3_vec_env``'s ``info_keys`` are checked against them)
+    INFO_KEYS = (
+        "side", "cue_ball", "foul", "foul_rule", "opening", "turn_kept", "balls_left",
+        "game_over", "winner", "overflow", "strike", "reward_terms"
+    )
+
     def __init__(self, n: int, *, opponent: Any = "random",
                  opponent_batching: str = "per_table", seat: int | str = "random",
                  rules: Any = None, reward: Any = None, noise: Any = "none",
@@ -283,15 +304,16 @@ class GolfGameCore(Core):
         self.settings = load_settings("golfbillard", settings)
         self.reward = load_reward("golfbillard", reward)
         self.noise = load_noise(noise)
-        if seat != "random" and seat not in (0, 1):
+        if seat != "random" and (isinstance(seat, bool | np.bool_) or
+                                 not isinstance(seat, int | np.integer) or seat not in (0, 1)):
             raise ValueError(f"seat must be 'random', 0 or 1, got {seat!r}")
         self.seat_choice = seat
         if opponent_batching not in ("per_table", "batched"):
             raise ValueError(f"opponent_batching must be 'per_table' or 'batched', got "
                              f"{opponent_batching!r}")
         self.opponent_batching = opponent_batching
-        self.clip = bool(clip)
-        self.threads = threads
+        self.clip = check_bool("clip", clip)
+        self.threads = check_threads(threads)
         self.render_mode = render_mode
         self.observation_space = observation_space()
         self.action_space = action_space()

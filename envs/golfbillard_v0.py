@@ -26,6 +26,7 @@ truncated after ``max_shots`` strokes. The rules state is ``env.game_state`` (a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -67,6 +68,11 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         super().__init__()
         if not isinstance(duo, bool):
             raise ValueError(f"duo must be true or false, got {duo!r}")
+        if rules is not None and not isinstance(rules, Mapping):
+            raise ValueError(f"rules must be None or a mapping of rule options, got {rules!r}")
+        if rules and "duo" in rules and rules["duo"] != duo:
+            raise ValueError(f"rules duo={rules['duo']!r} contradicts duo={duo!r}: pass duo= "
+                             "only")
         self.rules = golf_rules({**dict(rules or {}), "duo": duo})
         self.duo = duo
         self.game = Golf(self.rules)
@@ -74,7 +80,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         self._setup("golfbillard", reward=reward, noise=noise, settings=settings, clip=clip,
                     render_mode=render_mode, observation_space=observation_space(),
                     action_space=action_space())
-        self.max_shots = max_shots or self.settings.max_steps * 2
+        self.max_shots = self._max_shots(max_shots, self.settings.max_steps * 2)
         self.possible_agents = ([f"side_{s}_p{p}" for s in (0, 1) for p in (0, 1)] if duo
                                 else ["side_0", "side_1"])
         self.map = GolfActionMap(self.settings, self.geo)
@@ -82,7 +88,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         self.states = self.game.new(1)
 
     def _side(self, agent: str) -> int:
-        return int(agent[5])
+        return int(self._check_agent(agent)[5])
 
     def _agent(self, side: int, partner: int) -> str:
         return f"side_{side}_p{partner}" if self.duo else f"side_{side}"

@@ -11,6 +11,7 @@ generator and opponents that act one table at a time.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium as gym
@@ -39,8 +40,9 @@ from cuegym.rules.keglebillard_game import ShotOutcome
 
 from .actions import layout_box, scale, strikes_from_actions, unit_box
 from .base import Core
+from .checks import check_bank, check_bool, check_threads
 from .config import load_reward, load_settings
-from .positions import load_positions
+from .positions import KeglebillardPositions, load_positions
 
 #: Action layout: the strike (docs: cuegym.envs.actions), then the red's placement.
 ACTION_LAYOUT = ("V0", "phi", "theta", "a", "b", "place_x", "place_y")
@@ -88,6 +90,38 @@ class KegleActionMap:
 
 
 
+def kegle_game(rules: Any, table: Any) -> Kegle:
+    """The game layer of a core, with ``rules`` checked first: None, a mapping of options, a
+    YAML path or a ``KeglebillardRules`` (anything else would fail deep inside as a path)."""
+    from pathlib import Path
+
+    from cuegym.rules.keglebillard import KeglebillardRules
+
+    if rules is not None and not isinstance(rules, Mapping | str | Path | KeglebillardRules):
+        raise ValueError(f"rules must be None, a mapping of rule options, a YAML path or a "
+                         f"KeglebillardRules, got {rules!r}")
+    return Kegle(rules, table)
+
+
+def shot_bank(positions: Any, settings: Any, table: str) -> KeglebillardPositions:
+    """The Shot core's bank: ``positions`` (checked), else the settings' bank on the default
+    table, else the table's own bank. A settings bank other than the shipped default with a
+    non-default table is refused: the table's own bank would silently replace it."""
+    if positions is not None:
+        return check_bank(positions, KeglebillardPositions, "keglebillard")
+    name = settings.positions
+    if table != "keglebillard":
+        if name not in (load_settings("keglebillard").positions, table):
+            raise ValueError(f"settings positions {name!r} is a bank of another table; "
+                             f"table={table!r} plays its own bank {table!r} (pass positions= "
+                             "a KeglebillardPositions to use another)")
+        name = table
+    bank = load_positions(name)
+    if not isinstance(bank, KeglebillardPositions):
+        raise ValueError(f"settings positions {name!r} is not a keglebillard bank")
+    return bank
+
+
 # ---------------------------------------------------------------------------------------------
 # The Shot core: one decision per episode from a position bank
 # ---------------------------------------------------------------------------------------------
@@ -108,22 +142,26 @@ class KegleShotCore(Core):
         render_mode: None or ``rgb_array`` / ``human``.
     """
 
+    #: the keys of the step info (``make_sb3_vec_env``'s ``info_keys`` are checked against them)
+    INFO_KEYS = (
+        "played", "points", "penalty", "shooter_points", "skaeve", "foul", "foul_flags",
+        "rodt", "blegt", "king_alone", "clean16", "win", "pins_toppled", "pocketed",
+        "overflow", "strike", "in_hand", "placement", "position_index", "reward_terms"
+    )
+
     def __init__(self, n: int, *, rules: Any = None, table: str = "keglebillard",
                  reward: Any = None, noise: Any = "none", settings: Any = None,
                  positions: Any = None, clip: bool = False, threads: int | None = None,
                  render_mode: str | None = None) -> None:
         self.n = int(n)
-        self.game = Kegle(rules, table)
+        self.game = kegle_game(rules, table)
         self.params = self.game.params
         self.settings = load_settings("keglebillard", settings)
         self.reward = load_reward("keglebillard", reward)
         self.noise = load_noise(noise)
-        if positions is None:
-            name = self.settings.positions if table == "keglebillard" else table
-            positions = load_positions(name)
-        self.bank = positions
-        self.clip = bool(clip)
-        self.threads = threads
+        self.bank = shot_bank(positions, self.settings, table)
+        self.clip = check_bool("clip", clip)
+        self.threads = check_threads(threads)
         self.render_mode = render_mode
         self.observation_space = observation_space()
         self.action_space = action_space()
@@ -271,6 +309,12 @@ class KegleGameCore(Core):
         Others as :class:`KegleShotCore`.
     """
 
+    #: the keys of the step info (``make_sb3_vec_env``'s ``info_keys`` are checked against them)
+    INFO_KEYS = (
+        "played", "points", "penalty", "foul", "foul_flags", "overflow", "strike",
+        "in_hand", "placement", "scores", "game_over", "seat", "reward_terms"
+    )
+
     def __init__(self, n: int, *, num_players: int = 2, opponent: Any = "random",
                  opponent_batching: str = "per_table", seat: int | str = "random",
                  rules: Any = None, table: str = "keglebillard", reward: Any = None,
@@ -279,7 +323,11 @@ class KegleGameCore(Core):
         from .opponents import as_opponent
 
         self.n = int(n)
-        self.game = Kegle(rules, table)
+        self.game = kegle_game(rules, table)
+        if self.game.rules.first_player != "player0":
+            raise ValueError(f"rules first_player={self.game.rules.first_player!r}: in the "
+                             "full-game env seat 0 breaks (K-4); seat='random' (the default) "
+                             "draws the learner's seat instead")
         if isinstance(num_players, bool) or not isinstance(num_players, int | np.integer) or \
                 num_players < 2:
             raise ValueError(f"num_players must be an integer >= 2, got {num_players!r}")
@@ -296,8 +344,8 @@ class KegleGameCore(Core):
         self.settings = load_settings("keglebillard", settings)
         self.reward = load_reward("keglebillard", reward)
         self.noise = load_noise(noise)
-        self.clip = bool(clip)
-        self.threads = threads
+        self.clip = check_bool("clip", clip)
+        self.threads = check_threads(threads)
         self.render_mode = render_mode
         self.observation_space = observation_space()
         self.action_space = action_space()

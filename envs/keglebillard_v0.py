@@ -7,7 +7,8 @@
     ...     obs, reward, terminated, truncated, info = env.last()
     ...     env.step(None if terminated or truncated else env.action_space(agent).sample())
 
-Agents ``player_0`` .. ``player_{N-1}`` in the fixed turn order (K-1); ``player_0`` breaks. The
+Agents ``player_0`` .. ``player_{N-1}`` in the fixed turn order (K-1); ``player_0`` breaks
+(a random player, drawn from the env's generator, with rules ``first_player: random``). The
 agent to act is the one the rules name (``GameState.to_play``): with the ``ddbu`` variant
 (K-25) a player keeps shooting while scoring. Actions and observations are those of
 ``cuegym/Keglebillard-v0`` (each agent observes from its own seat; ``to_move`` tells whether it
@@ -29,12 +30,11 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from cuegym.games.kegle import Kegle
 from cuegym.games.strikes import Strikes
 
 from .actions import check_actions
 from .aec import CuegymAEC
-from .kegle import KegleActionMap, action_space, observation_space
+from .kegle import KegleActionMap, action_space, kegle_game, observation_space
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -64,23 +64,31 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
                  settings: Any = None, clip: bool = False, max_shots: int | None = None,
                  render_mode: str | None = None) -> None:
         super().__init__()
-        if isinstance(num_players, bool) or not isinstance(num_players, int) or num_players < 2:
+        if isinstance(num_players, bool) or not isinstance(num_players, int | np.integer) or \
+                num_players < 2:
             raise ValueError(f"num_players must be an integer >= 2, got {num_players!r}")
+        num_players = int(num_players)
         self.num_players = num_players
-        self.game = Kegle(rules, table)
+        self.game = kegle_game(rules, table)
+        if self.game.rules.first_player == "lag":
+            raise ValueError("rules first_player='lag' needs the lag's winner (K-24), which "
+                             "the env does not play: use 'player0' or 'random'")
         self._setup("keglebillard", reward=reward, noise=noise, settings=settings, clip=clip,
                     render_mode=render_mode, observation_space=observation_space(),
                     action_space=action_space())
-        self.max_shots = max_shots or self.settings.max_steps * num_players
+        self.max_shots = self._max_shots(max_shots, self.settings.max_steps * num_players)
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.map = KegleActionMap(self.game, self.settings)
 
     def _player(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
+        return self.possible_agents.index(self._check_agent(agent))
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self._start_episode(seed, options)
-        self.states = self.game.new(1, self.num_players, first_player=0)
+        # K-4: player_0 breaks, or a random player with rules first_player='random'
+        first = int(self.np_random.integers(self.num_players)) \
+            if self.game.rules.first_player == "random" else 0
+        self.states = self.game.new(1, self.num_players, first_player=first)
         self.agent_selection = self.possible_agents[int(self.states.to_play[0])]
 
     @property

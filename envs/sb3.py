@@ -8,7 +8,7 @@ info dict per table, same-step reset with ``info["terminal_observation"]``, and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -44,6 +44,33 @@ def _columns(info: dict, keys) -> dict:
     return out
 
 
+def _check_sb3_seed(seed: Any) -> int | None:
+    if seed is None:
+        return None
+    if isinstance(seed, bool | np.bool_) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed must be None or an integer >= 0, got {seed!r}")
+    return int(seed)
+
+
+def _check_info_keys(info_keys: Any, core: Any) -> frozenset | None:
+    """``info_keys`` as a frozenset of the core's info keys (None: all of them); a string (its
+    letters would be taken as keys) or a key the env's info does not have raises."""
+    if info_keys is None:
+        return None
+    if info_keys is DEFAULT_INFO_KEYS:  # the defaults cover both games' keys
+        return frozenset(info_keys)
+    if isinstance(info_keys, str | bytes) or not isinstance(info_keys, Iterable):
+        raise ValueError(f"info_keys must be None or a list of info keys, got {info_keys!r}")
+    keys = list(info_keys)
+    known = getattr(core, "INFO_KEYS", None)
+    for k in keys:
+        if not isinstance(k, str) or (known is not None and k not in known):
+            from cuegym.cli_errors import unknown
+
+            raise ValueError(unknown("info key", k, known or ()))
+    return frozenset(keys)
+
+
 def _pick(cols: dict, t: int) -> dict:
     return {k: _pick(c, t) if isinstance(c, dict) else c[t] for k, c in cols.items()}
 
@@ -65,8 +92,9 @@ class CuegymVecEnv(VecEnv):
     def __init__(self, env_id: str, n_envs: int, seed: int | None = None,
                  info_keys: Sequence[str] | None = DEFAULT_INFO_KEYS, **kwargs: Any) -> None:
         self.env_id = env_id
+        seed = _check_sb3_seed(seed)
         self.venv = _vector_class(env_id)(num_envs=n_envs, **kwargs)
-        self.info_keys = None if info_keys is None else frozenset(info_keys)
+        self.info_keys = _check_info_keys(info_keys, self.venv.core)
         super().__init__(n_envs, self.venv.single_observation_space,
                          self.venv.single_action_space)
         if seed is not None:
@@ -74,6 +102,11 @@ class CuegymVecEnv(VecEnv):
         self._actions: np.ndarray | None = None
 
     # SB3 protocol ------------------------------------------------------------------------------
+
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """SB3's ``seed``: table i gets ``seed + i`` at the next reset. The seed is checked now
+        (an int >= 0 or None), not at that reset, which would otherwise fail again and again."""
+        return super().seed(_check_sb3_seed(seed))
 
     def reset(self) -> np.ndarray:
         seeds = self._seeds
@@ -123,7 +156,7 @@ class CuegymVecEnv(VecEnv):
         if indices is not None and len(list(self._get_indices(indices))) != self.num_envs:
             raise ValueError("the tables of a native vector env share their settings: set_attr "
                              "applies to all of them (indices=None)")
-        setattr(self.venv.core, attr_name, value)
+        self.venv.set_attr(attr_name, value)
 
     def env_method(self, method_name: str, *method_args, indices: VecEnvIndices = None,
                    **method_kwargs) -> list[Any]:

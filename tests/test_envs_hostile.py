@@ -250,3 +250,266 @@ def test_record_video_writes_an_animated_shot(tmp_path):
     env.step(env.action_space.sample())
     env.close()
     assert len(list((tmp_path / "plain").glob("*.mp4"))) == 1
+
+
+# -- hostile-input sweep: arguments read silently, rejected calls that changed state ---------
+
+K_SHOT, G_SHOT = SHOT_IDS
+K_GAME, G_GAME = "cuegym/Keglebillard-v0", "cuegym/Golfbillard-v0"
+
+
+def _vec(env_id, n=3, **kwargs):
+    return gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
+
+
+def _rng_states(venv):
+    return [r.bit_generator.state["state"] for r in venv.unwrapped.core.rngs]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"clip": "no"}, "clip must be True or False, got 'no'"),  # was: clipping on
+    ({"clip": 1}, "clip must be True or False, got 1"),
+    ({"threads": 0}, r"threads must be None or an integer >= 1, got 0"),  # was: at step
+    ({"threads": 2.5}, r"threads must be None or an integer >= 1, got 2.5"),  # was: 2
+    ({"threads": "4"}, r"threads must be None or an integer >= 1, got '4'"),
+    ({"positions": "keglebillard"}, "positions must be None or a KeglebillardPositions"),
+    ({"rules": 5}, "rules must be None, a mapping"),  # was: TypeError about paths
+    ({"settings": {"positions": "golfbillard"}}, "'golfbillard' is not a keglebillard bank"),
+    ({"table": "keglebillard-helmatch", "settings": {"positions": "keglebillard-play"}},
+     "'keglebillard-play' is a bank of another table"),  # was: silently the helmatch bank
+])
+def test_keglebillard_constructor_values_are_checked(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        gym.make(K_SHOT, **kwargs)
+
+
+@pytest.mark.parametrize("env_id, kwargs, match", [
+    (G_SHOT, {"clip": "yes"}, "clip must be True or False"),
+    (G_SHOT, {"rules": "x.yaml"}, "rules must be None, a mapping of rule options or a "
+                                  "GolfRules, got 'x.yaml'"),
+    (G_SHOT, {"settings": {"positions": "keglebillard"}}, "is not a golfbillard bank"),
+    (G_GAME, {"seat": True}, "seat must be 'random', 0 or 1, got True"),  # was: side 1
+    (G_GAME, {"seat": 1.0}, "seat must be 'random', 0 or 1, got 1.0"),
+    (G_GAME, {"threads": -1}, "threads must be None or an integer >= 1, got -1"),
+    (K_GAME, {"rules": {"first_player": "random"}}, "rules first_player='random'"),  # ignored
+])
+def test_constructor_values_are_checked(env_id, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        gym.make(env_id, **kwargs)
+
+
+def test_a_bank_of_the_other_game_is_refused_at_construction():
+    from cuegym.envs.positions import load_positions
+
+    with pytest.raises(ValueError, match="a GolfbillardPositions .* got KeglebillardPositions"):
+        gym.make(G_SHOT, positions=load_positions("keglebillard"))
+    with pytest.raises(ValueError, match="a KeglebillardPositions .* got GolfbillardPositions"):
+        gym.make(K_SHOT, positions=load_positions("golfbillard"))
+
+
+@pytest.mark.parametrize("seed, match", [
+    (2.5, "seed must be None, an int or a sequence of 3 ints, got 2.5"),  # was: TypeError
+    ("abc", "got 'abc'"),  # was: int('a')
+    (True, "seed must be None or an integer >= 0, got True"),  # was: seed 1
+    ([1.5, 2, 3], r"got 1.5 in \[1.5, 2, 3\]"),  # was: 1, 2, 3
+    ([1, -1, 2], "Seed must be greater or equal to zero"),  # was: table 0 reseeded first
+])
+def test_vector_reset_refuses_bad_seeds_and_keeps_its_generators(seed, match):
+    venv = _vec(K_SHOT)
+    obs0, _ = venv.reset(seed=0)
+    before = _rng_states(venv)
+    with pytest.raises((ValueError, gym.error.Error), match=match):
+        venv.reset(seed=seed)
+    assert _rng_states(venv) == before
+    obs, _ = venv.reset(seed=0)
+    np.testing.assert_array_equal(obs, obs0)
+
+
+@pytest.mark.parametrize("mask, match", [
+    ([1, 0, 1], "must be a bool array of shape \\(3,\\), got dtype int64"),  # was: cast
+    (["a", "", "b"], "got dtype <U1"),  # was: all True
+    ([0.5, 0.0, np.nan], "got dtype float64"),
+    ([True], r"must have shape \(3,\), got \(1,\)"),  # was: checked after reseeding
+])
+def test_vector_reset_mask_must_be_bools_and_is_checked_before_reseeding(mask, match):
+    venv = _vec(K_SHOT)
+    venv.reset(seed=0)
+    before = _rng_states(venv)
+    with pytest.raises(ValueError, match=match):
+        venv.reset(seed=7, options={"reset_mask": mask})
+    assert _rng_states(venv) == before
+    venv.reset(options={"reset_mask": np.array([True, False, True])})
+
+
+def test_first_vector_reset_must_reset_every_table():
+    venv = _vec(K_SHOT)  # was: tables 1, 2 left at the core's blank state, then played
+    with pytest.raises(ValueError, match="must select every table on the first reset"):
+        venv.reset(options={"reset_mask": [True, False, False]})
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        venv.step(np.zeros((3, 7)))
+    venv.reset(seed=0, options={"reset_mask": [True, True, True]})
+    venv.step(np.zeros((3, 7)))
+
+
+@pytest.mark.parametrize("env_id", SHOT_IDS)
+def test_single_env_refuses_a_bool_seed_and_takes_numpy_ints(env_id):
+    env = gym.make(env_id)
+    with pytest.raises(ValueError, match="seed must be None or an integer >= 0, got True"):
+        env.reset(seed=True)  # was: seed 1
+    a, _ = env.reset(seed=np.int64(3))  # was: gymnasium's "must be a python integer"
+    b, _ = env.reset(seed=3)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_masked_actions_are_refused_not_unmasked():
+    env = _shared_env()
+    env.reset(seed=0)
+    masked = np.ma.masked_array(np.zeros(7), mask=[True] + [False] * 6)
+    with pytest.raises(ValueError, match="masked entries"):  # was: the hidden value played
+        env.step(masked)
+    _, _, terminated, _, _ = env.step(np.zeros(7, np.float32))
+    assert terminated
+
+
+def test_vector_set_attr_refuses_unknown_names_and_bad_values():
+    venv = _vec(K_SHOT, 2)
+    venv.reset(seed=0)
+    env = venv.unwrapped
+    with pytest.raises(ValueError, match=r"unknown env attribute 'clipp' \(did you mean "
+                                         r"'clip'\?\)"):
+        env.set_attr("clipp", True)  # was: a new attribute, nothing changed
+    assert not hasattr(env.core, "clipp")
+    with pytest.raises(ValueError, match="clip must be True or False, got 'no'"):
+        env.set_attr("clip", "no")
+    with pytest.raises(ValueError, match="unknown shot-noise preset 'bogus'"):
+        env.set_attr("noise", "bogus")  # was: stored, failed at the next step
+    assert env.core.clip is False and env.core.noise.name == "none"
+    env.set_attr("noise", "tournament")
+    env.set_attr("reward", {"points": 0.5})
+    assert env.core.noise.name == "tournament" and env.core.reward.points == 0.5
+    venv.step(np.zeros((2, 7)))
+
+
+def test_sb3_vec_env_checks_seed_info_keys_and_set_attr():
+    from cuegym.envs import make_sb3_vec_env
+
+    for seed in (-1, "a", 2.5, True):  # was: failing at every later reset, or truncated
+        with pytest.raises(ValueError, match="seed must be None or an integer >= 0"):
+            make_sb3_vec_env(K_SHOT, n_envs=2, seed=seed)
+    with pytest.raises(ValueError, match=r"unknown info key 'plyed' \(did you mean "
+                                         r"'played'\?\)"):
+        make_sb3_vec_env(K_SHOT, n_envs=2, info_keys=["plyed"])  # was: silently absent
+    with pytest.raises(ValueError, match="info_keys must be None or a list"):
+        make_sb3_vec_env(K_SHOT, n_envs=2, info_keys="played")  # was: its letters
+    venv = make_sb3_vec_env(K_SHOT, n_envs=2, seed=0, info_keys=["points"])
+    with pytest.raises(ValueError, match="seed must be None or an integer >= 0, got -1"):
+        venv.seed(-1)
+    obs = venv.reset()  # still usable: the rejected seed was not kept
+    assert obs.shape == (2, 29)
+    with pytest.raises(ValueError, match="unknown env attribute 'bogus'"):
+        venv.set_attr("bogus", 1)
+    _, _, _, infos = venv.step(np.zeros((2, 7)))
+    assert set(infos[0]) == {"points", "terminal_observation", "TimeLimit.truncated"}
+
+
+@pytest.mark.parametrize("env_id", list(cuegym.envs.ENV_IDS))
+def test_declared_info_keys_are_the_step_info_keys(env_id):
+    kwargs = {} if "Shot" in env_id else {"seat": 0}
+    venv = _vec(env_id, 2, **kwargs)
+    venv.reset(seed=0)
+    _, _, _, _, info = venv.step(np.zeros((2, 7)))
+    info = info.get("final_info", info)
+    keys = {k for k in info if not k.startswith("_") and k not in ("final_obs", "final_info")}
+    assert keys == set(venv.unwrapped.core.INFO_KEYS)
+
+
+@pytest.mark.parametrize("module, kwargs, match", [
+    ("keglebillard_v0", {"max_shots": 0}, "max_shots must be >= 1, got 0"),
+    ("golfbillard_v0", {"max_shots": 2.5}, "got 2.5"),  # was: 0 -> the default, 2.5 kept
+    ("keglebillard_v0", {"clip": "no"}, "clip must be True or False"),
+    ("keglebillard_v0", {"rules": {"first_player": "lag"}}, "first_player='lag'"),
+    ("golfbillard_v0", {"rules": {"duo": True}}, "rules duo=True contradicts duo=False"),
+    ("golfbillard_v0", {"rules": 5}, "rules must be None or a mapping"),
+])
+def test_pettingzoo_constructor_values_are_checked(module, kwargs, match):
+    import importlib
+
+    m = importlib.import_module(f"cuegym.envs.{module}")
+    with pytest.raises(ValueError, match=match):
+        m.raw_env(**kwargs)
+
+
+def test_pettingzoo_unknown_agent_bool_seed_and_random_breaker():
+    from cuegym.envs import golfbillard_v0, keglebillard_v0
+
+    g = golfbillard_v0.raw_env()
+    g.reset(seed=0)
+    with pytest.raises(ValueError, match=r"unknown agent 'side_9'"):  # was: IndexError
+        g.observe("side_9")
+    with pytest.raises(ValueError, match="seed must be None or an integer >= 0, got True"):
+        g.reset(seed=True)
+    k = keglebillard_v0.raw_env(num_players=np.int64(3),  # was: refused
+                                rules={"first_player": "random"})  # was: player_0 always
+    breakers = set()
+    for seed in range(12):
+        k.reset(seed=seed)
+        breakers.add(k.agent_selection)
+    assert breakers == {"player_0", "player_1", "player_2"}
+
+
+# -- agents ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec, match", [
+    ("planner:n_noise=2.5", "n_noise must be an integer >= 1, got 2.5"),  # was: 2
+    ("planner:n_noise=true", "n_noise must be an integer >= 1, got True"),  # was: 1
+    ("planner:n_base=-1", "n_base must be >= 1, got -1"),  # was: accepted
+    ("planner:jitter={phii: 1}", r"unknown jitter key 'phii' \(did you mean 'phi'\?\)"),
+    ("planner:jitter={phi: .nan}", r"jitter\['phi'\] must be a finite number >= 0.0"),
+    ("planner:terms={bihh: 1}", "unknown terms key 'bihh'"),  # was: silently no term
+    ("planner:spins=[.inf]", r"spins\[0\] must be a finite number in \[-1.0, 1.0\]"),
+    ("planner:spins=5", "spins must be a list"),  # was: TypeError
+    ("planner:=3", "has no name"),
+    ("guided:n_top=1.5", "n_top must be an integer >= 0, got 1.5"),
+])
+def test_agent_spec_values_are_checked(spec, match):
+    from cuegym.agents import make_agent
+
+    with pytest.raises(ValueError, match=match):
+        make_agent(spec, "keglebillard")
+
+
+def test_agent_spec_type_arena_game_and_deterministic():
+    from cuegym.agents import make_agent, make_arena, pretrained_path
+
+    with pytest.raises(ValueError, match="agent spec must be a name or a model path"):
+        make_agent(None, "keglebillard")  # was: AttributeError
+    with pytest.raises(ValueError, match="arena is a golfbillard arena, not keglebillard"):
+        make_agent("geometric", "keglebillard", arena=make_arena("golfbillard"))
+    if pretrained_path("keglebillard") is not None:
+        with pytest.raises(ValueError, match="deterministic must be true or false"):
+            make_agent("pretrained:deterministic=maybe,aim=none", "keglebillard")
+
+
+@pytest.mark.parametrize("game, obs_dim", [("keglebillard", 29), ("golfbillard", 43)])
+def test_agents_refuse_observations_and_the_other_games_states(game, obs_dim):
+    from cuegym.agents import make_agent, make_arena
+
+    other = make_arena("golfbillard" if game == "keglebillard" else "keglebillard")
+    arena = make_arena(game)
+    states = arena.new_states(2)
+    rng = np.random.default_rng(0)
+    for spec in ("random", "geometric"):
+        agent = make_agent(spec, game, arena=arena)
+        for obs in (np.zeros((2, obs_dim), np.float32), np.zeros(obs_dim, np.float32)):
+            with pytest.raises(ValueError, match=r"act\(\) takes a batch of .* got an array of "
+                                                 r"shape"):  # was: AttributeError
+                agent.act(obs, rng)
+        with pytest.raises(ValueError, match=r"act\(\) takes a batch of "):
+            agent.act(other.new_states(2), rng)
+        with pytest.raises(ValueError, match="rng must be a numpy.random.Generator"):
+            agent.act(states, 0)
+        assert len(agent.act(states, rng)) == 2
+        if game == "golfbillard":
+            with pytest.raises(ValueError, match="side must be 0 or 1, got 2"):  # IndexError
+                agent.act_opening(states, 2, rng)
