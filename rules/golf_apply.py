@@ -89,21 +89,7 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
     # G-17 exception to "only the first foul": an opponent's ball played off the table (or left
     # on a cushion, goal cap or cover) always goes into its goal, whatever foul is penalised.
     opp_off = np.zeros(N_BALLS, np.int64)
-    n_oo = 0
-    for _ in range(BALLS_PER_SIDE):
-        best = -1
-        for b in range(opp * BALLS_PER_SIDE, (opp + 1) * BALLS_PER_SIDE):
-            if is_off[b] and (best < 0 or off_time[b] < off_time[best] or (
-                    off_time[b] == off_time[best] and off_seq[b] < off_seq[best])):
-                taken = False
-                for i in range(n_oo):
-                    taken = taken or opp_off[i] == b
-                if not taken:
-                    best = b
-        if best < 0:
-            break
-        opp_off[n_oo] = best
-        n_oo += 1
+    n_oo = _opponent_balls_off(opp, is_off, off_time, off_seq, opp_off)
     is_opp_off = np.zeros(N_BALLS, np.bool_)
     for i in range(n_oo):
         is_opp_off[opp_off[i]] = True
@@ -128,49 +114,11 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
                     removed[b] = True
                     rtime[b] = dt[i]
         if has:
-            if letters & RA:
-                for b in range(N_BALLS):  # RA: every ball the stroke moved goes back
-                    if moved[b] and not is_opp_off[b]:  # (those go into their goal, G-17)
-                        xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
-                        replaced[b] = True
-            elif (fr[0] == F_G16 or fr[0] == F_G17) and rp[R_REPLACEOFF] > 0:
-                for b in range(N_BALLS):
-                    if moved[b] and not math.isnan(final[b, 0]) and not is_opp_off[b]:
-                        xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
-                        replaced[b] = True
-            if letters & RF:
-                # G-18 deflect: only the balls the foul displaced go back (the event carries
-                # them); the others, dropped balls included, stay as the stroke left them
-                e = int(fd[0, 3])
-                for i in range(inp.inj_rn[t, e]):
-                    b = inp.inj_rb[t, e, i]
-                    removed[b] = False
-                    to_spot[b] = False
-                    xy[b, 0], xy[b, 1] = inp.inj_rxy[t, e, i, 0], inp.inj_rxy[t, e, i, 1]
-                    replaced[b] = True
-            if letters & SPOT and fr[0] != F_G8:
-                for i in range(fnb[0]):
-                    removed[fb[0, i]] = False  # a touched ball that dropped comes out for its spot
-                    to_spot[fb[0, i]] = True
-            if letters & GOAL and fr[0] == F_G18:
-                # G-18 deflect_opponent_ball: the touched opponent's ball goes into its goal
-                for i in range(fnb[0]):
-                    b = fb[0, i]
-                    if b // BALLS_PER_SIDE == opp:
-                        into[n_into] = b
-                        n_into += 1
-                        removed[b] = True
-                        rtime[b] = ft[0]
-            if letters & CS and not removed[c]:
-                to_spot[c] = True
-            if letters & PICK:
-                b, err, ev = pick_ball(s, c, xy, ga, int(rp[R_PICK]), inp.pick[t],
-                                       inp.draws[t, 0])
-                if err != E_NONE:
-                    error(out, t, err, ev, s)
-                    return
-                if b >= 0:
-                    to_spot[b] = True
+            n_into = _penalise(t, s, c, letters, fr, ft, fnb, fb, fd, moved, is_opp_off, before,
+                               final, inp, ga, rp, xy, removed, rtime, to_spot, replaced, into,
+                               out)
+            if n_into < 0:
+                return
         # G-17 (whichever foul came first, G-17 itself included): the opponent's balls played
         # off the table go into their goal, scored for the opponent, when they left (G-17a).
         for i in range(n_oo):
@@ -198,36 +146,9 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
             if err != E_NONE:
                 error(out, t, err, eb, eo)
                 return
-        # --- G-26: in kader play, a foul stroke with the cue ball lying on a penalty spot ----
-        fouled[:] = st.fouled_spots[t]
-        g26 = -1
-        if kader and has and st.on_spot[t, c] > 0:
-            fouled[s, st.on_spot[t, c] - 1] = True
-            if not removed[c]:
-                g26 = c
-                if not to_spot[c]:
-                    xy[c, 0] = np.nan
-                    xy[c, 1] = np.nan
-                    to_spot[c] = True
-        for b in range(N_BALLS):
-            same = xy[b, 0] == before[b, 0] and xy[b, 1] == before[b, 1]
-            on_spot[b] = st.on_spot[t, b] if same else 0
-        # --- G-30: place the balls one at a time, the cue ball first ---------------------------
-        n_order = 0
-        for m in range(N_BALLS + 1):
-            b = c if m == 0 else m - 1
-            if to_spot[b] and (m == 0 or b != c):
-                order[n_order] = b
-                n_order += 1
-        if g26 >= 0:
-            for k in range(5):
-                allowed[k] = not fouled[g26 // BALLS_PER_SIDE, k]
-        n_sp, used, err, ev, eb = place_on_spots(order, n_order, xy, ga, int(rp[R_SPOT]),
-                                                 inp.spot_n[t], inp.spot_choice[t], g26, allowed,
-                                                 inp.draws[t, 1:], out.spot_ball[t],
-                                                 out.spot_k[t], on_spot)
-        if err != E_NONE:
-            error(out, t, err, ev, eb)
+        n_sp, used, ok = _spot_balls(t, s, c, kader, has, st, removed, to_spot, xy, before,
+                                     fouled, on_spot, order, allowed, ga, rp, inp, out)
+        if not ok:
             return
         left_after = np.zeros(2, np.int64)
         scored = np.zeros(2, np.int64)
@@ -240,19 +161,7 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
                 scored[b // BALLS_PER_SIDE] += 1
         valid_own = scored[s]
         # --- G-4 / G-17a: game over ---------------------------------------------------------
-        winner = -1
-        if left_after[opp] == 0 and n_into > 0:
-            winner = opp  # G-17a: balls put into their goal emptied the opponent
-        elif left_after[0] == 0 and left_after[1] == 0:
-            last = np.full(2, -np.inf)
-            for b in range(N_BALLS):
-                if removed[b] and rtime[b] > last[b // BALLS_PER_SIDE]:
-                    last[b // BALLS_PER_SIDE] = rtime[b]
-            winner = s if last[s] <= last[opp] else opp  # G-4: whose last ball dropped first
-        elif left_after[0] == 0:
-            winner = 0
-        elif left_after[1] == 0:
-            winner = 1
+        winner = game_winner(s, left_after, n_into, removed, rtime)
         game_over = winner >= 0
         turn_kept = not has and valid_own > 0 and not game_over  # G-1, G-9
         # --- G-14: the defence-triangle duty, checked when the turn ends without a foul -------
@@ -266,7 +175,63 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
             nf = 1
             continue
         break
-    # --- write the outcome -------------------------------------------------------------------
+    _write_outcome(t, kader, fr, ft, fk, fnb, fb, fd, nf, letters, db, dg, dt, nd, scored,
+                   removed, valid_own, replaced, n_sp, into, n_into, turn_kept,
+                   duty_met if attempt == 0 else False, left, game_over, winner, xy, on_spot,
+                   fouled, out)
+    if inp.spot_n[t] > used:
+        note(out, t, N_SPOTS_UNUSED, used)
+    if inp.pick[t] >= 0 and not letters & PICK:
+        note(out, t, N_PICK_UNUSED, -1)
+
+
+@nb.njit(cache=True)
+def _spot_balls(t, s, c, kader, has, st, removed, to_spot, xy, before, fouled, on_spot, order,
+                allowed, ga, rp, inp, out):
+    """Put the balls of ``to_spot`` on penalty spots, the cue ball first (G-30), after G-26 (in
+    kader play, a foul stroke with the cue ball on a penalty spot marks that spot fouled and
+    spots the cue ball again, on a spot not yet fouled). ``on_spot`` gets the spot (1..5) each
+    ball lies on. Returns ``(spotted, spot choices used, ok)``; ok is False after an input
+    error was written to ``out``."""
+    # --- G-26: in kader play, a foul stroke with the cue ball lying on a penalty spot ----
+    fouled[:] = st.fouled_spots[t]
+    g26 = -1
+    if kader and has and st.on_spot[t, c] > 0:
+        fouled[s, st.on_spot[t, c] - 1] = True
+        if not removed[c]:
+            g26 = c
+            if not to_spot[c]:
+                xy[c, 0] = np.nan
+                xy[c, 1] = np.nan
+                to_spot[c] = True
+    for b in range(N_BALLS):
+        same = xy[b, 0] == before[b, 0] and xy[b, 1] == before[b, 1]
+        on_spot[b] = st.on_spot[t, b] if same else 0
+    # --- G-30: place the balls one at a time, the cue ball first ---------------------------
+    n_order = 0
+    for m in range(N_BALLS + 1):
+        b = c if m == 0 else m - 1
+        if to_spot[b] and (m == 0 or b != c):
+            order[n_order] = b
+            n_order += 1
+    if g26 >= 0:
+        for k in range(5):
+            allowed[k] = not fouled[g26 // BALLS_PER_SIDE, k]
+    n_sp, used, err, ev, eb = place_on_spots(order, n_order, xy, ga, int(rp[R_SPOT]),
+                                             inp.spot_n[t], inp.spot_choice[t], g26, allowed,
+                                             inp.draws[t, 1:], out.spot_ball[t],
+                                             out.spot_k[t], on_spot)
+    if err != E_NONE:
+        error(out, t, err, ev, eb)
+        return n_sp, used, False
+    return n_sp, used, True
+
+
+@nb.njit(cache=True)
+def _write_outcome(t, kader, fr, ft, fk, fnb, fb, fd, nf, letters, db, dg, dt, nd, scored,
+                   removed, valid_own, replaced, n_sp, into, n_into, turn_kept, duty_met, left,
+                   game_over, winner, xy, on_spot, fouled, out):
+    """Write row t of the outcomes (OutcomeArrays) from the settled stroke."""
     out.kader[t] = kader
     out.n_fouls[t] = nf
     for i in range(nf):
@@ -290,17 +255,113 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
     out.n_into[t] = n_into
     out.into_ball[t, :n_into] = into[:n_into]
     out.turn_kept[t] = turn_kept
-    out.duty_met[t] = duty_met if attempt == 0 else False
+    out.duty_met[t] = duty_met
     out.left_kader[t] = left
     out.game_over[t] = game_over
     out.winner[t] = winner
     out.xy[t, :, :] = xy
     out.on_spot[t, :] = on_spot
     out.fouled_spots[t, :, :] = fouled
-    if inp.spot_n[t] > used:
-        note(out, t, N_SPOTS_UNUSED, used)
-    if inp.pick[t] >= 0 and not letters & PICK:
-        note(out, t, N_PICK_UNUSED, -1)
+
+
+@nb.njit(cache=True)
+def _opponent_balls_off(opp, is_off, off_time, off_seq, opp_off):
+    """G-17: side ``opp``'s balls played off the table (or left on a cushion, goal cap or
+    cover), by off time and then order of mention, into ``opp_off``; returns their count."""
+    n_oo = 0
+    for _ in range(BALLS_PER_SIDE):
+        best = -1
+        for b in range(opp * BALLS_PER_SIDE, (opp + 1) * BALLS_PER_SIDE):
+            if is_off[b] and (best < 0 or off_time[b] < off_time[best] or (
+                    off_time[b] == off_time[best] and off_seq[b] < off_seq[best])):
+                taken = False
+                for i in range(n_oo):
+                    taken = taken or opp_off[i] == b
+                if not taken:
+                    best = b
+        if best < 0:
+            break
+        opp_off[n_oo] = best
+        n_oo += 1
+    return n_oo
+
+
+@nb.njit(cache=True)
+def _penalise(t, s, c, letters, fr, ft, fnb, fb, fd, moved, is_opp_off, before, final, inp, ga,
+              rp, xy, removed, rtime, to_spot, replaced, into, out):
+    """Apply the consequence letters of the penalised foul (row 0 of the foul arrays) to the
+    balls: RA (or, with ``replace_off``, a G-16/G-17 foul) puts the moved balls back, RF the
+    balls the injected foul displaced, SPOT sends the foul's balls to penalty spots, GOAL puts
+    a touched opponent's ball into its goal (G-18), CS spots the cue ball, PICK spots a ball of
+    the shooter's choice. Returns the number of balls put into ``into``, -1 after an input
+    error was written to ``out``."""
+    opp = 1 - s
+    n_into = 0
+    if letters & RA:
+        for b in range(N_BALLS):  # RA: every ball the stroke moved goes back
+            if moved[b] and not is_opp_off[b]:  # (those go into their goal, G-17)
+                xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
+                replaced[b] = True
+    elif (fr[0] == F_G16 or fr[0] == F_G17) and rp[R_REPLACEOFF] > 0:
+        for b in range(N_BALLS):
+            if moved[b] and not math.isnan(final[b, 0]) and not is_opp_off[b]:
+                xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
+                replaced[b] = True
+    if letters & RF:
+        # G-18 deflect: only the balls the foul displaced go back (the event carries them);
+        # the others, dropped balls included, stay as the stroke left them
+        e = int(fd[0, 3])
+        for i in range(inp.inj_rn[t, e]):
+            b = inp.inj_rb[t, e, i]
+            removed[b] = False
+            to_spot[b] = False
+            xy[b, 0], xy[b, 1] = inp.inj_rxy[t, e, i, 0], inp.inj_rxy[t, e, i, 1]
+            replaced[b] = True
+    if letters & SPOT and fr[0] != F_G8:
+        for i in range(fnb[0]):
+            removed[fb[0, i]] = False  # a touched ball that dropped comes out for its spot
+            to_spot[fb[0, i]] = True
+    if letters & GOAL and fr[0] == F_G18:
+        # G-18 deflect_opponent_ball: the touched opponent's ball goes into its goal
+        for i in range(fnb[0]):
+            b = fb[0, i]
+            if b // BALLS_PER_SIDE == opp:
+                into[n_into] = b
+                n_into += 1
+                removed[b] = True
+                rtime[b] = ft[0]
+    if letters & CS and not removed[c]:
+        to_spot[c] = True
+    if letters & PICK:
+        b, err, ev = pick_ball(s, c, xy, ga, int(rp[R_PICK]), inp.pick[t], inp.draws[t, 0])
+        if err != E_NONE:
+            error(out, t, err, ev, s)
+            return -1
+        if b >= 0:
+            to_spot[b] = True
+    return n_into
+
+
+@nb.njit(cache=True)
+def game_winner(s, left_after, n_into, removed, rtime):
+    """The side that won with side ``s``'s stroke, -1 if none: G-17a (``n_into`` balls put
+    into their goal emptied the opponent), G-4 (both sides empty: the side whose last ball
+    dropped first, ``s`` on a tie), or the side with no ball left (``left_after``: (2,) balls
+    on the table; ``removed``, ``rtime``: (N_BALLS,) which balls scored, and when)."""
+    opp = 1 - s
+    if left_after[opp] == 0 and n_into > 0:
+        return opp
+    if left_after[0] == 0 and left_after[1] == 0:
+        last = np.full(2, -np.inf)
+        for b in range(N_BALLS):
+            if removed[b] and rtime[b] > last[b // BALLS_PER_SIDE]:
+                last[b // BALLS_PER_SIDE] = rtime[b]
+        return s if last[s] <= last[opp] else opp
+    if left_after[0] == 0:
+        return 0
+    if left_after[1] == 0:
+        return 1
+    return -1
 
 
 @nb.njit(cache=True)

@@ -19,7 +19,7 @@ import math
 import numba as nb
 import numpy as np
 
-from .golf_apply import error, note
+from .golf_apply import error, game_winner, note
 from .golf_arrays import (
     BALLS_PER_SIDE,
     N_BALLS,
@@ -226,40 +226,9 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
         on0[b] = not math.isnan(before[b, 0])
     lost = np.zeros(2, np.bool_)
     off = np.zeros(N_BALLS, np.bool_)
-    nf = 0
-    for s in range(2):
-        due = opening_ball(before, s, ga)
-        if bo[s] != due:  # G-3: only the middle ball may open
-            _opening_foul(out, t, nf, 0.0, bo[s], F_G3, K_WRONG_BALL, D_WRONG_BALL, s, due, 0)
-            nf += 1
-            lost[s] = True
-    for e in range(inp.inj_n[t]):
-        typ = inp.inj_type[t, e]
-        b = inp.inj_ball[t, e]
-        if typ == I_FOUL:
-            side = inp.inj_side[t, e]
-            if side < 0:
-                side = b // BALLS_PER_SIDE if b >= 0 else -1
-            if side < 0:
-                error(out, t, E_OPENING_FOUL_SIDE, e, 0)
-                return
-            _opening_foul(out, t, nf, inp.inj_time[t, e], bo[side], F_G18, inp.inj_kind[t, e],
-                          D_OPENING_SIDE, side, 0, 0)
-            nf += 1
-            lost[side] = True
-        elif typ == I_OFF or typ == I_RAIL:
-            off[b] = True
-            if b == bo[0] or b == bo[1]:
-                lost[b // BALLS_PER_SIDE] = True
-        else:
-            note(out, t, N_IGNORED + typ, b)
-    if rp[R_DUO] > 0 and inp.players[t, 0] >= 0:
-        for s in range(2):
-            if inp.players[t, s] != st.openers[t, s]:  # G-31: the wrong partner opened
-                _opening_foul(out, t, nf, 0.0, bo[s], F_G18, K_WRONG_OPENER, D_WRONG_OPENER, s,
-                              inp.players[t, s], st.openers[t, s])
-                nf += 1
-                lost[s] = True
+    nf = _opening_fouls(t, st, inp, ga, rp, before, lost, off, out)
+    if nf < 0:
+        return
     out.n_fouls[t] = nf
     db = np.zeros(N_BALLS + 1, np.int64)
     dg = np.zeros(N_BALLS + 1, np.int64)
@@ -315,21 +284,7 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
         out.op_dist[t, s] = np.inf if gone else math.hypot(final[b, 0] - ga.goals[s, 0],
                                                            final[b, 1] - ga.goals[s, 1])
         ok[s] = crossed and not lost[s] and not in_ts[b]
-    sc0, sc1 = out.op_scored[t, 0], out.op_scored[t, 1]
-    first, repeat, replaced, reason = -1, False, False, 0
-    if sc0 and sc1:
-        repeat, reason = True, 0
-    elif sc0 or sc1:
-        first, reason = (0 if sc0 else 1), 1
-    elif ok[0] and ok[1]:
-        if abs(out.op_dist[t, 0] - out.op_dist[t, 1]) <= OPENING_TIE_TOL:
-            repeat, replaced, reason = True, True, 2
-        else:
-            first, reason = (0 if out.op_dist[t, 0] <= out.op_dist[t, 1] else 1), 3
-    elif ok[0] or ok[1]:
-        first, reason = (0 if ok[0] else 1), 4
-    else:
-        repeat, replaced, reason = True, True, 5
+    first, repeat, replaced, reason = _opening_result(out.op_scored[t], ok, out.op_dist[t])
     out.op_first[t], out.op_repeat[t], out.op_replaced[t], out.op_reason[t] = \
         first, repeat, replaced, reason
     xy = out.xy[t]
@@ -357,20 +312,76 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     if replaced and inp.spot_n[t] >= 0:
         note(out, t, N_SPOTS_REPEAT, -1)
     out.n_spotted[t] = n_sp
-    left0, left1 = _balls_left(xy, 0), _balls_left(xy, 1)
-    winner = -1
-    if left0 == 0 and left1 == 0:  # G-4 (only after repeated double scores)
-        last = np.full(2, -np.inf)
-        for x in range(N_BALLS):
-            if removed[x] and rtime[x] > last[x // BALLS_PER_SIDE]:
-                last[x // BALLS_PER_SIDE] = rtime[x]
-        winner = 0 if last[0] <= last[1] else 1
-    elif left0 == 0:
-        winner = 0
-    elif left1 == 0:
-        winner = 1
+    left_after = np.array([_balls_left(xy, 0), _balls_left(xy, 1)])
+    # G-4, reached only after repeated double scores (no ball goes into its goal at the opening)
+    winner = game_winner(0, left_after, 0, removed, rtime)
     out.winner[t] = winner
     out.game_over[t] = winner >= 0
+
+
+@nb.njit(cache=True)
+def _opening_fouls(t, st, inp, ga, rp, before, lost, off, out):
+    """The opening's fouls into row t of ``out``: G-3 (a side opened with another ball than its
+    middle one), injected G-18 fouls, G-31 (a duo side's wrong partner opened); each loses the
+    opening for its side (``lost``). Balls the caller put off the table or on the rail are
+    marked in ``off`` (an opening ball among them also loses). Returns the foul count, -1
+    after an input error was written to ``out``."""
+    bo = inp.cue_ball[t]
+    nf = 0
+    for s in range(2):
+        due = opening_ball(before, s, ga)
+        if bo[s] != due:  # G-3: only the middle ball may open
+            _opening_foul(out, t, nf, 0.0, bo[s], F_G3, K_WRONG_BALL, D_WRONG_BALL, s, due, 0)
+            nf += 1
+            lost[s] = True
+    for e in range(inp.inj_n[t]):
+        typ = inp.inj_type[t, e]
+        b = inp.inj_ball[t, e]
+        if typ == I_FOUL:
+            side = inp.inj_side[t, e]
+            if side < 0:
+                side = b // BALLS_PER_SIDE if b >= 0 else -1
+            if side < 0:
+                error(out, t, E_OPENING_FOUL_SIDE, e, 0)
+                return -1
+            _opening_foul(out, t, nf, inp.inj_time[t, e], bo[side], F_G18, inp.inj_kind[t, e],
+                          D_OPENING_SIDE, side, 0, 0)
+            nf += 1
+            lost[side] = True
+        elif typ == I_OFF or typ == I_RAIL:
+            off[b] = True
+            if b == bo[0] or b == bo[1]:
+                lost[b // BALLS_PER_SIDE] = True
+        else:
+            note(out, t, N_IGNORED + typ, b)
+    if rp[R_DUO] > 0 and inp.players[t, 0] >= 0:
+        for s in range(2):
+            if inp.players[t, s] != st.openers[t, s]:  # G-31: the wrong partner opened
+                _opening_foul(out, t, nf, 0.0, bo[s], F_G18, K_WRONG_OPENER, D_WRONG_OPENER, s,
+                              inp.players[t, s], st.openers[t, s])
+                nf += 1
+                lost[s] = True
+    return nf
+
+
+@nb.njit(cache=True)
+def _opening_result(scored, ok, dist):
+    """G-3: who takes the first turn: ``(first side or -1, repeat, balls replaced, reason)``
+    from each side's opening ball: ``scored`` (2,) it dropped into its attack goal, ``ok``
+    (2,) it crossed x = 0 and its side lost nothing, ``dist`` (2,) metres from its attack goal.
+    Reasons: 0 both scored (repeat with other balls), 1 one scored, 2 equal distances
+    (repeat), 3 nearer, 4 only one valid, 5 neither valid (repeat)."""
+    if scored[0] and scored[1]:
+        return -1, True, False, 0
+    if scored[0] or scored[1]:
+        return (0 if scored[0] else 1), False, False, 1
+    if ok[0] and ok[1]:
+        if abs(dist[0] - dist[1]) <= OPENING_TIE_TOL:
+            return -1, True, True, 2
+        return (0 if dist[0] <= dist[1] else 1), False, False, 3
+    if ok[0] or ok[1]:
+        return (0 if ok[0] else 1), False, False, 4
+    return -1, True, True, 5
 
 
 @nb.njit(cache=True)
