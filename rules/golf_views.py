@@ -201,6 +201,9 @@ def make_inputs(cue_ball: np.ndarray, cue: np.ndarray, t_end: np.ndarray, geo: A
                 for k, v in enumerate(spots):
                     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
                         raise ValueError(f"choices['spots'][{k}] must be a spot number, got {v!r}")
+                    if not -2**31 < v < 2**31:  # would overflow the int64 input array
+                        raise ValueError(f"choices['spots'][{k}] = {v} is not a penalty spot "
+                                         "number (1-5)")
                     inp.spot_choice[t, k] = int(v)
                 inp.spot_n[t] = len(spots)
             if ch.get("pick") is not None:

@@ -779,6 +779,9 @@ def test_G30_random_and_agent_policies():
     with pytest.raises(ValueError, match="choices"):
         stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).drop(0.5, "w2", 1)), "w1",
                rules=GolfRules(spot_policy="agent"))
+    with pytest.raises(ValueError, match=r"choices\['spots'\]\[0\] = 10{30} is not a penalty"):
+        stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).drop(0.5, "w2", 1)), "w1",
+               choices={"spots": [10**30]}, rules=GolfRules(spot_policy="agent"))
 
 
 def test_G30_several_balls_are_placed_one_at_a_time():
