@@ -68,6 +68,32 @@ def check_int(name: str, value: Any, lo: int = 1) -> int:
     return int(value)
 
 
+def seed_arg(text: str) -> int:
+    """argparse ``type`` of a ``--seed`` option: an integer >= 0 (numpy's generators take no
+    negative seed), checked when the command line is read, not after hours of work."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {value}")
+    return value
+
+
+def check_writable_dir(path: str | os.PathLike, option: str) -> None:
+    """Refuse, before any work, an output folder that could not be made: one of its parents is
+    a file. Nothing is created (a later mistake leaves no empty folder behind)."""
+    p = Path(path).expanduser().absolute()
+    for parent in (p, *p.parents):
+        if parent.exists():
+            if not parent.is_dir():
+                raise UsageError(f"{option} {str(path)!r}: {str(parent)!r} is a file, not a "
+                                 "folder")
+            return
+
+
 def resolve_path(path: str | os.PathLike, what: str = "file") -> Path:
     """A user-given file: ``path`` as given (relative to the working directory) if it exists,
     else the same relative path inside the installed cuegym package (``configs/...``,
@@ -97,8 +123,8 @@ def one_line(exc: BaseException) -> str | None:
         where = f"{mark.name}, line {mark.line + 1}: " if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
         return f"bad YAML: {where}{problem}"
-    if isinstance(exc, FileNotFoundError | IsADirectoryError | NotADirectoryError |
-                  PermissionError):
+    if isinstance(exc, FileNotFoundError | FileExistsError | IsADirectoryError |
+                  NotADirectoryError | PermissionError):
         name = exc.filename if exc.filename is not None else ""
         return f"{exc.strerror or type(exc).__name__}: {str(name)!r}" if name else str(exc)
     if isinstance(exc, ModuleNotFoundError) and exc.name and not exc.name.startswith("cuegym"):

@@ -34,7 +34,7 @@ from cuegym.agents.aim import aim_curves, choose_and_turn
 from cuegym.agents.arena import make_arena, play_games
 from cuegym.agents.base import Agent, Strikes, load_noise
 from cuegym.agents.ratings import wilson_interval
-from cuegym.cli_errors import cli_main
+from cuegym.cli_errors import cli_main, seed_arg
 
 
 class AimSearchAgent(Agent):
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--entries", type=int, default=1, help="the leave's best strikes searched")
     p.add_argument("--games", type=int, default=500)
-    p.add_argument("--seed", type=int, default=900)
+    p.add_argument("--seed", type=seed_arg, default=900)
     p.add_argument("--opponent", default="planner", help="agent spec (make_agent)")
     p.add_argument("--agent", default="pretrained:aim=none,leave=shipped",
                    help="the agent whose strikes are searched")

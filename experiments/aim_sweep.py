@@ -47,7 +47,7 @@ from cuegym.agents.arena import make_arena
 from cuegym.agents.base import Strikes, load_noise
 from cuegym.agents.expert import collect_positions, mean_values
 from cuegym.agents.geometric_kegle import kegle_candidates_batch
-from cuegym.cli_errors import cli_main
+from cuegym.cli_errors import cli_main, seed_arg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the siblings (expert_iteration)
 
@@ -276,6 +276,11 @@ def fit(train: dict[str, np.ndarray], held: dict[str, np.ndarray], *, hidden: in
     return _judge(pred, held["values2"][b], held["values"][b], int(a.sum()), train_mse)
 
 
+#: the --fit options' defaults (None on the command line: given without --fit is an error)
+FIT_DEFAULTS = {"holdout": 60, "epochs": 200, "hidden": 256, "batch": 256, "device": "cpu",
+                "layout": "mlp", "fit_sizes": "", "json": None}
+
+
 @cli_main
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -284,20 +289,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--draws", type=int, default=24, help="noise draws per offset")
     ap.add_argument("--offset", type=float, default=2.5, help="largest aim offset [deg]")
     ap.add_argument("--n", type=int, default=11, help="offsets in [-offset, offset]")
-    ap.add_argument("--seed", type=int, default=123)
+    ap.add_argument("--seed", type=seed_arg, default=123)
     ap.add_argument("--fit", action="store_true", help="train a network on the curves and "
                     "judge it on --holdout other games")
-    ap.add_argument("--holdout", type=int, default=60, help="--fit: held-out games")
-    ap.add_argument("--epochs", type=int, default=200, help="--fit: training epochs")
-    ap.add_argument("--hidden", type=int, default=256, help="--fit: units per hidden layer")
-    ap.add_argument("--batch", type=int, default=256, help="--fit: positions per step")
-    ap.add_argument("--device", default="cpu", help="--fit: torch device (cpu, cuda; the "
+    ap.add_argument("--holdout", type=int, default=None, help="--fit: held-out games")
+    ap.add_argument("--epochs", type=int, default=None, help="--fit: training epochs")
+    ap.add_argument("--hidden", type=int, default=None, help="--fit: units per hidden layer")
+    ap.add_argument("--batch", type=int, default=None, help="--fit: positions per step")
+    ap.add_argument("--device", default=None, help="--fit: torch device (cpu, cuda; the "
                     "mlp layout)")
-    ap.add_argument("--layout", choices=LAYOUTS, default="mlp", help="--fit: the "
+    ap.add_argument("--layout", choices=LAYOUTS, default=None, help="--fit: the "
                     "network: an MLP on the sweep's inputs, or the shipped aim network's "
                     "inputs and contact geometry (cuegym.agents.aim_contact; pass --epochs, "
                     "e.g. 30)")
-    ap.add_argument("--fit-sizes", default="", metavar="N,N,..", help="--fit: also fit on the "
+    ap.add_argument("--fit-sizes", default=None, metavar="N,N,..", help="--fit: also fit on the "
                     "first N training positions (a data-scaling curve on the same held-out "
                     "positions)")
     ap.add_argument("--workers", type=int, default=1, help="processes that sweep (games "
@@ -306,6 +311,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sweeps", metavar="DIR", help="keep the sweeps in DIR (train.npz, "
                     "held.npz) and reuse them when run again with the same sweep options")
     args = ap.parse_args(argv)
+    given = [k for k in FIT_DEFAULTS if getattr(args, k) is not None]
+    if given and not args.fit:  # they would be silently ignored
+        ap.error(f"{', '.join('--' + k.replace('_', '-') for k in given)} only "
+                 f"appl{'y' if len(given) > 1 else 'ies'} with --fit")
+    for k, v in FIT_DEFAULTS.items():
+        if getattr(args, k) is None:
+            setattr(args, k, v)
     if args.fit and (args.holdout < 1 or args.epochs < 1 or args.n % 2 == 0):
         ap.error(f"--fit needs --holdout and --epochs >= 1 and an odd --n (offset 0 in the "
                  f"middle), got {args.holdout}, {args.epochs}, {args.n}")

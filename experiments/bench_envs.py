@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main
+from cuegym.cli_errors import cli_main, seed_arg
 
 TARGET_ID = "cuegym/KeglebillardShot-v0"
 
@@ -146,11 +146,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all", action="store_true", help="every registered cuegym id")
     ap.add_argument("--num-envs", type=int, default=d.num_envs)
     ap.add_argument("--seconds", type=float, default=d.seconds)
-    ap.add_argument("--seed", type=int, default=d.seed)
-    ap.add_argument("--threads", type=int, default=d.threads)
+    ap.add_argument("--seed", type=seed_arg, default=d.seed)
+    ap.add_argument("--threads", type=int, default=d.threads,
+                    help="numba threads of the physics (0: numba's default, all cores)")
     ap.add_argument("--sb3-native", action="store_true")
     ap.add_argument("--json", action="store_true", help="print a JSON list of records")
     args = ap.parse_args(argv)
+    if not (np.isfinite(args.seconds) and args.seconds > 0):
+        ap.error(f"--seconds must be a finite number > 0, got {args.seconds}")
+    import numba
+
+    if not 0 <= args.threads <= numba.config.NUMBA_NUM_THREADS:
+        ap.error(f"--threads must be in [0, {numba.config.NUMBA_NUM_THREADS}] (0: numba's "
+                 f"default), got {args.threads}")
     if args.all:
         from cuegym.envs import ENV_IDS
 

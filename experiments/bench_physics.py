@@ -236,6 +236,58 @@ def memory_per_table(T: int = 4096, max_events: int = 256) -> float:
     return total / T
 
 
+#: most balls of a --per-event case (the golfbillard table holds 10 balls)
+MAX_BALLS = 16
+#: the table benchmark's defaults (None on the command line: the options of that mode only)
+TABLE_DEFAULTS = {"games": "keglebillard,golfbillard", "batches": "1,64,1024", "threads": "1,2"}
+
+
+def _counts(ap: argparse.ArgumentParser, option: str, text: str, lo: int, hi: int) -> list[int]:
+    """Comma-separated integers in [lo, hi], or an argparse error naming the option."""
+    try:
+        values = [int(x) for x in text.split(",")]
+    except ValueError:
+        values = []
+    if not values or any(not lo <= v <= hi for v in values):
+        ap.error(f"{option} takes comma-separated integers in [{lo}, {hi}], got {text!r}")
+    return values
+
+
+def check_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse values out of range and options the chosen mode would silently ignore; fill in
+    the table benchmark's defaults."""
+    import math
+
+    import numba
+
+    if not (math.isfinite(args.seconds) and args.seconds > 0):
+        ap.error(f"--seconds must be a finite number > 0, got {args.seconds}")
+    if args.per_event is not None and args.shots is not None:
+        ap.error("--per-event and --shots are two separate benchmarks: give one")
+    if args.against is not None and args.per_event is None:
+        ap.error("--against compares --per-event timings: it needs --per-event")
+    for opt in ("n_shots", "json_max_events"):
+        if getattr(args, opt) is not None and args.shots != "":
+            ap.error(f"--{opt.replace('_', '-')} sets the generated shots of --shots (without "
+                     "FILE)")
+    args.n_shots = 256 if args.n_shots is None else args.n_shots
+    args.json_max_events = 1000 if args.json_max_events is None else args.json_max_events
+    if args.n_shots < 1:
+        ap.error(f"--n-shots must be >= 1, got {args.n_shots}")
+    table_opts = [k for k in TABLE_DEFAULTS if getattr(args, k) is not None]
+    if table_opts and (args.per_event is not None or args.shots is not None):
+        ap.error(f"{', '.join('--' + k for k in table_opts)} set the table benchmark, not "
+                 f"{'--per-event' if args.per_event is not None else '--shots'}")
+    for k, v in TABLE_DEFAULTS.items():
+        if getattr(args, k) is None:
+            setattr(args, k, v)
+    args.batches = ",".join(map(str, _counts(ap, "--batches", args.batches, 1, Settings.pool)))
+    # more threads than numba has would be clamped, and the record would name the wrong count
+    # (the default 1,2 stays as it was on a one-core machine)
+    hi = numba.config.NUMBA_NUM_THREADS if "threads" in table_opts else 2
+    args.threads = ",".join(map(str, _counts(ap, "--threads", args.threads, 1, hi)))
+
+
 @cli_main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -243,27 +295,29 @@ def main(argv=None) -> int:
     ap.add_argument("--shots", nargs="?", const="", default=None, metavar="FILE",
                     help="JSON path vs array API on the same shots, side by side: the shots of "
                          "FILE, or 256 random 2-6 ball shots (keglebillard and golfbillard)")
-    ap.add_argument("--n-shots", type=int, default=256, help="list length for --shots")
+    ap.add_argument("--n-shots", type=int, default=None, help="list length for --shots")
     ap.add_argument("--per-event", nargs="?", const="2,3,4,5,6,10,16", default=None,
                     metavar="BALLS", help="us/event on one thread for these ball counts "
                                           "(golfbillard table; plus 3 balls in 10 slots)")
     ap.add_argument("--against", metavar="PACKAGE",
                     help="with --per-event: also time this package (a copy of an older cuegym, "
                          "e.g. made with git archive) on the same shots, side by side")
-    ap.add_argument("--json-max-events", type=int, default=1000,
+    ap.add_argument("--json-max-events", type=int, default=None,
                     help="max_events of the generated --shots list")
     ap.add_argument("--seconds", type=float, default=Settings.seconds)
     ap.add_argument("--extras", action="store_true", help="first-call time and memory per table")
-    ap.add_argument("--games", default="keglebillard,golfbillard")
-    ap.add_argument("--batches", default="1,64,1024")
-    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--games", default=None)
+    ap.add_argument("--batches", default=None)
+    ap.add_argument("--threads", default=None)
     ap.add_argument("--max-events", type=int, default=Settings.max_events)
     ap.add_argument("--no-reuse", action="store_true",
                     help="allocate fresh log buffers on every call")
     args = ap.parse_args(argv)
+    check_args(ap, args)
     cfg = Settings(seconds=args.seconds, max_events=args.max_events, reuse=not args.no_reuse)
     if args.per_event is not None:
-        recs = measure_per_event([int(b) for b in args.per_event.split(",")], cfg, args.against)
+        recs = measure_per_event(_counts(ap, "--per-event", args.per_event, 1, MAX_BALLS), cfg,
+                                 args.against)
         for r in recs:
             print(json.dumps(r) if args.json else
                   f"{r['balls']!s:>5} balls: {r['events_per_shot']:7.2f} events/shot "
@@ -274,7 +328,10 @@ def main(argv=None) -> int:
     if args.shots is not None:
         if args.shots:
             with open(args.shots) as fh:
-                shots = json.load(fh)
+                try:
+                    shots = json.load(fh)
+                except json.JSONDecodeError as exc:
+                    raise ValueError(f"--shots {args.shots}: not valid JSON ({exc})") from None
             shots = [shots] if isinstance(shots, dict) else shots
         else:
             shots = json_shots(np.random.default_rng(cfg.seed), args.n_shots)
@@ -287,10 +344,12 @@ def main(argv=None) -> int:
               f" ({rec['ratio']:.0%}), JSON text {rec['json_text_shots_per_s']:.0f} "
               f"({rec['ratio_text']:.0%})")
         return 0
+    batches = [int(b) for b in args.batches.split(",")]
+    threads_list = [int(t) for t in args.threads.split(",")]
     recs = []
     for game in args.games.split(","):
-        for batch in map(int, args.batches.split(",")):
-            for threads in map(int, args.threads.split(",")):
+        for batch in batches:
+            for threads in threads_list:
                 recs.append(measure(game, batch, threads, cfg))
                 if not args.json:
                     r = recs[-1]
@@ -302,7 +361,7 @@ def main(argv=None) -> int:
     else:
         by = {(r["game"], r["batch"], r["threads"]): r["shots_per_s"] for r in recs}
         for game in args.games.split(","):
-            b = max(map(int, args.batches.split(",")))
+            b = max(batches)
             if (game, b, 1) in by and (game, b, 2) in by:
                 print(f"{game}: 2 threads / 1 thread at batch {b} = "
                       f"{by[(game, b, 2)] / by[(game, b, 1)]:.2f}x")

@@ -29,7 +29,7 @@ import tempfile
 import time
 from typing import Any
 
-from cuegym.cli_errors import cli_main
+from cuegym.cli_errors import cli_main, seed_arg
 from cuegym.experiments.evaluate import split_specs
 
 
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", choices=("keglebillard", "golfbillard"), default="golfbillard")
     ap.add_argument("--agents", default="geometric,geometric", help="two agent specs")
     ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0)
     ap.add_argument("--repeat", type=int, default=1, help="measurements (one record each)")
     ap.add_argument("--cli", action="store_true", help="also time the whole evaluate process")
     ap.add_argument("--json", action="store_true", help="print a JSON list of records")

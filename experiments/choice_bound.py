@@ -32,7 +32,7 @@ from cuegym.agents import make_agent, with_aim
 from cuegym.agents.arena import make_arena
 from cuegym.agents.base import Strikes, load_noise
 from cuegym.agents.leave import LeaveAwareAgent, reply_search, shot_and_leave
-from cuegym.cli_errors import cli_main
+from cuegym.cli_errors import cli_main, seed_arg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from aim_bound import match_tally, tally_text  # noqa: E402 (the sibling script's)
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--entries", type=int, default=9, help="the DQN's best entries (1-36)")
     p.add_argument("--draws", type=int, default=8, help="noise draws per entry")
     p.add_argument("--games", type=int, default=300)
-    p.add_argument("--seed", type=int, default=900)
+    p.add_argument("--seed", type=seed_arg, default=900)
     p.add_argument("--opponent", default="planner", help="agent spec (make_agent)")
     p.add_argument("--weight", type=float, default=None,
                    help="a point of leave against one of own value (default: the shipped one)")

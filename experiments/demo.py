@@ -11,7 +11,7 @@
    writing tournament.png.
 
     python experiments/demo.py         # about 3.5 minutes on 2 cores (3.3 min measured)
-    python experiments/demo.py --minutes 1 --games 6 --skip-train   # physics + baselines only
+    python experiments/demo.py --games 6 --skip-train              # physics + baselines only
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cuegym.cli_errors import cli_main, seed_arg
 from cuegym.configs import load_params, load_table
 from cuegym.physics import simulate
 from cuegym.physics.constants import EVENT_NAMES
@@ -84,18 +85,31 @@ def physics_part(out: Path) -> None:
 
 def run(cmd: list[str]) -> None:
     print("$ " + " ".join(cmd), flush=True)
-    subprocess.run(cmd, check=True, cwd=ROOT)
+    code = subprocess.run(cmd, cwd=ROOT).returncode
+    if code:  # the step has said why on stderr; its status is the demo's
+        raise SystemExit(code)
 
 
+@cli_main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="runs/demo")
-    ap.add_argument("--minutes", type=float, default=3.0, help="training time budget")
-    ap.add_argument("--timesteps", type=int, default=200_000, help="training steps at most")
+    ap.add_argument("--minutes", type=float, default=None, help="training time budget (default 3)")
+    ap.add_argument("--timesteps", type=int, default=None,
+                    help="training steps at most (default 200000)")
     ap.add_argument("--games", type=int, default=20, help="tournament games per pair")
     ap.add_argument("--skip-train", action="store_true", help="evaluate the baselines only")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0)
     args = ap.parse_args(argv)
+    if args.skip_train and (args.minutes is not None or args.timesteps is not None):
+        ap.error("--minutes and --timesteps set the training, which --skip-train skips")
+    args.minutes = 3.0 if args.minutes is None else args.minutes
+    args.timesteps = 200_000 if args.timesteps is None else args.timesteps
+    if not (np.isfinite(args.minutes) and args.minutes > 0):
+        ap.error(f"--minutes must be a finite number > 0, got {args.minutes}")
+    for opt, v, lo in (("--timesteps", args.timesteps, 1), ("--games", args.games, 1)):
+        if v < lo:
+            ap.error(f"{opt} must be >= {lo}, got {v}")
     out = ROOT / args.out
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()

@@ -182,6 +182,8 @@ def main(argv: list[str] | None = None) -> Path:
     p.add_argument("--out", default=Settings.out)
     p.add_argument("--dpi", type=int, default=Settings.dpi)
     args = p.parse_args(argv)
+    if args.dpi < 1:
+        p.error(f"--dpi must be >= 1, got {args.dpi}")
     table = load_table("golfbillard")
     R = load_params("golfbillard").R
     zs = load_zones("golfbillard")
@@ -198,4 +200,8 @@ def main(argv: list[str] | None = None) -> Path:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    from cuegym.cli_errors import run_cli
+
+    sys.exit(run_cli(lambda argv: main(argv) and 0))  # bad input: one line, status 2

@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main
+from cuegym.cli_errors import check_writable_dir, cli_main, seed_arg
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -409,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
                    "model .zip paths (default: pretrained,geometric,random; with --benchmark "
                    f"{','.join(BENCH_AGENTS)})")
     p.add_argument("--games", type=int, default=100, help="games per pair of agents")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed_arg, default=0)
     p.add_argument("--noise", default="tournament",
                    help="shot noise: tournament, none, or a scale factor of the tournament noise")
     p.add_argument("--max-shots", type=int, help="shots after which a game is cut off "
@@ -437,6 +437,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.episodes < 2:
             p.error(f"--episodes must be >= 2, got {args.episodes}")
         specs = parse_agents(args.agents) if args.agents else list(BENCH_AGENTS)
+        check_writable_dir(Path(args.benchmark_out).parent, "--benchmark-out")
         rows = benchmark(specs, args.episodes, args.seed, noise=args.noise, quiet=args.quiet)
         cmd = "python experiments/evaluate.py --benchmark " + " ".join(
             a for a in (argv if argv is not None else sys.argv[1:]) if a != "--benchmark")
@@ -451,6 +452,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         p.error(str(e))
     out = Path(args.out) if args.out else Path("runs") / "eval" / args.game
+    check_writable_dir(out, "--out")  # before the games, which may take hours
     res = run_tournament(args.game, specs, args.games, args.seed, noise=args.noise,
                          max_shots=args.max_shots, quiet=args.quiet,
                          save_games=args.save_games, save_dir=out / "games")

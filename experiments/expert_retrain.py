@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main
+from cuegym.cli_errors import cli_main, seed_arg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from expert_iteration import load_labels, pool_labels  # noqa: E402 (the sibling script's)
@@ -99,14 +99,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate (default 1e-3)")
     p.add_argument("--duel-repeat", type=int, default=1, help="golfbillard: how many times each "
                    "kader-duel label is used per pass (default 1: as collected)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed_arg, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     a = p.parse_args(argv)
     for name in ("steps", "batch", "threads"):
         if getattr(a, name) < 1:
             p.error(f"--{name} must be >= 1, got {getattr(a, name)}")
-    if not a.lr > 0:
-        p.error(f"--lr must be > 0, got {a.lr}")
+    if not (a.lr > 0 and a.lr != float("inf")):
+        p.error(f"--lr must be a finite number > 0, got {a.lr}")
+    if a.hidden is not None and min(a.hidden) < 1:
+        p.error(f"--hidden widths must be >= 1, got {a.hidden}")
+    if a.duel_repeat < 1:
+        p.error(f"--duel-repeat must be >= 1, got {a.duel_repeat}")
     info = retrain(a.runs, a.out, a.hidden, a.steps, a.batch, a.lr, a.duel_repeat, a.seed,
                    a.threads, command="python experiments/expert_retrain.py "
                    + " ".join(sys.argv[1:] if argv is None else argv))

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main
+from cuegym.cli_errors import cli_main, seed_arg
 
 
 def probe(games: int, draws: int, seed: int, entries: int = 36, best: int = 9,
@@ -87,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=40, help="games whose positions are probed")
     p.add_argument("--draws", type=int, default=8, help="noise draws per entry (even)")
-    p.add_argument("--seed", type=int, default=2)
+    p.add_argument("--seed", type=seed_arg, default=2)
     p.add_argument("--best", type=int, default=9, help="the DQN's best entries a rule with Q "
                    "picks among")
     p.add_argument("--weight", type=float, default=0.5, help="weight of the simulated leave")
@@ -96,6 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.games < 1:
         raise ValueError(f"--games must be >= 1, got {args.games}")
+    if not (math.isfinite(args.weight) and args.weight >= 0):
+        raise ValueError(f"--weight must be a finite number >= 0, got {args.weight}")
+    if args.leave is not None and not Path(args.leave).is_file():
+        raise ValueError(f"--leave: no leave network {args.leave!r}")
     res = probe(args.games, args.draws, args.seed, best=args.best, weight=args.weight,
                 leave=args.leave)
     if args.json:

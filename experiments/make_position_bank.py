@@ -23,6 +23,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from cuegym.cli_errors import cli_main, seed_arg
+
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("keglebillard", "keglebillard-helmatch", "keglebillard-play", "golfbillard")
 
@@ -40,12 +42,13 @@ class Settings:
     quiet: bool = False  # no progress bar
 
 
+@cli_main
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     d = Settings()
     ap.add_argument("--game", default=d.game, choices=GAMES)
     ap.add_argument("--n", type=int, default=d.n, help="positions (0: the generator's default)")
-    ap.add_argument("--seed", type=int, default=d.seed)
+    ap.add_argument("--seed", type=seed_arg, default=d.seed)
     ap.add_argument("--out", default=d.out, help="output .npz (default "
                     "runs/banks/<game>_positions.npz)")
     ap.add_argument("--overwrite-shipped", action="store_true",
@@ -56,6 +59,10 @@ def main(argv: list[str] | None = None) -> int:
 
     if cfg.n < 0:
         print(f"{ap.prog}: error: --n must be >= 0, got {cfg.n}", file=sys.stderr)
+        return 2
+    if cfg.out and Path(cfg.out).is_dir():
+        print(f"{ap.prog}: error: --out {cfg.out} is a directory (give the .npz file)",
+              file=sys.stderr)
         return 2
     if cfg.out and cfg.overwrite_shipped:
         print(f"{ap.prog}: error: --out and --overwrite-shipped exclude each other",

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main
+from cuegym.cli_errors import UsageError, cli_main, seed_arg
 
 
 @dataclass
@@ -197,7 +197,7 @@ def replay_agents(cfg: Settings) -> list[np.ndarray]:
 
     specs = [a.strip() for a in cfg.agents.split(",") if a.strip()]
     if len(specs) != 2:
-        raise SystemExit(f"--agents needs two agents a,b; got {cfg.agents!r}")
+        raise UsageError(f"--agents needs two agents a,b; got {cfg.agents!r}")
     table = session.make_table(cfg.game)
     agents = [session.get_agent(s, cfg.game) for s in specs]
     noise = session.noise_of(cfg.noise)
@@ -238,8 +238,26 @@ def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
         try:
             imageio.mimsave(path, frames, fps=fps)
         except (ValueError, RuntimeError, ImportError) as e:
-            raise SystemExit(f"cannot write {path.suffix} ({e}); install imageio-ffmpeg or "
+            raise UsageError(f"cannot write {path.suffix} ({e}); install imageio-ffmpeg or "
                              "write a .gif") from None
+
+
+def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
+    """Refuse values out of range and options the replay would silently ignore."""
+    game = bool(a.agents) or a.what == "game"
+    if a.agents and a.what == "shot":
+        ap.error("--agents plays a whole game: it cannot be used with --what shot")
+    if a.action is not None and game:
+        ap.error("--action is the action of a shot (--what shot), not of a game")
+    if a.max_shots is not None and not game:
+        ap.error("--max-shots is for a game (--what game or --agents), not a shot")
+    if a.max_shots is not None and a.max_shots < 1:
+        ap.error(f"--max-shots must be >= 1, got {a.max_shots}")
+    # a GIF frame lasts at most 655.35 s: fps >= 0.01; more than 100 only makes huge files
+    if not (np.isfinite(a.fps) and 0.01 <= a.fps <= 100):
+        ap.error(f"--fps must be a number in [0.01, 100], got {a.fps}")
+    if not (np.isfinite(a.speed) and a.speed > 0):
+        ap.error(f"--speed must be a finite number > 0, got {a.speed}")
 
 
 @cli_main
@@ -247,11 +265,11 @@ def main(argv: list[str] | None = None) -> int:
     d = Settings()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default=d.game, choices=["keglebillard", "golfbillard"])
-    ap.add_argument("--what", default=d.what, choices=["shot", "game"])
-    ap.add_argument("--seed", type=int, default=d.seed)
+    ap.add_argument("--what", default=None, choices=["shot", "game"])
+    ap.add_argument("--seed", type=seed_arg, default=d.seed)
     ap.add_argument("--action", type=float, nargs=7, default=None)
     ap.add_argument("--noise", default=d.noise)
-    ap.add_argument("--max-shots", type=int, default=d.max_shots)
+    ap.add_argument("--max-shots", type=int, default=None)
     ap.add_argument("--animate", action="store_true")
     ap.add_argument("--fps", type=float, default=d.fps)
     ap.add_argument("--speed", type=float, default=d.speed)
@@ -259,8 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--agents", default=d.agents,
                     help="a whole game between two agents a,b (names or model .zip paths)")
     a = ap.parse_args(argv)
-    cfg = Settings(game=a.game, what="game" if a.agents else a.what, seed=a.seed,
-                   action=list(a.action or []), noise=a.noise, max_shots=a.max_shots,
+    check_args(ap, a)
+    cfg = Settings(game=a.game, what="game" if a.agents else a.what or d.what, seed=a.seed,
+                   action=list(a.action or []), noise=a.noise, max_shots=a.max_shots or d.max_shots,
                    animate=a.animate, fps=a.fps, speed=a.speed, out=a.out, agents=a.agents)
     if cfg.agents:
         frames = replay_agents(cfg)

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cuegym.cli_errors import cli_main
+from cuegym.cli_errors import cli_main, seed_arg
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="games of the finished agent against geometric (default 1000; 0: none)")
     p.add_argument("--check-planner", type=int, default=0, metavar="GAMES",
                    help="games against the planner too (about 0.3 s each; default 0)")
-    p.add_argument("--seed", type=int, default=900, help="the check's seed (default 900)")
+    p.add_argument("--seed", type=seed_arg, default=900, help="the check's seed (default 900)")
     for stage, says in STAGE_SETS.items():
         p.add_argument(f"--{stage}", nargs="*", default=[], metavar="KEY=VALUE",
                        help=f"override keys of {says} (values as YAML; mappings merge)")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cuegym.cli_errors import cli_main
 from cuegym.configs import load_params, load_table
 from cuegym.games.kegle import Kegle as KeglebillardGame
 from cuegym.physics import simulate
@@ -46,6 +47,7 @@ def describe(out) -> str:
     return "; ".join(parts)
 
 
+@cli_main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="docs/img")

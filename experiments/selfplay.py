@@ -36,6 +36,7 @@ import numpy as np
 import yaml
 
 from cuegym.cli_errors import cli_main, resolve_path
+from cuegym.cli_errors import unknown as unknown_name
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -58,6 +59,33 @@ class SelfPlayConfig:
     seed: int = 0  # seeds everything
     noise: str = "tournament"  # shot noise of the env and the evaluation games
     progress: bool = True  # progress bars (learning, evaluation games) on stderr
+
+
+#: integer settings and their minimum
+_INT_MIN = {"generations": 1, "steps_per_generation": 1, "n_envs": 1, "eval_games": 1,
+            "pool_size": 1, "seed": 0}
+
+
+def check_config(cfg: SelfPlayConfig) -> SelfPlayConfig:
+    """``cfg`` if its values are in range (a ValueError naming the key otherwise): checked
+    before the run starts, not after a generation of learning."""
+    if cfg.game not in ("keglebillard", "golfbillard"):
+        raise ValueError(unknown_name("game", cfg.game, ("keglebillard", "golfbillard")))
+    for key, lo in _INT_MIN.items():
+        v = getattr(cfg, key)
+        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+            raise ValueError(f"self-play key {key} must be an integer >= {lo}, got {v!r}")
+    p = cfg.promote_at
+    if isinstance(p, bool) or not isinstance(p, int | float) or not 0 <= p <= 1:
+        raise ValueError(f"self-play key promote_at must be a win rate in [0, 1], got {p!r}")
+    if not isinstance(cfg.initial_pool, list) or not all(isinstance(a, str)
+                                                         for a in cfg.initial_pool):
+        raise ValueError(f"self-play key initial_pool must be a list of agent specs, got "
+                         f"{cfg.initial_pool!r}")
+    if cfg.init_model and not any(Path(m).is_file() for m in (cfg.init_model,
+                                                               f"{cfg.init_model}.zip")):
+        raise ValueError(f"init_model (--init): no model file {cfg.init_model!r}")
+    return cfg
 
 
 class PoolOpponent:
@@ -243,6 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     data: dict = {}
     if args.config:
         data = yaml.safe_load(resolve_path(args.config, "config file").read_text()) or {}
+        if not isinstance(data, dict):
+            p.error(f"config file {args.config} must be a mapping of self-play keys, got a "
+                    f"{type(data).__name__}")
     for k in ("game", "name", "generations", "steps_per_generation", "n_envs", "eval_games",
               "promote_at", "init_model", "train_config", "seed", "progress"):
         v = getattr(args, k)
@@ -250,10 +281,10 @@ def main(argv: list[str] | None = None) -> int:
             data[k] = v
     if "name" not in data and "game" in data:
         data["name"] = f"selfplay_{data['game']}"
-    unknown = sorted(set(data) - set(SelfPlayConfig.__dataclass_fields__))
+    unknown = sorted(set(data) - set(SelfPlayConfig.__dataclass_fields__), key=str)
     if unknown:
         p.error(f"unknown self-play key(s) {unknown}")
-    run(SelfPlayConfig(**data), Path(args.runs_dir))
+    run(check_config(SelfPlayConfig(**data)), Path(args.runs_dir))
     return 0
 
 

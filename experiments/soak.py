@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 import traceback
 
 import numpy as np
 
+from cuegym.cli_errors import UsageError, cli_main, seed_arg, unknown
 from cuegym.configs import load_params, load_table
 from cuegym.physics import Models, Workspace, simulate
 from cuegym.physics.constants import MAX_T, POCKETED
@@ -66,11 +68,12 @@ def check(table, params, res) -> dict:
             "tunnelling": off.any(axis=1), "not_at_rest": moving.any(axis=1)}
 
 
+@cli_main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shots", type=int, default=100_000, help="shots per game")
     ap.add_argument("--batch", type=int, default=None, help="tables per call (4096, hostile 1024)")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0)
     ap.add_argument("--max-events", type=int, default=None,
                     help="log size per table (default 2000, hostile 5000)")
     ap.add_argument("--hostile", action="store_true", help="inputs at the edges (see above)")
@@ -79,6 +82,16 @@ def main(argv=None) -> int:
                     help="write the inputs of every failing shot to DIR/<game>_seed<S>_at<N>.npz")
     ap.add_argument("--progress", action="store_true", help="running counts on stderr")
     args = ap.parse_args(argv)
+    gens = {"keglebillard": keglebillard_shots, "golfbillard": golfbillard_shots}
+    for game in args.games.split(","):
+        if game not in gens:
+            raise UsageError(unknown("game", game, gens))
+    for opt, v, lo in (("--shots", args.shots, 1), ("--batch", args.batch, 1),
+                       ("--max-events", args.max_events, 1)):
+        if v is not None and v < lo:  # 0 would silently mean the default
+            ap.error(f"{opt} must be >= {lo}, got {v}")
+    if args.save_failures and not os.path.isdir(args.save_failures):
+        ap.error(f"--save-failures: no directory {args.save_failures!r}")
     max_events = args.max_events or (5000 if args.hostile else 2000)
     batch = args.batch or (1024 if args.hostile else 4096)
     fails = ("crashes", "nan", "overlap", "tunnelling", "not_at_rest")
@@ -86,7 +99,6 @@ def main(argv=None) -> int:
         fails += ("overflow",)
     summary = {}
     bad_total = 0
-    gens = {"keglebillard": keglebillard_shots, "golfbillard": golfbillard_shots}
     for game in args.games.split(","):
         gen = gens[game]
         table, params = load_table(game), load_params(game)

@@ -51,7 +51,8 @@ from typing import Any
 import numpy as np
 import yaml
 
-from cuegym.cli_errors import cli_main, resolve_path
+from cuegym.cli_errors import cli_main, resolve_path, seed_arg
+from cuegym.cli_errors import unknown as unknown_name
 
 ROOT = Path(__file__).resolve().parents[1]
 ALGOS = ("sac", "ppo", "td3", "dqn")
@@ -101,6 +102,11 @@ RESUME_MAY_CHANGE = ("total_timesteps", "time_limit_min", "progress_bar", "devic
 #: stopped before learning, is reused)
 RUN_WORK = ("status.json", "checkpoints", "model.zip", "best_model.zip", "logs",
             "evaluations.npz", "demos.json")
+#: the keys of ``demos`` (SAC/TD3 with the residual action; DQN with the choice action)
+DEMO_KEYS = {"residual": ("states", "per_state", "noise_samples", "jitter", "bc_steps",
+                          "critic_steps"),
+             "choice": ("states", "noise_samples", "q_steps", "q_lr", "q_batch",
+                        "buffer_per_state")}
 #: integer keys and their minimum
 _INT_MIN = {"n_envs": 1, "total_timesteps": 1, "seed": 0, "eval_freq": 1, "eval_episodes": 1,
             "checkpoint_freq": 1, "threads": 1}
@@ -393,11 +399,7 @@ def seed_with_demos(model: Any, cfg: TrainConfig, run: Path) -> None:
     if cfg.algo not in ("sac", "td3") or cfg.action != "residual":
         raise ValueError("demos need an off-policy algo (sac, td3) and the residual action, "
                          "or dqn and the choice action")
-    d = dict(cfg.demos)
-    unknown = sorted(set(d) - {"states", "per_state", "noise_samples", "jitter", "bc_steps",
-                               "critic_steps"})
-    if unknown:
-        raise ValueError(f"unknown demos key(s) {unknown}")
+    d = dict(cfg.demos)  # its keys were checked by load_config (DEMO_KEYS)
     t0 = time.time()
     renv = make_env(cfg, 64, cfg.seed + 20_000).venv  # the residual wrapper (no monitor)
     per_state = int(d.get("per_state", 32))
@@ -432,12 +434,7 @@ def seed_q_with_demos(model: Any, cfg: TrainConfig, run: Path) -> None:
     each position go into the replay buffer; online learning starts at once."""
     from cuegym.agents.demos import choice_demos, fill_replay_buffer, pretrain_q
 
-    d = dict(cfg.demos)
-    keys = {"states", "noise_samples", "q_steps", "q_lr", "q_batch", "buffer_per_state"}
-    unknown = sorted(set(d) - keys)
-    if unknown:
-        raise ValueError(f"unknown demos key(s) for the choice action {unknown}; known: "
-                         f"{sorted(keys)}")
+    d = dict(cfg.demos)  # its keys were checked by load_config (DEMO_KEYS)
     t0 = time.time()
     cenv = make_env(cfg, 64, cfg.seed + 20_000).venv  # the choice wrapper (no monitor)
     obs, q = choice_demos(cenv, int(d["states"]), noise_samples=int(d.get("noise_samples", 4)),
@@ -655,6 +652,55 @@ def build_model(cfg: TrainConfig, env: Any, run: Path, resume: bool) -> Any:
     return model
 
 
+def _known_kwargs(what: str, fn: Any, given: dict, skip: tuple[str, ...] = ()) -> None:
+    """Refuse a key of ``given`` (config key ``what``) that ``fn`` takes no argument of: a
+    one-line ValueError naming it, not a TypeError from deep inside SB3 or the env."""
+    import inspect
+
+    params = inspect.signature(fn).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return
+    known = [n for n in params if n not in ("self", *skip)]
+    for key in given:
+        if key not in known:
+            raise ValueError(unknown_name(f"{what} key", key, known))
+
+
+def check_arguments(cfg: TrainConfig) -> None:
+    """Check what the config passes on to torch, SB3 and the env before a run directory is
+    made: the device, the keys of ``demos``, ``algo_kwargs``, ``env_kwargs`` and
+    ``policy_kwargs``."""
+    import torch
+    from gymnasium import spec as env_spec
+    from gymnasium.envs.registration import load_env_creator
+
+    # all of them, even those a run without ``states`` skips: a mistyped key is not ignored
+    keys = DEMO_KEYS["choice" if cfg.action == "choice" else "residual"]
+    bad = sorted(set(cfg.demos) - set(keys))
+    if bad:
+        raise ValueError(f"unknown demos key(s) {bad} for the {cfg.action} action; known: "
+                         f"{list(keys)}")
+
+    try:
+        torch.device(cfg.device)
+    except (RuntimeError, TypeError):
+        raise ValueError(f"config key device: {cfg.device!r} is not a torch device (cpu, "
+                         "cuda, cuda:0, ...)") from None
+    _known_kwargs("algo_kwargs", algo_class(cfg.algo), cfg.algo_kwargs,
+                  ("policy", "env", "policy_kwargs", "seed", "device", "verbose"))
+    entry = env_spec(cfg.env_id).vector_entry_point
+    if isinstance(entry, str):
+        entry = load_env_creator(entry)
+    if entry is not None:
+        _known_kwargs("env_kwargs", entry, cfg.env_kwargs, ("num_envs",))
+    policy = policy_class(cfg.policy)
+    if isinstance(policy, str):
+        policy = algo_class(cfg.algo).policy_aliases.get(policy)
+    if policy is not None:
+        _known_kwargs("policy_kwargs", policy, cfg.policy_kwargs,
+                      ("observation_space", "action_space", "lr_schedule"))
+
+
 def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = False,
           overwrite: bool = False) -> Path:
     """Run one training; returns the run directory. Raises :class:`RunError` for a run
@@ -665,6 +711,7 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.utils import set_random_seed
 
+    check_arguments(cfg)
     run = Path(runs_dir) / cfg.name
     if not prepare_run_dir(cfg, run, resume, overwrite):
         return run
@@ -769,7 +816,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--config", help="YAML config (configs/train/*.yaml)")
     p.add_argument("--name", help="run name (directory under runs/)")
     p.add_argument("--timesteps", type=int, help="total environment steps")
-    p.add_argument("--seed", type=int)
+    p.add_argument("--seed", type=seed_arg)
     p.add_argument("--algo", choices=ALGOS)
     p.add_argument("--n-envs", type=int)
     args = parse_run_args(p, argv, "continue runs/<name> from its last checkpoint (model and "

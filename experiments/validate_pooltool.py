@@ -39,6 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
+from cuegym.cli_errors import cli_main, seed_arg
+
 ROOT = Path(__file__).resolve().parents[1]
 PT_VENV = ROOT / ".venv-pooltool"
 PT_PYTHON = PT_VENV / "bin" / "python"
@@ -473,10 +475,11 @@ def save_fixtures(folder: Path, k: int, shots, pt_results, rows, chaos, cfg: Set
     return written
 
 
+@cli_main
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shots", type=int, default=500)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0)
     ap.add_argument("--strikes", type=int, default=1000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -487,6 +490,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pooltool-only", action="store_true",
                     help="run (and cache) pooltool only; skip the cuegym side")
     a = ap.parse_args(argv)
+    for opt, v, lo in (("--shots", a.shots, 1), ("--strikes", a.strikes, 1),
+                       ("--workers", a.workers, 1)):
+        if v < lo:
+            ap.error(f"{opt} must be >= {lo}, got {v}")
+    if a.save_fixtures and not (a.save_fixtures[1].isdigit() and int(a.save_fixtures[1]) >= 1):
+        ap.error(f"--save-fixtures DIR K: K must be an integer >= 1, got {a.save_fixtures[1]!r}")
     cfg = Settings(shots=a.shots, seed=a.seed, strikes=a.strikes, workers=a.workers,
                    json=a.json, out=a.out, no_cache=a.no_cache)
     if a.save_fixtures:

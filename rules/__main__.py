@@ -32,7 +32,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from cuegym.cli_errors import cli_main, unknown
+from cuegym.cli_errors import cli_main, seed_arg, unknown
 
 #: --game name -> the modules implementing it, searched in order (imported only when asked for).
 GAMES = {
@@ -107,10 +107,14 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--indent", type=int, default=None, help="indent the JSON output")
     for p in (p_new, p_play):
         p.add_argument("--players", type=int, default=2, help="number of players (>= 2)")
-        p.add_argument("--seed", type=int, default=0, help="random seed")
+        p.add_argument("--seed", type=seed_arg, default=0, help="random seed")
     p_play.add_argument("--max-shots", type=int, default=5000, help="stop after this many shots")
     p_play.add_argument("--shots", action="store_true", help="include every shot's outcome")
     args = parser.parse_args(argv)
+    if args.indent is not None and args.indent < 0:
+        parser.error(f"--indent must be >= 0, got {args.indent}")
+    if getattr(args, "max_shots", 1) < 1:
+        parser.error(f"--max-shots must be >= 1, got {args.max_shots}")
     try:
         fn = entry_point(args.game, args.command)
         if args.command == "score":

@@ -239,6 +239,16 @@ def test_run_cli_turns_user_mistakes_into_one_line(capsys):
         "No such file or directory: 'm.zip'"
     assert one_line(ModuleNotFoundError("x", name="moviepy")).startswith(
         "this needs the package 'moviepy'")
+    assert one_line(FileExistsError(17, "File exists", "runs/x")) == "File exists: 'runs/x'"
+
+
+def test_unknown_env_id_is_one_line(capsys):
+    import gymnasium as gym
+
+    assert run_cli(lambda argv: gym.make("cuegym/GolfbillardGame-v0")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: Environment `GolfbillardGame` doesn't exist") and \
+        "Golfbillard" in err and "Traceback" not in err
 
 
 def test_debug_variable_keeps_the_traceback(monkeypatch):
@@ -256,3 +266,138 @@ def test_did_you_mean():
     assert did_you_mean("xyz", ["none", "tournament"]) == ""
     assert unknown("agent", "ranodm", ["random", "planner"]) == (
         "unknown agent 'ranodm' (did you mean 'random'?); known: 'random', 'planner'")
+
+
+# -- hostile command lines: every bad value is one line naming it, exit status 2 -------------
+
+EXPERIMENTS = PKG / "experiments"
+
+
+def _experiment(name: str):
+    """The ``main`` of ``experiments/<name>.py`` (imported as ``cuegym.experiments.<name>``)."""
+    import importlib
+
+    return importlib.import_module(f"cuegym.experiments.{name}").main
+
+
+def _usage_error(main, argv: list[str], capsys) -> str:
+    """Run ``main(argv)`` (cli_main-wrapped or argparse): status 2, no traceback; the last
+    stderr line, which names the bad value."""
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's error (usage line, then the message)
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2, (code, err)
+    assert "Traceback" not in err, err
+    return err.strip().splitlines()[-1]
+
+
+def test_unknown_agent_option_names_it_and_the_known_ones():
+    from cuegym.agents import make_agent
+
+    for spec, known in (("planner:bogus=1", "n_candidates"), ("random:seed=1", "name"),
+                        ("geometric:noise=x", "spin"), ("guided:bogus=1", "n_top")):
+        name, _, opt = spec.partition(":")
+        with pytest.raises(ValueError, match=rf"unknown {name} option '{opt.split('=')[0]}'"
+                                             rf".*{known}"):
+            make_agent(spec, "keglebillard")
+    with pytest.raises(ValueError, match=r"unknown pretrained option 'bogus'.*'aim'"):
+        make_agent("pretrained:bogus=1", "golfbillard")
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["new", "--seed", "-1"], "argument --seed: must be an integer >= 0, got -1"),
+    (["play", "--max-shots", "0"], "--max-shots must be >= 1, got 0"),
+    (["new", "--indent", "-2"], "--indent must be >= 0, got -2"),
+])
+def test_rules_command_refuses_bad_numbers(argv, says, capsys):
+    from cuegym.rules.__main__ import main
+
+    assert says in _usage_error(main, argv, capsys)
+
+
+@pytest.mark.parametrize("name,argv,says", [
+    ("evaluate", ["--seed", "-1"], "argument --seed: must be an integer >= 0"),
+    ("evaluate", ["--agents", "random,planner:bogus=1", "--games", "1", "--quiet"],
+     "unknown planner option 'bogus'"),
+    ("bench_tournament", ["--seed", "-1", "--agents", "random,random"],
+     "argument --seed: must be an integer >= 0"),
+    ("bench_envs", ["--seconds", "nan"], "--seconds must be a finite number > 0, got nan"),
+    ("bench_envs", ["--seed", "-1"], "argument --seed: must be an integer >= 0"),
+    ("bench_envs", ["--threads", "999"], "--threads must be in [0,"),
+    ("bench_physics", ["--seconds", "nan"], "--seconds must be a finite number > 0"),
+    ("bench_physics", ["--batches", "-4"], "--batches takes comma-separated integers"),
+    ("bench_physics", ["--threads", "x"], "--threads takes comma-separated integers"),
+    ("bench_physics", ["--threads", "999"], "got '999'"),
+    ("bench_physics", ["--per-event", "0"], "--per-event takes comma-separated integers"),
+    ("bench_physics", ["--against", "old"], "--against compares --per-event timings"),
+    ("bench_physics", ["--n-shots", "3"], "--n-shots sets the generated shots of --shots"),
+    ("bench_physics", ["--per-event", "2", "--games", "golfbillard"], "--games set the table"),
+    ("soak", ["--games", "nope"], "unknown game 'nope'"),
+    ("soak", ["--batch", "0"], "--batch must be >= 1, got 0"),
+    ("soak", ["--max-events", "0"], "--max-events must be >= 1, got 0"),
+    ("soak", ["--seed", "-1"], "argument --seed: must be an integer >= 0"),
+    ("replay", ["--seed", "-1"], "argument --seed: must be an integer >= 0"),
+    ("replay", ["--fps", "0"], "--fps must be a number in"),
+    ("replay", ["--speed", "nan"], "--speed must be a finite number > 0, got nan"),
+    ("replay", ["--agents", "random,random", "--what", "shot"], "cannot be used with --what shot"),
+    ("replay", ["--what", "game", "--action", "0", "0", "0", "0", "0", "0", "0"],
+     "--action is the action of a shot"),
+    ("replay", ["--max-shots", "5"], "--max-shots is for a game"),
+    ("replay", ["--what", "game", "--max-shots", "0"], "--max-shots must be >= 1"),
+    ("replay", ["--agents", "random"], "--agents needs two agents a,b"),
+    ("aim_sweep", ["--seed", "-1"], "argument --seed: must be an integer >= 0"),
+    ("aim_sweep", ["--json", "x.json"], "--json only applies with --fit"),
+    ("leave_probe", ["--weight", "nan"], "--weight must be a finite number >= 0, got nan"),
+    ("leave_probe", ["--leave", "missing.pt"], "no leave network 'missing.pt'"),
+    ("aim_bound", ["--seed", "-1"], "argument --seed: must be an integer >= 0"),
+    ("choice_bound", ["--seed", "-1"], "argument --seed: must be an integer >= 0"),
+    ("make_position_bank", ["--seed", "-1"], "argument --seed: must be an integer >= 0"),
+    ("demo", ["--minutes", "1", "--skip-train"], "--skip-train skips"),
+    ("demo", ["--minutes", "nan"], "--minutes must be a finite number > 0"),
+    ("demo", ["--games", "0"], "--games must be >= 1, got 0"),
+    ("reproduce", ["--game", "keglebillard", "--seed", "-1"],
+     "argument --seed: must be an integer >= 0"),
+    ("evaluate", ["--out", "afile/x", "--games", "1"], "--out 'afile/x': "),
+    ("expert_retrain", ["--runs", "x", "--out", "y.pt", "--lr", "inf"],
+     "--lr must be a finite number > 0, got inf"),
+    ("validate_pooltool", ["--shots", "0"], "--shots must be >= 1, got 0"),
+    ("selfplay", ["--generations", "0"], "generations must be an integer >= 1, got 0"),
+    ("selfplay", ["--promote-at", "nan"], "promote_at must be a win rate in [0, 1], got nan"),
+    ("selfplay", ["--seed", "-1"], "seed must be an integer >= 0, got -1"),
+    ("selfplay", ["--init", "missing.zip"], "no model file 'missing.zip'"),
+])
+def test_experiment_scripts_refuse_bad_values(name, argv, says, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # nothing the scripts might write lands in the checkout
+    (tmp_path / "afile").write_text("")  # a file where a folder is asked for
+    line = _usage_error(_experiment(name), argv, capsys)
+    assert says in line, line
+    assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("key,says", [
+    ("policy_kwargs={nosuch: 1}", "unknown policy_kwargs key 'nosuch'"),
+    ("env_kwargs={nosuch: 1}", "unknown env_kwargs key 'nosuch'"),
+    ("algo_kwargs={nosuch: 1}", "unknown algo_kwargs key 'nosuch'"),
+    ("demos={nosuch: 1}", "unknown demos key(s) ['nosuch']"),  # without states: was ignored
+    ("device=nope", "'nope' is not a torch device"),
+])
+def test_train_refuses_unknown_keys_passed_on_to_sb3_and_the_env(key, says, capsys, tmp_path):
+    line = _usage_error(_experiment("train"), ["--set", key, "--runs-dir", str(tmp_path)],
+                        capsys)
+    assert says in line, line
+    assert not any(tmp_path.iterdir())  # refused before the run directory is made
+
+
+def test_scripts_outside_cli_main_before_are_one_line_now(tmp_path):
+    """soak, draw_golf_zones and demo printed tracebacks (a KeyError, a ValueError from
+    matplotlib, a CalledProcessError of the step that had already said why)."""
+    env = {**os.environ, "CUEGYM_DEBUG": ""}
+    for args, says in ((["soak.py", "--games", "nope"], "unknown game 'nope'"),
+                       (["draw_golf_zones.py", "--out", str(tmp_path / "z.nope")],
+                        "Format 'nope' is not supported")):
+        proc = subprocess.run([sys.executable, str(EXPERIMENTS / args[0]), *args[1:]],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                              env=env)
+        assert says in _one_error_line(proc)
