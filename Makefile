@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench soak lint venv clean play reproduce-keglebillard \
+.PHONY: demo test test-slow bench soak lint venv clean clean-cache play reproduce-keglebillard \
 	reproduce-golfbillard
 
 venv: $(STAMP)
@@ -50,5 +50,10 @@ soak: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check .
 
-clean:
+# numba's cache does not see an edit to a jitted function that a cached kernel of another file
+# calls (the caller keeps the old code): after editing a kernel, drop the cache.
+clean-cache:
+	find . -path ./$(VENV) -prune -o -name '*.nb[ic]' -type f -print | xargs -r rm -f
+
+clean: clean-cache
 	rm -rf $(VENV) runs .pytest_cache
