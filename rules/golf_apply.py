@@ -65,7 +65,12 @@ def error(out, t, code, a, b):
 def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, off_time,
                  off_seq, jammed, before, final, duty_met, left, on0, st, lg, inp, ga, rp, out):
     """Apply the penalised foul's consequences (and nothing else) and settle the stroke; when
-    the turn ends without a foul and the G-14 duty is unmet, apply G-14 instead."""
+    the turn ends without a foul and the G-14 duty is unmet, apply G-14 instead.
+
+    Kept in one kernel on purpose: a helper that takes the NamedTuples of arrays (``st``,
+    ``inp``, ``ga``, ``out``: up to 48 arrays) pays a reference count per array on every call,
+    which made the referee 25 % slower when this function was split (measured 2026-12-05);
+    the helpers it calls take plain arrays."""
     opp = 1 - s
     g_att = s
     gone_all = np.zeros(N_BALLS, np.bool_)  # dropped, off or jammed
@@ -114,11 +119,49 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
                     removed[b] = True
                     rtime[b] = dt[i]
         if has:
-            n_into = _penalise(t, s, c, letters, fr, ft, fnb, fb, fd, moved, is_opp_off, before,
-                               final, inp, ga, rp, xy, removed, rtime, to_spot, replaced, into,
-                               out)
-            if n_into < 0:
-                return
+            if letters & RA:
+                for b in range(N_BALLS):  # RA: every ball the stroke moved goes back
+                    if moved[b] and not is_opp_off[b]:  # (those go into their goal, G-17)
+                        xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
+                        replaced[b] = True
+            elif (fr[0] == F_G16 or fr[0] == F_G17) and rp[R_REPLACEOFF] > 0:
+                for b in range(N_BALLS):
+                    if moved[b] and not math.isnan(final[b, 0]) and not is_opp_off[b]:
+                        xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
+                        replaced[b] = True
+            if letters & RF:
+                # G-18 deflect: only the balls the foul displaced go back (the event carries
+                # them); the others, dropped balls included, stay as the stroke left them
+                e = int(fd[0, 3])
+                for i in range(inp.inj_rn[t, e]):
+                    b = inp.inj_rb[t, e, i]
+                    removed[b] = False
+                    to_spot[b] = False
+                    xy[b, 0], xy[b, 1] = inp.inj_rxy[t, e, i, 0], inp.inj_rxy[t, e, i, 1]
+                    replaced[b] = True
+            if letters & SPOT and fr[0] != F_G8:
+                for i in range(fnb[0]):
+                    removed[fb[0, i]] = False  # a touched ball that dropped comes out for its spot
+                    to_spot[fb[0, i]] = True
+            if letters & GOAL and fr[0] == F_G18:
+                # G-18 deflect_opponent_ball: the touched opponent's ball goes into its goal
+                for i in range(fnb[0]):
+                    b = fb[0, i]
+                    if b // BALLS_PER_SIDE == opp:
+                        into[n_into] = b
+                        n_into += 1
+                        removed[b] = True
+                        rtime[b] = ft[0]
+            if letters & CS and not removed[c]:
+                to_spot[c] = True
+            if letters & PICK:
+                b, err, ev = pick_ball(s, c, xy, ga, int(rp[R_PICK]), inp.pick[t],
+                                       inp.draws[t, 0])
+                if err != E_NONE:
+                    error(out, t, err, ev, s)
+                    return
+                if b >= 0:
+                    to_spot[b] = True
         # G-17 (whichever foul came first, G-17 itself included): the opponent's balls played
         # off the table go into their goal, scored for the opponent, when they left (G-17a).
         for i in range(n_oo):
@@ -146,9 +189,36 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
             if err != E_NONE:
                 error(out, t, err, eb, eo)
                 return
-        n_sp, used, ok = _spot_balls(t, s, c, kader, has, st, removed, to_spot, xy, before,
-                                     fouled, on_spot, order, allowed, ga, rp, inp, out)
-        if not ok:
+        # --- G-26: in kader play, a foul stroke with the cue ball lying on a penalty spot ----
+        fouled[:] = st.fouled_spots[t]
+        g26 = -1
+        if kader and has and st.on_spot[t, c] > 0:
+            fouled[s, st.on_spot[t, c] - 1] = True
+            if not removed[c]:
+                g26 = c
+                if not to_spot[c]:
+                    xy[c, 0] = np.nan
+                    xy[c, 1] = np.nan
+                    to_spot[c] = True
+        for b in range(N_BALLS):
+            same = xy[b, 0] == before[b, 0] and xy[b, 1] == before[b, 1]
+            on_spot[b] = st.on_spot[t, b] if same else 0
+        # --- G-30: place the balls one at a time, the cue ball first ---------------------------
+        n_order = 0
+        for m in range(N_BALLS + 1):
+            b = c if m == 0 else m - 1
+            if to_spot[b] and (m == 0 or b != c):
+                order[n_order] = b
+                n_order += 1
+        if g26 >= 0:
+            for k in range(5):
+                allowed[k] = not fouled[g26 // BALLS_PER_SIDE, k]
+        n_sp, used, err, ev, eb = place_on_spots(order, n_order, xy, ga, int(rp[R_SPOT]),
+                                                 inp.spot_n[t], inp.spot_choice[t], g26, allowed,
+                                                 inp.draws[t, 1:], out.spot_ball[t],
+                                                 out.spot_k[t], on_spot)
+        if err != E_NONE:
+            error(out, t, err, ev, eb)
             return
         left_after = np.zeros(2, np.int64)
         scored = np.zeros(2, np.int64)
@@ -175,63 +245,7 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
             nf = 1
             continue
         break
-    _write_outcome(t, kader, fr, ft, fk, fnb, fb, fd, nf, letters, db, dg, dt, nd, scored,
-                   removed, valid_own, replaced, n_sp, into, n_into, turn_kept,
-                   duty_met if attempt == 0 else False, left, game_over, winner, xy, on_spot,
-                   fouled, out)
-    if inp.spot_n[t] > used:
-        note(out, t, N_SPOTS_UNUSED, used)
-    if inp.pick[t] >= 0 and not letters & PICK:
-        note(out, t, N_PICK_UNUSED, -1)
-
-
-@nb.njit(cache=True)
-def _spot_balls(t, s, c, kader, has, st, removed, to_spot, xy, before, fouled, on_spot, order,
-                allowed, ga, rp, inp, out):
-    """Put the balls of ``to_spot`` on penalty spots, the cue ball first (G-30), after G-26 (in
-    kader play, a foul stroke with the cue ball on a penalty spot marks that spot fouled and
-    spots the cue ball again, on a spot not yet fouled). ``on_spot`` gets the spot (1..5) each
-    ball lies on. Returns ``(spotted, spot choices used, ok)``; ok is False after an input
-    error was written to ``out``."""
-    # --- G-26: in kader play, a foul stroke with the cue ball lying on a penalty spot ----
-    fouled[:] = st.fouled_spots[t]
-    g26 = -1
-    if kader and has and st.on_spot[t, c] > 0:
-        fouled[s, st.on_spot[t, c] - 1] = True
-        if not removed[c]:
-            g26 = c
-            if not to_spot[c]:
-                xy[c, 0] = np.nan
-                xy[c, 1] = np.nan
-                to_spot[c] = True
-    for b in range(N_BALLS):
-        same = xy[b, 0] == before[b, 0] and xy[b, 1] == before[b, 1]
-        on_spot[b] = st.on_spot[t, b] if same else 0
-    # --- G-30: place the balls one at a time, the cue ball first ---------------------------
-    n_order = 0
-    for m in range(N_BALLS + 1):
-        b = c if m == 0 else m - 1
-        if to_spot[b] and (m == 0 or b != c):
-            order[n_order] = b
-            n_order += 1
-    if g26 >= 0:
-        for k in range(5):
-            allowed[k] = not fouled[g26 // BALLS_PER_SIDE, k]
-    n_sp, used, err, ev, eb = place_on_spots(order, n_order, xy, ga, int(rp[R_SPOT]),
-                                             inp.spot_n[t], inp.spot_choice[t], g26, allowed,
-                                             inp.draws[t, 1:], out.spot_ball[t],
-                                             out.spot_k[t], on_spot)
-    if err != E_NONE:
-        error(out, t, err, ev, eb)
-        return n_sp, used, False
-    return n_sp, used, True
-
-
-@nb.njit(cache=True)
-def _write_outcome(t, kader, fr, ft, fk, fnb, fb, fd, nf, letters, db, dg, dt, nd, scored,
-                   removed, valid_own, replaced, n_sp, into, n_into, turn_kept, duty_met, left,
-                   game_over, winner, xy, on_spot, fouled, out):
-    """Write row t of the outcomes (OutcomeArrays) from the settled stroke."""
+    # --- write the outcome -------------------------------------------------------------------
     out.kader[t] = kader
     out.n_fouls[t] = nf
     for i in range(nf):
@@ -255,13 +269,17 @@ def _write_outcome(t, kader, fr, ft, fk, fnb, fb, fd, nf, letters, db, dg, dt, n
     out.n_into[t] = n_into
     out.into_ball[t, :n_into] = into[:n_into]
     out.turn_kept[t] = turn_kept
-    out.duty_met[t] = duty_met
+    out.duty_met[t] = duty_met if attempt == 0 else False
     out.left_kader[t] = left
     out.game_over[t] = game_over
     out.winner[t] = winner
     out.xy[t, :, :] = xy
     out.on_spot[t, :] = on_spot
     out.fouled_spots[t, :, :] = fouled
+    if inp.spot_n[t] > used:
+        note(out, t, N_SPOTS_UNUSED, used)
+    if inp.pick[t] >= 0 and not letters & PICK:
+        note(out, t, N_PICK_UNUSED, -1)
 
 
 @nb.njit(cache=True)
@@ -284,62 +302,6 @@ def _opponent_balls_off(opp, is_off, off_time, off_seq, opp_off):
         opp_off[n_oo] = best
         n_oo += 1
     return n_oo
-
-
-@nb.njit(cache=True)
-def _penalise(t, s, c, letters, fr, ft, fnb, fb, fd, moved, is_opp_off, before, final, inp, ga,
-              rp, xy, removed, rtime, to_spot, replaced, into, out):
-    """Apply the consequence letters of the penalised foul (row 0 of the foul arrays) to the
-    balls: RA (or, with ``replace_off``, a G-16/G-17 foul) puts the moved balls back, RF the
-    balls the injected foul displaced, SPOT sends the foul's balls to penalty spots, GOAL puts
-    a touched opponent's ball into its goal (G-18), CS spots the cue ball, PICK spots a ball of
-    the shooter's choice. Returns the number of balls put into ``into``, -1 after an input
-    error was written to ``out``."""
-    opp = 1 - s
-    n_into = 0
-    if letters & RA:
-        for b in range(N_BALLS):  # RA: every ball the stroke moved goes back
-            if moved[b] and not is_opp_off[b]:  # (those go into their goal, G-17)
-                xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
-                replaced[b] = True
-    elif (fr[0] == F_G16 or fr[0] == F_G17) and rp[R_REPLACEOFF] > 0:
-        for b in range(N_BALLS):
-            if moved[b] and not math.isnan(final[b, 0]) and not is_opp_off[b]:
-                xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
-                replaced[b] = True
-    if letters & RF:
-        # G-18 deflect: only the balls the foul displaced go back (the event carries them);
-        # the others, dropped balls included, stay as the stroke left them
-        e = int(fd[0, 3])
-        for i in range(inp.inj_rn[t, e]):
-            b = inp.inj_rb[t, e, i]
-            removed[b] = False
-            to_spot[b] = False
-            xy[b, 0], xy[b, 1] = inp.inj_rxy[t, e, i, 0], inp.inj_rxy[t, e, i, 1]
-            replaced[b] = True
-    if letters & SPOT and fr[0] != F_G8:
-        for i in range(fnb[0]):
-            removed[fb[0, i]] = False  # a touched ball that dropped comes out for its spot
-            to_spot[fb[0, i]] = True
-    if letters & GOAL and fr[0] == F_G18:
-        # G-18 deflect_opponent_ball: the touched opponent's ball goes into its goal
-        for i in range(fnb[0]):
-            b = fb[0, i]
-            if b // BALLS_PER_SIDE == opp:
-                into[n_into] = b
-                n_into += 1
-                removed[b] = True
-                rtime[b] = ft[0]
-    if letters & CS and not removed[c]:
-        to_spot[c] = True
-    if letters & PICK:
-        b, err, ev = pick_ball(s, c, xy, ga, int(rp[R_PICK]), inp.pick[t], inp.draws[t, 0])
-        if err != E_NONE:
-            error(out, t, err, ev, s)
-            return -1
-        if b >= 0:
-            to_spot[b] = True
-    return n_into
 
 
 @nb.njit(cache=True)

@@ -313,13 +313,100 @@ def _add_ball_foul(fr, ft, fk, fnb, fb, fd, nf, rule, time, kind, det0, det1, de
 
 
 @nb.njit(cache=True)
-def _injected_events(t, s, g_def, inp, on0, db, dg, dt, nd, is_off, off_time, off_seq, jammed,
-                     fr, ft, fk, fnb, fb, fd, nf, out):
-    """Read the events the caller injected for table t (what physics cannot see: balls off the
-    table or on the rail, G-19 jams, G-18 fouls, notes) into the drop, off-table and foul
-    arrays. Returns ``(nd, nf, ok)``: the new drop and foul counts, and False after an input
-    error was written to ``out`` (the stroke is then not refereed)."""
+def _goal_and_off_table_fouls(s, db, dg, dt, nd, is_off, off_time, off_seq, fr, ft, fk, fnb, fb,
+                              fd, nf):
+    """G-8 (own balls into the own defence goal, one foul naming them all) and G-16 / G-17
+    (own / opponent's balls off the table or resting on the rail, one foul per side naming its
+    balls by off time). Returns the new foul count."""
     opp = 1 - s
+    g_def = 1 - s
+    k = -2
+    for i in range(nd):
+        if db[i] // BALLS_PER_SIDE == s and dg[i] == g_def:
+            if k == -2:
+                k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G8, dt[i], K_OWN_GOAL, D_PLAIN, 0, 0)
+                if k >= 0:
+                    nf += 1
+            if k >= 0:
+                fb[k, fnb[k]] = db[i]
+                fnb[k] += 1
+    for side in (s, opp):
+        k = -2
+        for _ in range(N_BALLS):  # by off time, then by order of mention
+            best = -1
+            for b in range(side * BALLS_PER_SIDE, (side + 1) * BALLS_PER_SIDE):
+                if is_off[b] and not _in(fb, fnb, k, b) and (
+                        best < 0 or off_time[b] < off_time[best]
+                        or (off_time[b] == off_time[best] and off_seq[b] < off_seq[best])):
+                    best = b
+            if best < 0:
+                break
+            if k == -2:
+                k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G16 if side == s else F_G17,
+                             off_time[best], K_OFF_TABLE, D_PLAIN, 1 if side == s else 0, 0)
+                if k < 0:
+                    break
+                nf += 1
+            fb[k, fnb[k]] = best
+            fnb[k] += 1
+    return nf
+
+
+@nb.njit(cache=True)
+def referee_play(t, st, lg, inp, ga, rp, prm, out):
+    """Referee the play stroke of table t: write row t of ``out`` (OutcomeArrays).
+
+    One kernel on purpose, section by section in the rules' order: a helper that takes the
+    NamedTuples of arrays (``st``, ``lg``, ``inp``, ``ga``, ``out``) pays a reference count per
+    array on every call (the referee ran 25 % slower split into such helpers, measured
+    2026-12-05); the helpers called here on every stroke take plain arrays."""
+    s = st.to_move[t]
+    opp = 1 - s
+    g_att, g_def = s, 1 - s
+    before = st.xy[t]
+    c = inp.cue_ball[t, 0]
+    n = lg.n_events[t]
+    ev_type, ev_time, ev_i, ev_j = lg.ev_type[t], lg.ev_time[t], lg.ev_i[t], lg.ev_j[t]
+    seg = np.empty((n + 2, 8))
+    on0 = np.zeros(N_BALLS, np.bool_)
+    cnt = np.zeros(2, np.int64)
+    for b in range(N_BALLS):
+        on0[b] = not math.isnan(before[b, 0])
+        if on0[b]:
+            cnt[b // BALLS_PER_SIDE] += 1
+    out.opening[t] = False
+    out.shooter[t] = s
+    out.cue_ball[t] = c
+    out.overflow[t] = lg.overflow[t]
+    out.n_notes[t] = 0
+    if not on0[c]:
+        error(out, t, E_NOT_ON_TABLE, c, 0)
+        return
+    kader = st.kader[t] or cnt[0] == 1 or cnt[1] == 1  # G-20
+    if lg.overflow[t] > 0:
+        note(out, t, N_LIMIT_EVENTS + lg.overflow[t] - 1, -1)
+    fr = np.zeros(MAX_FOULS, np.int64)
+    ft = np.zeros(MAX_FOULS)
+    fk = np.zeros(MAX_FOULS, np.int64)
+    fnb = np.zeros(MAX_FOULS, np.int64)
+    fb = np.full((MAX_FOULS, N_BALLS), -1, np.int64)
+    fd = np.zeros((MAX_FOULS, 4))
+    nf = 0
+
+    # --- what physics produced ----------------------------------------------------------------
+    db = np.zeros(N_BALLS + 1, np.int64)
+    dg = np.zeros(N_BALLS + 1, np.int64)
+    dt = np.zeros(N_BALLS + 1)
+    nd = table_drops(n, ev_type, ev_time, ev_i, ev_j, lg.pocket[t], lg.t_end[t], on0, db, dg,
+                     dt)
+    final = np.empty((N_BALLS, 2))
+    for b in range(N_BALLS):
+        for d in range(2):
+            final[b, d] = lg.rvw[t, b, 0, d] if on0[b] else np.nan
+    off_time = np.full(N_BALLS, np.inf)
+    off_seq = np.zeros(N_BALLS, np.int64)
+    is_off = np.zeros(N_BALLS, np.bool_)
+    jammed = np.zeros(N_BALLS, np.bool_)
     n_off = 0
     for e in range(inp.inj_n[t]):
         typ = inp.inj_type[t, e]
@@ -327,7 +414,7 @@ def _injected_events(t, s, g_def, inp, on0, db, dg, dt, nd, is_off, off_time, of
         tm = inp.inj_time[t, e]
         if b >= 0 and not on0[b]:
             error(out, t, E_NOT_ON_TABLE, b, 1)
-            return nd, nf, False
+            return
         if typ == I_OFF or typ == I_RAIL:
             if not is_off[b]:
                 is_off[b] = True
@@ -366,11 +453,11 @@ def _injected_events(t, s, g_def, inp, on0, db, dg, dt, nd, is_off, off_time, of
                 need = opp
             if need >= 0 and (b < 0 or b // BALLS_PER_SIDE != need):
                 error(out, t, E_DEFLECT_NEEDS, kind, b)
-                return nd, nf, False
+                return
             for i in range(inp.inj_rn[t, e]):
                 if not on0[inp.inj_rb[t, e, i]]:
                     error(out, t, E_RESTORE_NOT_ON_TABLE, inp.inj_rb[t, e, i], 0)
-                    return nd, nf, False
+                    return
             k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G18, tm, kind, D_INJECTED, 0, 0)
             if k >= 0:
                 fd[k, 3] = e  # its event: the balls an RF foul puts back
@@ -378,21 +465,16 @@ def _injected_events(t, s, g_def, inp, on0, db, dg, dt, nd, is_off, off_time, of
                     fb[k, 0] = b
                     fnb[k] = 1
                 nf += 1
-    return nd, nf, True
+    dropped = np.zeros(N_BALLS, np.bool_)
+    for i in range(nd):
+        dropped[db[i]] = True
+    gone = np.zeros(N_BALLS, np.bool_)  # dropped or off (G-15, G-21, G-14)
+    for b in range(N_BALLS):
+        gone[b] = dropped[b] or is_off[b]
+        if gone[b] or jammed[b]:
+            final[b, 0] = np.nan
+            final[b, 1] = np.nan
 
-
-@nb.njit(cache=True)
-def _cue_ball_fouls(t, st, lg, inp, ga, rp, prm, db, dt, nd, seg, fr, ft, fk, fnb, fb, fd, nf):
-    """The fouls of how the cue ball was struck and what it met first: G-2 (an opponent's
-    ball struck), G-31 (a duo partner out of turn), G-10 (hard or raised-cue stroke from below
-    the stroke line), G-11 (vliegeren), G-13 (push), G-12 (own ball directly onto own ball).
-    Returns the new foul count."""
-    s = st.to_move[t]
-    g_att = s
-    before = st.xy[t]
-    c = inp.cue_ball[t, 0]
-    n = lg.n_events[t]
-    ev_type, ev_time, ev_i, ev_j = lg.ev_type[t], lg.ev_time[t], lg.ev_i[t], lg.ev_j[t]
     # G-2: only own balls may be struck; striking the opponent's is a G-18 foul.
     if c // BALLS_PER_SIDE != s:
         nf = _add_ball_foul(fr, ft, fk, fnb, fb, fd, nf, F_G18, 0.0, K_PLAYED_OPP,
@@ -461,152 +543,42 @@ def _cue_ball_fouls(t, st, lg, inp, ga, rp, prm, db, dt, nd, seg, fr, ft, fk, fn
             fb[k, 1] = fc_other
             fnb[k] = 2
             nf += 1
-    return nf
 
-
-@nb.njit(cache=True)
-def _goal_and_off_table_fouls(s, db, dg, dt, nd, is_off, off_time, off_seq, fr, ft, fk, fnb, fb,
-                              fd, nf):
-    """G-8 (own balls into the own defence goal, one foul naming them all) and G-16 / G-17
-    (own / opponent's balls off the table or resting on the rail, one foul per side naming its
-    balls by off time). Returns the new foul count."""
-    opp = 1 - s
-    g_def = 1 - s
-    k = -2
-    for i in range(nd):
-        if db[i] // BALLS_PER_SIDE == s and dg[i] == g_def:
-            if k == -2:
-                k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G8, dt[i], K_OWN_GOAL, D_PLAIN, 0, 0)
-                if k >= 0:
-                    nf += 1
-            if k >= 0:
-                fb[k, fnb[k]] = db[i]
-                fnb[k] += 1
-    for side in (s, opp):
-        k = -2
-        for _ in range(N_BALLS):  # by off time, then by order of mention
-            best = -1
-            for b in range(side * BALLS_PER_SIDE, (side + 1) * BALLS_PER_SIDE):
-                if is_off[b] and not _in(fb, fnb, k, b) and (
-                        best < 0 or off_time[b] < off_time[best]
-                        or (off_time[b] == off_time[best] and off_seq[b] < off_seq[best])):
-                    best = b
-            if best < 0:
-                break
-            if k == -2:
-                k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G16 if side == s else F_G17,
-                             off_time[best], K_OFF_TABLE, D_PLAIN, 1 if side == s else 0, 0)
-                if k < 0:
-                    break
-                nf += 1
-            fb[k, fnb[k]] = best
-            fnb[k] += 1
-    return nf
-
-
-@nb.njit(cache=True)
-def _turn_duty_met(t, st, lg, inp, prm, ga, on0, gone, seg):
-    """G-14: the defence-triangle duty is met over the turn: it was already, no ball of the
-    table carries it, or a ball that does dropped, went off or left the defender's great
-    triangle during this stroke."""
-    if st.duty_met[t]:
-        return True
-    g_def = 1 - st.to_move[t]
-    any_duty = False
-    one = np.empty(1, np.int64)
-    one[0] = ga.great_in[g_def]
-    for b in range(N_BALLS):
-        if st.duty[t, b] and on0[b]:
-            any_duty = True
-            if gone[b]:
-                return True
-            ns = _path(b, t, lg, inp, prm, seg)
-            if path_leaves(seg, ns, ga.polys, ga.nv, ga.lines, one, 1):
-                return True
-    return not any_duty
-
-
-@nb.njit(cache=True)
-def referee_play(t, st, lg, inp, ga, rp, prm, out):
-    """Referee the play stroke of table t: write row t of ``out`` (OutcomeArrays).
-
-    Every foul of the stroke is collected with its time and rule, sorted in G-19a order and
-    handed with the G-14 and G-21 duties to :func:`cuegym.rules.golf_apply.apply_stroke`."""
-    s = st.to_move[t]
-    g_att, g_def = s, 1 - s
-    before = st.xy[t]
-    c = inp.cue_ball[t, 0]
-    n = lg.n_events[t]
-    seg = np.empty((n + 2, 8))
-    on0 = np.zeros(N_BALLS, np.bool_)
-    cnt = np.zeros(2, np.int64)
-    for b in range(N_BALLS):
-        on0[b] = not math.isnan(before[b, 0])
-        if on0[b]:
-            cnt[b // BALLS_PER_SIDE] += 1
-    out.opening[t] = False
-    out.shooter[t] = s
-    out.cue_ball[t] = c
-    out.overflow[t] = lg.overflow[t]
-    out.n_notes[t] = 0
-    if not on0[c]:
-        error(out, t, E_NOT_ON_TABLE, c, 0)
-        return
-    kader = st.kader[t] or cnt[0] == 1 or cnt[1] == 1  # G-20
-    if lg.overflow[t] > 0:
-        note(out, t, N_LIMIT_EVENTS + lg.overflow[t] - 1, -1)
-    fr = np.zeros(MAX_FOULS, np.int64)
-    ft = np.zeros(MAX_FOULS)
-    fk = np.zeros(MAX_FOULS, np.int64)
-    fnb = np.zeros(MAX_FOULS, np.int64)
-    fb = np.full((MAX_FOULS, N_BALLS), -1, np.int64)
-    fd = np.zeros((MAX_FOULS, 4))
-    nf = 0
-
-    # --- what physics produced, and what the caller injected ---------------------------------
-    db = np.zeros(N_BALLS + 1, np.int64)
-    dg = np.zeros(N_BALLS + 1, np.int64)
-    dt = np.zeros(N_BALLS + 1)
-    nd = table_drops(n, lg.ev_type[t], lg.ev_time[t], lg.ev_i[t], lg.ev_j[t], lg.pocket[t],
-                     lg.t_end[t], on0, db, dg, dt)
-    final = np.empty((N_BALLS, 2))
-    for b in range(N_BALLS):
-        for d in range(2):
-            final[b, d] = lg.rvw[t, b, 0, d] if on0[b] else np.nan
-    off_time = np.full(N_BALLS, np.inf)
-    off_seq = np.zeros(N_BALLS, np.int64)
-    is_off = np.zeros(N_BALLS, np.bool_)
-    jammed = np.zeros(N_BALLS, np.bool_)
-    nd, nf, ok = _injected_events(t, s, g_def, inp, on0, db, dg, dt, nd, is_off, off_time,
-                                  off_seq, jammed, fr, ft, fk, fnb, fb, fd, nf, out)
-    if not ok:
-        return
-    dropped = np.zeros(N_BALLS, np.bool_)
-    for i in range(nd):
-        dropped[db[i]] = True
-    gone = np.zeros(N_BALLS, np.bool_)  # dropped or off (G-15, G-21, G-14)
-    for b in range(N_BALLS):
-        gone[b] = dropped[b] or is_off[b]
-        if gone[b] or jammed[b]:
-            final[b, 0] = np.nan
-            final[b, 1] = np.nan
-
-    # --- the fouls, in the order the rules list them ------------------------------------------
-    nf = _cue_ball_fouls(t, st, lg, inp, ga, rp, prm, db, dt, nd, seg, fr, ft, fk, fnb, fb, fd,
-                         nf)
+    # --- G-8 own ball into the own defence goal; G-16 / G-17 balls off the table or on the rail
     nf = _goal_and_off_table_fouls(s, db, dg, dt, nd, is_off, off_time, off_seq, fr, ft, fk,
                                    fnb, fb, fd, nf)
+
+    # --- G-15 blocking -----------------------------------------------------------------------
     nf = _blocking(t, s, g_att, before, final, gone, lg, rp, ga, fr, ft, fk, fnb, fb, fd, nf)
-    # G-21 kader duty (G-22: a stroke from the great outer triangle is exempt)
+
+    # --- G-21 kader duty ---------------------------------------------------------------------
     left = -1
-    if kader and not in_poly(ga.polys, ga.nv, ga.great_out[g_att], before[c, 0], before[c, 1]):
+    if kader and not in_poly(ga.polys, ga.nv, ga.great_out[g_att], pcx, pcy):  # G-22 exempt
         left = 1 if kader_left(t, before, s, gone, lg, inp, prm, ga, seg) else 0
         if left == 0:
             nf = _add_ball_foul(fr, ft, fk, fnb, fb, fd, nf, F_G21, lg.t_end[t], K_KADER,
                                 D_PLAIN, 0, 0, c)
     sort_fouls(fr, ft, fk, fnb, fb, fd, nf)
 
-    duty_met = _turn_duty_met(t, st, lg, inp, prm, ga, on0, gone, seg)
+    # --- G-14 progress over the turn ---------------------------------------------------------
+    duty_met = st.duty_met[t]
+    if not duty_met:
+        any_duty = False
+        one = np.empty(1, np.int64)
+        one[0] = ga.great_in[g_def]
+        for b in range(N_BALLS):
+            if st.duty[t, b] and on0[b]:
+                any_duty = True
+                if gone[b]:
+                    duty_met = True
+                    break
+                ns = _path(b, t, lg, inp, prm, seg)
+                if path_leaves(seg, ns, ga.polys, ga.nv, ga.lines, one, 1):
+                    duty_met = True
+                    break
+        if not any_duty:
+            duty_met = True
+
     apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, off_time,
                  off_seq, jammed, before, final, duty_met, left, on0, st, lg, inp, ga, rp, out)
 
