@@ -151,12 +151,8 @@ class GolfShotCore(Core):
         self.settings = load_settings("golfbillard", settings)
         self.reward = load_reward("golfbillard", reward)
         self.noise = load_noise(noise)
-        if positions is None:
-            positions = load_positions(self.settings.positions)
-            if not isinstance(positions, GolfbillardPositions):
-                raise ValueError(f"settings positions {self.settings.positions!r} is not a "
-                                 "golfbillard bank")
-        self.bank = check_bank(positions, GolfbillardPositions, "golfbillard")
+        self.bank = load_positions(self.settings.positions, "golfbillard") if positions is None \
+            else check_bank(positions, GolfbillardPositions, "golfbillard")
         self.clip = check_bool("clip", clip)
         self.threads = check_threads(threads)
         self.render_mode = render_mode

@@ -116,10 +116,7 @@ def shot_bank(positions: Any, settings: Any, table: str) -> KeglebillardPosition
                              f"table={table!r} plays its own bank {table!r} (pass positions= "
                              "a KeglebillardPositions to use another)")
         name = table
-    bank = load_positions(name)
-    if not isinstance(bank, KeglebillardPositions):
-        raise ValueError(f"settings positions {name!r} is not a keglebillard bank")
-    return bank
+    return load_positions(name, "keglebillard")
 
 
 # ---------------------------------------------------------------------------------------------

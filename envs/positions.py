@@ -188,14 +188,18 @@ def _golf_class():
 
 
 @functools.lru_cache(maxsize=4)
-def load_positions(name: str):
-    """The bank ``name`` (``keglebillard`` or ``golfbillard``), read once per process.
+def load_positions(name: str, game: str | None = None):
+    """The bank ``name`` (``keglebillard`` or ``golfbillard``), read once per process; with
+    ``game``, a bank of the other game is a ValueError.
 
     A missing file is generated with the defaults of :func:`generate_keglebillard_positions` /
     ``generate_golfbillard_positions`` and written to ``envs/data`` if possible.
     """
     if name not in BANK_GENERATORS:
         raise ValueError(f"unknown position bank {name!r}; known: {sorted(BANK_GENERATORS)}")
+    if game is not None and (BANK_GENERATORS[name][0] == "generate_golfbillard_positions") != (
+            game == "golfbillard"):
+        raise ValueError(f"settings positions {name!r} is not a {game} bank")
     path = _bank_path(name)
     gen_name, args = BANK_GENERATORS[name]
     if path.exists():

@@ -51,8 +51,7 @@ def save(g: LiveGame, directory: str | Path) -> Path:
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
     path = d / f"{g.id}.json"
-    lock = getattr(g, "save_lock", None) or threading.Lock()
-    with lock:  # concurrent saves of one game: each its own temporary file, the newest last
+    with g.save_lock:  # concurrent saves of one game: each its own temporary file, the newest last
         tmp = path.with_suffix(f".json.{threading.get_ident()}.tmp")
         tmp.write_text(json.dumps(record_of(g)))
         tmp.replace(path)
