@@ -82,6 +82,15 @@ def seed_arg(text: str) -> int:
     return value
 
 
+def check_counts(parser: Any, args: Any, *names: str) -> None:
+    """Refuse (``parser.error``: status 2, the usage line) any of the integer options ``names``
+    of ``args`` below 1: ``--games must be >= 1, got 0``."""
+    for name in names:
+        value = getattr(args, name)
+        if value < 1:
+            parser.error(f"--{name.replace('_', '-')} must be >= 1, got {value}")
+
+
 def check_writable_dir(path: str | os.PathLike, option: str) -> None:
     """Refuse, before any work, an output folder that could not be made: one of its parents is
     a file. Nothing is created (a later mistake leaves no empty folder behind)."""

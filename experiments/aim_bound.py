@@ -34,7 +34,7 @@ from cuegym.agents.aim import aim_curves, choose_and_turn
 from cuegym.agents.arena import make_arena, play_games
 from cuegym.agents.base import Agent, Strikes, load_noise
 from cuegym.agents.ratings import wilson_interval
-from cuegym.cli_errors import cli_main, seed_arg
+from cuegym.cli_errors import check_counts, cli_main, seed_arg
 
 
 class AimSearchAgent(Agent):
@@ -133,9 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--n", type=int, default=21, help="aim offsets")
     p.add_argument("--json", action="store_true", help="print JSON instead of a line")
     args = p.parse_args(argv)
-    for key in ("entries", "games", "draws", "n"):
-        if getattr(args, key) < 1:
-            p.error(f"--{key} must be >= 1, got {getattr(args, key)}")
+    check_counts(p, args, "entries", "games", "draws", "n")
     if not (np.isfinite(args.offset) and args.offset >= 0):
         p.error(f"--offset must be a finite number >= 0, got {args.offset}")
     res = bound(args.entries, args.games, args.seed, args.opponent, args.agent, args.draws,

@@ -32,7 +32,7 @@ from cuegym.agents import make_agent, with_aim
 from cuegym.agents.arena import make_arena
 from cuegym.agents.base import Strikes, load_noise
 from cuegym.agents.leave import LeaveAwareAgent, reply_search, shot_and_leave
-from cuegym.cli_errors import cli_main, seed_arg
+from cuegym.cli_errors import check_counts, cli_main, seed_arg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from aim_bound import match_tally, tally_text  # noqa: E402 (the sibling script's)
@@ -128,9 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--aim", default="shipped", help="aim correction: shipped, none or a .pt")
     p.add_argument("--json", action="store_true", help="print JSON instead of a line")
     args = p.parse_args(argv)
-    for key in ("entries", "games", "draws"):
-        if getattr(args, key) < 1:
-            p.error(f"--{key} must be >= 1, got {getattr(args, key)}")
+    check_counts(p, args, "entries", "games", "draws")
     res = bound(args.simulate, args.entries, args.draws, args.games, args.seed, args.opponent,
                 args.weight, args.aim)
     if args.json:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main, seed_arg
+from cuegym.cli_errors import check_counts, cli_main, seed_arg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from expert_iteration import load_labels, pool_labels  # noqa: E402 (the sibling script's)
@@ -102,9 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=seed_arg, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     a = p.parse_args(argv)
-    for name in ("steps", "batch", "threads"):
-        if getattr(a, name) < 1:
-            p.error(f"--{name} must be >= 1, got {getattr(a, name)}")
+    check_counts(p, a, "steps", "batch", "threads")
     if not (a.lr > 0 and a.lr != float("inf")):
         p.error(f"--lr must be a finite number > 0, got {a.lr}")
     if a.hidden is not None and min(a.hidden) < 1:
