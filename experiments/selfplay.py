@@ -18,7 +18,7 @@ snapshot is *promoted* into the pool (the oldest self-snapshot leaves when the p
 Writes ``runs/<name>/``: ``model.zip`` (the last learner), ``pool/`` (promoted snapshots with
 their metadata), ``selfplay.csv`` (one row per generation and pool member: win rate over the
 finished games, points per shot, fouls, games cut off unfinished), ``selfplay.png`` and
-``config.yaml``.
+``config.yaml`` and ``logs/progress.csv`` (SB3's training statistics).
 """
 
 from __future__ import annotations
@@ -140,6 +140,7 @@ def _play_pool(cfg: SelfPlayConfig, arena: Any, learner: Any, members: list, gen
 
 def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
     import torch
+    from stable_baselines3.common.logger import configure
     from stable_baselines3.common.utils import set_random_seed
     from stable_baselines3.common.vec_env import VecMonitor
 
@@ -188,6 +189,9 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
         model = Algo(policy_class(tcfg.policy), env, policy_kwargs=dict(tcfg.policy_kwargs),
                      seed=cfg.seed,
                      device="cpu", verbose=0, **kw)
+    # SB3's training statistics (losses, episode returns) go into the run folder; left alone,
+    # every learn() call would make an empty SB3-<date> folder in the system's temp directory
+    model.set_logger(configure(str(out / "logs"), ["csv"]))
     rows = []
     csv_path = out / "selfplay.csv"
     t0 = time.time()

@@ -1,7 +1,22 @@
+import os
+
 import numpy as np
 import pytest
 
 from cuegym.configs import load_params, load_table
+
+
+@pytest.fixture(scope="session", autouse=True)
+def sb3_log_dir(tmp_path_factory):
+    """Models a test trains without a logger of its own log here, not in SB3-<date> folders
+    of the system's temp directory (SB3's default when ``SB3_LOGDIR`` is unset)."""
+    old = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3_logs"))
+    yield
+    if old is None:
+        os.environ.pop("SB3_LOGDIR", None)
+    else:
+        os.environ["SB3_LOGDIR"] = old
 
 
 @pytest.fixture(scope="session")

@@ -160,6 +160,7 @@ def test_selfplay_smoke(tmp_path):
     rows = (out / "selfplay.csv").read_text().strip().splitlines()
     assert rows[0].startswith("generation,steps,opponent,win_rate") and len(rows) == 2
     assert (out / "pool" / "gen1.zip").exists()  # promote_at 0: always promoted
+    assert (out / "logs" / "progress.csv").exists()  # SB3's log in the run, not in /tmp
 
 
 def test_selfplay_choice_dqn_from_the_shipped_agent(tmp_path):
