@@ -457,9 +457,11 @@ class GolfGameCore(Core):
         cut = self._play_opponents(np.arange(n), terms)
         self.steps += 1
         terms["progress"] = self.game.progress(xy0, self.states.xy, side)
-        terminated = self.states.phase == P_OVER
+        over = self.states.phase == P_OVER
+        no_progress = self.game.ended_by_no_progress(self.states)  # G-5: the env truncates
+        terminated = over & ~no_progress
         terms["result"] = self.game.result(self.states, side)
-        truncated = ~terminated & (cut | (self.steps >= self.settings.max_steps))
+        truncated = no_progress | (~over & (cut | (self.steps >= self.settings.max_steps)))
         terms = {k: terms[k] for k in self.reward.terms}
         reward = self.game.total(terms, self.reward)
         info = golf_info(out, self.states, side, struck, executed, terms)

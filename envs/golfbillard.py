@@ -163,8 +163,10 @@ class GolfbillardEnv(CoreEnv):
     each reset (``seat="random"``) or fixed (``seat=0`` / ``1``).
 
     ## Episode End
-    Terminates when the game is over (G-4 win, G-17a, G-5 draw). Truncates after ``max_steps``
-    learner steps (500) or ``max_opponent_shots`` opponent strokes in one step (2000).
+    Terminates when the game is over (G-4 win, G-17a). Truncates when it ends in a G-5
+    no-progress draw (the match over, its last game drawn; the rule book says the env
+    truncates), after ``max_steps`` learner steps (500) or after ``max_opponent_shots`` opponent
+    strokes in one step (2000).
 
     ## Arguments
     ``opponent`` (``"random"``: uniform random actions; or an agent with ``act(states, rng)``

@@ -20,8 +20,8 @@ its side; ``to_move`` tells whether it is to act). Rewards per stroke, weights f
 ``opponent_goals``, ``foul`` and ``progress``; the other side ``opponent_scored``; the last
 reward adds ``result`` (+1 win, -1 loss, 0 draw). All agents terminate when the game ends
 (``match: single`` by default; pass ``rules={"match": "best_of_3"}`` for a match) and are
-truncated after ``max_shots`` strokes. The rules state is ``env.game_state`` (a
-:class:`~cuegym.rules.golfbillard.GolfState`).
+truncated when it ends in a G-5 no-progress draw, or after ``max_shots`` strokes. The rules
+state is ``env.game_state`` (a :class:`~cuegym.rules.golfbillard.GolfState`).
 """
 
 from __future__ import annotations
@@ -156,6 +156,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         w = self.reward_spec
         shot_info = o.to_json(self.geo)
         over = self.game_state.phase == "over"
+        no_progress = over and self.game_state.winner == 2  # G-5: a truncation, not an end
         for name in self.agents:
             k = self._side(name)
             tk, _ = self.game.reward_terms(out, w, viewer=np.array([k]))
@@ -165,9 +166,9 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
                                                          np.array([k]))[0]) \
                 if (out.opening[0] or out.shooter[0] == k) else 0.0
             terms["result"] = float(self.game.result(self.states, np.array([k]))[0])
-            if over:
+            if over and not no_progress:
                 self.terminations[name] = True
-            elif self.shots >= self.max_shots:
+            elif no_progress or self.shots >= self.max_shots:
                 self.truncations[name] = True
             self.rewards[name] = float(sum(getattr(w, t) * v for t, v in terms.items()))
             self.infos[name] = {"shot": shot_info, "reward_terms": terms}

@@ -377,6 +377,12 @@ class Golf:
         over = (states.phase == P_OVER) & ((w == 0) | (w == 1))
         return np.where(over, np.where(w == sides, 1.0, -1.0), 0.0)
 
+    @staticmethod
+    def ended_by_no_progress(states: GolfStates) -> np.ndarray:
+        """(T,) bool: the match is over and its last game was a G-5 no-progress draw, which the
+        envs report as a truncation, not a termination (G-5)."""
+        return (states.phase == P_OVER) & (states.winner == 2)
+
     def observe(self, states: GolfStates | Sequence[Any], sides: Any = None,
                 to_move: np.ndarray | None = None) -> np.ndarray:
         """(T, OBS_DIM) float32 observations (``cuegym.games.golf_obs.OBS_LAYOUT``) from the

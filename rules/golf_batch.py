@@ -85,9 +85,9 @@ def rules_vector(rules: Any) -> np.ndarray:
     rp[R_HARD] = rules.hard_speed
     rp[R_RAISED] = rules.raised_cue_deg
     rp[R_MASSE] = rules.masse_turn_deg
-    rp[R_G10ANY] = rules.g10_any_direction
+    rp[R_G10ANY] = rules.any_direction
     rp[R_GAP] = rules.freeze_gap
-    rp[R_BLOCKALL] = rules.blocking_all_balls
+    rp[R_BLOCKALL] = rules.all_balls
     rp[R_REPLACEOFF] = rules.replace_on_off_table
     rp[R_SPOT] = SPOT_POLICIES.index(rules.spot_policy)
     rp[R_PICK] = PICK_POLICIES.index(rules.pick_policy)

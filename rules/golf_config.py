@@ -55,16 +55,18 @@ class GolfRules:
     """Rule-set options (``configs/rules/golfbillard.yaml``); defaults are the spec's.
 
     Attributes:
-        opening: G-3 ``simultaneous`` or ``alternate`` (side 0 starts game 1, then sides alternate).
+        opening: G-3 ``simultaneous`` or ``alternate`` (no opening stroke: side 0 starts every
+            game).
         match: G-4 ``best_of_3`` or ``single``.
         no_progress_turns: G-5 turns (both sides together) after which the no-progress count runs.
         no_progress_window: G-5 scoreless turns of each side that end the game as a draw.
         hard_speed: G-10 (a) initial cue-ball speed of a hard stroke [m/s].
         raised_cue_deg: G-10 (b) cue elevation of a raised cue [deg].
         masse_turn_deg: G-10 heading turn before the first contact that makes a masse [deg].
-        g10_any_direction: G-10a option: G-10 applies to every stroke from below the stroke line.
+        any_direction: G-10a option: G-10 applies to every stroke from below the stroke line.
         freeze_gap: G-13 a gap below this is frozen [m].
-        blocking_all_balls: G-15 option ``all_balls``.
+        all_balls: G-15 option: every shooter ball in the great attack triangle to a penalty
+            spot, not only the moved ones.
         replace_on_off_table: G-16 / G-17 option: RA for the balls still on the table.
         spot_policy: G-30 ``first_free``, ``random`` or ``agent``.
         pick_policy: G-25 ``nearest_goal``, ``cue_ball``, ``random`` or ``agent``.
@@ -79,9 +81,9 @@ class GolfRules:
     hard_speed: float = 2.0
     raised_cue_deg: float = 30.0
     masse_turn_deg: float = 10.0
-    g10_any_direction: bool = False
+    any_direction: bool = False
     freeze_gap: float = 0.0005
-    blocking_all_balls: bool = False
+    all_balls: bool = False
     replace_on_off_table: bool = False
     spot_policy: str = "first_free"
     pick_policy: str = "nearest_goal"
@@ -109,7 +111,7 @@ class GolfRules:
             if not math.isfinite(x) or x < 0 or isinstance(v, bool):
                 raise ConfigError(f"rules.{name} must be a finite number >= 0, got {v!r}")
             object.__setattr__(self, name, x)
-        for name in ("g10_any_direction", "blocking_all_balls", "replace_on_off_table", "duo"):
+        for name in ("any_direction", "all_balls", "replace_on_off_table", "duo"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ConfigError(f"rules.{name} must be true or false, got "
                                   f"{getattr(self, name)!r}")

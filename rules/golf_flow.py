@@ -125,7 +125,7 @@ def next_game(ns, t, rp, ga):
         ns.openers[t, 1] = int(rp[R_DEC1])
     ns.partner[t, :] = ns.openers[t]
     if rp[R_ALT] > 0:
-        start_turn(ns, t, ns.game_no[t] % 2, ga)  # sides alternate in starting a game
+        start_turn(ns, t, 0, ga)  # G-3 option alternate: side 0 starts every game
 
 
 @nb.njit(cache=True)
@@ -498,12 +498,12 @@ def play_kernel(st, lg, inp, ga, rp, prm, out, ns):
 
 @nb.njit(cache=True)
 def new_games_kernel(ns, rp, ga):
-    """Every row a fresh game (G-3, after :func:`reset_game`; ``alternate``: side
-    ``game_no % 2`` starts with its duty)."""
+    """Every row a fresh game (G-3, after :func:`reset_game`; ``alternate``: side 0 starts,
+    with its duty)."""
     for t in range(ns.to_move.shape[0]):
         reset_game(ns, t, rp, ga)
         if rp[R_ALT] > 0:
-            start_turn(ns, t, ns.game_no[t] % 2, ga)
+            start_turn(ns, t, 0, ga)
 
 
 @nb.njit(cache=True)

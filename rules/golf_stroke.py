@@ -431,7 +431,7 @@ def referee_play(t, st, lg, inp, ga, rp, prm, out):
             g = inp.inj_goal[t, e]
             if g < 0:
                 note(out, t, N_JAM_FREED, b)
-            elif b // BALLS_PER_SIDE == s and g == g_def:
+            elif g == g_def:  # any ball, own or opponent's (G-19: the shooter's defence goal)
                 jammed[b] = True
                 nf = _add_ball_foul(fr, ft, fk, fnb, fb, fd, nf, F_G19, tm, K_JAM, D_PLAIN, 0, 0,
                                     b)

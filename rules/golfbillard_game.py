@@ -3,7 +3,7 @@
 The flow is compiled (:mod:`cuegym.rules.golf_flow`; specs/golfbillard.md):
 
 - G-3 the opening: both middle balls struck at t = 0; option ``alternate``: no opening stroke,
-  side 0 starts game 1 and the sides alternate per game.
+  side 0 starts every game.
 - G-1 / G-9 turns, G-14 the defence-triangle duty of each new turn (:func:`start_turn`), G-20
   kader play from the first stroke with a side on one ball.
 - G-5 no progress: after ``no_progress_turns`` turns, ``no_progress_window`` scoreless turns of

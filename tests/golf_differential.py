@@ -39,8 +39,8 @@ VARIANTS = (
     {"duo": True},
     {"opening": "alternate", "match": "single"},
     {"no_progress_turns": 4, "no_progress_window": 1},
-    {"pick_policy": "cue_ball", "blocking_all_balls": True, "replace_on_off_table": True},
-    {"g10_any_direction": True, "duo": True, "deciding_openers": [1, 0]},
+    {"pick_policy": "cue_ball", "all_balls": True, "replace_on_off_table": True},
+    {"any_direction": True, "duo": True, "deciding_openers": [1, 0]},
     {"spot_policy": "agent", "pick_policy": "agent"},
 )
 

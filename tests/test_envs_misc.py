@@ -175,6 +175,38 @@ def test_golf_opponent_without_opening_plays_the_rules_opening():
     assert info["opening"]
 
 
+def _one_turn_from_a_G5_draw(states):
+    """Play phase, side 0 to move, no G-14 duty, and one scoreless turn short of the G-5 draw
+    (40 turns limit, window 3: the draw comes at 2 x 3 idle turns)."""
+    from cuegym.rules.golf_codes import P_PLAY
+
+    states.phase[0], states.to_move[0] = P_PLAY, 0
+    states.turns[0], states.idle_turns[0] = 45, 5
+    states.duty[0, :], states.duty_met[0] = False, True
+
+
+def test_G5_no_progress_draw_truncates_the_episode():
+    # the rule book (G-5): the game ends as a draw and the env truncates, it does not terminate
+    from cuegym.envs.golfbillard import GolfbillardEnv
+    from cuegym.envs.golfbillard_v0 import raw_env
+
+    env = GolfbillardEnv(seat=0)
+    env.reset(seed=1)
+    _one_turn_from_a_G5_draw(env.core.states)
+    a = -np.ones(env.action_space.shape, np.float32)  # the slowest stroke: nothing scores
+    _, r, term, trunc, info = env.step(a)
+    assert env.core.states.winner[0] == 2  # the game was drawn by G-5
+    assert trunc and not term and info["reward_terms"]["result"] == 0.0
+
+    aec = raw_env()
+    aec.reset(seed=1)
+    _one_turn_from_a_G5_draw(aec.states)
+    aec.agent_selection = "side_0"
+    aec.step(-np.ones(aec.action_space("side_0").shape, np.float32))
+    assert aec.game_state.winner == 2 and aec.game_state.phase == "over"
+    assert all(aec.truncations.values()) and not any(aec.terminations.values())
+
+
 def test_full_game_to_the_end_with_results():
     env = gym.make("cuegym/Keglebillard-v0", seat=0)
     env.reset(seed=2)

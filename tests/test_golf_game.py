@@ -141,13 +141,15 @@ def test_G3_both_score_repeat_with_another_ball():
     assert o.first == 1 and o.fouls[0].rule == "G-3"
 
 
-def test_G3_option_alternate_side_0_starts_and_sides_alternate_per_game():
+def test_G3_option_alternate_side_0_starts_every_game():
     rules = GolfRules(opening="alternate")
     st = new_match(rules)
     assert st.phase == "play" and st.to_move == 0
     assert st.duty.tolist() == [True] + [False] * 9  # G-14: w1 lies in its defence triangle
     st2 = finish_game(st, 0, rules)
-    assert st2.game_no == 1 and st2.phase == "play" and st2.to_move == 1
+    assert st2.game_no == 1 and st2.phase == "play" and st2.to_move == 0
+    st3 = finish_game(st2, 1, rules)  # the winner of game 2 does not matter either
+    assert st3.game_no == 2 and st3.phase == "play" and st3.to_move == 0
 
 
 # --- G-1, G-14 over a turn --------------------------------------------------------------------

@@ -281,7 +281,7 @@ def test_G10a_option_any_direction():
         return b.strike("w1", (0.0, 2.5)).rest("w1", (0.6, 0.35), 1.0)
 
     assert stroke(st, build, "w1").foul is None
-    o = stroke(st, build, "w1", rules=GolfRules(g10_any_direction=True))
+    o = stroke(st, build, "w1", rules=GolfRules(any_direction=True))
     assert o.foul.rule == "G-10"
 
 
@@ -468,7 +468,7 @@ def test_G15_goals_stand_and_only_moved_balls_unless_all_balls():
     assert o.foul.rule == "G-15" and o.foul.balls == (idx("w1"),)
     assert o.scored.tolist() == [0, 1]  # goals stand
     o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.6, 0.05), 1.0), "w1",
-               rules=GolfRules(blocking_all_balls=True))
+               rules=GolfRules(all_balls=True))
     assert set(o.foul.balls) == {idx("w1"), idx("w3")}
 
 
@@ -598,6 +598,14 @@ def test_G19_jams():
     assert o.foul is None and o.scored.tolist() == [1, 0] and o.turn_kept  # valid goal
     o = stroke(st, build, "w1", injected=[{"type": "jam", "ball": "w1", "where": "cap_cushion"}])
     assert o.foul is None and any("freed" in n for n in o.notes)
+    # "a ball" between the caps of the shooter's defence goal: an opponent's ball too goes to a
+    # penalty spot (of its side), it does not score
+    o = stroke(st, build, "w1", injected=[{"type": "jam", "ball": "r1", "goal": 1, "time": 0.5}])
+    assert o.foul.rule == "G-19" and o.scored.tolist() == [0, 0] and not o.turn_kept
+    assert np.allclose(at(o, "r1"), SPOTS1[0])
+    # an opponent's ball between the caps of the shooter's attack goal counts as its drop (G-7)
+    o = stroke(st, build, "w1", injected=[{"type": "jam", "ball": "r2", "goal": 0, "time": 0.5}])
+    assert o.foul is None and o.scored.tolist() == [0, 1] and not o.turn_kept  # G-9
 
 
 def test_G19a_only_the_first_foul_by_time_counts():

@@ -4,7 +4,7 @@ Built on the stroke referee of :mod:`cuegym.rules.golfbillard`; pure functions t
 :class:`~cuegym.rules.golfbillard.GolfState` objects (docs/rules_golfbillard.md):
 
 - G-3 the opening (:func:`score_opening`): both middle balls struck at t = 0; option
-  ``alternate``: no opening stroke, side 0 starts game 1 and the sides alternate per game.
+  ``alternate``: no opening stroke, side 0 starts every game.
 - G-1 / G-9 turns (:func:`advance`), G-14 the defence-triangle duty of each new turn
   (:func:`start_turn`), G-20 kader play from the first stroke with a side on one ball.
 - G-5 no progress: after ``no_progress_turns`` turns, ``no_progress_window`` scoreless turns of
@@ -128,7 +128,7 @@ def next_game(state: GolfState, rules: GolfRules, geo: GolfGeometry | None = Non
         st.openers = np.array(rules.deciding_openers, np.int64)  # deciding game: configured
     st.partner = st.openers.copy()
     if rules.opening == "alternate":
-        st = start_turn(st, st.game_no % 2, geo)  # sides alternate in starting a game
+        st = start_turn(st, 0, geo)  # G-3 option alternate: side 0 starts every game
     return st
 
 

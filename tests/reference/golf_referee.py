@@ -175,16 +175,17 @@ class GolfRules:
     """Rule-set options (``configs/rules/golfbillard.yaml``); defaults are the rule book's.
 
     Attributes:
-        opening: G-3 ``simultaneous`` or ``alternate`` (side 0 starts game 1, then sides alternate).
+        opening: G-3 ``simultaneous`` or ``alternate`` (no opening stroke: side 0 starts
+            every game).
         match: G-4 ``best_of_3`` or ``single``.
         no_progress_turns: G-5 turns (both sides together) after which the no-progress count runs.
         no_progress_window: G-5 scoreless turns of each side that end the game as a draw.
         hard_speed: G-10 (a) initial cue-ball speed of a hard stroke [m/s].
         raised_cue_deg: G-10 (b) cue elevation of a raised cue [deg].
         masse_turn_deg: G-10 heading turn before the first contact that makes a masse [deg].
-        g10_any_direction: G-10a option: G-10 applies to every stroke from below the stroke line.
+        any_direction: G-10a option: G-10 applies to every stroke from below the stroke line.
         freeze_gap: G-13 a gap below this is frozen [m].
-        blocking_all_balls: G-15 option ``all_balls``.
+        all_balls: G-15 option ``all_balls``.
         replace_on_off_table: G-16 / G-17 option: RA for the balls still on the table.
         spot_policy: G-30 ``first_free``, ``random`` or ``agent``.
         pick_policy: G-25 ``nearest_goal``, ``cue_ball``, ``random`` or ``agent``.
@@ -199,9 +200,9 @@ class GolfRules:
     hard_speed: float = 2.0
     raised_cue_deg: float = 30.0
     masse_turn_deg: float = 10.0
-    g10_any_direction: bool = False
+    any_direction: bool = False
     freeze_gap: float = 0.0005
-    blocking_all_balls: bool = False
+    all_balls: bool = False
     replace_on_off_table: bool = False
     spot_policy: str = "first_free"
     pick_policy: str = "nearest_goal"
@@ -229,7 +230,7 @@ class GolfRules:
             if not math.isfinite(x) or x < 0 or isinstance(v, bool):
                 raise ConfigError(f"rules.{name} must be a finite number >= 0, got {v!r}")
             object.__setattr__(self, name, x)
-        for name in ("g10_any_direction", "blocking_all_balls", "replace_on_off_table", "duo"):
+        for name in ("any_direction", "all_balls", "replace_on_off_table", "duo"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ConfigError(f"rules.{name} must be true or false, got "
                                   f"{getattr(self, name)!r}")
@@ -1636,7 +1637,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
         elif e["type"] == "jam":
             if "goal" not in e:
                 notes.append(f"G-19: {ids[b]} jammed between a cap and the short cushion: freed")
-            elif SIDE_OF[b] == s and e["goal"] == g_def:
+            elif e["goal"] == g_def:  # any ball, own or opponent's
                 jammed.add(b)
                 fouls.append(Foul("G-19", e["time"], (b,), "jam",
                                   f"{ids[b]} jammed between the defence goal's caps"))
@@ -1676,7 +1677,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
     # --- G-10 hard / raised-cue stroke from below the stroke line ----------------------------
     # (on the stroke line, within eps_line, is above it: a hard stroke is allowed there)
     below = bool(zf["below"][c, g_att])
-    if below and (direct or rules.g10_any_direction):
+    if below and (direct or rules.any_direction):
         hard = speed0 >= rules.hard_speed
         against_cap = fc_type == EV_BALL_POST and fc_other in zs.goal_caps[g_att]
         raised = theta >= rules.raised_cue_deg and (toward_goal_cap(p_c, d0, g_att, geo)
@@ -1743,7 +1744,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
         moved = _moved(tl, before, final, dropped | set(off))
         mine = np.flatnonzero((SIDE_OF == s) & ~np.isnan(final[:, 0]))
         offenders = tuple(int(b) for b in mine
-                          if (rules.blocking_all_balls or moved[b])
+                          if (rules.all_balls or moved[b])
                           and zf["great_in_a"][b, g_att])
         if offenders:
             fouls.append(Foul("G-15", tl.t_end, offenders, "blocking",
