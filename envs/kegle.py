@@ -194,6 +194,7 @@ class KegleShotCore(Core):
         s = self.states
         s.xy[idx, 0] = self.bank.red[k]
         s.xy[idx, 1:] = self.bank.whites[k]
+        s.wait_spot[idx] = -1  # a bank white off the table: K-18 picks its spot after the shot
         s.pins[idx] = self.bank.pins[k]
         s.hand[idx] = self.hand[idx] = self.bank.hand[k]
         self.brk[idx] = self.bank.brk[k]

@@ -452,7 +452,7 @@ class Kegle:
             sc["end_xy"], touch,
             new.xy, new.pins, new.hand, new.order, new.scores, new.to_play, new.finished,
             new.n_finished, new.lost, new.n_lost, new.game_over, new.shot, new.run_no_cushion,
-            new.rodt_streak,
+            new.rodt_streak, new.wait_spot,
             o["shooter"], o["penalty"], o["foul"], o["flow"], o["shooter_points"], o["skaeve"],
             o["to"], o["restood"], o["spotted"], o["waiting"], o["now"], o["n_now"], o["lost"],
             o["rank"])

@@ -169,18 +169,24 @@ def _win(order, in_game, scores, shooter, shooter_lost, fin, n_fin, now):
 
 
 @njit(cache=True)
-def _spot_whites(xy, spots, R, spotted, waiting):
+def _spot_whites(xy, spots, R, spotted, waiting, wait_spot):
     """K-18: a white off the table goes on the spot farther from the other white (its own spot
-    on a tie); both off: one on each spot. A covered spot (a ball within 2R) makes it wait.
-    ``xy`` (3, 2) is updated; ``spotted``, ``waiting`` (2,) bool by white are written."""
+    on a tie); both off: one on each spot. A covered spot (a ball within 2R) makes it wait for
+    that spot, which stays its spot until a shot frees it (``wait_spot``, (2,) by white, read and
+    written; -1: no spot chosen yet). ``xy`` (3, 2) is updated; ``spotted``, ``waiting`` (2,)
+    bool by white are written."""
     off1 = xy[1, 0] != xy[1, 0]
     off2 = xy[2, 0] != xy[2, 0]
-    if not (off1 or off2):
-        return
-    k1, k2 = -1, -1  # the spot of the white, of the spotted ball
+    k1 = wait_spot[0] if off1 else -1  # the spot of the white, of the spotted ball
+    k2 = wait_spot[1] if off2 else -1
     if off1 and off2:
-        k1, k2 = 0, 1
-    else:
+        if k1 < 0 and k2 < 0:
+            k1, k2 = 0, 1
+        elif k1 < 0:  # the other one already waits for its spot: this one takes the other
+            k1 = 1 - k2
+        elif k2 < 0:
+            k2 = 1 - k1
+    elif (off1 and k1 < 0) or (off2 and k2 < 0):
         w = 1 if off1 else 2
         other = 3 - w
         d0 = math.hypot(spots[0, 0] - xy[other, 0], spots[0, 1] - xy[other, 1])
@@ -193,6 +199,8 @@ def _spot_whites(xy, spots, R, spotted, waiting):
             k1 = k
         else:
             k2 = k
+    wait_spot[0] = -1
+    wait_spot[1] = -1
     for w in range(1, 3):
         k = k1 if w == 1 else k2
         if k < 0:
@@ -205,6 +213,7 @@ def _spot_whites(xy, spots, R, spotted, waiting):
                 break
         if covered:
             waiting[w - 1] = True
+            wait_spot[w - 1] = k
         else:
             xy[w, 0], xy[w, 1] = spots[k, 0], spots[k, 1]
             spotted[w - 1] = True
@@ -292,7 +301,7 @@ def _credit(rules_i, foul, win, points, penalty, cushion, rodt, any_pin, order, 
 
 @njit(cache=True)
 def _table_after(xy, pins, present0, pocketed, end_xy, touch_xy, win, bih, toppled, injected,
-                 spots, pin_spots, R, respot_r, spotted, waiting, restood):
+                 spots, pin_spots, R, respot_r, spotted, waiting, restood, wait_spot):
     """The table after a played shot, in place: balls at rest (pocketed ones off), K-16
     touched balls put back, the red in hand (K-19), whites spotted (K-18), pins stood up
     again (K-P7)."""
@@ -309,7 +318,7 @@ def _table_after(xy, pins, present0, pocketed, end_xy, touch_xy, win, bih, toppl
     if bih:
         xy[0, 0] = np.nan  # K-19: the next player takes the red in hand
         xy[0, 1] = np.nan
-    _spot_whites(xy, spots, R, spotted, waiting)
+    _spot_whites(xy, spots, R, spotted, waiting, wait_spot)
     for p in range(pins.shape[0]):
         pins[p] = pins[p] and not toppled[p] and not injected[p]
     _restand_pins(xy, pins, pin_spots, respot_r, restood)
@@ -323,7 +332,7 @@ def resolve(mode, rules_i, spots, pin_spots, R, respot_r,
             sc_pocketed, sc_end_xy, touch_xy,
             # the state, updated in place (a copy of the caller's)
             xy, pins, hand, order, scores, to_play, finished, n_finished, lost, n_lost,
-            game_over, shot, run_nc, rodt_streak,
+            game_over, shot, run_nc, rodt_streak, wait_spot,
             # outcome outputs
             o_shooter, o_penalty, o_foul, o_flow_fouls, o_shooter_points, o_skaeve, o_to,
             o_restood, o_spotted, o_waiting, o_now, o_n_now, o_lost_now, o_ranking):
@@ -338,6 +347,7 @@ def resolve(mode, rules_i, spots, pin_spots, R, respot_r,
         sc_*: the referee's :class:`~cuegym.rules.keglebillard.ShotScores` fields, (T, ..)
             (rows of tables not played are not read). touch_xy: (T, 3, 2) where K-16
             ``deliberate_touch`` puts each ball back (NaN: not touched).
+        xy .. wait_spot: the :class:`~cuegym.games.kegle_state.KegleStates` arrays, in place.
         o_flow_fouls: (T, 3) the flow's own fouls: K-19 placement, K-25 no cushion, K-25 third
             rødt. o_to: (T, N) skæve recipients. o_now: (T, N) finished in this shot.
         o_ranking: (T, N) the final ranking once over (finished, then lost, last out first).
@@ -394,7 +404,7 @@ def resolve(mode, rules_i, spots, pin_spots, R, respot_r,
             _table_after(xy[t], pins[t], sc_present0[t], sc_pocketed[t], sc_end_xy[t],
                          touch_xy[t], sc_win[t], sc_bih[t], sc_toppled[t], sc_injected[t],
                          spots, pin_spots, R, respot_r, o_spotted[t], o_waiting[t],
-                         o_restood[t])
+                         o_restood[t], wait_spot[t])
             if sc_win[t]:
                 nf, nn = _win(order[t], in_game, scores[t], shooter, o_lost_now[t] >= 0,
                               finished[t], n_finished[t], o_now[t])

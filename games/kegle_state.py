@@ -52,6 +52,9 @@ class KegleStates:
         game_over: (T,) bool.
         shot: (T,) int64 shots played (0: the break is still to come).
         run_no_cushion, rodt_streak: (T,) int64 K-25 variant counters.
+        wait_spot: (T, 2) int64 by white (white, spotted): the spot a white waiting off the
+            table goes on once it is free (0 bottom, 1 top; fixed when it was pocketed, K-18);
+            -1 when the white is on the table, or waits with its spot not yet chosen.
     """
 
     xy: np.ndarray
@@ -68,6 +71,7 @@ class KegleStates:
     shot: np.ndarray
     run_no_cushion: np.ndarray
     rodt_streak: np.ndarray
+    wait_spot: np.ndarray
     table: str = "keglebillard"
 
     def __len__(self) -> int:
@@ -139,7 +143,8 @@ class KegleStates:
             finished=tuple(self.finished[t, :self.n_finished[t]].tolist()),
             lost=tuple(self.lost[t, :self.n_lost[t]].tolist()), game_over=over,
             shot=int(self.shot[t]), run_no_cushion=int(self.run_no_cushion[t]),
-            rodt_streak=int(self.rodt_streak[t]), table=self.table)
+            rodt_streak=int(self.rodt_streak[t]),
+            wait_spots=tuple(self.wait_spot[t].tolist()), table=self.table)
 
     def __getitem__(self, t: int):
         if not isinstance(t, int | np.integer):
@@ -167,7 +172,8 @@ def empty_states(T: int, N: int, table: str = "keglebillard") -> KegleStates:
         finished=np.full((T, N), -1, np.int64), n_finished=np.zeros(T, np.int64),
         lost=np.full((T, N), -1, np.int64), n_lost=np.zeros(T, np.int64),
         game_over=np.zeros(T, bool), shot=np.zeros(T, np.int64),
-        run_no_cushion=np.zeros(T, np.int64), rodt_streak=np.zeros(T, np.int64), table=table)
+        run_no_cushion=np.zeros(T, np.int64), rodt_streak=np.zeros(T, np.int64),
+        wait_spot=np.full((T, 2), -1, np.int64), table=table)
 
 
 def from_game_states(states: Sequence[Any]) -> KegleStates:
@@ -215,6 +221,7 @@ def _convert(states: list) -> KegleStates:
         out.shot[t] = s.shot
         out.run_no_cushion[t] = s.run_no_cushion
         out.rodt_streak[t] = s.rodt_streak
+        out.wait_spot[t] = s.wait_spots
     return out
 
 

@@ -31,6 +31,8 @@ from cuegym.configs import (
 BALL_IDS = ("red", "white", "spotted")
 RED, WHITE, SPOTTED = 0, 1, 2
 WHITES = (WHITE, SPOTTED)
+#: The two white spots in the order of :func:`white_spots` (K-18).
+SPOT_NAMES = ("bottom", "top")
 PIN_IDS = ("king", "pin1", "pin2", "pin3", "pin4")
 KING = 0
 N_BALLS = len(BALL_IDS)

@@ -54,6 +54,7 @@ from cuegym.rules.keglebillard_config import (
     N_PINS,
     PIN_IDS,
     RED,
+    SPOT_NAMES,
     WHITES,
     KeglebillardRules,
     default_table,
@@ -95,6 +96,10 @@ class GameState:
             that could not be played is not a shot.
         run_no_cushion: K-25 variant: scoring shots in a row without a cushion in this visit.
         rodt_streak: K-25 variant: rødt in a row without a pin in this visit.
+        wait_spots: by white (white, spotted), the spot a white waiting off the table goes on
+            once a shot frees it: 0 the bottom spot, 1 the top one, fixed when it was pocketed
+            (K-18); -1 when it is on the table or its spot is not chosen yet (then K-18 chooses
+            after the next shot).
         table: the table's config name.
     """
 
@@ -110,6 +115,7 @@ class GameState:
     shot: int = 0
     run_no_cushion: int = 0
     rodt_streak: int = 0
+    wait_spots: tuple[int, int] = (-1, -1)
     table: str = "keglebillard"
 
     def __post_init__(self) -> None:
@@ -157,6 +163,20 @@ class GameState:
                 raise ValueError(f"{where} = {value} must be in [0, {hi}] (K-25)" if hi else
                                  f"{where} = {value} must be >= 0")
 
+        self._check_wait_spots()
+
+    def _check_wait_spots(self) -> None:
+        ws = tuple(self.wait_spots)
+        if len(ws) != 2 or any(isinstance(k, bool) or k not in (-1, 0, 1) for k in ws):
+            raise ValueError(f"state.wait_spots must be two of -1, 0, 1, got {ws!r}")
+        for w, k in zip(WHITES, ws, strict=True):
+            if k >= 0 and self.balls[w] is not None:
+                raise ValueError(f"state: {BALL_IDS[w]} waits for a spot (K-18) but lies on "
+                                 f"the table at {list(self.balls[w])}")
+        if ws[0] >= 0 and ws[0] == ws[1]:
+            raise ValueError(f"state: both whites wait for the same spot {ws[0]} (K-18: one on "
+                             "each spot)")
+
     @property
     def n_players(self) -> int:
         return len(self.order)
@@ -189,6 +209,8 @@ class GameState:
             "ball_in_hand": self.ball_in_hand,
             "shot": self.shot,
             "ddbu": {"run_no_cushion": self.run_no_cushion, "rodt_streak": self.rodt_streak},
+            "waiting_for": {BALL_IDS[w]: None if k < 0 else SPOT_NAMES[k]
+                            for w, k in zip(WHITES, self.wait_spots, strict=True)},
         }
         if self.game_over:
             out["ranking"] = list(self.ranking)
@@ -240,6 +262,11 @@ class GameState:
             pins = tuple(req_bool(p, f"{path}.pins[{k}]")
                          for k, p in enumerate(req_list(pins_in, f"{path}.pins", N_PINS)))
         ddbu = req_obj(data.get("ddbu", {}), f"{path}.ddbu", ("run_no_cushion", "rodt_streak"))
+        waits = req_obj(data.get("waiting_for", {}), f"{path}.waiting_for",
+                        tuple(BALL_IDS[w] for w in WHITES))
+        wait_spots = tuple(-1 if waits.get(BALL_IDS[w]) is None else SPOT_NAMES.index(
+            req_choice(waits[BALL_IDS[w]], f"{path}.waiting_for.{BALL_IDS[w]}", SPOT_NAMES))
+            for w in WHITES)
         scores = tuple(req_int(s, f"{path}.scores[{k}]", 0) for k, s in enumerate(
             req_list(data.get("scores", [0] * len(order)), f"{path}.scores", len(order))))
         finished, lost = (tuple(req_int(p, f"{path}.{key}[{k}]") for k, p in enumerate(
@@ -264,7 +291,7 @@ class GameState:
                 run_no_cushion=req_int(ddbu.get("run_no_cushion", 0),
                                        f"{path}.ddbu.run_no_cushion"),
                 rodt_streak=req_int(ddbu.get("rodt_streak", 0), f"{path}.ddbu.rodt_streak"),
-                table=name,
+                wait_spots=wait_spots, table=name,
             )
         except RefereeInputError:
             raise
@@ -281,7 +308,8 @@ class GameState:
 
 
 _STATE_KEYS = ("table", "players", "order", "scores", "to_play", "finished", "lost",
-               "game_over", "balls", "pins", "ball_in_hand", "shot", "ddbu", "ranking")
+               "game_over", "balls", "pins", "ball_in_hand", "shot", "ddbu", "waiting_for",
+               "ranking")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -120,6 +120,44 @@ def test_K18_covered_spot_waits_and_play_goes_on_with_two_balls(game):
     assert out.whites_spotted == {"white": (-0.525, 0.0)} and s.balls[1] == (-0.525, 0.0)
 
 
+def test_K18_a_waiting_white_keeps_its_spot_until_a_shot_frees_it(game):
+    # the white waits for the bottom spot (farther from the spotted ball, which the red covers)
+    events = HIT + [(0.9, "pocket", "white", 3)]
+    out, s = play(game, mid(), events, end={"spotted": (0.3, 0.2), "red": (-0.50, 0.02)})
+    assert out.whites_waiting == ("white",) and s.wait_spots == (0, -1)
+    assert s.to_dict()["waiting_for"] == {"white": "bottom", "spotted": None}
+    nxt = [(0.1, "ball_ball", "red", "spotted"), (0.3, "cushion", "spotted", 2)]
+    kw = dict(absent=["white"], start={"red": (-0.50, 0.02), "spotted": (0.3, 0.2)})
+    # the spotted ball crosses to the bottom half, so the top spot is now the farther one; the
+    # white still goes on its own spot, the bottom one, freed by this shot
+    out, s2 = play(game, s, nxt, end={"red": (0.2, 0.3), "spotted": (-0.2, 0.3)}, **kw)
+    assert out.whites_spotted == {"white": (-0.525, 0.0)} and s2.wait_spots == (-1, -1)
+    # its spot still covered (the red stays on it), the white waits on, even with the top
+    # spot free
+    out, s3 = play(game, s, nxt, end={"red": (-0.50, 0.02), "spotted": (-0.2, 0.3)}, **kw)
+    assert out.whites_waiting == ("white",) and s3.balls[1] is None and s3.wait_spots == (0, -1)
+    # the spotted ball pocketed while the white waits for the bottom spot: it takes the top one
+    out, s4 = play(game, s, nxt + [(0.9, "pocket", "spotted", 5)],
+                   end={"red": (-0.50, 0.02)}, **kw)
+    assert out.whites_spotted == {"spotted": (0.525, 0.0)} and s4.wait_spots == (0, -1)
+
+
+def test_K18_waiting_for_in_the_state_json(game):
+    s = mid(balls={"white": None}, wait_spots=(1, -1))
+    back = GameState.from_dict(s.to_dict())
+    assert back == s and back.to_dict()["waiting_for"] == {"white": "top", "spotted": None}
+    # without the key a waiting white's spot is chosen by K-18 after the next shot
+    d = s.to_dict()
+    del d["waiting_for"]
+    assert GameState.from_dict(d).wait_spots == (-1, -1)
+    with pytest.raises(ValueError, match="state.waiting_for.white"):
+        GameState.from_dict({**d, "waiting_for": {"white": "middle"}})
+    with pytest.raises(ValueError, match="spotted waits for a spot"):
+        GameState.from_dict({**d, "waiting_for": {"spotted": "top"}})
+    with pytest.raises(ValueError, match="same spot"):
+        mid(balls={"white": None, "spotted": None}, wait_spots=(0, 0))
+
+
 def test_K18_log_must_match_waiting_white(game):
     s = mid(balls={"white": None})
     with pytest.raises(ValueError, match="white"):

@@ -111,6 +111,7 @@ class GameState:
     shot: int = 0
     run_no_cushion: int = 0
     rodt_streak: int = 0
+    wait_spots: tuple[int, int] = (-1, -1)  # K-18: the spot a waiting white goes on (0 / 1)
     table: str = "keglebillard"
 
     def __post_init__(self) -> None:
@@ -174,6 +175,8 @@ class GameState:
             "ball_in_hand": self.ball_in_hand,
             "shot": self.shot,
             "ddbu": {"run_no_cushion": self.run_no_cushion, "rodt_streak": self.rodt_streak},
+            "waiting_for": {BALL_IDS[w]: None if k < 0 else ("bottom", "top")[k]
+                            for w, k in zip(WHITES, self.wait_spots, strict=True)},
         }
         if self.game_over:
             out["ranking"] = list(self.ranking)
@@ -187,7 +190,8 @@ class GameState:
         if not isinstance(data, Mapping):
             raise ValueError(f"a game state must be a mapping, got {data!r}")
         known = {"table", "players", "order", "scores", "to_play", "finished", "lost",
-                 "game_over", "balls", "pins", "ball_in_hand", "shot", "ddbu", "ranking"}
+                 "game_over", "balls", "pins", "ball_in_hand", "shot", "ddbu", "waiting_for",
+                 "ranking"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown game-state key(s) {unknown}; known: {sorted(known)}")
@@ -240,6 +244,9 @@ class GameState:
             shot=_int(data.get("shot", 0), "state.shot"),
             run_no_cushion=_int(ddbu.get("run_no_cushion", 0), "state.ddbu.run_no_cushion"),
             rodt_streak=_int(ddbu.get("rodt_streak", 0), "state.ddbu.rodt_streak"),
+            wait_spots=tuple(-1 if data.get("waiting_for", {}).get(BALL_IDS[w]) is None else
+                             ("bottom", "top").index(data["waiting_for"][BALL_IDS[w]])
+                             for w in WHITES),
             table=name,
         )
 
@@ -615,7 +622,7 @@ class KeglebillardGame:
         area = ("salvo" if row.bih_salvo else "cloth") if row.ball_in_hand else None
         if row.ball_in_hand:
             balls[RED] = None  # K-19: the next player takes the red in hand
-        balls, spotted, waiting = self._spot_whites(balls)
+        balls, spotted, waiting, wait_spots = self._spot_whites(balls, state.wait_spots)
         pins = [up and not a and not b
                 for up, a, b in zip(state.pins, row.pins_toppled, row.pins_injected, strict=True)]
         pins, restood = self._restand_pins(balls, pins)
@@ -630,7 +637,8 @@ class KeglebillardGame:
         new = replace(
             state, scores=tuple(scores), balls=tuple(balls), pins=tuple(pins),
             ball_in_hand=None if over else area, shot=state.shot + 1,
-            run_no_cushion=run_nc, rodt_streak=rodt_streak, **flow["state"])
+            run_no_cushion=run_nc, rodt_streak=rodt_streak, wait_spots=wait_spots,
+            **flow["state"])
         toppled = {}
         for p in range(N_PINS):
             if row.pins_toppled[p]:
@@ -671,30 +679,38 @@ class KeglebillardGame:
             raise ValueError(f"the log's standing pins {row.pins_up0} differ from the state's "
                              f"{list(state.pins)}")
 
-    def _spot_whites(self, balls: list[XY | None]
-                     ) -> tuple[list[XY | None], dict[int, XY], tuple[int, ...]]:
+    def _spot_whites(self, balls: list[XY | None], wait_spots: tuple[int, int]
+                     ) -> tuple[list[XY | None], dict[int, XY], tuple[int, ...], tuple[int, int]]:
         """K-18: a white off the table goes on the spot farther from the other white; both
-        off: one on each spot. A covered spot (a ball overlapping it) makes the white wait."""
+        off: one on each spot. A covered spot (a ball overlapping it) makes the white wait for
+        that spot (``wait_spots``) until a shot frees it."""
         off = [w for w in WHITES if balls[w] is None]
-        targets: dict[int, np.ndarray] = {}
-        if len(off) == 1:
+        chosen = {w: wait_spots[w - 1] for w in off if wait_spots[w - 1] >= 0}
+        targets: dict[int, int] = dict(chosen)
+        if len(off) == 1 and not chosen:
             w = off[0]
             other = balls[WHITE + SPOTTED - w]
             d = [math.dist(spot, other) for spot in self.spots]
-            k = w - 1 if abs(d[0] - d[1]) <= GEOM_TOL else int(np.argmax(d))
-            targets[w] = self.spots[k]
-        elif len(off) == 2:
-            targets = {WHITE: self.spots[0], SPOTTED: self.spots[1]}
+            targets[w] = w - 1 if abs(d[0] - d[1]) <= GEOM_TOL else int(np.argmax(d))
+        elif len(off) == 2 and len(chosen) < 2:
+            if not chosen:
+                targets = {WHITE: 0, SPOTTED: 1}
+            else:  # one waits already: the white pocketed now takes the other spot
+                (w, k), = chosen.items()
+                targets[WHITE + SPOTTED - w] = 1 - k
         spotted: dict[int, XY] = {}
         waiting = []
-        for w, spot in targets.items():
+        new_waits = [-1, -1]
+        for w, k in sorted(targets.items()):
+            spot = self.spots[k]
             covered = any(pos is not None and math.dist(pos, spot) < 2 * self.R - GEOM_TOL
                           for pos in balls)
             if covered:
                 waiting.append(w)
+                new_waits[w - 1] = k
             else:
                 balls[w] = spotted[w] = (float(spot[0]), float(spot[1]))
-        return balls, spotted, tuple(waiting)
+        return balls, spotted, tuple(waiting), (new_waits[0], new_waits[1])
 
     def _restand_pins(self, balls: list[XY | None], pins: list[bool]
                       ) -> tuple[list[bool], list[int]]:
