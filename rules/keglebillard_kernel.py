@@ -52,18 +52,23 @@ def _root_times(ev_type, ev_i, ev_j, n, topple_time, out):
 @njit(cache=True)
 def _cushioned_times(ev_type, ev_time, ev_i, ev_j, n, cush):
     """(3,) when each ball first counts as "cushioned" for the K-10 option: it touched a
-    cushion, or touched a ball that already was (a ball-ball contact passes it both ways)."""
-    cush[:] = np.inf
+    cushion, or was hit by a ball that itself had touched one (one step, as the rule says: a
+    ball cushioned only by a hit passes nothing on; a contact counts both ways)."""
+    own = np.full(3, np.inf)  # each ball's own first cushion
     for k in range(n):
-        ty = ev_type[k]
-        tk = ev_time[k]
-        i = min(max(ev_i[k], 0), 2)
-        j = min(max(ev_j[k], 0), 2)
-        if ty == EV_BALL_CUSHION:
-            cush[i] = min(cush[i], tk)
-        elif ty == EV_BALL_BALL and (cush[i] <= tk or cush[j] <= tk):
-            cush[i] = min(cush[i], tk)
-            cush[j] = min(cush[j], tk)
+        if ev_type[k] == EV_BALL_CUSHION:
+            i = min(max(ev_i[k], 0), 2)
+            own[i] = min(own[i], ev_time[k])
+    cush[:] = own
+    for k in range(n):
+        if ev_type[k] == EV_BALL_BALL:
+            tk = ev_time[k]
+            i = min(max(ev_i[k], 0), 2)
+            j = min(max(ev_j[k], 0), 2)
+            if own[j] <= tk:
+                cush[i] = min(cush[i], tk)
+            if own[i] <= tk:
+                cush[j] = min(cush[j], tk)
 
 
 @njit(cache=True)

@@ -68,6 +68,19 @@ def test_K10_option_cushion_before_pins_direct_shot_fouls():
     assert not one(HIT + [(0.5, "pin", "white", "pin3")], rules=rules)["foul"]
 
 
+def test_K10_option_cushioned_by_a_hit_is_one_step():
+    rules = load_rules(cushion_before_pins=True)
+    # red banked, then red -> spotted, spotted -> white, white into the pins: the white was hit
+    # only by the spotted ball, which never touched a cushion itself
+    two_hops = [(0.05, "cushion", "red", 0), (0.1, "ball_ball", "red", "spotted"),
+                (0.2, "ball_ball", "spotted", "white"), (0.5, "pin", "white", "pin3")]
+    r = one(two_hops, rules=rules)
+    assert "K-10:cushion_before_pins" in r["fouls"] and r["penalty"] == 6
+    # the spotted ball itself, hit by the banked red, may topple pins
+    one_hop = two_hops[:2] + [(0.5, "pin", "spotted", "pin3")]
+    assert not one(one_hop, rules=rules)["foul"]
+
+
 def test_K10_option_chain_judged_by_its_first_ball():
     rules = load_rules(cushion_before_pins=True)
     direct = [(0.1, "ball_ball", "red", "white"), (0.5, "pin", "white", "pin3"),

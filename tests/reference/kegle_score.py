@@ -70,22 +70,24 @@ def _chain_root_time(lg: EventLog, valid: np.ndarray) -> np.ndarray:
 
 def _cushioned_time(lg: EventLog, valid: np.ndarray) -> np.ndarray:
     """(T, B) when each ball first counts as "cushioned" for the K-10 option: it touched a
-    cushion, or touched a ball that already was (a ball-ball contact passes it both ways)."""
+    cushion, or was hit by a ball that itself had touched one (one step; both ways)."""
     T = len(lg)
-    cush = np.full((T, N_BALLS), np.inf)
+    own = np.full((T, N_BALLS), np.inf)
     rows = np.arange(T)
-    for k in range(int(lg.n_events.max(initial=0))):
-        act = valid[:, k]
-        typ, tk = lg.ev_type[:, k], lg.ev_time[:, k]
+    K = int(lg.n_events.max(initial=0))
+    for k in range(K):
+        c = valid[:, k] & (lg.ev_type[:, k] == EV_BALL_CUSHION)
+        i = np.clip(lg.ev_i[:, k], 0, N_BALLS - 1)
+        own[rows[c], i[c]] = np.minimum(own[rows[c], i[c]], lg.ev_time[:, k][c])
+    cush = own.copy()
+    for k in range(K):
+        b = valid[:, k] & (lg.ev_type[:, k] == EV_BALL_BALL)
+        tk = lg.ev_time[:, k]
         i = np.clip(lg.ev_i[:, k], 0, N_BALLS - 1)  # pin_pin rows carry pin indices
         j = np.clip(lg.ev_j[:, k], 0, N_BALLS - 1)
-        c = act & (typ == EV_BALL_CUSHION)
-        cush[rows[c], i[c]] = np.minimum(cush[rows[c], i[c]], tk[c])
-        b = act & (typ == EV_BALL_BALL)
-        either = b & ((cush[rows, i] <= tk) | (cush[rows, j] <= tk))
-        r = rows[either]
-        cush[r, i[either]] = np.minimum(cush[r, i[either]], tk[either])
-        cush[r, j[either]] = np.minimum(cush[r, j[either]], tk[either])
+        for a, o in ((i, j), (j, i)):  # a is hit by o
+            m = b & (own[rows, o] <= tk)
+            cush[rows[m], a[m]] = np.minimum(cush[rows[m], a[m]], tk[m])
     return cush
 
 
