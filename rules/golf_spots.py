@@ -28,7 +28,8 @@ from .golf_codes import (
 )
 
 _MOVE_TOL = 1e-9  # a ball whose centre moved less than this [m] did not move
-_SPOT_STEP = 0.001  # G-30 free-point search: ring spacing [m]
+_EDGE = 1e-9  # G-30: candidate points sit this far outside an obstacle's edge [m]
+_CIRCLE_STEPS = 3600  # G-30: points tried on a circle centred on the target (every 0.1 deg)
 
 
 @nb.njit(cache=True)
@@ -42,43 +43,134 @@ def spot_free(px, py, xy, R):
 
 
 @nb.njit(cache=True)
+def _point_free(px, py, xy, ga):
+    """G-30: a ball centred at (px, py) lies on the cloth and touches no ball, cap or goal."""
+    if not (abs(px) <= ga.hx and abs(py) <= ga.hy):
+        return False
+    R = ga.R
+    for c in range(ga.caps.shape[0]):
+        if not (math.hypot(px - ga.caps[c, 0], py - ga.caps[c, 1]) >= R + ga.r_cap):
+            return False
+    for g in range(2):
+        if not (math.hypot(px - ga.goals[g, 0], py - ga.goals[g, 1]) > ga.goals[g, 2] + 1e-6):
+            return False
+    for b in range(N_BALLS):
+        if not math.isnan(xy[b, 0]) and not (math.hypot(px - xy[b, 0], py - xy[b, 1]) >= 2 * R):
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def _obstacles(xy, ga):
+    """(n, 3) discs a ball centre must stay out of (x, y, radius [m]): balls, caps, goals, each
+    widened by a hair so that points on their edges pass :func:`_point_free`."""
+    n_caps = ga.caps.shape[0]
+    out = np.empty((N_BALLS + n_caps + 2, 3))
+    n = 0
+    for b in range(N_BALLS):
+        if not math.isnan(xy[b, 0]):
+            out[n, 0], out[n, 1], out[n, 2] = xy[b, 0], xy[b, 1], 2 * ga.R + _EDGE
+            n += 1
+    for c in range(n_caps):
+        out[n, 0], out[n, 1], out[n, 2] = ga.caps[c, 0], ga.caps[c, 1], ga.R + ga.r_cap + _EDGE
+        n += 1
+    for g in range(2):
+        out[n, 0], out[n, 1], out[n, 2] = ga.goals[g, 0], ga.goals[g, 1], ga.goals[g, 2] + 2e-6
+        n += 1
+    return out[:n]
+
+
+@nb.njit(cache=True)
 def nearest_free_point(tx, ty, xy, ga):
     """G-30: the free point nearest (tx, ty) where a ball touches no ball, cap or goal and lies
-    on the cloth, searched on rings 1 mm apart. Returns (x, y, found)."""
-    R = ga.R
-    step = _SPOT_STEP
-    for k in range(int(1.0 / step) + 1):
-        r = k * step
-        n = max(1, int(math.ceil(2 * math.pi * r / step)))
-        da = 2 * math.pi / n
-        for i in range(n):
-            ang = i * da
-            px = tx + r * math.cos(ang)
-            py = ty + r * math.sin(ang)
-            if not (abs(px) <= ga.hx and abs(py) <= ga.hy):
-                continue
-            ok = True
-            for c in range(ga.caps.shape[0]):
-                if not (math.hypot(px - ga.caps[c, 0], py - ga.caps[c, 1]) >= R + ga.r_cap):
-                    ok = False
-                    break
-            if not ok:
-                continue
-            for g in range(2):
-                if not (math.hypot(px - ga.goals[g, 0], py - ga.goals[g, 1])
-                        > ga.goals[g, 2] + 1e-6):
-                    ok = False
-                    break
-            if not ok:
-                continue
-            for b in range(N_BALLS):
-                if not math.isnan(xy[b, 0]) and not (
-                        math.hypot(px - xy[b, 0], py - xy[b, 1]) >= 2 * R):
-                    ok = False
-                    break
-            if ok:
-                return px, py, True
-    return 0.0, 0.0, False
+    on the cloth, exactly. The free region is the cloth's rectangle less some discs, so its point
+    nearest the target is the target itself, the point of one disc's circle or rectangle side
+    nearest the target, or a point where two of those boundaries cross; every such candidate is
+    tried and the nearest free one wins (on a tie, the first in that order). Returns
+    (x, y, found)."""
+    if _point_free(tx, ty, xy, ga):
+        return tx, ty, True
+    discs = _obstacles(xy, ga)
+    n = discs.shape[0]
+    # the rectangle's sides as lines a x + b y = c
+    lines = np.array([[1.0, 0.0, ga.hx], [1.0, 0.0, -ga.hx], [0.0, 1.0, ga.hy],
+                      [0.0, 1.0, -ga.hy]])
+    best = np.inf
+    bx, by = 0.0, 0.0
+    cand = np.empty((2, 2))
+    for stage in range(5):
+        n_i = n if stage == 0 or stage == 2 or stage == 3 else 4
+        n_j = n if stage == 2 else (4 if stage == 3 else 1)
+        for i in range(n_i):
+            for j in range(i + 1 if stage == 2 else 0, n_j):
+                for k in range(_candidates(stage, i, j, tx, ty, discs, lines, cand)):
+                    best, bx, by = _nearer(cand[k, 0], cand[k, 1], tx, ty, best, bx, by, xy, ga)
+    # a disc centred on the target: every point of its circle is as near; try them in turn
+    for i in range(n):
+        if math.hypot(discs[i, 0] - tx, discs[i, 1] - ty) < 1e-12:
+            for a in range(_CIRCLE_STEPS):
+                ang = 2 * math.pi * a / _CIRCLE_STEPS
+                best, bx, by = _nearer(discs[i, 0] + discs[i, 2] * math.cos(ang),
+                                       discs[i, 1] + discs[i, 2] * math.sin(ang), tx, ty, best,
+                                       bx, by, xy, ga)
+    return bx, by, best < np.inf
+
+
+@nb.njit(cache=True)
+def _nearer(px, py, tx, ty, best, bx, by, xy, ga):
+    """(best, x, y): (px, py) if it is free and nearer (tx, ty) than ``best``, else as given."""
+    d = math.hypot(px - tx, py - ty)
+    if d < best - 1e-12 and _point_free(px, py, xy, ga):
+        return d, px, py
+    return best, bx, by
+
+
+@nb.njit(cache=True)
+def _candidates(stage, i, j, tx, ty, discs, lines, out):
+    """Candidate points for :func:`nearest_free_point` into ``out`` (2, 2); returns how many.
+    Stages: 0 the point of circle i nearest the target; 1 the point of side i nearest it;
+    2 where circles i and j cross; 3 where circle i crosses side j; 4 the corners (i)."""
+    if stage == 0:
+        cx, cy, r = discs[i, 0], discs[i, 1], discs[i, 2]
+        d = math.hypot(tx - cx, ty - cy)
+        if d < 1e-12:
+            return 0
+        out[0, 0], out[0, 1] = cx + r * (tx - cx) / d, cy + r * (ty - cy) / d
+        return 1
+    if stage == 1:
+        a, b, c = lines[i, 0], lines[i, 1], lines[i, 2]
+        out[0, 0] = c if a != 0 else tx
+        out[0, 1] = c if b != 0 else ty
+        return 1
+    if stage == 2:
+        x1, y1, r1 = discs[i, 0], discs[i, 1], discs[i, 2]
+        x2, y2, r2 = discs[j, 0], discs[j, 1], discs[j, 2]
+        d = math.hypot(x2 - x1, y2 - y1)
+        if d < 1e-12 or d > r1 + r2 or d < abs(r1 - r2):
+            return 0
+        a = (r1 * r1 - r2 * r2 + d * d) / (2 * d)
+        h = math.sqrt(max(r1 * r1 - a * a, 0.0))
+        mx, my = x1 + a * (x2 - x1) / d, y1 + a * (y2 - y1) / d
+        ux, uy = -(y2 - y1) / d, (x2 - x1) / d
+        out[0, 0], out[0, 1] = mx + h * ux, my + h * uy
+        out[1, 0], out[1, 1] = mx - h * ux, my - h * uy
+        return 2
+    if stage == 3:
+        cx, cy, r = discs[i, 0], discs[i, 1], discs[i, 2]
+        vertical = lines[j, 0] != 0  # x = c, else y = c
+        c = lines[j, 2]
+        off = c - (cx if vertical else cy)
+        if abs(off) > r:
+            return 0
+        h = math.sqrt(r * r - off * off)
+        for k in range(2):
+            s = h if k == 0 else -h
+            out[k, 0] = c if vertical else cx + s
+            out[k, 1] = cy + s if vertical else c
+        return 2
+    out[0, 0] = lines[0 if i < 2 else 1, 2]  # stage 4: corner i
+    out[0, 1] = lines[2 if i % 2 == 0 else 3, 2]
+    return 1
 
 
 @nb.njit(cache=True)

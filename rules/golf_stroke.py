@@ -533,7 +533,8 @@ def referee_play(t, st, lg, inp, ga, rp, prm, out):
 
     # --- G-13 push: struck into what the cue ball is frozen to -------------------------------
     nf = _push(t, c, pcx, pcy, d0x, d0y, direct, g_att, before, rp[R_GAP], ga, fr, ft, fk, fnb,
-               fb, fd, nf)
+               fb, fd, nf, lg.n_events[t], lg.ev_type[t], lg.ev_i[t], lg.ev_j[t], lg.rvw0[t],
+               final, gone)
 
     # --- G-12 own ball directly onto own ball ------------------------------------------------
     if fc_type == EV_BALL_BALL and fc_other // BALLS_PER_SIDE == s and c // BALLS_PER_SIDE == s:
@@ -636,18 +637,28 @@ def frozen_list(xy, c, ga, gap, kind_out, k_out, u_out):
 
 @nb.njit(cache=True)
 def _push(t, c, pcx, pcy, d0x, d0y, direct, g_att, before, gap, ga, fr, ft, fk, fnb, fb, fd,
-          nf):
+          nf, n_ev, ev_type, ev_i, ev_j, rvw0, final, gone):
     """G-13: the first thing the cue ball is frozen to (balls, cushions, caps, by index) that
-    the stroke points into; a goal attempt off the front / outer side cap is exempt."""
+    the stroke points into, or a frozen neighbour ball that moved although the stroke did not
+    point away from it (it went along the contact); a goal attempt off the front / outer side
+    cap is exempt. ``n_ev`` .. ``gone``: the stroke's events and end, to tell what moved."""
     m = N_BALLS + ga.cushions.shape[0] + ga.caps.shape[0]
     kinds = np.empty(m, np.int64)
     ks = np.empty(m, np.int64)
     us = np.empty((m, 2))
+    moved = np.zeros(N_BALLS, np.bool_)
     n = frozen_list(before, c, ga, gap, kinds, ks, us)
     for i in range(n):
         kind, k = kinds[i], ks[i]
-        if d0x * us[i, 0] + d0y * us[i, 1] <= 1e-12:
-            continue  # the stroke points away from it (or along it)
+        into = d0x * us[i, 0] + d0y * us[i, 1]
+        if into < -1e-12:
+            continue  # the stroke points away from it
+        if into <= 1e-12:  # along the contact: only a frozen ball that moved is pushed
+            if kind != 0:
+                continue
+            moved_balls(n_ev, ev_type, ev_i, ev_j, rvw0, before, final, gone, moved)
+            if not moved[k]:
+                continue
         if kind == 2 and direct and (k == ga.front_caps[g_att] or k == ga.outer_caps[0]
                                      or k == ga.outer_caps[1]):
             sign = 1.0 if g_att == 0 else -1.0

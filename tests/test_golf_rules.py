@@ -345,6 +345,14 @@ def test_G13_push_into_a_frozen_ball_or_cushion():
     assert stroke(st, build((1.0, 0.0)), "w1").foul.rule == "G-13"
     assert stroke(st, build((-1.0, 0.0)), "w1").foul is None
     assert stroke(st, build((0.0, 1.0)), "w1").foul is None  # along the contact: not into it
+    # "a frozen neighbour ball may move only if the stroke points away from it": along the
+    # contact, the neighbour moving makes it a push
+    o = stroke(st, lambda b: (b.strike("w1", (0.0, 1.0)).rest("w1", (0.0, -0.1), 0.5)
+                              .rest("w3", (2 * R + gap + 0.005, -0.3), 0.2)), "w1")
+    assert o.foul.rule == "G-13"
+    o = stroke(st, lambda b: (b.strike("w1", (-1.0, 0.0)).rest("w1", (-0.2, -0.3), 0.5)
+                              .rest("w3", (2 * R + gap + 0.005, -0.3), 0.2)), "w1")
+    assert o.foul is None  # pointing away from it, the neighbour may move
     far = state({**BASE, "w1": (0.0, -0.3), "w3": (2 * R + 0.001, -0.3)})
     assert stroke(far, build((1.0, 0.0)), "w1").foul is None  # 1 mm is not frozen
     cush = state({**BASE, "w1": (0.2, 0.45 - R - 0.0002)})
@@ -748,6 +756,37 @@ def test_G26_not_outside_kader_play():
     assert not o.fouled_spots.any()
 
 
+def _free(p, xy, tol=1e-9):
+    """A ball centred at p lies on the cloth and touches no ball, cap or goal (G-30)."""
+    hx, hy = GEO.table.length / 2 - R, GEO.table.width / 2 - R
+    balls = xy[~np.isnan(xy[:, 0])]
+    return bool(abs(p[0]) <= hx and abs(p[1]) <= hy
+                and np.all(np.hypot(*(GEO.caps - p).T) >= R + GEO.r_cap - tol)
+                and np.all(np.hypot(*(GEO.goals[:, :2] - p).T) > GEO.goals[:, 2])
+                and np.all(np.hypot(*(balls - p).T) >= 2 * R - tol))
+
+
+def _nearest_free_on_edges(target, xy):
+    """Brute force: the distance from target to the nearest free point sampled on the edges of
+    the obstacles (balls, caps, goals), every 0.01 degree."""
+    ang = np.radians(np.arange(0, 360, 0.01))
+    ring = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    best = np.inf
+    edges = ([(b, 2 * R + 2e-9) for b in xy[~np.isnan(xy[:, 0])]]
+             + [(c, R + GEO.r_cap + 2e-9) for c in GEO.caps]
+             + [(g[:2], g[2] + 3e-6) for g in GEO.goals])
+    for c, r in edges:
+        pts = c + r * ring
+        d = np.hypot(*(pts - target).T)
+        for i in np.argsort(d):
+            if d[i] >= best:
+                break
+            if _free(pts[i], xy):
+                best = d[i]
+                break
+    return best
+
+
 def test_G30_spot_choice_first_free_then_4_5_then_nearest_free_point_to_3():
     rng = np.random.default_rng(0)
     xy = np.full((10, 2), np.nan)
@@ -765,6 +804,13 @@ def test_G30_spot_choice_first_free_then_4_5_then_nearest_free_point_to_3():
     assert np.min(np.hypot(*(xy[5:] - p).T)) >= 2 * R - 1e-9
     assert np.min(np.hypot(*(GEO.caps - p).T)) >= R + GEO.r_cap - 1e-9
     assert np.hypot(*(p - SPOTS0[2])) < 0.1
+    assert np.hypot(*(p - SPOTS0[2])) == pytest.approx(2 * R, abs=1e-8)  # touching that ball
+    # the ball on spot 3 a little off it: the nearest free point is exact, no nearer free point
+    # on any obstacle's edge (sampled every 0.01 degree)
+    xy[7] = SPOTS0[2] + (0.012, 0.004)
+    k, p = choose_spot(0, xy, GEO, "first_free", rng)
+    assert k == 0 and _free(p, xy)
+    assert np.hypot(*(p - SPOTS0[2])) <= _nearest_free_on_edges(SPOTS0[2], xy) + 1e-9
     # side 1's spots are turned by 180 degrees
     k, p = choose_spot(5, np.full((10, 2), np.nan), GEO, "first_free", rng)
     assert k == 1 and np.allclose(p, -SPOTS0[0])

@@ -1165,31 +1165,65 @@ def _spot_free(p: np.ndarray, xy: np.ndarray, geo: GolfGeometry) -> bool:
     return bool(np.all(np.hypot(*(xy[on] - p).T) >= 2 * geo.R - 1e-9))
 
 
-def nearest_free_point(target: np.ndarray, xy: np.ndarray, geo: GolfGeometry,
-                       step: float = 0.001) -> np.ndarray:
+def nearest_free_point(target: np.ndarray, xy: np.ndarray, geo: GolfGeometry) -> np.ndarray:
     """G-30: the free point nearest ``target`` where a ball touches no ball, cap or goal and
-    lies on the cloth (searched on rings ``step`` apart)."""
+    lies on the cloth: the nearest free one of the target, the points of each obstacle circle
+    and cloth side nearest it, and the crossings of two of those (ties: the first)."""
     R = geo.R
-    on = ~np.isnan(xy[:, 0])
-    balls = xy[on]
     hx, hy = geo.table.length / 2 - R, geo.table.width / 2 - R
-    for k in range(0, int(1.0 / step) + 1):
-        r = k * step
-        n = max(1, int(math.ceil(2 * math.pi * r / step)))
-        ang = np.arange(n) * (2 * math.pi / n)
-        pts = target + r * np.stack([np.cos(ang), np.sin(ang)], axis=1)
-        ok = (np.abs(pts[:, 0]) <= hx) & (np.abs(pts[:, 1]) <= hy)
-        ok &= np.all(np.hypot(pts[:, None, 0] - geo.caps[None, :, 0],
-                              pts[:, None, 1] - geo.caps[None, :, 1]) >= R + geo.r_cap, axis=1)
-        ok &= np.all(np.hypot(pts[:, None, 0] - geo.goals[None, :, 0],
-                              pts[:, None, 1] - geo.goals[None, :, 1])
-                     > geo.goals[None, :, 2] + 1e-6, axis=1)
-        if len(balls):
-            ok &= np.all(np.hypot(pts[:, None, 0] - balls[None, :, 0],
-                                  pts[:, None, 1] - balls[None, :, 1]) >= 2 * R, axis=1)
-        if np.any(ok):
-            return pts[np.argmax(ok)]
-    raise RuntimeError("no free point on the table")  # cannot happen with 10 balls
+    balls = xy[~np.isnan(xy[:, 0])]
+
+    def free(p):
+        return bool(abs(p[0]) <= hx and abs(p[1]) <= hy
+                    and np.all(np.hypot(*(geo.caps - p).T) >= R + geo.r_cap)
+                    and np.all(np.hypot(*(geo.goals[:, :2] - p).T) > geo.goals[:, 2] + 1e-6)
+                    and np.all(np.hypot(*(balls - p).T) >= 2 * R))
+
+    t = np.asarray(target, float)
+    if free(t):
+        return t.copy()
+    discs = ([(b, 2 * R + 1e-9) for b in balls] + [(c, R + geo.r_cap + 1e-9) for c in geo.caps]
+             + [(g[:2], g[2] + 2e-6) for g in geo.goals])
+    sides = [(0, hx), (0, -hx), (1, hy), (1, -hy)]  # coordinate axis = value
+    cands = []
+    for c, r in discs:
+        d = np.hypot(*(t - c))
+        if d >= 1e-12:
+            cands.append(c + r * (t - c) / d)
+    for ax, v in sides:
+        p = t.copy()
+        p[ax] = v
+        cands.append(p)
+    for k, (c1, r1) in enumerate(discs):
+        for c2, r2 in discs[k + 1:]:
+            d = np.hypot(*(c2 - c1))
+            if 1e-12 <= d <= r1 + r2 and d >= abs(r1 - r2):
+                a = (r1 ** 2 - r2 ** 2 + d ** 2) / (2 * d)
+                h = math.sqrt(max(r1 ** 2 - a ** 2, 0.0))
+                m, u = c1 + a * (c2 - c1) / d, np.array([-(c2 - c1)[1], (c2 - c1)[0]]) / d
+                cands += [m + h * u, m - h * u]
+    for c, r in discs:
+        for ax, v in sides:
+            off = v - c[ax]
+            if abs(off) <= r:
+                h = math.sqrt(r * r - off * off)
+                for sgn in (h, -h):
+                    p = np.empty(2)
+                    p[ax], p[1 - ax] = v, c[1 - ax] + sgn
+                    cands.append(p)
+    cands += [np.array([x, y]) for x in (hx, -hx) for y in (hy, -hy)]
+    for c, r in discs:  # a disc centred on the target: its whole circle is as near
+        if np.hypot(*(c - t)) < 1e-12:
+            ang = 2 * np.pi * np.arange(3600) / 3600
+            cands += list(c + r * np.stack([np.cos(ang), np.sin(ang)], axis=1))
+    best, out = np.inf, None
+    for p in cands:
+        d = float(np.hypot(*(p - t)))
+        if d < best - 1e-12 and free(p):
+            best, out = d, p
+    if out is None:
+        raise RuntimeError("no free point on the table")  # cannot happen with 10 balls
+    return out
 
 
 def choose_spot(ball: int, xy: np.ndarray, geo: GolfGeometry, policy: str,
@@ -1705,8 +1739,12 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
 
     # --- G-13 push ---------------------------------------------------------------------------
     for kind, k, u in frozen_contacts(before, c, geo, rules.freeze_gap):
-        if float(np.dot(d0, u)) <= 1e-12:
-            continue  # the stroke points away from it (or along it)
+        into = float(np.dot(d0, u))
+        if into < -1e-12:
+            continue  # the stroke points away from it
+        if into <= 1e-12 and not (kind == "ball" and _moved(tl, before, final,
+                                                             dropped | set(off))[k]):
+            continue  # along the contact: only a frozen neighbour ball that moved is pushed
         if kind == "cap" and direct and (k == zs.front_caps[g_att] or k in zs.outer_side_caps):
             sign = 1.0 if g_att == 0 else -1.0
             if (p_c[0] - geo.caps[k, 0]) * sign > 0:
