@@ -162,11 +162,16 @@ class GameState:
                 where = "state.shot" if name == "shot" else f"state.ddbu.{name}"
                 raise ValueError(f"{where} = {value} must be in [0, {hi}] (K-25)" if hi else
                                  f"{where} = {value} must be >= 0")
-
         self._check_wait_spots()
 
     def _check_wait_spots(self) -> None:
-        ws = tuple(self.wait_spots)
+        """K-18: a white waits for one of the two spots, only off the table, and not both for
+        the same one."""
+        try:
+            ws = tuple(self.wait_spots)
+        except TypeError:
+            raise ValueError(f"state.wait_spots must be two of -1, 0, 1, got "
+                             f"{self.wait_spots!r}") from None
         if len(ws) != 2 or any(isinstance(k, bool) or k not in (-1, 0, 1) for k in ws):
             raise ValueError(f"state.wait_spots must be two of -1, 0, 1, got {ws!r}")
         for w, k in zip(WHITES, ws, strict=True):
