@@ -156,7 +156,8 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         w = self.reward_spec
         shot_info = o.to_json(self.geo)
         over = self.game_state.phase == "over"
-        no_progress = over and self.game_state.winner == 2  # G-5: a truncation, not an end
+        # G-5: a no-progress draw is a truncation, not an end
+        no_progress = bool(self.game.ended_by_no_progress(self.states)[0])
         for name in self.agents:
             k = self._side(name)
             tk, _ = self.game.reward_terms(out, w, viewer=np.array([k]))
