@@ -413,6 +413,8 @@ def resolve(mode, rules_i, spots, pin_spots, R, respot_r,
                 nf, nn, over, tp = _end_rules(order[t], remaining, scores[t], shooter,
                                               sc_legal_pin[t], o_to[t], keep_turn, ddbu,
                                               distance, finished[t], n_finished[t], o_now[t], 0)
+            if tp != shooter:  # K-25: a visit ends when another player is to play (the
+                run_nc[t] = rodt_streak[t] = 0  # shooter may have finished while scoring)
             if over or not sc_bih[t]:
                 hand[t] = HAND_NONE
             else:

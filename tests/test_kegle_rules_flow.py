@@ -467,6 +467,24 @@ def test_K25_ddbu_third_rodt_without_pin_is_a_foul(ddbu):
     assert out.fouls == ("K-25:third_rodt",) and s.scores == (8, 0) and s.to_play == 1
 
 
+def test_K25_ddbu_a_player_finishing_mid_visit_starts_the_next_players_visit(ddbu):
+    # three players: player 0 reaches 70 with a rødt and leaves (K-21); player 1's visit
+    # starts with fresh counters, so his second rødt is no third in a row
+    out, s = play(ddbu, mid(3, scores=(66, 10, 10), shot=3), RODT)
+    assert s.finished == (0,) and s.to_play == 1 and (s.rodt_streak, s.run_no_cushion) == (0, 0)
+    for _ in range(2):
+        out, s = play(ddbu, s, RODT)
+        assert not out.foul
+    assert s.scores == (70, 18, 10) and s.to_play == 1
+    # the same for the cushion counter: a scoring shot without a cushion finishes player 0;
+    # player 1's first scoring shot may go without one too
+    no_cushion = [(0.1, "ball_ball", "red", "white"), (0.5, "pin", "white", "pin1")]
+    out, s = play(ddbu, mid(3, scores=(68, 10, 10), shot=3), no_cushion)
+    assert s.finished == (0,) and s.run_no_cushion == 0
+    out, s = play(ddbu, s, no_cushion)
+    assert not out.foul and s.scores == (70, 12, 10)
+
+
 def test_K25_ddbu_distance_ends_two_player_game(ddbu):
     out, s = play(ddbu, mid(2, scores=(68, 0)), RODT)
     assert s.game_over and s.ranking == (0, 1)

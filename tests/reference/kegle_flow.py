@@ -634,6 +634,8 @@ class KeglebillardGame:
                                    got_skaeve=set(to) if foul else set(), keep_turn=keep_turn,
                                    lost=lost)
         over = flow["over"]
+        if flow["state"].get("to_play") != shooter:  # K-25: another player's visit begins
+            run_nc = rodt_streak = 0
         new = replace(
             state, scores=tuple(scores), balls=tuple(balls), pins=tuple(pins),
             ball_in_hand=None if over else area, shot=state.shot + 1,
