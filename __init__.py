@@ -19,6 +19,15 @@ cuegym, ``gymnasium.make("cuegym:cuegym/KeglebillardShot-v0")`` imports it first
 __version__ = "0.1.0"
 
 
+def _drop_stale_numba_caches() -> None:
+    from cuegym.numba_cache import drop_stale_caches
+
+    try:
+        drop_stale_caches()
+    except OSError:  # an unreadable tree: numba's own cache checks still apply
+        pass
+
+
 def _register_envs() -> None:
     from importlib.util import find_spec
 
@@ -30,4 +39,5 @@ def _register_envs() -> None:
     register_envs()
 
 
+_drop_stale_numba_caches()
 _register_envs()
