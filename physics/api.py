@@ -34,6 +34,7 @@ from .constants import (
     PARAM_RANGES,
 )
 from .engine import KISS, pack_params, prepare_batch, simulate_batch, simulate_serial
+from .parallel import run_serially
 
 
 class PhysicsInputError(ValueError):
@@ -552,8 +553,8 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     n_threads = numba.get_num_threads() if threads is None else int(threads)
     if n_threads < 1:
         raise PhysicsInputError(f"threads must be >= 1, got {threads!r}")
-    if n_threads == 1 or T < 2 * n_threads:
-        simulate_serial(*args)  # a thread pool costs more than it saves on tiny batches
+    if run_serially(T, n_threads):
+        simulate_serial(*args)
     else:
         old = numba.get_num_threads()
         numba.set_num_threads(min(n_threads, numba.config.NUMBA_NUM_THREADS))

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
+
+from cuegym.physics.parallel import run_serially
 
 from .golf_arrays import (
     N_RULES,
@@ -62,7 +65,13 @@ from .golf_codes import (
     PICK_POLICIES,
     SPOT_POLICIES,
 )
-from .golf_flow import finish_games_kernel, new_games_kernel, play_kernel, start_turns_kernel
+from .golf_flow import (
+    finish_games_kernel,
+    new_games_kernel,
+    play_kernel,
+    play_serial,
+    start_turns_kernel,
+)
 from .golf_paths import golf_arrays
 
 _STATE_TYPES = {f: a.dtype for f, a in zip(StateArrays._fields, empty_states(1).arrays(),
@@ -132,9 +141,10 @@ def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: A
     ga = golf_arrays(geo)
     out = empty_outcomes(T)
     ns = empty_states(T)
-    play_kernel(_kernel_arrays(states.arrays(), _STATE_TYPES), golf_log(log),
-                _kernel_arrays(inputs, _INPUT_TYPES), ga, rules_vector(rules),
-                np.require(prm, np.float64, ["C", "W"]), out, ns.arrays())
+    kernel = play_serial if run_serially(T, numba.get_num_threads()) else play_kernel
+    kernel(_kernel_arrays(states.arrays(), _STATE_TYPES), golf_log(log),
+           _kernel_arrays(inputs, _INPUT_TYPES), ga, rules_vector(rules),
+           np.require(prm, np.float64, ["C", "W"]), out, ns.arrays())
     bad = np.flatnonzero(out.err != E_NONE)
     if len(bad):
         t = int(bad[0])

@@ -497,6 +497,14 @@ def play_kernel(st, lg, inp, ga, rp, prm, out, ns):
 
 
 @nb.njit(cache=True)
+def play_serial(st, lg, inp, ga, rp, prm, out, ns):
+    """:func:`play_kernel` on the calling thread (small batches, forked workers: see
+    ``cuegym.physics.parallel.run_serially``)."""
+    for t in range(st.to_move.shape[0]):
+        _play_table(t, st, lg, inp, ga, rp, prm, out, ns)
+
+
+@nb.njit(cache=True)
 def new_games_kernel(ns, rp, ga):
     """Every row a fresh game (G-3, after :func:`reset_game`; ``alternate``: side 0 starts,
     with its duty)."""

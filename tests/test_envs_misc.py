@@ -207,6 +207,49 @@ def test_G5_no_progress_draw_truncates_the_episode():
     assert all(aec.truncations.values()) and not any(aec.terminations.values())
 
 
+def _forked_work(queue):
+    """In a forked process: a physics batch big enough for the thread pool and one golfbillard
+    step (the referee), as an AsyncVectorEnv worker would run them."""
+    from cuegym.physics.parallel import pool_unusable
+
+    queue.put((pool_unusable(), _pool_work()))
+
+
+def _pool_work():
+    from cuegym.configs import load_params, load_table
+    from cuegym.physics import simulate
+
+    table, params = load_table("keglebillard"), load_params("keglebillard")
+    xy = np.tile(np.array([[-0.8, 0.2], [-0.525, 0.0], [0.525, 0.0]]), (64, 1, 1))
+    cue = np.tile([2.0, 0.0, 0.0, 0.0, 0.0], (64, 1))
+    res = simulate(table, params, xy, cue_ball=np.zeros(64, np.int64), cue=cue, threads=2)
+    env = gym.make("cuegym/GolfbillardShot-v0")
+    env.reset(seed=0)
+    obs = env.step(np.zeros(7, np.float32))[0]
+    return res.rvw[:, :, 0, :2].copy(), obs
+
+
+def test_a_process_forked_after_the_thread_pool_started_runs_serially():
+    # gymnasium's AsyncVectorEnv forks its workers on Linux: numba's GNU OpenMP pool, once
+    # started in the parent, aborts a forked child on first use; cuegym runs serially there
+    import multiprocessing as mp
+
+    if "fork" not in mp.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    want = _pool_work()  # starts the pool here (and compiles what the child runs)
+    ctx = mp.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_forked_work, args=(queue,))
+    child.start()
+    child.join(300)
+    assert child.exitcode == 0, f"the forked process died (exit code {child.exitcode})"
+    unusable, got = queue.get(timeout=10)
+    import numba
+
+    assert unusable == (numba.threading_layer() == "omp")
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
 def test_full_game_to_the_end_with_results():
     env = gym.make("cuegym/Keglebillard-v0", seat=0)
     env.reset(seed=2)
