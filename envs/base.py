@@ -153,7 +153,9 @@ class CoreVectorEnv(VectorEnv):
 
         Args:
             seed: an int ``s`` seeds table i with ``s + i``; a list gives each table's seed;
-                None keeps the generators (fresh entropy on the first reset).
+                None keeps the generators (fresh entropy on the first reset). Only the tables
+                being reset are reseeded: a table the mask leaves out keeps its generator and
+                its game, as in gymnasium's vector envs.
             options: ``{"reset_mask": (n,) bool}`` resets only the masked tables.
         """
         options = check_reset_options(options, ("reset_mask",))
@@ -166,8 +168,8 @@ class CoreVectorEnv(VectorEnv):
             raise ValueError("options['reset_mask'] must select every table on the first "
                              "reset (the others would start from no episode)")
         fresh = not self._started or any(s is not None for s in seeds)
-        rngs = [seeding.np_random(s)[0] if s is not None or not self._started else None
-                for s in seeds] if fresh else []
+        rngs = [seeding.np_random(s)[0] if mask[t] and (s is not None or not self._started)
+                else None for t, s in enumerate(seeds)] if fresh else []
         super().reset(seed=seeds[0] if isinstance(check_seed(seed), int) else None)
         for t, rng in enumerate(rngs):
             if rng is not None:
