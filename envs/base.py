@@ -199,7 +199,8 @@ class CoreVectorEnv(VectorEnv):
             infos["_final_obs"] = done
             infos["final_info"] = _masked(info, done)
             infos["_final_info"] = done
-            self.core.reset(idx)
+            # gymnasium's same-step form: the new episodes' reset info at the top level
+            _merge_reset_info(infos, self.core.reset(idx), idx, done)
         return (self.core.observe(), reward.astype(np.float64), terminated.copy(),
                 truncated.copy(), infos)
 
@@ -232,6 +233,24 @@ class CoreVectorEnv(VectorEnv):
                                  "give one value")
             values = values[0]
         setattr(self.core, name, checked_setting(self.core, name, values))
+
+
+def _merge_reset_info(infos: dict, reset_info: dict, idx: np.ndarray, done: np.ndarray) -> None:
+    """Put the reset info of the tables ``idx`` (rows (len(idx), ..)) into the vector info
+    ``infos`` in place: their rows of each key, and its ``_key`` mask, now come from the reset."""
+    n = len(done)
+    for k, v in reset_info.items():
+        old, mask = infos.get(k), infos.get(f"_{k}")
+        if isinstance(v, dict):
+            sub = old if isinstance(old, dict) else {}
+            _merge_reset_info(sub, v, idx, done)
+            infos[k] = sub
+        elif isinstance(old, np.ndarray) and old.shape[1:] == v.shape[1:]:
+            infos[k] = old.astype(np.result_type(old, v), copy=True)
+            infos[k][idx] = v
+        else:  # a key the step's info does not have (in this shape)
+            infos[k], mask = _scatter(v, idx, n), None
+        infos[f"_{k}"] = done.copy() if mask is None else mask | done
 
 
 def _scatter(v, idx: np.ndarray, n: int):

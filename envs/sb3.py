@@ -71,6 +71,31 @@ def _check_info_keys(info_keys: Any, core: Any) -> frozenset | None:
     return frozenset(keys)
 
 
+def _masked_row(info: dict, t: int) -> dict:
+    """Table t's entries of a vector info dict: the keys whose ``_key`` mask is set for it."""
+    out = {}
+    for k, v in info.items():
+        if k.startswith("_") or k in ("final_obs", "final_info") or not info[f"_{k}"][t]:
+            continue
+        out[k] = _masked_row(v, t) if isinstance(v, dict) else \
+            (v[t].item() if isinstance(v[t], np.generic) else v[t])
+    return out
+
+
+def _shared_options(per_table: list[dict]) -> dict | None:
+    """SB3's ``set_options`` gives one options dict per table; the native vector env takes one
+    for all of them (``reset_mask`` selects tables), so they must be equal."""
+    first = per_table[0] if per_table else {}
+    for opts in per_table[1:]:
+        if opts.keys() != first.keys() or any(
+                not np.array_equal(np.asarray(opts[k], dtype=object),
+                                   np.asarray(first[k], dtype=object)) for k in first):
+            raise ValueError("a native vector env resets its tables with one options dict (use "
+                             "'reset_mask' to pick tables); set_options gave different ones: "
+                             f"{first!r} and {opts!r}")
+    return dict(first) or None
+
+
 def _pick(cols: dict, t: int) -> dict:
     return {k: _pick(c, t) if isinstance(c, dict) else c[t] for k, c in cols.items()}
 
@@ -111,7 +136,7 @@ class CuegymVecEnv(VecEnv):
     def reset(self) -> np.ndarray:
         seeds = self._seeds
         seed = None if all(s is None for s in seeds) else seeds
-        obs, info = self.venv.reset(seed=seed)
+        obs, info = self.venv.reset(seed=seed, options=_shared_options(self._options))
         self.reset_infos = _rows(_columns(info, None), range(self.num_envs))
         self._reset_seeds()
         self._reset_options()
@@ -137,6 +162,7 @@ class CuegymVecEnv(VecEnv):
                 row["terminal_observation"] = final_obs[t]
                 row["TimeLimit.truncated"] = bool(truncated[t] and not terminated[t])
                 out[t] = row
+                self.reset_infos[t] = _masked_row(info, t)  # the new episode's, as SB3 keeps
         return obs, rewards.astype(np.float32), dones, out
 
     def close(self) -> None:

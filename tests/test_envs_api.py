@@ -99,6 +99,28 @@ def test_sb3_vec_env_matches_native_vector_env():
             assert np.array_equal(infos[t]["terminal_observation"], info["final_obs"][t])
 
 
+def test_sb3_vec_env_reset_infos_and_options():
+    v = make_sb3_vec_env("cuegym/KeglebillardShot-v0", n_envs=2, seed=0)
+    v.reset()
+    v.step(np.zeros((2, 7), np.float32))
+    core = v.venv.core
+    # after the same-step reset, reset_infos are the new episodes' (as SB3's DummyVecEnv)
+    assert [r["position_index"] for r in v.reset_infos] == core.index.tolist()
+    v = make_sb3_vec_env("cuegym/Keglebillard-v0", n_envs=2, seed=0)
+    v.reset()
+    for _ in range(3):
+        before = v.step(np.full((2, 7), 0.3, np.float32))[0]
+    v.set_options({"reset_mask": np.array([True, False])})  # passed on to the native env
+    after = v.reset()
+    assert np.array_equal(before[1], after[1]) and not np.array_equal(before[0], after[0])
+    v.set_options({"reset_masq": True})
+    with pytest.raises(ValueError, match="reset_masq"):
+        v.reset()
+    v.set_options([{"reset_mask": np.array([True, False])}, {}])
+    with pytest.raises(ValueError, match="one options dict"):
+        v.reset()
+
+
 def test_sb3_ppo_learns_a_few_steps_on_the_native_adapter(tmp_path):
     from stable_baselines3 import PPO
 

@@ -105,6 +105,9 @@ def test_autoreset_counting_shot_env():
         # observation the next one
         assert np.array_equal(info["final_info"]["position_index"], before)
         assert not info["_played"].any()  # step info of the ended episodes is only in final_*
+        # the new episodes' reset info is at the top level (gymnasium's same-step form)
+        assert info["_position_index"].all()
+        assert np.array_equal(info["position_index"], core.index)
         ends += int((te | tr).sum())
     assert ends == n * steps
     assert resets.tolist() == [1 + steps] * n
