@@ -269,6 +269,26 @@ def load_settings(game: str, source: Any = None, **overrides: Any) -> EnvSetting
         else base
 
 
+def with_episode_limit(game: str, settings: Any, max_episode_steps: Any, *, one_step: bool
+                       ) -> Any:
+    """``settings`` with gymnasium's ``max_episode_steps`` applied (``gymnasium.make_vec`` passes
+    it to vector entry points): the full-game envs' ``max_steps``; the Shot envs' episodes are
+    one step, which no limit >= 1 shortens. None leaves ``settings`` as they are; a limit that
+    contradicts ``settings["max_steps"]`` raises."""
+    if max_episode_steps is None:
+        return settings
+    if isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, int | np.integer) \
+            or max_episode_steps < 1:
+        raise ConfigError(f"max_episode_steps must be an integer >= 1, got {max_episode_steps!r}")
+    if one_step:
+        return settings
+    given = settings.get("max_steps") if isinstance(settings, Mapping) else None
+    if given is not None and given != max_episode_steps:
+        raise ConfigError(f"max_episode_steps={max_episode_steps} contradicts settings "
+                          f"max_steps={given!r}")
+    return load_settings(game, settings, max_steps=int(max_episode_steps))
+
+
 #: What the envs accept as ``noise``: a preset name, a mapping of deviations or a ShotNoise.
 NoiseArg = str | Mapping[str, float] | ShotNoise
 #: What the envs accept as ``settings``: None (the shipped file), a mapping over it, a YAML path

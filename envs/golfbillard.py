@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .base import CoreEnv, CoreVectorEnv
 from .checks import check_num_envs, check_render_mode
+from .config import with_episode_limit
 from .golf import GolfGameCore, GolfShotCore
 
 if TYPE_CHECKING:
@@ -126,8 +127,10 @@ class GolfbillardShotVectorEnv(CoreVectorEnv):
     def __init__(self, num_envs: int = 1, *, rules: RulesArg = None, reward: RewardArg = None,
                  noise: NoiseArg = "none", settings: SettingsArg = None,
                  positions: GolfbillardPositions | None = None, clip: bool = False,
-                 threads: int | None = None, render_mode: str | None = None) -> None:
+                 threads: int | None = None, render_mode: str | None = None,
+                 max_episode_steps: int | None = None) -> None:
         check_render_mode(render_mode, self.metadata["render_modes"])
+        settings = with_episode_limit("golfbillard", settings, max_episode_steps, one_step=True)
         super().__init__(GolfShotCore(
             check_num_envs(num_envs),
             rules=rules, reward=reward, noise=noise, settings=settings, positions=positions,
@@ -206,8 +209,9 @@ class GolfbillardVectorEnv(CoreVectorEnv):
                  seat: int | Literal["random"] = "random", rules: RulesArg = None,
                  reward: RewardArg = None, noise: NoiseArg = "none",
                  settings: SettingsArg = None, clip: bool = False, threads: int | None = None,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, max_episode_steps: int | None = None) -> None:
         check_render_mode(render_mode, self.metadata["render_modes"])
+        settings = with_episode_limit("golfbillard", settings, max_episode_steps, one_step=False)
         super().__init__(GolfGameCore(
             check_num_envs(num_envs),
             opponent=opponent, opponent_batching=opponent_batching, seat=seat, rules=rules,

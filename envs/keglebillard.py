@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .base import CoreEnv, CoreVectorEnv
 from .checks import check_num_envs, check_render_mode
+from .config import with_episode_limit
 from .kegle import KegleGameCore, KegleShotCore
 
 if TYPE_CHECKING:
@@ -143,8 +144,9 @@ class KeglebillardShotVectorEnv(CoreVectorEnv):
                  reward: RewardArg = None, noise: NoiseArg = "none",
                  settings: SettingsArg = None, positions: KeglebillardPositions | None = None,
                  clip: bool = False, threads: int | None = None,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, max_episode_steps: int | None = None) -> None:
         check_render_mode(render_mode, self.metadata["render_modes"])
+        settings = with_episode_limit("keglebillard", settings, max_episode_steps, one_step=True)
         super().__init__(KegleShotCore(
             check_num_envs(num_envs),
             rules=rules, table=table, reward=reward, noise=noise, settings=settings,
@@ -224,8 +226,10 @@ class KeglebillardVectorEnv(CoreVectorEnv):
                  seat: int | Literal["random"] = "random", rules: RulesArg = None,
                  table: str = "keglebillard", reward: RewardArg = None,
                  noise: NoiseArg = "none", settings: SettingsArg = None, clip: bool = False,
-                 threads: int | None = None, render_mode: str | None = None) -> None:
+                 threads: int | None = None, render_mode: str | None = None,
+                 max_episode_steps: int | None = None) -> None:
         check_render_mode(render_mode, self.metadata["render_modes"])
+        settings = with_episode_limit("keglebillard", settings, max_episode_steps, one_step=False)
         super().__init__(KegleGameCore(
             check_num_envs(num_envs),
             num_players=num_players, opponent=opponent, opponent_batching=opponent_batching,

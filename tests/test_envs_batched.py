@@ -182,3 +182,24 @@ def test_step_before_reset_and_after_the_end_raise():
     env.step(np.zeros(7))
     with pytest.raises(RuntimeError, match="reset"):
         env.step(np.zeros(7))
+
+
+def test_make_vec_max_episode_steps():
+    # gymnasium.make_vec passes max_episode_steps to vector entry points: the full-game envs
+    # truncate after that many learner steps; the Shot envs' episodes are one step anyway
+    envs = gym.make_vec("cuegym/Keglebillard-v0", num_envs=2,
+                        vectorization_mode="vector_entry_point", max_episode_steps=2)
+    envs.reset(seed=0)
+    envs.step(np.zeros((2, 7), np.float32))
+    _, _, te, tr, _ = envs.step(np.zeros((2, 7), np.float32))
+    assert (tr | te).all()
+    shot = gym.make_vec("cuegym/GolfbillardShot-v0", num_envs=2,
+                        vectorization_mode="vector_entry_point", max_episode_steps=5)
+    shot.reset(seed=0)
+    assert shot.step(np.zeros((2, 7), np.float32))[2].all()
+    with pytest.raises(ValueError, match="max_episode_steps must be an integer >= 1, got 0"):
+        gym.make_vec("cuegym/KeglebillardShot-v0", num_envs=2,
+                     vectorization_mode="vector_entry_point", max_episode_steps=0)
+    with pytest.raises(ValueError, match="contradicts settings max_steps=7"):
+        gym.make_vec("cuegym/Golfbillard-v0", num_envs=2, vectorization_mode="vector_entry_point",
+                     max_episode_steps=5, settings={"max_steps": 7})
