@@ -292,9 +292,21 @@ class CoreEnv(HumanDisplay, gym.Env):
             self._frames = [self.core.render_table(0)]
         return self.core.observe()[0], info
 
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The table's generator (shot noise, start positions, opponents)."""
+        return gym.Env.np_random.fget(self)
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        # the core draws from its own reference: a generator set between resets is used at once
+        gym.Env.np_random.fset(self, value)
+        self.core.rngs[0] = value
+
     def step(self, action) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._done:
-            raise RuntimeError("the episode is over: call reset() before step()")
+            raise RuntimeError("call reset() before step(): no episode is running (never reset, or "
+                               "the last one ended)")
         a = check_actions(action, 1, self.action_space.shape[0], clip=self.core.clip)
         reward, terminated, truncated, info = self.core.step(a)
         self._done = bool(terminated[0] or truncated[0])

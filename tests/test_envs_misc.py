@@ -326,3 +326,19 @@ def test_throughput_target_keglebillard_shot_vector():
     dummy = bench.bench_sb3_dummy(bench.TARGET_ID, bench.Settings(seconds=2.0, num_envs=64))
     assert best_v >= 20_000
     assert best_v >= 10 * dummy
+
+
+def test_np_random_set_between_resets_is_used_at_once():
+    def rewards(rng_after_reset):
+        env = gym.make("cuegym/Keglebillard-v0", noise="tournament").unwrapped
+        env.reset(seed=0)
+        if rng_after_reset is not None:
+            env.np_random = np.random.default_rng(rng_after_reset)
+        return [env.step(np.zeros(7, np.float32))[0] for _ in range(2)]
+
+    same = [np.array_equal(a, b) for a, b in zip(rewards(None), rewards(5), strict=True)]
+    assert not all(same)  # the new generator drew the shot noise
+    assert all(np.array_equal(a, b) for a, b in zip(rewards(5), rewards(5), strict=True))
+    env = gym.make("cuegym/KeglebillardShot-v0").unwrapped
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(np.zeros(7, np.float32))
