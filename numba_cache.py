@@ -17,6 +17,8 @@ _SKIP = {".git", ".venv", "runs", "node_modules", "__pycache__", ".pytest_cache"
 
 
 def _sources(root: Path) -> list[Path]:
+    """The package's ``.py`` files under ``root`` (not descending into ``.venv``, ``runs`` or
+    hidden folders, which ``Path.rglob`` would walk in full)."""
     out, stack = [], [root]
     while stack:
         d = stack.pop()
@@ -30,7 +32,7 @@ def _sources(root: Path) -> list[Path]:
     return out
 
 
-def _cache_dirs(root: Path, sources: list[Path]) -> set[Path]:
+def _cache_dirs(sources: list[Path]) -> set[Path]:
     """Where numba keeps the caches of ``sources``: ``__pycache__`` beside them, or the mirror
     of their folders under ``NUMBA_CACHE_DIR``."""
     user = os.environ.get("NUMBA_CACHE_DIR")
@@ -49,7 +51,7 @@ def drop_stale_caches(root: str | Path | None = None) -> int:
     than the oldest of them; returns how many files were deleted (0: the cache is current)."""
     root = Path(root) if root is not None else Path(__file__).resolve().parent
     sources = _sources(root)
-    caches = [f for d in _cache_dirs(root, sources) if d.is_dir()
+    caches = [f for d in _cache_dirs(sources) if d.is_dir()
               for f in d.iterdir() if f.suffix in (".nbi", ".nbc")]
     data = [f.stat().st_mtime for f in caches if f.suffix == ".nbc"]
     if not data:
