@@ -103,21 +103,27 @@ def check_writable_dir(path: str | os.PathLike, option: str) -> None:
             return
 
 
+def packaged_path(path: str | os.PathLike) -> Path:
+    """``path`` as given (relative to the working directory) if it exists, else the same
+    relative path inside the installed cuegym package if that exists (``configs/...`` and
+    ``agents/pretrained/...`` ship with it), else ``path`` unchanged, for the caller's own
+    "not found" error. So the commands and ``make_agent`` work from any directory."""
+    p = Path(path).expanduser()
+    if p.exists() or p.is_absolute():
+        return p
+    packaged = Path(__file__).resolve().parent / p
+    return packaged if packaged.exists() else p
+
+
 def resolve_path(path: str | os.PathLike, what: str = "file") -> Path:
-    """A user-given file: ``path`` as given (relative to the working directory) if it exists,
-    else the same relative path inside the installed cuegym package (``configs/...``,
-    ``agents/pretrained/...`` ship with it), so the commands work from any directory.
+    """A user-given file, found by :func:`packaged_path`.
 
     Raises:
         UsageError: neither exists (the message names the path).
     """
-    p = Path(path).expanduser()
+    p = packaged_path(path)
     if p.exists():
         return p
-    if not p.is_absolute():
-        packaged = Path(__file__).resolve().parent / p
-        if packaged.exists():
-            return packaged
     raise UsageError(f"{what} not found: {str(path)!r}")
 
 

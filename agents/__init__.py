@@ -58,7 +58,7 @@ from cuegym.agents.geometric import GeometricAgent
 from cuegym.agents.guided import GuidedPlannerAgent
 from cuegym.agents.planner import PlannerAgent
 from cuegym.agents.random_agent import RandomAgent
-from cuegym.cli_errors import unknown
+from cuegym.cli_errors import packaged_path, unknown
 
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
 AGENT_CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs" / "agents"
@@ -147,7 +147,7 @@ def with_aim(agent: Agent, aim: Any, arena: Any, entries: Any = None) -> Agent:
                          f"{agent.game}")
     from cuegym.agents.aim import AimCorrectedAgent
 
-    path = pretrained_aim_path(agent.game) if aim == "shipped" else Path(str(aim))
+    path = pretrained_aim_path(agent.game) if aim == "shipped" else packaged_path(str(aim))
     return AimCorrectedAgent(agent, path, arena=arena, name=agent.name, entries=entries)
 
 
@@ -176,7 +176,7 @@ def with_leave(agent: Agent, leave: Any, arena: Any, kw: dict[str, Any]) -> Agen
         return agent
     from cuegym.agents.leave import LeaveAwareAgent
 
-    path = pretrained_leave_path(agent.game) if leave == "shipped" else Path(str(leave))
+    path = pretrained_leave_path(agent.game) if leave == "shipped" else packaged_path(str(leave))
     return LeaveAwareAgent(agent, path, entries=kw.pop("entries", None),
                            weight=kw.pop("weight", None), own=kw.pop("own", None), arena=arena,
                            name=agent.name)
@@ -230,7 +230,7 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
     if Path(name).suffix == ".pt" or name == "expert":
         from cuegym.agents.expert import ExpertAgent
 
-        path = PRETRAINED_DIR / f"{game}_expert.pt" if name == "expert" else Path(name)
+        path = PRETRAINED_DIR / f"{game}_expert.pt" if name == "expert" else packaged_path(name)
         if name == "expert" and not path.exists():
             raise ValueError(f"no expert network is shipped for {game} ({path})")
         _check_options(name if name == "expert" else "<path>.pt", ExpertAgent, kw)
@@ -244,7 +244,8 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
 
         aim, leave, opts = _pop_trained_options(kw, None)
         _check_options("<path>.zip", SB3Agent, kw, _TRAINED_OPTIONS)
-        return _trained(SB3Agent(name, game=game, **kw), arena, aim, leave, opts)
+        return _trained(SB3Agent(packaged_path(name), game=game, **kw), arena, aim, leave,
+                        opts)
     if name in _CLASSES:
         _check_options(name, _CLASSES[name], kw)
     if name == "random":

@@ -1,5 +1,7 @@
 """The main job on defaults (`make demo`): physics, a short training run, a tournament.
 
+Everything is written under the working directory (``make demo``: the checkout).
+
 1. Simulates a break on each table and writes trajectory plots (runs/demo/*_break.png).
 2. Trains DQN on cuegym/KeglebillardShot-v0 for a few minutes (experiments/train.py with
    configs/train/keglebillard_dqn.yaml, the shipped agent's recipe, shortened: 8,192 positions
@@ -85,7 +87,7 @@ def physics_part(out: Path) -> None:
 
 def run(cmd: list[str]) -> None:
     print("$ " + " ".join(cmd), flush=True)
-    code = subprocess.run(cmd, cwd=ROOT).returncode
+    code = subprocess.run(cmd).returncode  # in the working directory, like every command
     if code:  # the step has said why on stderr; its status is the demo's
         raise SystemExit(code)
 
@@ -93,7 +95,8 @@ def run(cmd: list[str]) -> None:
 @cli_main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="runs/demo")
+    ap.add_argument("--out", default="runs/demo",
+                    help="output folder, relative to the working directory (default runs/demo)")
     ap.add_argument("--minutes", type=float, default=None, help="training time budget (default 3)")
     ap.add_argument("--timesteps", type=int, default=None,
                     help="training steps at most (default 200000)")
@@ -110,7 +113,7 @@ def main(argv=None) -> int:
     for opt, v, lo in (("--timesteps", args.timesteps, 1), ("--games", args.games, 1)):
         if v < lo:
             ap.error(f"{opt} must be >= {lo}, got {v}")
-    out = ROOT / args.out
+    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     print("== 1. physics: a break on each table (the first call compiles the kernels)",
@@ -125,20 +128,22 @@ def main(argv=None) -> int:
         print(f"== 2. training DQN on cuegym/KeglebillardShot-v0 for up to {args.minutes} min",
               flush=True)
         name = "demo_keglebillard"
-        run([py, "experiments/train.py", "--config", "configs/train/keglebillard_dqn.yaml",
+        run([py, str(ROOT / "experiments" / "train.py"), "--config",
+             "configs/train/keglebillard_dqn.yaml",
              "--name", name, "--timesteps", str(args.timesteps), "--seed", str(args.seed),
              "--overwrite", "--set", f"time_limit_min={args.minutes}",
              "train_positions={generate: keglebillard-play, n: 8192, seed: 1}",
              "demos={states: 8192, noise_samples: 4, q_steps: 3000, q_lr: 0.001, "
              "buffer_per_state: 2}",
              "eval_freq=20000", "eval_episodes=512", "checkpoint_freq=100000"])
-        model = ROOT / "runs" / name / "best_model.zip"
+        model = Path("runs") / name / "best_model.zip"  # train.py writes ./runs/<name>/
         if not model.exists():
-            model = ROOT / "runs" / name / "model.zip"
-        agents = [str(model.relative_to(ROOT))] + agents
+            model = Path("runs") / name / "model.zip"
+        agents = [str(model)] + agents
         print(f"learning curve: runs/{name}/learning_curve.png", flush=True)
     print("== 3. tournament (keglebillard, tournament shot noise)", flush=True)
-    run([py, "experiments/evaluate.py", "--game", "keglebillard", "--agents", ",".join(agents),
+    run([py, str(ROOT / "experiments" / "evaluate.py"), "--game", "keglebillard", "--agents",
+         ",".join(agents),
          "--games", str(args.games), "--seed", str(args.seed), "--out", str(out / "eval")])
     print(f"plots in {args.out}/ (breaks, eval/tournament.png); done in "
           f"{(time.perf_counter() - t0) / 60:.1f} min", flush=True)

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from cuegym.cli_errors import cli_main, resolve_path
+from cuegym.cli_errors import cli_main, packaged_path, resolve_path
 from cuegym.cli_errors import unknown as unknown_name
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,10 +82,19 @@ def check_config(cfg: SelfPlayConfig) -> SelfPlayConfig:
                                                          for a in cfg.initial_pool):
         raise ValueError(f"self-play key initial_pool must be a list of agent specs, got "
                          f"{cfg.initial_pool!r}")
-    if cfg.init_model and not any(Path(m).is_file() for m in (cfg.init_model,
-                                                               f"{cfg.init_model}.zip")):
+    if cfg.init_model and _init_model_file(cfg.init_model) is None:
         raise ValueError(f"init_model (--init): no model file {cfg.init_model!r}")
     return cfg
+
+
+def _init_model_file(name: str) -> Path | None:
+    """The model file ``--init`` names (SB3 adds ``.zip`` when it is left out), found in the
+    working directory or the installed package (``agents/pretrained/...``), or None."""
+    for m in (name, f"{name}.zip"):
+        p = packaged_path(m)
+        if p.is_file():
+            return p
+    return None
 
 
 class PoolOpponent:
@@ -181,7 +190,7 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
     env = VecMonitor(wrapper(venv, spec))
     Algo = algo_class(tcfg.algo)
     if cfg.init_model:
-        model = Algo.load(cfg.init_model, env=env, device="cpu")
+        model = Algo.load(_init_model_file(cfg.init_model), env=env, device="cpu")
     else:
         kw = dict(tcfg.algo_kwargs)
         kw["gamma"] = 0.9  # whole games: the learner's later shots depend on this one

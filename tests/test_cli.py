@@ -202,6 +202,21 @@ def test_shipped_config_is_found_from_any_directory(tmp_path, monkeypatch):
     assert p.is_absolute() and p.exists()
 
 
+def test_shipped_models_are_found_from_any_directory(tmp_path, monkeypatch):
+    """docs/envs.md: ``agents/pretrained/...`` paths not in the working directory come from the
+    installed package, for make_agent (evaluate, replay) and selfplay --init alike."""
+    from cuegym.agents import make_agent
+    from cuegym.experiments.selfplay import _init_model_file
+
+    monkeypatch.chdir(tmp_path)
+    agent = make_agent("agents/pretrained/keglebillard.zip:aim=none", "keglebillard")
+    assert agent.path.is_absolute() and agent.path.exists()
+    assert _init_model_file("agents/pretrained/keglebillard") == agent.path
+    assert _init_model_file("agents/pretrained/nope.zip") is None
+    with pytest.raises(FileNotFoundError, match="no model file nope.zip"):
+        make_agent("nope.zip", "keglebillard")
+
+
 def test_bad_noise_preset_is_one_line_with_a_suggestion(tmp_path):
     line = _one_error_line(_run(["replay", "--noise", "tournment", "--out",
                                  str(tmp_path / "x.gif")], tmp_path))
