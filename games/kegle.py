@@ -481,7 +481,7 @@ class Kegle:
         and advance: (ShotOutcome, next GameState); ``allow_overflow`` as in :meth:`play`."""
         if state.game_over:
             raise ValueError("the game is over")
-        lg = read_log(log).take([index])
+        lg = read_log(log, self.table).take([index])
         out, new = self.apply_log([state], lg, injected=[injected],
                                   allow_overflow=allow_overflow)
         return out.outcome(0), new.state(0)

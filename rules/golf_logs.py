@@ -89,7 +89,8 @@ class LogBuilder:
         return self._add(t, EV_BALL_CUSHION, self._b(ball), int(cushion), at)
 
     def post(self, t: float, ball: Any, cap: int, at: Sequence[float]) -> LogBuilder:
-        """``ball`` hits cap ``cap`` (index into table.circles)."""
+        """``ball`` hits cap ``cap`` (index into table.circles: 0, 1 the caps of goal 0 at +x,
+        2, 3 those of goal 1, 4..11 the cross; docs/rules_golfbillard.md, Indices and names)."""
         return self._add(t, EV_BALL_POST, self._b(ball), int(cap), at)
 
     def drop(self, t: float, ball: Any, goal: int, at: Sequence[float] | None = None) -> LogBuilder:

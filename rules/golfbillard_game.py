@@ -235,12 +235,17 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
     cb = np.array([[-1 if (isinstance(x, (int, np.integer)) and x == -1) else
                     ball_index(x, geo) for x in row] for row in cb], np.int64).reshape(T, 2)
     _validate_balls(states, cb, geo)
-    injected = [None] * T if injected is None else list(injected)
-    players = [None] * T if players is None else list(players)
-    choices = [None] * T if choices is None else list(choices)
+    per_table = {}
     for name, v in (("injected", injected), ("players", players), ("choices", choices)):
-        if len(v) != T:
-            raise ValueError(f"{name} needs one entry per table ({T}), got {len(v)}")
+        if v is not None and (isinstance(v, str | dict)
+                              or not isinstance(v, Sequence | np.ndarray)):
+            raise ValueError(f"{name} needs a list with one entry per table ({T}), got {v!r} "
+                             "(score_stroke takes one table's entries)")
+        per_table[name] = [None] * T if v is None else list(v)
+        if len(per_table[name]) != T:
+            raise ValueError(f"{name} needs one entry per table ({T}), got "
+                             f"{len(per_table[name])}")
+    injected, players, choices = (per_table[k] for k in ("injected", "players", "choices"))
     for t, st in enumerate(states):
         choices[t] = check_choices(choices[t], rules, f"choices[{t}]")
         if st.phase == "opening":

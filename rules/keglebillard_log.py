@@ -12,6 +12,7 @@ chains K-P2, toppler attribution K-P3) and :func:`log_from_json` reads the physi
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
@@ -40,6 +41,7 @@ from cuegym.physics.constants import (
 )
 from cuegym.rules.inputs import (
     END_REASONS,
+    LAYOUT_TOL,
     RefereeInputError,
     check_layout,
     read_sim_output,
@@ -59,6 +61,8 @@ from cuegym.rules.keglebillard_config import (
     N_PINS,
     PIN_IDS,
     default_table,
+    salvo_x,
+    white_spots,
 )
 
 
@@ -316,17 +320,57 @@ def stack_logs(logs: Sequence[Any]) -> EventLog:
     return EventLog(**out)
 
 
-#: Start layout used by :func:`build_log` when none is given: red behind the salvo line, whites
-#: on their spots.
+#: Start layout used by :func:`build_log` on the kleinmatch table when none is given: red behind
+#: the salvo line, whites on their spots (on another table: :func:`table_start`).
 DEFAULT_START = {"red": (-0.7, 0.1), "white": (-0.525, 0.0), "spotted": (0.525, 0.0)}
 
 _BUILD_KINDS = {"ball_ball", "cushion", "pocket", "pin", "pin_touch", "pin_pin", "transition"}
 
 
+def _build_table(table: TableSpec | str | None) -> TableSpec:
+    """``build_log``'s ``table``: a keglebillard TableSpec, a table config name, or None."""
+    if table is None:
+        return default_table()
+    if isinstance(table, str):
+        try:
+            return default_table(table)
+        except ValueError as exc:  # no such table, or not a keglebillard table
+            raise RefereeInputError(f"build_log table: {exc}") from None
+    if not isinstance(table, TableSpec) or table.game != "keglebillard":
+        raise RefereeInputError(f"build_log table must be a keglebillard table name or "
+                                f"TableSpec, got {show(table)}")
+    return table
+
+
+def table_start(table: TableSpec | str | None = None) -> dict[str, tuple[float, float]]:
+    """The start layout :func:`build_log` uses on ``table`` when none is given: the whites on
+    their spots (K-18), the red 0.175 m behind the salvo line (K-3) at y = 0.1. On the
+    kleinmatch table this is :data:`DEFAULT_START`."""
+    t = _build_table(table)
+    (wx, wy), (sx, sy) = white_spots(t).tolist()
+    return {"red": (salvo_x(t) - 0.175, 0.1), "white": (wx, wy), "spotted": (sx, sy)}
+
+
+def _layout_error(table: TableSpec, balls: Mapping[str, tuple[float, float]],
+                  pins_up: np.ndarray) -> str | None:
+    """Why the positions ``balls`` (path -> (x, y)) are illegal on ``table`` with the pins
+    ``pins_up`` standing, or None: the state check's (and the physics')
+    :func:`~cuegym.rules.inputs.check_layout`, with every position and pin named."""
+    try:
+        check_layout(table, default_params("keglebillard"), balls, pins_up)
+    except RefereeInputError as exc:
+        msg = re.sub(r"standing pin (\d+)", lambda m: f"{m[0]} ({PIN_IDS[int(m[1])]})", str(exc))
+        if " at (" not in msg:  # two balls overlap, or a ball in a pocket: add the positions
+            msg += "; " + ", ".join(f"{path} = ({x:.4f}, {y:.4f})"
+                                    for path, (x, y) in balls.items() if repr(path) in msg)
+        return msg
+    return None
+
+
 def build_log(events: Sequence[Sequence], *, start: Mapping | None = None,
               end: Mapping | None = None, absent: Iterable[str] = (),
               struck: Iterable[str] = ("red",), pins_up0: Sequence[bool] | None = None,
-              overflow: int = 0) -> EventLog:
+              overflow: int = 0, table: TableSpec | str | None = None) -> EventLog:
     """Build a one-table event log by hand (tests, human-entered shots), as physics would log it.
 
     Args:
@@ -336,18 +380,39 @@ def build_log(events: Sequence[Sequence], *, start: Mapping | None = None,
             the pin, ``("pin_touch", ball, pin)`` one below the threshold (K-P1),
             ``("pin_pin", falling_pin, pin)`` a chain topple (K-P2), ``("transition", ball, m)``.
             Toppled pins are attributed by K-P3 (red and a white at the same instant: the red;
-            both whites: both).
-        start: ball name -> (x, y) at t = 0 (defaults: :data:`DEFAULT_START`).
-        end: ball name -> (x, y) at rest (default: the start position).
+            both whites: both). A cushion index is 0..5 (straight cushions) or
+            ``len(table.cushions) + i`` for the jaw ``table.circles[i]`` (6..17).
+        start: ball name -> (x, y) at t = 0 (defaults: :func:`table_start`, on the kleinmatch
+            table :data:`DEFAULT_START`).
+        end: ball name -> (x, y) at rest (default: the start position; a pocketed ball: its
+            pocket's centre). The rest layout must be legal on ``table`` as in a game state: on
+            the cloth, clear of the cushions, jaws, pocket capture circles, the pins still
+            standing and the other balls; a pocketed ball lies in its pocket's capture circle.
+            (Not checked when the start cannot be played, a K-19 placement foul: no shot.)
+            A ball that left the table (injected ``off_table``, K-14a) needs a legal ``end``
+            too, as in the physics output; the flow ignores it unless ``returned``.
         absent: balls not on the table at the start (a white waiting to be spotted, K-18).
         struck: balls moving at t = 0 (motion0 sliding); the others start at rest.
         pins_up0: pins standing at the start (default all five).
         overflow: the physics end code (0 came to rest).
+        table: the table (a keglebillard ``TableSpec`` or config name, default kleinmatch):
+            the default start, the cushion, jaw and pocket indices and the end-layout check.
+            Score and apply the log with the same table (``score_shots(table=)``,
+            ``Kegle(rules, table=)``).
 
     Returns:
         An :class:`EventLog` with T = 1.
+
+    Raises:
+        RefereeInputError (a ValueError): a malformed event, an unknown ball, pin or table, or
+            an illegal end layout, e.g. ``'build_log end.white' at (0.0000, 0.0820) overlaps
+            standing pin 2 (pin2)``.
     """
-    pos0 = {**DEFAULT_START, **dict(start or {})}
+    table = _build_table(table)
+    for arg, given in (("start", start), ("end", end)):
+        for name in req_obj(given or {}, f"build_log {arg}"):
+            req_name(name, f"build_log {arg}.{name}", BALL_IDS, "ball")
+    pos0 = {**table_start(table), **dict(start or {})}
     pos1 = {**pos0, **dict(end or {})}
     absent_idx = {_ball_index(b, "build_log absent") for b in absent}
     up0 = np.ones(N_PINS, bool) if pins_up0 is None else np.asarray(
@@ -361,7 +426,7 @@ def build_log(events: Sequence[Sequence], *, start: Mapping | None = None,
         req_num(e[0], f"build_log events[{n}] time", lo=0.0)
         if e[1] in ("cushion", "pocket", "transition"):
             req_int(e[3], f"build_log events[{n}] {e[1]} index", 0,
-                    ROLLING if e[1] == "transition" else None)
+                    {"transition": ROLLING, "pocket": len(table.pockets) - 1}.get(e[1]))
     rows = sorted(((float(e[0]), i, e) for i, e in enumerate(events)), key=lambda r: r[:2])
     K = max(len(rows), 1)
     ev_type = np.zeros((1, K), np.int64)
@@ -413,16 +478,37 @@ def build_log(events: Sequence[Sequence], *, start: Mapping | None = None,
             pins_up[q], toppler[q], t_top[q] = False, toppler[p], t
     rvw0 = np.zeros((1, N_BALLS, 3, 3))
     rvw = np.zeros((1, N_BALLS, 3, 3))
+    rest = {}  # the balls at rest on the cloth at the end, by path
     for b, name in enumerate(BALL_IDS):
         rvw0[0, b, 0, :2] = req_xy(pos0[name], f"build_log start.{name}")
-        rvw[0, b, 0, :2] = req_xy(pos1[name], f"build_log end.{name}")
+        path = f"build_log end.{name}"
+        if b in absent_idx:
+            rvw[0, b, 0, :2] = req_xy(pos1[name], path)
+        elif pocket[b] >= 0:  # it lies where it dropped: in its pocket's capture circle
+            pk = table.pockets[pocket[b]]
+            xy = req_xy(end[name], path) if end and name in end else (pk.x, pk.y)
+            if math.hypot(xy[0] - pk.x, xy[1] - pk.y) > pk.radius + LAYOUT_TOL:
+                raise RefereeInputError(
+                    f"{path} at ({xy[0]:.4f}, {xy[1]:.4f}) is not in pocket {pocket[b]} "
+                    f"({pk.name}) it dropped into on table {table.name!r} (its centre must lie "
+                    f"within {pk.radius} m of ({pk.x}, {pk.y}))")
+            rvw[0, b, 0, :2] = xy
+        else:
+            rvw[0, b, 0, :2] = rest[path] = req_xy(pos1[name], path)
+    # a start that cannot be played (the red placed on a ball or pin: a K-19 placement foul,
+    # no shot; Kegle.apply ignores the log) has no rest layout to check
+    start_xy = {f"build_log start.{name}": tuple(rvw0[0, b, 0, :2]) for b, name in
+                enumerate(BALL_IDS) if b not in absent_idx}
+    msg = None if _layout_error(table, start_xy, up0) else _layout_error(table, rest, pins_up)
+    if msg:
+        raise RefereeInputError(msg)
     return read_log(dict(
         rvw=rvw, motion=motion[None], pocket=pocket[None], rvw0=rvw0, motion0=motion0[None],
         pins_up=pins_up[None], pins_up0=up0[None].copy(), pin_toppler=toppler[None],
         pin_topple_time=t_top[None], ev_type=ev_type, ev_time=ev_time, ev_i=ev_i, ev_j=ev_j,
         n_events=np.array([len(rows)], np.int64),
         overflow=np.array([req_int(overflow, "build_log overflow", 0, len(END_REASONS) - 1)],
-                          np.int64)))
+                          np.int64)), table)
 
 
 def log_from_json(out: Mapping, table: TableSpec | None = None, *,

@@ -237,15 +237,26 @@ def _random_log(rng, game, st):
             if b not in pocketed:
                 t += 0.1
                 events.append((t, "pocket", names[b], 0))
-    end = {}
-    for b in on:
-        r = rng.random()
-        if r < 0.3:
-            end[names[b]] = tuple(spots[int(rng.integers(len(spots)))] + rng.normal(0, 0.03, 2))
-        else:
-            end[names[b]] = (float(rng.uniform(-1.0, 1.0)), float(rng.uniform(-0.5, 0.5)))
     absent = [names[b] for b in (1, 2) if b not in on]
-    return build_log(events, start=start, end=end, absent=absent, pins_up0=st.pins)
+    pocketed = {names.index(e[2]) for e in events if e[1] == "pocket"}
+    for _ in range(200):  # build_log refuses an illegal rest layout: draw until legal
+        end = {}  # a pocketed ball rests in its pocket (build_log's default)
+        for b in on:
+            if b in pocketed:
+                continue
+            r = rng.random()
+            if r < 0.3:
+                end[names[b]] = tuple(spots[int(rng.integers(len(spots)))]
+                                      + rng.normal(0, 0.03, 2))
+            else:
+                end[names[b]] = (float(rng.uniform(-1.0, 1.0)), float(rng.uniform(-0.5, 0.5)))
+        try:
+            return build_log(events, start=start, end=end, absent=absent, pins_up0=st.pins)
+        except ValueError as exc:
+            why = str(exc)
+            if "build_log end." not in why:
+                raise
+    raise AssertionError(f"no legal rest layout drawn: {why}")
 
 
 def _run_logs(n_shots: int, seed: int, T: int, rounds: int) -> int:

@@ -886,3 +886,60 @@ def test_bad_arguments_raise_value_errors_naming_the_value():
         GolfState.with_balls({"w1": (0.0, 0.3), "w2": (0.05, 0.3)})
     with pytest.raises(ValueError, match="overlaps the post"):
         GolfState.with_balls({"w1": (0.09, 0.01)})
+
+
+def test_indices_are_the_documented_ones():
+    """docs/rules_golfbillard.md, Indices and names: caps, goals, cushions, balls."""
+    from cuegym.configs import CIRCLE_POST
+    from cuegym.rules.golfbillard import attack_goal, defence_goal
+
+    t = GEO.table
+    assert [c.kind for c in t.circles] == [CIRCLE_POST] * 12
+    assert GEO.caps.tolist() == [[0.835, 0.05575], [0.835, -0.05575], [-0.835, 0.05575],
+                                 [-0.835, -0.05575], [0.09, 0.0], [0.18, 0.0], [-0.09, 0.0],
+                                 [-0.18, 0.0], [0.0, 0.09], [0.0, 0.18], [0.0, -0.09],
+                                 [0.0, -0.18]]
+    assert ZS.goal_caps.tolist() == [[0, 1], [2, 3]] and ZS.front_caps.tolist() == [5, 7]
+    assert ZS.outer_side_caps.tolist() == [9, 11]
+    assert [p.name for p in t.pockets] == ["goal_plus_x", "goal_minus_x"]
+    assert GEO.goals[:, :2].tolist() == [[0.897, 0.0], [-0.897, 0.0]]
+    assert [attack_goal(0), defence_goal(0), attack_goal(1), defence_goal(1)] == [0, 1, 1, 0]
+    assert [(c.x1, c.y1, c.x2, c.y2) for c in t.cushions] == [
+        (-0.9, -0.45, 0.9, -0.45), (0.9, -0.45, 0.9, 0.45), (0.9, 0.45, -0.9, 0.45),
+        (-0.9, 0.45, -0.9, -0.45)]
+    assert GEO.ball_ids == ("w1", "w2", "w3", "w4", "w5", "r1", "r2", "r3", "r4", "r5")
+    # a cap contact is a ball_post event naming the cap's index
+    st = state()
+    log = LogBuilder(st.xy).strike("w1", (1.0, 0.0)).post(0.2, "w1", 5, (0.18 - R - 0.0175, 0.0))
+    assert log.build().ev_j[0, 0] == 5
+
+
+def test_start_turn_fills_the_G14_duty_of_a_hand_built_state():
+    from cuegym.rules.golfbillard_game import start_turn
+
+    st = state({**BASE, "w1": IN_DEF})
+    assert not st.duty.any()  # with_balls leaves the duty as given
+    st2 = start_turn(st, 0)
+    assert np.flatnonzero(st2.duty).tolist() == [idx("w1")] and not st2.duty_met
+    assert st2.to_json()["turn"] == {"strokes": 0, "scored": False, "duty": ["w1"],
+                                     "duty_met": False}
+    o = stroke(st2, lambda b: b.strike("w2", (0.5, 0.0)).rest("w2", (0.0, 0.2), 1.0), "w2")
+    assert o.foul.rule == "G-14"
+    assert stroke(st, lambda b: b.strike("w2", (0.5, 0.0)).rest("w2", (0.0, 0.2), 1.0),
+                  "w2").foul is None  # without the duty nothing is checked
+
+
+def test_play_strokes_refuses_one_tables_entries_where_it_needs_one_per_table():
+    """play_strokes takes per-table lists (score_stroke one table's entries): a flat
+    ``players=0`` was a TypeError from deep inside."""
+    from cuegym.rules.golfbillard_game import play_strokes
+
+    st = state()
+    log = LogBuilder(st.xy).strike("w2", (0.5, 0.0)).rest("w2", (0.0, 0.2), 1.0).build()
+    cue = [[0.0, 0.0, 0.0, 0.0, 0.0]]
+    for kw, name in (({"players": 0}, "players"), ({"choices": {"spots": []}}, "choices"),
+                     ({"injected": "off_table"}, "injected")):
+        with pytest.raises(ValueError, match=f"{name} needs a list with one entry per table"):
+            play_strokes([st], log, ["w2"], cue, **kw)
+    outs, states = play_strokes([st], log, ["w2"], cue, players=[None])
+    assert len(outs) == len(states) == 1

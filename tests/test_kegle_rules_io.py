@@ -119,6 +119,104 @@ def test_bad_salvo_and_injected_shapes():
         score_shots(lg, injected=[{"type": "touche"}])
 
 
+# --- hand-built logs: the table and the rest layout ----------------------------------------------
+
+HELMATCH = "keglebillard-helmatch"
+
+
+def test_build_log_table_sets_the_default_start_and_the_geometry():
+    from cuegym.rules.keglebillard_log import DEFAULT_START, table_start
+
+    assert table_start() == DEFAULT_START
+    assert table_start(HELMATCH) == {"red": (-0.885, 0.1), "white": (-0.71, 0.0),
+                                     "spotted": (0.71, 0.0)}
+    lg = build_log(HIT, table=load_table(HELMATCH))  # a TableSpec works as well as a name
+    assert lg.rvw0[0, :, 0, :2].tolist() == [[-0.885, 0.1], [-0.71, 0.0], [0.71, 0.0]]
+    with pytest.raises(ValueError, match="build_log table: unknown table 'snooker'"):
+        build_log(HIT, table="snooker")
+    with pytest.raises(ValueError, match="build_log table: table 'golfbillard' is not a "
+                                         "keglebillard table"):
+        build_log(HIT, table="golfbillard")
+    with pytest.raises(ValueError, match="pocket index must be an integer in"):
+        build_log(HIT + [(0.5, "pocket", "white", 6)])
+
+
+def test_build_log_table_matters_end_to_end():
+    """The same hand-built shot on kleinmatch and on helmatch: a rest position off the small
+    cloth, a pocketed ball in a small-table pocket; scored and applied on its own table, and the
+    next state reads back through the state JSON."""
+    far = {"white": (-1.2, 0.3)}  # on the helmatch cloth, past the kleinmatch cushion
+    with pytest.raises(ValueError, match=r"'build_log end.white' at \(-1.2000, 0.3000\) is "
+                                         "off the cloth"):
+        build_log(HIT, end=far)
+    game = KeglebillardGame(table=HELMATCH)
+    out, s = game.apply(game.new_state(2), build_log(HIT, end=far, table=HELMATCH))
+    assert out.played and not out.foul
+    assert s.balls[1] == (-1.2, 0.3) and GameState.from_dict(s.to_dict()) == s
+    # a log for the wrong table does not start from the state
+    with pytest.raises(ValueError, match=r"the log starts the white ball at \[-0.525, 0.0\], "
+                                         r"the state has it at \[-0.71, 0.0\]"):
+        game.apply(game.new_state(2), build_log(HIT, end=far | {"white": (0.3, 0.3)}))
+    # a white dropped into pocket 0, resting at the kleinmatch pocket's centre
+    drop = HIT + [(0.9, "pocket", "white", 0)]
+    small = build_log(drop, end={"white": (-1.05, -0.525)})
+    out, s = KeglebillardGame().apply(KeglebillardGame().new_state(2), small)
+    assert out.whites_pocketed == ("white",) and GameState.from_dict(s.to_dict()) == s
+    with pytest.raises(ValueError, match=r"build_log end.white at \(-1.0500, -0.5250\) is not in "
+                                         r"pocket 0 \(bottom_left_corner\) it dropped into on "
+                                         "table 'keglebillard-helmatch'"):
+        build_log(drop, end={"white": (-1.05, -0.525)}, table=HELMATCH)
+    big = build_log(drop, table=HELMATCH)  # default: it rests at its pocket's centre
+    assert big.rvw[0, 1, 0, :2].tolist() == [-1.42, -0.71]
+    out, s = game.apply(game.new_state(2), big)
+    assert out.whites_pocketed == ("white",) and GameState.from_dict(s.to_dict()) == s
+
+
+@pytest.mark.parametrize("events, end, match", [
+    (HIT, {"white": (0.0, 0.082)},
+     r"'build_log end.white' at \(0.0000, 0.0820\) overlaps standing pin 2 \(pin2\)$"),
+    (HIT, {"red": (-0.082, 0.03)},
+     r"'build_log end.red' at \(-0.0820, 0.0300\) overlaps standing pin 3 \(pin3\)$"),
+    (HIT, {"white": (0.3, 0.2), "spotted": (0.33, 0.2)},
+     r"'build_log end.white' and 'build_log end.spotted' overlap \(centres 0.03000 m apart, "
+     r"need >= 2R = 0.06150 m\); build_log end.white = \(0.3000, 0.2000\), build_log "
+     r"end.spotted = \(0.3300, 0.2000\)$"),
+    (HIT, {"spotted": (1.2, 0.0)},
+     r"'build_log end.spotted' at \(1.2000, 0.0000\) is off the cloth \(outside the cushions"),
+    (HIT, {"spotted": (-0.99, -0.5)},
+     r"'build_log end.spotted' at \(-0.9900, -0.5000\) is off the cloth \(overlapping "
+     "cushion 0"),
+    (HIT, {"spotted": (1.04, 0.52)},
+     r"'build_log end.spotted' is inside pocket 2 \(top_right_corner\); place it on the "
+     r"cloth; build_log end.spotted = \(1.0400, 0.5200\)$"),
+    (HIT + [(0.9, "pocket", "white", 4)], {"white": (0.0, -0.3)},
+     r"build_log end.white at \(0.0000, -0.3000\) is not in pocket 4 \(bottom_side\)"),
+    (HIT, {"whitey": (0.0, 0.3)}, r"build_log end.whitey is an unknown ball 'whitey'"),
+])
+def test_build_log_refuses_an_illegal_rest_layout(events, end, match):
+    with pytest.raises(ValueError, match=match):
+        build_log(events, end=end)
+
+
+def test_build_log_legal_rest_layouts_pass_and_read_back():
+    game = KeglebillardGame()
+    state = GameState.from_dict({"players": 2, "balls": {
+        "red": [-0.7, 0.1], "white": [-0.525, 0.0], "spotted": [0.525, 0.0]}})
+    for events, end in [
+        (HIT + [(0.8, "pin", "white", "pin2")], {"white": (0.0, 0.082)}),  # on a fallen pin's spot
+        (HIT, {"white": (0.0, 0.082 + 0.04075), "spotted": (0.0, 0.082 + 0.04075 + 0.0615)}),
+        (HIT + [(0.9, "pocket", "white", 4)], {"white": (0.0, -0.56)}),  # in its capture circle
+        (HIT, {"spotted": (1.05 - 0.03075, 0.0)}),  # touching the short cushion
+    ]:
+        out, s = game.apply(state, build_log(events, end=end))
+        assert out.played and GameState.from_dict(s.to_dict()) == s
+    # a red placed where it cannot be played is no shot: its rest layout is not checked
+    hand = GameState.from_dict({"players": 2, "balls": {
+        "red": None, "white": [-0.525, 0.0], "spotted": [0.525, 0.0]}, "ball_in_hand": "cloth"})
+    out, s = game.apply(hand, build_log(HIT, start={"red": (-0.53, 0.0)}))
+    assert not out.played and out.fouls == ("K-19:placement",) and s.balls == hand.balls
+
+
 # --- game-state JSON -----------------------------------------------------------------------------
 
 def test_state_json_round_trip():
