@@ -4,7 +4,7 @@ inside each other (hostile soak, seed 2).
 The struck ball's massé started a chain of collisions through the frozen cluster at t ~ 2e-14 s.
 Resolving (0, 4) kissed ball 0 back along its velocity into ball 1, the partner of its previous
 collision; the two were crawling apart at ~1e-4 m/s, so they never collided again and came to
-rest overlapping. engine._unstick_resting now puts a ball that stops at 2R + kiss from a
+rest overlapping. kiss._unstick_resting now puts a ball that stops at 2R + kiss from a
 resting ball it overlaps (logged in its transition event).
 """
 

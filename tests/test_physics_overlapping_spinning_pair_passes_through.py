@@ -7,7 +7,7 @@ The pair was separating at that moment, so no contact was predicted; their spins
 370 rad/s) then curved them into each other while still overlapping, and a contact was only
 looked for where the gap crosses zero from above, which never happened. Detection now also
 fires when an overlapping pair (or a ball overlapping a cushion) starts to close in
-(roots.first_entry_root, engine._line_time).
+(roots.first_entry_root, predict._line_time).
 """
 
 import numpy as np
