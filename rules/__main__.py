@@ -1,8 +1,10 @@
 """Command line referee: ``python -m cuegym.rules <command> --game <game>``.
 
 Commands:
-    score   read ``{"state": .., "shot": ..}`` or ``{"state": .., "log": ..}`` (or a list of
-            them) as JSON on stdin; print ``{"outcome": .., "state": ..}`` (a list for a list).
+    score   read ``{"state": .., "shot": ..}`` (simulated), ``{"state": .., "log": ..}`` (a
+            physics output) or ``{"state": .., "hand_log": ..}`` (a hand-written log; the rule
+            books' CLI sections), or a list of them, as JSON on stdin; print
+            ``{"outcome": .., "state": ..}`` (a list for a list).
     new     print the state of a new game (``--players N``).
     play    play one whole game with real physics and random strikes; print its record.
 

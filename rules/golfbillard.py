@@ -590,7 +590,9 @@ def score_cli(payload: dict) -> dict:
     Args:
         payload: ``{"state": <state JSON> | null, "shot": <physics shot object>}`` or
             ``{"state": .., "log": <output object of cuegym.physics.simulate_json>,
-            "strike": <the shot's strike>}``. A null or missing state is a new match. In the
+            "strike": <the shot's strike>}`` or ``{"state": .., "hand_log": {"events": [..]},
+            "strike": ..}`` (a hand-written log, docs/rules_golfbillard.md, CLI). A null or
+            missing state is a new match. In the
             opening (G-3) the strike is a list of two strikes, one per side. A shot may omit
             ``balls`` and ``table`` (taken from the state). Optional: ``rules`` (option
             overrides), ``inject`` (events, module docstring), ``player`` (duo partner, G-31;

@@ -40,15 +40,20 @@ from cuegym.rules.golfbillard import (
     physics_paths,
 )
 from cuegym.rules.inputs import (
+    LAYOUT_TOL,
     RefereeInputError,
+    check_layout,
     read_sim_output,
     req_bool,
     req_choice,
     req_int,
+    req_key,
     req_list,
     req_name,
     req_num,
     req_obj,
+    req_table_index,
+    req_xy,
 )
 
 from .golf_arrays import N_BALLS, N_SIDES, SIDE_OF
@@ -62,6 +67,7 @@ from .golf_config import (
     load_golf_rules,
 )
 from .golf_flow import opening_balls_kernel
+from .golf_logs import LogBuilder
 from .golf_paths import golf_arrays
 from .golf_state import GolfState
 from .golf_views import (
@@ -75,9 +81,9 @@ from .golf_views import (
     unpack_states,
 )
 
-__all__ = ["OpeningOutcome", "finish_game", "new_match", "opening_balls", "opening_strike",
-           "play_strokes", "random_policy", "run_game", "score_json", "score_opening",
-           "simulate_strokes", "start_turn"]
+__all__ = ["HAND_LOG_EVENTS", "OpeningOutcome", "finish_game", "hand_log_json", "new_match",
+           "opening_balls", "opening_strike", "play_strokes", "random_policy", "run_game",
+           "score_json", "score_opening", "simulate_strokes", "start_turn"]
 
 # ---------------------------------------------------------------------------------------------
 # Match, game and turn bookkeeping (per-table views of the compiled flow)
@@ -439,6 +445,14 @@ def _strike_arrays(state: GolfState, obj: Any, geo: GolfGeometry, where: str
     return cb, cue
 
 
+def _strike_velocity(cue_row: np.ndarray, prm: Any) -> tuple[float, float]:
+    """The cue ball's velocity just after the strike ``[V0, phi, theta, a, b]``:
+    V = 2 V0 / (1 + m/M + 5/2 (a^2 + b^2)), along phi."""
+    V0, phi, _theta, a, bb = cue_row
+    V = 2 * V0 / (1 + prm.m / prm.M + 2.5 * (a * a + bb * bb))
+    return V * np.cos(np.radians(phi)), V * np.sin(np.radians(phi))
+
+
 def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndarray,
                   geo: GolfGeometry | None = None, path: str = "log") -> Any:
     """A one-table log from an output object of ``cuegym.physics.simulate_json``.
@@ -476,9 +490,7 @@ def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
         b = int(cue_ball[0, k])
         if b < 0:
             continue
-        V0, phi, _theta, a, bb = cue[0, k]
-        V = 2 * V0 / (1 + prm.m / prm.M + 2.5 * (a * a + bb * bb))
-        rvw0[0, b, 1, :2] = V * np.cos(np.radians(phi)), V * np.sin(np.radians(phi))
+        rvw0[0, b, 1, :2] = _strike_velocity(cue[0, k], prm)
     rvw = rvw0.copy()
     rvw[0, :, 1] = 0.0
     dropped = so.pocket >= 0  # a dropped ball keeps its start position in rvw
@@ -491,8 +503,135 @@ def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
                            overflow=np.array([so.end_code], np.int8), **ev)
 
 
+#: ``hand_log.events[k]`` by ``type`` (a :class:`~cuegym.rules.golf_logs.LogBuilder` method):
+#: (allowed keys, required keys). ``t`` [s], ``at``/``at_a``/``at_b`` ball centres [m], ``v``
+#: velocities [m/s]; ``cushion`` 0..3 or ``cushionN``, ``cap`` 0..11 or ``postN``, ``goal`` 0, 1
+#: or its name, ``motion`` a motion name or 0..3 (default ``rolling``).
+HAND_LOG_EVENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "strike": (("type", "ball", "v"), ("ball", "v")),
+    "ball_ball": (("type", "t", "a", "b", "at_a", "at_b"), ("t", "a", "b", "at_a")),
+    "cushion": (("type", "t", "ball", "cushion", "at"), ("t", "ball", "cushion", "at")),
+    "post": (("type", "t", "ball", "cap", "at"), ("t", "ball", "cap", "at")),
+    "drop": (("type", "t", "ball", "goal", "at"), ("t", "ball", "goal")),
+    "turn": (("type", "t", "ball", "at", "v", "motion"), ("t", "ball", "at", "v")),
+    "rest": (("type", "t", "ball", "at"), ("t", "ball", "at")),
+}
+
+
+def hand_log_json(obj: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndarray,
+                  geo: GolfGeometry | None = None, path: str = "hand_log") -> Any:
+    """A one-table log written by hand, the JSON form of :class:`LogBuilder`:
+    ``{"events": [{"type": "post", "t": 0.2, "ball": "w1", "cap": 5, "at": [x, y]}, ..]}``
+    (types and keys: :data:`HAND_LOG_EVENTS`). The start is the state's layout. The events are
+    given to the builder in time order (as listed at equal times), so a ball rests where its
+    latest event puts it; a ball never named stays where the state has it. A struck ball
+    (``cue_ball``) without a ``strike`` event leaves with the velocity rebuilt from its strike
+    ``cue``, as for a physics-output ``log`` (:func:`log_from_json`).
+
+    Raises:
+        RefereeInputError (a ValueError): one line naming the JSON path of the bad value: an
+            unknown type or key, a missing key, a ball not on the table in the state (or named
+            after it dropped), a ``strike`` of a ball the stroke does not strike, an index the
+            table lacks, a drop centre outside its goal, or an illegal rest layout (the state
+            check: on the cloth, clear of the cushions, caps, goals and the other balls).
+    """
+    from cuegym.configs import load_params
+
+    geo = geo or golf_geometry()
+    prm = load_params("golfbillard")
+    obj = req_obj(obj, path, ("events",), ("events",))
+    on = state.on_table
+    ids = geo.ball_ids
+    struck = [int(b) for b in np.asarray(cue_ball)[0] if b >= 0]
+    strikes: dict[int, tuple[float, float]] = {}
+    where: dict[int, int] = {}  # ball -> index of its strike event
+    rows = []  # (t, k, type, checked fields)
+    for k, e in enumerate(req_list(obj["events"], f"{path}.events")):
+        ep = f"{path}.events[{k}]"
+        typ = req_choice(req_key(req_obj(e, ep), "type", ep), f"{ep}.type",
+                         tuple(HAND_LOG_EVENTS))
+        req_obj(e, ep, *HAND_LOG_EVENTS[typ])
+        f: dict[str, Any] = {}
+        for key in ("ball", "a", "b"):
+            if key in e:
+                f[key] = req_name(e[key], f"{ep}.{key}", ids, "ball")
+                if not on[f[key]]:
+                    raise RefereeInputError(f"{ep}.{key} names {e[key]!r}, which is not on the "
+                                            "table in the state")
+        if typ == "ball_ball" and f["a"] == f["b"]:
+            raise RefereeInputError(f"{ep}.b must be a ball other than {e['a']!r}")
+        for key in ("at", "at_a", "at_b", "v"):
+            if key in e:
+                f[key] = req_xy(e[key], f"{ep}.{key}")
+        if typ == "strike":
+            b = f["ball"]
+            if b not in struck:
+                raise RefereeInputError(f"{ep}.ball names {e['ball']!r}, but the stroke strikes "
+                                        f"{[ids[x] for x in struck]} (strike.ball)")
+            if b in strikes:
+                raise RefereeInputError(f"{ep} strikes {e['ball']!r} a second time (first at "
+                                        f"{path}.events[{where[b]}])")
+            strikes[b], where[b] = f["v"], k
+            continue
+        f["t"] = req_num(e["t"], f"{ep}.t", lo=0.0)
+        if typ == "cushion":
+            f["cushion"] = req_table_index(e["cushion"], f"{ep}.cushion", geo.table, "cushion")
+        elif typ == "post":
+            f["cap"] = req_table_index(e["cap"], f"{ep}.cap", geo.table, "post")
+        elif typ == "turn":
+            f["motion"] = req_table_index(e.get("motion", "rolling"), f"{ep}.motion", geo.table,
+                                          "motion")
+        elif typ == "drop":
+            g = f["goal"] = req_table_index(e["goal"], f"{ep}.goal", geo.table, "pocket")
+            gx, gy, gr = geo.goals[g]
+            if "at" in f and math.hypot(f["at"][0] - gx, f["at"][1] - gy) > gr + LAYOUT_TOL:
+                raise RefereeInputError(
+                    f"{ep}.at at ({f['at'][0]:.4f}, {f['at'][1]:.4f}) is not in goal {g} "
+                    f"({geo.table.pockets[g].name}) (its centre must lie within {gr} m of "
+                    f"({gx}, {gy}))")
+        rows.append((f["t"], k, typ, f))
+    rows.sort(key=lambda r: r[:2])
+    lb = LogBuilder(state.xy, geo)
+    for slot, b in enumerate(np.asarray(cue_ball)[0]):
+        if b >= 0:
+            lb.strike(int(b), strikes.get(int(b)) or _strike_velocity(cue[0, slot], prm))
+    rest_path = {int(b): f"state.balls.{ids[b]}" for b in np.flatnonzero(on)}
+    dropped: dict[int, int] = {}
+    for t, k, typ, f in rows:
+        ep = f"{path}.events[{k}]"
+        for key in ("ball", "a", "b"):
+            if f.get(key) in dropped:
+                raise RefereeInputError(f"{ep}.{key} names {ids[f[key]]!r} after it dropped "
+                                        f"into a goal at {path}.events[{dropped[f[key]]}]")
+        if typ == "ball_ball":
+            lb.ball_ball(t, f["a"], f["b"], f["at_a"], f.get("at_b"))
+            rest_path[f["a"]] = f"{ep}.at_a"
+            if "at_b" in f:
+                rest_path[f["b"]] = f"{ep}.at_b"
+            continue
+        if typ == "cushion":
+            lb.cushion(t, f["ball"], f["cushion"], f["at"])
+        elif typ == "post":
+            lb.post(t, f["ball"], f["cap"], f["at"])
+        elif typ == "drop":
+            lb.drop(t, f["ball"], f["goal"], f.get("at"))
+            dropped[f["ball"]] = k
+        elif typ == "turn":
+            lb.turn(t, f["ball"], f["at"], f["v"], f["motion"])
+        else:
+            lb.rest(f["ball"], f["at"], t)
+        rest_path[f["ball"]] = f"{ep}.at"
+    log = lb.build()
+    final = log.rvw[0, :, 0, :2]
+    check_layout(geo.table, prm, {p: final[b] for b, p in rest_path.items() if b not in dropped})
+    return log
+
+
 def score_json(payload: Any) -> dict:
-    """The ``score`` CLI: see :func:`cuegym.rules.golfbillard.score_cli`.
+    """The ``score`` CLI: see :func:`cuegym.rules.golfbillard.score_cli`. Besides a ``shot``
+    or a ``log``, the stroke may be a ``hand_log`` (:func:`hand_log_json`, a log written by hand
+    as with :class:`LogBuilder`), given with its ``strike`` like a ``log``; exactly one of the
+    three.
 
     Raises:
         RefereeInputError (a ValueError): one line naming the JSON path of the bad value
@@ -502,10 +641,13 @@ def score_json(payload: Any) -> dict:
     from cuegym.configs import load_params
 
     geo = golf_geometry()
-    payload = req_obj(payload, "input", ("state", "shot", "log", "strike", "rules", "inject",
-                                         "injected", "player", "choices", "allow_overflow"))
-    if ("shot" in payload) == ("log" in payload):
-        raise RefereeInputError("input needs exactly one of 'shot' or 'log'")
+    payload = req_obj(payload, "input", ("state", "shot", "log", "hand_log", "strike", "rules",
+                                         "inject", "injected", "player", "choices",
+                                         "allow_overflow"))
+    forms = [k for k in ("shot", "log", "hand_log") if k in payload]
+    if len(forms) != 1:
+        raise RefereeInputError("input needs exactly one of 'shot' or 'log' or 'hand_log', got "
+                                f"{forms or 'none'}")
     if "inject" in payload and "injected" in payload:
         raise RefereeInputError("input has both 'inject' and 'injected'; give one")
     rules = load_golf_rules(**req_obj(payload.get("rules", {}), "rules"))
@@ -568,11 +710,13 @@ def score_json(payload: Any) -> dict:
         res = simulate_strokes([state], cb, cue, geo=geo, params=params, models=models,
                                max_events=max_events, t_max=t_max)
     else:
+        form = forms[0]
         if "strike" not in payload:
-            raise RefereeInputError("with a 'log', give the shot's 'strike' (the cue ball and "
-                                    "V0, phi, theta, a, b) too")
+            raise RefereeInputError(f"with a '{form}', give the shot's 'strike' (the cue ball "
+                                    "and V0, phi, theta, a, b) too")
         cb, cue = _strike_arrays(state, payload["strike"], geo, "strike")
-        res = log_from_json(payload["log"], state, cb, cue, geo)
+        res = (log_from_json(payload["log"], state, cb, cue, geo) if form == "log" else
+               hand_log_json(payload["hand_log"], state, cb, cue, geo))
     outs, new = play_strokes([state], res, cb, cue, injected=[inject], players=[player],
                              choices=[choices], rules=rules, geo=geo,
                              allow_overflow=req_bool(payload.get("allow_overflow", False),

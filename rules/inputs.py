@@ -377,6 +377,34 @@ class _EventReader:
         return code, i, MOTION_NAMES.index(state)
 
 
+def req_table_index(value: Any, path: str, table: TableSpec, kind: str) -> int:
+    """The array-log index (``ev_j``) of a ``cushion``, ``pocket`` or ``post`` of ``table``, or of a
+    transition's ``motion`` state, given as that index (an integer) or as the name the physics
+    JSON uses: ``cushion3`` / ``jaw2`` (a jaw is cushion ``len(table.cushions) + k``), a pocket's
+    name or ``pocket1``, ``post5``; a motion ``stationary``, ``spinning``, ``sliding``,
+    ``rolling`` (0..3). Hand-written logs in the CLI input use it (``hand_log``)."""
+    reader = _EventReader(table, (), np.zeros(0, bool), np.zeros(len(table.pin_ids), bool))
+    if kind == "motion":
+        if isinstance(value, str):
+            return MOTION_NAMES.index(req_choice(value, path, MOTION_NAMES[:POCKETED]))
+        return req_int(value, path, 0, POCKETED - 1)
+    if isinstance(value, str):
+        return {"cushion": reader.cushion, "pocket": reader.pocket, "post": reader.post}[kind](
+            value, path)
+    if kind == "pocket":
+        return req_int(value, path, 0, len(table.pockets) - 1)
+    n_lines = len(table.cushions)
+    k = req_int(value, path, 0)
+    if kind == "cushion":
+        if k < n_lines or (k - n_lines in reader.jaws):
+            return k
+        fail(path, f"= {k} is not a cushion (0..{n_lines - 1}) or a jaw ({n_lines} + the jaw's "
+                   f"circle index) of table {table.name!r}")
+    if k not in reader.posts:
+        fail(path, f"= {k} is not a post (cap) of table {table.name!r} (posts: {reader.posts})")
+    return k
+
+
 def read_sim_output(out: Any, path: str, table: TableSpec, params: PhysicsParams,
                     ball_ids: Sequence[str], on0: Sequence[bool],
                     pins_up0: Sequence[bool] = ()) -> SimOutput:

@@ -34,6 +34,7 @@ import numpy as np
 from cuegym.configs import default_params
 from cuegym.games.kegle import Kegle as KeglebillardGame
 from cuegym.rules.inputs import (
+    END_REASONS,
     MAX_PLAYERS,
     RefereeInputError,
     check_layout,
@@ -42,8 +43,10 @@ from cuegym.rules.inputs import (
     req_int,
     req_key,
     req_list,
+    req_name,
     req_num,
     req_obj,
+    req_table_index,
     req_xy,
     show,
 )
@@ -60,7 +63,7 @@ from cuegym.rules.keglebillard_config import (
     default_table,
     white_spots,
 )
-from cuegym.rules.keglebillard_log import log_from_json
+from cuegym.rules.keglebillard_log import EventLog, build_log, log_from_json
 
 #: Tolerance [m] when checking that a log starts from the state's positions.
 MATCH_TOL = 1e-6
@@ -521,23 +524,157 @@ def _shot_to_log(game: KeglebillardGame, state: GameState, shot: Mapping
     return log_from_json(out, game.table, start=start, pins_up0=state.pins), red_xy
 
 
+#: Keys of ``hand_log`` (the arguments of :func:`build_log`; its table is the state's).
+HAND_LOG_KEYS = ("events", "start", "end", "absent", "struck", "pins_up0", "overflow")
+#: Event kinds of ``hand_log.events`` (those of :func:`build_log`).
+HAND_LOG_KINDS = ("ball_ball", "cushion", "pocket", "pin", "pin_touch", "pin_pin", "transition")
+
+
+def _hand_event(e: Any, ep: str, game: KeglebillardGame, on0: Mapping[str, XY],
+                pins: Sequence[bool]) -> tuple[float, str, Any, Any]:
+    """One ``hand_log.events[k]`` entry ``[time, kind, a, b]`` checked into a :func:`build_log`
+    event (names for balls and pins; an index for a cushion, pocket or motion)."""
+    t, kind, a, b = req_list(e, ep, 4)
+    t = req_num(t, f"{ep}[0]", lo=0.0)
+    kind = req_choice(kind, f"{ep}[1]", HAND_LOG_KINDS)
+
+    def ball(v: Any, where: str) -> str:
+        req_name(v, where, BALL_IDS, "ball")
+        if v not in on0:
+            raise RefereeInputError(f"{where} names {v!r}, which is not on the table at the start "
+                                    "(off the table in the state)")
+        return v
+
+    def pin(v: Any, where: str) -> str:
+        if not pins[req_name(v, where, PIN_IDS, "pin")]:
+            raise RefereeInputError(f"{where} names pin {v!r}, which is down at the start "
+                                    "(state.pins)")
+        return v
+
+    if kind == "pin_pin":
+        a, b = pin(a, f"{ep}[2]"), pin(b, f"{ep}[3]")
+        if a == b:
+            raise RefereeInputError(f"{ep}[3] must be a pin other than {a!r}")
+        return t, kind, a, b
+    a = ball(a, f"{ep}[2]")
+    if kind == "ball_ball":
+        b = ball(b, f"{ep}[3]")
+        if a == b:
+            raise RefereeInputError(f"{ep}[3] must be a ball other than {a!r}")
+    elif kind in ("pin", "pin_touch"):
+        b = pin(b, f"{ep}[3]")
+    else:  # cushion (or jaw), pocket, transition: the index build_log takes, or its JSON name
+        b = req_table_index(b, f"{ep}[3]", game.table,
+                            {"cushion": "cushion", "pocket": "pocket"}.get(kind, "motion"))
+    return t, kind, a, b
+
+
+def _hand_log_args(obj: Any, game: KeglebillardGame, state: GameState,
+                   start: Mapping[str, XY]) -> dict[str, Any]:
+    """The ``hand_log`` input checked into :func:`build_log`'s keyword arguments. ``start`` is
+    the layout the shot starts from (the state's balls, the red's placement with ball in hand):
+    ``hand_log.start``, ``.absent`` and ``.pins_up0`` may repeat it but not contradict it."""
+    path = "hand_log"
+    obj = req_obj(obj, path, HAND_LOG_KEYS, ("events",))
+    for name, xy in req_obj(obj.get("start", {}), f"{path}.start").items():
+        sp = f"{path}.start.{name}"
+        req_name(name, sp, BALL_IDS, "ball")
+        xy = req_xy(xy, sp)
+        if name not in start:
+            raise RefereeInputError(f"{sp}: the {name} ball is off the table in the state")
+        if math.dist(xy, start[name]) > MATCH_TOL:
+            where = "the placement 'place'" if name == "red" and state.ball_in_hand else \
+                "the state's"
+            raise RefereeInputError(f"{sp} at {list(xy)} differs from {where} "
+                                    f"{list(start[name])}")
+    absent = [b for b in BALL_IDS if b not in start]
+    if "absent" in obj:
+        given = [BALL_IDS[req_name(b, f"{path}.absent[{k}]", BALL_IDS, "ball")]
+                 for k, b in enumerate(req_list(obj["absent"], f"{path}.absent"))]
+        if sorted(set(given)) != sorted(absent):
+            raise RefereeInputError(f"{path}.absent = {show(obj['absent'])} differs from the "
+                                    f"balls off the table in the state {absent}")
+    if "pins_up0" in obj:
+        given = [req_bool(p, f"{path}.pins_up0[{k}]") for k, p in
+                 enumerate(req_list(obj["pins_up0"], f"{path}.pins_up0", N_PINS))]
+        if given != list(state.pins):
+            raise RefereeInputError(f"{path}.pins_up0 = {given} differs from the state's "
+                                    f"standing pins {list(state.pins)}")
+    end = {}
+    for name, xy in req_obj(obj.get("end", {}), f"{path}.end").items():
+        req_name(name, f"{path}.end.{name}", BALL_IDS, "ball")
+        if name not in start:
+            raise RefereeInputError(f"{path}.end.{name}: the {name} ball is not on the table "
+                                    "at the start (off the table in the state)")
+        end[name] = req_xy(xy, f"{path}.end.{name}")
+    struck = []
+    for k, b in enumerate(req_list(obj.get("struck", ["red"]), f"{path}.struck")):
+        req_name(b, f"{path}.struck[{k}]", BALL_IDS, "ball")
+        if b not in start:
+            raise RefereeInputError(f"{path}.struck[{k}] names {b!r}, which is not on the table "
+                                    "at the start")
+        struck.append(b)
+    events = [_hand_event(e, f"{path}.events[{k}]", game, start, state.pins)
+              for k, e in enumerate(req_list(obj["events"], f"{path}.events"))]
+    # as build_log orders them (by time, then as listed): nothing after a ball dropped
+    dropped: dict[str, int] = {}
+    for k in sorted(range(len(events)), key=lambda k: (events[k][0], k)):
+        _, kind, a, b = events[k]
+        balls = [(2, a), (3, b)] if kind == "ball_ball" else [] if kind == "pin_pin" else \
+            [(2, a)]
+        for slot, v in balls:
+            if v in dropped:
+                raise RefereeInputError(f"{path}.events[{k}][{slot}] names {v!r} after it dropped "
+                                        f"into a pocket at {path}.events[{dropped[v]}]")
+        if kind == "pocket":
+            dropped[a] = k
+    return {"events": events, "start": dict(start), "end": end, "absent": absent,
+            "struck": struck, "pins_up0": list(state.pins),
+            "overflow": req_int(obj.get("overflow", 0), f"{path}.overflow", 0,
+                                len(END_REASONS) - 1)}
+
+
+def _build_hand_log(args: Mapping[str, Any], game: KeglebillardGame) -> EventLog:
+    """:func:`build_log` of checked ``hand_log`` arguments (:func:`_hand_log_args`) on the game's
+    table; its errors name the ``hand_log`` path (``'hand_log.end.white' at ... overlaps
+    standing pin 2 (pin2)``)."""
+    try:
+        return build_log(table=game.table, **args)
+    except ValueError as exc:
+        msg = str(exc)
+        for old, new in (("build_log end.", "hand_log.end."), ("build_log start.",
+                         "hand_log.start."), ("build_log events", "hand_log.events"),
+                         ("build_log ", "hand_log.")):
+            msg = msg.replace(old, new)
+        raise RefereeInputError(msg) from None
+
+
 def score_json(obj: Mapping) -> dict[str, Any]:
-    """The CLI's ``score``: ``{"state": .., "shot": <physics shot object>}`` or
-    ``{"state": .., "log": <physics output object>, "place": [x, y]}`` (``place``: the red's
+    """The CLI's ``score``: ``{"state": .., "shot": <physics shot object>}``,
+    ``{"state": .., "log": <physics output object>, "place": [x, y]}`` or
+    ``{"state": .., "hand_log": <build_log arguments>, "place": [x, y]}`` (``place``: the red's
     placement, only with ball in hand), optional ``"inject": [..]`` (K-14a, K-16),
     ``"rules": {..}`` (options over the shipped rule set) and ``"allow_overflow": true`` (score a
     shot cut off by max_events / t_max where it ended; refused by default). Returns
     ``{"outcome": .., "state": <next state>}``.
 
+    ``hand_log`` is a log written by hand, the JSON form of :func:`build_log`:
+    ``{"events": [[time, kind, a, b], ..], "end": {ball: [x, y]}, "struck": [..],
+    "overflow": 0}``; the start (balls, pins, balls off the table) is the state's, so ``start``,
+    ``absent`` and ``pins_up0`` are optional and must agree with it (docs/rules_keglebillard.md,
+    CLI).
+
     Raises:
         RefereeInputError (a ValueError): one line naming the JSON path of the bad value
-            (``state.scores[1]``, ``log.final.white``, ``inject[0].pins[0]``); ConfigError (a
-            ValueError) for a bad rule option.
+            (``state.scores[1]``, ``log.final.white``, ``hand_log.events[2][3]``,
+            ``inject[0].pins[0]``); ConfigError (a ValueError) for a bad rule option.
     """
-    obj = req_obj(obj, "input", ("allow_overflow", "inject", "log", "place", "rules", "shot",
-                                 "state"))
-    if "state" not in obj or ("shot" in obj) == ("log" in obj):
-        raise RefereeInputError("input needs 'state' and exactly one of 'shot' or 'log'")
+    obj = req_obj(obj, "input", ("allow_overflow", "hand_log", "inject", "log", "place", "rules",
+                                 "shot", "state"))
+    forms = [k for k in ("shot", "log", "hand_log") if k in obj]
+    if "state" not in obj or len(forms) != 1:
+        raise RefereeInputError("input needs 'state' and exactly one of 'shot' or 'log' or "
+                                f"'hand_log', got {forms or 'none'}")
     state = GameState.from_dict(obj["state"])
     game = KeglebillardGame(req_obj(obj.get("rules", {}), "rules"), state.table)
     game.check_state(state)
@@ -557,12 +694,14 @@ def score_json(obj: Mapping) -> dict[str, Any]:
                 raise RefereeInputError(f"player {state.to_play} has ball in hand: give the "
                                         "red's placement as 'place': [x, y]")
             start["red"] = req_xy(obj["place"], "place")
-            if game.placement_error(state, start["red"]):
-                outcome, new = game.placement_foul(state, start["red"])
-                return {"outcome": outcome.to_dict(), "state": new.to_dict()}
         elif "place" in obj:
             raise RefereeInputError("'place' given but the player does not have ball in hand")
-        log = log_from_json(obj["log"], game.table, start=start, pins_up0=state.pins)
+        args = _hand_log_args(obj["hand_log"], game, state, start) if "hand_log" in obj else None
+        if state.ball_in_hand is not None and game.placement_error(state, start["red"]):
+            outcome, new = game.placement_foul(state, start["red"])
+            return {"outcome": outcome.to_dict(), "state": new.to_dict()}
+        log = (_build_hand_log(args, game) if args is not None else
+               log_from_json(obj["log"], game.table, start=start, pins_up0=state.pins))
     outcome, new = game.apply(state, log, injected=injected,
                               allow_overflow=req_bool(obj.get("allow_overflow", False),
                                                       "allow_overflow"))
@@ -576,5 +715,5 @@ def new_state_json(n_players: int, *, rules: Mapping | None = None, table: str =
     return game.new_state(n_players, first_player=first_player, rng=seed).to_dict()
 
 
-__all__ = ["GameState", "Injected", "KeglebillardGame", "ShotOutcome",
-           "new_state_json", "play_game", "random_policy", "score_json"]
+__all__ = ["HAND_LOG_KEYS", "HAND_LOG_KINDS", "GameState", "Injected", "KeglebillardGame",
+           "ShotOutcome", "new_state_json", "play_game", "random_policy", "score_json"]

@@ -442,7 +442,7 @@ def build_log(events: Sequence[Sequence], *, start: Mapping | None = None,
     pins_up = up0.copy()
     toppler = np.zeros(N_PINS, np.int64)
     t_top = np.full(N_PINS, np.inf)
-    for k, (t, _, e) in enumerate(rows):
+    for k, (t, n, e) in enumerate(rows):
         if len(e) != 4 or e[1] not in _BUILD_KINDS:
             raise ValueError(f"build_log event {e!r}: expected (time, kind, a, b) with kind in "
                              f"{sorted(_BUILD_KINDS)}")
@@ -466,14 +466,18 @@ def build_log(events: Sequence[Sequence], *, start: Mapping | None = None,
                     bits = toppler[p] | (1 << i)
                     toppler[p] = 1 if bits & 1 else bits
                 elif not pins_up[p]:
-                    raise ValueError(f"build_log: pin {PIN_IDS[p]} is not standing at t = {t}")
+                    why = ("down at the start" if t_top[p] == np.inf else
+                           f"toppled at t = {t_top[p]}")
+                    raise RefereeInputError(f"build_log events[{n}]: pin {PIN_IDS[p]} is not "
+                                            f"standing at t = {t} ({why})")
                 else:
                     pins_up[p], toppler[p], t_top[p] = False, 1 << i, t
         else:
             p, q = _pin_index(a, "pin_pin"), _pin_index(b, "pin_pin")
             if pins_up[p] or not pins_up[q]:
-                raise ValueError(f"build_log: pin_pin {PIN_IDS[p]} -> {PIN_IDS[q]} at t = {t} "
-                                 "needs a fallen pin and a standing one")
+                raise RefereeInputError(f"build_log events[{n}]: pin_pin {PIN_IDS[p]} -> "
+                                        f"{PIN_IDS[q]} at t = {t} needs a fallen pin and a "
+                                        "standing one")
             ev_type[0, k], ev_i[0, k], ev_j[0, k] = EV_PIN_PIN, p, q
             pins_up[q], toppler[q], t_top[q] = False, toppler[p], t
     rvw0 = np.zeros((1, N_BALLS, 3, 3))
