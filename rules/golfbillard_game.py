@@ -518,6 +518,45 @@ HAND_LOG_EVENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+def _hand_event(e: Any, ep: str, state: GolfState, geo: GolfGeometry
+                ) -> tuple[str, dict[str, Any]]:
+    """One ``hand_log.events[k]`` object checked: its type and its fields (balls as indices,
+    points as (x, y), a cushion, cap, goal or motion as the index the log uses)."""
+    typ = req_choice(req_key(req_obj(e, ep), "type", ep), f"{ep}.type", tuple(HAND_LOG_EVENTS))
+    req_obj(e, ep, *HAND_LOG_EVENTS[typ])
+    f: dict[str, Any] = {}
+    for key in ("ball", "a", "b"):
+        if key in e:
+            f[key] = req_name(e[key], f"{ep}.{key}", geo.ball_ids, "ball")
+            if not state.on_table[f[key]]:
+                raise RefereeInputError(f"{ep}.{key} names {e[key]!r}, which is not on the "
+                                        "table in the state")
+    if typ == "ball_ball" and f["a"] == f["b"]:
+        raise RefereeInputError(f"{ep}.b must be a ball other than {e['a']!r}")
+    for key in ("at", "at_a", "at_b", "v"):
+        if key in e:
+            f[key] = req_xy(e[key], f"{ep}.{key}")
+    if typ == "strike":
+        return typ, f
+    f["t"] = req_num(e["t"], f"{ep}.t", lo=0.0)
+    if typ == "cushion":
+        f["cushion"] = req_table_index(e["cushion"], f"{ep}.cushion", geo.table, "cushion")
+    elif typ == "post":
+        f["cap"] = req_table_index(e["cap"], f"{ep}.cap", geo.table, "post")
+    elif typ == "turn":
+        f["motion"] = req_table_index(e.get("motion", "rolling"), f"{ep}.motion", geo.table,
+                                      "motion")
+    elif typ == "drop":
+        g = f["goal"] = req_table_index(e["goal"], f"{ep}.goal", geo.table, "pocket")
+        gx, gy, gr = geo.goals[g]
+        if "at" in f and math.hypot(f["at"][0] - gx, f["at"][1] - gy) > gr + LAYOUT_TOL:
+            raise RefereeInputError(
+                f"{ep}.at at ({f['at'][0]:.4f}, {f['at'][1]:.4f}) is not in goal {g} "
+                f"({geo.table.pockets[g].name}) (its centre must lie within {gr} m of "
+                f"({gx}, {gy}))")
+    return typ, f
+
+
 def hand_log_json(obj: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndarray,
                   geo: GolfGeometry | None = None, path: str = "hand_log") -> Any:
     """A one-table log written by hand, the JSON form of :class:`LogBuilder`:
@@ -548,21 +587,7 @@ def hand_log_json(obj: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
     rows = []  # (t, k, type, checked fields)
     for k, e in enumerate(req_list(obj["events"], f"{path}.events")):
         ep = f"{path}.events[{k}]"
-        typ = req_choice(req_key(req_obj(e, ep), "type", ep), f"{ep}.type",
-                         tuple(HAND_LOG_EVENTS))
-        req_obj(e, ep, *HAND_LOG_EVENTS[typ])
-        f: dict[str, Any] = {}
-        for key in ("ball", "a", "b"):
-            if key in e:
-                f[key] = req_name(e[key], f"{ep}.{key}", ids, "ball")
-                if not on[f[key]]:
-                    raise RefereeInputError(f"{ep}.{key} names {e[key]!r}, which is not on the "
-                                            "table in the state")
-        if typ == "ball_ball" and f["a"] == f["b"]:
-            raise RefereeInputError(f"{ep}.b must be a ball other than {e['a']!r}")
-        for key in ("at", "at_a", "at_b", "v"):
-            if key in e:
-                f[key] = req_xy(e[key], f"{ep}.{key}")
+        typ, f = _hand_event(e, ep, state, geo)
         if typ == "strike":
             b = f["ball"]
             if b not in struck:
@@ -572,24 +597,8 @@ def hand_log_json(obj: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
                 raise RefereeInputError(f"{ep} strikes {e['ball']!r} a second time (first at "
                                         f"{path}.events[{where[b]}])")
             strikes[b], where[b] = f["v"], k
-            continue
-        f["t"] = req_num(e["t"], f"{ep}.t", lo=0.0)
-        if typ == "cushion":
-            f["cushion"] = req_table_index(e["cushion"], f"{ep}.cushion", geo.table, "cushion")
-        elif typ == "post":
-            f["cap"] = req_table_index(e["cap"], f"{ep}.cap", geo.table, "post")
-        elif typ == "turn":
-            f["motion"] = req_table_index(e.get("motion", "rolling"), f"{ep}.motion", geo.table,
-                                          "motion")
-        elif typ == "drop":
-            g = f["goal"] = req_table_index(e["goal"], f"{ep}.goal", geo.table, "pocket")
-            gx, gy, gr = geo.goals[g]
-            if "at" in f and math.hypot(f["at"][0] - gx, f["at"][1] - gy) > gr + LAYOUT_TOL:
-                raise RefereeInputError(
-                    f"{ep}.at at ({f['at'][0]:.4f}, {f['at'][1]:.4f}) is not in goal {g} "
-                    f"({geo.table.pockets[g].name}) (its centre must lie within {gr} m of "
-                    f"({gx}, {gy}))")
-        rows.append((f["t"], k, typ, f))
+        else:
+            rows.append((f["t"], k, typ, f))
     rows.sort(key=lambda r: r[:2])
     lb = LogBuilder(state.xy, geo)
     for slot, b in enumerate(np.asarray(cue_ball)[0]):
