@@ -38,7 +38,7 @@ import numpy as np
 
 from cuegym.configs import load_params
 from cuegym.physics.constants import POCKETED
-from cuegym.rules.inputs import MAX_PLAYERS, req_int
+from cuegym.rules.inputs import MAX_PLAYERS, check_layout, req_int
 from cuegym.rules.keglebillard import (
     BALL_IDS,
     FOUL_COLUMNS,
@@ -421,10 +421,33 @@ class Kegle:
         for k, v in out.items():
             v[play] = getattr(sc, k)
         if inj is not None:
+            self._check_touched(states, out, touch, play)
             labels = [()] * T
             for k, t in enumerate(play):
                 labels[t] = tuple(e.label for e in sc.injected[k] if e.rule == "K-16")
         return out, touch, labels
+
+    def _check_touched(self, states: KegleStates, out: dict[str, np.ndarray], touch: np.ndarray,
+                       play: np.ndarray) -> None:
+        """K-16 deliberate touch: the balls put back where the event says must fit among the
+        balls the shot left on the table and the pins still standing (the state's layout check),
+        or the next state would hold overlapping balls.
+
+        Raises:
+            RefereeInputError: naming the put-back ball and what it overlaps.
+        """
+        for t in play:
+            back = ~np.isnan(touch[t, :, 0])
+            if not back.any():
+                continue
+            balls = {}
+            for b, name in enumerate(BALL_IDS):
+                if back[b]:
+                    balls[f"injected deliberate_touch balls.{name}"] = tuple(touch[t, b])
+                elif out["present0"][t, b] and not out["pocketed"][t, b]:
+                    balls[f"the {name} where the shot left it"] = tuple(out["end_xy"][t, b])
+            up = states.pins[t] & (out["pin_toppler"][t] == 0) & ~out["pins_injected"][t]
+            check_layout(self.table, self.params, balls, up)
 
     def _resolve(self, states: KegleStates, mode: np.ndarray, play: np.ndarray, log: Any,
                  injected: list | None, allow_overflow: bool = False

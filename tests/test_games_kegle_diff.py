@@ -23,6 +23,7 @@ from cuegym.configs import load_params
 from cuegym.games.kegle import Kegle
 from cuegym.games.strikes import Strikes
 from cuegym.physics import simulate
+from cuegym.physics.constants import POCKETED
 from cuegym.rules.keglebillard import BALL_IDS, PIN_IDS
 
 VARIANTS = (
@@ -36,9 +37,11 @@ VARIANTS = (
 MAX_EVENTS = 400
 
 
-def _injected(rng: np.random.Generator, st, p: float = 0.06) -> list[dict]:
+def _injected(rng: np.random.Generator, st, p: float = 0.06, log=None) -> list[dict]:
     """A random injected event (K-14a or K-16) for one shot from ``st`` (probability ``p``),
-    or none."""
+    or none. A deliberate touch puts a white back where it started, which the referee refuses
+    when another ball ended there: drawn only with the shot's ``log`` known and that spot
+    free."""
     if rng.random() > p:
         return []
     kind = rng.choice(["touche", "double_hit", "pin_toppled", "moving_balls", "off_table",
@@ -57,6 +60,11 @@ def _injected(rng: np.random.Generator, st, p: float = 0.06) -> list[dict]:
     elif kind == "deliberate_touch":
         b = int(rng.choice(on[1:])) if len(on) > 1 else None
         if b is None:
+            return []
+        if log is None:
+            return []
+        end, gone = log.rvw[0, :, 0, :2], log.motion[0] == POCKETED
+        if any(np.hypot(*(end[o] - st.balls[b])) < 0.0616 for o in on if o != b and not gone[o]):
             return []
         ev["balls"] = {BALL_IDS[b]: list(st.balls[b])}
     if kind != "off_table" and rng.random() < 0.3:
@@ -272,7 +280,7 @@ def _run_logs(n_shots: int, seed: int, T: int, rounds: int) -> int:
         olds = [og.new_state(N, first_player=int(rng.integers(N))) for _ in range(T)]
         for _ in range(rounds):
             logs = [_random_log(rng, og, st) for st in olds]
-            inj = [_injected(rng, st, 0.2) for st in olds]
+            inj = [_injected(rng, st, 0.2, lg) for st, lg in zip(olds, logs, strict=True)]
             ref = og.apply_batch(olds, stack_logs(logs), inj)
             out, new = G.apply_log(G.batch(olds), stack_logs(logs), inj)
             for t in range(T):

@@ -183,6 +183,23 @@ def test_K16_deliberate_touch_puts_balls_back():
     assert new.balls[0] == (0.1, -0.3) and new.balls[2] == (0.525, 0.0)
 
 
+def test_K16_deliberate_touch_refuses_a_put_back_position_that_is_taken():
+    """The put-back ball must fit among the balls the shot left and the pins still standing:
+    the next state would otherwise hold overlapping balls (a state the parser refuses)."""
+    game = KeglebillardGame()
+    state = game.new_state(2)
+    state = state.__class__(**{**state.__dict__, "balls": ((-0.7, 0.1), (-0.525, 0.0),
+                                                            (0.525, 0.0)),
+                               "ball_in_hand": None})
+    log = build_log(HIT, end={"white": (0.2, 0.3), "red": (0.1, -0.3)})
+    for back, what in (([0.12, -0.29], "the red where the shot left it"),
+                       ([0.0, 0.08], "standing pin"), ([0.0, 0.6], "cushion")):
+        with pytest.raises(ValueError, match="injected deliberate_touch balls.white") as info:
+            game.apply(state, log, injected=[{"type": "deliberate_touch",
+                                              "balls": {"white": back}}])
+        assert what in str(info.value) or "off the cloth" in str(info.value), str(info.value)
+
+
 def test_K16_unsporting_flag_and_option():
     r = one(HIT, inject=[{"type": "touche", "unsporting": True}])
     assert r["unsporting"] and r["penalty"] == 6

@@ -41,7 +41,7 @@ def _logs(rng, n: int):
     while len(out) < n:
         st = states[int(rng.integers(len(states)))]
         lg = _random_log(rng, game, st)
-        out.append((lg, _injected(rng, st, 0.3), st.ball_in_hand == "salvo"))
+        out.append((lg, _injected(rng, st, 0.3, lg), st.ball_in_hand == "salvo"))
         if not st.game_over and len(states) < 200:
             try:
                 _, nxt = game.apply(st, lg)
