@@ -190,7 +190,10 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
     env = VecMonitor(wrapper(venv, spec))
     Algo = algo_class(tcfg.algo)
     if cfg.init_model:
-        model = Algo.load(_init_model_file(cfg.init_model), env=env, device="cpu")
+        init = _init_model_file(cfg.init_model)
+        if init is None:  # run() called without check_config
+            raise ValueError(f"init_model (--init): no model file {cfg.init_model!r}")
+        model = Algo.load(init, env=env, device="cpu")
     else:
         kw = dict(tcfg.algo_kwargs)
         kw["gamma"] = 0.9  # whole games: the learner's later shots depend on this one

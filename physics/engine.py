@@ -10,10 +10,10 @@ Structure (per table, inside ``prange``):
 2. Take the soonest event (``_soonest_event``). Ties follow a fixed priority (the scan order):
    transitions, then ball-object events (pocket before cushion before post/jaw before pin,
    lower index first), then chained pin falls, then ball-ball pairs (lower indices first).
-3. Resolve it (one ``_on_<kind>`` handler per kind of event), log the agents' state after it,
-   and repeat until every ball is at rest or pocketed and no pin is still due to fall (K-P6),
-   or ``max_events`` / ``t_max`` is reached, which is flagged in ``overflow``. The loop is
-   bounded: a shot always terminates.
+3. Resolve it (inline in ``simulate_table``'s loop, one branch per kind of event: see the
+   comment there), log the agents' state after it, and repeat until every ball is at rest or
+   pocketed and no pin is still due to fall (K-P6), or ``max_events`` / ``t_max`` is reached,
+   which is flagged in ``overflow``. The loop is bounded: a shot always terminates.
 
 Balls are stored lazily: each keeps its state at the time of its own last event, and is
 evolved in closed form when needed. Event times are exact polynomial roots (roots.py).

@@ -49,6 +49,7 @@ class LogBuilder:
         self.v0 = np.zeros((N_BALLS, 2))
         self.final = self.xy0.copy()
         self.pocket = np.full(N_BALLS, -1)
+        self.drop_t: dict[int, float] = {}  # ball -> when it dropped
         self.events: list[tuple[float, int, int, int, np.ndarray, np.ndarray]] = []
 
     def _b(self, ball: Any) -> int:
@@ -61,6 +62,8 @@ class LogBuilder:
 
     def _add(self, t: float, typ: int, i: int, j: int, pi: Any, pj: Any = None,
              vi: Sequence[float] = (0.0, 0.0)) -> LogBuilder:
+        t = float(t)
+        self._check_not_dropped(t, typ, i, j)
         si = np.zeros(7)
         si[:2] = pi
         si[2:4] = vi
@@ -73,6 +76,24 @@ class LogBuilder:
             if pj is not None:
                 self.final[j] = pj
         return self
+
+    def _check_not_dropped(self, t: float, typ: int, i: int, j: int) -> None:
+        """Nothing happens to a ball after it dropped (in time, whatever the order of the
+        calls): refuse an event of a dropped ball, and a drop before a ball's later events."""
+        ids = self.geo.ball_ids
+        for b in (i, j) if typ == EV_BALL_BALL else (i,):
+            if b in self.drop_t and t > self.drop_t[b]:
+                raise ValueError(f"{ids[b]!r} has an event at t = {t} after it dropped "
+                                 f"(at t = {self.drop_t[b]})")
+        if typ == EV_BALL_POCKET:
+            if i in self.drop_t:
+                raise ValueError(f"{ids[i]!r} drops twice (at t = {self.drop_t[i]} and {t})")
+            later = [e[0] for e in self.events if e[0] > t and i in
+                     ((e[2], e[3]) if e[1] == EV_BALL_BALL else (e[2],))]
+            if later:
+                raise ValueError(f"{ids[i]!r} drops at t = {t} but has an event at t = "
+                                 f"{min(later)} after it")
+            self.drop_t[i] = t
 
     def ball_ball(self, t: float, a: Any, b: Any, at_a: Sequence[float],
                   at_b: Sequence[float] | None = None) -> LogBuilder:
@@ -97,9 +118,10 @@ class LogBuilder:
         """``ball`` drops into goal ``goal`` at time ``t`` (centre ``at``, default the goal)."""
         b = self._b(ball)
         at = self.geo.goals[goal, :2] if at is None else at
+        self._add(t, EV_BALL_POCKET, b, int(goal), at)  # checked first: nothing changes if refused
         self.pocket[b] = goal
         self.final[b] = at
-        return self._add(t, EV_BALL_POCKET, b, int(goal), at)
+        return self
 
     def turn(self, t: float, ball: Any, at: Sequence[float], v: Sequence[float],
              motion: int = ROLLING) -> LogBuilder:

@@ -25,7 +25,7 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any
 
@@ -40,8 +40,8 @@ from cuegym.rules.golfbillard import (
     physics_paths,
 )
 from cuegym.rules.inputs import (
-    LAYOUT_TOL,
     RefereeInputError,
+    check_in_pocket,
     check_layout,
     read_sim_output,
     req_bool,
@@ -222,9 +222,11 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
         cue_ball: (T,) for play strokes, or (T, 2) where column 1 is -1 for a play stroke and
             the side-1 opening ball for an opening (indices or ids).
         cue: (T, 5) or (T, 2, 5) strikes (only the first is used for play strokes).
-        injected, players, paths, choices, rules, geo, allow_overflow: as in
-            :func:`~cuegym.rules.golfbillard.score_strokes`; for an opening ``players[t]`` is the
-            pair of partners who opened (G-31) and ``choices[t]`` may hold ``spots`` only.
+        injected, players, choices: one entry per table, always a list of T (where
+            :func:`~cuegym.rules.golfbillard.score_strokes` also takes one table's entries when
+            T = 1); for an opening ``players[t]`` is the pair of partners who opened (G-31) and
+            ``choices[t]`` may hold ``spots`` only.
+        paths, rules, geo, allow_overflow: as in :func:`~cuegym.rules.golfbillard.score_strokes`.
 
     Returns:
         (outcomes: GolfOutcome or OpeningOutcome per table, new states).
@@ -243,7 +245,7 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
     _validate_balls(states, cb, geo)
     per_table = {}
     for name, v in (("injected", injected), ("players", players), ("choices", choices)):
-        if v is not None and (isinstance(v, str | dict)
+        if v is not None and (isinstance(v, str | dict) or getattr(v, "ndim", 1) == 0
                               or not isinstance(v, Sequence | np.ndarray)):
             raise ValueError(f"{name} needs a list with one entry per table ({T}), got {v!r} "
                              "(score_stroke takes one table's entries)")
@@ -548,13 +550,25 @@ def _hand_event(e: Any, ep: str, state: GolfState, geo: GolfGeometry
                                       "motion")
     elif typ == "drop":
         g = f["goal"] = req_table_index(e["goal"], f"{ep}.goal", geo.table, "pocket")
-        gx, gy, gr = geo.goals[g]
-        if "at" in f and math.hypot(f["at"][0] - gx, f["at"][1] - gy) > gr + LAYOUT_TOL:
-            raise RefereeInputError(
-                f"{ep}.at at ({f['at'][0]:.4f}, {f['at'][1]:.4f}) is not in goal {g} "
-                f"({geo.table.pockets[g].name}) (its centre must lie within {gr} m of "
-                f"({gx}, {gy}))")
+        if "at" in f:
+            check_in_pocket(geo.table, g, f["at"][0], f["at"][1], f"{ep}.at", "goal")
     return typ, f
+
+
+def _replay(lb: LogBuilder, t: float, typ: str, f: Mapping[str, Any]) -> None:
+    """One checked ``hand_log`` event (:func:`_hand_event`) into the builder."""
+    if typ == "ball_ball":
+        lb.ball_ball(t, f["a"], f["b"], f["at_a"], f.get("at_b"))
+    elif typ == "cushion":
+        lb.cushion(t, f["ball"], f["cushion"], f["at"])
+    elif typ == "post":
+        lb.post(t, f["ball"], f["cap"], f["at"])
+    elif typ == "drop":
+        lb.drop(t, f["ball"], f["goal"], f.get("at"))
+    elif typ == "turn":
+        lb.turn(t, f["ball"], f["at"], f["v"], f["motion"])
+    else:
+        lb.rest(f["ball"], f["at"], t)
 
 
 def hand_log_json(obj: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndarray,
@@ -605,35 +619,64 @@ def hand_log_json(obj: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
         if b >= 0:
             lb.strike(int(b), strikes.get(int(b)) or _strike_velocity(cue[0, slot], prm))
     rest_path = {int(b): f"state.balls.{ids[b]}" for b in np.flatnonzero(on)}
-    dropped: dict[int, int] = {}
     for t, k, typ, f in rows:
         ep = f"{path}.events[{k}]"
-        for key in ("ball", "a", "b"):
-            if f.get(key) in dropped:
-                raise RefereeInputError(f"{ep}.{key} names {ids[f[key]]!r} after it dropped "
-                                        f"into a goal at {path}.events[{dropped[f[key]]}]")
+        try:
+            _replay(lb, t, typ, f)
+        except ValueError as exc:  # LogBuilder: an event of a ball after it dropped
+            raise RefereeInputError(f"{ep}: {exc}") from None
         if typ == "ball_ball":
-            lb.ball_ball(t, f["a"], f["b"], f["at_a"], f.get("at_b"))
             rest_path[f["a"]] = f"{ep}.at_a"
             if "at_b" in f:
                 rest_path[f["b"]] = f"{ep}.at_b"
-            continue
-        if typ == "cushion":
-            lb.cushion(t, f["ball"], f["cushion"], f["at"])
-        elif typ == "post":
-            lb.post(t, f["ball"], f["cap"], f["at"])
-        elif typ == "drop":
-            lb.drop(t, f["ball"], f["goal"], f.get("at"))
-            dropped[f["ball"]] = k
-        elif typ == "turn":
-            lb.turn(t, f["ball"], f["at"], f["v"], f["motion"])
         else:
-            lb.rest(f["ball"], f["at"], t)
-        rest_path[f["ball"]] = f"{ep}.at"
+            rest_path[f["ball"]] = f"{ep}.at"
     log = lb.build()
     final = log.rvw[0, :, 0, :2]
-    check_layout(geo.table, prm, {p: final[b] for b, p in rest_path.items() if b not in dropped})
+    check_layout(geo.table, prm, {p: final[b] for b, p in rest_path.items()
+                                  if b not in lb.drop_t})
     return log
+
+
+def _simulate_shot(shot: Any, state: GolfState, geo: GolfGeometry
+                   ) -> tuple[np.ndarray, np.ndarray, Any]:
+    """The ``score`` input's ``shot`` (a physics shot object played from ``state``: its balls, if
+    given, must be the state's) checked and simulated: (cue_ball, cue, the physics result)."""
+    from cuegym.configs import load_params
+    from cuegym.physics.api import Models
+
+    shot = req_obj(shot, "shot", ("table", "params", "models", "balls", "strike", "max_events",
+                                  "t_max"), ("strike",))
+    req_choice(shot.get("table", "golfbillard"), "shot.table", ("golfbillard",))
+    for name, rec in req_obj(shot.get("balls", {}), "shot.balls").items():
+        bp = f"shot.balls.{name}"
+        b = req_name(name, bp, geo.ball_ids, "ball")
+        rec = req_obj(rec, bp, ("x", "y"), ("x", "y"))
+        if not state.on_table[b]:
+            raise RefereeInputError(f"{bp}: that ball is scored in the state")
+        xy = (req_num(rec["x"], f"{bp}.x"), req_num(rec["y"], f"{bp}.y"))
+        if math.dist(xy, state.xy[b]) > 1e-6:
+            raise RefereeInputError(f"{bp} at {xy} differs from the state's "
+                                    f"{state.xy[b].tolist()}")
+    cb, cue = _strike_arrays(state, shot["strike"], geo, "shot.strike")
+    params_in = req_obj(shot.get("params", {}), "shot.params")
+    try:
+        params = load_params("golfbillard", **{k: req_num(v, f"shot.params.{k}")
+                                               for k, v in params_in.items()})
+    except ValueError as exc:
+        raise RefereeInputError(f"shot.params: {exc}") from None
+    try:
+        models = Models(**req_obj(shot.get("models", {}), "shot.models",
+                                  ("ball_ball", "cushion", "squirt")))
+    except (TypeError, ValueError) as exc:
+        raise RefereeInputError(f"shot.models: {exc}") from None
+    max_events = req_int(shot.get("max_events", 1000), "shot.max_events", 1)
+    t_max = req_num(shot.get("t_max", 60.0), "shot.t_max", lo=0.0)
+    if t_max <= 0.0:
+        raise RefereeInputError(f"shot.t_max must be > 0, got {t_max!r}")
+    res = simulate_strokes([state], cb, cue, geo=geo, params=params, models=models,
+                           max_events=max_events, t_max=t_max)
+    return cb, cue, res
 
 
 def score_json(payload: Any) -> dict:
@@ -647,7 +690,6 @@ def score_json(payload: Any) -> dict:
             (``state.balls.w1``, ``log.final.r2``, ``strike.V0``, ``inject[0].ball``);
             ConfigError (a ValueError) for a bad rule option.
     """
-    from cuegym.configs import load_params
 
     geo = golf_geometry()
     payload = req_obj(payload, "input", ("state", "shot", "log", "hand_log", "strike", "rules",
@@ -685,39 +727,7 @@ def score_json(payload: Any) -> dict:
     elif player is not None:
         player = req_choice(player, "player", (0, 1))
     if "shot" in payload:
-        from cuegym.physics.api import Models
-
-        shot = req_obj(payload["shot"], "shot", ("table", "params", "models", "balls", "strike",
-                                                 "max_events", "t_max"), ("strike",))
-        req_choice(shot.get("table", "golfbillard"), "shot.table", ("golfbillard",))
-        for name, rec in req_obj(shot.get("balls", {}), "shot.balls").items():
-            bp = f"shot.balls.{name}"
-            b = req_name(name, bp, geo.ball_ids, "ball")
-            rec = req_obj(rec, bp, ("x", "y"), ("x", "y"))
-            if not state.on_table[b]:
-                raise RefereeInputError(f"{bp}: that ball is scored in the state")
-            xy = (req_num(rec["x"], f"{bp}.x"), req_num(rec["y"], f"{bp}.y"))
-            if math.dist(xy, state.xy[b]) > 1e-6:
-                raise RefereeInputError(f"{bp} at {xy} differs from the state's "
-                                        f"{state.xy[b].tolist()}")
-        cb, cue = _strike_arrays(state, shot["strike"], geo, "shot.strike")
-        params_in = req_obj(shot.get("params", {}), "shot.params")
-        try:
-            params = load_params("golfbillard", **{k: req_num(v, f"shot.params.{k}")
-                                                   for k, v in params_in.items()})
-        except ValueError as exc:
-            raise RefereeInputError(f"shot.params: {exc}") from None
-        try:
-            models = Models(**req_obj(shot.get("models", {}), "shot.models",
-                                      ("ball_ball", "cushion", "squirt")))
-        except (TypeError, ValueError) as exc:
-            raise RefereeInputError(f"shot.models: {exc}") from None
-        max_events = req_int(shot.get("max_events", 1000), "shot.max_events", 1)
-        t_max = req_num(shot.get("t_max", 60.0), "shot.t_max", lo=0.0)
-        if t_max <= 0.0:
-            raise RefereeInputError(f"shot.t_max must be > 0, got {t_max!r}")
-        res = simulate_strokes([state], cb, cue, geo=geo, params=params, models=models,
-                               max_events=max_events, t_max=t_max)
+        cb, cue, res = _simulate_shot(payload["shot"], state, geo)
     else:
         form = forms[0]
         if "strike" not in payload:

@@ -89,6 +89,20 @@ def fail(path: str, reason: str) -> NoReturn:
     raise RefereeInputError(f"{path} {reason}")
 
 
+def check_in_pocket(table: TableSpec, k: int, x: float, y: float, path: str,
+                    what: str = "pocket") -> None:
+    """A ball that dropped into pocket (goal) ``k`` of ``table`` lies in its capture circle.
+
+    Raises:
+        RefereeInputError: ``"<path> at (x, y) is not in pocket k (name) it dropped into ..."``.
+    """
+    pk = table.pockets[k]
+    if math.hypot(x - pk.x, y - pk.y) > pk.radius + LAYOUT_TOL:
+        fail(path, f"at ({x:.4f}, {y:.4f}) is not in {what} {k} ({pk.name or k}) it dropped into "
+                   f"on table {table.name!r} (its centre must lie within {pk.radius} m of "
+                   f"({pk.x}, {pk.y}))")
+
+
 def _type_name(value: Any) -> str:
     if value is None:
         return "null"
@@ -398,8 +412,8 @@ def req_table_index(value: Any, path: str, table: TableSpec, kind: str) -> int:
     if kind == "cushion":
         if k < n_lines or (k - n_lines in reader.jaws):
             return k
-        fail(path, f"= {k} is not a cushion (0..{n_lines - 1}) or a jaw ({n_lines} + the jaw's "
-                   f"circle index) of table {table.name!r}")
+        jaws = (f" or a jaw ({n_lines} + the jaw's circle index)" if reader.jaws else "")
+        fail(path, f"= {k} is not a cushion (0..{n_lines - 1}){jaws} of table {table.name!r}")
     if k not in reader.posts:
         fail(path, f"= {k} is not a post (cap) of table {table.name!r} (posts: {reader.posts})")
     return k
@@ -517,11 +531,7 @@ def _read_final(final: Any, path: str, ball_ids: Sequence[str], on0: np.ndarray,
             if int(ev_j[k]) != pk:
                 fail(at(bp, "pocket"), f"= {pk}, but its ball_pocket event ({at(ev_path, int(k))})"
                                        f" names pocket {int(ev_j[k])}")
-            pk_c = table.pockets[pk]
-            if math.hypot(xy[b, 0] - pk_c.x, xy[b, 1] - pk_c.y) > pk_c.radius + LAYOUT_TOL:
-                fail(bp, f"at ({xy[b, 0]:.4f}, {xy[b, 1]:.4f}) is not in pocket {pk} "
-                         f"({pk_c.name or pk}) it dropped into (its centre must lie within "
-                         f"{pk_c.radius} m of ({pk_c.x}, {pk_c.y}))")
+            check_in_pocket(table, pk, xy[b, 0], xy[b, 1], bp)
             pocket[b] = pk
             xy[b] = 0.0
         elif state != "stationary":

@@ -63,7 +63,7 @@ from cuegym.rules.keglebillard_config import (
     default_table,
     white_spots,
 )
-from cuegym.rules.keglebillard_log import EventLog, build_log, log_from_json
+from cuegym.rules.keglebillard_log import BUILD_KINDS, EventLog, build_log, log_from_json
 
 #: Tolerance [m] when checking that a log starts from the state's positions.
 MATCH_TOL = 1e-6
@@ -527,7 +527,7 @@ def _shot_to_log(game: KeglebillardGame, state: GameState, shot: Mapping
 #: Keys of ``hand_log`` (the arguments of :func:`build_log`; its table is the state's).
 HAND_LOG_KEYS = ("events", "start", "end", "absent", "struck", "pins_up0", "overflow")
 #: Event kinds of ``hand_log.events`` (those of :func:`build_log`).
-HAND_LOG_KINDS = ("ball_ball", "cushion", "pocket", "pin", "pin_touch", "pin_pin", "transition")
+HAND_LOG_KINDS = BUILD_KINDS
 
 
 def _hand_event(e: Any, ep: str, game: KeglebillardGame, on0: Mapping[str, XY],
@@ -616,18 +616,6 @@ def _hand_log_args(obj: Any, game: KeglebillardGame, state: GameState,
         struck.append(b)
     events = [_hand_event(e, f"{path}.events[{k}]", game, start, state.pins)
               for k, e in enumerate(req_list(obj["events"], f"{path}.events"))]
-    # as build_log orders them (by time, then as listed): nothing after a ball dropped
-    dropped: dict[str, int] = {}
-    for k in sorted(range(len(events)), key=lambda k: (events[k][0], k)):
-        _, kind, a, b = events[k]
-        balls = [(2, a), (3, b)] if kind == "ball_ball" else [] if kind == "pin_pin" else \
-            [(2, a)]
-        for slot, v in balls:
-            if v in dropped:
-                raise RefereeInputError(f"{path}.events[{k}][{slot}] names {v!r} after it dropped "
-                                        f"into a pocket at {path}.events[{dropped[v]}]")
-        if kind == "pocket":
-            dropped[a] = k
     return {"events": events, "start": dict(start), "end": end, "absent": absent,
             "struck": struck, "pins_up0": list(state.pins),
             "overflow": req_int(obj.get("overflow", 0), f"{path}.overflow", 0,

@@ -41,8 +41,8 @@ from cuegym.physics.constants import (
 )
 from cuegym.rules.inputs import (
     END_REASONS,
-    LAYOUT_TOL,
     RefereeInputError,
+    check_in_pocket,
     check_layout,
     read_sim_output,
     req_bool,
@@ -324,7 +324,8 @@ def stack_logs(logs: Sequence[Any]) -> EventLog:
 #: the salvo line, whites on their spots (on another table: :func:`table_start`).
 DEFAULT_START = {"red": (-0.7, 0.1), "white": (-0.525, 0.0), "spotted": (0.525, 0.0)}
 
-_BUILD_KINDS = {"ball_ball", "cushion", "pocket", "pin", "pin_touch", "pin_pin", "transition"}
+#: The event kinds of :func:`build_log` (and of the rules CLI's ``hand_log``).
+BUILD_KINDS = ("ball_ball", "cushion", "pocket", "pin", "pin_touch", "pin_pin", "transition")
 
 
 def _build_table(table: TableSpec | str | None) -> TableSpec:
@@ -365,6 +366,84 @@ def _layout_error(table: TableSpec, balls: Mapping[str, tuple[float, float]],
                                     for path, (x, y) in balls.items() if repr(path) in msg)
         return msg
     return None
+
+
+def _layouts(table: TableSpec, pos0: Mapping, pos1: Mapping, end: Mapping | None,
+             absent_idx: set[int], pocket: np.ndarray, up0: np.ndarray, pins_up: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`build_log`'s start and rest layouts, (1, B, 3, 3) each, checked as a state's:
+    the whites' start and the rest layout legal on ``table`` (:func:`_layout_error`), a pocketed
+    ball in its pocket (default: the pocket's centre). The red's start is not checked, nor then
+    the rest: a red placed where it cannot be played is a K-19 placement foul, no shot, whose
+    log ``Kegle.apply`` ignores."""
+    rvw0 = np.zeros((1, N_BALLS, 3, 3))
+    rvw = np.zeros((1, N_BALLS, 3, 3))
+    rest = {}  # the balls at rest on the cloth at the end, by path
+    for b, name in enumerate(BALL_IDS):
+        rvw0[0, b, 0, :2] = req_xy(pos0[name], f"build_log start.{name}")
+        path = (f"build_log end.{name}" if end and name in end else
+                f"build_log start.{name} (no end given: it rests there)")
+        if b in absent_idx:
+            rvw[0, b, 0, :2] = req_xy(pos1[name], path)
+        elif pocket[b] >= 0:  # it lies where it dropped
+            pk = table.pockets[pocket[b]]
+            xy = req_xy(end[name], path) if end and name in end else (pk.x, pk.y)
+            check_in_pocket(table, int(pocket[b]), xy[0], xy[1], path)
+            rvw[0, b, 0, :2] = xy
+        else:
+            rvw[0, b, 0, :2] = rest[path] = req_xy(pos1[name], path)
+    start_xy = {f"build_log start.{name}": tuple(rvw0[0, b, 0, :2]) for b, name in
+                enumerate(BALL_IDS) if b not in absent_idx}
+    whites = {p: xy for p, xy in start_xy.items() if not p.endswith(".red")}
+    msg = _layout_error(table, whites, up0)
+    if msg is None and _layout_error(table, start_xy, up0) is None:
+        msg = _layout_error(table, rest, pins_up)
+    if msg:
+        raise RefereeInputError(msg)
+    return rvw0, rvw
+
+
+def _event_rows(events: Any, table: TableSpec) -> list[tuple[float, int, Sequence]]:
+    """:func:`build_log`'s events checked, as (time, index as given, event) in time order
+    (equal times as given)."""
+    for n, e in enumerate(req_list(events, "build_log events")):
+        if isinstance(e, str) or not isinstance(e, Sequence) or len(e) != 4 or \
+                e[1] not in BUILD_KINDS:
+            raise RefereeInputError(f"build_log events[{n}] = {show(e)}: expected (time, kind, "
+                                    f"a, b) with kind in {sorted(BUILD_KINDS)}")
+        req_num(e[0], f"build_log events[{n}] time", lo=0.0)
+        if e[1] in ("cushion", "pocket", "transition"):
+            req_int(e[3], f"build_log events[{n}] {e[1]} index", 0,
+                    {"transition": ROLLING, "pocket": len(table.pockets) - 1}.get(e[1]))
+    return sorted(((float(e[0]), i, e) for i, e in enumerate(events)), key=lambda r: r[:2])
+
+
+def _pin_event(kind: str, a: Any, b: Any, t: float, n: int, pins_up: np.ndarray,
+               toppler: np.ndarray, t_top: np.ndarray) -> tuple[int, int]:
+    """A ``pin``, ``pin_touch`` or ``pin_pin`` event of :func:`build_log` at time ``t``: its
+    agents (ev_i, ev_j); a topple updates ``pins_up``, ``toppler`` (K-P3: a ball topples a pin
+    for itself, the red and a white at the same instant for the red, a falling pin for its own
+    balls) and ``t_top`` in place."""
+    if kind == "pin_pin":
+        p, q = _pin_index(a, "pin_pin"), _pin_index(b, "pin_pin")
+        if pins_up[p] or not pins_up[q]:
+            raise RefereeInputError(f"build_log events[{n}]: pin_pin {PIN_IDS[p]} -> "
+                                    f"{PIN_IDS[q]} at t = {t} needs a fallen pin and a "
+                                    "standing one")
+        pins_up[q], toppler[q], t_top[q] = False, toppler[p], t
+        return p, q
+    i, p = _ball_index(a, kind), _pin_index(b, kind)
+    if kind == "pin":
+        if t_top[p] == t:  # K-P3: same instant
+            bits = toppler[p] | (1 << i)
+            toppler[p] = 1 if bits & 1 else bits
+        elif not pins_up[p]:
+            why = "down at the start" if t_top[p] == np.inf else f"toppled at t = {t_top[p]}"
+            raise RefereeInputError(f"build_log events[{n}]: pin {PIN_IDS[p]} is not standing "
+                                    f"at t = {t} ({why})")
+        else:
+            pins_up[p], toppler[p], t_top[p] = False, 1 << i, t
+    return i, p
 
 
 def build_log(events: Sequence[Sequence], *, start: Mapping | None = None,
@@ -418,16 +497,7 @@ def build_log(events: Sequence[Sequence], *, start: Mapping | None = None,
     up0 = np.ones(N_PINS, bool) if pins_up0 is None else np.asarray(
         [req_bool(p, f"build_log pins_up0[{k}]") for k, p in enumerate(req_list(
             pins_up0, "build_log pins_up0", N_PINS))])
-    for n, e in enumerate(req_list(events, "build_log events")):
-        if isinstance(e, str) or not isinstance(e, Sequence) or len(e) != 4 or \
-                e[1] not in _BUILD_KINDS:
-            raise RefereeInputError(f"build_log events[{n}] = {show(e)}: expected (time, kind, "
-                                    f"a, b) with kind in {sorted(_BUILD_KINDS)}")
-        req_num(e[0], f"build_log events[{n}] time", lo=0.0)
-        if e[1] in ("cushion", "pocket", "transition"):
-            req_int(e[3], f"build_log events[{n}] {e[1]} index", 0,
-                    {"transition": ROLLING, "pocket": len(table.pockets) - 1}.get(e[1]))
-    rows = sorted(((float(e[0]), i, e) for i, e in enumerate(events)), key=lambda r: r[:2])
+    rows = _event_rows(events, table)
     K = max(len(rows), 1)
     ev_type = np.zeros((1, K), np.int64)
     ev_time = np.zeros((1, K))
@@ -442,12 +512,19 @@ def build_log(events: Sequence[Sequence], *, start: Mapping | None = None,
     pins_up = up0.copy()
     toppler = np.zeros(N_PINS, np.int64)
     t_top = np.full(N_PINS, np.inf)
+    dropped: dict[int, int] = {}  # ball -> the event that dropped it
     for k, (t, n, e) in enumerate(rows):
-        if len(e) != 4 or e[1] not in _BUILD_KINDS:
-            raise ValueError(f"build_log event {e!r}: expected (time, kind, a, b) with kind in "
-                             f"{sorted(_BUILD_KINDS)}")
         kind, a, b = e[1], e[2], e[3]
         ev_time[0, k] = t
+        if kind != "pin_pin":  # nothing happens to a ball after it dropped
+            for slot, v in enumerate((a, b) if kind == "ball_ball" else (a,)):
+                i = _ball_index(v, kind)
+                if i in dropped:
+                    raise RefereeInputError(
+                        f"build_log events[{n}][{2 + slot}] names {BALL_IDS[i]!r} after it "
+                        f"dropped into a pocket at build_log events[{dropped[i]}]")
+            if kind == "pocket":
+                dropped[_ball_index(a, kind)] = n
         if kind == "ball_ball":
             i, j = sorted((_ball_index(a, "ball_ball"), _ball_index(b, "ball_ball")))
             ev_type[0, k], ev_i[0, k], ev_j[0, k] = EV_BALL_BALL, i, j
@@ -458,54 +535,10 @@ def build_log(events: Sequence[Sequence], *, start: Mapping | None = None,
             ev_type[0, k], ev_i[0, k], ev_j[0, k] = code, i, int(b)
             if kind == "pocket":
                 pocket[i], motion[i] = int(b), POCKETED
-        elif kind in ("pin", "pin_touch"):
-            i, p = _ball_index(a, kind), _pin_index(b, kind)
-            ev_type[0, k], ev_i[0, k], ev_j[0, k] = EV_BALL_PIN, i, p
-            if kind == "pin":
-                if t_top[p] == t:  # K-P3: same instant
-                    bits = toppler[p] | (1 << i)
-                    toppler[p] = 1 if bits & 1 else bits
-                elif not pins_up[p]:
-                    why = ("down at the start" if t_top[p] == np.inf else
-                           f"toppled at t = {t_top[p]}")
-                    raise RefereeInputError(f"build_log events[{n}]: pin {PIN_IDS[p]} is not "
-                                            f"standing at t = {t} ({why})")
-                else:
-                    pins_up[p], toppler[p], t_top[p] = False, 1 << i, t
-        else:
-            p, q = _pin_index(a, "pin_pin"), _pin_index(b, "pin_pin")
-            if pins_up[p] or not pins_up[q]:
-                raise RefereeInputError(f"build_log events[{n}]: pin_pin {PIN_IDS[p]} -> "
-                                        f"{PIN_IDS[q]} at t = {t} needs a fallen pin and a "
-                                        "standing one")
-            ev_type[0, k], ev_i[0, k], ev_j[0, k] = EV_PIN_PIN, p, q
-            pins_up[q], toppler[q], t_top[q] = False, toppler[p], t
-    rvw0 = np.zeros((1, N_BALLS, 3, 3))
-    rvw = np.zeros((1, N_BALLS, 3, 3))
-    rest = {}  # the balls at rest on the cloth at the end, by path
-    for b, name in enumerate(BALL_IDS):
-        rvw0[0, b, 0, :2] = req_xy(pos0[name], f"build_log start.{name}")
-        path = f"build_log end.{name}"
-        if b in absent_idx:
-            rvw[0, b, 0, :2] = req_xy(pos1[name], path)
-        elif pocket[b] >= 0:  # it lies where it dropped: in its pocket's capture circle
-            pk = table.pockets[pocket[b]]
-            xy = req_xy(end[name], path) if end and name in end else (pk.x, pk.y)
-            if math.hypot(xy[0] - pk.x, xy[1] - pk.y) > pk.radius + LAYOUT_TOL:
-                raise RefereeInputError(
-                    f"{path} at ({xy[0]:.4f}, {xy[1]:.4f}) is not in pocket {pocket[b]} "
-                    f"({pk.name}) it dropped into on table {table.name!r} (its centre must lie "
-                    f"within {pk.radius} m of ({pk.x}, {pk.y}))")
-            rvw[0, b, 0, :2] = xy
-        else:
-            rvw[0, b, 0, :2] = rest[path] = req_xy(pos1[name], path)
-    # a start that cannot be played (the red placed on a ball or pin: a K-19 placement foul,
-    # no shot; Kegle.apply ignores the log) has no rest layout to check
-    start_xy = {f"build_log start.{name}": tuple(rvw0[0, b, 0, :2]) for b, name in
-                enumerate(BALL_IDS) if b not in absent_idx}
-    msg = None if _layout_error(table, start_xy, up0) else _layout_error(table, rest, pins_up)
-    if msg:
-        raise RefereeInputError(msg)
+        else:  # a pin: touched, toppled by a ball or by a falling pin
+            ev_i[0, k], ev_j[0, k] = _pin_event(kind, a, b, t, n, pins_up, toppler, t_top)
+            ev_type[0, k] = EV_PIN_PIN if kind == "pin_pin" else EV_BALL_PIN
+    rvw0, rvw = _layouts(table, pos0, pos1, end, absent_idx, pocket, up0, pins_up)
     return read_log(dict(
         rvw=rvw, motion=motion[None], pocket=pocket[None], rvw0=rvw0, motion0=motion0[None],
         pins_up=pins_up[None], pins_up0=up0[None].copy(), pin_toppler=toppler[None],

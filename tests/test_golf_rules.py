@@ -937,9 +937,23 @@ def test_play_strokes_refuses_one_tables_entries_where_it_needs_one_per_table():
     st = state()
     log = LogBuilder(st.xy).strike("w2", (0.5, 0.0)).rest("w2", (0.0, 0.2), 1.0).build()
     cue = [[0.0, 0.0, 0.0, 0.0, 0.0]]
-    for kw, name in (({"players": 0}, "players"), ({"choices": {"spots": []}}, "choices"),
+    for kw, name in (({"players": 0}, "players"), ({"players": np.array(0)}, "players"),
+                     ({"choices": {"spots": []}}, "choices"),
                      ({"injected": "off_table"}, "injected")):
         with pytest.raises(ValueError, match=f"{name} needs a list with one entry per table"):
             play_strokes([st], log, ["w2"], cue, **kw)
     outs, states = play_strokes([st], log, ["w2"], cue, players=[None])
     assert len(outs) == len(states) == 1
+
+
+def test_log_builder_refuses_an_event_of_a_ball_after_it_dropped():
+    """Whatever the order of the calls: nothing happens to a ball after its drop."""
+    st = state()
+    with pytest.raises(ValueError, match="'w1' has an event at t = 0.9 after it dropped"):
+        LogBuilder(st.xy).strike("w1", (1.0, 0.0)).drop(0.5, "w1", 0).rest("w1", (0.0, 0.3), 0.9)
+    with pytest.raises(ValueError, match="'w1' drops at t = 0.5 but has an event at t = 0.9"):
+        LogBuilder(st.xy).strike("w1", (1.0, 0.0)).rest("w1", (0.0, 0.3), 0.9).drop(0.5, "w1", 0)
+    with pytest.raises(ValueError, match="'w1' drops twice"):
+        LogBuilder(st.xy).drop(0.5, "w1", 0).drop(0.4, "w1", 1)
+    lb = LogBuilder(st.xy).strike("w1", (1.0, 0.0)).ball_ball(0.2, "w1", "w2", (0.6, 0.0))
+    assert lb.drop(0.5, "w1", 0).build().pocket[0, idx("w1")] == 0  # earlier events are fine

@@ -198,6 +198,21 @@ def test_build_log_refuses_an_illegal_rest_layout(events, end, match):
         build_log(events, end=end)
 
 
+def test_build_log_refuses_an_event_after_a_drop_and_an_illegal_white_start():
+    with pytest.raises(ValueError, match=r"build_log events\[1\]\[2\] names 'white' after it "
+                                         r"dropped into a pocket at build_log events\[0\]"):
+        build_log([(0.1, "pocket", "white", 0), (0.2, "cushion", "white", 1)])
+    # listed out of time order: the order of the times counts
+    with pytest.raises(ValueError, match=r"events\[0\]\[2\] names 'white' after it dropped"):
+        build_log([(0.2, "cushion", "white", 1), (0.1, "pocket", "white", 0)])
+    # a white's start is checked (only the red's may be unplayable: a K-19 placement foul)
+    with pytest.raises(ValueError, match=r"'build_log start.white' at \(0.0000, 0.0000\) "
+                                         r"overlaps standing pin 0 \(king\)"):
+        build_log([(0.1, "ball_ball", "red", "white")], start={"white": (0, 0)},
+                  end={"white": (0, 0)})
+    build_log([(0.1, "cushion", "white", 1)], start={"red": (0, 0)})  # the red on the king
+
+
 def test_build_log_legal_rest_layouts_pass_and_read_back():
     game = KeglebillardGame()
     state = GameState.from_dict({"players": 2, "balls": {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 import subprocess
 import sys
@@ -253,10 +254,9 @@ def test_golf_strike_velocity_defaults_from_the_strike():
               {"type": "rest", "t": 1.0, "ball": "w1", "at": [0.65, 0.3]}]
     hard = {"ball": "w1", "V0": 3.0, "phi": 60.0}
     got = golf_score(g_input(events, hard))
-    from cuegym.configs import load_params
-    from cuegym.rules.golfbillard_game import _strike_velocity
-
-    v = _strike_velocity([3.0, 60.0, 0.0, 0.0, 0.0], load_params("golfbillard"))
+    # V = 2 V0 / (1 + m/M) = 6 / (1 + 0.21 / 0.567) m/s along phi = 60 deg (docs/physics_api.md)
+    V = 6.0 / (1.0 + 0.21 / 0.567)
+    v = (V * 0.5, V * math.sqrt(3.0) / 2.0)
     log = (LogBuilder(G_ST.xy).strike("w1", v).turn(0.2, "w1", (0.55, 0.05), (0.2, 0.1), 2)
            .cushion(0.5, "w1", 2, (0.6, 0.41925)).rest("w1", (0.65, 0.3), 1.0).build())
     assert got == g_python(log, cue=[3.0, 60.0, 0.0, 0.0, 0.0])
@@ -327,8 +327,7 @@ def test_golf_event_order_and_top_level_refusals():
             "hand_log.events[1] strikes 'w1' a second time (first at hand_log.events[0])")
     refused(golf_score, g_input([{"type": "drop", "t": 0.5, "ball": "w1", "goal": 0},
                                  {"type": "rest", "t": 0.9, "ball": "w1", "at": [0.0, 0.3]}]),
-            "hand_log.events[1].ball names 'w1' after it dropped into a goal at "
-            "hand_log.events[0]")
+            "hand_log.events[1]: 'w1' has an event at t = 0.9 after it dropped (at t = 0.5)")
     inp = g_input()
     refused(golf_score, {**inp, "hand_log": {"events": [], "end": {}}},
             "hand_log has unknown key(s) ['end']; allowed: ['events']")
