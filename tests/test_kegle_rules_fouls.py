@@ -168,13 +168,19 @@ def test_K16_injected_fouls_penalty_six(kind):
     assert r["bih"] == (kind in ("touche", "double_hit")) and not r["bih_salvo"]
 
 
-def test_K16_deliberate_touch_puts_balls_back():
+def _touch_setup():
+    """A two-player game with the balls as they lie and a shot (HIT) that leaves the white at
+    (0.2, 0.3) and the red at (0.1, -0.3): (game, state, log)."""
     game = KeglebillardGame()
     state = game.new_state(2)
     state = state.__class__(**{**state.__dict__, "balls": ((-0.7, 0.1), (-0.525, 0.0),
                                                             (0.525, 0.0)),
                                "ball_in_hand": None})
-    log = build_log(HIT, end={"white": (0.2, 0.3), "red": (0.1, -0.3)})
+    return game, state, build_log(HIT, end={"white": (0.2, 0.3), "red": (0.1, -0.3)})
+
+
+def test_K16_deliberate_touch_puts_balls_back():
+    game, state, log = _touch_setup()
     out, new = game.apply(state, log, injected=[
         {"type": "deliberate_touch", "balls": {"white": [-0.3, -0.2]}}])
     assert out.fouls == ("K-16:deliberate_touch",) and out.skaeve == 6
@@ -186,12 +192,7 @@ def test_K16_deliberate_touch_puts_balls_back():
 def test_K16_deliberate_touch_refuses_a_put_back_position_that_is_taken():
     """The put-back ball must fit among the balls the shot left and the pins still standing:
     the next state would otherwise hold overlapping balls (a state the parser refuses)."""
-    game = KeglebillardGame()
-    state = game.new_state(2)
-    state = state.__class__(**{**state.__dict__, "balls": ((-0.7, 0.1), (-0.525, 0.0),
-                                                            (0.525, 0.0)),
-                               "ball_in_hand": None})
-    log = build_log(HIT, end={"white": (0.2, 0.3), "red": (0.1, -0.3)})
+    game, state, log = _touch_setup()
     for back, what in (([0.12, -0.29], "the red where the shot left it"),
                        ([0.0, 0.08], "standing pin"), ([0.0, 0.6], "cushion")):
         with pytest.raises(ValueError, match="injected deliberate_touch balls.white") as info:
