@@ -7,7 +7,7 @@ Structure (per table, inside ``prange``):
    every ball pair, their next contact. Predictions are cached as absolute times and recomputed
    only for the balls an event changed (pooltool recomputes everything in Python; we cannot
    afford that).
-2. Take the soonest event (``_soonest_event``). Ties follow a fixed priority (the scan order):
+2. Take the soonest event (a scan in the loop). Ties follow a fixed priority (the scan order):
    transitions, then ball-object events (pocket before cushion before post/jaw before pin,
    lower index first), then chained pin falls, then ball-ball pairs (lower indices first).
 3. Resolve it (inline in ``simulate_table``'s loop, one branch per kind of event: see the
@@ -119,9 +119,11 @@ def pack_params(params, cushion_height: float, pin_radius: float, pin_height: fl
 # ---------------------------------------------------------------------------------------------
 # the per-table event loop
 #
-# The four kinds of event are resolved inline in ``simulate_table``'s loop. Handlers split out
-# per kind were measured 17-30 % slower per event: they need some thirty arrays each, and
-# numba either passes them on every call or, bundled in tuples, counts a reference per array.
+# ``simulate_table`` is one long function on purpose: its set-up, the next-event scan and the
+# four kinds of event stay inline. Handlers split out per kind were measured 17-30 % slower per
+# event (they need some thirty arrays each, and numba either passes them on every call or,
+# bundled in tuples, counts a reference per array); even the set-up and the scan as
+# ``inline="always"`` functions cost 2-3 % per event at 2-6 balls.
 # ---------------------------------------------------------------------------------------------
 
 
@@ -216,84 +218,6 @@ def alloc_scratch(B, P):
 
 
 @nb.njit(cache=True, error_model="numpy", inline="always")
-def _start(st, mo, up, prm, lines, circles, pockets, pin_spots, t0, ttr, tbb, ob_t, ob_kind,
-           ob_idx, act, p_mask, p_time, p_dir, p_sched, p_src, p_smask):
-    """Clear the scratch and the pin outputs, list the balls on the table in ``act`` and make
-    the first predictions. Returns the number of balls on the table."""
-    t0[:] = 0.0
-    ttr[:] = INF
-    ob_t[:] = INF
-    p_sched[:] = INF
-    tbb[:, :] = INF
-    ob_kind[:] = -1
-    ob_idx[:] = -1
-    p_src[:] = -1
-    p_smask[:] = 0
-    for p in range(pin_spots.shape[0]):
-        p_mask[p] = 0
-        p_time[p] = INF
-        p_dir[p, 0] = 0.0
-        p_dir[p, 1] = 0.0
-    nact = 0
-    for i in range(st.shape[0]):
-        if mo[i] != POCKETED:  # absent and pocketed balls take no part
-            act[nact] = i
-            nact += 1
-    # Every ball's transition and object event first, then each pair once (a pair's horizon
-    # needs both balls' times), evaluated as ``_pair_time(j, i)``, j > i.
-    for ii in range(nact):
-        i = act[ii]
-        ttr[i] = t0[i] + transition_time(st[i, 2], st[i, 3], st[i, 4], st[i, 5], st[i, 6], mo[i],
-                                         prm)
-        _predict_objects(i, st, mo, t0, ttr, lines, circles, pockets, pin_spots, up, prm, ob_t,
-                         ob_kind, ob_idx)
-    for jj in range(nact):
-        j = act[jj]
-        for ii in range(jj):
-            i = act[ii]
-            tbb[i, j] = _pair_time(j, i, 0.0, st, mo, t0, ttr, ob_t, prm)
-    return nact
-
-
-@nb.njit(cache=True, error_model="numpy", inline="always")
-def _soonest_event(act, nact, ttr, ob_t, tbb, p_sched):
-    """The next event as (time, kind, a, b): a is the ball (or the pin of a pin fall), b the
-    other ball of a ball-ball event. Ties go to the first in scan order (module docstring).
-    kind is -1 when nothing is due: every ball at rest or pocketed, no pin about to fall."""
-    tmin = INF
-    kind = -1
-    a = -1
-    b = -1
-    for ii in range(nact):
-        i = act[ii]
-        if ttr[i] < tmin:
-            tmin = ttr[i]
-            kind = K_TRANSITION
-            a = i
-    for ii in range(nact):
-        i = act[ii]
-        if ob_t[i] < tmin:
-            tmin = ob_t[i]
-            kind = K_OBJECT
-            a = i
-    for p in range(p_sched.shape[0]):
-        if p_sched[p] < tmin:
-            tmin = p_sched[p]
-            kind = K_PIN_FALL
-            a = p
-    for ii in range(nact):
-        i = act[ii]
-        for jj in range(ii + 1, nact):
-            j = act[jj]
-            if tbb[i, j] < tmin:
-                tmin = tbb[i, j]
-                kind = K_BALL_BALL
-                a = i
-                b = j
-    return tmin, kind, a, b
-
-
-@nb.njit(cache=True, error_model="numpy", inline="always")
 def _separate(st, a, b, nx, ny):
     """Two balls moving together along their line of centres (n) would otherwise collide again
     and again (inelastic collapse). Like pooltool's "continually touching" fix (same trigger:
@@ -343,13 +267,72 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
     p_sched = fs[3, :P]
     p_src = ints[2, :P]
     p_smask = ints[3, :P]
-    nact = _start(st, mo, up, prm, lines, circles, pockets, pin_spots, t0, ttr, tbb, ob_t,
-                  ob_kind, ob_idx, act, p_mask, p_time, p_dir, p_sched, p_src, p_smask)
+    t0[:] = 0.0
+    ttr[:] = INF
+    ob_t[:] = INF
+    p_sched[:] = INF
+    tbb[:, :] = INF
+    ob_kind[:] = -1
+    ob_idx[:] = -1
+    p_src[:] = -1
+    p_smask[:] = 0
+    for p in range(P):
+        p_mask[p] = 0
+        p_time[p] = INF
+        p_dir[p, 0] = 0.0
+        p_dir[p, 1] = 0.0
+    nact = 0
+    for i in range(B):
+        if mo[i] != POCKETED:
+            act[nact] = i
+            nact += 1
+    # Initial predictions: every ball's transition and object event first, then each pair once
+    # (a pair's horizon needs both balls' times), evaluated as ``_pair_time(j, i)``, j > i.
+    for ii in range(nact):
+        i = act[ii]
+        ttr[i] = t0[i] + transition_time(st[i, 2], st[i, 3], st[i, 4], st[i, 5], st[i, 6], mo[i],
+                                         prm)
+        _predict_objects(i, st, mo, t0, ttr, lines, circles, pockets, pin_spots, up, prm, ob_t,
+                         ob_kind, ob_idx)
+    for jj in range(nact):
+        j = act[jj]
+        for ii in range(jj):
+            i = act[ii]
+            tbb[i, j] = _pair_time(j, i, 0.0, st, mo, t0, ttr, ob_t, prm)
     n = 0
     tnow = 0.0
     overflow = 0
     while True:
-        tmin, kind, a, b = _soonest_event(act, nact, ttr, ob_t, tbb, p_sched)
+        tmin = INF
+        kind = -1
+        a = -1
+        b = -1
+        for ii in range(nact):
+            i = act[ii]
+            if ttr[i] < tmin:
+                tmin = ttr[i]
+                kind = K_TRANSITION
+                a = i
+        for ii in range(nact):
+            i = act[ii]
+            if ob_t[i] < tmin:
+                tmin = ob_t[i]
+                kind = K_OBJECT
+                a = i
+        for p in range(P):
+            if p_sched[p] < tmin:
+                tmin = p_sched[p]
+                kind = K_PIN_FALL
+                a = p
+        for ii in range(nact):
+            i = act[ii]
+            for jj in range(ii + 1, nact):
+                j = act[jj]
+                if tbb[i, j] < tmin:
+                    tmin = tbb[i, j]
+                    kind = K_BALL_BALL
+                    a = i
+                    b = j
         if kind < 0:
             break
         if tmin > t_max:
