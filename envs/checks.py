@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.cli_errors import did_you_mean, unknown
+from cuegym.physics.parallel import check_threads
 
 
 def check_num_envs(num_envs: Any) -> int:
@@ -53,15 +54,6 @@ def check_bool(name: str, value: Any) -> bool:
     if not isinstance(value, bool | np.bool_):
         raise ValueError(f"{name} must be True or False, got {value!r}")
     return bool(value)
-
-
-def check_threads(threads: Any) -> int | None:
-    """``threads`` (numba threads for the physics) as None or an int >= 1."""
-    if threads is None:
-        return None
-    if isinstance(threads, bool) or not isinstance(threads, int | np.integer) or threads < 1:
-        raise ValueError(f"threads must be None or an integer >= 1, got {threads!r}")
-    return int(threads)
 
 
 def check_seed(seed: Any) -> Any:

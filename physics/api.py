@@ -34,7 +34,7 @@ from .constants import (
     PARAM_RANGES,
 )
 from .engine import KISS, pack_params, prepare_batch, simulate_batch, simulate_serial
-from .parallel import run_serially
+from .parallel import check_threads, run_serially
 
 
 class PhysicsInputError(ValueError):
@@ -443,6 +443,81 @@ def check_memory(T: int, B: int, P: int, K: int, workspace: Workspace | None = N
     return need
 
 
+def _layout_arrays(table: TableSpec, xy, present, pins_up
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`simulate`'s ``xy`` (T, B, 2), ``present`` (T, B) and ``pins_up`` (T, P) checked
+    for shape and type (defaults: every ball present, every pin standing)."""
+    xy = np.asarray(xy, dtype=np.float64)
+    if xy.ndim != 3 or xy.shape[2] != 2:
+        raise PhysicsInputError(f"xy must have shape (T, B, 2), got {xy.shape}")
+    T, B, _ = xy.shape
+    if B > 62:
+        raise PhysicsInputError(f"at most 62 balls per table, got {B}")
+    if T > MAX_TABLES:
+        raise PhysicsInputError(f"at most {MAX_TABLES} tables per call, got {T}")
+    xy = _as_array("xy", xy, (T, B, 2))
+    P = len(table.pin_spots)
+    present = (np.ones((T, B), bool) if present is None
+               else _as_array("present", present, (T, B), bool))
+    pins = (np.ones((T, P), bool) if pins_up is None
+            else _as_array("pins_up", pins_up, (T, P), bool))
+    return xy, present, pins
+
+
+def _run_limits(max_events, t_max, threads) -> tuple[int, float, int]:
+    """:func:`simulate`'s log size, time limit [s] and thread count, checked
+    (``threads=None``: numba's setting)."""
+    if (not isinstance(max_events, int | np.integer) or isinstance(max_events, bool)
+            or not 1 <= max_events <= MAX_EVENTS):
+        raise PhysicsInputError(f"max_events must be an integer in [1, {MAX_EVENTS}], got "
+                                f"{max_events!r}")
+    try:
+        t_max = float(t_max)
+    except (TypeError, ValueError):
+        raise PhysicsInputError(f"t_max must be a number, got {t_max!r}") from None
+    if not (0 < t_max <= MAX_T):
+        raise PhysicsInputError(f"t_max must be in (0, {MAX_T}] s, got {t_max!r}")
+    try:
+        n_threads = check_threads(threads)
+    except ValueError as exc:
+        raise PhysicsInputError(str(exc)) from None
+    return int(max_events), t_max, numba.get_num_threads() if n_threads is None else n_threads
+
+
+def _initial_motion(v, w, T: int, B: int, ball_names, table_names) -> np.ndarray:
+    """(T, B, 5) vx, vy [m/s], wx, wy, wz [rad/s] before the strikes: the given ``v`` (T, B, 2)
+    and ``w`` (T, B, 3), checked against the speed and spin limits, else zero."""
+    vw = np.zeros((T, B, 5))
+    if v is not None:
+        vw[..., 0:2] = _as_array("v", v, (T, B, 2))
+        _check_norm("v", vw[..., 0:2], MAX_SPEED, "m/s", table_names, ball_names)
+    if w is not None:
+        vw[..., 2:5] = _as_array("w", w, (T, B, 3))
+        _check_norm("w", vw[..., 2:5], MAX_SPIN, "rad/s", table_names, ball_names)
+    return vw
+
+
+def _strike_arrays(cue_ball, cue, present: np.ndarray, table_names
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The strikes as (T, S) struck balls (-1: none) and (T, S, 5) V0, phi, theta, a, b,
+    checked (:func:`_check_strikes`); no ``cue_ball``: one empty slot per table."""
+    T = present.shape[0]
+    if cue_ball is None:
+        return np.full((T, 1), -1, np.int64), np.zeros((T, 1, 5))
+    cb = np.asarray(cue_ball)
+    if cb.ndim == 1:
+        cb = cb[:, None]
+    cb = _as_array("cue_ball", cb, (T, cb.shape[1] if cb.ndim == 2 else -1), np.int64)
+    if cue is None:
+        raise PhysicsInputError("cue_ball given without cue parameters")
+    cue_arr = np.asarray(cue, dtype=np.float64)
+    if cue_arr.ndim == 2:
+        cue_arr = cue_arr[:, None, :]
+    cue_arr = _as_array("cue", cue_arr, (T, cb.shape[1], 5))
+    _check_strikes(cb, cue_arr, present, table_names)
+    return cb, cue_arr
+
+
 def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=None, v=None,
              w=None, present=None, pins_up=None, models: Models | None = None,
              max_events: int = 1000, t_max: float = 60.0, threads: int | None = None,
@@ -477,55 +552,15 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
         :class:`SimResult`.
     """
     models = models or Models()
-    xy = np.asarray(xy, dtype=np.float64)
-    if xy.ndim != 3 or xy.shape[2] != 2:
-        raise PhysicsInputError(f"xy must have shape (T, B, 2), got {xy.shape}")
+    xy, present, pins = _layout_arrays(table, xy, present, pins_up)
     T, B, _ = xy.shape
-    if B > 62:
-        raise PhysicsInputError(f"at most 62 balls per table, got {B}")
-    if T > MAX_TABLES:
-        raise PhysicsInputError(f"at most {MAX_TABLES} tables per call, got {T}")
-    xy = _as_array("xy", xy, (T, B, 2))
-    P = len(table.pin_spots)
-    present = (np.ones((T, B), bool) if present is None
-               else _as_array("present", present, (T, B), bool))
-    pins = (np.ones((T, P), bool) if pins_up is None
-            else _as_array("pins_up", pins_up, (T, P), bool))
-    if (not isinstance(max_events, int | np.integer) or isinstance(max_events, bool)
-            or not 1 <= max_events <= MAX_EVENTS):
-        raise PhysicsInputError(f"max_events must be an integer in [1, {MAX_EVENTS}], got "
-                                f"{max_events!r}")
-    try:
-        t_max = float(t_max)
-    except (TypeError, ValueError):
-        raise PhysicsInputError(f"t_max must be a number, got {t_max!r}") from None
-    if not (0 < t_max <= MAX_T):
-        raise PhysicsInputError(f"t_max must be in (0, {MAX_T}] s, got {t_max!r}")
+    P = pins.shape[1]
+    K, t_max, n_threads = _run_limits(max_events, t_max, threads)
     check_physics(table, params, kiss)
     if validate:
         validate_layout(table, params, xy, present, pins, ball_names, table_names)
-    vw = np.zeros((T, B, 5))
-    if v is not None:
-        vw[..., 0:2] = _as_array("v", v, (T, B, 2))
-        _check_norm("v", vw[..., 0:2], MAX_SPEED, "m/s", table_names, ball_names)
-    if w is not None:
-        vw[..., 2:5] = _as_array("w", w, (T, B, 3))
-        _check_norm("w", vw[..., 2:5], MAX_SPIN, "rad/s", table_names, ball_names)
-    if cue_ball is None:
-        cb = np.full((T, 1), -1, np.int64)
-        cue_arr = np.zeros((T, 1, 5))
-    else:
-        cb = np.asarray(cue_ball)
-        if cb.ndim == 1:
-            cb = cb[:, None]
-        cb = _as_array("cue_ball", cb, (T, cb.shape[1] if cb.ndim == 2 else -1), np.int64)
-        if cue is None:
-            raise PhysicsInputError("cue_ball given without cue parameters")
-        cue_arr = np.asarray(cue, dtype=np.float64)
-        if cue_arr.ndim == 2:
-            cue_arr = cue_arr[:, None, :]
-        cue_arr = _as_array("cue", cue_arr, (T, cb.shape[1], 5))
-        _check_strikes(cb, cue_arr, present, table_names)
+    vw = _initial_motion(v, w, T, B, ball_names, table_names)
+    cb, cue_arr = _strike_arrays(cue_ball, cue, present, table_names)
     prm = pack_params(params, table.cushion_height, table.pin_radius, table.pin_height, kiss)
     st = np.zeros((T, B, 7))
     st[..., 0:2] = xy
@@ -537,7 +572,6 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     pins0 = pins.copy()
     pk = np.full((T, B), -1, np.int32)
     arrs = kernel_arrays(table, params)
-    K = int(max_events)
     if workspace is None:
         workspace = Workspace()
     check_memory(T, B, P, K, workspace)
@@ -550,9 +584,6 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     args = (st, mo, pk, up, arrs["lines"], arrs["circles"], arrs["circle_kind"], arrs["pockets"],
             arrs["pin_spots"], prm, models.codes(), t_max, p_mask, p_time, p_dir, ev_type,
             ev_time, ev_i, ev_j, ev_state, ev_motion, n_events, t_end, overflow)
-    n_threads = numba.get_num_threads() if threads is None else int(threads)
-    if n_threads < 1:
-        raise PhysicsInputError(f"threads must be >= 1, got {threads!r}")
     if run_serially(T, n_threads):
         simulate_serial(*args)
     else:

@@ -6,8 +6,10 @@ The one place that decides it, for the physics (``simulate``) and the golfbillar
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import numba
+import numpy as np
 
 _IMPORT_PID = os.getpid()
 
@@ -22,6 +24,19 @@ def pool_unusable() -> bool:
         return numba.threading_layer() == "omp"
     except ValueError:  # no pool was started before the fork
         return False
+
+
+def check_threads(threads: Any) -> int | None:
+    """``threads`` (numba threads for a batched kernel) as None or an int >= 1.
+
+    Raises:
+        ValueError: anything else (2.5 was silently 2, "4" a TypeError deep inside).
+    """
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, int | np.integer) or threads < 1:
+        raise ValueError(f"threads must be None or an integer >= 1, got {threads!r}")
+    return int(threads)
 
 
 def run_serially(n_tables: int, threads: int) -> bool:

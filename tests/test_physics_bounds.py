@@ -95,6 +95,10 @@ def test_limits_on_events_time_and_list_length(kegle):
         simulate_json(_shot(t_max=1e9))
     with pytest.raises(PhysicsInputError, match=f"at most {MAX_JSON_SHOTS} shots"):
         simulate_json([{}] * (MAX_JSON_SHOTS + 1))
+    for bad in (0, 2.5, "4", True):  # 2.5 ran on 2 threads; 0 was refused only after the work
+        with pytest.raises(PhysicsInputError, match=f"threads must be None or an integer >= 1, "
+                                                    f"got {bad!r}"):
+            simulate(table, p, XY, threads=bad)
 
 
 def test_memory_is_estimated_up_front(kegle):
