@@ -447,12 +447,18 @@ def _strike_arrays(state: GolfState, obj: Any, geo: GolfGeometry, where: str
     return cb, cue
 
 
-def _strike_velocity(cue_row: np.ndarray, prm: Any) -> tuple[float, float]:
-    """The cue ball's velocity just after the strike ``[V0, phi, theta, a, b]``:
-    V = 2 V0 / (1 + m/M + 5/2 (a^2 + b^2)), along phi."""
-    V0, phi, _theta, a, bb = cue_row
-    V = 2 * V0 / (1 + prm.m / prm.M + 2.5 * (a * a + bb * bb))
-    return V * np.cos(np.radians(phi)), V * np.sin(np.radians(phi))
+def _strike_velocity(cue_row: np.ndarray, prm: Any, geo: GolfGeometry) -> tuple[float, float]:
+    """The cue ball's velocity [m/s] just after the strike ``[V0, phi, theta, a, b]``, from the
+    physics' own strike model (:func:`cuegym.physics.resolve.strike`, no squirt, the default
+    ``Models``): V = 2 V0 / (1 + m/M + 5/2 (a^2 + b^2)), its level part V cos(theta) along phi."""
+    from cuegym.physics.engine import pack_params
+    from cuegym.physics.resolve import strike
+
+    V0, phi, theta, a, bb = (float(x) for x in cue_row)
+    t = geo.table
+    kernel_prm = pack_params(prm, t.cushion_height, t.pin_radius, t.pin_height)
+    vx, vy, *_ = strike(V0, math.radians(phi), math.radians(theta), a, bb, 0.0, kernel_prm)
+    return vx, vy
 
 
 def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndarray,
@@ -460,9 +466,10 @@ def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
     """A one-table log from an output object of ``cuegym.physics.simulate_json``.
 
     The JSON output has no positions or velocities at events: the cue balls' initial velocity
-    is rebuilt from the strike (V = 2 V0 / (1 + m/M + 5/2 (a^2 + b^2)), along phi), and zone
-    questions about paths (G-3, G-14, G-21) see each ball moving straight from its start to its
-    end. Score a ``shot`` instead of a ``log`` for exact paths.
+    is rebuilt from the strike by the physics' strike model (V = 2 V0 / (1 + m/M + 5/2 (a^2 +
+    b^2)), its level part V cos(theta) along phi), and zone questions about paths (G-3, G-14,
+    G-21) see each ball moving straight from its start to its end. Score a ``shot`` instead of
+    a ``log`` for exact paths.
 
     Raises:
         RefereeInputError (a ValueError): one line naming the JSON path of the bad value; the
@@ -492,7 +499,7 @@ def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
         b = int(cue_ball[0, k])
         if b < 0:
             continue
-        rvw0[0, b, 1, :2] = _strike_velocity(cue[0, k], prm)
+        rvw0[0, b, 1, :2] = _strike_velocity(cue[0, k], prm, geo)
     rvw = rvw0.copy()
     rvw[0, :, 1] = 0.0
     dropped = so.pocket >= 0  # a dropped ball keeps its start position in rvw
@@ -617,7 +624,7 @@ def hand_log_json(obj: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
     lb = LogBuilder(state.xy, geo)
     for slot, b in enumerate(np.asarray(cue_ball)[0]):
         if b >= 0:
-            lb.strike(int(b), strikes.get(int(b)) or _strike_velocity(cue[0, slot], prm))
+            lb.strike(int(b), strikes.get(int(b)) or _strike_velocity(cue[0, slot], prm, geo))
     rest_path = {int(b): f"state.balls.{ids[b]}" for b in np.flatnonzero(on)}
     for t, k, typ, f in rows:
         ep = f"{path}.events[{k}]"

@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from test_rules_hostile import refused  # one line, naming the fragment
 
@@ -260,6 +261,25 @@ def test_golf_strike_velocity_defaults_from_the_strike():
     log = (LogBuilder(G_ST.xy).strike("w1", v).turn(0.2, "w1", (0.55, 0.05), (0.2, 0.1), 2)
            .cushion(0.5, "w1", 2, (0.6, 0.41925)).rest("w1", (0.65, 0.3), 1.0).build())
     assert got == g_python(log, cue=[3.0, 60.0, 0.0, 0.0, 0.0])
+
+
+def test_golf_strike_velocity_of_a_raised_cue_is_the_physics_strike():
+    """A raised cue leaves the ball with the level part of V (V cos(theta)), as the physics'
+    strike does: the rebuilt velocity is the one ``physics.simulate`` starts the ball with."""
+    from cuegym.configs import load_params
+    from cuegym.physics import simulate
+    from cuegym.rules.golf_config import golf_geometry
+    from cuegym.rules.golfbillard_game import _strike_velocity
+
+    prm = load_params("golfbillard")
+    geo = golf_geometry()
+    row = np.array([2.0, 30.0, 40.0, 0.1, -0.2])
+    got = _strike_velocity(row, prm, geo)
+    V = 4.0 / (1.0 + 0.21 / 0.567 + 2.5 * (0.01 + 0.04)) * math.cos(math.radians(40.0))
+    phi = math.radians(30.0)
+    assert got == pytest.approx((V * math.cos(phi), V * math.sin(phi)), rel=1e-12)
+    res = simulate(geo.table, prm, np.zeros((1, 1, 2)), cue_ball=[0], cue=row[None])
+    assert got == pytest.approx(tuple(res.rvw0[0, 0, 1, :2]), rel=1e-12)
 
 
 def test_golf_foul_scenario_equals_log_builder():
