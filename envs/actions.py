@@ -30,11 +30,13 @@ def unit_box(dim: int) -> gym.spaces.Box:
     return gym.spaces.Box(-1.0, 1.0, (dim,), np.float32)
 
 
-def check_actions(actions, n: int, dim: int, *, clip: bool) -> np.ndarray:
+def check_actions(actions, n: int | None, dim: int, *, clip: bool) -> np.ndarray:
     """Validate a batch of actions and return it as a float64 (n, dim) array.
 
     Args:
-        actions: (n, dim) array-like (or (dim,) when n == 1).
+        actions: (n, dim) array-like, a vector env's batch; with ``n=None`` one env's (dim,)
+            action, returned as (1, dim). Nothing else is reshaped: a (1, dim) action to a
+            single env, or a (dim,) one to a vector env of one table, is a shape error.
         clip: clip values outside [-1, 1] instead of raising.
 
     Raises:
@@ -54,21 +56,22 @@ def check_actions(actions, n: int, dim: int, *, clip: bool) -> np.ndarray:
         raise ValueError(f"action must be numeric: real numbers (float or int), got dtype "
                          f"{raw.dtype}: {shown}")
     a = raw.astype(np.float64, copy=False)
-    if a.shape == (dim,) and n == 1:
+    want = (dim,) if n is None else (n, dim)
+    if a.shape != want:
+        raise ValueError(f"action must have shape {want}, got {a.shape}")
+    single = n is None
+    if single:
         a = a[None]
-    if a.shape != (n, dim):
-        raise ValueError(f"action must have shape {(n, dim) if n > 1 else (dim,)}, got "
-                         f"{a.shape}")
     finite = np.isfinite(a)
     if not finite.all():
         t, k = np.argwhere(~finite)[0]
-        where = f"action[{k}]" if n == 1 else f"action[{t}, {k}]"
+        where = f"action[{k}]" if single else f"action[{t}, {k}]"
         raise ValueError(f"{where} is {float(a[t, k])!r}: actions must be finite")
     out = (a < -1.0) | (a > 1.0)
     if out.any():
         if not clip:
             t, k = np.argwhere(out)[0]
-            where = f"action[{k}]" if n == 1 else f"action[{t}, {k}]"
+            where = f"action[{k}]" if single else f"action[{t}, {k}]"
             raise ValueError(f"{where} = {float(a[t, k])!r} is outside [-1, 1] (pass clip=True "
                              "to the env to clip instead)")
         a = np.clip(a, -1.0, 1.0)

@@ -13,11 +13,13 @@ trajectory of a single env reset with ``seed=s + i`` (the convention of gymnasiu
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from gymnasium.envs.registration import EnvSpec
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 
@@ -33,6 +35,8 @@ class Core:
         n: number of tables. rngs: one ``numpy.random.Generator`` per table.
         observation_space, action_space: the single-table spaces.
         clip: clip out-of-range actions instead of raising.
+        max_episode_steps: the learner steps after which an episode truncates (the full-game
+            cores' ``settings.max_steps``); None for the Shot cores, whose episodes are one step.
     """
 
     n: int
@@ -41,6 +45,7 @@ class Core:
     action_space: gym.spaces.Box
     clip: bool = False
     render_mode: str | None = None
+    max_episode_steps: int | None = None
 
     def reset(self, idx: np.ndarray) -> dict[str, np.ndarray]:
         """Start new episodes on tables ``idx``; returns reset info arrays (len(idx), ...)."""
@@ -89,21 +94,16 @@ def _masked(info: dict, mask: np.ndarray) -> dict:
 def table_seeds(seed, n: int) -> list[int | None]:
     """Per-table seeds: an int ``s`` gives ``s, s + 1, ...``; a sequence of n ints (or None) is
     used as is. Anything else (a float, a string, a bool) raises a ValueError naming it."""
-    seed = check_seed(seed)
-    if seed is None:
-        return [None] * n
-    if isinstance(seed, int):
-        return [seed + i for i in range(n)]
     if isinstance(seed, str | bytes) or not isinstance(seed, Sequence | np.ndarray):
-        raise ValueError(f"seed must be None, an int or a sequence of {n} ints, got {seed!r}")
-    seeds = [check_seed(s) for s in seed]
-    if len(seeds) != n:
-        raise ValueError(f"seed must be an int or {n} seeds, got {len(seeds)}")
-    bad = [s for s in seeds if s is not None and not isinstance(s, int)]
-    if bad:
-        raise ValueError(f"seed must be None, an int or a sequence of {n} ints, got {bad[0]!r} "
-                         f"in {seed!r}")
-    return seeds
+        seed = check_seed(seed)
+        return [None] * n if seed is None else [seed + i for i in range(n)]
+    if np.ndim(seed) != 1 or len(seed) != n:
+        raise ValueError(f"seed must be an int or {n} seeds, got {np.shape(seed)} seeds")
+    try:
+        return [check_seed(s) for s in seed]
+    except ValueError as exc:
+        raise ValueError(f"seed must be None, an int or a sequence of {n} ints: {exc} in "
+                         f"{seed!r}") from None
 
 
 def _reset_mask(options: dict[str, Any], n: int) -> np.ndarray:
@@ -170,7 +170,7 @@ class CoreVectorEnv(VectorEnv):
         fresh = not self._started or any(s is not None for s in seeds)
         rngs = [seeding.np_random(s)[0] if mask[t] and (s is not None or not self._started)
                 else None for t, s in enumerate(seeds)] if fresh else []
-        super().reset(seed=seeds[0] if isinstance(check_seed(seed), int) else None)
+        super().reset(seed=seeds[0] if isinstance(seed, int | np.integer) else None)
         for t, rng in enumerate(rngs):
             if rng is not None:
                 self.core.rngs[t] = rng
@@ -215,7 +215,13 @@ class CoreVectorEnv(VectorEnv):
     # SB3-style helpers (the SB3 adapter forwards to these)
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Call a method of the core (or read an attribute), once for the whole batch,
-        returned once per table."""
+        returned once per table. ``"render"`` is the env's own :meth:`render`, one frame per
+        table (as ``SyncVectorEnv.call("render")`` gives)."""
+        if name == "render":
+            if args or kwargs:
+                raise ValueError(f"render takes no arguments, got {args!r} {kwargs!r}")
+            frames = self.render()
+            return (None,) * self.num_envs if frames is None else frames
         attr = getattr(self.core, name)
         value = attr(*args, **kwargs) if callable(attr) else attr
         return (value,) * self.num_envs
@@ -270,6 +276,7 @@ class CoreEnv(HumanDisplay, gym.Env):
         if core.n != 1:
             raise ValueError("a single env needs a core of one table")
         self.core = core
+        self._spec: EnvSpec | None = None
         self.observation_space = core.observation_space
         self.action_space = core.action_space
         self.render_mode = core.render_mode
@@ -293,6 +300,22 @@ class CoreEnv(HumanDisplay, gym.Env):
         return self.core.observe()[0], info
 
     @property
+    def spec(self) -> EnvSpec | None:
+        """The spec ``gymnasium.make`` set, its ``max_episode_steps`` the env's own truncation
+        limit (full-game envs: ``settings.max_steps``), so that wrappers reading the spec
+        (``TimeAwareObservation``) see it. A ``max_episode_steps`` given to ``gymnasium.make``
+        is a ``TimeLimit`` around the env: it can only shorten the episodes; a longer limit
+        goes in ``settings={"max_steps": N}``."""
+        spec, limit = self._spec, self.core.max_episode_steps
+        if spec is None or limit is None or spec.max_episode_steps is not None:
+            return spec
+        return dataclasses.replace(spec, max_episode_steps=int(limit))
+
+    @spec.setter
+    def spec(self, value: EnvSpec | None) -> None:
+        self._spec = value
+
+    @property
     def np_random(self) -> np.random.Generator:
         """The table's generator (shot noise, start positions, opponents)."""
         return gym.Env.np_random.fget(self)
@@ -307,7 +330,7 @@ class CoreEnv(HumanDisplay, gym.Env):
         if self._done:
             raise RuntimeError("call reset() before step(): no episode is running (never reset, or "
                                "the last one ended)")
-        a = check_actions(action, 1, self.action_space.shape[0], clip=self.core.clip)
+        a = check_actions(action, None, self.action_space.shape[0], clip=self.core.clip)
         reward, terminated, truncated, info = self.core.step(a)
         self._done = bool(terminated[0] or truncated[0])
         if self.render_mode == "human":

@@ -56,14 +56,15 @@ def check_bool(name: str, value: Any) -> bool:
     return bool(value)
 
 
-def check_seed(seed: Any) -> Any:
-    """A reset seed: a bool raises (``seed=True`` would silently be seed 1), a numpy integer
-    becomes an int; anything else is left to gymnasium's own seed check (an int >= 0)."""
-    if isinstance(seed, bool | np.bool_):
-        raise ValueError(f"seed must be None or an integer >= 0, got {seed!r}")
-    if isinstance(seed, np.integer):
-        return int(seed)
-    return seed
+def check_seed(seed: Any) -> int | None:
+    """A reset seed: None or an integer >= 0 (a numpy integer becomes an int). A bool
+    (``seed=True`` would silently be seed 1), a float, a string or a negative number raises a
+    ValueError naming it (gymnasium's own check raises its ``gymnasium.error.Error``)."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool | np.bool_) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed must be None or an integer >= 0, got {_short(seed)}")
+    return int(seed)
 
 
 def check_bank(positions: Any, cls: type, game: str) -> Any:

@@ -425,6 +425,11 @@ class GolfGameCore(Core):
         self._play_opponents(idx, None)
         return {"side": self.side[idx].copy()}
 
+    @property
+    def max_episode_steps(self) -> int:
+        """Learner steps before an episode truncates (``settings.max_steps``)."""
+        return self.settings.max_steps
+
     def observe(self) -> np.ndarray:
         return self.game.observe(self.states, self.side)
 

@@ -125,7 +125,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         self._cumulative_rewards[agent] = 0.0
         st = self.game_state
         side = self._side(agent)
-        a = check_actions(action, 1, self._act_space.shape[0], clip=self.clip)
+        a = check_actions(action, None, self._act_space.shape[0], clip=self.clip)
         sides = np.array([side])
         cue1 = self.noise.execute(self.map.strikes(a, sides), [self.np_random])[0]
         self._clear_rewards()

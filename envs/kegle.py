@@ -438,6 +438,11 @@ class KegleGameCore(Core):
             todo = todo[~self._learner_in()[todo]]
         return {"seat": self.seat[idx].copy()}
 
+    @property
+    def max_episode_steps(self) -> int:
+        """Learner steps before an episode truncates (``settings.max_steps``)."""
+        return self.settings.max_steps
+
     def observe(self) -> np.ndarray:
         return self.game.observe(self.states, self.seat)
 

@@ -107,7 +107,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
             return
         self._cumulative_rewards[agent] = 0.0
         shooter = self._player(agent)
-        a = check_actions(action, 1, self._act_space.shape[0], clip=self.clip)
+        a = check_actions(action, None, self._act_space.shape[0], clip=self.clip)
         strikes = Strikes(self.map.strikes(a), np.zeros(1, np.int64),
                           self.map.placements(a, self.states.hand))
         s = self.settings

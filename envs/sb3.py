@@ -186,6 +186,11 @@ class CuegymVecEnv(VecEnv):
 
     def env_method(self, method_name: str, *method_args, indices: VecEnvIndices = None,
                    **method_kwargs) -> list[Any]:
+        """A method of the shared core, once, its value for each table of ``indices``;
+        ``"render"`` gives each table's own frame."""
+        if method_name == "render":
+            frames = self.venv.call("render", *method_args, **method_kwargs)
+            return [frames[i] for i in self._get_indices(indices)]
         value = getattr(self.venv.core, method_name)(*method_args, **method_kwargs)
         return [value for _ in self._get_indices(indices)]
 

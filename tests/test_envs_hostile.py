@@ -4,6 +4,7 @@ refusal; PettingZoo order errors and wrappers; the animated render and its video
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import gymnasium as gym
@@ -17,6 +18,7 @@ from cuegym.envs.actions import check_actions
 from cuegym.envs.checks import check_num_envs, check_render_mode, check_reset_options
 
 SHOT_IDS = ("cuegym/KeglebillardShot-v0", "cuegym/GolfbillardShot-v0")
+GAME_IDS = ("cuegym/Keglebillard-v0", "cuegym/Golfbillard-v0")
 HYP = settings(max_examples=60, deadline=None,
                suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -77,8 +79,8 @@ def test_unknown_reset_option_and_bad_seed_leave_the_env_usable(env_id):
     env = gym.make(env_id)
     with pytest.raises(ValueError, match=r"no reset options, got \['bogus'\]"):
         env.reset(seed=0, options={"bogus": 1})
-    with pytest.raises(gym.error.Error, match="Seed must be"):
-        env.reset(seed=-1)
+    with pytest.raises(ValueError, match="seed must be None or an integer >= 0, got -1"):
+        env.reset(seed=-1)  # was: gymnasium.error.Error
     obs, _ = env.reset(seed=0)
     assert env.observation_space.contains(obs)
     _, _, terminated, _, _ = env.step(env.action_space.sample())
@@ -116,7 +118,7 @@ wrong_dtype = st.one_of(
 @given(action=wrong_dtype)
 def test_actions_of_the_wrong_dtype_are_refused(action):
     with pytest.raises(ValueError, match="action must be numeric"):
-        check_actions(action, 1, 7, clip=True)  # clip never turns them into numbers
+        check_actions(action, None, 7, clip=True)  # clip never turns them into numbers
 
 
 @HYP
@@ -126,13 +128,13 @@ def test_non_finite_or_out_of_range_actions_raise_and_valid_ones_pass(action):
     a = np.array(action, np.float32)
     if not np.isfinite(a).all():
         with pytest.raises(ValueError, match="must be finite"):
-            check_actions(a, 1, 7, clip=True)
+            check_actions(a, None, 7, clip=True)
     elif np.abs(a).max() > 1:
         with pytest.raises(ValueError, match=r"outside \[-1, 1\]"):
-            check_actions(a, 1, 7, clip=False)
-        assert np.abs(check_actions(a, 1, 7, clip=True)).max() <= 1
+            check_actions(a, None, 7, clip=False)
+        assert np.abs(check_actions(a, None, 7, clip=True)).max() <= 1
     else:
-        np.testing.assert_array_equal(check_actions(a, 1, 7, clip=False)[0], a)
+        np.testing.assert_array_equal(check_actions(a, None, 7, clip=False)[0], a)
 
 
 @pytest.mark.parametrize("env_id", SHOT_IDS)
@@ -191,8 +193,8 @@ def test_pettingzoo_step_before_reset_and_after_the_end(module):
     raw = m.raw_env(settings={"max_steps": 3})
     with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
         raw.step(np.zeros(7, np.float32))
-    with pytest.raises(gym.error.Error, match="Seed must be"):
-        raw.reset(seed=-1)
+    with pytest.raises(ValueError, match="seed must be None or an integer >= 0, got -1"):
+        raw.reset(seed=-1)  # was: gymnasium.error.Error
     with pytest.raises(ValueError, match="mapping"):
         raw.reset(seed=0, options=["x"])
     raw.reset(seed=0)
@@ -308,17 +310,17 @@ def test_a_bank_of_the_other_game_is_refused_at_construction():
 
 
 @pytest.mark.parametrize("seed, match", [
-    (2.5, "seed must be None, an int or a sequence of 3 ints, got 2.5"),  # was: TypeError
+    (2.5, "seed must be None or an integer >= 0, got 2.5"),  # was: TypeError
     ("abc", "got 'abc'"),  # was: int('a')
     (True, "seed must be None or an integer >= 0, got True"),  # was: seed 1
     ([1.5, 2, 3], r"got 1.5 in \[1.5, 2, 3\]"),  # was: 1, 2, 3
-    ([1, -1, 2], "Seed must be greater or equal to zero"),  # was: table 0 reseeded first
+    ([1, -1, 2], r"got -1 in \[1, -1, 2\]"),  # was: table 0 reseeded first
 ])
 def test_vector_reset_refuses_bad_seeds_and_keeps_its_generators(seed, match):
     venv = _vec(K_SHOT)
     obs0, _ = venv.reset(seed=0)
     before = _rng_states(venv)
-    with pytest.raises((ValueError, gym.error.Error), match=match):
+    with pytest.raises(ValueError, match=match):
         venv.reset(seed=seed)
     assert _rng_states(venv) == before
     obs, _ = venv.reset(seed=0)
@@ -351,11 +353,15 @@ def test_first_vector_reset_must_reset_every_table():
     venv.step(np.zeros((3, 7)))
 
 
-@pytest.mark.parametrize("env_id", SHOT_IDS)
-def test_single_env_refuses_a_bool_seed_and_takes_numpy_ints(env_id):
+@pytest.mark.parametrize("env_id", SHOT_IDS + GAME_IDS)
+def test_single_env_refuses_bool_float_str_and_negative_seeds_and_takes_numpy_ints(env_id):
     env = gym.make(env_id)
     with pytest.raises(ValueError, match="seed must be None or an integer >= 0, got True"):
         env.reset(seed=True)  # was: seed 1
+    for bad in (1.5, "3", -1, [3]):  # was: gymnasium.error.Error naming the type, not the value
+        with pytest.raises(ValueError, match=f"seed must be None or an integer >= 0, got "
+                                             f"{re.escape(repr(bad))}"):
+            env.reset(seed=bad)
     a, _ = env.reset(seed=np.int64(3))  # was: gymnasium's "must be a python integer"
     b, _ = env.reset(seed=3)
     np.testing.assert_array_equal(a, b)
@@ -513,3 +519,61 @@ def test_agents_refuse_observations_and_the_other_games_states(game, obs_dim):
         if game == "golfbillard":
             with pytest.raises(ValueError, match="side must be 0 or 1, got 2"):  # IndexError
                 agent.act_opening(states, 2, rng)
+
+
+def test_actions_are_not_reshaped_between_single_and_vector_form():
+    """A single env takes (7,) only, a vector env (n, 7) only, even for n = 1 (a (1, 7) action
+    to a single env was played as if it were (7,), outside its action space)."""
+    with pytest.raises(ValueError, match=r"action must have shape \(7,\), got \(1, 7\)"):
+        check_actions(np.zeros((1, 7)), None, 7, clip=False)
+    with pytest.raises(ValueError, match=r"action must have shape \(1, 7\), got \(7,\)"):
+        check_actions(np.zeros(7), 1, 7, clip=False)
+    with pytest.raises(ValueError, match=r"action\[0, 3\] = 2.0 is outside"):
+        check_actions(np.array([[0, 0, 0, 2.0, 0, 0, 0]]), 1, 7, clip=False)
+    env = gym.make("cuegym/Keglebillard-v0")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"action must have shape \(7,\), got \(1, 7\)"):
+        env.step(np.zeros((1, 7)))
+    env.step(np.zeros(7))
+    venv = _vec(K_SHOT, 1)
+    venv.reset(seed=0)
+    with pytest.raises(ValueError, match=r"action must have shape \(1, 7\), got \(7,\)"):
+        venv.step(np.zeros(7))
+    venv.step(np.zeros((1, 7)))
+
+
+@pytest.mark.parametrize("env_id", GAME_IDS)
+def test_full_game_spec_names_the_episode_limit(env_id):
+    """Wrappers that read ``spec.max_episode_steps`` see the env's own truncation limit (it was
+    None while the env truncated at 500); a TimeLimit from gym.make still shortens it."""
+    from gymnasium.wrappers import TimeAwareObservation
+
+    assert gym.make(env_id).spec.max_episode_steps == 500
+    env = gym.make(env_id, settings={"max_steps": 2})
+    assert env.spec.max_episode_steps == 2
+    wrapped = TimeAwareObservation(env)  # was: "must be wrapped by a TimeLimit wrapper"
+    obs, _ = wrapped.reset(seed=0)
+    assert obs[-1] == 0
+    truncated = terminated = False
+    steps = 0
+    while not (terminated or truncated):
+        _, _, terminated, truncated, _ = wrapped.step(np.zeros(7))
+        steps += 1
+    assert steps <= 2 and (terminated or truncated)
+    assert gym.make(env_id, max_episode_steps=7).spec.max_episode_steps == 7
+    assert gym.make(SHOT_IDS[0]).spec.max_episode_steps is None
+
+
+def test_vector_call_render_and_sb3_env_method_render_give_each_tables_frame():
+    from cuegym.envs import make_sb3_vec_env
+
+    venv = _vec(K_SHOT, 2, render_mode="rgb_array")
+    venv.reset(seed=0)
+    venv.step(np.zeros((2, 7)))
+    frames = venv.call("render")  # was: AttributeError on the core
+    assert len(frames) == 2 and frames[0].shape[2] == 3 and frames[0].dtype == np.uint8
+    np.testing.assert_array_equal(frames[1], venv.render()[1])
+    sb3 = make_sb3_vec_env(K_SHOT, n_envs=2, seed=0, render_mode="rgb_array")
+    sb3.reset()
+    got = sb3.env_method("render", indices=[1])
+    assert len(got) == 1 and got[0].ndim == 3
