@@ -69,13 +69,29 @@ def _read_yaml(path: Path) -> dict:
     return data
 
 
+def short_repr(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` for an error message: numpy scalars as plain Python numbers (no
+    ``np.float64(...)``), at most ``limit`` characters (huge or deeply nested values are cut)."""
+    try:
+        r = repr(value.item() if isinstance(value, np.generic) else value)
+    except RecursionError:
+        r = f"<deeply nested {type(value).__name__}>"
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
 def _finite(name: str, value: Any, *, positive: bool = False, nonneg: bool = False) -> float:
+    """``value`` as a finite float; a bool, a string (even a numeric one) or anything else
+    that is not a real number raises :class:`ConfigError` naming ``name``."""
+    if isinstance(value, bool | np.bool_ | str | bytes | complex | np.complexfloating):
+        raise ConfigError(f"{name} must be a number, got {short_repr(value)}")
     try:
         x = float(value)
+    except OverflowError:  # an integer too large for a float
+        x = math.inf
     except (TypeError, ValueError):
-        raise ConfigError(f"{name} must be a number, got {value!r}") from None
+        raise ConfigError(f"{name} must be a number, got {short_repr(value)}") from None
     if not math.isfinite(x):
-        raise ConfigError(f"{name} must be finite, got {value!r}")
+        raise ConfigError(f"{name} must be finite, got {short_repr(value)}")
     if positive and x <= 0.0:
         raise ConfigError(f"{name} must be > 0, got {x!r}")
     if nonneg and x < 0.0:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.cli_errors import did_you_mean, unknown
+from cuegym.configs import short_repr as _short
 from cuegym.physics.parallel import check_threads
 
 
@@ -78,11 +79,6 @@ def check_bank(positions: Any, cls: type, game: str) -> Any:
     if len(positions) < 1:
         raise ValueError("positions: the bank is empty")
     return positions
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def checked_setting(core: Any, name: Any, value: Any) -> Any:

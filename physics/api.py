@@ -13,14 +13,26 @@ Example:
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numba
-import numba as nb
 import numpy as np
 
-from ..configs import ConfigError, PhysicsParams, TableSpec
+from ..configs import ConfigError, PhysicsParams, TableSpec, short_repr
+from .checks import (
+    PhysicsInputError,
+    as_array,
+    check_norm,
+    check_strikes,
+    convert,
+    cue_ball_array,
+    flag_array,
+    is_real,
+    real_array,
+)
 from .constants import (
     BALL_BALL_MODELS,
     CUSHION_MODELS,
@@ -30,15 +42,11 @@ from .constants import (
     MAX_SPIN,
     MAX_T,
     MAX_TABLES,
-    MAX_V0,
     PARAM_RANGES,
 )
 from .engine import KISS, pack_params, prepare_batch, simulate_batch, simulate_serial
+from .layout import kernel_arrays, validate_layout
 from .parallel import check_threads, run_serially
-
-
-class PhysicsInputError(ValueError):
-    """Bad input to the simulator: the message names the offending value."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,9 @@ class Models:
     def codes(self) -> np.ndarray:
         return np.array([BALL_BALL_MODELS[self.ball_ball], CUSHION_MODELS[self.cushion]],
                         dtype=np.int64)
+
+
+_DEFAULT_MODELS = Models()
 
 
 @dataclass
@@ -115,138 +126,6 @@ class SimResult:
                  int(self.ev_i[t, k]), int(self.ev_j[t, k])) for k in range(n)]
 
 
-def _as_array(name: str, value, shape: tuple, dtype=np.float64) -> np.ndarray:
-    try:
-        arr = np.asarray(value, dtype=dtype)
-    except (TypeError, ValueError):
-        raise PhysicsInputError(f"{name} must be numeric, got {value!r}") from None
-    if arr.shape != shape:
-        raise PhysicsInputError(f"{name} must have shape {shape}, got {arr.shape}")
-    if dtype == np.float64 and not np.all(np.isfinite(arr)):
-        bad = np.argwhere(~np.isfinite(arr))[0]
-        raise PhysicsInputError(f"{name}{list(bad)} is {arr[tuple(bad)]!r}: values must be "
-                                f"finite")
-    return arr
-
-
-#: Overlap [m] of two balls the layout check accepts: the simulator can leave a ball cradled by
-#: resting balls up to ~0.3 micrometres inside one of them (kiss._unstick_resting), and its
-#: final positions must be valid starting positions of the next shot.
-BALL_OVERLAP_TOL = 1e-6
-
-
-@nb.njit(cache=True, error_model="numpy")
-def _first_layout_violation(xy, present, pins_up, R, hx, hy, lines, circles, pockets, pin_spots,
-                            r_pin):
-    """First problem in the layout as (code, table, ball, other); code 0 means none.
-
-    Codes: 1 off the cloth: outside the cushion noses' rectangle (hx, hy = half length and
-    width), or overlapping a straight cushion (other = cushion) — a ball may rest on a pocket's
-    lip past the nose line, where the cushion is cut; 2 two balls overlap (other = ball); 3 ball
-    overlaps a circle (other = circle index); 4 ball inside a pocket's capture circle
-    (other = pocket); 5 ball overlaps a standing pin (other = pin).
-    """
-    tol = 1e-9
-    T, B, _ = xy.shape
-    for t in range(T):
-        for b in range(B):
-            if not present[t, b]:
-                continue
-            x = xy[t, b, 0]
-            y = xy[t, b, 1]
-            if abs(x) > hx + tol or abs(y) > hy + tol:
-                return 1, t, b, -1
-            for k in range(lines.shape[0]):
-                ex = lines[k, 2] - lines[k, 0]
-                ey = lines[k, 3] - lines[k, 1]
-                rx = x - lines[k, 0]
-                ry = y - lines[k, 1]
-                u = min(1.0, max(0.0, (rx * ex + ry * ey) / (ex * ex + ey * ey)))
-                gx = rx - u * ex
-                gy = ry - u * ey
-                inside = rx * lines[k, 4] + ry * lines[k, 5] > 0.0
-                if gx * gx + gy * gy < (R - tol) ** 2 or (not inside and u > 0.0 and u < 1.0):
-                    return 1, t, b, k
-            for o in range(b + 1, B):
-                if present[t, o]:
-                    dx = xy[t, o, 0] - x
-                    dy = xy[t, o, 1] - y
-                    if dx * dx + dy * dy < (2.0 * R - BALL_OVERLAP_TOL) ** 2:
-                        return 2, t, b, o
-            for c in range(circles.shape[0]):
-                dx = circles[c, 0] - x
-                dy = circles[c, 1] - y
-                if dx * dx + dy * dy < (circles[c, 2] + R - tol) ** 2:
-                    return 3, t, b, c
-            for k in range(pockets.shape[0]):
-                dx = pockets[k, 0] - x
-                dy = pockets[k, 1] - y
-                if dx * dx + dy * dy < pockets[k, 2] ** 2:
-                    return 4, t, b, k
-            for k in range(pin_spots.shape[0]):
-                if pins_up[t, k]:
-                    dx = pin_spots[k, 0] - x
-                    dy = pin_spots[k, 1] - y
-                    if dx * dx + dy * dy < (r_pin + R - tol) ** 2:
-                        return 5, t, b, k
-    return 0, -1, -1, -1
-
-
-_ARRAYS: dict = {}
-
-
-def kernel_arrays(table: TableSpec, params: PhysicsParams) -> dict[str, np.ndarray]:
-    """Geometry arrays for the kernels, unpacked once per (table, params) pair (cached by
-    identity: hashing a TableSpec costs more than a small simulation)."""
-    key = (id(table), id(params))
-    hit = _ARRAYS.get(key)
-    if hit is not None and hit[0] is table and hit[1] is params:
-        return hit[2]
-    arrs = table.arrays(params)
-    for a in arrs.values():
-        a.setflags(write=False)
-    if len(_ARRAYS) > 64:
-        _ARRAYS.clear()
-    _ARRAYS[key] = (table, params, arrs)
-    return arrs
-
-
-def validate_layout(table: TableSpec, params: PhysicsParams, xy: np.ndarray, present: np.ndarray,
-                    pins_up: np.ndarray, names: tuple[str, ...] | None = None,
-                    table_names: Sequence[str] | None = None) -> None:
-    """Raise :class:`PhysicsInputError` for a ball off the cloth, overlapping another ball, a
-    post, a jaw or a standing pin, or inside a pocket's capture circle (compiled check).
-    ``names`` label the balls, ``table_names`` the tables in the message (default indices)."""
-    R = params.R
-    hx, hy = table.length / 2, table.width / 2
-    arrs = kernel_arrays(table, params)
-    code, t, b, o = _first_layout_violation(xy, present, pins_up, R, hx, hy, arrs["lines"],
-                                            arrs["circles"], arrs["pockets"], arrs["pin_spots"],
-                                            table.pin_radius)
-    if code == 0:
-        return
-    label = (lambda i: repr(names[i])) if names else (lambda i: f"ball {i}")
-    x, y = xy[t, b]
-    if code == 1:
-        where = "outside the cushions" if o < 0 else f"overlapping cushion {o}"
-        msg = (f"{label(b)} at ({x:.4f}, {y:.4f}) is off the cloth ({where}; a ball centre needs "
-               f"|x| <= {hx - R:.4f}, |y| <= {hy - R:.4f} m away from the pocket mouths)")
-    elif code == 2:
-        d = float(np.hypot(*(xy[t, o] - xy[t, b])))
-        msg = (f"{label(b)} and {label(o)} overlap (centres {d:.5f} m apart, need >= 2R = "
-               f"{2 * R:.5f} m)")
-    elif code == 3:
-        c = table.circles[o]
-        what = "post" if c.kind == 1 else "pocket jaw"
-        msg = f"{label(b)} at ({x:.4f}, {y:.4f}) overlaps the {what} at ({c.x:.4f}, {c.y:.4f})"
-    elif code == 4:
-        p = table.pockets[o]
-        msg = f"{label(b)} is inside pocket {o} ({p.name or o}); place it on the cloth"
-    else:
-        msg = f"{label(b)} at ({x:.4f}, {y:.4f}) overlaps standing pin {o}"
-    raise PhysicsInputError(f"{_table_label(t, table_names)}: {msg}")
-
-
 class Workspace:
     """Reusable event-log buffers for repeated :func:`simulate` calls.
 
@@ -275,11 +154,13 @@ class Workspace:
                 ("n_events", (T,), np.int32), ("ev_type", (T, K), np.int8),
                 ("ev_motion", (T, K, 2), np.int8), ("overflow", (T,), np.int8)]
 
-    @classmethod
-    def bytes_needed(cls, T: int, B: int, P: int, K: int) -> int:
-        """Bytes of the buffers for one call (each view starts on a 64-byte boundary)."""
-        return sum(-(-int(np.prod(shape)) * np.dtype(dt).itemsize // 64) * 64
-                   for _, shape, dt in cls.layout(T, B, P, K))
+    @staticmethod
+    @functools.lru_cache(maxsize=256)
+    def bytes_needed(T: int, B: int, P: int, K: int) -> int:
+        """Bytes of the buffers for one call (each view starts on a 64-byte boundary; cached:
+        every call asks, and summing the layout costs as much as a small simulation)."""
+        return sum(-(-math.prod(shape) * np.dtype(dt).itemsize // 64) * 64
+                   for _, shape, dt in Workspace.layout(T, B, P, K))
 
     def arrays(self, T: int, B: int, P: int, K: int) -> dict[str, np.ndarray]:
         key = (T, B, P, K)
@@ -303,64 +184,6 @@ class Workspace:
         return self._buf.nbytes
 
 
-def _table_label(t: int, table_names: Sequence[str] | None) -> str:
-    return f"table {t}" if table_names is None else str(table_names[t])
-
-
-def _check_strikes(cue_ball: np.ndarray, cue: np.ndarray, present: np.ndarray,
-                   table_names: Sequence[str] | None = None) -> None:
-    """Range checks on strikes (vectorised): V0 in [0, 20] m/s, theta in [0, 90] deg,
-    a^2 + b^2 <= 1, struck ball present."""
-    T, S = cue_ball.shape
-    B = present.shape[1]
-    bad = (cue_ball >= B) | (cue_ball < -1)
-    if bad.any():
-        raise PhysicsInputError(f"cue_ball index {cue_ball[bad][0]} out of range for {B} balls")
-    used = cue_ball >= 0
-    for name, k, lo, hi in (("V0", 0, 0.0, MAX_V0), ("theta", 2, 0.0, 90.0)):
-        col = cue[..., k]
-        badv = used & ((col < lo) | (col > hi))
-        if badv.any():
-            t, j = np.argwhere(badv)[0]
-            raise PhysicsInputError(f"{_table_label(t, table_names)}: strike {name} = "
-                                    f"{col[t, j]!r} out of range [{lo}, {hi}]")
-    ab = cue[..., 3] ** 2 + cue[..., 4] ** 2
-    badv = used & (ab > 1.0 + 1e-12)
-    if badv.any():
-        t, j = np.argwhere(badv)[0]
-        raise PhysicsInputError(f"{_table_label(t, table_names)}: strike offsets need "
-                                f"a^2 + b^2 <= 1, got {ab[t, j]!r}")
-    tt, ss = np.nonzero(used)
-    gone = ~present[tt, cue_ball[tt, ss]]
-    if gone.any():
-        k = int(np.argmax(gone))
-        raise PhysicsInputError(f"{_table_label(tt[k], table_names)}: struck ball "
-                                f"{cue_ball[tt[k], ss[k]]} is not on the table")
-    if S > 1:
-        for s1 in range(S):
-            for s2 in range(s1 + 1, S):
-                dup = used[:, s1] & (cue_ball[:, s1] == cue_ball[:, s2])
-                if dup.any():
-                    t = int(np.argmax(dup))
-                    raise PhysicsInputError(f"{_table_label(t, table_names)}: the same ball is "
-                                            f"struck twice")
-
-
-def _check_norm(name: str, vec: np.ndarray, limit: float, unit: str,
-                table_names: Sequence[str] | None, ball_names: Sequence[str] | None) -> None:
-    """Refuse initial velocities/spins whose magnitude exceeds ``limit`` (per ball)."""
-    with np.errstate(over="ignore"):  # 1e200 squared is inf, which is refused below
-        norm = np.sqrt(np.sum(vec * vec, axis=-1))
-    bad = norm > limit
-    if bad.any():
-        t, b = np.argwhere(bad)[0]
-        ball = f"ball {b}" if ball_names is None else repr(ball_names[b])
-        raise PhysicsInputError(f"{_table_label(t, table_names)}: {name} of {ball} has magnitude "
-                                f"{norm[t, b]:.6g} {unit}; initial "
-                                f"{'speeds' if name == 'v' else 'spins'} must be in [0, {limit}] "
-                                f"{unit} (a strike at the V0 limit stays below that)")
-
-
 _CHECKED: dict = {}
 
 
@@ -369,6 +192,8 @@ def check_physics(table: TableSpec, params: PhysicsParams, kiss: float = KISS) -
     ``constants.PARAM_RANGES``), a cushion height outside (0, 2R) and a kiss spacer outside
     [0, MAX_KISS]. Cached by identity: a call with the same table and parameter objects costs
     nothing."""
+    if not is_real(kiss):  # before the cache: False == 0 and "x" are no spacer
+        raise PhysicsInputError(f"kiss must be a number, got {short_repr(kiss)}")
     key = (id(table), id(params), kiss)
     hit = _CHECKED.get(key)
     if hit is not None and hit[0] is table and hit[1] is params:
@@ -376,18 +201,16 @@ def check_physics(table: TableSpec, params: PhysicsParams, kiss: float = KISS) -
     for name, (lo, hi) in PARAM_RANGES.items():
         x = getattr(params, name)
         if not lo <= x <= hi:
-            raise PhysicsInputError(f"params.{name} = {x!r} is outside the valid range [{lo}, {hi}]"
-                                    f" (outside it the simulation is not meaningful)")
+            raise PhysicsInputError(f"params.{name} = {short_repr(x)} is outside the valid range "
+                                    f"[{lo}, {hi}] (outside it the simulation is not meaningful)")
     h, R = table.cushion_height, params.R
     if not 0.0 < h < 2.0 * R:
-        raise PhysicsInputError(f"cushion_height = {h!r} m must be in (0, 2R) = (0, {2 * R!r}) m "
-                                f"for balls of radius R = {R!r} m (the nose must touch the ball)")
-    try:
-        k = float(kiss)
-    except (TypeError, ValueError):
-        raise PhysicsInputError(f"kiss must be a number, got {kiss!r}") from None
+        raise PhysicsInputError(f"cushion_height = {short_repr(h)} m must be in (0, 2R) = "
+                                f"(0, {short_repr(2 * R)}) m for balls of radius R = "
+                                f"{short_repr(R)} m (the nose must touch the ball)")
+    k = float(kiss)
     if not 0.0 <= k <= MAX_KISS:
-        raise PhysicsInputError(f"kiss = {kiss!r} m must be in [0, {MAX_KISS}] m")
+        raise PhysicsInputError(f"kiss = {short_repr(kiss)} m must be in [0, {MAX_KISS}] m")
     if len(_CHECKED) > 64:
         _CHECKED.clear()
     _CHECKED[key] = (table, params)
@@ -447,7 +270,9 @@ def _layout_arrays(table: TableSpec, xy, present, pins_up
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`simulate`'s ``xy`` (T, B, 2), ``present`` (T, B) and ``pins_up`` (T, P) checked
     for shape and type (defaults: every ball present, every pin standing)."""
-    xy = np.asarray(xy, dtype=np.float64)
+    what = "a (T, B, 2) array of real numbers"
+    xy = xy if isinstance(xy, np.ndarray) else convert("xy", xy, what)
+    xy = real_array("xy", xy, what)
     if xy.ndim != 3 or xy.shape[2] != 2:
         raise PhysicsInputError(f"xy must have shape (T, B, 2), got {xy.shape}")
     T, B, _ = xy.shape
@@ -455,12 +280,12 @@ def _layout_arrays(table: TableSpec, xy, present, pins_up
         raise PhysicsInputError(f"at most 62 balls per table, got {B}")
     if T > MAX_TABLES:
         raise PhysicsInputError(f"at most {MAX_TABLES} tables per call, got {T}")
-    xy = _as_array("xy", xy, (T, B, 2))
+    xy = as_array("xy", xy, (T, B, 2))
     P = len(table.pin_spots)
     present = (np.ones((T, B), bool) if present is None
-               else _as_array("present", present, (T, B), bool))
+               else flag_array("present", present, (T, B), "(T, B)"))
     pins = (np.ones((T, P), bool) if pins_up is None
-            else _as_array("pins_up", pins_up, (T, P), bool))
+            else flag_array("pins_up", pins_up, (T, P), "(T, P)"))
     return xy, present, pins
 
 
@@ -470,13 +295,15 @@ def _run_limits(max_events, t_max, threads) -> tuple[int, float, int]:
     if (not isinstance(max_events, int | np.integer) or isinstance(max_events, bool)
             or not 1 <= max_events <= MAX_EVENTS):
         raise PhysicsInputError(f"max_events must be an integer in [1, {MAX_EVENTS}], got "
-                                f"{max_events!r}")
+                                f"{short_repr(max_events)}")
+    if not is_real(t_max):
+        raise PhysicsInputError(f"t_max must be a number, got {short_repr(t_max)}")
     try:
         t_max = float(t_max)
-    except (TypeError, ValueError):
-        raise PhysicsInputError(f"t_max must be a number, got {t_max!r}") from None
+    except OverflowError:  # an integer too large for a float
+        t_max = float("inf")
     if not (0 < t_max <= MAX_T):
-        raise PhysicsInputError(f"t_max must be in (0, {MAX_T}] s, got {t_max!r}")
+        raise PhysicsInputError(f"t_max must be in (0, {MAX_T}] s, got {short_repr(t_max)}")
     try:
         n_threads = check_threads(threads)
     except ValueError as exc:
@@ -489,33 +316,70 @@ def _initial_motion(v, w, T: int, B: int, ball_names, table_names) -> np.ndarray
     and ``w`` (T, B, 3), checked against the speed and spin limits, else zero."""
     vw = np.zeros((T, B, 5))
     if v is not None:
-        vw[..., 0:2] = _as_array("v", v, (T, B, 2))
-        _check_norm("v", vw[..., 0:2], MAX_SPEED, "m/s", table_names, ball_names)
+        vw[..., 0:2] = as_array("v", v, (T, B, 2), "(T, B, 2)")
+        check_norm("v", vw[..., 0:2], MAX_SPEED, "m/s", table_names, ball_names)
     if w is not None:
-        vw[..., 2:5] = _as_array("w", w, (T, B, 3))
-        _check_norm("w", vw[..., 2:5], MAX_SPIN, "rad/s", table_names, ball_names)
+        vw[..., 2:5] = as_array("w", w, (T, B, 3), "(T, B, 3)")
+        check_norm("w", vw[..., 2:5], MAX_SPIN, "rad/s", table_names, ball_names)
     return vw
 
 
-def _strike_arrays(cue_ball, cue, present: np.ndarray, table_names
+def _strike_arrays(cue_ball, cue, present: np.ndarray, table_names, ball_names=None
                    ) -> tuple[np.ndarray, np.ndarray]:
     """The strikes as (T, S) struck balls (-1: none) and (T, S, 5) V0, phi, theta, a, b,
-    checked (:func:`_check_strikes`); no ``cue_ball``: one empty slot per table."""
-    T = present.shape[0]
+    checked (:func:`check_strikes`); no ``cue_ball``: one empty slot per table."""
+    T, B = present.shape
     if cue_ball is None:
+        if cue is not None:
+            raise PhysicsInputError("cue given without cue_ball: pass the struck ball of each "
+                                    "table as cue_ball (the strike would be ignored)")
         return np.full((T, 1), -1, np.int64), np.zeros((T, 1, 5))
-    cb = np.asarray(cue_ball)
-    if cb.ndim == 1:
-        cb = cb[:, None]
-    cb = _as_array("cue_ball", cb, (T, cb.shape[1] if cb.ndim == 2 else -1), np.int64)
+    cb = cue_ball_array(cue_ball, T, B)
     if cue is None:
         raise PhysicsInputError("cue_ball given without cue parameters")
-    cue_arr = np.asarray(cue, dtype=np.float64)
+    S = cb.shape[1]
+    what = "a (T, 5) or (T, S, 5) array of real numbers"
+    cue_arr = cue if isinstance(cue, np.ndarray) else convert("cue", cue, what)
+    cue_arr = real_array("cue", cue_arr, what)
     if cue_arr.ndim == 2:
         cue_arr = cue_arr[:, None, :]
-    cue_arr = _as_array("cue", cue_arr, (T, cb.shape[1], 5))
-    _check_strikes(cb, cue_arr, present, table_names)
+    cue_arr = as_array("cue", cue_arr, (T, S, 5), "(T, 5) or (T, S, 5)")
+    check_strikes(cb, cue_arr, present, table_names, ball_names)
     return cb, cue_arr
+
+
+_TYPE_HINTS = {"table": "TableSpec (use cuegym.configs.load_table(name))",
+               "params": "PhysicsParams (use cuegym.configs.load_params(game))",
+               "models": "Models or None (use cuegym.physics.Models(...))"}
+
+
+def _check_objects(table, params, models) -> Models:
+    """Refuse a table, params or models of the wrong type before any of them is used (models
+    None: the default; a falsy non-Models such as 0 is refused too)."""
+    for name, value, cls in (("table", table, TableSpec), ("params", params, PhysicsParams),
+                             ("models", models, Models)):
+        if not isinstance(value, cls) and not (name == "models" and value is None):
+            raise PhysicsInputError(f"{name} must be a {_TYPE_HINTS[name]}, got "
+                                    f"{type(value).__name__} {short_repr(value)}")
+    return _DEFAULT_MODELS if models is None else models
+
+
+def _check_labels(ball_names, table_names, pin_names, B: int, T: int, P: int) -> None:
+    """Refuse label lists (for messages) whose length is not the number of balls, tables or
+    pins: a wrong length would otherwise fail while another error is being reported."""
+    for name, labels, n, what in (("ball_names", ball_names, B, "balls"),
+                                  ("table_names", table_names, T, "tables"),
+                                  ("pin_names", pin_names, P, "pins")):
+        if labels is None:
+            continue
+        try:
+            size = len(labels)
+        except TypeError:
+            raise PhysicsInputError(f"{name} must be a sequence of {n} names, got "
+                                    f"{short_repr(labels)}") from None
+        if size != n or isinstance(labels, str):
+            raise PhysicsInputError(f"{name} must name the {n} {what} of the call, got "
+                                    f"{size} names: {short_repr(labels)}")
 
 
 def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=None, v=None,
@@ -523,7 +387,8 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
              max_events: int = 1000, t_max: float = 60.0, threads: int | None = None,
              ball_names: tuple[str, ...] | None = None, kiss: float = KISS,
              validate: bool = True, workspace: Workspace | None = None,
-             table_names: Sequence[str] | None = None) -> SimResult:
+             table_names: Sequence[str] | None = None,
+             pin_names: Sequence[str] | None = None) -> SimResult:
     """Simulate T tables at once, each with its own balls, pins and strike(s).
 
     Args:
@@ -539,8 +404,8 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
         max_events: log size K; a table whose log fills up stops with overflow = 1.
         t_max: simulated time limit [s]; reaching it stops the table with overflow = 2.
         threads: numba threads for the ``prange`` over tables (default: numba's setting).
-        ball_names, table_names: labels of the balls and tables in error messages (default:
-            their indices).
+        ball_names, table_names, pin_names: labels of the balls, tables and pins in error
+            messages (default: their indices); each must have one label per ball, table, pin.
         validate: check the layout (overlaps, off-cloth, pockets); leave on unless the caller
             already validated.
         workspace: a :class:`Workspace` whose log buffers are reused from call to call (a
@@ -551,16 +416,19 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     Returns:
         :class:`SimResult`.
     """
-    models = models or Models()
+    models = _check_objects(table, params, models)
     xy, present, pins = _layout_arrays(table, xy, present, pins_up)
     T, B, _ = xy.shape
     P = pins.shape[1]
+    _check_labels(ball_names, table_names, pin_names, B, T, P)
     K, t_max, n_threads = _run_limits(max_events, t_max, threads)
+    # refuse an oversized call before the per-ball arrays below are allocated
+    check_memory(T, B, P, K, workspace)
     check_physics(table, params, kiss)
     if validate:
-        validate_layout(table, params, xy, present, pins, ball_names, table_names)
+        validate_layout(table, params, xy, present, pins, ball_names, table_names, pin_names)
     vw = _initial_motion(v, w, T, B, ball_names, table_names)
-    cb, cue_arr = _strike_arrays(cue_ball, cue, present, table_names)
+    cb, cue_arr = _strike_arrays(cue_ball, cue, present, table_names, ball_names)
     prm = pack_params(params, table.cushion_height, table.pin_radius, table.pin_height, kiss)
     st = np.zeros((T, B, 7))
     st[..., 0:2] = xy
@@ -574,7 +442,6 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     arrs = kernel_arrays(table, params)
     if workspace is None:
         workspace = Workspace()
-    check_memory(T, B, P, K, workspace)
     log = workspace.arrays(T, B, P, K)
     p_mask, p_time, p_dir = log["p_mask"], log["p_time"], log["p_dir"]
     ev_type, ev_time, ev_i, ev_j = log["ev_type"], log["ev_time"], log["ev_i"], log["ev_j"]

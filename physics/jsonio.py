@@ -179,6 +179,14 @@ def main_simulate(stdin, stdout) -> int:
         obj = json.load(stdin)
     except json.JSONDecodeError as exc:
         raise PhysicsInputError(f"input is not valid JSON: {exc}") from None
-    json.dump(simulate_json(obj), stdout)
+    except RecursionError:
+        raise PhysicsInputError("input is not valid JSON here: it is nested too deeply (a shot "
+                                "needs only a few levels)") from None
+    try:
+        out = simulate_json(obj)
+    except RecursionError:
+        raise PhysicsInputError("input is nested too deeply (a shot needs only a few "
+                                "levels)") from None
+    json.dump(out, stdout)
     stdout.write("\n")
     return 0

@@ -20,9 +20,26 @@ from typing import Any
 
 import numpy as np
 
-from ..configs import TABLE_NAMES, ConfigError, PhysicsParams, custom_table, load_params, load_table
-from .api import Models, PhysicsInputError, Workspace
-from .constants import MAX_EVENTS, MAX_JSON_SHOTS, MAX_T
+from ..configs import (
+    TABLE_NAMES,
+    ConfigError,
+    PhysicsParams,
+    custom_table,
+    load_params,
+    load_table,
+    short_repr,
+)
+from .api import Models, Workspace, check_physics
+from .checks import PhysicsInputError, norm_problem, strike_problem
+from .constants import (
+    MAX_EVENTS,
+    MAX_JSON_SHOTS,
+    MAX_SPEED,
+    MAX_SPIN,
+    MAX_T,
+    MAX_V0,
+)
+from .layout import layout_problem
 
 SHOT_KEYS = {"table", "pins", "params", "models", "balls", "strike", "max_events", "t_max"}
 BALL_KEYS = {"x", "y", "v", "w"}
@@ -30,6 +47,8 @@ STRIKE_KEYS = {"ball", "V0", "phi", "theta", "a", "b"}
 MODEL_KEYS = {"ball_ball", "cushion", "squirt"}
 TABLE_KEYS = {"length", "width", "cushion_height", "pockets", "posts"}
 PARAM_KEYS = frozenset(PhysicsParams.__dataclass_fields__)
+#: Most balls on one table (the array API's limit).
+MAX_BALLS = 62
 #: Most tables simulated in one call of the array API (bounds the event-log memory of a list).
 CHUNK_TABLES = 512
 #: Event-log memory [bytes] one chunk may use; chunks shrink for large ``max_events``. One such
@@ -51,8 +70,8 @@ def _num(where: str, value: Any) -> float:
         if math.isfinite(x):
             return x
     else:
-        raise PhysicsInputError(f"{where} must be a number, got {value!r}")
-    raise PhysicsInputError(f"{where} must be finite, got {value!r}")
+        raise PhysicsInputError(f"{where} must be a number, got {short_repr(value)}")
+    raise PhysicsInputError(f"{where} must be finite, got {short_repr(value)}")
 
 
 def _key(obj: Any) -> str:
@@ -68,7 +87,8 @@ def _check_keys(where: str, obj: Any, allowed: set | frozenset) -> None:
         raise PhysicsInputError(f"{where} must be an object, got {type(obj).__name__}")
     if not obj.keys() <= allowed:
         unknown = sorted(set(obj) - allowed)
-        raise PhysicsInputError(f"unknown key(s) {unknown} in {where}; allowed: {sorted(allowed)}")
+        raise PhysicsInputError(f"unknown key(s) {short_repr(unknown)} in {where}; allowed: "
+                                f"{sorted(allowed)}")
 
 
 _NAMED_TABLES: dict = {}
@@ -105,7 +125,7 @@ class _Cache:
         where = shot + ".table"
         if isinstance(spec, str):
             if spec not in TABLE_NAMES:
-                raise PhysicsInputError(f"{where}: unknown table {spec!r}; known: "
+                raise PhysicsInputError(f"{where}: unknown table {short_repr(spec)}; known: "
                                         f"{list(TABLE_NAMES)} or a custom table object")
             t = _named_table(spec)
             return t, t.game if t.game != "none" else "keglebillard", spec
@@ -173,6 +193,19 @@ def _custom_table(where: str, spec: dict):
         raise PhysicsInputError(f"{where}: {exc}") from None
 
 
+def _check_physics(where: str, table, params: PhysicsParams, custom: bool) -> None:
+    """The array API's parameter ranges and cushion-height check (``api.check_physics``, cached
+    by identity), its errors named by JSON path: ``shot[0].params.R``,
+    ``shot[0].table.cushion_height`` (``custom``: the shot gave the table as an object)."""
+    try:
+        check_physics(table, params)
+    except PhysicsInputError as exc:
+        msg = str(exc)
+        if msg.startswith("params."):
+            raise PhysicsInputError(f"{where}.{msg}") from None
+        raise PhysicsInputError(f"{where}.table.{msg}" if custom else f"{where}: {msg}") from None
+
+
 def _at(*parts: Any) -> str:
     """An error location from its parts (joined only when an error is raised)."""
     return "".join(map(str, parts))
@@ -189,11 +222,14 @@ def _parse_balls(where: str, balls: Any, table) -> list:
     """[(id, x, y, v or None, w or None)] of a shot's balls, validated."""
     if not isinstance(balls, dict) or not balls:
         raise PhysicsInputError(f"{where}.balls must be a non-empty object of ball ids")
+    if len(balls) > MAX_BALLS:
+        raise PhysicsInputError(f"{where}.balls: at most {MAX_BALLS} balls per table, got "
+                                f"{len(balls)}")
     if table.ball_ids:
         unknown = [b for b in balls if b not in table.ball_ids]
         if unknown:
-            raise PhysicsInputError(f"{where}.balls: unknown ball id(s) {unknown} on table "
-                                    f"{table.name!r}; known: {list(table.ball_ids)}")
+            raise PhysicsInputError(f"{where}.balls: unknown ball id(s) {short_repr(unknown)} "
+                                    f"on table {table.name!r}; known: {list(table.ball_ids)}")
     out = []
     for bid, b in balls.items():
         if not (type(b) is dict and b.keys() <= BALL_KEYS):
@@ -209,7 +245,7 @@ def _parse_balls(where: str, balls: Any, table) -> list:
                     val = b[k]
                     if not isinstance(val, list) or len(val) != n:
                         raise PhysicsInputError(f"{where}.balls.{bid}.{k} must be a list of {n} "
-                                                f"numbers, got {val!r}")
+                                                f"numbers, got {short_repr(val)}")
                     vw[slot] = [_fnum(val[c], where, ".balls.", bid, f".{k}[{c}]")
                                 for c in range(n)]
         out.append((bid, x, y, vw[0], vw[1]))
@@ -232,17 +268,38 @@ def _parse_strikes(where: str, shot: dict, balls: dict) -> list:
             _check_keys(_at(where, ".strike[", s_i, "]"), s, STRIKE_KEYS)
         ball = s.get("ball")
         if not isinstance(ball, str) or ball not in balls:
-            raise PhysicsInputError(f"{where}.strike[{s_i}].ball {ball!r} is not one of the "
-                                    f"balls {list(balls)}")
+            raise PhysicsInputError(f"{where}.strike[{s_i}].ball {short_repr(ball)} is not one "
+                                    f"of the balls {short_repr(list(balls), 200)}")
         for k in ("V0", "phi"):
             if k not in s:
                 raise PhysicsInputError(f"{where}.strike[{s_i}] needs {k!r}")
         vals = [_fnum(s[k], where, ".strike[", s_i, "].", k) if k in s else 0.0
                 for k in _STRIKE_VALUES]
         if vals[0] < 0:
-            raise PhysicsInputError(f"{where}.strike[{s_i}].V0 must be >= 0, got {s['V0']!r}")
+            raise PhysicsInputError(f"{where}.strike[{s_i}].V0 must be >= 0, got "
+                                    f"{short_repr(s['V0'])}")
+        _strike_ranges(f"{where}.strike[{s_i}]", s, vals)
+        if any(o[0] == ball for o in out):
+            raise PhysicsInputError(f"{where}.strike[{s_i}].ball {ball!r}: the same ball is "
+                                    f"struck twice")
         out.append((ball, *vals))
     return out
+
+
+def _strike_ranges(where: str, s: dict, vals: list) -> None:
+    """The array API's strike ranges (``checks.strike_problem``), named by JSON path: V0 in
+    [0, MAX_V0] m/s, theta in [0, 90] degrees, a^2 + b^2 <= 1."""
+    if vals[0] > MAX_V0:
+        raise PhysicsInputError(f"{where}.V0 = {short_repr(s['V0'])} is out of range "
+                                f"[0.0, {MAX_V0}] m/s")
+    if not 0.0 <= vals[2] <= 90.0:
+        raise PhysicsInputError(f"{where}.theta = {short_repr(s['theta'])} is out of range "
+                                f"[0.0, 90.0] degrees")
+    ab = vals[3] * vals[3] + vals[4] * vals[4]  # inf, not OverflowError, for huge offsets
+    if ab > 1.0 + 1e-12:
+        raise PhysicsInputError(f"{where}: strike offsets need a^2 + b^2 <= 1, got a = "
+                                f"{short_repr(s.get('a', 0.0))}, b = {short_repr(s.get('b', 0.0))} "
+                                f"(a^2 + b^2 = {ab:.10g})")
 
 
 def _parse(i: int, shot: Any, cache: _Cache) -> dict:
@@ -255,6 +312,7 @@ def _parse(i: int, shot: Any, cache: _Cache) -> dict:
         raise PhysicsInputError(f"{where} needs 'balls'")
     table, game, tkey = cache.table(where, shot["table"])
     params, pkey = cache.physics(where, game, shot.get("params", {}))
+    _check_physics(where, table, params, isinstance(shot["table"], dict))
     models = cache.model(where, shot.get("models", {}))
     balls = _parse_balls(where, shot["balls"], table)
     strikes = _parse_strikes(where, shot, shot["balls"])
@@ -263,10 +321,10 @@ def _parse(i: int, shot: Any, cache: _Cache) -> dict:
     if (isinstance(max_events, bool) or not isinstance(max_events, int)
             or not 1 <= max_events <= MAX_EVENTS):
         raise PhysicsInputError(f"{where}.max_events must be an integer in [1, {MAX_EVENTS}], "
-                                f"got {max_events!r}")
+                                f"got {short_repr(max_events)}")
     t_max = _fnum(shot.get("t_max", 60.0), where, ".t_max")
     if not 0 < t_max <= MAX_T:
-        raise PhysicsInputError(f"{where}.t_max must be in (0, {MAX_T}] s, got {t_max!r}")
+        raise PhysicsInputError(f"{where}.t_max must be in (0, {MAX_T}] s, got {short_repr(t_max)}")
     return {"i": i, "table": table, "params": params, "models": models, "balls": balls,
             "strikes": strikes, "pins_up": up, "max_events": max_events, "t_max": t_max,
             "key": (tkey, pkey, models, max_events, t_max)}
@@ -311,9 +369,12 @@ def _pins_up(where: str, pins: Any, table) -> tuple:
         if isinstance(pins, bool):
             return (pins,) * len(table.pin_spots)
         if isinstance(pins, list) and all(p in table.pin_ids for p in pins):
+            if len(set(pins)) != len(pins):
+                twice = next(p for k, p in enumerate(pins) if p in pins[:k])
+                raise PhysicsInputError(f"{where}.pins lists the pin id {twice!r} twice")
             return tuple(pid in pins for pid in table.pin_ids)
         raise PhysicsInputError(f"{where}.pins must be true/false or a list of pin ids "
-                                f"{list(table.pin_ids)}, got {pins!r}")
+                                f"{list(table.pin_ids)}, got {short_repr(pins)}")
     if pins not in (False, [], None) and pins is not False:
         raise PhysicsInputError(f"{where}.pins: table {table.name!r} has no pins")
     return ()
@@ -323,8 +384,13 @@ def _exact_groups(shots: list) -> dict:
     """Validate shot by shot (raising on the first bad one) and group the parsed shots."""
     cache = _Cache()
     groups: dict = {}
+    error = None
     for i, shot in enumerate(shots):
-        p = _parse(i, shot, cache)
+        try:
+            p = _parse(i, shot, cache)
+        except PhysicsInputError as exc:
+            error = exc
+            break
         g = groups.get(p["key"])
         if g is None:
             g = groups[p["key"]] = _Group(p["table"], p["params"], p["models"],
@@ -334,6 +400,12 @@ def _exact_groups(shots: list) -> dict:
         g.pins.append(p["pins_up"])
     for g in groups.values():
         g.cols = _exact_columns(g)
+    if error is not None:
+        # a layout, speed or strike problem of an earlier shot is named first (list order)
+        earlier = _first_problem([c for g in groups.values() for c in _group_chunks(g)])
+        if earlier is not None:
+            raise PhysicsInputError(earlier) from None
+        raise error
     return groups
 
 
@@ -410,6 +482,7 @@ def _fast_groups(shots: list) -> dict | None:
             key = (tkey, pkey, id(models), me, tm)
             g = groups.get(key)
             if g is None:
+                check_physics(table, params)  # ranges (the exact parser names the path)
                 g = groups[key] = _Group(table, params, models, me, tm)
             g.idx.append(i)
             g.raw.append(shot.get("balls"))
@@ -433,6 +506,8 @@ def _fast_columns(g: _Group) -> _Columns | None:
         return None
     c = _Columns()
     c.counts = list(map(len, balls))
+    if max(c.counts) > MAX_BALLS:
+        return None
     c.ids = list(chain.from_iterable(balls))
     known = g.table.ball_ids
     if known and not set(c.ids) <= set(known):
@@ -480,6 +555,8 @@ def _fast_strikes(g: _Group, balls: list, c: _Columns) -> bool:
             s = [] if s is _MISSING else [s] if type(s) is dict else s
             if type(s) is not list:
                 return False
+            if len(s) > 1 and len({x["ball"] for x in s}) != len(s):
+                return False  # a ball struck twice: the exact parser names it
             flat += s
             c.n_strikes.append(len(s))
             c.st_t += [t] * len(s)
@@ -502,8 +579,12 @@ def _fast_strikes(g: _Group, balls: list, c: _Columns) -> bool:
             or not all(map(contains, map(balls.__getitem__, c.st_t), c.st_ball))
             or not set(map(type, nums)) <= _NUMBER_TYPES):
         return False
-    c.st_val = np.fromiter(nums, np.float64, len(nums)).reshape(-1, 5)
-    return bool(np.isfinite(c.st_val).all() and (c.st_val[:, 0] >= 0.0).all())
+    v = c.st_val = np.fromiter(nums, np.float64, len(nums)).reshape(-1, 5)
+    with np.errstate(over="ignore"):  # huge offsets square to inf, refused below
+        ab = v[:, 3] ** 2 + v[:, 4] ** 2
+    return bool(np.isfinite(v).all() and (v[:, 0] >= 0.0).all() and (v[:, 0] <= MAX_V0).all()
+                and (v[:, 2] >= 0.0).all() and (v[:, 2] <= 90.0).all()
+                and (ab <= 1.0 + 1e-12).all())
 
 
 class _ShotLabels:
@@ -552,6 +633,7 @@ def _group_chunks(g: _Group) -> list[tuple[list[int], dict]]:
         cue[c.st_t, c.st_k] = c.st_val
     pins_up = np.fromiter(chain.from_iterable(c.pins), bool, T * P).reshape(T, P) if P else None
     names = tuple(order)
+    pin_names = table.pin_ids if P and len(table.pin_ids) == P else None
     size = max(1, min(CHUNK_TABLES, CHUNK_LOG_BYTES // (g.max_events * Workspace.BYTES_PER_EVENT)))
     out = []
     for a in range(0, T, size):
@@ -566,8 +648,30 @@ def _group_chunks(g: _Group) -> list[tuple[list[int], dict]]:
             "v": vw[a:z, :, 0:2] if has_vw else None, "w": vw[a:z, :, 2:5] if has_vw else None,
             "pins_up": None if pins_up is None else pins_up[a:z], "models": g.models,
             "max_events": g.max_events, "t_max": g.t_max, "ball_names": names,
-            "table_names": _ShotLabels(idx)}))
+            "table_names": _ShotLabels(idx), "pin_names": pin_names}))
     return out
+
+
+def _first_problem(chunks: list[tuple[list[int], dict]]) -> str | None:
+    """The message of the first shot (in list order) with a problem the array API checks on
+    the assembled arrays: layout (off the cloth, overlaps, pockets, posts, standing pins),
+    initial speed or spin, strike; None when there is none. Per shot the order is
+    :func:`~cuegym.physics.simulate`'s."""
+    best = None
+    for idx, kw in chunks:
+        T = len(idx)
+        names, labels = kw["ball_names"], kw["table_names"]
+        pins = kw["pins_up"] if kw["pins_up"] is not None else np.ones((T, 0), bool)
+        found = [layout_problem(kw["table"], kw["params"], kw["xy"], kw["present"], pins,
+                                 names, labels, kw["pin_names"])]
+        if kw["v"] is not None:
+            found.append(norm_problem("v", kw["v"], MAX_SPEED, "m/s", labels, names))
+            found.append(norm_problem("w", kw["w"], MAX_SPIN, "rad/s", labels, names))
+        found.append(strike_problem(kw["cue_ball"], kw["cue"], kw["present"], labels, names))
+        for k, problem in enumerate(found):
+            if problem is not None and (best is None or (idx[problem[0]], k) < best[0]):
+                best = ((idx[problem[0]], k), problem[1])
+    return None if best is None else best[1]
 
 
 def plan(obj: Any) -> list[tuple[list[int], dict]]:
@@ -590,4 +694,10 @@ def plan(obj: Any) -> list[tuple[list[int], dict]]:
     groups = _fast_groups(shots)
     if groups is None:
         groups = _exact_groups(shots)
-    return [chunk for g in groups.values() for chunk in _group_chunks(g)]
+    chunks = [chunk for g in groups.values() for chunk in _group_chunks(g)]
+    problem = _first_problem(chunks)  # every chunk before any is simulated: list order
+    if problem is not None:
+        raise PhysicsInputError(problem)
+    for _, kw in chunks:
+        kw["validate"] = False  # the layout was just checked
+    return chunks

@@ -18,9 +18,14 @@ Example:
 
 from __future__ import annotations
 
+import numbers
+
 import numba as nb
 import numpy as np
 
+from ..configs import short_repr
+from .api import MEMORY_CHECK_FROM, available_memory
+from .checks import PhysicsInputError, as_array, convert, is_real, real_array
 from .constants import EV_BALL_BALL, EV_PIN_PIN
 from .motion import evolve, path_coeffs
 
@@ -81,33 +86,62 @@ def _start_state(res) -> np.ndarray:
     return st0
 
 
+def _times_array(times, T: int) -> np.ndarray:
+    """``times`` as a finite (T, N) float64 array; anything that is not real numbers of shape
+    (N,) or (T, N) raises a PhysicsInputError naming ``times``."""
+    what = f"an (N,) or ({T}, N) array of real numbers [s]"
+    arr = times if isinstance(times, np.ndarray) else convert("times", times, what)
+    arr = real_array("times", arr, what)
+    if arr.ndim == 1:
+        arr = np.broadcast_to(arr, (T, arr.shape[0]))
+    if arr.ndim != 2 or arr.shape[0] != T:
+        raise PhysicsInputError(f"times must have shape (N,) or ({T}, N), got {arr.shape}")
+    return as_array("times", arr, arr.shape, f"(N,) or ({T}, N)")
+
+
 def states_at(res, times) -> np.ndarray:
     """Full ball states at the given times.
 
     Args:
         res: a :class:`~cuegym.physics.SimResult`.
-        times: (N,) times [s] shared by all tables, or (T, N) per table; each row sorted
-            ascending. Times are clamped to [0, t_end] of each table. At an event time the
-            state is the one right after the event.
+        times: (N,) times [s] shared by all tables, or (T, N) per table, in any order (the
+            output keeps the caller's order). Times are clamped to [0, t_end] of each table.
+            At an event time the state is the one right after the event.
     Returns:
         (T, N, B, 7): x, y [m], vx, vy [m/s], wx, wy, wz [rad/s]. Pocketed balls stay where
         their centre entered the pocket, at rest.
+    Raises:
+        PhysicsInputError (a ValueError): ``times`` not real numbers, not finite, of another
+        shape, or too many to fit in memory.
     """
     T, B = res.motion.shape
-    times = np.asarray(times, dtype=np.float64)
-    if times.ndim == 1:
-        times = np.broadcast_to(times, (T, times.shape[0]))
-    if times.ndim != 2 or times.shape[0] != T:
-        raise ValueError(f"times must have shape (N,) or ({T}, N), got {times.shape}")
-    if not np.all(np.isfinite(times)):
-        raise ValueError("times must be finite")
-    if np.any(np.diff(times, axis=1) < 0):
-        raise ValueError("times must be sorted ascending in each row")
-    out = np.empty((T, times.shape[1], B, 7))
+    times = _times_array(times, T)
+    N = times.shape[1]
+    _check_output_memory("times", T * N * B * 7 * 8)
+    order = None
+    if N > 1 and np.any(np.diff(times, axis=1) < 0):  # the kernel walks each row in order
+        order = np.argsort(times, axis=1, kind="stable")
+        times = np.take_along_axis(times, order, axis=1)
+    out = np.empty((T, N, B, 7))
     _positions_kernel(_start_state(res), res.motion0.astype(np.int64), res.ev_type, res.ev_time,
                       res.ev_i, res.ev_j, res.ev_state, res.ev_motion, res.n_events, res.t_end,
                       np.ascontiguousarray(times), res.prm, out)
+    if order is not None:  # back to the caller's order
+        back = np.empty_like(out)
+        np.put_along_axis(back, order[:, :, None, None], out, axis=1)
+        out = back
     return out
+
+
+def _check_output_memory(name: str, nbytes: int) -> None:
+    """Refuse an output array that would not fit in 90 % of the available memory."""
+    if nbytes < MEMORY_CHECK_FROM:
+        return
+    avail = available_memory()
+    if avail is not None and nbytes > 0.9 * avail:
+        raise PhysicsInputError(f"{name}: the result would need about {nbytes / 2**30:.2f} GiB "
+                                f"but only {avail / 2**30:.2f} GiB is available: ask for fewer "
+                                f"times (a larger dt)")
 
 
 def positions_at(res, times) -> np.ndarray:
@@ -118,16 +152,40 @@ def positions_at(res, times) -> np.ndarray:
 def sample_paths(res, dt: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
     """Positions of every ball every ``dt`` seconds up to the longest t_end.
 
+    Args:
+        dt: sample spacing [s], a positive finite real number.
     Returns:
         (times (N,), positions (T, N, B, 2)). Tables that ended earlier repeat their final
         positions.
+    Raises:
+        PhysicsInputError (a ValueError): a bad ``dt``, or one so small that the samples would
+        not fit in memory.
     """
-    if not dt > 0:
-        raise ValueError(f"dt must be > 0, got {dt!r}")
+    if not is_real(dt):
+        raise PhysicsInputError(f"dt must be a positive number of seconds, got {short_repr(dt)}")
+    try:
+        step = float(dt)
+    except OverflowError:
+        step = float("inf")
+    if not (step > 0 and np.isfinite(step)):
+        raise PhysicsInputError(f"dt must be > 0 and finite, got {short_repr(dt)}")
     t_last = float(np.max(res.t_end)) if res.t_end.size else 0.0
-    times = np.arange(0.0, t_last + dt, dt)
+    n = int(min((t_last + step) / step, 2.0**62)) + 1  # np.arange's length, or one more
+    T, B = res.motion.shape
+    _check_output_memory("dt", n * (8 + T * B * 7 * 8))
+    times = np.arange(0.0, t_last + step, step)
     times[-1] = min(times[-1], t_last)
     return times, positions_at(res, times)
+
+
+def _index(name: str, value, n: int, what: str) -> int:
+    """``value`` as an index in [0, n): a Python or numpy integer (not a bool)."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+        raise PhysicsInputError(f"{name} must be an integer index, got {short_repr(value)}")
+    if not 0 <= value < n:
+        raise PhysicsInputError(f"{name} = {int(value)} is out of range: the result has {n} "
+                                f"{what} (0 to {n - 1})")
+    return int(value)
 
 
 def ball_segments(res, table: int, ball: int) -> list[tuple[float, float, np.ndarray,
@@ -138,7 +196,13 @@ def ball_segments(res, table: int, ball: int) -> list[tuple[float, float, np.nda
         A list of ``(t_start, t_end, p0, q, acc)``; during [t_start, t_end] the ball centre is
         ``p0 + q τ + acc τ²`` with τ = t − t_start (p0, q, acc: (2,) arrays in m, m/s, m/s²).
         Pieces where the ball does not move have q = acc = 0.
+    Raises:
+        PhysicsInputError (a ValueError): ``table`` or ``ball`` not an integer index of the
+        result (negative indices are refused, not counted from the end).
     """
+    T, B = res.motion.shape
+    table = _index("table", table, T, "tables")
+    ball = _index("ball", ball, B, "balls")
     n = int(res.n_events[table])
     t_end = float(res.t_end[table])
     st = _start_state(res)[table, ball].copy()

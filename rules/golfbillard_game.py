@@ -410,7 +410,7 @@ def _strike_arrays(state: GolfState, obj: Any, geo: GolfGeometry, where: str
     """(cue_ball (1, 2), cue (1, 2, 5)) from a JSON strike object or list of them (the opening
     needs one per side). Values are checked as the physics checks a strike (ranges, a ball on
     the table)."""
-    from cuegym.physics.api import PhysicsInputError, _check_strikes
+    from cuegym.physics.checks import PhysicsInputError, check_strikes
 
     if isinstance(obj, dict):
         strikes, paths = [obj], [where]
@@ -441,7 +441,7 @@ def _strike_arrays(state: GolfState, obj: Any, geo: GolfGeometry, where: str
         cue[0, k] = [req_num(s.get(name, 0.0), f"{sp}.{name}")
                      for name in ("V0", "phi", "theta", "a", "b")]
     try:
-        _check_strikes(cb, cue, state.on_table[None])
+        check_strikes(cb, cue, state.on_table[None])
     except PhysicsInputError as exc:
         raise RefereeInputError(f"{where}: {exc}".replace("table 0: ", "")) from None
     return cb, cue

@@ -7,7 +7,7 @@ the JSON path of the bad value and says what was expected, e.g. ``log.final.w1.x
 nan``. The CLI (:mod:`cuegym.rules.__main__`) prints that line and exits with status 2.
 
 Geometry is never re-typed here: positions are checked by the physics' own layout check
-(:func:`cuegym.physics.api.validate_layout`: the cloth, cushions, jaws, caps, pocket capture
+(:func:`cuegym.physics.layout.validate_layout`: the cloth, cushions, jaws, caps, pocket capture
 circles, standing pins and ball overlaps of the table config).
 
 Example:
@@ -48,7 +48,7 @@ from cuegym.physics.constants import (
 #: input: ``{"players": 10**9}`` would otherwise build a billion-entry turn order). Not a rule.
 MAX_PLAYERS = 1000
 
-#: Positional tolerance [m] of the layout checks (as in ``physics.api.validate_layout``).
+#: Positional tolerance [m] of the layout checks (as in ``physics.layout.validate_layout``).
 LAYOUT_TOL = 1e-9
 
 #: Largest integer a JSON counter may hold (it is stored in numpy int64 arrays).
@@ -237,10 +237,10 @@ def check_layout(table: TableSpec, params: PhysicsParams, balls: Mapping[str, Se
         balls: JSON path of each ball -> its centre (x, y) [m] (the path names it in the error).
         pins_up: (P,) standing pins (default none).
 
-    The check is the physics' own (:func:`cuegym.physics.api.validate_layout`), so a position the
+    The check is the physics' own (:func:`cuegym.physics.layout.validate_layout`), so a position the
     referee accepts is one the simulator accepts for the next shot.
     """
-    from cuegym.physics.api import PhysicsInputError, validate_layout
+    from cuegym.physics.layout import PhysicsInputError, validate_layout
 
     if not balls:
         return

@@ -56,7 +56,7 @@ CUE2 = [2.0243701470324793, 168.35214284480793, 21.20422126194954, -0.3379834319
 
 def test_ball_cradled_by_resting_balls_ends_within_tolerance(golf):
     from cuegym.physics import Models
-    from cuegym.physics.api import BALL_OVERLAP_TOL
+    from cuegym.physics.layout import BALL_OVERLAP_TOL
 
     table, params = golf
     R = params.R
