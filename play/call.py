@@ -7,6 +7,7 @@ function returns a list of short lines: the headline first.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 #: Keglebillard fouls by rule id (docs/rules_keglebillard.md).
@@ -53,8 +54,44 @@ LETTERS = {
 SIDES = ("white", "red")
 
 
+#: Verbs in the calls, third person singular -> plural ("You score", "White 1 & White 2 score").
+_PLURAL = {"has": "have", "wins": "win", "scores": "score", "pockets": "pocket",
+           "reaches": "reach", "finishes": "finish", "keeps": "keep", "takes": "take",
+           "plays": "play", "chooses": "choose", "scored": "scored"}
+
+
 def _names(names: Sequence[str], ids: Sequence[int]) -> str:
     return ", ".join(names[i] for i in ids)
+
+
+def plural(name: str) -> bool:
+    """Does ``name`` take a plural verb? The person called "You" and a duo side ("A & B")."""
+    return name == "You" or " & " in name
+
+
+def verb(name: str, v: str) -> str:
+    """``v`` (third person singular) agreeing with ``name``: "You score", "Ann scores"."""
+    return _PLURAL.get(v, v) if plural(name) else v
+
+
+def said(name: str, v: str) -> str:
+    """``name`` and its verb: "You score", "Ann scores"."""
+    return f"{name} {verb(name, v)}"
+
+
+def _opening_reason(reason: str, names: Sequence[str]) -> str:
+    """An opening reason (rules' text names sides by number) with the sides' names:
+    "side 0 lost the opening (its ball ...)" -> "Ann lost the opening (their ball ...)"."""
+    m = re.search(r"\bside ([01])\b", reason)
+    if m is None or int(m.group(1)) >= len(names):
+        return reason
+    name = names[int(m.group(1))]
+    poss = "your" if name == "You" else "their"
+    out = re.sub(r"\bside ([01])'s\b", lambda k: "your" if names[int(k.group(1))] == "You"
+                 else f"{names[int(k.group(1))]}'s", reason)
+    out = re.sub(r"\bside ([01])\b", lambda k: names[int(k.group(1))], out)
+    out = re.sub(r"\bits\b", poss, out)
+    return re.sub(r"\bit\b", "you" if name == "You" else "they", out)
 
 
 def kegle_call(o: dict, names: Sequence[str]) -> list[str]:
@@ -65,12 +102,13 @@ def kegle_call(o: dict, names: Sequence[str]) -> list[str]:
         lines.append(f"{who}: K-19 the red cannot be placed there — no shot, "
                      f"skæve {o['skaeve']} to {_names(names, o['skaeve_to'])}")
     elif o["win"]:
-        lines.append(f"{who} pockets all three balls: wins the game (K-20)")
+        lines.append(f"{said(who, 'pockets')} all three balls: {verb(who, 'wins')} the game "
+                     "(K-20)")
     elif o["foul"]:
         lines.append(f"{who}: foul — skæve {o['skaeve']} to {_names(names, o['skaeve_to'])} "
                      f"(points {o['points']} + penalty {o['penalty']})")
     else:
-        lines.append(f"{who} scores {o['shooter_points']} point"
+        lines.append(f"{said(who, 'scores')} {o['shooter_points']} point"
                      f"{'' if o['shooter_points'] == 1 else 's'}")
     for f in o["fouls"]:
         rid, _, detail = f.partition(":")
@@ -96,23 +134,24 @@ def kegle_call(o: dict, names: Sequence[str]) -> list[str]:
         lines.append("waiting for a free spot (K-18): " + ", ".join(o["whites_waiting"]))
     if o.get("ball_in_hand") and not o.get("game_over"):
         where = "behind the salvo line" if o["ball_in_hand"] == "salvo" else "anywhere"
-        lines.append(f"{names[o['next_player']]} has the red in hand, {where} (K-19)")
+        lines.append(f"{said(names[o['next_player']], 'has')} the red in hand, {where} (K-19)")
     for p in o.get("finished") or []:
         if not o.get("game_over"):
-            lines.append(f"{names[p]} reaches the distance and finishes (K-21)")
+            lines.append(f"{said(names[p], 'reaches')} the distance and "
+                         f"{verb(names[p], 'finishes')} (K-21)")
     if o.get("game_over") and o.get("ranking"):
         lines.append("game over — " + ", ".join(f"{k + 1}. {names[p]}"
                                                 for k, p in enumerate(o["ranking"])))
     elif o.get("next_player") is not None and o["next_player"] == o["shooter"] \
             and o["played"]:
-        lines.append(f"{who} keeps the turn (K-25)")
+        lines.append(f"{said(who, 'keeps')} the turn (K-25)")
     return lines
 
 
 def golf_call(o: dict, names: Sequence[str]) -> list[str]:
     """The call of one golfbillard stroke or opening; ``names``: the two sides' names."""
     if o.get("opening"):
-        lines = [f"opening (G-3): {o['reason']}"]
+        lines = [f"opening (G-3): {_opening_reason(o['reason'], names)}"]
         for f in o.get("fouls", []):
             lines.append(f"{f['rule']} {f['kind']}: {f.get('detail', '')}")
         if o.get("scored_balls"):
@@ -120,7 +159,7 @@ def golf_call(o: dict, names: Sequence[str]) -> list[str]:
         for sp in o.get("spotted", []):
             lines.append(f"{sp['ball']} to penalty spot {sp['spot']}")
         if o.get("first") is not None:
-            lines.append(f"{names[o['first']]} takes the first turn")
+            lines.append(f"{said(names[o['first']], 'takes')} the first turn")
         return lines
     s = o["shooter"]
     who = names[s]
@@ -128,7 +167,7 @@ def golf_call(o: dict, names: Sequence[str]) -> list[str]:
     if o["foul"]:
         head = f"{who}: foul {o['foul']} — {GOLF_FOULS.get(o['foul'], 'foul')}"
     elif own:
-        head = f"{who} scores {own} ball{'s' if own != 1 else ''}: " + ", ".join(
+        head = f"{said(who, 'scores')} {own} ball{'s' if own != 1 else ''}: " + ", ".join(
             b for b in o["scored_balls"])
     else:
         head = f"{who}: no goal"
@@ -156,8 +195,30 @@ def golf_call(o: dict, names: Sequence[str]) -> list[str]:
         lines.append("the defence-triangle duty (G-14) is still open")
     if o["game_over"]:
         w = o.get("winner")
-        lines.append("game over — " + ("draw" if w is None else f"{names[w]} wins"))
+        lines.append("game over — " + ("draw" if w is None else said(names[w], "wins")))
     else:
-        lines.append(f"{who} plays again (G-1)" if o["turn_kept"] else
+        lines.append(f"{said(who, 'plays')} again (G-1)" if o["turn_kept"] else
                      f"turn passes to {names[1 - s]}")
+    return lines
+
+
+def golf_question_call(o: dict | None, names: Sequence[str], chooser: str,
+                       question: dict) -> list[str]:
+    """What the page shows while the opponent chooses (G-25, G-30): the foul that gives the
+    choice, its penalty, and who is asked what. ``o``: the stroke's outcome as the shipped
+    policies would have placed the balls (only what does not depend on the answer is said),
+    or None; ``chooser``: the name of the person asked."""
+    lines = []
+    if o is not None and not o.get("opening"):
+        s = o["shooter"]
+        lines.append(golf_call(o, names)[0])  # the headline: the foul (or the goals)
+        for f in o["fouls"]:
+            if f["rule"] != o["foul"] or f.get("detail"):
+                lines.append(f"{f['rule']}: {f.get('detail') or GOLF_FOULS.get(f['rule'], '')}")
+        if o["consequences"]:
+            lines.append("penalty: " + "; ".join(LETTERS.get(c, c) for c in o["consequences"]))
+        opp = o["scored"][1 - s]
+        if opp:
+            lines.append(f"{opp} ball{'s' if opp != 1 else ''} scored for {names[1 - s]}")
+    lines.append(f"{said(chooser, 'chooses')}: {question['text']}")
     return lines

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.play import session
-from cuegym.play.call import golf_call, kegle_call
+from cuegym.play.call import golf_call, golf_question_call, kegle_call
 from cuegym.play.session import GolfTable, KegleTable, Pending, Played, PlayError
 
 SEAT_KINDS = ("human", "agent")
@@ -75,6 +75,8 @@ def parse_seats(game: str, table: KegleTable | GolfTable, seats: Any) -> list[Se
         raise PlayError(f"{game} with options {table.options} needs {table.players} seats, "
                         f"got {seats!r}")
     out = []
+    given = {s.get("name") for s in seats if isinstance(s, Mapping) and
+             isinstance(s.get("name"), str)}
     for k, s in enumerate(seats):
         if not isinstance(s, Mapping):
             raise PlayError(f"seats[{k}] must be an object {{kind, agent, name}}, got {s!r}")
@@ -95,9 +97,14 @@ def parse_seats(game: str, table: KegleTable | GolfTable, seats: Any) -> list[Se
         if name is not None and not isinstance(name, str):
             raise PlayError(f"seats[{k}].name must be a string of at most 40 characters, got "
                             f"{name!r}")
-        if not name:  # the default: the agent (a model file: its file name) or "Player k"
-            name = (agent if len(agent) <= 40 else Path(agent).name[-40:]) if agent else \
+        if not name:  # the default: the agent (a model file: its file name) or "Player k",
+            # unique: a second "geometric" is "geometric 2"
+            base = (agent if len(agent) <= 40 else Path(agent).name[-40:]) if agent else \
                 f"Player {k + 1}"
+            name, n = base, 1
+            while name in given or any(x.name == name for x in out):
+                n += 1
+                name = f"{base[:40 - len(str(n)) - 1]} {n}"
         if len(name) > 40:
             raise PlayError(f"seats[{k}].name must be a string of at most 40 characters, got "
                             f"{len(name)} characters")
@@ -338,11 +345,21 @@ class LiveGame:
         out: dict[str, Any] = {"view": self.view()}
         if k is not None:
             out["shot"] = self.shots[k].to_json(k)
-        if self.pending is not None:
-            out["pending"] = {"question": self.pending.question, "anim": self.pending.anim,
+        p = self.pending
+        if p is not None:
+            out["pending"] = {**self.pending_view(p), "anim": p.anim,
                               "before": self.table.state_json(self.state),
-                              "executed": self.pending.executed}
+                              "executed": p.executed}
         return out
+
+    def pending_view(self, p: Pending) -> dict:
+        """While the opponent chooses (golfbillard G-25, G-30): the question, the call so far
+        (the foul that gives the choice, its penalty, who is asked) and ``balls``: where the
+        stroke left them (the referee moves balls only once every answer is in)."""
+        return {"question": p.question,
+                "call": golf_question_call(p.preview, self.side_names(),
+                                           self.seats[self.pending_seats[0]].name, p.question),
+                "balls": session.anim_end(p.anim, self.table.ball_ids)}
 
     def view(self) -> dict:
         st = self.state
@@ -359,8 +376,9 @@ class LiveGame:
             out["side_names"] = self.side_names()
             if st.phase == "play":
                 out["own_balls"] = self.table.own_balls(st, int(st.to_move))
-        if self.pending is not None:
-            out["pending"] = {"question": self.pending.question}
+        p = self.pending
+        if p is not None:
+            out["pending"] = self.pending_view(p)
         return out
 
     def shot(self, k: Any) -> dict:

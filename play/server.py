@@ -21,8 +21,10 @@ POST    /api/replays                             open a record ``{name}`` or ``{
 ======  ======================================  =============================================
 
 Status codes: 400 a malformed or invalid request (bad JSON, NaN, out-of-range strike, illegal
-placement), 404 an unknown game or shot or record, 409 valid but not now (out of turn, an agent
-thinking, a replay, the game over). A refused request never changes the game.
+placement), 404 an unknown game (id, or game type in /api/geometry) or shot or record, 409 valid
+but not now (out of turn, an agent thinking, a replay, the game over). A refused request never
+changes the game. The server keeps the MAX_GAMES most recent games in memory (finished games and
+replays are dropped first); every played game is also saved to disk after every shot.
 """
 
 from __future__ import annotations
@@ -81,8 +83,9 @@ class Games:
     def get(self, gid: str) -> LiveGame:
         g = self._games.get(gid)
         if g is None:
-            raise NotFound(f"unknown game id {gid!r} (the server forgets games when it restarts;"
-                           " saved games can be opened as replays)")
+            raise NotFound(f"unknown game id {gid!r}: the server keeps the {MAX_GAMES} most "
+                           "recent games in memory, so this one was dropped for newer ones or the "
+                           "server restarted (saved games can be opened as replays)")
         return g
 
     def save(self, g: LiveGame) -> None:
@@ -171,6 +174,8 @@ def create_app(save_dir: str | Path | None = "runs/play",
 
     @app.get("/api/geometry/{game}")
     def geometry(game: str) -> dict:
+        if game not in session.GAMES:
+            raise NotFound(f"unknown game {game!r}; use one of {list(session.GAMES)}")
         return session.make_table(game).geometry()
 
     @app.post("/api/games")

@@ -168,6 +168,19 @@ def animation(res: Any, row: int, ball_ids: Sequence[str]) -> dict[str, Any]:
     return {"t_end": float(res.t_end[row]), "balls": balls, "pins": pins}
 
 
+def anim_end(anim: Mapping, ball_ids: Sequence[str]) -> dict[str, list[float] | None]:
+    """Where the balls of an :func:`animation` stop ([x, y]; None: not on the table at the
+    end, or not at the start): the stroke's end before the referee moves any ball."""
+    out: dict[str, list[float] | None] = dict.fromkeys(ball_ids)
+    for bid, b in anim["balls"].items():
+        if b["drop"] is not None or not b["segs"]:
+            continue
+        t0, t1, x, y, qx, qy, ax, ay = b["segs"][-1]
+        tau = t1 - t0
+        out[bid] = [x + qx * tau + ax * tau * tau, y + qy * tau + ay * tau * tau]
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # One played move
 # ---------------------------------------------------------------------------------------------
@@ -207,6 +220,9 @@ class Pending:
     anim: dict
     answers: dict = field(default_factory=lambda: {"spots": [], "pick": None})
     question: dict = field(default_factory=dict)
+    #: the outcome as the shipped policies would place the balls (the foul and its penalty,
+    #: which the answers do not change), for saying why the opponent is asked; None: unknown
+    preview: dict | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -541,6 +557,12 @@ class GolfTable:
         try:
             outs, new = self._score(pend, rules, choices)
         except ChoiceNeeded as need:
+            if not pend.question:  # the first question of this stroke: why it is asked
+                try:
+                    outs, _ = self._score(pend, self.rules, {})
+                    pend.preview = outs[0].to_json(self.geo)
+                except ValueError:
+                    pend.preview = None
             pend.question = self._question(pend, rules, choices, need)
             return pend
         used = None

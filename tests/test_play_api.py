@@ -58,8 +58,8 @@ def test_info_and_geometry(client):
     assert len(k["pockets"]) == 6 and len(k["pin_spots"]) == 5 and k["salvo_x"] < 0
     g = client.get("/api/geometry/golfbillard").json()
     assert len(g["goals"]) == 2 and len(g["start"]) == 10 and len(g["penalty_spots"]) == 2
-    r = client.get("/api/geometry/snooker")
-    assert r.status_code == 400 and "unknown game 'snooker'" in r.json()["detail"]
+    r = client.get("/api/geometry/snooker")  # an unknown game type: 404, as the docs say
+    assert r.status_code == 404 and "unknown game 'snooker'" in r.json()["detail"]
 
 
 def test_page_and_static_files(client):
@@ -114,6 +114,30 @@ def test_unknown_game_id_everywhere(client):
         r = client.request(method, url, json={})
         assert r.status_code == 404, (url, r.text)
         assert "unknown game id 'nope'" in r.json()["detail"]
+
+
+def test_the_server_keeps_the_most_recent_games_and_says_so(client, monkeypatch):
+    """Past MAX_GAMES games the oldest is dropped; its 404 says so (not only 'a restart')."""
+    from cuegym.play import server
+
+    monkeypatch.setattr(server, "MAX_GAMES", 3)
+    ids = [new_game(client)["id"] for _ in range(4)]
+    assert client.get(f"/api/games/{ids[-1]}").status_code == 200
+    r = client.get(f"/api/games/{ids[0]}")
+    assert r.status_code == 404
+    detail = r.json()["detail"]
+    assert f"unknown game id '{ids[0]}'" in detail and "keeps the 3 most recent games" in detail
+    assert "dropped" in detail and "restarted" in detail
+
+
+def test_default_seat_names_are_unique(client):
+    seats = [{"kind": "agent", "agent": "geometric"}] * 3 + [{"kind": "human"}]
+    v = new_game(client, options={"players": 4, "distance": 10}, seats=seats)
+    assert [s["name"] for s in v["seats"]] == ["geometric", "geometric 2", "geometric 3",
+                                               "Player 4"]
+    seats = [{"kind": "agent", "agent": "random"}, {"kind": "human", "name": "random"}]
+    v = new_game(client, seats=seats)
+    assert [s["name"] for s in v["seats"]] == ["random 2", "random"]
 
 
 def test_bad_moves_are_refused_and_change_nothing(client):
@@ -308,6 +332,21 @@ def test_golfbillard_opening_and_the_opponents_penalty_spot_choice(client):
     q = body["pending"]["question"]
     assert q["ball"] == pre + "4" and q["options"]
     assert body["view"]["awaiting"] == {"type": "choice", "seat": 1 - s, "question": q}
+    # while the question is open: why it is asked (the foul, its penalty, who chooses) and
+    # where the stroke left the balls (the referee moves them once the answer is in)
+    names = ["W", "R"]
+    call = body["pending"]["call"]
+    assert call[0] == f"{names[s]}: foul G-12 — the cue ball struck an own ball first", call
+    assert any(line.startswith("penalty: ") for line in call)
+    assert call[-1] == f"{names[1 - s]} chooses: {q['text']}"
+    assert body["view"]["pending"]["call"] == call
+    ends = body["pending"]["balls"]
+    assert body["view"]["pending"]["balls"] == ends
+    assert set(ends) == set(body["view"]["state"]["balls"])
+    moved = [b for b, p in ends.items() if p and body["view"]["state"]["balls"][b]
+             and math.dist(p, body["view"]["state"]["balls"][b]) > 0.01]
+    assert pre + "4" in moved  # the struck ball is where the stroke left it, not on its spot
+    assert client.get(f"/api/games/{gid}").json()["pending"]["call"] == call
     refused(client, gid, "POST", f"/api/games/{gid}/choice", 409, "is not asked",
             json={"seat": s, "answer": {"spot": q["options"][0]}})
     refused(client, gid, "POST", f"/api/games/{gid}/choice", 400, "not a free penalty spot",

@@ -4,9 +4,12 @@ pytest starts the server on a free loopback port; the browser plays a keglebilla
 the shipped agent to its end (place the red, an illegal placement refused with its reason, aim
 by dragging, shoot, the animation ends, the call and the score, a page reload), a golfbillard
 game's opening and strokes (click an own ball, shoot), watches two agents and replays a saved
-game. Screenshots of each game in play go to the folder named by ``CUEGYM_SCREENSHOTS`` (the
-README's: ``CUEGYM_SCREENSHOTS=docs/img pytest tests/test_play_browser.py``), else to a temporary
-folder. Skipped when Chromium, chromedriver or Selenium are missing (CI installs them: .ci/run).
+game; a golfbillard penalty-spot question (the spots drawn, the foul said), the spin diagram's
+rim, the keyboard, small windows, and names shown as text (never markup) in the lobby.
+Screenshots of each game in play go to the folder named by ``CUEGYM_SCREENSHOTS`` (the README's:
+``CUEGYM_SCREENSHOTS=docs/img pytest tests/test_play_browser.py``), else to a temporary folder;
+the others to ``CUEGYM_SCREENSHOTS_EXTRA``, else to a temporary folder. Skipped when Chromium,
+chromedriver or Selenium are missing (CI installs them: .ci/run).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shutil
 import threading
 import time
@@ -40,6 +44,15 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
 def img(tmp_path_factory):
     """Where screenshots go: $CUEGYM_SCREENSHOTS, else a temporary folder."""
     path = Path(os.environ.get("CUEGYM_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    """Screenshots that are not the docs' ($CUEGYM_SCREENSHOTS_EXTRA, else a temporary
+    folder): window sizes, the golfbillard question."""
+    path = Path(os.environ.get("CUEGYM_SCREENSHOTS_EXTRA") or tmp_path_factory.mktemp("extra"))
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -222,7 +235,7 @@ def test_keglebillard_against_the_shipped_agent_to_the_end(server, browser, img)
     wait(d, "window.cuegym.view.over && document.body.dataset.status === 'idle' && "
             "window.cuegym.shown === window.cuegym.view.shots", 120, "the end of the game")
     assert not js(d, "return document.getElementById('banner').hidden")
-    assert "wins" in text(d, "banner") and text(d, "turn").startswith("Game over")
+    assert re.search(r"\bwins?", text(d, "banner")) and text(d, "turn").startswith("Game over")
     g = app.state.games.get(gid)
     assert g.table.over(g.state) and shots_by_me >= 1
     assert any(s.seats == [1] for s in g.shots), "the agent never played"
@@ -260,6 +273,12 @@ def test_golfbillard_against_the_shipped_agent(server, browser, img):
             # the agent fouled: I choose the penalty spot / the picked ball (a foul can ask
             # for several, one ball after another: the next question is a new choice)
             asked = js(d, "return JSON.stringify(window.cuegym.view.awaiting.question)")
+            q = json.loads(asked)
+            # the free spots are drawn, numbered as the buttons; the call says why I choose
+            if q["kind"] == "spot":
+                drawn = js(d, "return window.cuegym.spotsDrawn")
+                assert [p["spot"] for p in drawn if p["offered"]] == q["options"], drawn
+            assert f"You choose: {q['text']}" in text(d, "call"), text(d, "call")
             d.find_element("css selector", "#choice button").click()
             wait(d, "!window.cuegym.busy && (window.cuegym.view.awaiting.type !== 'choice' || "
                     f"JSON.stringify(window.cuegym.view.awaiting.question) !== {asked!r})", 30,
@@ -338,3 +357,198 @@ def test_watch_agents_then_replay_a_saved_game(server, browser, img):
     wait(d, "window.cuegym.shown === 2 && document.body.dataset.status === 'idle'", 30,
          "the second replayed shot")
     d.save_screenshot(str(img / "play_replay.png"))
+
+
+def post(base, url, body):
+    req = urllib.request.Request(base + url, json.dumps(body).encode(),
+                                 {"Content-Type": "application/json"})
+    with urllib.request.urlopen(req) as r:
+        return json.load(r)
+
+
+def test_lobby_shows_names_as_text_not_markup(server, browser):
+    """A seat name (or any string of a saved record) is shown as text in the Replay list, never
+    run as HTML; the seat form's default names follow the seat's kind."""
+    base, _ = server
+    d = browser
+    evil = "<img src=x onerror=window.pw=1>"
+    post(base, "/api/games", {"game": "keglebillard", "noise": "none", "seats": [
+        {"kind": "human", "name": evil}, {"kind": "human", "name": "Bob's"}]})
+    d.get(base + "/")
+    wait(d, "Array.from(document.querySelectorAll('#records .rec')).some("
+            "r => r.textContent.includes('Bob'))", 20, "the saved games")
+    time.sleep(0.5)  # an injected image would have failed to load by now
+    assert js(d, "return window.pw") is None
+    assert not d.find_elements("css selector", "#records img")
+    rows = [r.text for r in d.find_elements("css selector", "#records .rec")]
+    assert any(f"{evil} vs Bob's" in r for r in rows), rows
+    # the default names: "You" for the first person; an agent seat has none (the server names
+    # it after its agent), and a person again gets the default back; a typed name stays
+    kinds = d.find_elements("css selector", "#p-seats .kind")
+    names = d.find_elements("css selector", "#p-seats .name")
+    assert [n.get_attribute("value") for n in names] == ["You", ""]
+    js(d, "const k = document.querySelectorAll('#p-seats .kind')[0]; k.value = 'agent';"
+          "k.dispatchEvent(new Event('change'));")
+    assert names[0].get_attribute("value") == ""
+    js(d, "const k = document.querySelectorAll('#p-seats .kind')[0]; k.value = 'human';"
+          "k.dispatchEvent(new Event('change'));")
+    assert names[0].get_attribute("value") == "You"
+    names[0].clear()
+    names[0].send_keys("Ann")
+    js(d, "const k = document.querySelectorAll('#p-seats .kind')[0]; k.value = 'agent';"
+          "k.dispatchEvent(new Event('change'));")
+    assert names[0].get_attribute("value") == "Ann" and len(kinds) == 2
+
+
+def test_spin_rim_keys_and_small_windows(server, browser, scratch):
+    """Every point of the spin diagram is a legal strike (rounding never leaves the limit);
+    a focused slider keeps its arrow keys; the aim shown stays in (-180, 180]; at 800x600 whose
+    turn it is and Shoot are in view without scrolling."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    base, _ = server
+    d = browser
+    gid = post(base, "/api/games", {"game": "keglebillard", "noise": "none", "seats": [
+        {"kind": "human", "name": "You"}, {"kind": "agent", "agent": "geometric"}]})["view"]["id"]
+    d.get(base + f"/?game={gid}")
+    wait(d, my_turn(d), 60, "my turn")
+    js(d, "document.getElementById('autoplay').checked = false")
+    # synthetic pointer events all around the rim and just inside/outside it
+    bad = js(d, """
+      const c = document.getElementById('spin'), r = c.getBoundingClientRect(), out = [];
+      for (let k = 0; k < 720; k++) for (const f of [0.55, 0.595, 0.6, 0.605, 0.7, 1.0]) {
+        const t = k * Math.PI / 360, u = 60 - 50 * f * Math.cos(t), v = 60 - 50 * f * Math.sin(t);
+        const x = r.left + u * r.width / 120, y = r.top + v * r.height / 120;
+        c.dispatchEvent(new PointerEvent('pointerdown', {clientX: x, clientY: y, bubbles: true}));
+        window.dispatchEvent(new PointerEvent('pointerup', {bubbles: true}));
+        const a = window.cuegym.aim.a, b = window.cuegym.aim.b;
+        if (Math.hypot(a, b) > 0.6 + 1e-9 || Math.abs(a * 100 - Math.round(a * 100)) > 1e-9)
+          out.push([k, f, a, b]);
+      }
+      return out;""")
+    assert bad == [], bad[:5]
+    assert js(d, "return legalSpin(0.01, 0.6, 0.6)") == [0.01, 0.59]
+    # a real click on the rim (the audit's point: just right of the top of the vertical line),
+    # then the shot is played, not refused
+    spin = d.find_element("id", "spin")
+    ActionChains(d).move_to_element_with_offset(spin, 0, -spin.size["height"] // 2 + 3) \
+        .click().perform()
+    a, b = js(d, "return [window.cuegym.aim.a, window.cuegym.aim.b]")
+    assert b > 0.5 and math.hypot(a, b) <= 0.6 + 1e-9, (a, b)
+    # a focused slider takes the arrow keys; the table's aim does not move
+    phi = js(d, "return window.cuegym.aim.phi")
+    v0 = d.find_element("id", "v0")
+    v0.click()
+    v = js(d, "return window.cuegym.aim.V0")
+    v0.send_keys(Keys.ARROW_LEFT)
+    assert js(d, "return window.cuegym.aim.V0") == pytest.approx(v - 0.05)
+    assert js(d, "return window.cuegym.aim.phi") == phi
+    # the arrows elsewhere fine-tune the aim, shown within (-180, 180]
+    js(d, "document.activeElement.blur(); window.cuegym.aim.phi = 179.95;")
+    for _ in range(3):
+        ActionChains(d).send_keys(Keys.ARROW_LEFT).perform()
+    assert text(d, "phi-val") == "-179.75°"
+    assert js(d, "return window.cuegym.aim.phi") == pytest.approx(-179.75)
+    # the power slider covers the documented strike range
+    assert js(d, "const e = document.getElementById('v0'); return [+e.min, +e.max]") == \
+        js(d, "return window.cuegym.info.limits.V0")
+    wait(d, "window.cuegym.placeOk === true", 10, "the default placement")
+    set_range(d, "v0", 2.0)
+    shoot_and_wait(d)
+    assert text(d, "g-err") == ""
+    assert js(d, "return window.cuegym.view.shots") >= 1
+    # small windows: the turn line and Shoot in view, no page scrolling
+    try:
+        for w, h in ((800, 600), (1024, 768), (1600, 900)):
+            d.set_window_size(w, h)
+            iw, ih = js(d, "return [innerWidth, innerHeight]")
+            d.set_window_size(2 * w - iw, 2 * h - ih)
+            d.refresh()
+            wait(d, "window.cuegym.view && document.body.dataset.status === 'idle' && "
+                    "document.getElementById('turn').textContent.length > 1", 30, "the table")
+            js(d, "document.getElementById('autoplay').checked = false")
+            wait(d, my_turn(d) + " && !window.cuegym.busy", 60, "my turn again")
+            got = js(d, "const f = id => document.getElementById(id).getBoundingClientRect();"
+                        "return [innerWidth, innerHeight, f('turn').top, f('shoot').bottom,"
+                        "document.documentElement.scrollHeight];")
+            assert got[:2] == [w, h]
+            assert 0 <= got[2] and got[3] <= h and got[4] <= h + 1, (w, h, got)
+            d.save_screenshot(str(scratch / f"play_{w}x{h}.png"))
+    finally:
+        d.set_window_size(1400, 860)
+
+
+def test_golfbillard_penalty_spot_question_shows_spots_and_the_foul(server, browser, scratch):
+    """Person against person: own ball 4 onto own ball 2 (G-12) asks the opponent for a penalty
+    spot. While the question is open the free spots are drawn and numbered as the buttons, the
+    call says which foul gives the choice, and the balls stay where the stroke left them."""
+    base, _ = server
+    d = browser
+    from cuegym.rules.golfbillard_game import new_match, opening_strike
+
+    v = post(base, "/api/games", {"game": "golfbillard", "noise": "none", "seats": [
+        {"kind": "human", "name": "W"}, {"kind": "human", "name": "R"}]})["view"]
+    gid, st0 = v["id"], new_match()
+    for seat in v["awaiting"]["missing"]:  # the opening through the API (as test_play_api)
+        side = v["awaiting"]["seats"].index(seat)
+        V0, phi, *_ = opening_strike(st0, side, side * 5, V0=1.1 + 0.15 * side)
+        out = post(base, f"/api/games/{gid}/move", {"seat": seat, "move": {
+            "ball": v["awaiting"]["balls"][side], "strike": {"V0": float(V0), "phi": float(phi)}}})
+    s = out["view"]["state"]["to_move"]
+    ball, names = "wr"[s] + "4", ["W", "R"]
+    d.get(base + f"/?game={gid}")
+    wait(d, my_turn(d), 30, "the first stroke")
+    js(d, "document.getElementById('speed').value = '4'")
+    click_at(d, state(d)["balls"][ball])
+    wait(d, f"window.cuegym.ball === '{ball}'", 5, "the ball selected")
+    set_range(d, "phi", -90.0)
+    set_range(d, "v0", 1.0)
+    shoot_and_wait(d)
+    wait(d, "window.cuegym.pending && !document.getElementById('choice').hidden", 30,
+         "the question")
+    q = js(d, "return window.cuegym.view.awaiting.question")
+    assert q["kind"] == "spot" and q["ball"] == ball and q["options"]
+    # the call: why the opponent is asked, not the opening's call
+    call = text(d, "call")
+    assert f"{names[s]}: foul G-12" in call and "struck an own ball first" in call, call
+    assert f"{names[1 - s]} chooses: choose a penalty spot for {ball}" in call, call
+    assert "opening" not in call
+    # the spots 1-3, numbered as the buttons, the offered ones highlighted
+    drawn = js(d, "return window.cuegym.spotsDrawn")
+    assert [p["spot"] for p in drawn] == [1, 2, 3]
+    assert [p["spot"] for p in drawn if p["offered"]] == q["options"]
+    buttons = [b.text for b in d.find_elements("css selector", "#choice button")]
+    assert buttons == [f"spot {k}" for k in q["options"]]
+    geo = js(d, "return window.cuegym.geo.penalty_spots")[s]
+    assert [[p["x"], p["y"]] for p in drawn] == geo[:3]
+    yellow = """
+      const ctx = document.getElementById('table').getContext('2d'), tv = window.cuegym.tv;
+      const [u, v] = tv.px(arguments[0], arguments[1]);
+      const n = Math.ceil(1.3 * window.cuegym.geo.R * tv.s);
+      const px = ctx.getImageData(Math.round(u) - n, Math.round(v) - n, 2 * n + 1, 2 * n + 1).data;
+      let k = 0;  // yellow pixels (the ring and number of an offered spot, #ffd24a)
+      for (let i = 0; i < px.length; i += 4)
+        if (px[i] > 220 && px[i + 1] > 170 && px[i + 2] < 120) k++;
+      return k;"""
+    for p in drawn:
+        if p["offered"]:
+            assert js(d, yellow, p["x"], p["y"]) > 10, p
+    # the balls stay where the stroke left them (not the state before it)
+    shown = js(d, "return window.cuegym.displayState().balls")
+    assert shown == js(d, "return window.cuegym.view.pending.balls")
+    ends = js(d, "const a = window.cuegym.pendingAnim; return Object.fromEntries("
+                 "Object.entries(a.balls).filter(([, b]) => !b.drop).map(([id, b]) => "
+                 "[id, ballAt(b.segs, a.t_end)]));")
+    for b, p in ends.items():
+        assert shown[b] == pytest.approx(p, abs=1e-9), b
+    assert math.dist(shown[ball], state(d)["balls"][ball]) > 0.01
+    d.save_screenshot(str(scratch / "play_golfbillard_choice.png"))
+    # the answer: the call of the whole stroke, the ball on the chosen spot
+    k = q["options"][-1]
+    d.find_element("css selector", f"#choice button[data-answer='{k}']").click()
+    wait(d, "!window.cuegym.busy && window.cuegym.view.awaiting.type !== 'choice'", 30,
+         "the answer taken")
+    assert f"{ball} to penalty spot {k} (G-30)" in text(d, "call")
+    assert js(d, "return window.cuegym.pending") is None
+    assert state(d)["balls"][ball] == pytest.approx(geo[k - 1], abs=1e-6)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from cuegym.play import record, session
-from cuegym.play.call import golf_call, kegle_call
+from cuegym.play.call import golf_call, golf_question_call, kegle_call
 from cuegym.play.match import LiveGame
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -111,6 +111,34 @@ def test_calls_name_points_fouls_skaeve_and_ball_in_hand():
     assert "r2 to penalty spot 2 (G-30)" in lines
     assert "kader play (G-20): a ball did not leave its kader (G-21)" in lines
     assert lines[-1] == "turn passes to W"
+
+
+def test_calls_speak_to_you_and_name_the_sides():
+    """The person called "You" (the lobby's default) gets "You score", not "You scores"; a duo
+    side ("A & B") takes a plural verb too; the opening names the sides, not "side 0"."""
+    o = {"shooter": 0, "played": True, "points": 4, "penalty": 0, "foul": False, "fouls": [],
+         "win": False, "shooter_points": 4, "skaeve": 0, "skaeve_to": [], "rodt": False,
+         "blegt": False, "king_alone": False, "clean16": False, "pins_toppled": {},
+         "whites_pocketed": [], "whites_waiting": [], "ball_in_hand": None, "next_player": 0,
+         "finished": [], "game_over": False, "ranking": None}
+    assert kegle_call(o, ["You", "Bo"]) == ["You score 4 points", "You keep the turn (K-25)"]
+    assert kegle_call(o, ["Ann", "Bo"])[0] == "Ann scores 4 points"
+    op = {"opening": True, "reason": "side 1 lost the opening (its ball did not cross x = 0, or "
+          "it fouled or struck another ball than its middle ball)", "fouls": [],
+          "scored_balls": [], "spotted": [], "first": 0}
+    lines = golf_call(op, ["You", "geometric"])
+    assert lines[0] == ("opening (G-3): geometric lost the opening (their ball did not cross "
+                        "x = 0, or they fouled or struck another ball than their middle ball)")
+    assert lines[-1] == "You take the first turn"
+    op = {**op, "reason": "side 0's ball stopped nearer its attack goal", "first": 0}
+    assert golf_call(op, ["You", "R"])[0] == ("opening (G-3): your ball stopped nearer your "
+                                              "attack goal")
+    assert golf_call(op, ["A & B", "C & D"])[-1] == "A & B take the first turn"
+    assert "side 0" not in " ".join(golf_call(op, ["W", "R"]))
+    q = {"kind": "spot", "ball": "w4", "options": [1, 2], "text": "choose a penalty spot for w4 "
+         "(G-30)"}
+    assert golf_question_call(None, ["W", "You"], "You", q) == [
+        "You choose: choose a penalty spot for w4 (G-30)"]
 
 
 def test_strike_checks():

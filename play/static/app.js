@@ -10,6 +10,7 @@ const S = {           // page state
   thoughts: 0,  // agent moves requested by this page (tests read it)
 };
 window.cuegym = S;
+S.displayState = () => displayState();  // what the table shows (for tests and tools)
 // table metres -> page pixels of the table canvas (for tests and tools)
 S.toClient = (x, y) => {
   const r = S.tv.c.getBoundingClientRect(), [u, v] = S.tv.px(x, y);
@@ -52,7 +53,10 @@ function seatLabels() {
 
 function renderSeats() {
   const box = $("p-seats"), labels = seatLabels();
-  const old = Array.from(box.querySelectorAll(".seat")).map(r => ({ kind: r.querySelector(".kind").value, agent: r.querySelector(".agent").value, name: r.querySelector(".name").value }));
+  const old = Array.from(box.querySelectorAll(".seat")).map(r => {
+    const name = r.querySelector(".name");
+    return { kind: r.querySelector(".kind").value, agent: r.querySelector(".agent").value, name: name.dataset.auto ? "" : name.value };
+  });
   box.innerHTML = "";
   labels.forEach((lab, k) => {
     const row = document.createElement("div"); row.className = "seat";
@@ -62,9 +66,15 @@ function renderSeats() {
     const kind = row.querySelector(".kind"), agent = row.querySelector(".agent"), name = row.querySelector(".name");
     agentOptions(agent, prev.agent && prev.agent !== "__zip" ? prev.agent : "pretrained");
     kind.value = prev.kind || (k === 0 ? "human" : "agent");
-    name.value = prev.name || (kind.value === "human" ? (k === 0 ? "You" : lab) : "");
+    // a default name (data-auto) follows the seat's kind: "You" for the first person, the
+    // seat's label for other people, none for an agent (the server names it after the agent,
+    // "geometric", "geometric 2", ...); a name typed in stays
+    const defaultName = () => kind.value === "human" ? (k === 0 ? "You" : lab) : "";
+    const autoName = () => { const n = defaultName(); name.value = n; if (n) name.dataset.auto = n; else delete name.dataset.auto; };
+    if (prev.name) name.value = prev.name; else autoName();
+    name.addEventListener("input", () => { delete name.dataset.auto; });
     const sync = () => { agent.disabled = kind.value !== "agent"; };
-    kind.addEventListener("change", () => { sync(); if (kind.value === "human" && !name.value) name.value = lab; });
+    kind.addEventListener("change", () => { sync(); if (!name.value || name.dataset.auto) autoName(); });
     sync();
   });
 }
@@ -99,8 +109,11 @@ async function loadRecords() {
     box.innerHTML = recs.length ? "" : '<p class="hint">No saved games yet.</p>';
     for (const r of recs.slice(0, 100)) {
       const row = document.createElement("div"); row.className = "rec";
+      // every string here comes from a record file: text only, never markup
       const what = r.meta && r.meta.tournament ? `tournament ${r.meta.tournament}` : (r.over ? "finished" : "unfinished");
-      row.innerHTML = `<div>${r.game}: ${r.seats.join(" vs ")}<small>${r.shots} shots · ${what} · ${r.name.split(":").slice(1).join(":")}</small></div><button>Open</button>`;
+      const seats = Array.isArray(r.seats) ? r.seats.map(x => String(x)).join(" vs ") : "";
+      const file = String(r.name).split(":").slice(1).join(":");
+      row.innerHTML = `<div>${esc(r.game)}: ${esc(seats)}<small>${esc(r.shots)} shots · ${esc(what)} · ${esc(file)}</small></div><button>Open</button>`;
       row.querySelector("button").addEventListener("click", () => openReplay({ name: r.name }));
       box.appendChild(row);
     }
@@ -149,9 +162,22 @@ function initLobby() {
 
 const kegle = () => S.view.game === "keglebillard";
 const seatName = k => S.view.seats[k].name;
+// "You score", "Ann scores" (the calls from the server say it the same way)
+const PLURAL = { wins: "win", chooses: "choose", scores: "score", has: "have" };
+const says = (name, verb) => `${name} ${name === "You" || / & /.test(name) ? PLURAL[verb] || verb : verb}`;
+
+// The opponent's choice (golfbillard G-25, G-30) the live table shows, or null: the question,
+// the call so far and where the stroke left the balls (the referee moves them after the answer).
+function pendingShown() {
+  const v = S.view;
+  return v && v.mode === "play" && v.pending && v.pending.balls && S.shown >= v.shots ? v.pending : null;
+}
 
 function displayState() {
-  if (S.shown >= S.view.shots) return S.view.state;
+  if (S.shown >= S.view.shots) {
+    const p = pendingShown();
+    return p ? { ...S.view.state, balls: p.balls } : S.view.state;
+  }
   return S.shots[S.shown] ? S.shots[S.shown].before : S.view.state;
 }
 function live() { return S.view.mode === "play" && S.shown >= S.view.shots && !S.anim; }
@@ -193,8 +219,10 @@ function draw() {
   const st = displayState();
   tv.background();
   const h = humanTurn();
-  // the last shot's trails
-  const prev = S.shown > 0 && S.shown <= S.view.shots ? S.shots[S.shown - 1] : null;
+  // the last shot's trails (while the opponent chooses: the stroke's, when this page played it)
+  const pend = pendingShown();
+  S.pending = pend;
+  const prev = pend ? (S.pendingAnim ? { anim: S.pendingAnim } : null) : S.shown > 0 && S.shown <= S.view.shots ? S.shots[S.shown - 1] : null;
   if (prev && prev.anim) for (const [id, b] of Object.entries(prev.anim.balls)) tv.trail(trailPoints(b, prev.anim.t_end), ballColour(id));
   if (kegle()) {
     if (st.ball_in_hand && h) {
@@ -210,12 +238,14 @@ function draw() {
     let ring = null;
     if (!kegle() && h && st.phase === "play" && S.view.own_balls && S.view.own_balls.includes(id)) ring = id === S.ball ? "#ffd24a" : "rgba(255,210,74,0.45)";
     if (!kegle() && h && st.phase === "opening" && S.view.awaiting.balls[h.side] === id) ring = "#ffd24a";
+    if (pend && pend.question.kind === "spot" && pend.question.ball === id) ring = "#ff9b7b";
+    if (pend && pend.question.kind === "pick" && pend.question.options.includes(id)) ring = "#ffd24a";
     tv.ball(id, p[0], p[1], { ring });
   }
   if (kegle() && st.ball_in_hand && h && S.place) {
     tv.ball("red", S.place[0], S.place[1], { ring: S.placeOk === false ? "#ff4040" : "#ffffff" });
   }
-  if (S.pending && S.view.pending && !kegle()) drawSpotChoices();
+  if (pend && !kegle()) drawSpotChoices(pend.question); else S.spotsDrawn = [];
 }
 
 function drawAim(st, p) {
@@ -234,12 +264,15 @@ function drawAim(st, p) {
   ctx.lineCap = "butt";
 }
 
-function drawSpotChoices() {
-  const q = S.view.pending.question;
+// The penalty spots 1-3 the opponent chooses among (G-30), numbered as the choice buttons; the
+// spots for a ball of side 0 (white) or side 1 (red), G-27..G-29. Those not offered are dimmed.
+function drawSpotChoices(q) {
+  S.spotsDrawn = [];
   if (q.kind !== "spot") return;
   const side = q.ball[0] === "w" ? 0 : 1;
-  S.geo.penalty_spots[side].forEach((p, k) => {
+  S.geo.penalty_spots[side].slice(0, 3).forEach((p, k) => {
     const ok = q.options.includes(k + 1);
+    S.spotsDrawn.push({ spot: k + 1, x: p[0], y: p[1], offered: ok });
     S.tv.circle(p[0], p[1], S.geo.R, ok ? "rgba(255,210,74,0.25)" : null, ok ? "#ffd24a" : "rgba(255,255,255,0.3)", 2);
     const [u, v] = S.tv.px(p[0], p[1]);
     S.tv.ctx.fillStyle = ok ? "#ffd24a" : "#999"; S.tv.ctx.font = `bold ${Math.round(S.geo.R * S.tv.s)}px sans-serif`;
@@ -296,6 +329,7 @@ function renderCall(lines) {
 
 function renderScoreboard() {
   const v = S.view, st = displayState(), box = $("scoreboard"); box.innerHTML = "";
+  box.className = v.seats.length > 3 && kegle() ? "many" : "";
   const colours = ["#d9d2c5", "#e0b04a", "#6fa8dc", "#93c47d", "#c27ba0", "#e06666"];
   if (kegle()) {
     const dist = v.options.distance, toMove = st.to_play;
@@ -303,9 +337,9 @@ function renderScoreboard() {
       const d = document.createElement("div");
       const fin = st.finished.includes(k);
       d.className = "player" + (k === toMove && !st.game_over ? " to-move" : "") + (fin ? " finished" : "");
-      const tag = s.kind === "agent" ? `<small>${s.agent}</small>` : "";
+      const tag = s.kind === "agent" && s.agent !== s.name ? `<small>${esc(s.agent)}</small>` : "";
       const rank = fin ? `<small>#${st.finished.indexOf(k) + 1}</small>` : "";
-      d.innerHTML = `<span class="swatch" style="background:${colours[k]}"></span><span class="pname">${esc(s.name)}${tag}${rank}</span><span class="pts" data-seat="${k}">${st.scores[k]}</span><span class="bar"><i style="width:${Math.min(100, 100 * st.scores[k] / dist)}%"></i></span>`;
+      d.innerHTML = `<span class="swatch" style="background:${colours[k]}"></span><span class="pname">${esc(s.name)}${tag}${rank}</span><span class="pts" data-seat="${k}">${esc(st.scores[k])}</span><span class="bar"><i style="width:${Math.min(100, 100 * st.scores[k] / dist)}%"></i></span>`;
       box.appendChild(d);
     });
     const p = document.createElement("p"); p.className = "hint"; p.textContent = `to ${dist} points · noise ${v.noise}`; box.appendChild(p);
@@ -318,7 +352,7 @@ function renderScoreboard() {
       let dots = "";
       for (let k = 1; k <= 5; k++) dots += `<i style="background:${st.balls[pre + k] ? col : "transparent"}"></i>`;
       const left = [1, 2, 3, 4, 5].filter(k => st.balls[pre + k]).length;
-      const won = v.options.match === "best_of_3" ? `<small>games ${st.match.games_won[side]}</small>` : "";
+      const won = v.options.match === "best_of_3" ? `<small>games ${esc(st.match.games_won[side])}</small>` : "";
       d.innerHTML = `<span class="swatch" style="background:${col}"></span><span class="pname">${esc(names[side])}${won}</span><span class="pts balls" data-side="${side}" data-left="${left}">${dots}</span>`;
       box.appendChild(d);
     });
@@ -331,13 +365,14 @@ function renderScoreboard() {
   }
 }
 
-function esc(s) { return String(s).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]); }
+// Text for innerHTML: every string from the server or a record goes through here.
+function esc(s) { return String(s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]); }
 
 function resultText() {
   const st = S.view.state;
-  if (kegle()) return st.ranking ? `${seatName(st.ranking[0])} wins` : "game over";
+  if (kegle()) return st.ranking ? says(seatName(st.ranking[0]), "wins") : "game over";
   const w = st.match.winner;
-  return w === null ? "match over" : w === "draw" ? "drawn" : `${S.view.side_names[w]} win${S.view.options.duo ? "" : "s"}`;
+  return w === null ? "match over" : w === "draw" ? "drawn" : says(S.view.side_names[w], "wins");
 }
 
 function renderTurn() {
@@ -350,10 +385,10 @@ function renderTurn() {
     el.textContent = "Game over — " + resultText();
     const b = $("banner"); b.hidden = false;
     const st = v.state;
-    const rank = kegle() && st.ranking ? st.ranking.map((p, k) => `${k + 1}. ${esc(seatName(p))} ${st.scores[p]}`).join(" · ") : "";
+    const rank = kegle() && st.ranking ? st.ranking.map((p, k) => `${k + 1}. ${esc(seatName(p))} ${esc(st.scores[p])}`).join(" · ") : "";
     b.innerHTML = `${esc(resultText())}<small>${rank}</small>`;
   } else if (v.awaiting.type === "choice") {
-    el.textContent = `${seatName(v.awaiting.seat)} chooses: ${v.awaiting.question.text}`;
+    el.textContent = `${says(seatName(v.awaiting.seat), "chooses")}: ${v.awaiting.question.text}`;
   } else if (h) {
     el.className = "mine";
     const st = displayState();
@@ -409,11 +444,15 @@ function renderHistory() {
 function updateSliders() {
   $("v0-val").textContent = `${S.aim.V0.toFixed(2)} m/s`;
   $("theta-val").textContent = `${S.aim.theta.toFixed(0)}°`;
+  S.aim.phi = wrapDeg(S.aim.phi);
   $("phi-val").textContent = `${S.aim.phi.toFixed(2)}°`;
   $("spin-val").textContent = `a ${S.aim.a >= 0 ? "+" : ""}${S.aim.a.toFixed(2)} b ${S.aim.b >= 0 ? "+" : ""}${S.aim.b.toFixed(2)}`;
   $("v0").value = S.aim.V0; $("theta").value = S.aim.theta; $("phi").value = S.aim.phi;
   drawSpin();
 }
+
+// An angle in degrees wrapped to (-180, 180] (the server wraps the strike's phi the same way).
+function wrapDeg(p) { let w = ((p % 360) + 360) % 360; if (w > 180) w -= 360; return w + 0; }
 
 function drawSpin() {
   const c = $("spin"), ctx = c.getContext("2d"), r = 50, cx = 60, cy = 60;
@@ -427,13 +466,25 @@ function drawSpin() {
   ctx.beginPath(); ctx.arc(cx - S.aim.a * r, cy - S.aim.b * r, 7, 0, 2 * Math.PI); ctx.fillStyle = "#2060d0"; ctx.fill();
 }
 
+// (a, b) rounded to 0.01 and still on the cue ball (a^2 + b^2 <= m^2, as the server checks):
+// rounding can push a point on the rim outside, so step the larger component toward 0.
+function legalSpin(a, b, m) {
+  a = Math.round(a * 100) / 100; b = Math.round(b * 100) / 100;
+  while (Math.hypot(a, b) > m) {
+    if (Math.abs(a) >= Math.abs(b)) a = Math.round((a - Math.sign(a) * 0.01) * 100) / 100;
+    else b = Math.round((b - Math.sign(b) * 0.01) * 100) / 100;
+  }
+  return [a + 0, b + 0];  // no -0
+}
+window.legalSpin = legalSpin;
+
 function spinFromEvent(ev) {
   const c = $("spin"), rect = c.getBoundingClientRect();
   let a = -((ev.clientX - rect.left) * 120 / rect.width - 60) / 50, b = -((ev.clientY - rect.top) * 120 / rect.height - 60) / 50;
   const m = S.info.limits.spin, n = Math.hypot(a, b);
   if (n > m) { a *= m / n; b *= m / n; }
   if (Math.hypot(a, b) < 0.04) { a = 0; b = 0; }
-  S.aim.a = Math.round(a * 100) / 100; S.aim.b = Math.round(b * 100) / 100;
+  [S.aim.a, S.aim.b] = legalSpin(a, b, m);
   updateSliders();
 }
 
@@ -523,9 +574,11 @@ async function act(request) {
   $("thinking").hidden = true;
   const before = S.view;
   if (r.pending && !before.pending) {  // the stroke ran; the opponent chooses before the call
-    S.view = r.view;
+    S.view = r.view; S.pendingAnim = r.pending.anim;
     await animate(r.pending.anim, r.pending.before);
   }
+  if (r.pending) renderCall(r.pending.call);  // the foul that gives the choice, who chooses
+  else S.pendingAnim = null;
   if (r.shot) {
     S.shots[r.shot.index] = r.shot;
     if (!before.pending) await animate(r.shot.anim, r.shot.before);
@@ -574,9 +627,12 @@ async function fetchShots() {
   got.forEach(s => { S.shots[s.index] = s; });
 }
 
+// The call the live table shows: the last shot's, or while the opponent chooses, why.
+function currentCall() { return S.view.pending && S.view.pending.call ? S.view.pending.call : S.view.last_call; }
+
 function refresh() {
   renderScoreboard(); renderTurn(); draw();
-  if (S.shown >= S.view.shots && S.view.last_call && !$("call").children.length) renderCall(S.view.last_call);
+  if (S.shown >= S.view.shots && currentCall() && !$("call").children.length) renderCall(currentCall());
   if (S.view.mode === "play" && S.shown >= S.view.shots && kegle() && humanTurn() && S.view.state.ball_in_hand && !S.place) {
     S.place = defaultPlace(S.view.state); aimAtTarget(); checkPlacement();
   }
@@ -621,6 +677,8 @@ async function initTable(gid, watch) {
   window.addEventListener("resize", () => { S.tv.resize(); draw(); });
   const cv = $("table");
   for (const t of ["pointerdown", "pointermove", "pointerup"]) cv.addEventListener(t, onPointer);
+  const [vmin, vmax] = S.info.limits.V0;
+  $("v0").min = vmin; $("v0").max = vmax;
   $("v0").addEventListener("input", e => { S.aim.V0 = +e.target.value; updateSliders(); draw(); });
   $("theta").addEventListener("input", e => { S.aim.theta = +e.target.value; updateSliders(); });
   $("phi").addEventListener("input", e => { S.aim.phi = +e.target.value; updateSliders(); draw(); });
@@ -637,14 +695,18 @@ async function initTable(gid, watch) {
   $("autoplay").addEventListener("change", schedule);
   $("speed").addEventListener("change", schedule);
   window.addEventListener("keydown", e => {
-    if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
+    // a focused control keeps its own keys (a slider its arrows, a button its space); space
+    // on a slider, which has no use for it, still shoots
+    const tag = e.target.tagName;
+    const slider = tag === "INPUT" && e.target.type === "range";
+    if (["INPUT", "SELECT", "TEXTAREA", "BUTTON"].includes(tag) && !(slider && e.key === " ")) return;
     if (!humanTurn()) return;
     const step = e.shiftKey ? 1 : 0.1;
     if (e.key === "ArrowLeft") { S.aim.phi += step; updateSliders(); draw(); e.preventDefault(); }
     if (e.key === "ArrowRight") { S.aim.phi -= step; updateSliders(); draw(); e.preventDefault(); }
     if (e.key === " ") { e.preventDefault(); if (!$("shoot").disabled) shoot(); }
   });
-  if (S.view.shots && S.view.mode === "play") renderCall(S.view.last_call);
+  if ((S.view.shots || S.view.pending) && S.view.mode === "play") renderCall(currentCall());
   if (!(kegle() && S.view.state.ball_in_hand)) aimAtTarget();
   setStatus("idle");
   refresh();
