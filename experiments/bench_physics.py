@@ -7,6 +7,7 @@
     python experiments/bench_physics.py --shots shots.json   # ... on the shots of a file
     python experiments/bench_physics.py --extras   # also first-call time and memory per table
     python experiments/bench_physics.py --per-event [--against cuegym_old]   # us/event by balls
+    python experiments/bench_physics.py --per-call [--against cuegym_old]    # us/call by batch
     python experiments/bench_physics.py --max-events 1000 --no-reuse   # fresh 1000-slot logs
 
 Each record: {"game", "batch", "threads", "shots_per_s", "events_per_shot", "us_per_event"}.
@@ -162,15 +163,9 @@ def measure_per_event(balls: list[int], cfg: Settings, against: str | None = Non
     (golfbillard table), and with ``against`` (a package name: a copy of an older cuegym) the
     same shots through its engine, rounds alternating between the two; each keeps its best
     round. Also B = 3 in 10 slots (7 absent balls padded), reported as "3/10"."""
-    import importlib
-
     import numba
 
-    engines = {"new": ("cuegym.configs", "cuegym.physics", "cuegym.physics.scenarios")}
-    if against:
-        engines["old"] = (f"{against}.configs", f"{against}.physics",
-                          f"{against}.physics.scenarios")
-    mods = {k: tuple(importlib.import_module(m) for m in v) for k, v in engines.items()}
+    mods = _engines(against)
     cases = [(b, None) for b in balls] + [(3, 10)]
     old_threads = numba.get_num_threads()
     numba.set_num_threads(1)
@@ -207,6 +202,65 @@ def measure_per_event(balls: list[int], cfg: Settings, against: str | None = Non
             if "old" in runs:
                 rec.update(us_per_event_old=round(1e6 / best["old"], 3),
                            speedup=round(best["new"] / best["old"], 2), identical=bool(same))
+            out.append(rec)
+    finally:
+        numba.set_num_threads(old_threads)
+    return out
+
+
+def _engines(against: str | None) -> dict:
+    """{"new": (configs, physics, scenarios) modules} and, with ``against`` (a package name: a
+    copy of an older cuegym), the same modules of that package as "old"."""
+    import importlib
+
+    engines = {"new": ("cuegym.configs", "cuegym.physics", "cuegym.physics.scenarios")}
+    if against:
+        engines["old"] = (f"{against}.configs", f"{against}.physics",
+                          f"{against}.physics.scenarios")
+    return {k: tuple(importlib.import_module(m) for m in v) for k, v in engines.items()}
+
+
+def measure_per_call(batches: list[int], cfg: Settings, against: str | None = None,
+                     rounds: int = 7) -> list[dict]:
+    """Microseconds of process CPU time per ``simulate`` call on one thread, T tables of one
+    short keglebillard shot each (the red into the white, 3 balls, pins standing): what the
+    Python side (input checks, buffers, results) costs around the kernel, which an env's step
+    pays once per batch. With ``against`` the older package's calls alternate with these, on
+    the same arrays, and each keeps its best round."""
+    import numba
+
+    mods = _engines(against)
+    old_threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    out = []
+    try:
+        for T in batches:
+            rng = np.random.default_rng(cfg.seed)
+            xy = np.tile([[-0.8, 0.2], [-0.525, 0.0], [0.525, 0.0]], (T, 1, 1))
+            cue = np.tile([2.0, 0.0, 0.0, 0.0, 0.0], (T, 1))
+            cue[:, 1] = rng.uniform(-20.0, 20.0, T)
+            cb = np.zeros(T, np.int64)
+            runs = {}
+            for name, (cfg_mod, phys, _) in mods.items():
+                table, params = cfg_mod.load_table("keglebillard"), cfg_mod.load_params(
+                    "keglebillard")
+                ws = phys.Workspace()
+
+                def run(phys=phys, table=table, params=params, ws=ws, xy=xy, cb=cb, cue=cue):
+                    return phys.simulate(table, params, xy, cue_ball=cb, cue=cue, threads=1,
+                                         workspace=ws)
+
+                run()
+                runs[name] = run
+            best = dict.fromkeys(runs, 0.0)
+            for _ in range(rounds):
+                for name, run in runs.items():
+                    best[name] = max(best[name], _best_rate(run, 1, cfg.seconds,
+                                                            time.process_time))
+            rec = {"tables": T, "us_per_call": round(1e6 / best["new"], 1)}
+            if "old" in runs:
+                rec.update(us_per_call_old=round(1e6 / best["old"], 1),
+                           speedup=round(best["new"] / best["old"], 2))
             out.append(rec)
     finally:
         numba.set_num_threads(old_threads)
@@ -262,10 +316,12 @@ def check_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
 
     if not (math.isfinite(args.seconds) and args.seconds > 0):
         ap.error(f"--seconds must be a finite number > 0, got {args.seconds}")
-    if args.per_event is not None and args.shots is not None:
-        ap.error("--per-event and --shots are two separate benchmarks: give one")
-    if args.against is not None and args.per_event is None:
-        ap.error("--against compares --per-event timings: it needs --per-event")
+    modes = [m for m, v in (("--per-event", args.per_event), ("--per-call", args.per_call),
+                            ("--shots", args.shots)) if v is not None]
+    if len(modes) > 1:
+        ap.error(f"{' and '.join(modes)} are separate benchmarks: give one")
+    if args.against is not None and args.per_event is None and args.per_call is None:
+        ap.error("--against compares --per-event or --per-call timings: it needs one of them")
     for opt in ("n_shots", "json_max_events"):
         if getattr(args, opt) is not None and args.shots != "":
             ap.error(f"--{opt.replace('_', '-')} sets the generated shots of --shots (without "
@@ -275,9 +331,9 @@ def check_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.n_shots < 1:
         ap.error(f"--n-shots must be >= 1, got {args.n_shots}")
     table_opts = [k for k in TABLE_DEFAULTS if getattr(args, k) is not None]
-    if table_opts and (args.per_event is not None or args.shots is not None):
+    if table_opts and modes:
         ap.error(f"{', '.join('--' + k for k in table_opts)} set the table benchmark, not "
-                 f"{'--per-event' if args.per_event is not None else '--shots'}")
+                 f"{modes[0]}")
     for k, v in TABLE_DEFAULTS.items():
         if getattr(args, k) is None:
             setattr(args, k, v)
@@ -299,9 +355,13 @@ def main(argv=None) -> int:
     ap.add_argument("--per-event", nargs="?", const="2,3,4,5,6,10,16", default=None,
                     metavar="BALLS", help="us/event on one thread for these ball counts "
                                           "(golfbillard table; plus 3 balls in 10 slots)")
+    ap.add_argument("--per-call", nargs="?", const="1,16,256", default=None, metavar="TABLES",
+                    help="us per simulate call on one thread for these batch sizes (a short "
+                         "keglebillard shot per table: the Python side around the kernel)")
     ap.add_argument("--against", metavar="PACKAGE",
-                    help="with --per-event: also time this package (a copy of an older cuegym, "
-                         "e.g. made with git archive) on the same shots, side by side")
+                    help="with --per-event or --per-call: also time this package (a copy of an "
+                         "older cuegym, e.g. made with git archive) on the same shots, side by "
+                         "side")
     ap.add_argument("--json-max-events", type=int, default=None,
                     help="max_events of the generated --shots list")
     ap.add_argument("--seconds", type=float, default=Settings.seconds)
@@ -324,6 +384,14 @@ def main(argv=None) -> int:
                   f"{r['us_per_event']:7.3f} us/event" +
                   (f"  (old {r['us_per_event_old']:.3f}, {r['speedup']:.2f}x, identical "
                    f"{r['identical']})" if "speedup" in r else ""), flush=True)
+        return 0
+    if args.per_call is not None:
+        for r in measure_per_call(_counts(ap, "--per-call", args.per_call, 1, 100_000), cfg,
+                                  args.against):
+            print(json.dumps(r) if args.json else
+                  f"{r['tables']:6d} tables: {r['us_per_call']:9.1f} us/call" +
+                  (f"  (old {r['us_per_call_old']:.1f}, {r['speedup']:.2f}x)" if "speedup" in r
+                   else ""), flush=True)
         return 0
     if args.shots is not None:
         if args.shots:
