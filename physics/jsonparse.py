@@ -602,6 +602,41 @@ class _ShotLabels:
         return f"shot[{self.idx[t]}]"
 
 
+def _slice_group(g: _Group, a: int, z: int) -> _Group:
+    """The group of shots a..z-1 of ``g`` (their columns cut out of ``g.cols``)."""
+    c = g.cols
+    sub = _Group(g.table, g.params, g.models, g.max_events, g.t_max)
+    sub.idx = g.idx[a:z]
+    ball0 = np.concatenate([[0], np.cumsum(c.counts)])
+    strike0 = np.concatenate([[0], np.cumsum(c.n_strikes)])
+    b_a, b_z, s_a, s_z = int(ball0[a]), int(ball0[z]), int(strike0[a]), int(strike0[z])
+    sc = sub.cols = _Columns()
+    sc.counts, sc.ids, sc.xy = c.counts[a:z], c.ids[b_a:b_z], c.xy[b_a:b_z]
+    keep = [k for k, at in enumerate(c.vw_at) if b_a <= at < b_z]
+    sc.vw_at = [c.vw_at[k] - b_a for k in keep]
+    sc.vw = c.vw[keep] if keep else c.vw[:0]
+    sc.n_strikes, sc.st_k, sc.st_ball = c.n_strikes[a:z], c.st_k[s_a:s_z], c.st_ball[s_a:s_z]
+    sc.st_t = [t - a for t in c.st_t[s_a:s_z]]
+    sc.st_val, sc.pins = c.st_val[s_a:s_z], c.pins[a:z]
+    return sub
+
+
+def _split_by_balls(g: _Group, table_ids: tuple) -> list[_Group]:
+    """``g`` cut into runs of consecutive shots whose ball ids together (with the table's own)
+    number at most MAX_BALLS: shots of a custom table may each name their own balls, and one
+    call holds at most MAX_BALLS per table."""
+    c, out, a, seen, pos = g.cols, [], 0, set(table_ids), 0
+    for t, n in enumerate(c.counts):
+        ids = set(c.ids[pos:pos + n])
+        pos += n
+        if t > a and len(seen | ids) > MAX_BALLS:
+            out.append(_slice_group(g, a, t))
+            a, seen = t, set(table_ids)
+        seen |= ids
+    out.append(_slice_group(g, a, len(c.counts)))
+    return out
+
+
 def _group_chunks(g: _Group) -> list[tuple[list[int], dict]]:
     """``(shot indices, simulate kwargs)`` per chunk of a group; ball b is ``ball_names[b]``:
     the table's ids, then the others in order of appearance."""
@@ -612,6 +647,9 @@ def _group_chunks(g: _Group) -> list[tuple[list[int], dict]]:
         if bid not in index:
             index[bid] = len(order)
             order.append(bid)
+    if len(order) > MAX_BALLS and len(c.counts) > 1:
+        return [chunk for sub in _split_by_balls(g, tuple(table.ball_ids))
+                for chunk in _group_chunks(sub)]
     T, B, P = len(c.counts), len(order), len(table.pin_spots)
     tt = np.repeat(np.arange(T), c.counts)
     bb = np.fromiter(map(index.__getitem__, c.ids), np.int64, len(c.ids))

@@ -159,3 +159,21 @@ def test_fast_parser_gives_up_wherever_the_exact_parser_refuses(seed):
         fast = _fast_groups(copy.deepcopy(lst))
         if fast is not None:
             _same_plans(_plan(fast), exact)
+
+
+def test_a_list_whose_shots_name_more_than_62_balls_together_is_simulated():
+    """Shots on a custom table may each name their own balls; grouped into one call, 40 + 40
+    ids passed the per-table limit of 62 and the valid list was refused. Each shot's result
+    equals the shot simulated alone, and the first bad shot is still named."""
+    def shot(prefix, n, V0):
+        balls = {f"{prefix}{k}": {"x": -0.9 + 0.1 * (k % 19), "y": -0.4 + 0.1 * (k // 19)}
+                 for k in range(n)}
+        return {"table": {"length": 2.0, "width": 1.0}, "balls": balls,
+                "strike": {"ball": f"{prefix}0", "V0": V0, "phi": 90.0}}
+
+    shots = [shot("a", 40, 1.0), shot("b", 40, 1.5), shot("c", 30, 0.7)]
+    assert simulate_json(shots) == [simulate_json(s) for s in shots]
+    bad = shot("d", 40, 1.0)
+    bad["balls"]["d1"]["x"] = bad["balls"]["d0"]["x"]
+    with pytest.raises(ValueError, match=r"^shot\[2\]: 'd0' and 'd1' overlap"):
+        simulate_json(shots[:2] + [bad])
