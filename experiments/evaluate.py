@@ -29,7 +29,12 @@ order of the games. ``--json`` prints one object: ``{"agents": {"<name>": {"poin
 its run directory's or file's name; ``spec`` keeps the full one). Otherwise a table is printed.
 Both write ``<out>/results.json`` and ``<out>/tournament.png`` (default ``runs/eval/<game>/``);
 ``--save-games N`` also writes the first N games of each pair as game records to
-``<out>/games/`` (replayable in ``python -m cuegym.play``).
+``<out>/games/`` (replayable in ``python -m cuegym.play``); a record's ``seed`` is its pair's
+generator seed (``--seed`` + 1000 x the pair's index), which plays the pair's
+``meta.games_per_pair`` games again, this one as ``meta.game_index``. ``--games`` is at most
+:data:`MAX_GAMES` per pair. Options of the other mode (``--episodes``, ``--benchmark-out`` in
+a tournament; ``--games``, ``--max-shots``, ``--out``, ``--save-games`` with ``--benchmark``)
+are refused, not ignored; ``--benchmark --game G`` benchmarks that game's Shot env only.
 
 Golfbillard: ``points_per_shot`` counts the shooter's own balls scored per stroke.
 """
@@ -47,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.cli_errors import check_writable_dir, cli_main, seed_arg
+from cuegym.cli_errors import UsageError, check_writable_dir, cli_main, seed_arg
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,11 +69,12 @@ def split_specs(text: str) -> list[str]:
     return out
 
 
-def parse_agents(text: str) -> list[str]:
-    """:func:`split_specs`, at least two of them."""
+def parse_agents(text: str, at_least: int = 2) -> list[str]:
+    """:func:`split_specs`, at least ``at_least`` of them (a tournament two, a benchmark one)."""
     out = split_specs(text)
-    if len(out) < 2:
-        raise ValueError(f"need at least two agents, got {out}")
+    if len(out) < at_least:
+        raise ValueError(f"need at least {'two agents' if at_least == 2 else at_least}, got "
+                         f"{out}")
     return out
 
 
@@ -113,6 +119,9 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
     from cuegym.agents import make_agent, make_arena, play_games
     from cuegym.agents.ratings import wilson_interval
 
+    if not 1 <= games <= MAX_GAMES:
+        raise UsageError(f"games must be in [1, {MAX_GAMES:,}] per pair, got {games}")
+    check_agent_names(specs)
     arena = make_arena(game)
     names = display_names(specs)
     notes: list[str] = []
@@ -147,8 +156,9 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
             bar.set_postfix_str(f"{a['wins']}-{b['wins']}, {a['draws']} drawn, "
                                 f"{a['unfinished']} unfinished")
         if save_games:
-            save_tournament_games(on, res, (names[i], names[j]), (specs[i], specs[j]), noise,
-                                  save_dir, f"{names[i]}_vs_{names[j]}")
+            paths = save_tournament_games(on, res, (names[i], names[j]), (specs[i], specs[j]),
+                                          noise, save_dir, f"{names[i]}_vs_{names[j]}")
+            stamp_game_records(paths, seed, seed + 1000 * k, games, max_shots)
         for rec, ag in zip(res.shots, res.agent, strict=True):
             shots[(i, j)[ag]].append(rec)
         won[i, j], won[j, i] = a["wins"], b["wins"]
@@ -400,15 +410,65 @@ def benchmark_markdown(rows: list[dict[str, Any]], command: str, noise: Any) -> 
     return "\n".join(lines)
 
 
+#: most games per pair: a pair's games are played at once (lock-step), their states and every
+#: shot's record in memory (10,000 keglebillard games hold about 600,000 shot records)
+MAX_GAMES = 10_000
+#: the tournament's options that a --benchmark would ignore, and the reverse
+TOURNAMENT_ONLY = ("games", "max_shots", "out", "save_games")
+BENCHMARK_ONLY = ("episodes", "benchmark_out")
+
+
+def check_agent_names(specs: list[str]) -> None:
+    """Refuse a ``name=`` agent option without a value (or not a string): one line naming the
+    spec, not an AttributeError after the agents are made."""
+    import yaml
+
+    for spec in specs:
+        _, _, opts = spec.partition(":")
+        for item in filter(None, opts.split(",")):
+            k, eq, v = item.partition("=")
+            if eq and k.strip() == "name":
+                try:
+                    val = yaml.safe_load(v)
+                except yaml.YAMLError:
+                    val = None
+                if not isinstance(val, str) or not val.strip():
+                    raise UsageError(f"agent {spec!r}: option name= needs a label that YAML "
+                                     f"reads as text (name=<label>), got {v.strip()!r}")
+
+
+def stamp_game_records(paths: list[Path], seed: int, pair_seed: int, games: int,
+                       max_shots: int | None) -> None:
+    """Write into saved game records the seed that reproduces them: ``seed`` is the pair's
+    generator seed (``play_games(arena, agents, games, seed=pair_seed, ...)`` plays the pair's
+    games at once, this one as ``meta.game_index``); ``meta`` also gets the tournament's
+    ``--seed``, ``games_per_pair`` and ``max_shots``."""
+    import os
+
+    for path in paths:
+        rec = json.loads(path.read_text())
+        rec["seed"] = int(pair_seed)
+        rec["meta"] = {**(rec.get("meta") or {}), "tournament_seed": int(seed),
+                       "pair_seed": int(pair_seed), "games_per_pair": int(games),
+                       "max_shots": max_shots}
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(rec))
+        os.replace(tmp, path)
+
+
 @cli_main
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", choices=("keglebillard", "golfbillard"), default="keglebillard")
+    p.add_argument("--game", choices=("keglebillard", "golfbillard"),
+                   help="the game (default keglebillard); with --benchmark: only its Shot env "
+                   "(default both)")
     p.add_argument("--agents", help="comma-separated agents: names (options after ':') or "
                    "model .zip paths (default: pretrained,geometric,random; with --benchmark "
-                   f"{','.join(BENCH_AGENTS)})")
-    p.add_argument("--games", type=int, default=100, help="games per pair of agents")
+                   f"{','.join(BENCH_AGENTS)}); a tournament needs two or more, a benchmark "
+                   "one or more")
+    p.add_argument("--games", type=int, help=f"games per pair of agents (default 100, at most "
+                   f"{MAX_GAMES:,}: a pair's games are played at once, in memory)")
     p.add_argument("--seed", type=seed_arg, default=0)
     p.add_argument("--noise", default="tournament",
                    help="shot noise: tournament, none, or a scale factor of the tournament noise")
@@ -417,45 +477,65 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", help="output directory (default runs/eval/<game>)")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bars on stderr")
-    p.add_argument("--save-games", type=int, default=0, metavar="N",
+    p.add_argument("--save-games", type=int, metavar="N",
                    help="save the first N games of each pair as game records in <out>/games/ "
-                        "(open them in python -m cuegym.play)")
+                        "(open them in python -m cuegym.play; a record's seed is its pair's "
+                        "generator seed, meta.game_index its place in the pair's games)")
     p.add_argument("--benchmark", action="store_true", help="instead of a tournament: mean "
-                   "return of each agent on each Shot env id, written as markdown")
-    p.add_argument("--episodes", type=int, default=256, help="--benchmark: episodes per agent "
-                   "and env id")
-    p.add_argument("--benchmark-out", default=str(ROOT / "docs" / "benchmarks.md"),
+                   "return of each agent on each Shot env id, written as markdown (--games, "
+                   "--max-shots, --out and --save-games are the tournament's and refused here)")
+    p.add_argument("--episodes", type=int, help="--benchmark: episodes per agent and env id "
+                   "(default 256)")
+    p.add_argument("--benchmark-out",
                    help="--benchmark: the markdown page to write (default docs/benchmarks.md)")
     args = p.parse_args(argv)
-    if args.games < 1:
-        p.error(f"--games must be >= 1, got {args.games}")
-    if args.max_shots is not None and args.max_shots < 1:
-        p.error(f"--max-shots must be >= 1, got {args.max_shots}")
-    if args.save_games < 0:
-        p.error(f"--save-games must be >= 0, got {args.save_games}")
+    mode, other = ("--benchmark", TOURNAMENT_ONLY) if args.benchmark else \
+        ("a tournament", BENCHMARK_ONLY)
+    ignored = [f"--{k.replace('_', '-')}" for k in other if getattr(args, k) is not None]
+    if ignored:
+        them, are = ("them", "they are") if len(ignored) > 1 else ("it", "it is")
+        p.error(f"{', '.join(ignored)}: {mode} would ignore {them} ({are} for "
+                f"{'a tournament' if args.benchmark else '--benchmark'})")
+    if args.agents is not None:
+        specs = split_specs(args.agents)
+        if len(specs) < (1 if args.benchmark else 2):
+            p.error(f"--agents {args.agents!r}: {mode} needs at least "
+                    f"{'one agent' if args.benchmark else 'two agents'}, got {len(specs)}")
+    else:
+        specs = list(BENCH_AGENTS) if args.benchmark else ["pretrained", "geometric", "random"]
+    check_agent_names(specs)
     if args.benchmark:
-        if args.episodes < 2:
-            p.error(f"--episodes must be >= 2, got {args.episodes}")
-        specs = parse_agents(args.agents) if args.agents else list(BENCH_AGENTS)
-        check_writable_dir(Path(args.benchmark_out).parent, "--benchmark-out")
-        rows = benchmark(specs, args.episodes, args.seed, noise=args.noise, quiet=args.quiet)
+        episodes = 256 if args.episodes is None else args.episodes
+        if episodes < 2:
+            p.error(f"--episodes must be >= 2, got {episodes}")
+        bench_out = Path(args.benchmark_out or ROOT / "docs" / "benchmarks.md")
+        check_writable_dir(bench_out.parent, "--benchmark-out")
+        env_ids = [e for e in BENCH_ENVS if args.game is None or
+                   ("Golf" in e) == (args.game == "golfbillard")]
+        rows = benchmark(specs, episodes, args.seed, env_ids=env_ids, noise=args.noise,
+                         quiet=args.quiet)
         cmd = "python experiments/evaluate.py --benchmark " + " ".join(
             a for a in (argv if argv is not None else sys.argv[1:]) if a != "--benchmark")
         text = benchmark_markdown(rows, cmd.strip(), args.noise)
-        out = Path(args.benchmark_out)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text)
-        print(json.dumps(rows) if args.json else f"{text}\nwrote {out}")
+        bench_out.parent.mkdir(parents=True, exist_ok=True)
+        bench_out.write_text(text)
+        print(json.dumps(rows) if args.json else f"{text}\nwrote {bench_out}")
         return 0
-    try:
-        specs = parse_agents(args.agents or "pretrained,geometric,random")
-    except ValueError as e:
-        p.error(str(e))
-    out = Path(args.out) if args.out else Path("runs") / "eval" / args.game
+    game = args.game or "keglebillard"
+    games = 100 if args.games is None else args.games
+    if not 1 <= games <= MAX_GAMES:
+        p.error(f"--games must be in [1, {MAX_GAMES:,}] (a pair's games are played at once, "
+                f"in memory), got {games}")
+    if args.max_shots is not None and args.max_shots < 1:
+        p.error(f"--max-shots must be >= 1, got {args.max_shots}")
+    save_games = args.save_games or 0
+    if save_games < 0:
+        p.error(f"--save-games must be >= 0, got {save_games}")
+    out = Path(args.out) if args.out else Path("runs") / "eval" / game
     check_writable_dir(out, "--out")  # before the games, which may take hours
-    res = run_tournament(args.game, specs, args.games, args.seed, noise=args.noise,
+    res = run_tournament(game, specs, games, args.seed, noise=args.noise,
                          max_shots=args.max_shots, quiet=args.quiet,
-                         save_games=args.save_games, save_dir=out / "games")
+                         save_games=save_games, save_dir=out / "games")
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(res, indent=1))
     png = plot_results(res, out / "tournament.png")

@@ -82,9 +82,54 @@ def check_config(cfg: SelfPlayConfig) -> SelfPlayConfig:
                                                          for a in cfg.initial_pool):
         raise ValueError(f"self-play key initial_pool must be a list of agent specs, got "
                          f"{cfg.initial_pool!r}")
+    for key in ("name", "noise", "init_model", "train_config"):
+        v = getattr(cfg, key)
+        if not isinstance(v, str) or (key == "name" and not v.strip()):
+            raise ValueError(f"self-play key {key} must be a {'non-empty ' * (key == 'name')}"
+                             f"string, got {v!r}")
+    if not isinstance(cfg.progress, bool):  # "maybe" or "no" would silently be true
+        raise ValueError(f"self-play key progress must be true or false, got {cfg.progress!r}")
     if cfg.init_model and _init_model_file(cfg.init_model) is None:
         raise ValueError(f"init_model (--init): no model file {cfg.init_model!r}")
     return cfg
+
+
+def train_config(cfg: SelfPlayConfig) -> Any:
+    """The train config of the learner (``train_config``, default
+    ``configs/train/<game>_sac.yaml``), checked against the self-play: its game, its action
+    (residual or choice), the settings it passes on (``cuegym.experiments.train``); and the
+    ``init_model``'s game, algorithm and action against it. ValueErrors name the mismatch."""
+    from cuegym.experiments.train import check_arguments, game_of, load_config
+
+    path = cfg.train_config or ROOT / "configs" / "train" / f"{cfg.game}_sac.yaml"
+    tcfg = load_config(path)
+    if tcfg.action not in ("residual", "choice"):
+        raise ValueError("self-play uses the geometric-residual or the choice action (train "
+                         f"config action: {tcfg.action!r})")
+    if game_of(tcfg.env_id) != cfg.game:
+        raise ValueError(f"train config {str(path)!r} is for {game_of(tcfg.env_id)} "
+                         f"({tcfg.env_id}), not {cfg.game}: give a {cfg.game} train config")
+    check_arguments(tcfg)
+    if cfg.init_model:
+        from cuegym.agents.sb3_agent import model_meta
+
+        init = _init_model_file(cfg.init_model)
+        if init is None:  # run() called without check_config
+            raise ValueError(f"init_model (--init): no model file {cfg.init_model!r}")
+        try:
+            meta = model_meta(init)
+        except (OSError, ValueError, KeyError) as e:
+            raise ValueError(f"init_model (--init) {cfg.init_model!r} is not a cuegym model: "
+                             f"{e}") from None
+        if meta["game"] != cfg.game:
+            raise ValueError(f"init_model (--init): model {cfg.init_model!r} plays "
+                             f"{meta['game']}, not {cfg.game}")
+        if (meta["algo"], meta["action"]) != (tcfg.algo, tcfg.action):
+            raise ValueError(f"init_model (--init): model {cfg.init_model!r} is {meta['algo']} "
+                             f"with the {meta['action']} action, the train config {tcfg.algo} "
+                             f"with the {tcfg.action} action: give --train-config of the "
+                             "model's kind")
+    return tcfg
 
 
 def _init_model_file(name: str) -> Path | None:
@@ -157,17 +202,12 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
     from cuegym.agents.residual import ResidualSpec, ResidualVecEnv
     from cuegym.agents.sb3_agent import SB3Agent
     from cuegym.envs import make_sb3_vec_env
-    from cuegym.experiments.train import algo_class, load_config, policy_class
+    from cuegym.experiments.train import algo_class, policy_class
 
     out = Path(runs_dir) / cfg.name
-    (out / "pool").mkdir(parents=True, exist_ok=True)
-    (out / "config.yaml").write_text(yaml.safe_dump(asdict(cfg), sort_keys=False))
+    tcfg = train_config(cfg)  # checked before anything is written
     set_random_seed(cfg.seed)
     torch.set_num_threads(2)
-    tcfg = load_config(cfg.train_config or ROOT / "configs" / "train" / f"{cfg.game}_sac.yaml")
-    if tcfg.action not in ("residual", "choice"):
-        raise ValueError("self-play uses the geometric-residual or the choice action (train "
-                         f"config action: {tcfg.action!r})")
     env_id = "cuegym/Keglebillard-v0" if cfg.game == "keglebillard" else "cuegym/Golfbillard-v0"
     # snapshots are full-game models: they see the game's scores (SB3Agent masks them only
     # for Shot-env models)
@@ -193,7 +233,11 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
         init = _init_model_file(cfg.init_model)
         if init is None:  # run() called without check_config
             raise ValueError(f"init_model (--init): no model file {cfg.init_model!r}")
-        model = Algo.load(init, env=env, device="cpu")
+        try:
+            model = Algo.load(init, env=env, device="cpu")
+        except ValueError as e:  # SB3's message prints both spaces in full: kilobytes
+            raise ValueError(f"init_model (--init): model {cfg.init_model!r} does not fit the "
+                             f"{cfg.game} self-play env: {str(e).split(':')[0]}") from e
     else:
         kw = dict(tcfg.algo_kwargs)
         kw["gamma"] = 0.9  # whole games: the learner's later shots depend on this one
@@ -201,6 +245,8 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
         model = Algo(policy_class(tcfg.policy), env, policy_kwargs=dict(tcfg.policy_kwargs),
                      seed=cfg.seed,
                      device="cpu", verbose=0, **kw)
+    (out / "pool").mkdir(parents=True, exist_ok=True)
+    (out / "config.yaml").write_text(yaml.safe_dump(asdict(cfg), sort_keys=False))
     # SB3's training statistics (losses, episode returns) go into the run folder; left alone,
     # every learn() call would make an empty SB3-<date> folder in the system's temp directory
     model.set_logger(configure(str(out / "logs"), ["csv"]))

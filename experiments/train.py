@@ -15,7 +15,7 @@ is SB3's (CSV and TensorBoard).
 
 ``--set key=value`` values are YAML; mappings merge deeply into the config's (``algo_kwargs=
 {gamma: 0.5}`` changes gamma only), an empty mapping replaces (``demos={}``: none),
-``key=null`` resets a key to its default.
+``key=null`` resets a known key to its default (an unknown key is an error, null or not).
 
 Writes ``runs/<name>/``: ``model.zip`` (final), ``best_model.zip`` (best periodic evaluation),
 ``config.yaml`` (the settings used), ``evaluations.npz`` (SB3's evaluation log),
@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from cuegym.cli_errors import cli_main, resolve_path, seed_arg
+from cuegym.cli_errors import UsageError, check_int, cli_main, resolve_path, seed_arg
 from cuegym.cli_errors import unknown as unknown_name
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,8 +120,8 @@ def deep_merge(base: dict, over: dict) -> dict:
     for k, v in over.items():
         if v is None:
             out.pop(k, None)
-        elif isinstance(v, dict) and v and isinstance(out.get(k), dict):
-            out[k] = deep_merge(out[k], v)
+        elif isinstance(v, dict) and v:  # (nulls inside a new mapping: nothing to reset)
+            out[k] = deep_merge(out[k] if isinstance(out.get(k), dict) else {}, v)
         else:
             out[k] = v
     return out
@@ -186,13 +186,16 @@ def _check_types(data: dict) -> None:
 def load_config(path: str | Path | None, overrides: dict | None = None) -> TrainConfig:
     """Read a YAML config into :class:`TrainConfig`, ``overrides`` merged deeply
     (:func:`deep_merge`); unknown keys and values of the wrong type raise a one-line
-    ValueError naming the key."""
-    data: dict = read_yaml_mapping(path) if path is not None else {}
-    data = deep_merge(data, overrides or {})
+    ValueError naming the key. A key set to null in ``overrides`` (back to its default) must be
+    a known one too, at the top level and inside the mappings (``algo_kwargs={bogus: null}``
+    and the YAML typo ``{learning_starts:16}``, a key with no value, are refused)."""
+    file_data: dict = read_yaml_mapping(path) if path is not None else {}
+    over = overrides or {}
     known = {f.name for f in dataclasses.fields(TrainConfig)}
-    unknown = sorted(set(data) - known)
+    unknown = sorted(set(file_data) - known) + sorted(set(over) - known - set(file_data), key=str)
     if unknown:
         raise ValueError(f"unknown train config key(s) {unknown}; known: {sorted(known)}")
+    data = deep_merge(file_data, over)
     _check_types(data)
     cfg = TrainConfig(**data)
     if cfg.algo not in ALGOS:
@@ -202,7 +205,90 @@ def load_config(path: str | Path | None, overrides: dict | None = None) -> Train
     if (cfg.algo == "dqn") != (cfg.action == "choice"):
         raise ValueError("the choice action (discrete) needs algo dqn, and dqn needs it; got "
                          f"algo {cfg.algo!r} with action {cfg.action!r}")
+    resets = {k: [key for key, val in v.items() if val is None]  # keys reset to default
+              for k, v in over.items() if k in SECTIONS and isinstance(v, dict)}
+    # a wrapper's settings without its wrapper would be ignored: refused where they are given
+    # together with another action (--set ones with any other action; a file's with the file's
+    # own); a --set action=... that switches a file's action away from them is deliberate
+    file_action = file_data.get("action", TrainConfig.action)
+    for section in ("residual", "choice"):
+        if cfg.action == section:
+            continue
+        in_over = isinstance(over.get(section), dict) and over[section]
+        in_file = file_action != section and getattr(cfg, section)
+        if in_over or in_file:
+            raise ValueError(f"config key {section} sets the {section} action, but the action "
+                             f"is {cfg.action!r}: remove it (--set {section}=null)")
+    for section, keys in resets.items():
+        if keys:
+            check_section_keys(cfg, section, keys)
     return cfg
+
+
+def _kwarg_names(fn: Any, skip: tuple[str, ...] = ()) -> list[str] | None:
+    """The keyword arguments ``fn`` takes (but ``skip``), None when it takes any (``**kw``)."""
+    import inspect
+
+    params = inspect.signature(fn).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return None
+    return [n for n in params if n not in ("self", *skip)]
+
+
+#: the config keys that are mappings of settings passed on (checked by name)
+SECTIONS = ("demos", "train_positions", "residual", "choice", "algo_kwargs", "env_kwargs",
+            "policy_kwargs")
+
+
+def section_known_keys(cfg: TrainConfig, section: str) -> list[str] | None:
+    """The keys the mapping ``section`` of ``cfg`` may hold (None: any)."""
+    if section == "demos":
+        return list(DEMO_KEYS["choice" if cfg.action == "choice" else "residual"])
+    if section == "train_positions":
+        return ["generate", "n", "seed"]
+    if section in ("residual", "choice"):
+        if section == "residual":
+            from cuegym.agents.residual import ResidualSpec as spec
+        else:
+            from cuegym.agents.choice import ChoiceSpec as spec
+        return [f.name for f in dataclasses.fields(spec) if f.name != "game"]
+    if section == "algo_kwargs":
+        return _kwarg_names(algo_class(cfg.algo),
+                            ("policy", "env", "policy_kwargs", "seed", "device", "verbose"))
+    if section == "env_kwargs":
+        from gymnasium import spec as env_spec
+        from gymnasium.envs.registration import load_env_creator
+
+        entry = env_spec(cfg.env_id).vector_entry_point
+        if isinstance(entry, str):
+            entry = load_env_creator(entry)
+        return None if entry is None else _kwarg_names(entry, ("num_envs",))
+    if section == "policy_kwargs":
+        policy = policy_class(cfg.policy)
+        if isinstance(policy, str):
+            policy = algo_class(cfg.algo).policy_aliases.get(policy)
+        return None if policy is None else _kwarg_names(
+            policy, ("observation_space", "action_space", "lr_schedule"))
+    raise KeyError(section)
+
+
+def check_section_keys(cfg: TrainConfig, section: str, keys: Any) -> None:
+    """Refuse a key of the mapping ``section`` that is not one of its known keys: a one-line
+    ValueError naming it (with the closest known key), not a TypeError from deep inside SB3,
+    the env or a wrapper, and not silently dropped when its value is null."""
+    known = section_known_keys(cfg, section)
+    if known is None:
+        return
+    bad = [k for k in keys if k not in known]
+    if not bad:
+        return
+    if section == "demos":
+        raise ValueError(f"unknown demos key(s) {sorted(bad, key=str)} for the {cfg.action} "
+                         f"action; known: {known}")
+    hint = ""
+    if isinstance(bad[0], str) and ":" in bad[0]:
+        hint = " (a YAML mapping needs a space after each colon: {key: value})"
+    raise ValueError(unknown_name(f"{section} key", bad[0], known) + hint)
 
 
 def game_of(env_id: str) -> str:
@@ -599,9 +685,9 @@ def write_status(run: Path, model: Any, cfg: TrainConfig, stopped_by: str) -> No
         "time_limit_min": cfg.time_limit_min}))
 
 
-def prepare_run_dir(cfg: TrainConfig, run: Path, resume: bool, overwrite: bool) -> bool:
-    """Check and set up ``run`` for ``cfg``; False when a resumed run is finished already
-    (nothing to do). Raises :class:`RunError` for a directory that does not fit."""
+def check_run_dir(cfg: TrainConfig, run: Path, resume: bool, overwrite: bool) -> bool:
+    """Check ``run`` for ``cfg`` without changing it; False when a resumed run is finished
+    already (nothing to do). Raises :class:`RunError` for a directory that does not fit."""
     if resume:
         st = check_resume(cfg, run)
         same_budget = (st.get("total_timesteps"), st.get("time_limit_min")) == \
@@ -612,13 +698,26 @@ def prepare_run_dir(cfg: TrainConfig, run: Path, resume: bool, overwrite: bool) 
                   f"steps, stopped by {why}); nothing to resume (raise total_timesteps or "
                   "time_limit_min to continue it)", flush=True)
             return False
-    elif any((run / f).exists() for f in RUN_WORK):
-        if not overwrite:
-            raise RunError(f"{run} holds a run already: continue it with --resume, start over "
-                           "with --overwrite (deletes it) or choose another --name")
+    elif any((run / f).exists() for f in RUN_WORK) and not overwrite:
+        raise RunError(f"{run} holds a run already: continue it with --resume, start over "
+                       "with --overwrite (deletes it) or choose another --name")
+    return True
+
+
+def start_run_dir(cfg: TrainConfig, run: Path, resume: bool, overwrite: bool) -> None:
+    """Set up ``run`` (checked by :func:`check_run_dir`) once everything else is checked: an
+    old run is deleted (``overwrite``) only now, then the config is written."""
+    if not resume and overwrite and any((run / f).exists() for f in RUN_WORK):
         shutil.rmtree(run)
     run.mkdir(parents=True, exist_ok=True)
     write_atomic(run / "config.yaml", yaml.safe_dump(dataclasses.asdict(cfg), sort_keys=False))
+
+
+def prepare_run_dir(cfg: TrainConfig, run: Path, resume: bool, overwrite: bool) -> bool:
+    """:func:`check_run_dir`, then :func:`start_run_dir` (False: nothing to do)."""
+    if not check_run_dir(cfg, run, resume, overwrite):
+        return False
+    start_run_dir(cfg, run, resume, overwrite)
     return True
 
 
@@ -646,59 +745,99 @@ def build_model(cfg: TrainConfig, env: Any, run: Path, resume: bool) -> Any:
             sd = float(kwargs.pop("action_noise"))
             dim = env.action_space.shape[0]
             kwargs["action_noise"] = NormalActionNoise(np.zeros(dim), sd * np.ones(dim))
-        model = Algo(policy_class(cfg.policy), env, policy_kwargs=dict(cfg.policy_kwargs),
-                     seed=cfg.seed, device=cfg.device, verbose=0, **kwargs)
+        try:
+            model = Algo(policy_class(cfg.policy), env, policy_kwargs=dict(cfg.policy_kwargs),
+                         seed=cfg.seed, device=cfg.device, verbose=0, **kwargs)
+        except (TypeError, RuntimeError, AssertionError) as e:  # a value SB3/torch refuse
+            raise ValueError(f"config keys policy_kwargs / algo_kwargs: cannot build the "
+                             f"{cfg.algo} model from them: "
+                             f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
+                             ) from e
     model.cuegym_meta = run_meta(cfg)
     return model
 
 
-def _known_kwargs(what: str, fn: Any, given: dict, skip: tuple[str, ...] = ()) -> None:
-    """Refuse a key of ``given`` (config key ``what``) that ``fn`` takes no argument of: a
-    one-line ValueError naming it, not a TypeError from deep inside SB3 or the env."""
-    import inspect
+#: residual fields that are largest corrections (>= 0)
+_NONNEGATIVE = ("prior", "dphi", "dlogv", "spin", "side", "dplace")
 
-    params = inspect.signature(fn).parameters
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and np.isfinite(v)
+
+
+def check_spec(cfg: TrainConfig, section: str) -> None:
+    """The ``residual`` / ``choice`` settings make a valid ResidualSpec / ChoiceSpec for the
+    game: every value of its field's type (numbers finite), a one-line ValueError naming the
+    key otherwise (not a TypeError or a numpy error from deep inside the wrapper)."""
+    given = getattr(cfg, section)
+    if not given:
         return
-    known = [n for n in params if n not in ("self", *skip)]
-    for key in given:
-        if key not in known:
-            raise ValueError(unknown_name(f"{what} key", key, known))
+    check_section_keys(cfg, section, given)
+    if section == "residual":
+        from cuegym.agents.residual import ResidualSpec as spec
+    else:
+        from cuegym.agents.choice import ChoiceSpec as spec
+    defaults = {f.name: f.default for f in dataclasses.fields(spec)}
+    for key, v in given.items():
+        d = defaults[key]
+        if isinstance(d, int) and not isinstance(d, bool):
+            check_int(f"config key {section}.{key}", v, 1)
+        elif isinstance(d, float):
+            if not _finite(v) or (key in _NONNEGATIVE and v < 0):
+                raise ValueError(f"config key {section}.{key} must be a finite number"
+                                 f"{' >= 0' if key in _NONNEGATIVE else ''}, got {v!r}")
+        elif isinstance(d, tuple):
+            if not isinstance(v, list | tuple) or not v or not all(_finite(x) for x in v):
+                raise ValueError(f"config key {section}.{key} must be a list of finite numbers, "
+                                 f"got {v!r}")
+    try:
+        spec(game=game_of(cfg.env_id), **given)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"config key {section}: {e}") from None
+
+
+def _check_net_arch(arch: Any) -> None:
+    """``policy_kwargs.net_arch``: a list of layer sizes (integers >= 1), or a mapping of such
+    lists (``{pi: [..], qf: [..]}``)."""
+    lists = arch.values() if isinstance(arch, dict) else [arch]
+    for sizes in lists:
+        if not isinstance(sizes, list) or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in sizes):
+            raise ValueError("config key policy_kwargs.net_arch must be a list of layer sizes "
+                             f"(integers >= 1) or a mapping of such lists, got {arch!r}")
 
 
 def check_arguments(cfg: TrainConfig) -> None:
-    """Check what the config passes on to torch, SB3 and the env before a run directory is
-    made: the device, the keys of ``demos``, ``algo_kwargs``, ``env_kwargs`` and
-    ``policy_kwargs``."""
+    """Check what the config passes on to torch, SB3, the env and the action wrappers before a
+    run directory is touched: the device, the keys of ``demos``, ``train_positions``,
+    ``algo_kwargs``, ``env_kwargs`` and ``policy_kwargs``, and the ``residual`` / ``choice``
+    settings."""
     import torch
-    from gymnasium import spec as env_spec
-    from gymnasium.envs.registration import load_env_creator
 
+    if cfg.demos.get("states") and not (cfg.action == "choice" or (
+            cfg.algo in ("sac", "td3") and cfg.action == "residual")):
+        raise ValueError("demos need an off-policy algo (sac, td3) and the residual action, "
+                         "or dqn and the choice action")
     # all of them, even those a run without ``states`` skips: a mistyped key is not ignored
-    keys = DEMO_KEYS["choice" if cfg.action == "choice" else "residual"]
-    bad = sorted(set(cfg.demos) - set(keys))
-    if bad:
-        raise ValueError(f"unknown demos key(s) {bad} for the {cfg.action} action; known: "
-                         f"{list(keys)}")
-
+    for section in SECTIONS:
+        check_section_keys(cfg, section, getattr(cfg, section))
+    for key, v in cfg.demos.items():
+        if not _finite(v) or v < 0 or (key not in ("jitter", "q_lr") and not isinstance(v, int)):
+            kind = "a finite number" if key in ("jitter", "q_lr") else "an integer"
+            raise ValueError(f"config key demos.{key} must be {kind} >= 0, got {v!r}")
+    if cfg.train_positions:
+        for key, lo in (("n", 1), ("seed", 0)):
+            if key in cfg.train_positions:
+                check_int(f"config key train_positions.{key}", cfg.train_positions[key], lo)
     try:
         torch.device(cfg.device)
     except (RuntimeError, TypeError):
         raise ValueError(f"config key device: {cfg.device!r} is not a torch device (cpu, "
                          "cuda, cuda:0, ...)") from None
-    _known_kwargs("algo_kwargs", algo_class(cfg.algo), cfg.algo_kwargs,
-                  ("policy", "env", "policy_kwargs", "seed", "device", "verbose"))
-    entry = env_spec(cfg.env_id).vector_entry_point
-    if isinstance(entry, str):
-        entry = load_env_creator(entry)
-    if entry is not None:
-        _known_kwargs("env_kwargs", entry, cfg.env_kwargs, ("num_envs",))
-    policy = policy_class(cfg.policy)
-    if isinstance(policy, str):
-        policy = algo_class(cfg.algo).policy_aliases.get(policy)
-    if policy is not None:
-        _known_kwargs("policy_kwargs", policy, cfg.policy_kwargs,
-                      ("observation_space", "action_space", "lr_schedule"))
+    if "net_arch" in cfg.policy_kwargs:
+        _check_net_arch(cfg.policy_kwargs["net_arch"])
+    for section in ("residual", "choice"):
+        check_spec(cfg, section)
 
 
 def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = False,
@@ -713,7 +852,7 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
 
     check_arguments(cfg)
     run = Path(runs_dir) / cfg.name
-    if not prepare_run_dir(cfg, run, resume, overwrite):
+    if not check_run_dir(cfg, run, resume, overwrite):
         return run
 
     # seeding, in one block
@@ -723,9 +862,12 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
     # to change once its pool runs (a training in a process that has simulated already)
     numba.set_num_threads(min(max(1, int(cfg.threads)), numba.config.NUMBA_NUM_THREADS))
 
+    # the envs and the model are built before the run directory is touched: a value they
+    # refuse leaves an old run (--overwrite) as it was
     env = make_env(cfg, cfg.n_envs, cfg.seed)
     eval_env = make_env(cfg, min(cfg.n_envs * 4, 128), cfg.seed + 10_000, train=False)
     model = build_model(cfg, env, run, resume)
+    start_run_dir(cfg, run, resume, overwrite)
     if cfg.demos and cfg.demos.get("states", 0) and not resume:
         seed_with_demos(model, cfg, run)
     logs = run / "logs"
@@ -775,7 +917,19 @@ def parse_set(items: list[str]) -> dict[str, Any]:
             val = yaml.safe_load(v)
         except yaml.YAMLError:
             raise ValueError(f"--set {k.strip()}: {v!r} is not valid YAML") from None
-        out = deep_merge(out, {k.strip(): val}) if val is not None else {**out, k.strip(): None}
+        out = _merge_sets(out, {k.strip(): val})
+    return out
+
+
+def _merge_sets(base: dict, over: dict) -> dict:
+    """Two ``--set`` pairs merged: as :func:`deep_merge`, but a null is kept (not applied), so
+    that :func:`load_config` sees, and checks, every key set to null."""
+    out = dict(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and v and isinstance(out.get(k), dict) and out[k]:
+            out[k] = _merge_sets(out[k], v)
+        else:
+            out[k] = v
     return out
 
 
@@ -803,10 +957,18 @@ def run_overrides(args: argparse.Namespace) -> dict[str, Any]:
     where ``--name`` / ``--no-progress`` were given."""
     over = parse_set(args.set)
     if getattr(args, "name", None):
-        over["name"] = args.name
+        flag_override(over, "name", args.name, "--name")
     if args.no_progress:
-        over["progress_bar"] = False
+        flag_override(over, "progress_bar", False, "--no-progress")
     return over
+
+
+def flag_override(over: dict[str, Any], key: str, value: Any, flag: str) -> None:
+    """Set ``over[key]`` from the command-line flag ``flag``; a ``--set key=...`` of another
+    value is a :class:`UsageError` (one of the two would be ignored)."""
+    if key in over and over[key] != value:
+        raise UsageError(f"--set {key}={over[key]!r} contradicts {flag}: give one of them")
+    over[key] = value
 
 
 @cli_main
@@ -826,7 +988,7 @@ def main(argv: list[str] | None = None) -> int:
         for key, val in (("total_timesteps", args.timesteps), ("seed", args.seed),
                          ("algo", args.algo), ("n_envs", args.n_envs)):
             if val is not None:
-                over[key] = val
+                flag_override(over, key, val, f"--{key.replace('total_', '').replace('_', '-')}")
         config = args.config
         if args.resume and config is None:
             if not args.name:
