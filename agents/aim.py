@@ -547,14 +547,17 @@ def save_aim(net: AimNet, path: str | Path, meta: dict[str, Any] | None = None) 
     return torch_save_atomic(blob, path)
 
 
-def load_aim(path: str | Path) -> tuple[AimNet, dict[str, Any]]:
-    """The network saved by :func:`save_aim` and its metadata."""
+def load_aim(path: str | Path, kind: str = "aim") -> tuple[AimNet, dict[str, Any]]:
+    """The network saved by :func:`save_aim` and its metadata. ``kind`` (``"aim"`` or
+    ``"leave"``): the network the caller wants, named in the errors (a leave network is saved
+    by the same function)."""
     path = Path(path)
     if not path.exists():
-        raise FileNotFoundError(f"no aim network {path}")
+        raise FileNotFoundError(f"no {kind} network {path}")
     blob = torch.load(path, map_location="cpu", weights_only=True)
     if not isinstance(blob, dict) or not {"n_in", "hidden", "state"} <= set(blob):
-        raise ValueError(f"{path} is not an aim network (saved by cuegym.agents.aim)")
+        raise ValueError(f"{path} is not {'an' if kind == 'aim' else 'a'} {kind} network "
+                         "(saved by cuegym.agents.aim)")
     n = len(blob["state"]["offsets"])
     if blob.get("layout", "mlp") == "contact":
         from cuegym.agents.aim_contact import ContactAimNet
@@ -564,6 +567,15 @@ def load_aim(path: str | Path) -> tuple[AimNet, dict[str, Any]]:
         net = AimNet(blob["n_in"], np.zeros(n), blob["hidden"])
     net.load_state_dict(blob["state"])
     return net.eval(), json.loads(blob.get("meta") or "{}")
+
+
+def is_leave_network(net: Any, meta: dict[str, Any]) -> bool:
+    """Whether a network saved by :func:`save_aim` is a leave network
+    (:mod:`cuegym.agents.leave`: 1 or 2 outputs, the leave and optionally the own value; its
+    recipe's ``target`` is ``leave``) rather than an aim correction (curves over an odd number
+    >= 3 of aim offsets, ``target: aim``)."""
+    recipe = meta.get("config") or {}
+    return len(net.offsets) < 3 or recipe.get("target", "aim") == "leave"
 
 
 class AimCorrectedAgent(Agent):
@@ -595,6 +607,12 @@ class AimCorrectedAgent(Agent):
 
         self.base = base
         self.net, self.meta = (aim, {}) if isinstance(aim, nn.Module) else load_aim(aim)
+        if is_leave_network(self.net, self.meta):
+            shown = aim if isinstance(aim, str | Path) else f"<{type(aim).__name__}>"
+            raise ValueError(f"aim={shown}: a leave "
+                             f"network ({len(self.net.offsets)} outputs: the leave, then the own "
+                             "value), not an aim network (value curves over 3 or more aim "
+                             "offsets); a leave network is passed as leave=")
         if entries is None:
             entries = (self.meta.get("config") or {}).get("entries", 1)
         self.entries = entry_count(entries)
@@ -616,5 +634,5 @@ __all__ = ["LABEL_CHUNK", "LAYOUTS", "MIRRORS", "N_STRIKE", "POINTS_PER_UNIT", "
            "STRIKE_COLUMN", "STRIKE_NAMES", "AimCorrectedAgent", "AimNet", "CurveReadout",
            "aim_curves", "aim_inputs", "base_strikes", "best_of", "choose_and_turn",
            "entry_count", "fit_aim", "first_contact", "game_positions", "ghost_contact",
-           "inputs_of", "label_games", "load_aim", "mirrorable", "mirrored_inputs",
-           "mirrored_labels", "save_aim", "strikes_and_leaves", "turned"]
+           "inputs_of", "is_leave_network", "label_games", "load_aim", "mirrorable",
+           "mirrored_inputs", "mirrored_labels", "save_aim", "strikes_and_leaves", "turned"]

@@ -92,9 +92,11 @@ class Agent(ABC):
         """
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Every subclass's ``act`` (and ``act_opening``) first checks its ``states``
-        (:func:`check_states`) and ``side``: a wrong input is a ValueError saying what the
-        method takes, not an AttributeError deep inside an aimer or a numba kernel."""
+        """Every subclass's ``act`` (and ``act_opening``) first checks, once and before any
+        work, its ``states`` (:func:`check_states`), ``side``, ``rng`` (:func:`check_rng`) and
+        that no state is a finished game (:func:`check_live`): a wrong input is a ValueError
+        saying what the method takes, not an AttributeError deep inside an aimer or a numba
+        kernel, nor a strike for a game that is over."""
         super().__init_subclass__(**kwargs)
         import functools
 
@@ -103,7 +105,8 @@ class Agent(ABC):
             @functools.wraps(act)
             def checked_act(self, states, rng, *args, **kw):
                 check_states(self.game, states)
-                _check_rng(rng)
+                check_rng(rng, self, states)
+                check_live(self.game, states)
                 return act(self, states, rng, *args, **kw)
 
             checked_act._checks_states = True
@@ -113,7 +116,8 @@ class Agent(ABC):
             @functools.wraps(opening)
             def checked_opening(self, states, side, rng, *args, **kw):
                 _check_opening(self.game, states, side)
-                _check_rng(rng)
+                check_rng(rng, self, states)
+                check_live(self.game, states)
                 return opening(self, states, side, rng, *args, **kw)
 
             checked_opening._checks_states = True
@@ -126,6 +130,8 @@ class Agent(ABC):
         (:func:`cuegym.rules.golfbillard_game.opening_strike`) at a cue speed near 1.1 m/s.
         """
         _check_opening(self.game, states, side)
+        check_rng(rng, self, states)
+        check_live(self.game, states)
         from cuegym.rules.golfbillard_game import opening_balls, opening_strike
 
         out = Strikes.empty(len(states))
@@ -149,12 +155,52 @@ def _check_opening(game: str, states: Any, side: Any) -> None:
         raise ValueError(f"side must be 0 or 1, got {side!r}")
 
 
-def _check_rng(rng: Any) -> None:
-    """``rng``: the caller's ``numpy.random.Generator`` (None passes: agents that draw nothing
-    take it; a seed such as 0 is refused, not silently ignored or failing deep inside)."""
-    if rng is None or isinstance(rng, np.random.Generator):
+def check_rng(rng: Any, agent: Any = None, states: Any = None) -> None:
+    """``rng``: the caller's ``numpy.random.Generator``; every agent takes one (None too is
+    refused, for every agent alike: a seed such as 0, a ``RandomState`` or None is a ValueError
+    naming ``rng``, not silently ignored or failing deep inside). A list of T generators (row
+    t drawn from ``rng[t]``) is taken only by an agent with ``per_table_rngs = True``, and
+    must have one generator per state."""
+    if isinstance(rng, np.random.Generator):
         return
-    if isinstance(rng, list | tuple) and all(isinstance(r, np.random.Generator) for r in rng):
+    per_table = bool(getattr(agent, "per_table_rngs", False)) if agent is not None else True
+    if isinstance(rng, list | tuple) and rng and \
+            all(isinstance(r, np.random.Generator) for r in rng):
+        if not per_table:
+            raise ValueError(f"rng must be one numpy.random.Generator: {agent!r} draws every "
+                             f"state from one generator, got a list of {len(rng)}")
+        if states is not None and len(rng) != len(states):
+            raise ValueError(f"rng: {len(rng)} generators for {len(states)} states (one per "
+                             "state)")
         return
     raise ValueError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed) makes "
                      f"one), got {rng!r}")
+
+
+def check_live(game: str, states: Any) -> None:
+    """Refuse a batch (already checked by :func:`check_states`) that holds a finished game: an
+    agent acts only where a player is to move. The error names the index of the first such
+    state in ``states``. Vectorised on a state batch; one attribute read per state on a
+    list."""
+    if isinstance(states, np.ndarray | np.generic | str | bytes) or \
+            not hasattr(states, "__len__") or not len(states):
+        return
+    if game == "keglebillard":
+        over = getattr(states, "game_over", None)
+        if not isinstance(over, np.ndarray):
+            over = np.fromiter((bool(getattr(s, "game_over", False)) for s in states), bool,
+                               len(states))
+        what = "the game is over"
+    else:
+        over = getattr(states, "over", None)
+        if not isinstance(over, np.ndarray):
+            over = np.fromiter((getattr(s, "phase", None) == "over" for s in states), bool,
+                               len(states))
+        what = "the match is over"
+    over = np.asarray(over, bool).reshape(-1)
+    if over.any():
+        t = int(np.argmax(over))
+        n = int(over.sum())
+        more = f" ({n} of the {len(over)} states are)" if n > 1 else ""
+        raise ValueError(f"states[{t}]: {what}{more}; act() takes positions where a player "
+                         "is to move")

@@ -165,11 +165,14 @@ class LeaveAwareAgent(Agent):
             raise ValueError(f"the leave needs a keglebillard DQN that ranks its entries, not "
                              f"{base.name!r}")
         self.base = base
-        self.net, self.meta = (leave, {}) if isinstance(leave, AimNet) else load_aim(leave)
+        self.net, self.meta = (leave, {}) if isinstance(leave, AimNet) \
+            else load_aim(leave, kind="leave")
         recipe = self.meta.get("config") or {}
         if len(self.net.offsets) not in (1, 2) or recipe.get("target", "leave") != "leave":
-            raise ValueError(f"{leave} is an aim network ({len(self.net.offsets)} offsets), "
-                             "not a leave network (the leave, then the own value)")
+            shown = leave if isinstance(leave, str | Path) else f"<{type(leave).__name__}>"
+            raise ValueError(f"leave={shown}: an aim network ({len(self.net.offsets)} offsets), "
+                             "not a leave network (the leave, then the own value); an aim "
+                             "network is passed as aim=")
         play = recipe.get("leave") or {}
         entries = recipe.get("entries", 9) if entries is None else entries
         weight = play.get("weight", 0.75) if weight is None else weight

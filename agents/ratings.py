@@ -14,6 +14,7 @@ independent of the order in which games were played: it works on counts.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -23,18 +24,42 @@ Z95 = 1.959963984540054
 ELO = 400.0 / math.log(10.0)
 
 
+def _count(value: Any, name: str, whole: bool = False) -> float:
+    """A finite real number (not a bool, not a string); with ``whole``, a whole number."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.integer |
+                                                                np.floating):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    x = float(value)
+    if not math.isfinite(x) or (whole and not x.is_integer()):
+        raise ValueError(f"{name} must be a finite {'whole ' if whole else ''}number, got "
+                         f"{value!r}")
+    return x
+
+
+def _positive(value: Any, name: str) -> float:
+    x = _count(value, name)
+    if x <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return x
+
+
 def wilson_interval(wins: float, n: float, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval of the proportion ``wins / n``.
 
     Args:
-        wins: successes (may be fractional, e.g. draws counted half). n: trials (> 0).
-        z: normal quantile (default: 95 % two-sided).
+        wins: successes (may be fractional, e.g. draws counted half). n: trials, a whole
+            number >= 0.
+        z: normal quantile > 0 (default: 95 % two-sided).
 
     Returns:
         (low, high) in [0, 1]; (nan, nan) for ``n == 0`` (no decided game: no rate).
     """
+    shown = f"wins={wins!r}, n={n!r}"
+    wins = _count(wins, "wins")
+    n = _count(n, "n", whole=True)
+    z = _positive(z, "z")
     if n < 0 or wins < 0 or wins > n:
-        raise ValueError(f"need 0 <= wins <= n, got wins={wins}, n={n}")
+        raise ValueError(f"need 0 <= wins <= n, got {shown}")
     if n == 0:
         return math.nan, math.nan
     p = wins / n
@@ -65,10 +90,26 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, tol: float = 1e-10,
         inverse Fisher information under the mean-zero constraint; NaN for an agent that
         played no game.
     """
-    w = np.asarray(wins, np.float64)
-    n = w.shape[0]
-    if w.shape != (n, n) or (w < 0).any() or not np.isfinite(w).all():
+    try:
+        w = np.asarray(wins, np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"wins must be a square matrix of non-negative counts, got "
+                         f"{wins!r}") from None
+    n = w.shape[0] if w.ndim else 0
+    if w.ndim != 2 or w.shape != (n, n) or (w < 0).any() or not np.isfinite(w).all():
         raise ValueError(f"wins must be a square matrix of non-negative counts, got {w!r}")
+    diag = np.diagonal(w)
+    if diag.any():
+        i = int(np.flatnonzero(diag)[0])
+        raise ValueError(f"wins[{i}, {i}] = {diag[i]:g}: an agent plays no game against itself "
+                         "(the diagonal must be 0)")
+    if _count(prior, "prior") < 0:
+        raise ValueError(f"prior must be a finite number >= 0 (virtual wins), got {prior!r}")
+    prior = float(prior)
+    tol = _positive(tol, "tol")
+    if isinstance(max_iter, bool | np.bool_) or not isinstance(max_iter, int | np.integer) \
+            or max_iter < 1:
+        raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
     games = w + w.T
     played = games > 0
     np.fill_diagonal(played, False)

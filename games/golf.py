@@ -10,7 +10,7 @@ Example:
     >>> s0 = Strikes(np.tile([1.1, 20.0, 0, 0, 0], (4, 1)), b[:, 0], np.full((4, 2), np.nan))
     >>> s1 = Strikes(np.tile([1.1, 200.0, 0, 0, 0], (4, 1)), b[:, 1], np.full((4, 2), np.nan))
     >>> out, states = G.play(states, s0, strikes1=s1, allow_overflow=True)
-    >>> out.opening.all()
+    >>> bool(out.opening.all())
     True
 
 ``play`` is execution noise -> one batched physics call -> the compiled referee and game flow
@@ -44,7 +44,9 @@ from cuegym.rules.golf_flow import opening_balls_kernel
 from cuegym.rules.golf_paths import golf_arrays
 from cuegym.rules.golf_views import make_inputs, outcome_object, pack_states, policy_draws
 from cuegym.rules.golfbillard import GolfRules, check_overflow, golf_geometry, load_golf_rules
+from cuegym.rules.inputs import req_int
 
+from . import checks
 from .golf_obs import OBS_DIM, observe_arrays
 from .noise import ShotNoise
 from .rewards import weighted_total
@@ -136,18 +138,31 @@ class Golf:
         """T new matches (G-3, G-4): balls on their start spots, the opening to play (or side
         0 to move with ``opening: alternate``). ``seed``: the state's base seed (int or (T,));
         ``openers``: G-31 partners of game 1 (duo play only)."""
-        o = np.broadcast_to(np.asarray(openers, np.int64), (int(T), 2))
+        T = req_int(T, "T", lo=0)
+        seed = checks.seeds(seed, T)
+        o = np.broadcast_to(np.asarray(openers, np.int64), (T, 2))
         if ((o != 0) & (o != 1)).any():
             raise ValueError(f"openers must be partners 0/1, got {openers!r}")
         if not self.rules.duo and o.any():
             raise ValueError(f"openers = {openers!r} but rules.duo is off: a singles side has "
                              "one player (partner 0)")
-        return new_states(int(T), self.rules, self.geo, seed, o)
+        return new_states(T, self.rules, self.geo, seed, o)
 
     @staticmethod
     def batch(states: Sequence[Any] | GolfStates) -> GolfStates:
         """A GolfStates batch from per-table GolfState values (or a batch, returned as is)."""
         return states if isinstance(states, GolfStates) else pack_states(list(states))
+
+    @staticmethod
+    def _batch(states: Any) -> GolfStates:
+        """``states`` as a batch, after refusing what is not golfbillard states (the other
+        game's states, arrays, ...) with a ValueError naming it."""
+        from cuegym.games.kegle_state import KegleStates
+        from cuegym.rules.golf_state import GolfState
+        from cuegym.rules.keglebillard_game import GameState
+
+        checks.batch_type(states, GolfStates, GolfState, "golfbillard", (KegleStates, GameState))
+        return Golf.batch(states)
 
     def opening_balls(self, states: GolfStates) -> np.ndarray:
         """(T, 2) the ball each side must open with (G-3: the middle ball while on the table)."""
@@ -188,12 +203,12 @@ class Golf:
         Args:
             states: T states, none over where ``active``.
             strikes: T strikes of the side to move (in an opening: side 0's, on its due ball).
-            noise, rng: execution noise on the strikes of the active tables (``rng``: one
-                generator or T of them). Without noise the strikes must be in the physics'
-                limits.
+            noise, rng: execution noise on the strikes of the active tables (a ``ShotNoise``
+                or what ``load_noise`` reads, e.g. ``"tournament"``; ``rng``: one generator or
+                T of them). Without noise (None) the strikes must be in the physics' limits.
             strikes1: side 1's opening strikes (read where a table is in its opening).
-            active: (T,) bool, the tables that strike (default all); the others keep their
-                state.
+            active: (T,) bool (a bool array: ints are refused), the tables that strike
+                (default all); the others keep their state.
             players: (T, 2) duo partners who struck (G-31; default the due ones).
             max_events, t_max, threads, workspace, validate: physics settings.
             allow_overflow: score a stroke cut off by ``max_events`` / ``t_max`` where it
@@ -204,7 +219,14 @@ class Golf:
         """
         from cuegym.physics import simulate
 
+        states = self._batch(states)
         T = len(states)
+        for name, st in (("strikes", strikes), ("strikes1", strikes1)):
+            if not isinstance(st, Strikes) and (name == "strikes" or st is not None):
+                raise ValueError(f"{name} must be a Strikes batch (cuegym.games.strikes), got "
+                                 f"{type(st).__name__}")
+        noise = checks.play_noise(noise)
+        checks.play_rng(rng, T)
         act, idx = active_tables(strikes, T, active, states.over, "match")
         opening = act & (states.phase == P_OPENING)
         op = np.flatnonzero(opening)
@@ -372,8 +394,9 @@ class Golf:
     @staticmethod
     def result(states: GolfStates, sides: np.ndarray) -> np.ndarray:
         """(T,) +1 the side won the match, -1 lost, 0 a draw or while it goes on."""
+        states = Golf._batch(states)
         w = states.match_winner
-        sides = np.asarray(sides, np.int64)
+        sides = checks.seats(sides, len(states), 2, "sides")
         over = (states.phase == P_OVER) & ((w == 0) | (w == 1))
         return np.where(over, np.where(w == sides, 1.0, -1.0), 0.0)
 
@@ -387,8 +410,8 @@ class Golf:
                 to_move: np.ndarray | None = None) -> np.ndarray:
         """(T, OBS_DIM) float32 observations (``cuegym.games.golf_obs.OBS_LAYOUT``) from the
         point of view of ``sides`` (T,) (default: the side to move)."""
-        states = self.batch(states)
-        sides = states.to_move if sides is None else sides
+        states = self._batch(states)
+        sides = states.to_move if sides is None else checks.seats(sides, len(states), 2, "sides")
         return observe_arrays(states, sides, self.half, to_move, self.rules.games_to_win)
 
 

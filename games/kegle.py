@@ -57,6 +57,7 @@ from cuegym.rules.keglebillard import (
     white_spots,
 )
 
+from . import checks
 from . import kegle_flow as flow
 from .kegle_obs import OBS_DIM, observe_arrays, seats_view
 from .kegle_state import (
@@ -193,13 +194,25 @@ class Kegle:
         """A :class:`KegleStates` from rules ``GameState`` values (a batch is returned as is)."""
         return from_game_states(states)
 
+    @staticmethod
+    def _batch(states: Any) -> KegleStates:
+        """``states`` as a batch, after refusing what is not keglebillard states (the other
+        game's states, arrays, ...) with a ValueError naming it."""
+        from cuegym.rules.golf_arrays import GolfStates
+        from cuegym.rules.golfbillard import GolfState
+        from cuegym.rules.keglebillard_game import GameState
+
+        checks.batch_type(states, KegleStates, GameState, "keglebillard",
+                          (GolfStates, GolfState))
+        return from_game_states(states)
+
     # -- ball in hand (K-19) ------------------------------------------------------------------
 
     def placement_codes(self, states: KegleStates, place: np.ndarray
                         ) -> tuple[np.ndarray, np.ndarray]:
         """(T,) ``kegle_flow.PLACE_*`` codes and the object in the way, for every table that
         has the red in hand (the others: PLACE_OK)."""
-        place = np.ascontiguousarray(place, np.float64).reshape(len(states), 2)
+        place = checks.placements(place, len(states))
         code = np.empty(len(states), np.int64)
         which = np.empty(len(states), np.int64)
         flow.placement_codes(place, np.ascontiguousarray(states.xy[:, 1:]),
@@ -210,7 +223,7 @@ class Kegle:
     def legal_placement(self, states: KegleStates | Sequence[Any], place: np.ndarray
                         ) -> np.ndarray:
         """(T,) bool: the placement can be played (K-19), or the red is not in hand."""
-        states = from_game_states(states)
+        states = self._batch(states)
         return self.placement_codes(states, place)[0] == flow.PLACE_OK
 
     def placement_error(self, state, xy: Sequence[float]) -> str | None:
@@ -250,11 +263,13 @@ class Kegle:
             states: T games, none over where ``active``.
             strikes: T strikes (``place`` read where the red is in hand: a NaN or illegal
                 placement is the K-19 foul, no shot).
-            noise, rng: execution noise applied to the strikes of the active tables (``rng``:
-                one generator, or T generators of which those of active tables are used).
-                Without noise the strikes must be within the physics' limits.
-            active: (T,) bool, the tables that shoot (default all); the others keep their
-                state (outcome row: ``shooter`` -1).
+            noise, rng: execution noise applied to the strikes of the active tables (a
+                ``ShotNoise``, or what ``load_noise`` reads: a preset name such as
+                ``"tournament"``, a scale factor, a mapping; ``rng``: one generator, or T
+                generators of which those of active tables are used). Without noise (None) the
+                strikes must be within the physics' limits.
+            active: (T,) bool (a bool array: ints are refused), the tables that shoot
+                (default all); the others keep their state (outcome row: ``shooter`` -1).
             injected: per table, injected events (K-14a, K-16) or None.
             max_events, t_max, threads, workspace, validate: physics settings
                 (``cuegym.physics.simulate``).
@@ -268,7 +283,13 @@ class Kegle:
         """
         from cuegym.physics import simulate
 
+        states = self._batch(states)
         T = len(states)
+        if not isinstance(strikes, Strikes):
+            raise ValueError(f"strikes must be a Strikes batch (cuegym.games.strikes), got "
+                             f"{type(strikes).__name__}")
+        noise = checks.play_noise(noise)
+        checks.play_rng(rng, T)
         act, idx = active_tables(strikes, T, active, states.game_over, "game")
         if (strikes.cue_ball[idx] != RED).any():
             t = int(idx[np.argmax(strikes.cue_ball[idx] != RED)])
@@ -572,8 +593,9 @@ class Kegle:
     def result(states: KegleStates, players: np.ndarray) -> np.ndarray:
         """(T,) +1 ranked first .. -1 ranked last, from the finishing order (K-21, K-22); 0
         while ``players`` (T,) are still in the game."""
+        states = Kegle._batch(states)
         T, N = states.order.shape
-        players = np.asarray(players, np.int64)
+        players = checks.seats(players, T, N, "players")
         out = np.zeros(T)
         fin = states.finished == players[:, None]
         lost = states.lost == players[:, None]
@@ -590,10 +612,10 @@ class Kegle:
         point of view of ``players`` (T,) (default: the player to move). ``to_move`` defaults
         to "the player is the one to move". ``shot_env``: as the Shot env shows a position,
         which has no score: 0 : 0 against one opponent."""
-        states = from_game_states(states)
+        states = self._batch(states)
         T = len(states)
         players = states.to_play.copy() if players is None else \
-            np.broadcast_to(np.asarray(players, np.int64), (T,))
+            checks.seats(players, T, states.order.shape[1], "players")
         tm = (states.to_play == players) & ~states.game_over if to_move is None \
             else np.asarray(to_move, bool)
         if shot_env:

@@ -198,7 +198,18 @@ def active_tables(strikes: Strikes, T: int, active: Any, over: np.ndarray,
     """
     if len(strikes) != T:
         raise ValueError(f"{len(strikes)} strikes for {T} tables")
-    act = np.ones(T, bool) if active is None else np.asarray(active, bool)
+    if active is None:
+        act = np.ones(T, bool)
+    else:
+        # a bool mask only, as the envs' reset_mask: ints, floats or strings are refused
+        # rather than cast (2 or "no" would silently be True)
+        try:
+            act = np.asarray(active)
+        except (TypeError, ValueError):
+            act = np.asarray(None)
+        if act.dtype != np.bool_:
+            raise ValueError(f"active must be a bool array of shape ({T},), got dtype "
+                             f"{act.dtype}: {str(active)[:100]}")
     if act.shape != (T,):
         raise ValueError(f"active must have shape ({T},), got {act.shape}")
     idx = np.flatnonzero(act)

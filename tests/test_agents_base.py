@@ -149,3 +149,79 @@ def test_play_games_on_a_list_of_states_equals_the_batch():
     r2 = play_games(ListArena(), [a, b], 4, seed=2, max_shots=60)
     assert r1.winner.tolist() == r2.winner.tolist() and r1.scores == r2.scores
     assert r1.n_shots.tolist() == r2.n_shots.tolist()
+
+
+def _finished_pair(game: str, arena):
+    """Two states of ``game``, the second a finished game / match: as a batch and as a list."""
+    import dataclasses
+
+    if game == "keglebillard":
+        live = arena.g.new_state(2)
+        over = dataclasses.replace(live, game_over=True, finished=(0,), lost=(1,),
+                                   scores=(arena.g.rules.distance, 3), to_play=None)
+        return arena.g.batch([live, over]), [live, over]
+    from cuegym.rules.golf_codes import P_OVER
+
+    batch = arena.new_states(2)
+    batch.phase[1] = P_OVER
+    return batch, list(batch)
+
+
+@pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
+def test_every_agent_refuses_rng_none_and_finished_games_alike(game):
+    """rng=None is a ValueError naming rng for every agent (was: AttributeError for random and
+    planner, silently accepted by the others); a finished game anywhere in the batch is a
+    ValueError naming its index in the caller's batch (was: a silent strike, numpy's "a cannot
+    be empty", or the row of a planner's internal candidate batch)."""
+    arena = make_arena(game)
+    batch, listed = _finished_pair(game, arena)
+    rng = np.random.default_rng(0)
+    what = "game" if game == "keglebillard" else "match"
+    for spec in ("random", "geometric", "planner:n_candidates=6,n_noise=2", "guided",
+                 "pretrained", "expert"):
+        agent = make_agent(spec, game, arena=arena)
+        live = batch.take([0])
+        with pytest.raises(ValueError, match=r"rng must be a numpy.random.Generator .*got None"):
+            agent.act(live, None)
+        with pytest.raises(ValueError, match="rng must be one numpy.random.Generator"):
+            agent.act(live, [np.random.default_rng(0)])
+        for states in (batch, listed):
+            with pytest.raises(ValueError, match=rf"states\[1\]: the {what} is over"):
+                agent.act(states, rng)
+        with pytest.raises(ValueError, match=rf"states\[0\]: the {what} is over \(2 of the 3"):
+            agent.act(batch.take([1, 0, 1]), rng)
+    # the draws of a live batch are untouched by the check: same generator, same strikes
+    rnd = RandomAgent(game)
+    a = rnd.act(batch.take([0, 0]), np.random.default_rng(4))
+    b = rnd.act(batch.take([0, 0]), np.random.default_rng(4))
+    assert np.array_equal(a.cue, b.cue)
+
+
+def test_the_checks_run_once_before_the_agent_works():
+    """The shared check (Agent.__init_subclass__) refuses before a subclass's act runs, and
+    act_opening refuses a finished match the same way."""
+    from cuegym.agents.base import Agent
+
+    calls = []
+
+    class Spy(Agent):
+        game = "golfbillard"
+
+        def act(self, states, rng):
+            calls.append(len(states))
+            return Strikes.empty(len(states))
+
+    arena = make_arena("golfbillard")
+    batch, _ = _finished_pair("golfbillard", arena)
+    spy = Spy()
+    with pytest.raises(ValueError, match=r"states\[1\]: the match is over"):
+        spy.act(batch, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="rng must be"):
+        spy.act(batch.take([0]), None)
+    assert calls == []
+    assert len(spy.act(batch.take([0]), np.random.default_rng(0))) == 1 and calls == [1]
+    with pytest.raises(ValueError, match=r"states\[1\]: the match is over"):
+        spy.act_opening(batch, 0, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="rng must be"):
+        spy.act_opening(batch.take([0]), 0, None)
+    assert len(spy.act_opening(batch.take([0]), 1, np.random.default_rng(0))) == 1

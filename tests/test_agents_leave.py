@@ -231,9 +231,43 @@ def test_make_agent_leave_options(kegle, dqn, positions, tmp_path):
         make_agent("pretrained:leave=none,weight=2", "keglebillard")
     with pytest.raises(ValueError, match="own=1: only a leave network"):
         make_agent("pretrained:leave=none,own=1", "keglebillard")
-    with pytest.raises(FileNotFoundError, match="no aim network"):
+    with pytest.raises(FileNotFoundError, match="no leave network"):
         make_agent(f"pretrained:leave={tmp_path / 'missing.pt'}", "keglebillard")
 
+
+
+def test_make_agent_names_the_option_and_refuses_the_wrong_kind_of_network(kegle, dqn,
+                                                                          positions, tmp_path):
+    """leave=<missing> names the leave network (was: "no aim network"); a leave network given
+    as aim= is refused as the reverse mix-up is (was: loaded as an aim correction)."""
+    from cuegym.agents import pretrained_aim_path, pretrained_leave_path
+
+    with pytest.raises(FileNotFoundError, match="no leave network bogus"):
+        make_agent("pretrained:leave=bogus", "keglebillard")
+    with pytest.raises(FileNotFoundError, match="no aim network bogus"):
+        make_agent("pretrained:aim=bogus", "keglebillard")
+    leave, aim = pretrained_leave_path("keglebillard"), pretrained_aim_path("keglebillard")
+    with pytest.raises(ValueError, match=r"aim=.*keglebillard_leave.pt: a leave network "
+                                         r"\(2 outputs.*not an aim network"):
+        make_agent(f"pretrained:aim={leave}", "keglebillard")
+    with pytest.raises(ValueError, match=r"leave=.*keglebillard_aim.pt: an aim network "
+                                         r"\(21 offsets\), not a leave network"):
+        make_agent(f"pretrained:leave={aim}", "keglebillard")
+    # a network object too, and a leave network saved without its recipe (its outputs tell)
+    net = _leave_net(kegle, positions, dqn, 1)
+    with pytest.raises(ValueError, match="aim=<AimNet>: a leave network"):
+        AimCorrectedAgent(dqn, net, arena=kegle)
+    save_aim(net, tmp_path / "bare.pt")
+    with pytest.raises(ValueError, match="a leave network"):
+        AimCorrectedAgent(dqn, tmp_path / "bare.pt", arena=kegle)
+    with pytest.raises(ValueError, match="a leave network"):
+        save_aim(net, tmp_path / "recipe.pt", {"config": {"target": "leave"}})
+        AimCorrectedAgent(dqn, tmp_path / "recipe.pt", arena=kegle)
+    with pytest.raises(ValueError, match="is not a leave network"):
+        import torch
+
+        torch.save({"weights": 1}, tmp_path / "other.pt")
+        LeaveAwareAgent(dqn, tmp_path / "other.pt", arena=kegle)
 
 def test_train_aim_leave_tiny_run(tmp_path):
     sys.path.insert(0, str(ROOT / "experiments"))

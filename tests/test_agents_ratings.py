@@ -1,0 +1,77 @@
+"""Hostile input to the tournament statistics (cuegym.agents.ratings): counts that are not
+finite, a non-positive quantile, a negative or NaN prior and self-wins are refused with a
+ValueError naming the value (was: confident garbage, or numpy's LinAlgError)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from cuegym.agents.ratings import bradley_terry, wilson_interval
+
+
+@pytest.mark.parametrize("args, msg", [
+    ((math.nan, 10), "wins must be a finite number, got nan"),
+    ((5, math.nan), "n must be a finite whole number, got nan"),
+    ((5, math.inf), "n must be a finite whole number, got inf"),
+    ((math.inf, math.inf), "wins must be a finite number, got inf"),
+    ((1, 1, -1.96), "z must be a finite number > 0, got -1.96"),
+    ((1, 1, 0), "z must be a finite number > 0, got 0"),
+    ((1, 1, math.nan), "z must be a finite number, got nan"),
+    ((2, 4.5), "n must be a finite whole number, got 4.5"),
+    ((True, 2), "wins must be a finite number, got True"),
+    (("3", 5), "wins must be a finite number, got '3'"),
+    ((3, 2), r"need 0 <= wins <= n, got wins=3, n=2"),
+    ((-1, 2), r"need 0 <= wins <= n, got wins=-1, n=2"),
+])
+def test_wilson_interval_refuses(args, msg):
+    with pytest.raises(ValueError, match=msg):
+        wilson_interval(*args)
+
+
+def test_wilson_interval_valid_input_unchanged():
+    assert wilson_interval(8, 10) == wilson_interval(np.int64(8), np.float64(10.0))
+    lo, hi = wilson_interval(2.5, 5)  # draws counted half
+    assert 0.0 < lo < 0.5 < hi < 1.0
+    assert all(math.isnan(v) for v in wilson_interval(0, 0))
+
+
+W = np.array([[0, 7, 2], [3, 0, 6], [8, 4, 0]], float)
+
+
+@pytest.mark.parametrize("kw, msg", [
+    ({"prior": -1}, r"prior must be a finite number >= 0 \(virtual wins\), got -1"),
+    ({"prior": math.nan}, "prior must be a finite number, got nan"),
+    ({"prior": math.inf}, "prior must be a finite number, got inf"),
+    ({"prior": "0.5"}, "prior must be a finite number, got '0.5'"),
+    ({"tol": 0.0}, "tol must be a finite number > 0"),
+    ({"max_iter": 0}, "max_iter must be an integer >= 1, got 0"),
+    ({"max_iter": 2.5}, "max_iter must be an integer >= 1, got 2.5"),
+])
+def test_bradley_terry_refuses_bad_settings(kw, msg):
+    with pytest.raises(ValueError, match=msg):
+        bradley_terry(W, **kw)
+
+
+def test_bradley_terry_refuses_bad_matrices():
+    with pytest.raises(ValueError, match=r"wins\[0, 0\] = 5: an agent plays no game against "
+                                         r"itself"):
+        bradley_terry([[5, 1], [1, 0]])
+    with pytest.raises(ValueError, match=r"wins\[1, 1\] = 0.5"):
+        bradley_terry([[0, 1], [1, 0.5]])
+    for bad in ([[1, 2, 3]], 3, "x", [[0, 1], [1]], [[0, -1], [1, 0]], [[0, np.nan], [1, 0]]):
+        with pytest.raises(ValueError, match="wins must be a square matrix of non-negative "
+                                             "counts"):
+            bradley_terry(bad)
+
+
+def test_bradley_terry_valid_input_unchanged():
+    r, se = bradley_terry(np.array([[0, 30], [10, 0]]), prior=0.0)
+    assert r[0] - r[1] == pytest.approx(400 * math.log10(3), abs=1e-6)
+    assert se == pytest.approx([31.7164, 31.7164], abs=1e-3)
+    r1, _ = bradley_terry(W)
+    r2, _ = bradley_terry(W, prior=np.float64(0.5), max_iter=np.int64(10_000))
+    assert np.array_equal(r1, r2)
+    assert all(np.isnan(v).all() for v in bradley_terry(np.zeros((2, 2))))
