@@ -37,7 +37,8 @@ from cuegym.cli_errors import cli_main
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import layered_config, parse_run_args, run_overrides, write_atomic  # noqa: E402 (the sibling script's helpers)
+from train import write_atomic  # noqa: E402 (the sibling scripts' helpers)
+from train_config import layered_config, parse_run_args, run_overrides  # noqa: E402
 
 #: Config keys and their defaults (configs/expert/keglebillard.yaml documents each).
 DEFAULTS: dict[str, Any] = {

@@ -35,7 +35,7 @@ from cuegym.cli_errors import cli_main, seed_arg
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from train import deep_merge, parse_set  # noqa: E402 (sibling's)
+from train_config import deep_merge, parse_set  # noqa: E402 (sibling's)
 
 CONFIGS = HERE.parent / "configs"
 NO_CHECK = {"geometric": 0, "planner": 0}  # a stage's own check games: skipped in the chain
@@ -44,10 +44,10 @@ NO_CHECK = {"geometric": 0, "planner": 0}  # a stage's own check games: skipped 
 def _dqn(run: Path, resume: bool, progress: bool, sets: dict[str, Any]) -> Path:
     """Stage 1 (keglebillard): the DQN; returns its best evaluation's model."""
     import train
+    from train_config import load_config
 
-    cfg = train.load_config(CONFIGS / "train" / "keglebillard_dqn.yaml",
-                            train.deep_merge({"name": run.name, "progress_bar": progress},
-                                             sets))
+    cfg = load_config(CONFIGS / "train" / "keglebillard_dqn.yaml",
+                      deep_merge({"name": run.name, "progress_bar": progress}, sets))
     if not (resume and (run / "status.json").exists()):
         train.train(cfg, runs_dir=run.parent, resume=resume and (run / "config.yaml").exists())
     return run / "best_model.zip"

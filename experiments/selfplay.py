@@ -99,7 +99,7 @@ def train_config(cfg: SelfPlayConfig) -> Any:
     ``configs/train/<game>_sac.yaml``), checked against the self-play: its game, its action
     (residual or choice), the settings it passes on (``cuegym.experiments.train``); and the
     ``init_model``'s game, algorithm and action against it. ValueErrors name the mismatch."""
-    from cuegym.experiments.train import check_arguments, game_of, load_config
+    from cuegym.experiments.train_config import check_arguments, game_of, load_config
 
     path = cfg.train_config or ROOT / "configs" / "train" / f"{cfg.game}_sac.yaml"
     tcfg = load_config(path)
@@ -202,7 +202,7 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
     from cuegym.agents.residual import ResidualSpec, ResidualVecEnv
     from cuegym.agents.sb3_agent import SB3Agent
     from cuegym.envs import make_sb3_vec_env
-    from cuegym.experiments.train import algo_class, policy_class
+    from cuegym.experiments.train_config import algo_class, policy_class
 
     out = Path(runs_dir) / cfg.name
     tcfg = train_config(cfg)  # checked before anything is written

@@ -35,7 +35,8 @@ from cuegym.cli_errors import cli_main
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from expert_iteration import _atomic_npz, _eval_games, _log  # noqa: E402 (sibling's)
-from train import layered_config, parse_run_args, run_overrides, write_atomic  # noqa: E402
+from train import write_atomic  # noqa: E402
+from train_config import layered_config, parse_run_args, run_overrides  # noqa: E402
 
 #: Config keys and their defaults (configs/aim/keglebillard.yaml documents each).
 DEFAULTS: dict[str, Any] = {

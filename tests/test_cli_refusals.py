@@ -76,7 +76,7 @@ def test_unknown_keys_set_to_null_are_refused(key, says, capsys, tmp_path):
 
 
 def test_null_still_resets_a_known_key():
-    from cuegym.experiments.train import load_config, parse_set
+    from cuegym.experiments.train_config import load_config, parse_set
 
     cfg = load_config(SAC, parse_set(["algo_kwargs={gamma: null, learning_starts: null}",
                                       "residual={dphi: null}", "seed=null"]))
@@ -219,7 +219,7 @@ def test_benchmark_takes_one_agent_and_game_restricts_it(tmp_path, capsys):
 
 
 def test_a_config_file_with_another_actions_settings_is_refused(tmp_path, capsys):
-    from cuegym.experiments.train import load_config
+    from cuegym.experiments.train_config import load_config
 
     path = tmp_path / "c.yaml"
     path.write_text("action: absolute\nresidual: {dphi: 1.0}\n")

@@ -37,7 +37,7 @@ def _tiny(name: str, **over):
 
 def test_set_merges_mappings_deeply_and_null_resets():
     import yaml
-    from train import load_config, parse_set
+    from train_config import load_config, parse_set
 
     file_kwargs = yaml.safe_load(SAC_YAML.read_text())["algo_kwargs"]
     cfg = load_config(SAC_YAML, parse_set(["algo_kwargs={gamma: 0.5}", "n_envs=3"]))

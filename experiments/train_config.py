@@ -1,0 +1,423 @@
+"""The settings of a training run (experiments/train.py): the :class:`TrainConfig` dataclass,
+its YAML loading with ``--set`` overrides, and every check that runs before a run directory is
+touched (unknown keys, null values, the keys of the mappings passed on to SB3, the env and the
+action wrappers, the wrappers' specs, the network sizes). The other run scripts (selfplay,
+train_aim, expert_iteration, reproduce) share the command-line half: ``parse_run_args``,
+``run_overrides``, ``flag_override``."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from cuegym.cli_errors import UsageError, check_int, resolve_path
+from cuegym.cli_errors import unknown as unknown_name
+
+ALGOS = ("sac", "ppo", "td3", "dqn")
+
+
+@dataclass
+class TrainConfig:
+    """Settings of one training run (YAML keys; unknown keys are errors)."""
+
+    name: str = "keglebillard_sac"  # run directory under runs/
+    algo: str = "sac"  # sac | ppo | td3 | dqn (dqn: choice action only)
+    env_id: str = "cuegym/KeglebillardShot-v0"  # a registered cuegym id
+    env_kwargs: dict = field(default_factory=lambda: {"noise": "tournament"})  # env arguments
+    action: str = "residual"  # absolute (the env's action) | residual (geometric residual) |
+    #   choice (discrete menu of geometric shots in spin/speed variants)
+    residual: dict = field(default_factory=dict)  # ResidualSpec fields (residual action only)
+    choice: dict = field(default_factory=dict)  # ChoiceSpec fields (choice action only)
+    train_positions: dict = field(default_factory=dict)  # Shot env start positions for
+    #   training (and demos) generated at the start instead of the bank named in env_kwargs:
+    #   {generate: keglebillard-play, n: .., seed: ..}; evaluation keeps the named bank, so the
+    #   periodic evaluation (and the best-model choice) sees positions training never met
+    n_envs: int = 16  # tables stepped together
+    total_timesteps: int = 200_000  # environment steps (all tables together)
+    seed: int = 0  # seeds torch, numpy, the envs (table i: seed + i)
+    policy: str = "MlpPolicy"  # SB3 policy name, or a dotted path to a policy class
+    policy_kwargs: dict = field(default_factory=lambda: {"net_arch": [256, 256]})  # network
+    algo_kwargs: dict = field(default_factory=dict)  # SAC/PPO/TD3/DQN hyper-parameters
+    demos: dict = field(default_factory=dict)  # simulated demonstrations before learning.
+    #   SAC/TD3, residual action: states, per_state, noise_samples, jitter, bc_steps,
+    #   critic_steps. DQN, choice action: states, noise_samples, q_steps, q_lr, q_batch,
+    #   buffer_per_state
+    time_limit_min: float = 0.0  # stop learning after this many minutes of wall clock (0: none)
+    eval_freq: int = 10_000  # environment steps between evaluations
+    eval_episodes: int = 512  # one-shot episodes (fixed seeds) per evaluation
+    checkpoint_freq: int = 50_000  # environment steps between checkpoints
+    threads: int = 1  # torch threads (1: small networks gain little from more, and extra
+    #   threads spin badly when the cores are shared)
+    save_replay_buffer: bool = True  # checkpoints include the replay buffer (needed by --resume)
+    device: str = "cpu"  # torch device
+    progress_bar: bool = True  # tqdm/rich progress bar
+
+
+#: the keys of ``demos`` (SAC/TD3 with the residual action; DQN with the choice action)
+DEMO_KEYS = {"residual": ("states", "per_state", "noise_samples", "jitter", "bc_steps",
+                          "critic_steps"),
+             "choice": ("states", "noise_samples", "q_steps", "q_lr", "q_batch",
+                        "buffer_per_state")}
+
+
+#: integer keys and their minimum
+_INT_MIN = {"n_envs": 1, "total_timesteps": 1, "seed": 0, "eval_freq": 1, "eval_episodes": 1,
+            "checkpoint_freq": 1, "threads": 1}
+
+
+def deep_merge(base: dict, over: dict) -> dict:
+    """``base`` updated by ``over``, non-empty mappings merged recursively; an empty mapping
+    replaces (``demos={}``: no demonstrations), a None value removes the key (back to its
+    default)."""
+    out = dict(base)
+    for k, v in over.items():
+        if v is None:
+            out.pop(k, None)
+        elif isinstance(v, dict) and v:  # (nulls inside a new mapping: nothing to reset)
+            out[k] = deep_merge(out[k] if isinstance(out.get(k), dict) else {}, v)
+        else:
+            out[k] = v
+    return out
+
+
+def layered_config(defaults: dict[str, Any], path: str | Path | None,
+                   over: dict[str, Any] | None, what: str) -> dict[str, Any]:
+    """``defaults``, then the YAML file ``path`` (if any), then ``over``, merged deeply
+    (:func:`deep_merge`); a top-level key not in ``defaults`` is a ValueError naming it (``what``
+    names the config), a key set to null takes its default."""
+    cfg = dict(defaults)
+    for part in ((yaml.safe_load(resolve_path(path).read_text()) or {}) if path else {},
+                 over or {}):
+        bad = sorted(set(part) - set(defaults))
+        if bad:
+            raise ValueError(f"unknown {what} config key(s) {bad}; known: {sorted(defaults)}")
+        cfg = deep_merge(cfg, part)
+    return {**defaults, **cfg}  # a key set to null (removed by deep_merge) is back to default
+
+
+def read_yaml_mapping(path: str | Path) -> dict:
+    """A YAML file that must hold a mapping (one-line ValueError otherwise)."""
+    try:
+        text = resolve_path(path, "config file").read_text()
+    except OSError as e:
+        raise ValueError(f"cannot read config file {path}: {e.strerror or e}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        raise ValueError(f"bad YAML: config file {path} is not valid YAML{where}") from None
+    if data is None:
+        raise ValueError(f"config file {path} is empty: it must be a mapping of TrainConfig keys")
+    if not isinstance(data, dict):
+        raise ValueError(f"config file {path} must be a mapping of TrainConfig keys, got a "
+                         f"{type(data).__name__}")
+    return data
+
+
+def _check_types(data: dict) -> None:
+    """Each key's value has its field's type (one-line ValueError naming the key)."""
+    for f in dataclasses.fields(TrainConfig):
+        if f.name not in data:
+            continue
+        v = data[f.name]
+        kind = type(f.default) if f.default is not dataclasses.MISSING else dict
+        if kind is int:
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ValueError(f"config key {f.name} must be an integer, got {v!r}")
+            if v < _INT_MIN.get(f.name, 0):
+                raise ValueError(f"config key {f.name} must be >= {_INT_MIN.get(f.name, 0)}, "
+                                 f"got {v}")
+        elif kind is float:
+            if isinstance(v, bool) or not isinstance(v, int | float) or not v >= 0 \
+                    or v == float("inf"):
+                raise ValueError(f"config key {f.name} must be a finite number >= 0, got {v!r}")
+        elif kind is not type(v) and not (kind is dict and isinstance(v, dict)):
+            raise ValueError(f"config key {f.name} must be a {kind.__name__}, got {v!r}")
+
+
+def load_config(path: str | Path | None, overrides: dict | None = None) -> TrainConfig:
+    """Read a YAML config into :class:`TrainConfig`, ``overrides`` merged deeply
+    (:func:`deep_merge`); unknown keys and values of the wrong type raise a one-line
+    ValueError naming the key. A key set to null in ``overrides`` (back to its default) must be
+    a known one too, at the top level and inside the mappings (``algo_kwargs={bogus: null}``
+    and the YAML typo ``{learning_starts:16}``, a key with no value, are refused)."""
+    file_data: dict = read_yaml_mapping(path) if path is not None else {}
+    over = overrides or {}
+    known = {f.name for f in dataclasses.fields(TrainConfig)}
+    unknown = sorted(set(file_data) - known) + sorted(set(over) - known - set(file_data), key=str)
+    if unknown:
+        raise ValueError(f"unknown train config key(s) {unknown}; known: {sorted(known)}")
+    data = deep_merge(file_data, over)
+    _check_types(data)
+    cfg = TrainConfig(**data)
+    if cfg.algo not in ALGOS:
+        raise ValueError(f"algo must be one of {list(ALGOS)}, got {cfg.algo!r}")
+    if cfg.action not in ("absolute", "residual", "choice"):
+        raise ValueError(f"action must be 'absolute', 'residual' or 'choice', got {cfg.action!r}")
+    if (cfg.algo == "dqn") != (cfg.action == "choice"):
+        raise ValueError("the choice action (discrete) needs algo dqn, and dqn needs it; got "
+                         f"algo {cfg.algo!r} with action {cfg.action!r}")
+    resets = {k: [key for key, val in v.items() if val is None]  # keys reset to default
+              for k, v in over.items() if k in SECTIONS and isinstance(v, dict)}
+    # a wrapper's settings without its wrapper would be ignored: refused where they are given
+    # together with another action (--set ones with any other action; a file's with the file's
+    # own); a --set action=... that switches a file's action away from them is deliberate
+    file_action = file_data.get("action", TrainConfig.action)
+    for section in ("residual", "choice"):
+        if cfg.action == section:
+            continue
+        in_over = isinstance(over.get(section), dict) and over[section]
+        in_file = file_action != section and getattr(cfg, section)
+        if in_over or in_file:
+            raise ValueError(f"config key {section} sets the {section} action, but the action "
+                             f"is {cfg.action!r}: remove it (--set {section}=null)")
+    for section, keys in resets.items():
+        if keys:
+            check_section_keys(cfg, section, keys)
+    return cfg
+
+
+def _kwarg_names(fn: Any, skip: tuple[str, ...] = ()) -> list[str] | None:
+    """The keyword arguments ``fn`` takes (but ``skip``), None when it takes any (``**kw``)."""
+    import inspect
+
+    params = inspect.signature(fn).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return None
+    return [n for n in params if n not in ("self", *skip)]
+
+
+#: the config keys that are mappings of settings passed on (checked by name)
+SECTIONS = ("demos", "train_positions", "residual", "choice", "algo_kwargs", "env_kwargs",
+            "policy_kwargs")
+
+
+def section_known_keys(cfg: TrainConfig, section: str) -> list[str] | None:
+    """The keys the mapping ``section`` of ``cfg`` may hold (None: any)."""
+    if section == "demos":
+        return list(DEMO_KEYS["choice" if cfg.action == "choice" else "residual"])
+    if section == "train_positions":
+        return ["generate", "n", "seed"]
+    if section in ("residual", "choice"):
+        if section == "residual":
+            from cuegym.agents.residual import ResidualSpec as spec
+        else:
+            from cuegym.agents.choice import ChoiceSpec as spec
+        return [f.name for f in dataclasses.fields(spec) if f.name != "game"]
+    if section == "algo_kwargs":
+        return _kwarg_names(algo_class(cfg.algo),
+                            ("policy", "env", "policy_kwargs", "seed", "device", "verbose"))
+    if section == "env_kwargs":
+        from gymnasium import spec as env_spec
+        from gymnasium.envs.registration import load_env_creator
+
+        entry = env_spec(cfg.env_id).vector_entry_point
+        if isinstance(entry, str):
+            entry = load_env_creator(entry)
+        return None if entry is None else _kwarg_names(entry, ("num_envs",))
+    if section == "policy_kwargs":
+        policy = policy_class(cfg.policy)
+        if isinstance(policy, str):
+            policy = algo_class(cfg.algo).policy_aliases.get(policy)
+        return None if policy is None else _kwarg_names(
+            policy, ("observation_space", "action_space", "lr_schedule"))
+    raise KeyError(section)
+
+
+def check_section_keys(cfg: TrainConfig, section: str, keys: Any) -> None:
+    """Refuse a key of the mapping ``section`` that is not one of its known keys: a one-line
+    ValueError naming it (with the closest known key), not a TypeError from deep inside SB3,
+    the env or a wrapper, and not silently dropped when its value is null."""
+    known = section_known_keys(cfg, section)
+    if known is None:
+        return
+    bad = [k for k in keys if k not in known]
+    if not bad:
+        return
+    if section == "demos":
+        raise ValueError(f"unknown demos key(s) {sorted(bad, key=str)} for the {cfg.action} "
+                         f"action; known: {known}")
+    hint = ""
+    if isinstance(bad[0], str) and ":" in bad[0]:
+        hint = " (a YAML mapping needs a space after each colon: {key: value})"
+    raise ValueError(unknown_name(f"{section} key", bad[0], known) + hint)
+
+
+def game_of(env_id: str) -> str:
+    return "golfbillard" if "Golf" in env_id else "keglebillard"
+
+
+def algo_class(name: str):
+    from stable_baselines3 import DQN, PPO, SAC, TD3
+
+    return {"sac": SAC, "ppo": PPO, "td3": TD3, "dqn": DQN}[name]
+
+
+def policy_class(name: str) -> Any:
+    """An SB3 policy name (``MlpPolicy``) as is, or a dotted path to a policy class
+    (``cuegym.agents.qnet.CandidateQPolicy``) imported."""
+    if "." not in name:
+        return name
+    import importlib
+
+    mod, _, cls = name.rpartition(".")
+    try:
+        return getattr(importlib.import_module(mod), cls)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"policy {name!r} cannot be imported: {exc}") from exc
+
+
+#: residual fields that are largest corrections (>= 0)
+_NONNEGATIVE = ("prior", "dphi", "dlogv", "spin", "side", "dplace")
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and np.isfinite(v)
+
+
+def check_spec(cfg: TrainConfig, section: str) -> None:
+    """The ``residual`` / ``choice`` settings make a valid ResidualSpec / ChoiceSpec for the
+    game: every value of its field's type (numbers finite), a one-line ValueError naming the
+    key otherwise (not a TypeError or a numpy error from deep inside the wrapper)."""
+    given = getattr(cfg, section)
+    if not given:
+        return
+    check_section_keys(cfg, section, given)
+    if section == "residual":
+        from cuegym.agents.residual import ResidualSpec as spec
+    else:
+        from cuegym.agents.choice import ChoiceSpec as spec
+    defaults = {f.name: f.default for f in dataclasses.fields(spec)}
+    for key, v in given.items():
+        d = defaults[key]
+        if isinstance(d, int) and not isinstance(d, bool):
+            check_int(f"config key {section}.{key}", v, 1)
+        elif isinstance(d, float):
+            if not _finite(v) or (key in _NONNEGATIVE and v < 0):
+                raise ValueError(f"config key {section}.{key} must be a finite number"
+                                 f"{' >= 0' if key in _NONNEGATIVE else ''}, got {v!r}")
+        elif isinstance(d, tuple):
+            if not isinstance(v, list | tuple) or not v or not all(_finite(x) for x in v):
+                raise ValueError(f"config key {section}.{key} must be a list of finite numbers, "
+                                 f"got {v!r}")
+    try:
+        spec(game=game_of(cfg.env_id), **given)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"config key {section}: {e}") from None
+
+
+def _check_net_arch(arch: Any) -> None:
+    """``policy_kwargs.net_arch``: a list of layer sizes (integers >= 1), or a mapping of such
+    lists (``{pi: [..], qf: [..]}``)."""
+    lists = arch.values() if isinstance(arch, dict) else [arch]
+    for sizes in lists:
+        if not isinstance(sizes, list) or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in sizes):
+            raise ValueError("config key policy_kwargs.net_arch must be a list of layer sizes "
+                             f"(integers >= 1) or a mapping of such lists, got {arch!r}")
+
+
+def check_arguments(cfg: TrainConfig) -> None:
+    """Check what the config passes on to torch, SB3, the env and the action wrappers before a
+    run directory is touched: the device, the keys of ``demos``, ``train_positions``,
+    ``algo_kwargs``, ``env_kwargs`` and ``policy_kwargs``, and the ``residual`` / ``choice``
+    settings."""
+    import torch
+
+    if cfg.demos.get("states") and not (cfg.action == "choice" or (
+            cfg.algo in ("sac", "td3") and cfg.action == "residual")):
+        raise ValueError("demos need an off-policy algo (sac, td3) and the residual action, "
+                         "or dqn and the choice action")
+    # all of them, even those a run without ``states`` skips: a mistyped key is not ignored
+    for section in SECTIONS:
+        check_section_keys(cfg, section, getattr(cfg, section))
+    for key, v in cfg.demos.items():
+        if not _finite(v) or v < 0 or (key not in ("jitter", "q_lr") and not isinstance(v, int)):
+            kind = "a finite number" if key in ("jitter", "q_lr") else "an integer"
+            raise ValueError(f"config key demos.{key} must be {kind} >= 0, got {v!r}")
+    if cfg.train_positions:
+        for key, lo in (("n", 1), ("seed", 0)):
+            if key in cfg.train_positions:
+                check_int(f"config key train_positions.{key}", cfg.train_positions[key], lo)
+    try:
+        torch.device(cfg.device)
+    except (RuntimeError, TypeError):
+        raise ValueError(f"config key device: {cfg.device!r} is not a torch device (cpu, "
+                         "cuda, cuda:0, ...)") from None
+    if "net_arch" in cfg.policy_kwargs:
+        _check_net_arch(cfg.policy_kwargs["net_arch"])
+    for section in ("residual", "choice"):
+        check_spec(cfg, section)
+
+
+def parse_set(items: list[str]) -> dict[str, Any]:
+    """``--set key=value`` pairs; values are parsed as YAML (numbers, lists, mappings); a
+    repeated key's mappings merge."""
+    out: dict[str, Any] = {}
+    for item in items:
+        if "=" not in item:
+            raise ValueError(f"--set needs key=value, got {item!r}")
+        k, v = item.split("=", 1)
+        try:
+            val = yaml.safe_load(v)
+        except yaml.YAMLError:
+            raise ValueError(f"--set {k.strip()}: {v!r} is not valid YAML") from None
+        out = _merge_sets(out, {k.strip(): val})
+    return out
+
+
+def _merge_sets(base: dict, over: dict) -> dict:
+    """Two ``--set`` pairs merged: as :func:`deep_merge`, but a null is kept (not applied), so
+    that :func:`load_config` sees, and checks, every key set to null."""
+    out = dict(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and v and isinstance(out.get(k), dict) and out[k]:
+            out[k] = _merge_sets(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def parse_run_args(p: argparse.ArgumentParser, argv: list[str] | None,
+                   resume_help: str) -> argparse.Namespace:
+    """Add the options every run script shares (``--resume`` with ``resume_help``,
+    ``--overwrite``, ``--runs-dir``, ``--no-progress``, ``--set``) to ``p`` and parse ``argv``;
+    ``--resume`` with ``--overwrite`` is a usage error."""
+    p.add_argument("--resume", action="store_true", help=resume_help)
+    p.add_argument("--overwrite", action="store_true", help="delete an existing runs/<name> "
+                   "and start over")
+    p.add_argument("--runs-dir", default="runs", help="directory of the runs (default ./runs)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
+                   help="override config keys (values as YAML; mappings merge deeply)")
+    args = p.parse_args(argv)
+    if args.resume and args.overwrite:
+        p.error("--resume and --overwrite exclude each other")
+    return args
+
+
+def run_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The config overrides every run script takes from its command line (:func:`parse_run_args`
+    options and ``--name``): the ``--set`` pairs, then ``name`` and ``progress_bar: false``
+    where ``--name`` / ``--no-progress`` were given."""
+    over = parse_set(args.set)
+    if getattr(args, "name", None):
+        flag_override(over, "name", args.name, "--name")
+    if args.no_progress:
+        flag_override(over, "progress_bar", False, "--no-progress")
+    return over
+
+
+def flag_override(over: dict[str, Any], key: str, value: Any, flag: str) -> None:
+    """Set ``over[key]`` from the command-line flag ``flag``; a ``--set key=...`` of another
+    value is a :class:`UsageError` (one of the two would be ignored)."""
+    if key in over and over[key] != value:
+        raise UsageError(f"--set {key}={over[key]!r} contradicts {flag}: give one of them")
+    over[key] = value
