@@ -40,6 +40,7 @@ Example:
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +89,18 @@ def _options(text: str) -> dict[str, Any]:
         if not k.strip():
             raise ValueError(f"agent option {item!r} has no name (key=value)")
         out[k.strip()] = yaml.safe_load(v)
+    if "name" in out and not (isinstance(out["name"], str) and out["name"].strip()):
+        raise ValueError(f"agent option name= needs a label that YAML reads as text "
+                         f"(name=<label>), got {out['name']!r}")
     return out
+
+
+def parse_options(spec: str) -> dict[str, Any]:
+    """The options of an agent spec (``planner:n_candidates=32,name=p32`` gives
+    ``{"n_candidates": 32, "name": "p32"}``), values read as YAML; a malformed option or an
+    empty ``name=`` is a ValueError naming it. :func:`make_agent` reads its spec this way, so a
+    caller can check a list of specs before making any agent."""
+    return _options(os.fspath(spec).partition(":")[2])
 
 
 #: make_agent options of a trained model (its wrapping: :func:`_pop_trained_options`)
@@ -279,7 +291,6 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
 
 __all__ = ["GAMES", "NAMES", "Agent", "GameResults", "GeometricAgent", "GolfbillardArena",
            "GuidedPlannerAgent", "KeglebillardArena", "PlannerAgent", "RandomAgent", "SB3Agent",
-           "ShotNoise",
-           "ShotRecord", "Strikes", "load_noise", "make_agent", "make_arena", "planner_preset",
-           "play_games", "pretrained_aim_path", "pretrained_leave_path", "pretrained_path",
-           "with_aim", "with_leave"]
+           "ShotNoise", "ShotRecord", "Strikes", "load_noise", "make_agent", "make_arena",
+           "parse_options", "planner_preset", "play_games", "pretrained_aim_path",
+           "pretrained_leave_path", "pretrained_path", "with_aim", "with_leave"]

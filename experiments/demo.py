@@ -110,9 +110,14 @@ def main(argv=None) -> int:
     args.timesteps = 200_000 if args.timesteps is None else args.timesteps
     if not (np.isfinite(args.minutes) and args.minutes > 0):
         ap.error(f"--minutes must be a finite number > 0, got {args.minutes}")
+    from cuegym.experiments.evaluate import MAX_GAMES  # the tournament's limit, before training
+
     for opt, v, lo in (("--timesteps", args.timesteps, 1), ("--games", args.games, 1)):
         if v < lo:
             ap.error(f"{opt} must be >= {lo}, got {v}")
+    if args.games > MAX_GAMES:
+        ap.error(f"--games must be <= {MAX_GAMES} (the tournament's limit per pair), got "
+                 f"{args.games}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()

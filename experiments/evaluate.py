@@ -419,22 +419,15 @@ BENCHMARK_ONLY = ("episodes", "benchmark_out")
 
 
 def check_agent_names(specs: list[str]) -> None:
-    """Refuse a ``name=`` agent option without a value (or not a string): one line naming the
-    spec, not an AttributeError after the agents are made."""
-    import yaml
+    """Refuse a malformed agent option, such as ``name=`` without a label: one line naming the
+    spec, before any agent is made (not an AttributeError after)."""
+    from cuegym.agents import parse_options
 
     for spec in specs:
-        _, _, opts = spec.partition(":")
-        for item in filter(None, opts.split(",")):
-            k, eq, v = item.partition("=")
-            if eq and k.strip() == "name":
-                try:
-                    val = yaml.safe_load(v)
-                except yaml.YAMLError:
-                    val = None
-                if not isinstance(val, str) or not val.strip():
-                    raise UsageError(f"agent {spec!r}: option name= needs a label that YAML "
-                                     f"reads as text (name=<label>), got {v.strip()!r}")
+        try:
+            parse_options(spec)
+        except ValueError as exc:
+            raise UsageError(f"agent {spec!r}: {exc}") from None
 
 
 def stamp_game_records(paths: list[Path], seed: int, pair_seed: int, games: int,

@@ -1,12 +1,13 @@
 """Train an SB3 agent (SAC by default; PPO, TD3, DQN) on a cuegym env from a YAML config.
 
 In the CleanRL manner: a dataclass of settings (one line of doc per field; it and the checks
-that run before a run directory is touched are ``train_config.py``), seeding in one block, the hyper-parameters logged, throughput printed. The env is the native
-batched one (``cuegym.envs.make_sb3_vec_env``: all tables in one physics call per step),
-optionally behind the geometric-residual action wrapper (``cuegym.agents.residual``) or the
-discrete shot menu (``cuegym.agents.choice``, for DQN). Evaluation, best model and checkpoints
-are SB3's ``EvalCallback`` and ``CheckpointCallback`` (replay buffer included); the one logger
-is SB3's (CSV and TensorBoard).
+that run before a run directory is touched are ``train_config.py``), seeding in one block,
+the hyper-parameters logged, throughput printed. The env is the native batched one
+(``cuegym.envs.make_sb3_vec_env``: all tables in one physics call per step), optionally behind
+the geometric-residual action wrapper (``cuegym.agents.residual``) or the discrete shot menu
+(``cuegym.agents.choice``, for DQN). Evaluation, best model and checkpoints are SB3's
+``EvalCallback`` and ``CheckpointCallback`` (replay buffer included); the one logger is SB3's
+(CSV and TensorBoard).
 
     python experiments/train.py --config configs/train/keglebillard_sac.yaml
     python experiments/train.py --config configs/train/keglebillard_sac.yaml --timesteps 20000 \\

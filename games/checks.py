@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from ..configs import short_repr
 from .noise import ShotNoise, load_noise
 
 
-def _short(value: Any, limit: int = 120) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "..."
+def _short(value: Any) -> str:
+    return short_repr(value, 120)
 
 
 def play_noise(noise: Any) -> ShotNoise | None:
@@ -44,6 +44,19 @@ def play_rng(rng: Any, T: int) -> None:
         return
     raise ValueError(f"rng must be a numpy.random.Generator or a sequence of {T} of them (one "
                      f"per table), got {_short(rng)}")
+
+
+def draw_rng(rng: Any) -> np.random.Generator:
+    """``rng`` of a call that draws (``Kegle.new``'s breaking player): None (fresh entropy), a
+    ``numpy.random.Generator`` or a seed, an integer >= 0, as ``numpy.random.default_rng``
+    takes; a bool, a negative number or anything else is a ValueError naming it."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is not None and (isinstance(rng, bool | np.bool_)
+                            or not isinstance(rng, int | np.integer) or rng < 0):
+        raise ValueError(f"rng must be None, a numpy.random.Generator or a seed (an integer "
+                         f">= 0), got {_short(rng)}")
+    return np.random.default_rng(rng)
 
 
 def seats(values: Any, T: int, n: int, name: str) -> np.ndarray:

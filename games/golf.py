@@ -362,10 +362,9 @@ class Golf:
         its own balls, a foul naming its ball, and ``opponent_scored`` for the other's.
         ``result`` (T,) is passed through. Tables that did not strike get zeros.
         """
-        if weights is None:
-            from cuegym.envs.config import load_reward
+        from cuegym.envs.config import load_reward
 
-            weights = load_reward("golfbillard")
+        weights = load_reward("golfbillard", weights)  # a mapping or YAML path too; checked
         a = outcomes.arrays
         T = len(outcomes)
         act = outcomes.active

@@ -127,7 +127,7 @@ class Kegle:
             if self.rules.first_player == "player0":
                 first_player = 0
             elif self.rules.first_player == "random":
-                g = np.random.default_rng(rng)
+                g = checks.draw_rng(rng)
                 first_player = g.integers(n) if T == 1 else g.integers(n, size=T)
             else:
                 raise ValueError("rules.first_player = 'lag': pass first_player, the winner of "
@@ -562,13 +562,13 @@ class Kegle:
         :meth:`result`). Tables that did not shoot get zeros.
 
         Args:
-            weights: a ``KeglebillardReward`` (``cuegym.envs.config.load_reward``) or None (the
-                shipped weights).
+            weights: a ``KeglebillardReward``, a mapping of weights over the shipped ones, a
+                YAML path, or None (the shipped weights); as ``cuegym.envs.config.load_reward``
+                reads them (an unknown term is a ConfigError naming it).
         """
-        if weights is None:
-            from cuegym.envs.config import load_reward
+        from cuegym.envs.config import load_reward
 
-            weights = load_reward("keglebillard")
+        weights = load_reward("keglebillard", weights)  # a mapping or YAML path too; checked
         T = len(outcomes)
         shot = outcomes.shooter >= 0
         own = shot.copy() if viewer is None else shot & (outcomes.shooter == viewer)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import importlib
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -231,3 +233,19 @@ def test_a_config_file_with_another_actions_settings_is_refused(tmp_path, capsys
     cfg = load_config(str(TRAIN / "keglebillard_sac_absolute.yaml"),
                       {"env_kwargs": {"reward": None}, "demos": {"states": None}})
     assert cfg.demos == {} and "reward" not in cfg.env_kwargs
+
+
+def test_make_agent_refuses_an_empty_name_and_demo_checks_the_game_count():
+    """An empty ``name=`` given to make_agent directly crashed later (AttributeError); demo's
+    --games over evaluate's limit was refused only after its training step."""
+    from cuegym.agents import make_agent, parse_options
+
+    for spec in ("random:name=", "planner:name=3", "geometric:name= "):
+        with pytest.raises(ValueError, match="option name= needs a label"):
+            make_agent(spec, "keglebillard")
+    assert parse_options("planner:n_candidates=32,name=p32") == {"n_candidates": 32,
+                                                                 "name": "p32"}
+    assert make_agent("random:name=r1", "keglebillard").name == "r1"
+    r = subprocess.run([sys.executable, str(ROOT / "experiments" / "demo.py"), "--games",
+                        "20000"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "--games must be <= 10000" in r.stderr

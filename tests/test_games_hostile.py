@@ -188,3 +188,29 @@ def test_golf_new_observe_result(K, G):
     assert _unchanged(s, snap)
     assert np.array_equal(G.observe(s, [0, 1, 0, 1]), G.observe(list(s), [0, 1, 0, 1]))
     assert G.result(s, [0, 1, 0, 1]).tolist() == [0.0] * 4
+
+
+def test_new_games_check_their_rng_and_reward_terms_take_mappings():
+    """Kegle.new(rng=-1) was numpy's message; reward_terms with a mapping of weights was an
+    AttributeError (the envs take one)."""
+    import numpy as np
+
+    from cuegym.envs.config import load_reward
+    from cuegym.games.kegle import Kegle
+    from cuegym.games.strikes import Strikes
+
+    K = Kegle({"first_player": "random"})
+    for bad in (-1, 2.5, "3", True):
+        with pytest.raises(ValueError, match="rng must be None, a numpy.random.Generator or a "
+                                             "seed"):
+            K.new(2, 2, rng=bad)
+    a, b = K.new(3, 2, rng=5), K.new(3, 2, rng=np.random.default_rng(5))
+    np.testing.assert_array_equal(a.to_play, b.to_play)
+    st = Kegle().new(2, 2)
+    out, _ = Kegle().play(st, Strikes.of(np.tile([2.0, 0, 0, 0, 0], (2, 1)), np.zeros(2, int),
+                                          np.tile([-0.8, 0.0], (2, 1))))
+    _, total = Kegle().reward_terms(out, {"points": 2.0})
+    _, ref_total = Kegle().reward_terms(out, load_reward("keglebillard", {"points": 2.0}))
+    np.testing.assert_array_equal(total, ref_total)
+    with pytest.raises(ValueError, match="bogus"):
+        Kegle().reward_terms(out, {"bogus": 1.0})
