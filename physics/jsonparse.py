@@ -375,8 +375,10 @@ def _pins_up(where: str, pins: Any, table) -> tuple:
             return tuple(pid in pins for pid in table.pin_ids)
         raise PhysicsInputError(f"{where}.pins must be true/false or a list of pin ids "
                                 f"{list(table.pin_ids)}, got {short_repr(pins)}")
-    if pins not in (False, [], None) and pins is not False:
-        raise PhysicsInputError(f"{where}.pins: table {table.name!r} has no pins")
+    if not (pins is None or pins is False or (isinstance(pins, list) and not pins)):
+        # 0 == False: only the JSON false (or no pins at all) says "none" here
+        raise PhysicsInputError(f"{where}.pins: table {table.name!r} has no pins, got "
+                                f"{short_repr(pins)} (false, [] or no key)")
     return ()
 
 

@@ -177,3 +177,15 @@ def test_a_list_whose_shots_name_more_than_62_balls_together_is_simulated():
     bad["balls"]["d1"]["x"] = bad["balls"]["d0"]["x"]
     with pytest.raises(ValueError, match=r"^shot\[2\]: 'd0' and 'd1' overlap"):
         simulate_json(shots[:2] + [bad])
+
+
+@pytest.mark.parametrize("pins", [0, 0.0, "no", True])
+def test_pins_on_a_table_without_pins_are_false_or_absent(pins):
+    """``"pins": 0`` was taken as false on golfbillard (0 == False) while keglebillard refuses
+    ``"pins": 1``: only false, [] or no key say "no pins"."""
+    shot = {"table": "golfbillard", "balls": {"w1": {"x": 0.0, "y": 0.0}},
+            "strike": {"ball": "w1", "V0": 1.0, "phi": 0.0}}
+    with pytest.raises(PhysicsInputError, match=r"^shot\[1\]\.pins: table 'golfbillard' has no "
+                                                r"pins, got "):
+        simulate_json([shot, dict(shot, pins=pins)])
+    simulate_json([dict(shot, pins=False), dict(shot, pins=[])])
