@@ -353,6 +353,19 @@ _TABLE_KEYS = {"name", "game", "length", "width", "cushion_height", "balls", "po
                "pins", "spots"}
 
 
+#: Longest table side [m] a table config may give (the largest shipped is 2.84 m).
+MAX_TABLE_SIDE = 100.0
+
+
+def _check_on_table(where: str, x: float, y: float, r: float, L: float, W: float) -> None:
+    """A pocket's or post's circle must reach the cloth (centre within ``r`` of the cushion
+    rectangle): one entirely outside could never be touched, a mistake in the config."""
+    if abs(x) > L / 2 + r or abs(y) > W / 2 + r:
+        raise ConfigError(f"{where} at ({short_repr(x)}, {short_repr(y)}) with radius "
+                          f"{short_repr(r)} m lies outside the {L:g} x {W:g} m table: no ball "
+                          "could reach it")
+
+
 def table_from_dict(data: dict, name: str | None = None) -> TableSpec:
     """Build a :class:`TableSpec` from a YAML-style mapping (unknown keys are errors)."""
     unknown = sorted(set(data) - _TABLE_KEYS)
@@ -360,6 +373,10 @@ def table_from_dict(data: dict, name: str | None = None) -> TableSpec:
         raise ConfigError(f"unknown table key(s) {unknown}; known: {sorted(_TABLE_KEYS)}")
     L = _finite("length", data.get("length"), positive=True)
     W = _finite("width", data.get("width"), positive=True)
+    for what, x in (("length", L), ("width", W)):
+        if x > MAX_TABLE_SIDE:
+            raise ConfigError(f"{what} = {short_repr(x)} m: a table side is at most "
+                              f"{MAX_TABLE_SIDE:g} m")
     h = _finite("cushion_height", data.get("cushion_height", 0.0394), positive=True)
     pockets_cfg = data.get("pockets") or {"layout": "list", "list": []}
     layout = pockets_cfg.get("layout", "list")
@@ -399,6 +416,9 @@ def table_from_dict(data: dict, name: str | None = None) -> TableSpec:
             "pin_base_radius": _finite("pins.base_radius", pins_cfg["base_radius"], positive=True),
             "pin_height": _finite("pins.height", pins_cfg["height"], positive=True),
         }
+    for what, items in (("pockets", pockets), ("posts", circles)):
+        for i, c in enumerate(c for c in items if getattr(c, "kind", CIRCLE_POST) == CIRCLE_POST):
+            _check_on_table(f"{what}[{i}]", c.x, c.y, c.radius, L, W)
     return TableSpec(
         name=str(data.get("name", name or "custom")),
         game=str(data.get("game", "none")),
@@ -442,4 +462,6 @@ def custom_table(length: float, width: float, cushion_height: float = 0.0394,
         circles.append(Circle(_finite(f"posts[{i}].x", p["x"]), _finite(f"posts[{i}].y", p["y"]),
                               _finite(f"posts[{i}].radius", p["radius"], positive=True),
                               CIRCLE_POST))
+        _check_on_table(f"posts[{i}]", circles[-1].x, circles[-1].y, circles[-1].radius,
+                        spec.length, spec.width)
     return replace(spec, circles=tuple(circles))

@@ -189,3 +189,18 @@ def test_pins_on_a_table_without_pins_are_false_or_absent(pins):
                                                 r"pins, got "):
         simulate_json([shot, dict(shot, pins=pins)])
     simulate_json([dict(shot, pins=False), dict(shot, pins=[])])
+
+
+@pytest.mark.parametrize("table, match", [
+    ({"length": 1e300, "width": 1.0}, r"length = 1e\+300 m: a table side is at most 100 m"),
+    ({"length": 2.0, "width": 1.0, "posts": [{"x": 5.0, "y": 0.0, "radius": 0.02}]},
+     r"posts\[0\] at \(5.0, 0.0\) with radius 0.02 m lies outside the 2 x 1 m table"),
+    ({"length": 2.0, "width": 1.0, "pockets": [{"x": 0.0, "y": 3.0, "radius": 0.05}]},
+     r"pockets\[0\] at \(0.0, 3.0\) .* lies outside"),
+])
+def test_custom_tables_keep_their_pockets_and_posts_within_reach(table, match):
+    """A post or pocket no ball could reach, or a table side of 1e300 m, was accepted."""
+    with pytest.raises(PhysicsInputError, match=r"^shot\[0\]\.table: " + match):
+        simulate_json({"table": table, "balls": {"a": {"x": 0.0, "y": 0.0}}})
+    edge = {"length": 2.0, "width": 1.0, "posts": [{"x": 1.01, "y": 0.0, "radius": 0.02}]}
+    simulate_json({"table": edge, "balls": {"a": {"x": 0.0, "y": 0.0}}})
