@@ -23,6 +23,7 @@ from gymnasium.envs.registration import EnvSpec
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 
+from ..configs import short_repr
 from .actions import check_actions
 from .checks import check_reset_options, check_seed, checked_setting
 from .render import ANIMATION_FPS, HumanDisplay, step_frames
@@ -95,7 +96,11 @@ def table_seeds(seed, n: int) -> list[int | None]:
     """Per-table seeds: an int ``s`` gives ``s, s + 1, ...``; a sequence of n ints (or None) is
     used as is. Anything else (a float, a string, a bool) raises a ValueError naming it."""
     if isinstance(seed, str | bytes) or not isinstance(seed, Sequence | np.ndarray):
-        seed = check_seed(seed)
+        try:
+            seed = check_seed(seed)
+        except ValueError:
+            raise ValueError(f"seed must be None, an integer >= 0 or a sequence of {n} of them "
+                             f"(one per table), got {short_repr(seed)}") from None
         return [None] * n if seed is None else [seed + i for i in range(n)]
     if np.ndim(seed) != 1 or len(seed) != n:
         raise ValueError(f"seed must be an int or {n} seeds, got {np.shape(seed)} seeds")

@@ -310,9 +310,10 @@ def test_a_bank_of_the_other_game_is_refused_at_construction():
 
 
 @pytest.mark.parametrize("seed, match", [
-    (2.5, "seed must be None or an integer >= 0, got 2.5"),  # was: TypeError
+    (2.5, r"seed must be None, an integer >= 0 or a sequence of 3 of them \(one per table\), "
+          "got 2.5"),  # was: TypeError
     ("abc", "got 'abc'"),  # was: int('a')
-    (True, "seed must be None or an integer >= 0, got True"),  # was: seed 1
+    (True, "or a sequence of 3 of them .one per table., got True"),  # was: seed 1
     ([1.5, 2, 3], r"got 1.5 in \[1.5, 2, 3\]"),  # was: 1, 2, 3
     ([1, -1, 2], r"got -1 in \[1, -1, 2\]"),  # was: table 0 reseeded first
 ])
