@@ -22,7 +22,8 @@ from cuegym.physics.constants import (
 XY = [[[-0.8, 0.1], [-0.525, 0.0], [0.525, 0.0]]]
 
 
-def _shot(**kw):
+def kegle_json_shot(**kw):
+    """A keglebillard JSON shot (the red into the white), ``kw`` replacing its keys."""
     s = {"table": "keglebillard",
          "balls": {"red": {"x": -0.8, "y": 0.1}, "white": {"x": -0.525, "y": 0.0},
                    "spotted": {"x": 0.525, "y": 0.0}},
@@ -32,11 +33,11 @@ def _shot(**kw):
 
 
 def test_huge_initial_velocity_is_refused_not_ended_at_rest():
-    s = _shot()
+    s = kegle_json_shot()
     s["balls"]["white"]["v"] = [1e200, 0]
     with pytest.raises(PhysicsInputError, match=rf"shot\[0\].*'white'.*\[0, {MAX_SPEED}\] m/s"):
         simulate_json(s)
-    s = _shot()
+    s = kegle_json_shot()
     s["balls"]["white"]["w"] = [0, 0, 2 * MAX_SPIN]
     with pytest.raises(PhysicsInputError, match=rf"\[0, {MAX_SPIN}\] rad/s"):
         simulate_json(s)
@@ -58,7 +59,7 @@ def test_speeds_and_spins_at_the_limit_are_accepted(kegle):
 def test_meaningless_parameters_are_refused_with_the_range(name, value):
     lo, hi = PARAM_RANGES[name]
     with pytest.raises(PhysicsInputError, match=rf"params\.{name}.*\[{lo}, {hi}\]"):
-        simulate_json(_shot(params={name: value}))
+        simulate_json(kegle_json_shot(params={name: value}))
 
 
 @pytest.mark.parametrize("kiss", [float("nan"), -1e-6, 0.01, "x"])
@@ -74,7 +75,7 @@ def test_cushion_height_outside_0_2R_is_refused(kegle, h):
     table = dataclasses.replace(table, cushion_height=h)
     with pytest.raises(PhysicsInputError, match=r"cushion_height.*\(0, 2R\)"):
         simulate(table, p, XY)
-    custom = _shot(table={"length": 2.1, "width": 1.05, "cushion_height": h})
+    custom = kegle_json_shot(table={"length": 2.1, "width": 1.05, "cushion_height": h})
     custom["balls"] = {"a": {"x": 0.0, "y": 0.0}}
     custom["strike"] = {"ball": "a", "V0": 1.0, "phi": 0.0}
     with pytest.raises(PhysicsInputError, match="cushion_height"):
@@ -86,13 +87,13 @@ def test_limits_on_events_time_and_list_length(kegle):
     with pytest.raises(PhysicsInputError, match=rf"max_events.*\[1, {MAX_EVENTS}\]"):
         simulate(table, p, XY, max_events=MAX_EVENTS + 1)
     with pytest.raises(PhysicsInputError, match=rf"max_events.*\[1, {MAX_EVENTS}\]"):
-        simulate_json(_shot(max_events=MAX_EVENTS + 1))
+        simulate_json(kegle_json_shot(max_events=MAX_EVENTS + 1))
     with pytest.raises(PhysicsInputError, match="max_events"):
         simulate(table, p, XY, max_events=True)
     with pytest.raises(PhysicsInputError, match=rf"t_max.*{MAX_T}"):
         simulate(table, p, XY, t_max=MAX_T * 2)
     with pytest.raises(PhysicsInputError, match=rf"t_max.*{MAX_T}"):
-        simulate_json(_shot(t_max=1e9))
+        simulate_json(kegle_json_shot(t_max=1e9))
     with pytest.raises(PhysicsInputError, match=f"at most {MAX_JSON_SHOTS} shots"):
         simulate_json([{}] * (MAX_JSON_SHOTS + 1))
     for bad in (0, 2.5, "4", True):  # 2.5 ran on 2 threads; 0 was refused only after the work

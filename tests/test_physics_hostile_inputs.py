@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 import pytest
+from test_physics_bounds import kegle_json_shot as _shot
 
 from cuegym.configs import ConfigError, load_params, load_table
 from cuegym.physics import Models, PhysicsInputError, api, simulate, simulate_json
@@ -33,15 +34,6 @@ def _refused(fn, pattern, exc=PhysicsInputError):
 def _same(a, b):
     for f in ("rvw", "rvw0", "motion", "pins_up", "ev_time", "ev_state", "n_events", "t_end"):
         assert np.array_equal(getattr(a, f), getattr(b, f)), f
-
-
-def _shot(**kw):
-    s = {"table": "keglebillard",
-         "balls": {"red": {"x": -0.8, "y": 0.1}, "white": {"x": -0.525, "y": 0.0},
-                   "spotted": {"x": 0.525, "y": 0.0}},
-         "strike": {"ball": "red", "V0": 2.5, "phi": -20.0}}
-    s.update(kw)
-    return s
 
 
 def _golf(**strike):
