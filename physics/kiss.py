@@ -324,18 +324,25 @@ def _kiss_circle(st, i, cx, cy, rad, delta):
 REST_OVERLAP_TOL = 1e-9
 
 
+@nb.njit(cache=True, error_model="numpy", inline="always")
+def segment_gap2(x, y, ln):
+    """Squared distance [m^2] from (x, y) to the straight cushion segment ``ln`` (x1, y1, x2,
+    y2, ...), and the position u in [0, 1] of the segment's nearest point."""
+    ex = ln[2] - ln[0]
+    ey = ln[3] - ln[1]
+    rx = x - ln[0]
+    ry = y - ln[1]
+    u = min(1.0, max(0.0, (rx * ex + ry * ey) / (ex * ex + ey * ey)))
+    gx = rx - u * ex
+    gy = ry - u * ey
+    return gx * gx + gy * gy, u
+
+
 @nb.njit(cache=True, error_model="numpy")
 def _clear_of_fixed(x, y, R, lines, circles, pin_spots, up, prm):
     """True when a ball at (x, y) overlaps no straight cushion, circle or standing pin."""
     for k in range(lines.shape[0]):
-        ex = lines[k, 2] - lines[k, 0]
-        ey = lines[k, 3] - lines[k, 1]
-        rx = x - lines[k, 0]
-        ry = y - lines[k, 1]
-        u = min(1.0, max(0.0, (rx * ex + ry * ey) / (ex * ex + ey * ey)))
-        gx = rx - u * ex
-        gy = ry - u * ey
-        if gx * gx + gy * gy < R * R:
+        if segment_gap2(x, y, lines[k])[0] < R * R:
             return False
     for k in range(circles.shape[0]):
         dx = x - circles[k, 0]

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..configs import PhysicsParams, TableSpec
 from .checks import PhysicsInputError, table_label
+from .kiss import segment_gap2
 
 #: Overlap [m] of two balls the layout check accepts: the simulator can leave a ball cradled by
 #: resting balls up to ~0.3 micrometres inside one of them (kiss._unstick_resting), and its
@@ -41,15 +42,9 @@ def _first_layout_violation(xy, present, pins_up, R, hx, hy, lines, circles, poc
             if abs(x) > hx + tol or abs(y) > hy + tol:
                 return 1, t, b, -1
             for k in range(lines.shape[0]):
-                ex = lines[k, 2] - lines[k, 0]
-                ey = lines[k, 3] - lines[k, 1]
-                rx = x - lines[k, 0]
-                ry = y - lines[k, 1]
-                u = min(1.0, max(0.0, (rx * ex + ry * ey) / (ex * ex + ey * ey)))
-                gx = rx - u * ex
-                gy = ry - u * ey
-                inside = rx * lines[k, 4] + ry * lines[k, 5] > 0.0
-                if gx * gx + gy * gy < (R - tol) ** 2 or (not inside and u > 0.0 and u < 1.0):
+                g2, u = segment_gap2(x, y, lines[k])
+                inside = (x - lines[k, 0]) * lines[k, 4] + (y - lines[k, 1]) * lines[k, 5] > 0.0
+                if g2 < (R - tol) ** 2 or (not inside and u > 0.0 and u < 1.0):
                     return 1, t, b, k
             for o in range(b + 1, B):
                 if present[t, o]:
