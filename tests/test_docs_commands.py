@@ -1,0 +1,94 @@
+"""Every command the docs show is one the command line accepts.
+
+The `cuegym ...` and `python experiments/<script>.py ...` commands in README.md, docs/*.md and
+agents/pretrained/README.md (code blocks and inline code) are parsed by the real entry points
+with their real argument parsers; parsing stops there (a sentinel raised from
+``ArgumentParser.parse_args``), so nothing trains or plays. Commands written as templates
+(``<game>``, ``[--game golfbillard]``, ``...``, ``score/new/play``) are not commands.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from cuegym import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", ROOT / "agents" / "pretrained" / "README.md",
+        *sorted((ROOT / "docs").glob("*.md"))]
+COMMAND = re.compile(r"^(python experiments/\w+\.py|cuegym \w)")
+TEMPLATE = re.compile(r"<|\[-|\[\w+/|\.\.\.|score/new|shot/game|\b[A-Z]{1,3}$|--game G\b|\bPKG\b")
+
+
+def documented_commands() -> dict[str, str]:
+    """command -> the file that shows it first."""
+    found: dict[str, str] = {}
+    for path in DOCS:
+        text = path.read_text(encoding="utf-8")
+        spans: list[str] = []
+        for block in re.findall(r"^```(?:bash|sh|console|shell)?\n(.*?)^```", text, re.S | re.M):
+            spans += block.replace("\\\n", " ").splitlines()
+        prose = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+        spans += [s.replace("\n", " ") for s in re.findall(r"`([^`]+)`", prose)]
+        for span in spans:
+            cmd = re.sub(r"\s+#.*$", "", span).strip()
+            cmd = re.split(r"\s*[<>|]\s", cmd + " ")[0].strip()  # drop redirections and pipes
+            if COMMAND.match(cmd) and not TEMPLATE.search(cmd):
+                found.setdefault(" ".join(cmd.split()), str(path.relative_to(ROOT)))
+    return found
+
+
+COMMANDS = documented_commands()
+
+
+class Parsed(BaseException):
+    """Raised once a command's arguments parsed: BaseException, so no CLI wrapper catches it."""
+
+
+@pytest.fixture
+def stop_after_parsing(monkeypatch):
+    original = argparse.ArgumentParser.parse_args
+
+    def parse_args(self, args=None, namespace=None):
+        raise Parsed(original(self, args, namespace))
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", parse_args)
+
+
+def run_parser(command: str) -> int | None:
+    """Run `command`'s entry point up to its parser; None when the arguments parsed."""
+    argv = shlex.split(command)
+    try:
+        if argv[0] == "cuegym":
+            return cli.main(argv[1:])
+        script = Path(argv[1]).stem
+        return importlib.import_module(f"cuegym.experiments.{script}").main(argv[2:])
+    except Parsed:
+        return None
+    except SystemExit as exc:  # argparse refused, or --help printed
+        return exc.code
+
+
+def test_the_docs_show_commands():
+    assert len(COMMANDS) >= 40
+    assert any(c.startswith("python experiments/evaluate.py") for c in COMMANDS)
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_documented_command_parses(command, stop_after_parsing, capsys):
+    code = run_parser(command)
+    err = capsys.readouterr().err
+    if command.endswith("--help"):
+        assert code in (0, None), err
+    else:
+        assert code is None, f"{command} ({COMMANDS[command]}) exited {code}: {err}"
+
+
+def test_a_bad_documented_command_would_fail(stop_after_parsing, capsys):
+    assert run_parser("python experiments/evaluate.py --game keglebillard --no-such-flag") == 2
+    assert run_parser("cuegym evaluate --game keglebillard --games 10") is None
