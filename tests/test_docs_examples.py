@@ -3,11 +3,14 @@
 Each ```python block runs top-level statement by statement, in one namespace per file (a later
 block may continue an earlier one, as in docs/physics_api.md), with the working directory in a
 temporary folder (examples that record videos write there). A statement followed by a comment
-line ``# SomeError: message`` documents a refusal: it must raise that error with that message.
+line ``# SomeError: message`` documents a refusal: it must raise that error with that message; a
+statement whose line ends in ``# -> text`` documents its output: it must print exactly that.
 """
 from __future__ import annotations
 
 import ast
+import contextlib
+import io
 import re
 from pathlib import Path
 
@@ -17,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 EXPECTED_ERROR = re.compile(r"^\s*#\s*(\w+(?:Error|Exception)): (.*)$")
+EXPECTED_OUTPUT = re.compile(r"#\s*->\s?(.*)$")
 
 
 def python_blocks(path: Path) -> list[tuple[int, str]]:
@@ -40,6 +44,14 @@ def run_block(source: str, namespace: dict, where: str) -> None:
     for stmt in ast.parse(source, filename=where).body:
         code = compile(ast.Module(body=[stmt], type_ignores=[]), where, "exec")
         error = expected_error(lines, stmt)
+        output = EXPECTED_OUTPUT.search(lines[stmt.end_lineno - 1])
+        if output:
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                exec(code, namespace)
+            assert printed.getvalue().strip() == output.group(1).strip(), \
+                f"{where}:{stmt.lineno} printed {printed.getvalue()!r}"
+            continue
         if error is None:
             exec(code, namespace)
             continue
@@ -71,3 +83,9 @@ def test_a_documented_refusal_must_happen():
     with pytest.raises(pytest.fail.Exception):
         run_block(source, {}, "inline")
     run_block("int('a')\n# ValueError: invalid literal\n", {}, "inline")
+
+
+def test_a_documented_output_must_be_printed():
+    run_block("print(1 + 1)  # -> 2\n", {}, "inline")
+    with pytest.raises(AssertionError, match="printed '3"):
+        run_block("print(1 + 2)  # -> 2\n", {}, "inline")
