@@ -15,12 +15,10 @@ import shlex
 from pathlib import Path
 
 import pytest
+from markdown_docs import DOCS, doc_id
 
 from cuegym import cli
 
-ROOT = Path(__file__).resolve().parents[1]
-DOCS = [ROOT / "README.md", ROOT / "agents" / "pretrained" / "README.md",
-        *sorted((ROOT / "docs").glob("*.md"))]
 COMMAND = re.compile(r"^(python experiments/\w+\.py|cuegym \w)")
 TEMPLATE = re.compile(r"<|\[-|\[\w+/|\.\.\.|score/new|shot/game|\b[A-Z]{1,3}$|--game G\b|\bPKG\b")
 
@@ -39,7 +37,7 @@ def documented_commands() -> dict[str, str]:
             cmd = re.sub(r"\s+#.*$", "", span).strip()
             cmd = re.split(r"\s*[<>|]\s", cmd + " ")[0].strip()  # drop redirections and pipes
             if COMMAND.match(cmd) and not TEMPLATE.search(cmd):
-                found.setdefault(" ".join(cmd.split()), str(path.relative_to(ROOT)))
+                found.setdefault(" ".join(cmd.split()), doc_id(path))
     return found
 
 

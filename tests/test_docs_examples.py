@@ -15,9 +15,8 @@ import re
 from pathlib import Path
 
 import pytest
+from markdown_docs import DOCS, doc_id
 
-ROOT = Path(__file__).resolve().parents[1]
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 EXPECTED_ERROR = re.compile(r"^\s*#\s*(\w+(?:Error|Exception)): (.*)$")
 EXPECTED_OUTPUT = re.compile(r"#\s*->\s?(.*)$")
@@ -74,7 +73,7 @@ def test_python_examples_run(path, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     namespace: dict = {"__name__": "__docs_example__"}
     for line, source in python_blocks(path):
-        run_block(source, namespace, f"{path.relative_to(ROOT)}:{line}")
+        run_block(source, namespace, f"{doc_id(path)}:{line}")
 
 
 def test_a_documented_refusal_must_happen():
