@@ -36,6 +36,7 @@ def documented_commands() -> dict[str, str]:
         for span in spans:
             cmd = re.sub(r"\s+#.*$", "", span).strip()
             cmd = re.split(r"\s*[<>|]\s", cmd + " ")[0].strip()  # drop redirections and pipes
+            cmd = cmd.removeprefix(".venv/bin/")  # the same command, from the project's venv
             if COMMAND.match(cmd) and not TEMPLATE.search(cmd):
                 found.setdefault(" ".join(cmd.split()), doc_id(path))
     return found
