@@ -191,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
                                                "planner": args.check_planner}, args.seed)}
     (out / "reproduce.json").write_text(json.dumps(report, indent=1))
     print(json.dumps({"check": report["check"]}))
-    print(json.dumps({"times_min": {k: round(v / 60, 1) for k, v in times.items()}}))
+    minutes = {k.removesuffix("_s"): round(v / 60, 1) for k, v in times.items()}
+    print(json.dumps({"times_min": minutes}))
     print(f"wrote {out}; play it: python experiments/evaluate.py --game {args.game} "
           f"--agents \"{spec},planner\" --games 500 --seed 900")
     return 0
