@@ -1,6 +1,7 @@
 """The project's Markdown docs, as the docs tests read them (not a test module)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -12,3 +13,10 @@ DOCS = [ROOT / "README.md", ROOT / "agents" / "pretrained" / "README.md",
 def doc_id(path: Path) -> str:
     """A doc's path relative to the repository root (test ids, messages)."""
     return str(path.relative_to(ROOT))
+
+
+def fenced_blocks(text: str, info: str) -> list[tuple[int, str]]:
+    """(first line number, source) of each fenced code block whose info string matches the
+    regular expression `info` (``"python"``; ``"(?:bash|sh)?"`` also takes unlabelled ones)."""
+    block = re.compile(rf"^```{info}\n(.*?)^```", re.S | re.M)
+    return [(text[:m.start(1)].count("\n") + 1, m.group(1)) for m in block.finditer(text)]

@@ -15,7 +15,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-from markdown_docs import DOCS, doc_id
+from markdown_docs import DOCS, doc_id, fenced_blocks
 
 from cuegym import cli
 
@@ -29,7 +29,7 @@ def documented_commands() -> dict[str, str]:
     for path in DOCS:
         text = path.read_text(encoding="utf-8")
         spans: list[str] = []
-        for block in re.findall(r"^```(?:bash|sh|console|shell)?\n(.*?)^```", text, re.S | re.M):
+        for _, block in fenced_blocks(text, "(?:bash|sh|console|shell)?"):
             spans += block.replace("\\\n", " ").splitlines()
         prose = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
         spans += [s.replace("\n", " ") for s in re.findall(r"`([^`]+)`", prose)]

@@ -15,9 +15,8 @@ import re
 from pathlib import Path
 
 import pytest
-from markdown_docs import DOCS, doc_id
+from markdown_docs import DOCS, doc_id, fenced_blocks
 
-BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 EXPECTED_ERROR = re.compile(r"^\s*#\s*(\w+(?:Error|Exception)): (.*)$")
 EXPECTED_OUTPUT = re.compile(r"#\s*->\s?(.*)$")
 
@@ -25,7 +24,7 @@ EXPECTED_OUTPUT = re.compile(r"#\s*->\s?(.*)$")
 def python_blocks(path: Path) -> list[tuple[int, str]]:
     """(first line number, source) of each ```python block of a Markdown file."""
     text = path.read_text(encoding="utf-8")
-    return [(text[:m.start(1)].count("\n") + 1, m.group(1)) for m in BLOCK.finditer(text)]
+    return fenced_blocks(text, "python")
 
 
 def expected_error(lines: list[str], stmt: ast.stmt) -> tuple[str, str] | None:
