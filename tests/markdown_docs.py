@@ -20,3 +20,25 @@ def fenced_blocks(text: str, info: str) -> list[tuple[int, str]]:
     regular expression `info` (``"python"``; ``"(?:bash|sh)?"`` also takes unlabelled ones)."""
     block = re.compile(rf"^```{info}\n(.*?)^```", re.S | re.M)
     return [(text[:m.start(1)].count("\n") + 1, m.group(1)) for m in block.finditer(text)]
+
+
+_FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+
+
+def headings(text: str) -> list[str]:
+    """The text of each Markdown heading (``#`` to ``######``), fenced code left out."""
+    return [m.group(1).strip()
+            for m in re.finditer(r"^#{1,6} +(.+?)\s*#*$", _FENCE.sub("", text), re.M)]
+
+
+def anchors(text: str) -> set[str]:
+    """The fragment ids GitHub gives the headings: lower case, punctuation dropped, spaces to
+    hyphens, ``-1``, ``-2`` ... after a repeated one."""
+    seen: dict[str, int] = {}
+    out = set()
+    for heading in headings(text):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        out.add(f"{slug}-{n}" if n else slug)
+        seen[slug] = n + 1
+    return out
