@@ -36,7 +36,8 @@ def test_link_fragments_name_headings(doc):
     targets = [_md_target(doc, m.group(1)) for m in LINK.finditer(text)
                if "#" in m.group(1) and not re.match(r"[a-z]+:", m.group(1))]
     missing = [f"{doc_id(path)}#{fragment}" for path, fragment in targets
-               if path.suffix == ".md" and fragment not in anchors(path.read_text(encoding="utf-8"))]
+               if path.suffix == ".md"
+               and fragment not in anchors(path.read_text(encoding="utf-8"))]
     assert not missing, f"{doc_id(doc)} links to headings that do not exist: {missing}"
 
 
