@@ -15,7 +15,7 @@ could reach; the shipped one was trained on the DQN's best 9.
     python experiments/choice_bound.py --simulate both --entries 36 --draws 8 --games 300 --seed 900
 
 prints the games won against ``--opponent`` (Wilson 95 %), points a shot and fouls;
-docs/agents.md ("The whole menu, chosen by simulation") has the figures.
+docs/keglebillard_gap.md ("The whole menu, chosen by simulation") has the figures.
 """
 
 from __future__ import annotations

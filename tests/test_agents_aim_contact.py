@@ -1,5 +1,5 @@
 """The contact geometry of aim offsets and the network that reads it (cuegym.agents.aim_contact;
-docs/agents.md, "The contact geometry as inputs")."""
+docs/keglebillard_gap.md, "The contact geometry as inputs")."""
 
 from __future__ import annotations
 
