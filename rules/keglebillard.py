@@ -491,7 +491,8 @@ def judge_lag(log: Any, table: TableSpec | None = None) -> np.ndarray:
     """Judge T lags (K-24): player 0 drives the white, player 1 the spotted ball, the red absent.
 
     Each player's ball starts on its own side of y = 0. A ball that touches a pin or whose centre
-    crosses y = 0 loses (crossing is checked at every logged event and at rest). Otherwise the
+    crosses y = 0 loses (crossing is checked at every logged event, at rest and, for a pocketed
+    ball, at its pocket: a pocket across y = 0 was reached by crossing it). Otherwise the
     ball whose centre stops nearer the bottom cushion (x = -L/2) wins; a pocketed ball counts as
     nearest. Re-lag when the balls touch, stop equally far, both are pocketed, both lose, or one
     ball was not moving at t = 0 (both must move before the first reaches the top cushion; with
@@ -520,10 +521,15 @@ def judge_lag(log: Any, table: TableSpec | None = None) -> np.ndarray:
     else:
         ev_state = getattr(log, "ev_state", None)
     lose = np.zeros((T, 2), bool)
+    pockets_y = np.array([pocket.y for pocket in table.pockets])
     for n, b in enumerate(balls):
         lose[:, n] = (valid & (typ == EV_BALL_PIN) & (lg.ev_i == b)).any(1)
         side = np.sign(y0[:, n])
-        y_end = np.where(pocketed[:, n], y0[:, n], lg.rvw[:, b, 0, 1])
+        # a pocketed ball ends at its pocket: one across y = 0 crossed it (all pockets lie
+        # off y = 0); a pocketed ball whose log names no pocket is judged by where it started
+        pocket_y = np.where(lg.pocket[:, b] >= 0, pockets_y[np.maximum(lg.pocket[:, b], 0)],
+                            y0[:, n])
+        y_end = np.where(pocketed[:, n], pocket_y, lg.rvw[:, b, 0, 1])
         lose[:, n] |= np.sign(y_end) == -side
         if ev_state is not None:
             es = np.asarray(ev_state)[:, :K]  # read_log cut the event axis to K

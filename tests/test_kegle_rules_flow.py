@@ -413,9 +413,13 @@ def test_K24_lag_nearer_the_bottom_cushion_wins():
             lag(ev + [(0.5, "pin_touch", "white", "pin4")],
                 {"white": (-0.9, -0.2), "spotted": (-0.5, 0.2)}),  # pin: white loses
             lag(ev, {"white": (-0.9, 0.1), "spotted": (-0.5, 0.2)}),  # crossed y = 0
-            lag(ev + [(3.0, "pocket", "spotted", 0)],
-                {"white": (-0.9, -0.2)})]  # pocket counts nearest
-    assert judge_lag(stack_logs(logs)).tolist() == [0, 1, -1, -1, 1, 1, 1]
+            lag(ev + [(3.0, "pocket", "spotted", 3)],
+                {"white": (-0.9, -0.2)}),  # pocket on its own side counts nearest
+            lag(ev + [(3.0, "pocket", "white", 2)],
+                {"spotted": (-0.5, 0.2)}),  # white pocketed across y = 0: it crossed, loses
+            lag(ev + [(3.0, "pocket", "spotted", 4)],
+                {"white": (-0.5, -0.2)})]  # spotted into the other side pocket: loses
+    assert judge_lag(stack_logs(logs)).tolist() == [0, 1, -1, -1, 1, 1, 1, 1, 0]
 
 
 def test_K24_both_must_move_and_start_on_opposite_sides():
