@@ -454,6 +454,21 @@ def test_G14_line_of_the_great_triangle_counts_as_inside_for_the_duty():
     assert defence_duty(xy, 0).tolist()[:3] == [True, False, True]
 
 
+def test_G14_alternate_opening_exempts_nothing_the_middle_ball_carries_the_duty():
+    """With ``opening: alternate`` no opening stroke is played, so side 0's first turn has the
+    duty for w1, which starts in its small defence triangle (docs/rules_golfbillard.md, G-3)."""
+    from cuegym.rules.golfbillard_game import new_match, play_strokes
+
+    rules = GolfRules(opening="alternate")
+    st = new_match(rules)
+    other = LogBuilder(st.xy).strike("w2", (1.0, 0.0)).rest("w2", (-0.5, 0.15), 1.0).build()
+    out, _ = play_strokes([st], other, ["w2"], [[0.0, 0, 0, 0, 0]], rules=rules)
+    assert out[0].foul.rule == "G-14"
+    middle = LogBuilder(st.xy).strike("w1", (1.0, 0.0)).rest("w1", (-0.2, 0.0), 1.0).build()
+    out, _ = play_strokes([st], middle, ["w1"], [[0.0, 0, 0, 0, 0]], rules=rules)
+    assert out[0].foul is None
+
+
 # --- G-15 --------------------------------------------------------------------------------------
 
 
