@@ -3,11 +3,15 @@
 SB3 does not take Gymnasium vector envs; this adapter speaks its protocol: ``reset()`` returns
 observations only, ``step_wait()`` returns ``(obs, rewards, dones, infos)`` with a list of one
 info dict per table, same-step reset with ``info["terminal_observation"]``, and
-``info["TimeLimit.truncated"]``. Built by :func:`cuegym.envs.make_sb3_vec_env`.
+``info["TimeLimit.truncated"]``. An episode's last info also carries SB3 ``Monitor``'s statistics,
+``info["episode"] = {"r": return, "l": length, "t": seconds since the env was made}``, so that
+``learn`` logs ``rollout/ep_rew_mean`` without a ``VecMonitor`` (one on top overwrites them with
+the same figures). Built by :func:`cuegym.envs.make_sb3_vec_env`.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -125,6 +129,10 @@ class CuegymVecEnv(VecEnv):
         if seed is not None:
             self.seed(seed)
         self._actions: np.ndarray | None = None
+        # Monitor's episode statistics, per table
+        self._t0 = time.time()
+        self._ep_return = np.zeros(n_envs)
+        self._ep_length = np.zeros(n_envs, np.int64)
 
     # SB3 protocol ------------------------------------------------------------------------------
 
@@ -136,8 +144,13 @@ class CuegymVecEnv(VecEnv):
     def reset(self) -> np.ndarray:
         seeds = self._seeds
         seed = None if all(s is None for s in seeds) else seeds
-        obs, info = self.venv.reset(seed=seed, options=_shared_options(self._options))
+        options = _shared_options(self._options)
+        obs, info = self.venv.reset(seed=seed, options=options)
         self.reset_infos = _rows(_columns(info, None), range(self.num_envs))
+        fresh = slice(None) if options is None or "reset_mask" not in options \
+            else np.asarray(options["reset_mask"], bool)  # the native env checked the mask
+        self._ep_return[fresh] = 0.0
+        self._ep_length[fresh] = 0
         self._reset_seeds()
         self._reset_options()
         return obs
@@ -148,6 +161,8 @@ class CuegymVecEnv(VecEnv):
     def step_wait(self):
         obs, rewards, terminated, truncated, info = self.venv.step(self._actions)
         dones = terminated | truncated
+        self._ep_return += rewards
+        self._ep_length += 1
         keys = self.info_keys
         live = np.flatnonzero(~dones)
         out: list[dict] = [None] * self.num_envs  # type: ignore[list-item]
@@ -161,8 +176,13 @@ class CuegymVecEnv(VecEnv):
             for t, row in zip(ended, rows, strict=True):
                 row["terminal_observation"] = final_obs[t]
                 row["TimeLimit.truncated"] = bool(truncated[t] and not terminated[t])
+                row["episode"] = {"r": round(float(self._ep_return[t]), 6),
+                                  "l": int(self._ep_length[t]),
+                                  "t": round(time.time() - self._t0, 6)}
                 out[t] = row
                 self.reset_infos[t] = _masked_row(info, t)  # the new episode's, as SB3 keeps
+            self._ep_return[ended] = 0.0
+            self._ep_length[ended] = 0
         return obs, rewards.astype(np.float32), dones, out
 
     def close(self) -> None:

@@ -121,6 +121,36 @@ def test_sb3_vec_env_reset_infos_and_options():
         v.reset()
 
 
+def test_sb3_vec_env_records_monitor_episode_statistics():
+    """Each episode's last info has Monitor's {"r", "l", "t"}, so SB3 logs ep_rew_mean."""
+    from stable_baselines3 import PPO
+
+    v = make_sb3_vec_env("cuegym/Keglebillard-v0", n_envs=2, seed=0)
+    v.reset()
+    totals, lengths, episodes = np.zeros(2), np.zeros(2, int), []
+    rng = np.random.default_rng(0)
+    while len(episodes) < 3:
+        _, r, done, infos = v.step(rng.uniform(-1, 1, (2, 7)))
+        totals += r
+        lengths += 1
+        for t in range(2):
+            assert ("episode" in infos[t]) == bool(done[t])
+            if done[t]:
+                ep = infos[t]["episode"]
+                assert ep["l"] == lengths[t] and ep["r"] == pytest.approx(totals[t], abs=1e-4)
+                assert ep["t"] >= 0
+                episodes.append(ep)
+                totals[t], lengths[t] = 0.0, 0
+    v.set_options({"reset_mask": np.array([False, True])})  # table 0's episode goes on
+    v.step(np.zeros((2, 7)))
+    v.reset()
+    assert v._ep_length.tolist() == [lengths[0] + 1, 0]
+    shots = make_sb3_vec_env("cuegym/KeglebillardShot-v0", n_envs=8, seed=0)
+    model = PPO("MlpPolicy", shots, n_steps=8, batch_size=32, n_epochs=1, seed=0, device="cpu")
+    model.learn(total_timesteps=64)
+    assert len(model.ep_info_buffer) == 64  # one-shot episodes (was: 0 without a VecMonitor)
+
+
 def test_sb3_ppo_learns_a_few_steps_on_the_native_adapter(tmp_path):
     from stable_baselines3 import PPO
 
