@@ -3,8 +3,8 @@ fraction of a degree a simulation would choose, with one forward pass.
 
 The sampling planner beats the shipped agents mostly by sub-degree corrections of the aim that
 differ from position to position (where the white meets the pins, where the red goes after;
-docs/keglebillard_gap.md, "What bounds a keglebillard agent that does not simulate"). Those corrections
-are learnt here from **value curves**: for each position of games played by a *base* agent, the
+docs/keglebillard_gap.md, "What bounds a keglebillard agent that does not simulate"). Those
+corrections are learnt here from **value curves**: for each position of games played by a *base* agent, the
 base agent's strike is played with its aim turned by each of ``n`` offsets in
 ``[-max_deg, +max_deg]`` degrees under the same ``draws`` draws of the tournament noise (common
 random numbers), and valued as the planner values shots (``arena.values``: the shooter's points

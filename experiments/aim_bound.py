@@ -14,8 +14,8 @@ agent to ship**. With ``--entries 1`` it is the exact counterpart of the shipped
 
     python experiments/aim_bound.py --entries 1 --games 500 --seed 900
 
-prints the games won against ``--opponent`` (Wilson 95 %), points a shot and fouls; docs/keglebillard_gap.md
-("The bound of the aim correction, in games") has the figures.
+prints the games won against ``--opponent`` (Wilson 95 %), points a shot and fouls;
+docs/keglebillard_gap.md ("The bound of the aim correction, in games") has the figures.
 """
 
 from __future__ import annotations

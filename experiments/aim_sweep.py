@@ -26,7 +26,8 @@ first draws (a local search at play time, the upper reference).
 (:mod:`cuegym.agents.aim_contact`: the shipped aim network's inputs and each offset's contact
 geometry), on the same sweeps and judged the same way.
 
-docs/keglebillard_gap.md ("What bounds a keglebillard agent that does not simulate") has the figures.
+docs/keglebillard_gap.md ("What bounds a keglebillard agent that does not simulate") has the
+figures.
 """
 
 from __future__ import annotations

@@ -416,7 +416,7 @@ def test_sb3_vec_env_checks_seed_info_keys_and_set_attr():
     with pytest.raises(ValueError, match="unknown env attribute 'bogus'"):
         venv.set_attr("bogus", 1)
     _, _, _, infos = venv.step(np.zeros((2, 7)))
-    assert set(infos[0]) == {"points", "terminal_observation", "TimeLimit.truncated"}
+    assert set(infos[0]) == {"points", "terminal_observation", "TimeLimit.truncated", "episode"}
 
 
 @pytest.mark.parametrize("env_id", list(cuegym.envs.ENV_IDS))
