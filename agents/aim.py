@@ -4,14 +4,14 @@ fraction of a degree a simulation would choose, with one forward pass.
 The sampling planner beats the shipped agents mostly by sub-degree corrections of the aim that
 differ from position to position (where the white meets the pins, where the red goes after;
 docs/keglebillard_gap.md, "What bounds a keglebillard agent that does not simulate"). Those
-corrections are learnt here from **value curves**: for each position of games played by a *base* agent, the
-base agent's strike is played with its aim turned by each of ``n`` offsets in
+corrections are learnt here from **value curves**: for each position of games played by a *base*
+agent, the base agent's strike is played with its aim turned by each of ``n`` offsets in
 ``[-max_deg, +max_deg]`` degrees under the same ``draws`` draws of the tournament noise (common
 random numbers), and valued as the planner values shots (``arena.values``: the shooter's points
 minus the skæve he hands over, -2 for ball in hand, +100 for a K-20 win). A small MLP
 (:class:`AimNet`) regresses the whole curve from the position and the strike; at play time
-:class:`AimCorrectedAgent` asks the base agent for its strike and plays it turned by the offset
-of highest predicted value. No simulation at play time.
+:class:`AimCorrectedAgent` asks the base agent for its strike and plays it turned by the offset of
+highest predicted value. No simulation at play time.
 
 Offsets are signed by the side of the cut, so that the curves of mirror-image shots line up:
 a positive offset turns the aim toward the centre of the first white the red would meet (a

@@ -1,10 +1,10 @@
 """The contact geometry of each aim offset, as inputs of an aim-correction network.
 
-An aim correction's value curve is sharp (0.4 degrees cost up to a point) because a fraction of
-a degree at the red turns the white it hits by several degrees: where the white then meets the
-pins and where the red goes decide the shot (docs/keglebillard_gap.md, "What bounds a
-keglebillard agent that does not simulate"). An MLP on the position's coordinates has to learn that amplification
-from the data and fits it poorly; this module computes it. For each offset the strike is turned
+An aim correction's value curve is sharp (0.4 degrees cost up to a point) because a fraction of a
+degree at the red turns the white it hits by several degrees: where the white then meets the pins
+and where the red goes decide the shot (docs/keglebillard_gap.md, "What bounds a keglebillard agent
+that does not simulate"). An MLP on the position's coordinates has to learn that amplification from
+the data and fits it poorly; this module computes it. For each offset the strike is turned
 by, :func:`contact_geometry` follows the red in a straight line to the first white (the ghost
 ball), sends the white along the line of centres and the red along the tangent (the stun
 shot's 90-degree rule) and, with follow or draw, bent by 2/7 of its speed along the line of
