@@ -75,15 +75,21 @@ def _check_info_keys(info_keys: Any, core: Any) -> frozenset | None:
     return frozenset(keys)
 
 
-def _masked_row(info: dict, t: int) -> dict:
-    """Table t's entries of a vector info dict: the keys whose ``_key`` mask is set for it."""
-    out = {}
+def _masked_rows(info: dict, idx: np.ndarray) -> list[dict]:
+    """The entries of a vector info dict for each table of ``idx``: the keys whose ``_key``
+    mask is set for it (nested dicts likewise). One conversion per key, not per table."""
+    cols = []
     for k, v in info.items():
-        if k.startswith("_") or k in ("final_obs", "final_info") or not info[f"_{k}"][t]:
+        if k.startswith("_") or k in ("final_obs", "final_info"):
             continue
-        out[k] = _masked_row(v, t) if isinstance(v, dict) else \
-            (v[t].item() if isinstance(v[t], np.generic) else v[t])
-    return out
+        mask = info[f"_{k}"][idx].tolist()
+        if isinstance(v, dict):
+            cols.append((k, mask, _masked_rows(v, idx)))
+        else:
+            rows = v[idx]
+            cols.append((k, mask, rows.tolist() if rows.ndim == 1 and rows.dtype != object
+                         else list(rows)))
+    return [{k: c[i] for k, mask, c in cols if mask[i]} for i in range(len(idx))]
 
 
 def _shared_options(per_table: list[dict]) -> dict | None:
@@ -173,6 +179,9 @@ class CuegymVecEnv(VecEnv):
             ended = np.flatnonzero(dones)
             final_obs = info["final_obs"]
             rows = _rows(_columns(info["final_info"], keys), ended)
+            # the new episodes' reset infos, as SB3 keeps them
+            for t, reset_info in zip(ended, _masked_rows(info, ended), strict=True):
+                self.reset_infos[t] = reset_info
             for t, row in zip(ended, rows, strict=True):
                 row["terminal_observation"] = final_obs[t]
                 row["TimeLimit.truncated"] = bool(truncated[t] and not terminated[t])
@@ -180,7 +189,6 @@ class CuegymVecEnv(VecEnv):
                                   "l": int(self._ep_length[t]),
                                   "t": round(time.time() - self._t0, 6)}
                 out[t] = row
-                self.reset_infos[t] = _masked_row(info, t)  # the new episode's, as SB3 keeps
             self._ep_return[ended] = 0.0
             self._ep_length[ended] = 0
         return obs, rewards.astype(np.float32), dones, out
