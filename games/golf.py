@@ -415,14 +415,18 @@ class Golf:
 
 
 class _LogRows:
-    """Rows ``idx`` of a physics log (the fields the referee reads; ``prm`` kept)."""
+    """Rows ``idx`` of a physics log (the fields the referee reads; ``prm`` kept), the event
+    axis cut to the longest of their logs (the rest is unused padding)."""
 
-    _FIELDS = ("rvw", "rvw0", "motion", "motion0", "pocket", "ev_type", "ev_time", "ev_i",
-               "ev_j", "ev_state", "ev_motion", "n_events", "t_end", "overflow")
+    _FIELDS = ("rvw", "rvw0", "motion", "motion0", "pocket", "n_events", "t_end", "overflow")
+    _EVENTS = ("ev_type", "ev_time", "ev_i", "ev_j", "ev_state", "ev_motion")
 
     def __init__(self, log: Any, idx: np.ndarray) -> None:
         for f in self._FIELDS:
             setattr(self, f, np.asarray(getattr(log, f))[idx])
+        K = max(1, int(np.max(self.n_events, initial=0)))
+        for f in self._EVENTS:
+            setattr(self, f, np.asarray(getattr(log, f))[idx, :K])
         self.prm = getattr(log, "prm", None)
 
 

@@ -196,17 +196,27 @@ class GolfLog(NamedTuple):
 
 def golf_log(log) -> GolfLog:
     """The :class:`GolfLog` view of a SimResult-like object (C-contiguous, writeable, kernel
-    dtypes: one compiled signature)."""
-    T = int(np.asarray(log.n_events).shape[0])
+    dtypes: one compiled signature). An event array that needs another dtype is converted only
+    up to the longest log: the physics allocates ``max_events`` for every table, and the
+    padding is never read."""
+    n_events = np.asarray(log.n_events)
+    T = int(n_events.shape[0])
     ov = getattr(log, "overflow", None)
+    K = max(1, min(np.shape(log.ev_type)[1], int(np.max(n_events, initial=0))))
 
     def arr(a, dtype):
         return np.require(a, dtype, ["C", "W"])
 
+    def events(a, dtype):  # an array the kernel can read as it is stays whole (no copy)
+        a = np.asarray(a)
+        if a.dtype == dtype and a.flags.c_contiguous and a.flags.writeable:
+            return a
+        return arr(a[:, :K], dtype)
+
     return GolfLog(
-        ev_type=arr(log.ev_type, np.int64), ev_time=arr(log.ev_time, np.float64),
-        ev_i=arr(log.ev_i, np.int64), ev_j=arr(log.ev_j, np.int64),
-        ev_state=arr(log.ev_state, np.float64), ev_motion=arr(log.ev_motion, np.int64),
+        ev_type=events(log.ev_type, np.int64), ev_time=events(log.ev_time, np.float64),
+        ev_i=events(log.ev_i, np.int64), ev_j=events(log.ev_j, np.int64),
+        ev_state=events(log.ev_state, np.float64), ev_motion=events(log.ev_motion, np.int64),
         n_events=arr(log.n_events, np.int64), rvw0=arr(log.rvw0, np.float64),
         motion0=arr(log.motion0, np.int64), rvw=arr(log.rvw, np.float64),
         pocket=arr(log.pocket, np.int64), t_end=arr(log.t_end, np.float64),
