@@ -9,7 +9,7 @@ a fixed menu:
     action = (candidate k, spin variant i, speed variant j),   k < n_cand, i < len(spins),
     j < len(speeds),  index = (k * len(spins) + i) * len(speeds) + j
 
-Candidate k is the aimer's k-th cheapest shot (:func:`~cuegym.agents.residual.candidate_block`,
+Candidate k is the aimer's k-th cheapest shot (:func:`~cuegym.agents.residual.candidate_batch`,
 the same candidate features are appended to the observation); the variant replaces its top/back
 spin ``b`` by ``spins[i]`` and scales its cue speed by ``speeds[j]``, after first rescaling it so
 that the red leaves the cue at the speed the aimer wanted whatever the spin (the cue speed a
@@ -29,7 +29,6 @@ positions of the Shot env bank, 16 noise samples each).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -109,8 +108,8 @@ def menu_strikes(block: Strikes, valid: np.ndarray, actions: np.ndarray, spec: C
     """Strikes of menu entries, batched: ``actions`` (T,) or (T, n) entries per state.
 
     Args:
-        block: the T states' candidate blocks concatenated (T * n_cand strikes, state-major,
-            as ``candidate_block`` pads them).
+        block: the T states' candidate blocks (T * n_cand strikes, state-major, as
+            ``candidate_batch`` pads them).
         valid: (T, n_cand) bool, the candidate is real (not padding); a padded candidate plays
             candidate 0 in the same variant.
         actions: (T,) or (T, n) menu indices.
@@ -137,22 +136,21 @@ def menu_strikes(block: Strikes, valid: np.ndarray, actions: np.ndarray, spec: C
     return out.clipped()
 
 
-def choice_strikes(cands: Sequence[Strikes], feats: np.ndarray, actions: np.ndarray,
+def choice_strikes(cands: Strikes, feats: np.ndarray, actions: np.ndarray,
                    spec: ChoiceSpec, mass_ratio: float) -> Strikes:
-    """Strikes of menu entries ``actions`` (T,) given each state's candidate block
-    (:func:`menu_strikes` on the blocks as ``candidate_block`` returns them).
+    """Strikes of menu entries ``actions`` (T,) given the T states' candidate blocks
+    (:func:`menu_strikes` on the blocks as ``candidate_batch`` returns them).
 
     Args:
-        cands: T candidate strikes blocks (``candidate_block``), n_cand each.
+        cands: T * n_cand candidate strikes, state-major (``candidate_batch``).
         feats: (T, n_cand, N_FEAT) candidate features (column 0: valid).
         mass_ratio: cue mass / ball mass (``PhysicsParams.m / M``) for the spin rescaling.
     """
-    T = len(cands)
+    T = len(feats)
     n = np.asarray(actions).size
     if n != T:
         raise ValueError(f"{n} actions for {T} states")
-    return menu_strikes(Strikes.concat(list(cands)), feats[:, :, 0] > 0, actions, spec,
-                        mass_ratio)
+    return menu_strikes(cands, feats[:, :, 0] > 0, actions, spec, mass_ratio)
 
 
 class ChoiceVecEnv(ResidualVecEnv):

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents.base import ShotNoise, Strikes, load_noise
-from cuegym.agents.residual import ResidualSpec, in_action_range, residual_strikes
+from cuegym.agents.residual import ResidualSpec, block_rows, in_action_range, residual_strikes
 
 
 def reward_terms(arena: Any, states: list, strikes: Strikes, spec: ResidualSpec
@@ -133,13 +133,14 @@ def planner_demos(renv: Any, n_states: int, *, per_state: int = 32, noise_sample
     while done < n_states:
         obs = renv.reset()
         S = min(len(obs), n_states - done)
-        states, cands, feats = renv._states[:S], renv._cands[:S], renv._feats[:S]
+        states, feats = renv._states[:S], renv._feats[:S]
         A = np.concatenate([demo_actions(spec, feats[t, :, 0] > 0, N, jitter, rng)
                             for t in range(S)])
         rep_states = [s for s in states for _ in range(N)]
-        rep_cands = [c for c in cands for _ in range(N)]
-        strikes = in_action_range(residual_strikes(rep_cands, np.repeat(feats, N, axis=0), A,
-                                                   spec, rep_states, renv.arena),
+        rows = block_rows(np.repeat(np.arange(S), N), spec.n_cand)  # N times each block
+        strikes = in_action_range(residual_strikes(renv._cands.take(rows),
+                                                   np.repeat(feats, N, axis=0), A, spec,
+                                                   rep_states, renv.arena),
                                   renv.settings.action)
         r = mean_rewards(renv.arena, rep_states, strikes, spec, weights, shot_noise, K, N, rng,
                          spec.shaping)
@@ -168,7 +169,7 @@ def choice_demos(cenv: Any, n_states: int, *, noise_samples: int = 4, noise: Any
     Returns:
         (obs (S, D) float32, mean rewards (S, n_actions) float32).
     """
-    from cuegym.agents.choice import choice_strikes
+    from cuegym.agents.choice import menu_strikes
     from cuegym.envs.config import load_reward
 
     spec = cenv.cspec
@@ -192,10 +193,11 @@ def choice_demos(cenv: Any, n_states: int, *, noise_samples: int = 4, noise: Any
             states = cenv._states[a:b]
             n = b - a
             rep_states = [s for s in states for _ in range(A)]
+            # every menu entry of each state: (n, A) actions, n * A strikes state-major
             strikes = in_action_range(
-                choice_strikes([c for c in cenv._cands[a:b] for _ in range(A)],
-                               np.repeat(cenv._feats[a:b], A, axis=0), np.tile(menu, n), spec,
-                               cenv.mass_ratio), cenv.settings.action)
+                menu_strikes(cenv._cands.take(block_rows(np.arange(a, b), spec.n_cand)),
+                             cenv._feats[a:b, :, 0] > 0, np.tile(menu, (n, 1)), spec,
+                             cenv.mass_ratio), cenv.settings.action)
             q_l.append(mean_rewards(cenv.arena, rep_states, strikes, spec, weights, shot_noise,
                                     K, A, rng).reshape(n, A))
         obs_l.append(obs[:S])

@@ -34,7 +34,7 @@ expected result for the player to move, in [-1, 1], for search that wants a leaf
 
 The game-specific parts are small: the observation (``Kegle.observe`` / ``Golf.observe``, both
 from the side to move and with the game score), the aimer's candidate block
-(:func:`~cuegym.agents.residual.candidate_blocks`; golfbillard's candidate features are turned
+(:func:`~cuegym.agents.residual.candidate_batch`; golfbillard's candidate features are turned
 into the mover's frame, :func:`features`) and the state batch type (``KegleStates`` /
 ``GolfStates``). Golfbillard has no ball in hand, so its residual's placement components stay
 zero (:func:`apply_residual`).
@@ -60,7 +60,7 @@ from cuegym.agents.residual import (
     FEATURES,
     N_FEAT,
     ResidualSpec,
-    candidate_blocks,
+    candidate_batch,
     in_action_range,
 )
 from cuegym.games import golf_obs, kegle_obs
@@ -150,19 +150,18 @@ def features(arena: Any, states: Any, spec: ExpertSpec
     Returns:
         obs (T, obs_dim) float32 full-game observation of the player to move (scores
         included, ``Kegle.observe`` / ``Golf.observe``); feats (T, n_cand, N_FEAT) float32
-        candidate features (``candidate_block``; golfbillard: in the frame of the side to
+        candidate features (``candidate_batch``; golfbillard: in the frame of the side to
         move, attacking +x, as its observation is); the candidate strikes (T * n_cand,
         state-major, on the table as it is).
     """
     batch = arena.g.batch(states)
     obs = arena.g.observe(batch)
     rspec = ResidualSpec(game=spec.game, n_cand=spec.n_cand, spin0=spec.spin0)
-    blocks = candidate_blocks(arena, batch, rspec)
-    feats = np.stack([b[1] for b in blocks]).astype(np.float32) if blocks else \
-        np.zeros((0, spec.n_cand, N_FEAT), np.float32)
+    strikes, feats = candidate_batch(arena, batch, rspec)
+    feats = feats.astype(np.float32)
     if spec.game == "golfbillard" and len(feats):
         feats[:, :, _GOLF_FLIP] *= (1.0 - 2.0 * batch.to_move).astype(np.float32)[:, None, None]
-    return obs, feats, Strikes.concat([b[0] for b in blocks])
+    return obs, feats, strikes
 
 
 def apply_residual(strikes: Strikes, res: np.ndarray, spec: ExpertSpec, states: Any,

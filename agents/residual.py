@@ -21,7 +21,7 @@ M+4, M+5    keglebillard only: placement correction ``dplace * u`` [m] (ball in 
 ==========  =====================================================================
 
 all in [-1, 1]. The observation is the env's, followed by ``n_cand`` blocks of
-:data:`FEATURES` (see :func:`candidate_block`). :class:`ResidualVecEnv` wraps an SB3 VecEnv of a
+:data:`FEATURES` (see :func:`candidate_batch`). :class:`ResidualVecEnv` wraps an SB3 VecEnv of a
 Shot env with this action and observation; :func:`residual_strikes` is the same map for agents
 acting on rules states (``cuegym.agents.sb3_agent.SB3Agent``). Both games: golfbillard works in
 the frame of the side to move (its attack goal at +x), as the env's observation does.
@@ -94,74 +94,94 @@ class ResidualSpec:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-def _kind_index(game: str, label: str) -> int:
-    parts = label.split(":")
-    kind = parts[1] if game == "keglebillard" and len(parts) > 1 else parts[-1]
-    kind = "pin" if kind.startswith("pin") else kind
+def _kind_codes(game: str) -> np.ndarray:
+    """Index into ``KINDS[game]`` of each aimer label code: keglebillard codes are
+    ``TARGET_LABELS`` indices shifted by one (0: the fallback), golfbillard ``GOLF_LABELS``
+    indices; pins are one kind; an unknown kind counts as the last."""
+    from cuegym.agents.geometric_golf import GOLF_LABELS
+    from cuegym.agents.geometric_kegle import TARGET_LABELS
+
+    labels = ("fallback", *TARGET_LABELS) if game == "keglebillard" else GOLF_LABELS
     kinds = KINDS[game]
-    return kinds.index(kind) if kind in kinds else len(kinds) - 1
+    names = ["pin" if name.startswith("pin") else name for name in labels]
+    return np.array([kinds.index(n) if n in kinds else len(kinds) - 1 for n in names], np.int64)
 
 
-def candidate_block(arena: Any, state: Any, spec: ResidualSpec) -> tuple[Strikes, np.ndarray]:
-    """The ``n_cand`` cheapest geometric candidates of one state (padded by repeating the best,
-    marked invalid) and their features ``(n_cand, N_FEAT)``."""
-    return candidate_blocks(arena, [state], spec)[0]
+def candidate_batch(arena: Any, states: Any, spec: ResidualSpec) -> tuple[Strikes, np.ndarray]:
+    """The ``n_cand`` cheapest geometric candidates of each of T states (a batch or state
+    values; the aimer runs once for all of them), padded by repeating the cheapest and marked
+    invalid, with their features.
 
-
-def candidate_blocks(arena: Any, states: Any, spec: ResidualSpec
-                     ) -> list[tuple[Strikes, np.ndarray]]:
-    """:func:`candidate_block` of each of T states, the aimer run once for all of them."""
+    Returns:
+        the candidates as ``T * n_cand`` strikes, state-major (candidate k of state t at row
+        ``t * n_cand + k``, :func:`block_rows`), and their features ``(T, n_cand, N_FEAT)``
+        (:data:`FEATURES`).
+    """
     from cuegym.agents.geometric_golf import golf_candidates_batch
     from cuegym.agents.geometric_kegle import kegle_candidates_batch
 
     if spec.game == "keglebillard":
         cb = kegle_candidates_batch(arena, states, spins=(spec.spin0,))
-        cands = [cb.table(t) for t in range(len(cb.count))]
+        kind = _kind_codes(spec.game)[cb.label + 1]
+        ball, place = np.zeros(cb.cost.shape, np.int64), cb.place
     else:
         cb = golf_candidates_batch(arena, states, spins=(0.0,))
-        cands = [cb.table(t, arena.geo.ball_ids) for t in range(len(cb.count))]
-    return [_block(arena, c, spec) for c in cands]
-
-
-def _block(arena: Any, c: Any, spec: ResidualSpec) -> tuple[Strikes, np.ndarray]:
-    """One state's candidate block from its aimer :class:`Candidates` ``c``."""
-    half = np.array([arena.table.length / 2, arena.table.width / 2])
-    order = np.argsort(c.cost, kind="stable")[:spec.n_cand]
+        kind = _kind_codes(spec.game)[cb.label]
+        ball, place = cb.ball, np.full((*cb.cost.shape, 2), np.nan)
+    T, K = cb.cost.shape
     M = spec.n_cand
-    idx = np.concatenate([order, np.full(M - len(order), order[0], np.int64)])
-    st = c.strikes.take(idx)
-    f = np.zeros((M, N_FEAT))
-    f[:len(order), 0] = 1.0
-    f[:, 1] = np.clip(c.cost[idx] / 10.0, 0.0, 5.0)
-    for k, i in enumerate(idx):
-        f[k, 2 + _kind_index(spec.game, c.kind[i])] = 1.0
-    phi = np.radians(st.cue[:, 1])
-    f[:, 7] = np.cos(phi)
-    f[:, 8] = np.sin(phi)
-    f[:, 9] = st.cue[:, 0] / 6.0
-    f[:, 10] = st.cue[:, 4]
-    pl = np.nan_to_num(st.place / half)
-    f[:, 11:13] = pl
-    if c.feats is not None:
-        f[:, 13:13 + c.feats.shape[1]] = c.feats[idx]
-    return st, f
+    # the used slots by cost (stable: ties keep the aimer's order), then the unused ones
+    order = np.lexsort((cb.cost, np.arange(K)[None] >= cb.count[:, None]), axis=-1)[:, :M]
+    valid = np.arange(M)[None] < np.minimum(cb.count, M)[:, None]
+    order = np.pad(order, ((0, 0), (0, M - order.shape[1])), mode="edge")
+    idx = np.where(valid, order, order[:, :1])
+    rows = np.arange(T)[:, None]
+    cue = cb.cue[rows, idx]
+    place = place[rows, idx]
+    half = np.array([arena.table.length / 2, arena.table.width / 2])
+    f = np.zeros((T, M, N_FEAT))
+    f[:, :, 0] = valid
+    f[:, :, 1] = np.clip(cb.cost[rows, idx] / 10.0, 0.0, 5.0)
+    f[rows, np.arange(M)[None], 2 + kind[rows, idx]] = 1.0
+    phi = np.radians(cue[:, :, 1])
+    f[:, :, 7] = np.cos(phi)
+    f[:, :, 8] = np.sin(phi)
+    f[:, :, 9] = cue[:, :, 0] / 6.0
+    f[:, :, 10] = cue[:, :, 4]
+    f[:, :, 11:13] = np.nan_to_num(place / half)
+    f[:, :, 13:13 + cb.feats.shape[2]] = cb.feats[rows, idx]
+    return Strikes(cue.reshape(T * M, 5), ball[rows, idx].reshape(T * M),
+                   place.reshape(T * M, 2)), f
 
 
-def residual_strikes(cands: Sequence[Strikes], feats: np.ndarray, actions: np.ndarray,
+def block_rows(states: np.ndarray, n_cand: int) -> np.ndarray:
+    """Rows of the candidate blocks of ``states`` (indices into the T states, repeats allowed)
+    in :func:`candidate_batch`'s state-major strikes."""
+    return (np.asarray(states, np.int64)[:, None] * n_cand + np.arange(n_cand)[None]).reshape(-1)
+
+
+def candidate_block(arena: Any, state: Any, spec: ResidualSpec) -> tuple[Strikes, np.ndarray]:
+    """The ``n_cand`` cheapest geometric candidates of one state (padded by repeating the best,
+    marked invalid) and their features ``(n_cand, N_FEAT)``."""
+    strikes, feats = candidate_batch(arena, [state], spec)
+    return strikes, feats[0]
+
+
+def residual_strikes(cands: Strikes, feats: np.ndarray, actions: np.ndarray,
                      spec: ResidualSpec, states: Sequence[Any] | None = None,
                      arena: Any = None) -> Strikes:
-    """Map residual actions ``(T, act_dim)`` onto strikes, given each state's candidate block.
+    """Map residual actions ``(T, act_dim)`` onto strikes, given the T states' candidate
+    blocks (:func:`candidate_batch`: ``T * n_cand`` strikes, features ``(T, n_cand, N_FEAT)``).
 
     Keglebillard placements that the correction makes unplayable (K-19) fall back to the
     candidate's own placement when ``states`` and ``arena`` are given.
     """
-    a = np.clip(np.asarray(actions, np.float64).reshape(len(cands), spec.act_dim), -1.0, 1.0)
-    M = spec.n_cand
+    T, M = feats.shape[:2]
+    a = np.clip(np.asarray(actions, np.float64).reshape(T, spec.act_dim), -1.0, 1.0)
     valid = feats[:, :, 0] > 0
     score = a[:, :M] - spec.prior * np.arange(M)[None]
     score = np.where(valid, score, -np.inf)
-    pick = np.argmax(score, axis=1)
-    out = Strikes.concat([c.take([int(k)]) for c, k in zip(cands, pick, strict=True)])
+    out = cands.take(np.arange(T) * M + np.argmax(score, axis=1))
     out.cue[:, 1] += spec.dphi * a[:, M]
     out.cue[:, 0] *= np.exp(spec.dlogv * a[:, M + 1])
     out.cue[:, 4] += spec.spin * a[:, M + 2]
@@ -170,9 +190,11 @@ def residual_strikes(cands: Sequence[Strikes], feats: np.ndarray, actions: np.nd
         has = ~np.isnan(out.place[:, 0])
         moved = out.place + spec.dplace * a[:, M + 4:M + 6]
         if states is not None and arena is not None and has.any():
-            ok = arena.placement_ok(states, np.where(has[:, None], moved, 0.0))
-            salvo = np.array([s.ball_in_hand == "salvo" for s in states])
-            ok &= ~salvo | (moved[:, 0] <= arena.salvo_x)
+            from cuegym.games.kegle_state import HAND_SALVO
+
+            batch = arena.g.batch(states)
+            ok = arena.placement_ok(batch, np.where(has[:, None], moved, 0.0))
+            ok &= (batch.hand != HAND_SALVO) | (moved[:, 0] <= arena.salvo_x)
             moved = np.where(ok[:, None], moved, out.place)
         out.place = np.where(has[:, None], moved, out.place)
     return out.clipped()
@@ -258,6 +280,19 @@ def golf_frame_state(state: Any) -> Any:
     st.on_spot = np.asarray(state.on_spot)[order]
     st.to_move = 0
     return st
+
+
+def golf_frame_states(states: Any) -> Any:
+    """:func:`golf_frame_state` of every table of a ``GolfStates`` batch, as one batch."""
+    s = np.asarray(states.to_move, np.int64)
+    order = (np.arange(10)[None] + 5 * s[:, None]) % 10
+    rows = np.arange(len(s))[:, None]
+    out = states.copy()
+    out.xy = states.xy[rows, order] * (1.0 - 2.0 * s)[:, None, None]
+    out.duty = states.duty[rows, order]
+    out.on_spot = states.on_spot[rows, order]
+    out.to_move = np.zeros_like(states.to_move)
+    return out
 
 
 def golf_from_frame(strikes: Strikes, sides: np.ndarray) -> Strikes:
@@ -347,7 +382,7 @@ class ResidualVecEnv(_vec_wrapper_base()):
         act_space = gym.spaces.Box(-1.0, 1.0, (spec.act_dim,), np.float32)
         super().__init__(venv, observation_space=obs_space, action_space=act_space)
         self._states: list = []
-        self._cands: list = []
+        self._cands = Strikes.empty(0)
         self._feats = np.zeros((venv.num_envs, spec.n_cand, N_FEAT))
 
     def _augment(self, obs: np.ndarray) -> np.ndarray:
@@ -356,9 +391,7 @@ class ResidualVecEnv(_vec_wrapper_base()):
             self._states = kegle_states_from_obs(obs, self.arena)
         else:
             self._states = golf_states_from_obs(obs, self.arena)
-        blocks = candidate_blocks(self.arena, self._states, self.rspec)
-        self._cands = [b[0] for b in blocks]
-        self._feats = np.stack([b[1] for b in blocks])
+        self._cands, self._feats = candidate_batch(self.arena, self._states, self.rspec)
         return np.concatenate([obs, self._feats.reshape(len(obs), -1)], axis=1).astype(
             np.float32)
 
@@ -402,6 +435,6 @@ def angle_wrap(deg: np.ndarray) -> np.ndarray:
 
 
 __all__ = ["FEATURES", "KINDS", "N_FEAT", "ResidualSpec", "ResidualVecEnv", "angle_wrap",
-           "candidate_block", "candidate_blocks", "env_actions", "golf_frame_state",
-           "golf_from_frame", "golf_states_from_obs", "in_action_range", "kegle_states_from_obs",
-           "residual_strikes"]
+           "block_rows", "candidate_batch", "candidate_block", "env_actions", "golf_frame_state",
+           "golf_frame_states", "golf_from_frame", "golf_states_from_obs", "in_action_range",
+           "kegle_states_from_obs", "residual_strikes"]

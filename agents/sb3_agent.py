@@ -259,7 +259,8 @@ class SB3Agent(Agent):
         from cuegym.envs.golf import observe_states
 
         half = (self.arena.table.length / 2, self.arena.table.width / 2)
-        return observe_states(states, [s.to_move for s in states], half)
+        batch = self.arena.g.batch(states)
+        return observe_states(batch, batch.to_move, half)
 
     # -- acting -------------------------------------------------------------------------------
 
@@ -288,18 +289,18 @@ class SB3Agent(Agent):
                        np.full((len(states), 2), np.nan))
 
     def _candidates(self, states: Sequence[Any], obs: np.ndarray
-                    ) -> tuple[list[Any], list[Strikes], np.ndarray, np.ndarray]:
-        """The aimer's candidate blocks as the model sees them: the states (golfbillard: in
-        the shooter's frame), the blocks' strikes, their features (T, n_cand, N_FEAT) and the
-        model's input (observation and features)."""
-        from cuegym.agents.residual import candidate_blocks, golf_frame_state
+                    ) -> tuple[Any, Strikes, np.ndarray, np.ndarray]:
+        """The aimer's candidate blocks as the model sees them: the states as a batch
+        (golfbillard: in the shooter's frame), the blocks' strikes (T * n_cand, state-major),
+        their features (T, n_cand, N_FEAT) and the model's input (observation and features)."""
+        from cuegym.agents.residual import candidate_batch, golf_frame_states
 
-        seen = (list(states) if self.game == "keglebillard"
-                else [golf_frame_state(s) for s in states])
-        blocks = candidate_blocks(self.arena, seen, self.residual)
-        feats = np.stack([b[1] for b in blocks])
+        seen = self.arena.g.batch(states)
+        if self.game != "keglebillard":
+            seen = golf_frame_states(seen)
+        cands, feats = candidate_batch(self.arena, seen, self.residual)
         full = np.concatenate([obs, feats.reshape(len(states), -1)], axis=1).astype(np.float32)
-        return seen, [b[0] for b in blocks], feats, full
+        return seen, cands, feats, full
 
     def _as_played(self, strikes: Strikes, states: Sequence[Any], repeat: int = 1) -> Strikes:
         """Model strikes (``repeat`` per state, state-major) as the env it trained on plays
@@ -308,7 +309,7 @@ class SB3Agent(Agent):
 
         out = in_action_range(strikes, self.settings.action)
         if self.game != "keglebillard":
-            out = golf_from_frame(out, np.repeat([s.to_move for s in states], repeat))
+            out = golf_from_frame(out, np.repeat(self.arena.g.batch(states).to_move, repeat))
         return out
 
     def _act_residual(self, states: Sequence[Any], obs: np.ndarray) -> Strikes:
@@ -353,7 +354,7 @@ class SB3Agent(Agent):
             q = self.model.q_net(torch.as_tensor(full)).numpy()
         T, n = q.shape
         order = np.argsort(-q, axis=1, kind="stable")  # ties: the lower index, as argmax
-        every = menu_strikes(Strikes.concat(cands), feats[:, :, 0] > 0, order, self.choice,
+        every = menu_strikes(cands, feats[:, :, 0] > 0, order, self.choice,
                              self.arena.params.m / self.arena.params.M)
         every = self._as_played(every, states, n)
         # an entry that plays the same strike as a better one (a padded candidate, a speed

@@ -48,15 +48,16 @@ def test_choice_spec_menu_layout_and_errors():
 def test_choice_strikes_variants_rescale_speed_for_spin():
     from cuegym.agents import make_arena
     from cuegym.agents.choice import ChoiceSpec, choice_strikes
-    from cuegym.agents.residual import ResidualSpec, candidate_block
+    from cuegym.agents.residual import ResidualSpec, block_rows, candidate_block
 
     arena = make_arena("keglebillard")
     spec = ChoiceSpec(n_cand=2, spins=(-0.4, 0.3), speeds=(1.0, 1.5))
     state = arena.new_states(1)[0]
     cands, feats = candidate_block(arena, state, ResidualSpec(n_cand=2, spin0=spec.spin0))
     mr = arena.params.m / arena.params.M
-    out = choice_strikes([cands] * spec.n_actions, np.repeat(feats[None], spec.n_actions, 0),
-                         np.arange(spec.n_actions), spec, mr)
+    out = choice_strikes(cands.take(block_rows(np.zeros(spec.n_actions), spec.n_cand)),
+                         np.repeat(feats[None], spec.n_actions, 0), np.arange(spec.n_actions),
+                         spec, mr)
     c0 = cands.cue[0]
     # entry (candidate 0, spin -0.4, speed 1) is the aimer's shot when it used b = -0.4
     if c0[4] == pytest.approx(-0.4):
@@ -69,7 +70,7 @@ def test_choice_strikes_variants_rescale_speed_for_spin():
     # an invalid (padded) candidate plays candidate 0
     bad = feats.copy()
     bad[1, 0] = 0.0
-    o2 = choice_strikes([cands], bad[None], np.array([4]), spec, mr)
+    o2 = choice_strikes(cands, bad[None], np.array([4]), spec, mr)
     assert o2.cue[0, 1] == pytest.approx(c0[1])
 
 

@@ -143,7 +143,7 @@ def test_residual_wrapper_zero_action_is_the_geometric_shot():
     from cuegym.agents.residual import candidate_block
 
     cands, feats = candidate_block(arena, state, spec)
-    out = residual_strikes([cands], feats[None], np.zeros((1, spec.act_dim)), spec, [state],
+    out = residual_strikes(cands, feats[None], np.zeros((1, spec.act_dim)), spec, [state],
                            arena)
     c = kegle_candidates(arena, state, spins=(spec.spin0,))
     assert np.allclose(out.cue[0], c.strikes.cue[c.best()])
