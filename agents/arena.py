@@ -226,13 +226,14 @@ class KeglebillardArena:
         the new states (a batch; a list of ``GameState`` values for a list)."""
         out, new = self.g.play(self.g.batch(states), strikes, max_events=self.max_events,
                                t_max=self.t_max, allow_overflow=True)
-        rec = []
-        for t in range(len(out)):
-            rules = tuple(dict.fromkeys(f.split(":")[0] for f in out.foul_labels(t)))
-            rec.append(ShotRecord(game=t, shooter=int(out.shooter[t]),
-                                  points=float(out.shooter_points[t]),
-                                  given=float(out.skaeve[t]), foul=bool(out.foul[t]),
-                                  rules=rules))
+        # labels only where a foul column is set (an empty row has none): most shots are clean
+        rules = [tuple(dict.fromkeys(f.split(":")[0] for f in out.foul_labels(t))) if any_foul
+                 else () for t, any_foul in enumerate(out.fouls.any(1).tolist())]
+        rec = [ShotRecord(game=t, shooter=sh, points=p, given=g, foul=f, rules=r)
+               for t, (sh, p, g, f, r) in enumerate(zip(
+                   out.shooter.tolist(), out.shooter_points.astype(float).tolist(),
+                   out.skaeve.astype(float).tolist(), out.foul.astype(bool).tolist(), rules,
+                   strict=True))]
         return rec, new.states() if isinstance(states, list) else new
 
 

@@ -342,6 +342,7 @@ def episode_returns(env_id: str, spec: str, episodes: int, seed: int, *,
     from cuegym.agents import make_agent, make_arena
     from cuegym.agents.residual import env_actions, golf_states_from_obs, kegle_states_from_obs
     from cuegym.envs import make_sb3_vec_env
+    from cuegym.envs.config import load_settings
 
     if "Shot" not in env_id:
         raise ValueError(f"the benchmark plays the one-shot envs {list(BENCH_ENVS)}, not "
@@ -350,6 +351,7 @@ def episode_returns(env_id: str, spec: str, episodes: int, seed: int, *,
     arena = make_arena(game)
     agent = make_agent(spec, game, arena=arena)
     agent.reset()
+    settings = load_settings(game)  # once: env_actions would read the YAML every round
     venv = make_sb3_vec_env(env_id, n_envs=min(n_envs, episodes), seed=seed, noise=noise)
     rng = np.random.default_rng(seed)
     from_obs = kegle_states_from_obs if game == "keglebillard" else golf_states_from_obs
@@ -358,7 +360,7 @@ def episode_returns(env_id: str, spec: str, episodes: int, seed: int, *,
     out: list[float] = []
     while len(out) < episodes:
         states = from_obs(obs, arena)
-        act = env_actions(game, agent.act(states, rng), states, arena)
+        act = env_actions(game, agent.act(states, rng), states, arena, settings)
         obs, r, done, _ = venv.step(act)
         ret += r
         out += ret[done].tolist()
