@@ -79,7 +79,7 @@ def short_repr(value: Any, limit: int = 60) -> str:
     return r if len(r) <= limit else r[:limit - 3] + "..."
 
 
-def _finite(name: str, value: Any, *, positive: bool = False, nonneg: bool = False) -> float:
+def finite_number(name: str, value: Any, *, positive: bool = False, nonneg: bool = False) -> float:
     """``value`` as a finite float; a bool, a string (even a numeric one) or anything else
     that is not a real number raises :class:`ConfigError` naming ``name``."""
     if isinstance(value, bool | np.bool_ | str | bytes | complex | np.complexfloating):
@@ -146,7 +146,7 @@ class PhysicsParams:
         for f in fields(self):
             v = getattr(self, f.name)
             positive = f.name in ("R", "m", "u_s", "u_r", "u_sp", "g", "M", "m_e", "m_pin")
-            x = _finite(f"params.{f.name}", v, positive=positive, nonneg=True)
+            x = finite_number(f"params.{f.name}", v, positive=positive, nonneg=True)
             object.__setattr__(self, f.name, x)
         for name in ("e_b", "e_c", "e_cap", "e_jaw", "e_pin", "e_pin_post"):
             if getattr(self, name) > 1.0:
@@ -313,11 +313,11 @@ def _rect_cushions(L: float, W: float) -> list[Cushion]:
 
 def _six_pocket_geometry(L: float, W: float, p: dict) -> tuple[list, list, list]:
     """Cushions cut at four corner and two side pockets, round jaws at every cut end."""
-    mouth = _finite("pockets.mouth", p["mouth"], positive=True)
-    rho = _finite("pockets.jaw_radius", p["jaw_radius"], nonneg=True)
-    rc = _finite("pockets.corner_capture_radius", p["corner_capture_radius"], positive=True)
-    rs = _finite("pockets.side_capture_radius", p["side_capture_radius"], positive=True)
-    ds = _finite("pockets.side_capture_depth", p["side_capture_depth"], nonneg=True)
+    mouth = finite_number("pockets.mouth", p["mouth"], positive=True)
+    rho = finite_number("pockets.jaw_radius", p["jaw_radius"], nonneg=True)
+    rc = finite_number("pockets.corner_capture_radius", p["corner_capture_radius"], positive=True)
+    rs = finite_number("pockets.side_capture_radius", p["side_capture_radius"], positive=True)
+    ds = finite_number("pockets.side_capture_depth", p["side_capture_depth"], nonneg=True)
     hx, hy = L / 2, W / 2
     c = mouth / math.sqrt(2.0)  # corner cut along each nose so the two jaw tips are `mouth` apart
     g = mouth / 2
@@ -371,13 +371,13 @@ def table_from_dict(data: dict, name: str | None = None) -> TableSpec:
     unknown = sorted(set(data) - _TABLE_KEYS)
     if unknown:
         raise ConfigError(f"unknown table key(s) {unknown}; known: {sorted(_TABLE_KEYS)}")
-    L = _finite("length", data.get("length"), positive=True)
-    W = _finite("width", data.get("width"), positive=True)
+    L = finite_number("length", data.get("length"), positive=True)
+    W = finite_number("width", data.get("width"), positive=True)
     for what, x in (("length", L), ("width", W)):
         if x > MAX_TABLE_SIDE:
             raise ConfigError(f"{what} = {short_repr(x)} m: a table side is at most "
                               f"{MAX_TABLE_SIDE:g} m")
-    h = _finite("cushion_height", data.get("cushion_height", 0.0394), positive=True)
+    h = finite_number("cushion_height", data.get("cushion_height", 0.0394), positive=True)
     pockets_cfg = data.get("pockets") or {"layout": "list", "list": []}
     layout = pockets_cfg.get("layout", "list")
     circles: list[Circle] = []
@@ -391,30 +391,31 @@ def table_from_dict(data: dict, name: str | None = None) -> TableSpec:
             extra = sorted(set(p) - {"x", "y", "radius", "name"})
             if extra:
                 raise ConfigError(f"unknown key(s) {extra} in pocket {i}")
-            pockets.append(Pocket(_finite(f"pockets[{i}].x", p["x"]),
-                                  _finite(f"pockets[{i}].y", p["y"]),
-                                  _finite(f"pockets[{i}].radius", p["radius"], positive=True),
+            pockets.append(Pocket(finite_number(f"pockets[{i}].x", p["x"]),
+                                  finite_number(f"pockets[{i}].y", p["y"]),
+                                  finite_number(f"pockets[{i}].radius", p["radius"], positive=True),
                                   str(p.get("name", f"pocket{i}"))))
     else:
         raise ConfigError(f"unknown pocket layout {layout!r} (known: six, list)")
     posts_cfg = data.get("posts") or {}
     if posts_cfg:
-        r = _finite("posts.radius", posts_cfg["radius"], positive=True)
+        r = finite_number("posts.radius", posts_cfg["radius"], positive=True)
         for i, (x, y) in enumerate(posts_cfg.get("centres", [])):
-            circles.append(Circle(_finite(f"posts[{i}].x", x), _finite(f"posts[{i}].y", y), r,
-                                  CIRCLE_POST))
+            circles.append(Circle(finite_number(f"posts[{i}].x", x),
+                                  finite_number(f"posts[{i}].y", y), r, CIRCLE_POST))
     pins_cfg = data.get("pins") or {}
     pin_spots: tuple = ()
     pin_ids: tuple = ()
     kw: dict = {}
     if pins_cfg:
-        arm = _finite("pins.arm", pins_cfg["arm"], positive=True)
+        arm = finite_number("pins.arm", pins_cfg["arm"], positive=True)
         pin_spots = ((0.0, 0.0), (arm, 0.0), (0.0, arm), (-arm, 0.0), (0.0, -arm))
         pin_ids = tuple(pins_cfg.get("ids", ["king", "pin1", "pin2", "pin3", "pin4"]))
         kw = {
-            "pin_radius": _finite("pins.radius", pins_cfg["radius"], positive=True),
-            "pin_base_radius": _finite("pins.base_radius", pins_cfg["base_radius"], positive=True),
-            "pin_height": _finite("pins.height", pins_cfg["height"], positive=True),
+            "pin_radius": finite_number("pins.radius", pins_cfg["radius"], positive=True),
+            "pin_base_radius": finite_number("pins.base_radius", pins_cfg["base_radius"],
+                                             positive=True),
+            "pin_height": finite_number("pins.height", pins_cfg["height"], positive=True),
         }
     for what, items in (("pockets", pockets), ("posts", circles)):
         for i, c in enumerate(c for c in items if getattr(c, "kind", CIRCLE_POST) == CIRCLE_POST):
@@ -459,8 +460,9 @@ def custom_table(length: float, width: float, cushion_height: float = 0.0394,
         extra = sorted(set(p) - {"x", "y", "radius"})
         if extra:
             raise ConfigError(f"unknown key(s) {extra} in post {i}")
-        circles.append(Circle(_finite(f"posts[{i}].x", p["x"]), _finite(f"posts[{i}].y", p["y"]),
-                              _finite(f"posts[{i}].radius", p["radius"], positive=True),
+        circles.append(Circle(finite_number(f"posts[{i}].x", p["x"]),
+                              finite_number(f"posts[{i}].y", p["y"]),
+                              finite_number(f"posts[{i}].radius", p["radius"], positive=True),
                               CIRCLE_POST))
         _check_on_table(f"posts[{i}]", circles[-1].x, circles[-1].y, circles[-1].radius,
                         spec.length, spec.width)

@@ -18,7 +18,6 @@ Example:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -28,7 +27,7 @@ import numpy as np
 import yaml
 
 from cuegym.cli_errors import unknown
-from cuegym.configs import CONFIG_DIR, ConfigError, from_mapping
+from cuegym.configs import CONFIG_DIR, ConfigError, finite_number, from_mapping
 from cuegym.games.noise import ShotNoise, load_noise, noise_presets  # noqa: F401 (re-exported)
 
 GAMES = ("keglebillard", "golfbillard")
@@ -45,15 +44,7 @@ def _read(path: Path) -> dict:
 
 
 def _number(name: str, value: Any) -> float:
-    if isinstance(value, bool):
-        raise ConfigError(f"{name} must be a number, got {value!r}")
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{name} must be a number, got {value!r}") from None
-    if not math.isfinite(x):
-        raise ConfigError(f"{name} must be finite, got {value!r}")
-    return x
+    return finite_number(name, value)  # a string, even "0.5", is refused, as in every config
 
 
 def _check_game(game: str) -> str:

@@ -33,7 +33,6 @@ Example:
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +42,7 @@ import yaml
 
 from cuegym.cli_errors import did_you_mean
 from cuegym.cli_errors import unknown as unknown_name
-from cuegym.configs import CONFIG_DIR, ConfigError
+from cuegym.configs import CONFIG_DIR, ConfigError, finite_number
 
 from .strikes import Strikes, clamp_cue
 
@@ -52,13 +51,8 @@ _KEYS = ("V0", "phi", "theta", "a", "b", "place")
 
 
 def _deviation(name: str, value: Any) -> float:
-    if isinstance(value, bool):
-        raise ConfigError(f"noise.{name} must be a number, got {value!r}")
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"noise.{name} must be a number, got {value!r}") from None
-    if not (math.isfinite(x) and x >= 0):
+    x = finite_number(f"noise.{name}", value)
+    if x < 0:
         raise ConfigError(f"noise.{name} is a standard deviation and must be finite and >= 0, "
                           f"got {value!r}")
     return x

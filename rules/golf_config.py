@@ -11,7 +11,6 @@ side's goals (:func:`attack_goal` G-6, :func:`defence_goal` G-8). The per-table 
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from cuegym.configs import (
     ConfigError,
     PhysicsParams,
     TableSpec,
+    finite_number,
     from_mapping,
     load_params,
     load_table,
@@ -103,14 +103,8 @@ class GolfRules:
                 raise ConfigError(f"rules.{name} must be an integer >= 0, got {v!r}")
             object.__setattr__(self, name, int(v))
         for name in ("hard_speed", "raised_cue_deg", "masse_turn_deg", "freeze_gap"):
-            v = getattr(self, name)
-            try:
-                x = float(v)
-            except (TypeError, ValueError):
-                raise ConfigError(f"rules.{name} must be a number, got {v!r}") from None
-            if not math.isfinite(x) or x < 0 or isinstance(v, bool):
-                raise ConfigError(f"rules.{name} must be a finite number >= 0, got {v!r}")
-            object.__setattr__(self, name, x)
+            object.__setattr__(self, name,
+                               finite_number(f"rules.{name}", getattr(self, name), nonneg=True))
         for name in ("any_direction", "all_balls", "replace_on_off_table", "duo"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ConfigError(f"rules.{name} must be true or false, got "

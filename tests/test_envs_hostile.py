@@ -294,6 +294,11 @@ def test_keglebillard_constructor_values_are_checked(kwargs, match):
     (G_GAME, {"seat": 1.0}, "seat must be 'random', 0 or 1, got 1.0"),
     (G_GAME, {"threads": -1}, "threads must be None or an integer >= 1, got -1"),
     (K_GAME, {"rules": {"first_player": "random"}}, "rules first_player='random'"),  # ignored
+    # numbers written as strings are refused, as in every config (were: converted silently)
+    (K_GAME, {"reward": {"foul": "1"}}, "reward.foul must be a number, got '1'"),
+    (G_GAME, {"noise": {"phi": "0.5"}}, "noise.phi must be a number, got '0.5'"),
+    (K_SHOT, {"settings": {"t_max": "30"}}, "t_max must be a number, got '30'"),
+    (G_SHOT, {"rules": {"hard_speed": "2"}}, "rules.hard_speed must be a number, got '2'"),
 ])
 def test_constructor_values_are_checked(env_id, kwargs, match):
     with pytest.raises(ValueError, match=match):
