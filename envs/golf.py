@@ -115,10 +115,10 @@ def golf_info(out: GolfOutcomes, states: GolfStates, side: np.ndarray, struck: n
         "turn_kept": out.turn_kept.copy(),
         "opening": out.opening.copy(),
         "cue_ball": np.asarray(struck, np.int64), "strike": np.asarray(strike),
-        "overflow": out.overflow.astype(np.int8),
+        "overflow": out.overflow.astype(np.int64),
         "balls_left": np.stack([left[rows, side], left[rows, 1 - side]], 1).astype(np.int64),
         "game_over": over, "winner": won.astype(np.int64), "side": np.asarray(side, np.int64),
-        "reward_terms": terms, "foul_rule": out.first_rule.astype("<U5"),
+        "reward_terms": terms, "foul_rule": out.first_rule.astype(object),
     }
 
 

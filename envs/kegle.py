@@ -231,7 +231,7 @@ class KegleShotCore(Core):
             "foul": out.foul, "foul_flags": out.fouls[:, :len(FOUL_FLAGS)].copy(),
             "rodt": out.rodt, "blegt": out.blegt, "king_alone": out.king_alone,
             "clean16": out.clean16, "win": out.win, "pins_toppled": out.pins_toppled,
-            "pocketed": out.pocketed, "overflow": out.overflow.astype(np.int8),
+            "pocketed": out.pocketed, "overflow": out.overflow.astype(np.int64),
             "strike": out.strike, "in_hand": in_hand,
             "placement": np.nan_to_num(out.place), "position_index": self.index.copy(),
             "reward_terms": {k: terms[k] for k in self.reward.terms},
@@ -467,7 +467,7 @@ class KegleGameCore(Core):
         info = {
             "played": out.played, "points": out.points, "penalty": out.penalty,
             "foul": out.foul, "foul_flags": out.fouls[:, :len(FOUL_FLAGS)].copy(),
-            "overflow": out.overflow.astype(np.int8), "strike": out.strike,
+            "overflow": out.overflow.astype(np.int64), "strike": out.strike,
             "in_hand": hand != HAND_NONE, "placement": np.nan_to_num(out.place),
             "scores": np.take_along_axis(self.states.scores, seats, 1),
             "game_over": self.states.game_over.copy(), "seat": me.copy(),

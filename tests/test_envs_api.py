@@ -245,3 +245,39 @@ def test_pettingzoo_rgb_array_render_and_close(module):
     assert frame.std() > 0  # a drawn table, not a blank image
     env.close()
     assert m.raw_env().render() is None  # no render mode: nothing drawn
+
+
+def _flat(info, prefix=""):
+    out = {}
+    for k, v in info.items():
+        out.update(_flat(v, f"{prefix}{k}.") if isinstance(v, dict) else {prefix + k: v})
+    return out
+
+
+@pytest.mark.parametrize("env_id", list(ENV_IDS))
+def test_native_vector_infos_match_sync_vectorisation(env_id):
+    """The native vector env's infos are what gymnasium's SyncVectorEnv (same-step reset)
+    builds from the single env: the same values where set, and the same dtypes (an int8
+    ``overflow`` or a ``<U5`` ``foul_rule`` broke concatenating the two)."""
+    native = gym.make_vec(env_id, num_envs=3, vectorization_mode="vector_entry_point",
+                          noise="tournament")
+    sync = gym.make_vec(env_id, num_envs=3, vectorization_mode="sync", noise="tournament",
+                        vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP})
+    native.reset(seed=4)
+    sync.reset(seed=4)
+    rng = np.random.default_rng(0)
+    compared = 0
+    for _ in range(12):
+        a = rng.uniform(-1, 1, (3, 7))
+        *_, got = native.step(a)
+        *_, want = sync.step(a)
+        got, want = _flat(got), _flat(want)
+        for key in set(got) & set(want):
+            name = key.rsplit(".", 1)[-1]
+            if name.startswith("_") or name == "final_obs":
+                continue
+            mask = got[key.rsplit(".", 1)[0] + "._" + name if "." in key else "_" + name]
+            assert got[key].dtype == want[key].dtype, key
+            np.testing.assert_array_equal(got[key][mask], want[key][mask], err_msg=key)
+            compared += 1
+    assert compared > 12
