@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from game_positions import geometric_games
 
 from cuegym.agents import (
     GeometricAgent,
@@ -27,31 +28,11 @@ SMALL = {"n_candidates": 10, "n_noise": 2, "n_policy": 2, "n_top": 3, "n_next": 
          "reply_candidates": 4, "reply_noise": 2}
 
 
-def _geometric_games(arena, tables, rounds, seed):
-    """``tables`` games between geometric agents played for ``rounds`` rounds (tournament
-    noise; golfbillard's opening is a round): the states after them, and the batches of live
-    states met before each (non-opening) shot."""
-    geo, rng = GeometricAgent(arena.game, arena), np.random.default_rng(seed)
-    noise = load_noise("tournament")
-    states, seen = arena.new_states(tables), []
-    for _ in range(rounds):
-        if arena.game == "golfbillard" and arena.openings(states).any():
-            states = arena.opening(states, *[noise.apply(geo.act_opening(states, s, rng), rng)
-                                             for s in (0, 1)])
-            continue
-        live = np.flatnonzero(~arena.overs(states))
-        sub = arena.take(states, live)
-        seen.append(sub)
-        _, new = arena.step(sub, noise.apply(geo.act(sub, rng), rng))
-        arena.put(states, live, new)
-    return states, seen
-
-
 @pytest.fixture(scope="module", params=["keglebillard", "golfbillard"])
 def game_states(request):
     """(arena, 6 positions of real games between geometric agents, a few shots in)."""
     arena = make_arena(request.param)
-    states, _ = _geometric_games(arena, 6, 4, 5)
+    states, _ = geometric_games(arena, 6, 4, 5)
     live = np.flatnonzero(~arena.overs(states))
     assert len(live) >= 3
     return arena, arena.take(states, live)
@@ -405,7 +386,7 @@ def test_candidate_batch_is_the_per_state_candidates(game):
     (the searches' results do not change with the batching): positions of geometric games,
     keglebillard ones with the red in hand behind the salvo line and anywhere (K-19)."""
     arena = make_arena(game)
-    _, seen = _geometric_games(arena, 32, 12, 11)
+    _, seen = geometric_games(arena, 32, 12, 11)
     batch = type(seen[0]).concat(seen)
     if game == "keglebillard":
         assert {1, 2} <= set(batch.hand.tolist())  # salvo and cloth placements met
@@ -430,7 +411,7 @@ def test_searches_in_slices_play_the_same(game):
     from cuegym.agents.arena import played_values
 
     whole, sliced = make_arena(game, max_tables=10**9), make_arena(game, max_tables=7)
-    states, _ = _geometric_games(whole, 6, 4, 5)
+    states, _ = geometric_games(whole, 6, 4, 5)
     states = whole.take(states, np.flatnonzero(~whole.overs(states)))
     planner = PlannerAgent(game, n_candidates=6, n_noise=3, arena=whole)
     flat, sizes = planner.candidate_batch(states, np.random.default_rng(0))

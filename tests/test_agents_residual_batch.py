@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from game_positions import geometric_games
 
 from cuegym.agents import make_arena
-from cuegym.agents.geometric import GeometricAgent
 from cuegym.agents.geometric_golf import golf_candidates
 from cuegym.agents.geometric_kegle import kegle_candidates
 from cuegym.agents.residual import (
@@ -18,24 +18,11 @@ from cuegym.agents.residual import (
     golf_frame_state,
     golf_frame_states,
 )
-from cuegym.games.noise import load_noise
 
 
-def _positions(arena, tables=24, rounds=10, seed=5):
+def _positions(arena):
     """Live positions met in geometric games (tournament noise), as one batch."""
-    geo, rng, noise = GeometricAgent(arena.game, arena), np.random.default_rng(seed), \
-        load_noise("tournament")
-    states, seen = arena.new_states(tables), []
-    for _ in range(rounds):
-        if arena.game == "golfbillard" and arena.openings(states).any():
-            states = arena.opening(states, *[noise.apply(geo.act_opening(states, s, rng), rng)
-                                             for s in (0, 1)])
-            continue
-        live = np.flatnonzero(~arena.overs(states))
-        sub = arena.take(states, live)
-        seen.append(sub)
-        _, new = arena.step(sub, noise.apply(geo.act(sub, rng), rng))
-        arena.put(states, live, new)
+    _, seen = geometric_games(arena, 24, 10, 5)
     return type(seen[0]).concat(seen)
 
 
