@@ -255,12 +255,11 @@ class SB3Agent(Agent):
         return self._obs_kegle(states) if self.game == "keglebillard" else \
             self._obs_golf(states)
 
-    def _obs_golf(self, states: Sequence[Any]) -> np.ndarray:
+    def _obs_golf(self, states: Any) -> np.ndarray:  # states: a GolfStates batch
         from cuegym.envs.golf import observe_states
 
         half = (self.arena.table.length / 2, self.arena.table.width / 2)
-        batch = self.arena.g.batch(states)
-        return observe_states(batch, batch.to_move, half)
+        return observe_states(states, states.to_move, half)
 
     # -- acting -------------------------------------------------------------------------------
 
@@ -268,6 +267,7 @@ class SB3Agent(Agent):
         if not len(states):
             return Strikes.empty(0)
         kegle = self.game == "keglebillard"
+        states = self.arena.g.batch(states)  # packed once; every step below reads the arrays
         obs = self._observe(states)
         if self.residual is not None:
             return self._act_residual(states, obs)
@@ -277,42 +277,38 @@ class SB3Agent(Agent):
             from cuegym.envs.kegle import KegleActionMap
 
             amap = KegleActionMap(self.arena.g, self.settings)
-            hand = self.arena.batch(states).hand
             return Strikes(amap.strikes(act), np.zeros(len(states), np.int64),
-                           amap.placements(act, hand))
+                           amap.placements(act, states.hand))
         from cuegym.envs.golf import GolfActionMap
 
         amap = GolfActionMap(self.settings, self.arena.geo)
-        side = np.array([s.to_move for s in states])
-        xy = np.stack([s.xy for s in states])
-        return Strikes(amap.strikes(act, side), amap.select(act, side, xy),
+        side = states.to_move
+        return Strikes(amap.strikes(act, side), amap.select(act, side, states.xy),
                        np.full((len(states), 2), np.nan))
 
-    def _candidates(self, states: Sequence[Any], obs: np.ndarray
+    def _candidates(self, states: Any, obs: np.ndarray
                     ) -> tuple[Any, Strikes, np.ndarray, np.ndarray]:
         """The aimer's candidate blocks as the model sees them: the states as a batch
         (golfbillard: in the shooter's frame), the blocks' strikes (T * n_cand, state-major),
         their features (T, n_cand, N_FEAT) and the model's input (observation and features)."""
         from cuegym.agents.residual import candidate_batch, golf_frame_states
 
-        seen = self.arena.g.batch(states)
-        if self.game != "keglebillard":
-            seen = golf_frame_states(seen)
+        seen = states if self.game == "keglebillard" else golf_frame_states(states)
         cands, feats = candidate_batch(self.arena, seen, self.residual)
         full = np.concatenate([obs, feats.reshape(len(states), -1)], axis=1).astype(np.float32)
         return seen, cands, feats, full
 
-    def _as_played(self, strikes: Strikes, states: Sequence[Any], repeat: int = 1) -> Strikes:
+    def _as_played(self, strikes: Strikes, states: Any, repeat: int = 1) -> Strikes:
         """Model strikes (``repeat`` per state, state-major) as the env it trained on plays
         them: in the action's range, and golfbillard's back in the table frame."""
         from cuegym.agents.residual import golf_from_frame, in_action_range
 
         out = in_action_range(strikes, self.settings.action)
         if self.game != "keglebillard":
-            out = golf_from_frame(out, np.repeat(self.arena.g.batch(states).to_move, repeat))
+            out = golf_from_frame(out, np.repeat(states.to_move, repeat))
         return out
 
-    def _act_residual(self, states: Sequence[Any], obs: np.ndarray) -> Strikes:
+    def _act_residual(self, states: Any, obs: np.ndarray) -> Strikes:
         from cuegym.agents.residual import residual_strikes
 
         seen, cands, feats, full = self._candidates(states, obs)
@@ -349,6 +345,7 @@ class SB3Agent(Agent):
                              f"{self.choice.n_actions} (1 to {self.choice.n_actions})")
         if not len(states):
             return (Strikes.empty(0), np.zeros((0, k))) if values else Strikes.empty(0)
+        states = self.arena.g.batch(states)
         _, cands, feats, full = self._candidates(states, self._observe(states))
         with torch.no_grad():
             q = self.model.q_net(torch.as_tensor(full)).numpy()
