@@ -35,19 +35,6 @@ def _vector_class(env_id: str):
     return entry
 
 
-def _columns(info: dict, keys) -> dict:
-    """Each selected info key as a Python list over tables (nested dicts likewise); the
-    vector env's masks and its ``final_*`` entries are left out."""
-    out = {}
-    for k, v in info.items():
-        if k.startswith("_") or k in ("final_obs", "final_info") or \
-                (keys is not None and k not in keys):
-            continue
-        out[k] = _columns(v, None) if isinstance(v, dict) else list(v) if v.dtype == object \
-            else v.tolist() if v.ndim == 1 else list(v)
-    return out
-
-
 def _check_sb3_seed(seed: Any) -> int | None:
     if seed is None:
         return None
@@ -75,21 +62,25 @@ def _check_info_keys(info_keys: Any, core: Any) -> frozenset | None:
     return frozenset(keys)
 
 
-def _masked_rows(info: dict, idx: np.ndarray) -> list[dict]:
-    """The entries of a vector info dict for each table of ``idx``: the keys whose ``_key``
-    mask is set for it (nested dicts likewise). One conversion per key, not per table."""
+def _info_rows(info: dict, idx: Any, keys: Any = None, masked: bool = False) -> list[dict]:
+    """One info dict per table of ``idx`` from a vector info dict, values as Python objects:
+    the keys in ``keys`` (None: all; nested dicts keep all theirs), with ``masked`` only those
+    whose ``_key`` mask is set for the table. The vector env's masks and ``final_*`` entries
+    are left out. One conversion per key, not per table."""
+    idx = np.asarray(idx, np.int64)
     cols = []
     for k, v in info.items():
-        if k.startswith("_") or k in ("final_obs", "final_info"):
+        if k.startswith("_") or k in ("final_obs", "final_info") or \
+                (keys is not None and k not in keys):
             continue
-        mask = info[f"_{k}"][idx].tolist()
+        mask = info[f"_{k}"][idx].tolist() if masked else None
         if isinstance(v, dict):
-            cols.append((k, mask, _masked_rows(v, idx)))
+            col = _info_rows(v, idx, None, masked)
         else:
             rows = v[idx]
-            cols.append((k, mask, rows.tolist() if rows.ndim == 1 and rows.dtype != object
-                         else list(rows)))
-    return [{k: c[i] for k, mask, c in cols if mask[i]} for i in range(len(idx))]
+            col = rows.tolist() if rows.ndim == 1 and rows.dtype != object else list(rows)
+        cols.append((k, mask, col))
+    return [{k: c[i] for k, mask, c in cols if mask is None or mask[i]} for i in range(len(idx))]
 
 
 def _shared_options(per_table: list[dict]) -> dict | None:
@@ -104,15 +95,6 @@ def _shared_options(per_table: list[dict]) -> dict | None:
                              "'reset_mask' to pick tables); set_options gave different ones: "
                              f"{first!r} and {opts!r}")
     return dict(first) or None
-
-
-def _pick(cols: dict, t: int) -> dict:
-    return {k: _pick(c, t) if isinstance(c, dict) else c[t] for k, c in cols.items()}
-
-
-def _rows(cols: dict, idx) -> list[dict]:
-    """One info dict per table of ``idx`` from :func:`_columns`."""
-    return [_pick(cols, t) for t in idx]
 
 
 class CuegymVecEnv(VecEnv):
@@ -152,7 +134,7 @@ class CuegymVecEnv(VecEnv):
         seed = None if all(s is None for s in seeds) else seeds
         options = _shared_options(self._options)
         obs, info = self.venv.reset(seed=seed, options=options)
-        self.reset_infos = _rows(_columns(info, None), range(self.num_envs))
+        self.reset_infos = _info_rows(info, range(self.num_envs))
         fresh = slice(None) if options is None or "reset_mask" not in options \
             else np.asarray(options["reset_mask"], bool)  # the native env checked the mask
         self._ep_return[fresh] = 0.0
@@ -172,15 +154,15 @@ class CuegymVecEnv(VecEnv):
         keys = self.info_keys
         live = np.flatnonzero(~dones)
         out: list[dict] = [None] * self.num_envs  # type: ignore[list-item]
-        for t, row in zip(live, _rows(_columns(info, keys), live), strict=True):
+        for t, row in zip(live, _info_rows(info, live, keys), strict=True):
             row["TimeLimit.truncated"] = False
             out[t] = row
         if dones.any():
             ended = np.flatnonzero(dones)
             final_obs = info["final_obs"]
-            rows = _rows(_columns(info["final_info"], keys), ended)
+            rows = _info_rows(info["final_info"], ended, keys)
             # the new episodes' reset infos, as SB3 keeps them
-            for t, reset_info in zip(ended, _masked_rows(info, ended), strict=True):
+            for t, reset_info in zip(ended, _info_rows(info, ended, masked=True), strict=True):
                 self.reset_infos[t] = reset_info
             for t, row in zip(ended, rows, strict=True):
                 row["terminal_observation"] = final_obs[t]
