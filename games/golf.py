@@ -44,7 +44,7 @@ from cuegym.rules.golf_flow import opening_balls_kernel
 from cuegym.rules.golf_paths import golf_arrays
 from cuegym.rules.golf_views import make_inputs, outcome_object, pack_states, policy_draws
 from cuegym.rules.golfbillard import GolfRules, check_overflow, golf_geometry, load_golf_rules
-from cuegym.rules.inputs import req_int
+from cuegym.rules.inputs import events_used, req_int
 
 from . import checks
 from .golf_obs import OBS_DIM, observe_arrays
@@ -424,7 +424,7 @@ class _LogRows:
     def __init__(self, log: Any, idx: np.ndarray) -> None:
         for f in self._FIELDS:
             setattr(self, f, np.asarray(getattr(log, f))[idx])
-        K = max(1, int(np.max(self.n_events, initial=0)))
+        K = events_used(self.n_events, np.shape(log.ev_type)[1])
         for f in self._EVENTS:
             setattr(self, f, np.asarray(getattr(log, f))[idx, :K])
         self.prm = getattr(log, "prm", None)

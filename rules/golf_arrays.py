@@ -17,6 +17,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .inputs import events_used
+
 N_SIDES = 2
 BALLS_PER_SIDE = 5
 N_BALLS = N_SIDES * BALLS_PER_SIDE
@@ -202,7 +204,7 @@ def golf_log(log) -> GolfLog:
     n_events = np.asarray(log.n_events)
     T = int(n_events.shape[0])
     ov = getattr(log, "overflow", None)
-    K = max(1, min(np.shape(log.ev_type)[1], int(np.max(n_events, initial=0))))
+    K = events_used(n_events, np.shape(log.ev_type)[1])
 
     def arr(a, dtype):
         return np.require(a, dtype, ["C", "W"])

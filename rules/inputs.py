@@ -67,6 +67,13 @@ class RefereeInputError(ValueError):
 # ---------------------------------------------------------------------------------------------
 
 
+def events_used(n_events: Any, width: int) -> int:
+    """The event slots a batch of logs uses: its longest log (at least 1, at most ``width``,
+    the log's ``max_events``). Log readers copy or convert the event axis only that far; rows
+    past a table's ``n_events`` are never read."""
+    return max(1, min(int(width), int(np.max(n_events, initial=0))))
+
+
 def show(value: Any, limit: int = 80) -> str:
     """``repr(value)`` cut to ``limit`` characters (a hostile input can be megabytes long)."""
     try:

@@ -44,6 +44,7 @@ from cuegym.rules.inputs import (
     RefereeInputError,
     check_in_pocket,
     check_layout,
+    events_used,
     read_sim_output,
     req_bool,
     req_int,
@@ -171,10 +172,9 @@ def read_log(log: Any, table: TableSpec | None = None) -> EventLog:
         raise ValueError(f"log.n_events must have shape (T,), got shape {np.shape(n_ev)}")
     ev_type = get("ev_type")
     K = np.shape(ev_type)[1] if ev_type is not None and np.ndim(ev_type) == 2 else -1
-    # the event axis is cut to the longest log: rows past n_events are never read
-    n_max = int(np.max(n_ev, initial=0)) if np.issubdtype(np.asarray(n_ev).dtype, np.integer) \
-        else K
-    K_used = max(1, min(K, n_max))
+    # the event axis is cut to the longest log (n_events of another dtype fails its check below)
+    K_used = events_used(n_ev, K) if np.issubdtype(np.asarray(n_ev).dtype, np.integer) \
+        else max(1, K)
     out: dict[str, np.ndarray] = {}
     for name, (trail, dtype) in _LOG_SPEC.items():
         value = get(name)
@@ -239,7 +239,7 @@ def sim_log(sim: Any, rows: Any = None) -> EventLog:
     construction (the game layer scores its shots through this). The event axis is cut to the
     longest log, as :func:`read_log` does."""
     n = sim.n_events if rows is None else sim.n_events[rows]
-    K = max(1, min(sim.ev_type.shape[1], int(np.max(n, initial=0))))
+    K = events_used(n, sim.ev_type.shape[1])
     out = {}
     for name, (_, dtype) in _LOG_SPEC.items():
         a = getattr(sim, name)
