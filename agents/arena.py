@@ -48,6 +48,16 @@ class ShotRecord:
     rules: tuple[str, ...] = ()
 
 
+def shot_records(shooter: np.ndarray, points: np.ndarray, given: np.ndarray, foul: np.ndarray,
+                 rules: list[tuple[str, ...]]) -> list[ShotRecord]:
+    """One :class:`ShotRecord` per table from (T,) columns (``rules``: a tuple per table)."""
+    return [ShotRecord(game=t, shooter=sh, points=p, given=g, foul=f, rules=r)
+            for t, (sh, p, g, f, r) in enumerate(zip(
+                np.asarray(shooter).tolist(), np.asarray(points, float).tolist(),
+                np.asarray(given, float).tolist(), np.asarray(foul, bool).tolist(), rules,
+                strict=True))]
+
+
 def played_values(arena: Any, states: Any, strikes: Strikes,
                   score: Callable[[Any, Any, Any], np.ndarray], *, next_states: bool = False
                   ) -> Any:
@@ -229,11 +239,7 @@ class KeglebillardArena:
         # labels only where a foul column is set (an empty row has none): most shots are clean
         rules = [tuple(dict.fromkeys(f.split(":")[0] for f in out.foul_labels(t))) if any_foul
                  else () for t, any_foul in enumerate(out.fouls.any(1).tolist())]
-        rec = [ShotRecord(game=t, shooter=sh, points=p, given=g, foul=f, rules=r)
-               for t, (sh, p, g, f, r) in enumerate(zip(
-                   out.shooter.tolist(), out.shooter_points.astype(float).tolist(),
-                   out.skaeve.astype(float).tolist(), out.foul.astype(bool).tolist(), rules,
-                   strict=True))]
+        rec = shot_records(out.shooter, out.shooter_points, out.skaeve, out.foul, rules)
         return rec, new.states() if isinstance(states, list) else new
 
 
@@ -490,11 +496,7 @@ class GolfbillardArena:
         foul = out.foul
         rules = [(r,) if f else () for r, f in zip(out.first_rule.tolist(), foul.tolist(),
                                                     strict=True)]
-        rec = [ShotRecord(game=t, shooter=sh, points=p, given=g, foul=f, rules=r)
-               for t, sh, p, g, f, r in zip(rows.tolist(), s.tolist(),
-                                            out.scored[rows, s].astype(float).tolist(),
-                                            out.scored[rows, 1 - s].astype(float).tolist(),
-                                            foul.tolist(), rules, strict=True)]
+        rec = shot_records(s, out.scored[rows, s], out.scored[rows, 1 - s], foul, rules)
         return rec, new.states() if isinstance(states, list) else new
 
     def opening(self, states: Any, strikes0: Strikes, strikes1: Strikes) -> Any:
