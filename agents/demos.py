@@ -26,7 +26,7 @@ from cuegym.agents.base import ShotNoise, Strikes, load_noise
 from cuegym.agents.residual import ResidualSpec, block_rows, in_action_range, residual_strikes
 
 
-def reward_terms(arena: Any, states: list, strikes: Strikes, spec: ResidualSpec
+def reward_terms(arena: Any, states: Any, strikes: Strikes, spec: ResidualSpec
                  ) -> dict[str, np.ndarray]:
     """The env's reward terms of each strike played from its state (nothing is advanced).
 
@@ -67,20 +67,21 @@ def env_reward(game: str, terms: Mapping[str, np.ndarray], weights: Any,
             + shaping * terms["position"])
 
 
-def mean_rewards(arena: Any, rep_states: list, strikes: Strikes, spec: Any, weights: Any,
+def mean_rewards(arena: Any, rep_states: Any, strikes: Strikes, spec: Any, weights: Any,
                  shot_noise: ShotNoise, K: int, per_state: int, rng: np.random.Generator,
                  shaping: float = 0.0) -> np.ndarray:
     """The env's reward of each strike, averaged over ``K`` draws of ``shot_noise``.
 
     ``strikes`` come in blocks of ``per_state`` per position (``rep_states``: the position of
-    each); all strikes of a block meet the same ``K`` draws (common random numbers), so they are
-    compared on equal luck. Returns (len(strikes),) mean rewards.
+    each, a batch or state values); all strikes of a block meet the same ``K`` draws (common
+    random numbers), so they are compared on equal luck. Returns (len(strikes),) mean rewards.
     """
     z = rng.standard_normal((len(strikes) // per_state, K, 5))
     cue = shot_noise.sample(strikes.cue, K, rng, z=np.repeat(z, per_state, axis=0))
     noisy = Strikes(cue.reshape(-1, 5), np.repeat(strikes.cue_ball, K),
                     np.repeat(strikes.place, K, axis=0))
-    terms = reward_terms(arena, [s for s in rep_states for _ in range(K)], noisy, spec)
+    batch = arena.g.batch(rep_states)
+    terms = reward_terms(arena, batch.take(np.repeat(np.arange(len(batch)), K)), noisy, spec)
     return env_reward(spec.game, terms, weights, shaping).reshape(-1, K).mean(1)
 
 
@@ -133,10 +134,10 @@ def planner_demos(renv: Any, n_states: int, *, per_state: int = 32, noise_sample
     while done < n_states:
         obs = renv.reset()
         S = min(len(obs), n_states - done)
-        states, feats = renv._states[:S], renv._feats[:S]
+        states, feats = renv._states.take(np.arange(S)), renv._feats[:S]
         A = np.concatenate([demo_actions(spec, feats[t, :, 0] > 0, N, jitter, rng)
                             for t in range(S)])
-        rep_states = [s for s in states for _ in range(N)]
+        rep_states = states.take(np.repeat(np.arange(S), N))
         rows = block_rows(np.repeat(np.arange(S), N), spec.n_cand)  # N times each block
         strikes = in_action_range(residual_strikes(renv._cands.take(rows),
                                                    np.repeat(feats, N, axis=0), A, spec,
@@ -190,9 +191,8 @@ def choice_demos(cenv: Any, n_states: int, *, noise_samples: int = 4, noise: Any
         S = min(len(obs), n_states - done)
         for a in range(0, S, chunk):
             b = min(S, a + chunk)
-            states = cenv._states[a:b]
             n = b - a
-            rep_states = [s for s in states for _ in range(A)]
+            rep_states = cenv._states.take(np.repeat(np.arange(a, b), A))
             # every menu entry of each state: (n, A) actions, n * A strikes state-major
             strikes = in_action_range(
                 menu_strikes(cenv._cands.take(block_rows(np.arange(a, b), spec.n_cand)),

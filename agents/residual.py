@@ -168,7 +168,7 @@ def candidate_block(arena: Any, state: Any, spec: ResidualSpec) -> tuple[Strikes
 
 
 def residual_strikes(cands: Strikes, feats: np.ndarray, actions: np.ndarray,
-                     spec: ResidualSpec, states: Sequence[Any] | None = None,
+                     spec: ResidualSpec, states: Any = None,
                      arena: Any = None) -> Strikes:
     """Map residual actions ``(T, act_dim)`` onto strikes, given the T states' candidate
     blocks (:func:`candidate_batch`: ``T * n_cand`` strikes, features ``(T, n_cand, N_FEAT)``).
@@ -217,54 +217,56 @@ def in_action_range(strikes: Strikes, action: Any) -> Strikes:
 # ---------------------------------------------------------------------------------------------
 
 
-def kegle_states_from_obs(obs: np.ndarray, arena: Any) -> list:
-    """Rules states (two players) from keglebillard env observations (``envs/kegle.py``
+def kegle_states_from_obs(obs: np.ndarray, arena: Any) -> Any:
+    """A two-player :class:`~cuegym.games.kegle_state.KegleStates` batch (T tables, 0 : 0,
+    player 0 to shoot) from keglebillard env observations ``(T, OBS_DIM)`` (``envs/kegle.py``
     layout: ball x, y / (L/2, W/2), on-table flags, pins, in-hand flags)."""
-    from cuegym.envs.kegle import OBS_INDEX as I
-    from cuegym.rules.keglebillard_game import GameState
+    from cuegym.games.kegle_obs import OBS_INDEX as I
+    from cuegym.games.kegle_state import HAND_CLOTH, HAND_NONE, HAND_SALVO, empty_states
 
+    o = np.asarray(obs, np.float64).reshape(len(obs), -1)
+    out = empty_states(len(o), 2)
     half = np.array([arena.table.length / 2, arena.table.width / 2])
-    out = []
-    for o in np.asarray(obs, np.float64):
-        balls = []
-        for name in ("red", "white", "spotted"):
-            on = o[I[f"{name}_on_table"]] > 0.5
-            balls.append(tuple(np.array([o[I[f"{name}_x"]], o[I[f"{name}_y"]]]) * half)
-                         if on else None)
-        pins = tuple(bool(o[I[k]] > 0.5) for k in ("king_up", "pin1_up", "pin2_up", "pin3_up",
-                                                    "pin4_up"))
-        hand = None
-        if o[I["red_in_hand"]] > 0.5:
-            hand = "salvo" if o[I["in_hand_behind_salvo_line"]] > 0.5 else "cloth"
-            balls[0] = None
-        elif balls[0] is None:  # a finished table (terminal): any consistent state will do
-            hand = "cloth"
-        out.append(GameState(order=(0, 1), scores=(0, 0), to_play=0, balls=tuple(balls),
-                             pins=pins, ball_in_hand=hand, shot=1))
+    for b, name in enumerate(("red", "white", "spotted")):
+        on = o[:, I[f"{name}_on_table"]] > 0.5
+        xy = o[:, [I[f"{name}_x"], I[f"{name}_y"]]] * half
+        out.xy[:, b] = np.where(on[:, None], xy, np.nan)
+    out.pins[:] = o[:, [I[k] for k in ("king_up", "pin1_up", "pin2_up", "pin3_up",
+                                       "pin4_up")]] > 0.5
+    in_hand = o[:, I["red_in_hand"]] > 0.5
+    salvo = o[:, I["in_hand_behind_salvo_line"]] > 0.5
+    # a finished table (terminal) without the red: any consistent state will do
+    out.hand[:] = np.where(in_hand, np.where(salvo, HAND_SALVO, HAND_CLOTH),
+                           np.where(np.isnan(out.xy[:, 0, 0]), HAND_CLOTH, HAND_NONE))
+    out.xy[in_hand, 0] = np.nan
+    out.shot[:] = 1
     return out
 
 
-def golf_states_from_obs(obs: np.ndarray, arena: Any) -> list:
-    """Golfbillard states in the mover's frame (the mover is side 0 there) from env
-    observations (``envs/golf.py`` layout: own balls then the opponent's, x, y / (L/2, W/2)
-    in the side's frame, on-table flags; kader; duty flags)."""
-    from cuegym.envs.golf import OBS_INDEX as I
-    from cuegym.rules.golfbillard import GolfState
+def golf_states_from_obs(obs: np.ndarray, arena: Any) -> Any:
+    """A :class:`~cuegym.rules.golf_arrays.GolfStates` batch in the mover's frame (the mover
+    is side 0 there, in play) from golfbillard env observations ``(T, OBS_DIM)``
+    (``envs/golf.py`` layout: own balls then the opponent's, x, y / (L/2, W/2) in the side's
+    frame, on-table flags; kader; duty flags)."""
+    from cuegym.games.golf_obs import OBS_INDEX as I
+    from cuegym.rules.golf_arrays import empty_states
+    from cuegym.rules.golf_codes import P_PLAY
 
+    o = np.asarray(obs, np.float64).reshape(len(obs), -1)
+    out = empty_states(len(o))
     half = np.array([arena.table.length / 2, arena.table.width / 2])
-    out = []
-    for o in np.asarray(obs, np.float64):
-        xy = np.full((10, 2), np.nan)
-        for k, (who, j) in enumerate([("own", j) for j in range(1, 6)] +
-                                     [("opp", j) for j in range(1, 6)]):
-            if o[I[f"{who}{j}_on_table"]] > 0.5:
-                xy[k] = np.array([o[I[f"{who}{j}_x"]], o[I[f"{who}{j}_y"]]]) * half
-        if np.isnan(xy[:5, 0]).all():  # a finished table: keep one own ball for the aimer
-            xy[0] = (0.0, 0.3)
-        duty = np.zeros(10, bool)
-        duty[:5] = [o[I[f"own{j}_duty"]] > 0.5 for j in range(1, 6)]
-        out.append(GolfState(xy=xy, to_move=0, phase="play", kader=bool(o[I["kader"]] > 0.5),
-                             duty=duty))
+    balls = [f"own{j}" for j in range(1, 6)] + [f"opp{j}" for j in range(1, 6)]
+    on = o[:, [I[f"{b}_on_table"] for b in balls]] > 0.5
+    xy = np.stack([o[:, [I[f"{b}_x"] for b in balls]], o[:, [I[f"{b}_y"] for b in balls]]],
+                  axis=-1) * half
+    out.xy[:] = np.where(on[:, :, None], xy, np.nan)
+    # a finished table: keep one own ball for the aimer
+    out.xy[~on[:, :5].any(axis=1), 0] = (0.0, 0.3)
+    out.phase[:] = P_PLAY
+    out.kader[:] = o[:, I["kader"]] > 0.5
+    out.duty[:, :5] = o[:, [I[f"own{j}_duty"] for j in range(1, 6)]] > 0.5
+    out.winner[:] = -1
+    out.match_winner[:] = -1
     return out
 
 
@@ -310,9 +312,10 @@ def golf_from_frame(strikes: Strikes, sides: np.ndarray) -> Strikes:
 # ---------------------------------------------------------------------------------------------
 
 
-def env_actions(game: str, strikes: Strikes, states: Sequence[Any], arena: Any,
+def env_actions(game: str, strikes: Strikes, states: Any, arena: Any,
                 settings: Any = None) -> np.ndarray:
-    """The env's flat action (``envs/kegle.py``, ``envs/golf.py``) that plays ``strikes``.
+    """The env's flat action (``envs/kegle.py``, ``envs/golf.py``) that plays ``strikes``
+    (T strikes for T states: a batch or per-table state values).
 
     Keglebillard: strike, then the placement mapped into the in-hand area. Golfbillard (states
     and strikes in the mover's frame): strike with phi in the frame, then the struck ball's
@@ -322,23 +325,23 @@ def env_actions(game: str, strikes: Strikes, states: Sequence[Any], arena: Any,
     from cuegym.envs.config import load_settings
 
     settings = settings or load_settings(game)
+    batch = arena.g.batch(states)
     T = len(strikes)
     a = np.zeros((T, 7))
     a[:, :5] = actions_from_strikes(strikes.cue, settings.action)
-    half = np.array([arena.table.length / 2, arena.table.width / 2])
     if game == "keglebillard":
+        from cuegym.games.kegle_state import HAND_NONE, HAND_SALVO
+
         hx, hy = arena.hx, arena.hy
-        for t, st in enumerate(states):
-            if st.ball_in_hand is None or np.isnan(strikes.place[t, 0]):
-                continue
-            x_hi = arena.salvo_x if st.ball_in_hand == "salvo" else hx
-            x, y = strikes.place[t]
-            a[t, 5] = 2.0 * (x + hx) / (x_hi + hx) - 1.0
-            a[t, 6] = 2.0 * (y + hy) / (2 * hy) - 1.0
+        placed = (batch.hand != HAND_NONE) & ~np.isnan(strikes.place[:, 0])
+        x_hi = np.where(batch.hand == HAND_SALVO, arena.salvo_x, hx)
+        x, y = strikes.place[:, 0], strikes.place[:, 1]
+        a[:, 5] = np.where(placed, 2.0 * (x + hx) / (x_hi + hx) - 1.0, 0.0)
+        a[:, 6] = np.where(placed, 2.0 * (y + hy) / (2 * hy) - 1.0, 0.0)
     else:
-        for t, st in enumerate(states):
-            p = st.xy[int(strikes.cue_ball[t])]
-            a[t, 5:7] = np.nan_to_num(p / half)
+        half = np.array([arena.table.length / 2, arena.table.width / 2])
+        p = batch.xy[np.arange(T), np.asarray(strikes.cue_ball, np.int64)]
+        a[:, 5:7] = np.nan_to_num(p / half)
     return np.clip(a, -1.0, 1.0).astype(np.float32)
 
 
@@ -381,7 +384,7 @@ class ResidualVecEnv(_vec_wrapper_base()):
                                    dtype=np.float32)
         act_space = gym.spaces.Box(-1.0, 1.0, (spec.act_dim,), np.float32)
         super().__init__(venv, observation_space=obs_space, action_space=act_space)
-        self._states: list = []
+        self._states: Any = None  # the rules states of the current observations (a batch)
         self._cands = Strikes.empty(0)
         self._feats = np.zeros((venv.num_envs, spec.n_cand, N_FEAT))
 
@@ -404,10 +407,12 @@ class ResidualVecEnv(_vec_wrapper_base()):
         self.venv.step_async(env_actions(self.rspec.game, strikes, self._states, self.arena,
                                          self.settings))
 
-    def _position(self, states: Sequence[Any]) -> np.ndarray:
-        """Golfbillard position value of mover-frame states: own (side 0) minus opponent."""
-        pv = self.arena.position_value
-        return np.array([pv(s.xy, 0) - pv(s.xy, 1) for s in states])
+    def _position(self, states: Any) -> np.ndarray:
+        """(T,) golfbillard position value of a batch of mover-frame states: own (side 0)
+        minus the opponent's."""
+        side = np.zeros(len(states), np.int64)
+        return (self.arena.position_values(states.xy, side)
+                - self.arena.position_values(states.xy, side + 1))
 
     def step_wait(self):
         before = self._states
@@ -415,17 +420,18 @@ class ResidualVecEnv(_vec_wrapper_base()):
         pad = np.zeros(self.rspec.extra_obs, np.float32)
         shaping = self.rspec.shaping if self.rspec.game == "golfbillard" else 0.0
         rew = np.asarray(rew, np.float32).copy()
-        for t, info in enumerate(infos):
-            term = info.get("terminal_observation")
-            if term is None:
-                continue
-            if shaping:
-                after = golf_states_from_obs(term[None], self.arena)
-                delta = float(self._position(after)[0] - self._position([before[t]])[0])
-                info["position_shaping"] = shaping * delta
-                rew[t] += shaping * delta
+        ended = [t for t, info in enumerate(infos) if info.get("terminal_observation") is not None]
+        if ended and shaping:
+            terms = np.stack([infos[t]["terminal_observation"] for t in ended])
+            delta = (self._position(golf_states_from_obs(terms, self.arena))
+                     - self._position(before.take(np.array(ended))))
+            for t, d in zip(ended, delta, strict=True):
+                infos[t]["position_shaping"] = shaping * float(d)
+                rew[t] += shaping * float(d)
+        for t in ended:
             # one-shot episodes end (terminated): candidate features are not needed
-            info["terminal_observation"] = np.concatenate([term, pad]).astype(np.float32)
+            infos[t]["terminal_observation"] = np.concatenate(
+                [infos[t]["terminal_observation"], pad]).astype(np.float32)
         return self._augment(obs), rew, done, infos
 
 
