@@ -29,7 +29,6 @@ the frame of the side to move (its attack goal at +x), as the env's observation 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
