@@ -65,22 +65,20 @@ def error(out, t, code, a, b):
 def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, off_time,
                  off_seq, jammed, before, final, duty_met, left, on0, st, lg, inp, ga, rp, out):
     """Apply the penalised foul's consequences (and nothing else) and settle the stroke; when
-    the turn ends without a foul and the G-14 duty is unmet, apply G-14 instead.
+    the turn ends without a foul and the G-14 duty is unmet, apply G-14 instead (a second
+    pass).
 
-    Kept in one kernel on purpose: a helper that takes the NamedTuples of arrays (``st``,
-    ``inp``, ``ga``, ``out``: up to 48 arrays) pays a reference count per array on every call,
-    which made the referee 25 % slower when this function was split (measured 2026-12-05);
-    the helpers it calls take plain arrays."""
+    Step by step: where each ball goes (goal, put back, restored, into its goal, penalty spot),
+    the G-26 / G-30 penalty spots, game end and turn, then row t of ``out``. The helpers take
+    plain arrays: a call that passes the NamedTuples of arrays (``st``, ``inp``, ``ga``,
+    ``out``: up to 48 arrays) may pay a reference count per array (the referee ran 25 % slower
+    split that way, measured 2026-12-05); the ``out`` writers are inlined for that reason."""
     opp = 1 - s
-    g_att = s
-    gone_all = np.zeros(N_BALLS, np.bool_)  # dropped, off or jammed
-    for i in range(nd):
-        gone_all[db[i]] = True
-    for b in range(N_BALLS):
-        gone_all[b] = gone_all[b] or is_off[b] or jammed[b]
-    moved = np.zeros(N_BALLS, np.bool_)
-    moved_balls(lg.n_events[t], lg.ev_type[t], lg.ev_i[t], lg.ev_j[t], lg.rvw0[t], before, final,
-                gone_all, moved)
+    moved = stroke_moved(lg.n_events[t], lg.ev_type[t], lg.ev_i[t], lg.ev_j[t], lg.rvw0[t],
+                         before, final, db, nd, is_off, jammed)
+    # G-17 exception to "only the first foul": an opponent's ball played off the table (or left
+    # on a cushion, goal cap or cover) always goes into its goal, whatever foul is penalised.
+    opp_off, n_oo, is_opp_off = _opponent_balls_off(opp, is_off, off_time, off_seq)
     xy = np.empty((N_BALLS, 2))
     removed = np.zeros(N_BALLS, np.bool_)
     rtime = np.zeros(N_BALLS)
@@ -91,69 +89,26 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
     on_spot = np.zeros(N_BALLS, np.int64)
     allowed = np.zeros(5, np.bool_)
     order = np.zeros(N_BALLS, np.int64)
-    # G-17 exception to "only the first foul": an opponent's ball played off the table (or left
-    # on a cushion, goal cap or cover) always goes into its goal, whatever foul is penalised.
-    opp_off = np.zeros(N_BALLS, np.int64)
-    n_oo = _opponent_balls_off(opp, is_off, off_time, off_seq, opp_off)
-    is_opp_off = np.zeros(N_BALLS, np.bool_)
-    for i in range(n_oo):
-        is_opp_off[opp_off[i]] = True
     for attempt in range(2):
         xy[:] = final
         removed[:] = False
         to_spot[:] = False
         replaced[:] = False
-        n_into = 0
-        letters = 0
         has = nf > 0
-        if has:
-            letters = KIND_BITS[fk[0], 1 if kader else 0] if fr[0] == F_G18 else RULE_BITS[fr[0]]
+        letters = penalty_letters(fr, fk, nf, kader)
         if not has or not (letters & RA):
-            # G-6, G-7: a dropped ball counts for its side; G-8: an own ball in the own defence
-            # goal is no goal and goes to a penalty spot.
-            for i in range(nd):
-                b = db[i]
-                if b // BALLS_PER_SIDE == s and dg[i] != g_att:
-                    to_spot[b] = True
-                else:
-                    removed[b] = True
-                    rtime[b] = dt[i]
+            count_drops(s, db, dg, dt, nd, removed, rtime, to_spot)  # G-6, G-7, G-8
+        n_into = 0
+        # --- the penalised foul's consequence letters ----------------------------------------
         if has:
-            if letters & RA:
-                for b in range(N_BALLS):  # RA: every ball the stroke moved goes back
-                    if moved[b] and not is_opp_off[b]:  # (those go into their goal, G-17)
-                        xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
-                        replaced[b] = True
-            elif (fr[0] == F_G16 or fr[0] == F_G17) and rp[R_REPLACEOFF] > 0:
-                for b in range(N_BALLS):
-                    if moved[b] and not math.isnan(final[b, 0]) and not is_opp_off[b]:
-                        xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
-                        replaced[b] = True
-            if letters & RF:
-                # G-18 deflect: only the balls the foul displaced go back (the event carries
-                # them); the others, dropped balls included, stay as the stroke left them
+            _put_back(letters, fr[0], rp[R_REPLACEOFF], moved, before, final, is_opp_off, xy,
+                      replaced)
+            if letters & RF:  # G-18 deflect: the balls the foul displaced go back
                 e = int(fd[0, 3])
-                for i in range(inp.inj_rn[t, e]):
-                    b = inp.inj_rb[t, e, i]
-                    removed[b] = False
-                    to_spot[b] = False
-                    xy[b, 0], xy[b, 1] = inp.inj_rxy[t, e, i, 0], inp.inj_rxy[t, e, i, 1]
-                    replaced[b] = True
-            if letters & SPOT and fr[0] != F_G8:
-                for i in range(fnb[0]):
-                    removed[fb[0, i]] = False  # a touched ball that dropped comes out for its spot
-                    to_spot[fb[0, i]] = True
-            if letters & GOAL and fr[0] == F_G18:
-                # G-18 deflect_opponent_ball: the touched opponent's ball goes into its goal
-                for i in range(fnb[0]):
-                    b = fb[0, i]
-                    if b // BALLS_PER_SIDE == opp:
-                        into[n_into] = b
-                        n_into += 1
-                        removed[b] = True
-                        rtime[b] = ft[0]
-            if letters & CS and not removed[c]:
-                to_spot[c] = True
+                _restore(inp.inj_rn[t, e], inp.inj_rb[t, e], inp.inj_rxy[t, e], xy, removed,
+                         to_spot, replaced)
+            n_into = _penalised_balls(letters, fr[0], fb[0], fnb[0], ft[0], opp, c, removed,
+                                      rtime, to_spot, into)
             if letters & PICK:
                 b, err, ev = pick_ball(s, c, xy, ga, int(rp[R_PICK]), inp.pick[t],
                                        inp.draws[t, 0])
@@ -162,27 +117,9 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
                     return
                 if b >= 0:
                     to_spot[b] = True
-        # G-17 (whichever foul came first, G-17 itself included): the opponent's balls played
-        # off the table go into their goal, scored for the opponent, when they left (G-17a).
-        for i in range(n_oo):
-            b = opp_off[i]
-            if not removed[b]:
-                into[n_into] = b
-                n_into += 1
-                removed[b] = True
-                rtime[b] = off_time[b]
-        # Balls off the table, on the rail or jammed that the penalised foul does not deal with
-        # (nor RA brought back) go to a penalty spot of their side.
-        for b in range(N_BALLS):
-            if is_off[b] or jammed[b]:
-                if math.isnan(xy[b, 0]) and not removed[b]:
-                    to_spot[b] = True
-                elif jammed[b] and not replaced[b] and not removed[b]:
-                    to_spot[b] = True
-        for b in range(N_BALLS):
-            if removed[b] or to_spot[b]:
-                xy[b, 0] = np.nan
-                xy[b, 1] = np.nan
+        n_into = _into_their_goal(opp_off, n_oo, off_time, removed, rtime, into, n_into)  # G-17
+        _off_balls_to_spots(is_off, jammed, xy, removed, replaced, to_spot)
+        lift_balls(xy, removed, to_spot)
         if has and letters & RF:
             err, eb, eo = _check_restored(xy, inp.inj_rb[t, int(fd[0, 3])],
                                           inp.inj_rn[t, int(fd[0, 3])], ga)
@@ -190,29 +127,11 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
                 error(out, t, err, eb, eo)
                 return
         # --- G-26: in kader play, a foul stroke with the cue ball lying on a penalty spot ----
-        fouled[:] = st.fouled_spots[t]
-        g26 = -1
-        if kader and has and st.on_spot[t, c] > 0:
-            fouled[s, st.on_spot[t, c] - 1] = True
-            if not removed[c]:
-                g26 = c
-                if not to_spot[c]:
-                    xy[c, 0] = np.nan
-                    xy[c, 1] = np.nan
-                    to_spot[c] = True
-        for b in range(N_BALLS):
-            same = xy[b, 0] == before[b, 0] and xy[b, 1] == before[b, 1]
-            on_spot[b] = st.on_spot[t, b] if same else 0
+        g26 = _cue_on_spot(s, c, kader and has, st.on_spot[t], st.fouled_spots[t], removed,
+                           to_spot, xy, fouled, allowed)
+        kept_on_spot(st.on_spot[t], before, xy, on_spot)
         # --- G-30: place the balls one at a time, the cue ball first ---------------------------
-        n_order = 0
-        for m in range(N_BALLS + 1):
-            b = c if m == 0 else m - 1
-            if to_spot[b] and (m == 0 or b != c):
-                order[n_order] = b
-                n_order += 1
-        if g26 >= 0:
-            for k in range(5):
-                allowed[k] = not fouled[g26 // BALLS_PER_SIDE, k]
+        n_order = spot_order(c, to_spot, order)
         n_sp, used, err, ev, eb = place_on_spots(order, n_order, xy, ga, int(rp[R_SPOT]),
                                                  inp.spot_n[t], inp.spot_choice[t], g26, allowed,
                                                  inp.draws[t, 1:], out.spot_ball[t],
@@ -220,62 +139,29 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
         if err != E_NONE:
             error(out, t, err, ev, eb)
             return
-        left_after = np.zeros(2, np.int64)
-        scored = np.zeros(2, np.int64)
-        for b in range(N_BALLS):
-            if math.isnan(xy[b, 0]):
-                on_spot[b] = 0
-            else:
-                left_after[b // BALLS_PER_SIDE] += 1
-            if removed[b]:
-                scored[b // BALLS_PER_SIDE] += 1
-        valid_own = scored[s]
         # --- G-4 / G-17a: game over ---------------------------------------------------------
+        left_after, scored = count_balls(xy, removed, on_spot)
+        valid_own = scored[s]
         winner = game_winner(s, left_after, n_into, removed, rtime)
         game_over = winner >= 0
         turn_kept = not has and valid_own > 0 and not game_over  # G-1, G-9
         # --- G-14: the defence-triangle duty, checked when the turn ends without a foul -------
         if attempt == 0 and not turn_kept and not game_over and not has and not duty_met:
-            fr[0], ft[0], fk[0], fnb[0] = F_G14, lg.t_end[t], K_DEFENCE, 0
-            fd[0, :] = 0.0
-            for b in range(N_BALLS):
-                if st.duty[t, b] and on0[b]:
-                    fb[0, fnb[0]] = b
-                    fnb[0] += 1
-            nf = 1
+            nf = _defence_foul(lg.t_end[t], st.duty[t], on0, fr, ft, fk, fnb, fb, fd)
             continue
         break
     # --- write the outcome -------------------------------------------------------------------
     out.kader[t] = kader
-    out.n_fouls[t] = nf
-    for i in range(nf):
-        out.f_rule[t, i] = fr[i]
-        out.f_kind[t, i] = fk[i]
-        out.f_time[t, i] = ft[i]
-        out.f_nb[t, i] = fnb[i]
-        out.f_balls[t, i, :] = fb[i]
-        out.f_det[t, i, :] = fd[i]
     out.cons[t] = letters
-    out.n_drops[t] = nd
-    for i in range(nd):
-        out.drop_ball[t, i] = db[i]
-        out.drop_goal[t, i] = dg[i]
-        out.drop_time[t, i] = dt[i]
-    out.scored[t, 0], out.scored[t, 1] = scored[0], scored[1]
-    out.scored_mask[t, :] = removed
-    out.valid_own[t] = valid_own
-    out.replaced[t, :] = replaced
-    out.n_spotted[t] = n_sp
-    out.n_into[t] = n_into
-    out.into_ball[t, :n_into] = into[:n_into]
+    write_fouls(out, t, fr, ft, fk, fnb, fb, fd, nf)
+    write_drops(out, t, db, dg, dt, nd)
+    _write_balls(out, t, xy, on_spot, fouled, replaced, n_sp, removed, scored, valid_own, into,
+                 n_into)
     out.turn_kept[t] = turn_kept
     out.duty_met[t] = duty_met if attempt == 0 else False
     out.left_kader[t] = left
     out.game_over[t] = game_over
     out.winner[t] = winner
-    out.xy[t, :, :] = xy
-    out.on_spot[t, :] = on_spot
-    out.fouled_spots[t, :, :] = fouled
     if inp.spot_n[t] > used:
         note(out, t, N_SPOTS_UNUSED, used)
     if inp.pick[t] >= 0 and not letters & PICK:
@@ -283,9 +169,27 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
 
 
 @nb.njit(cache=True)
-def _opponent_balls_off(opp, is_off, off_time, off_seq, opp_off):
+def stroke_moved(n, ev_type, ev_i, ev_j, rvw0, before, final, db, nd, is_off, jammed):
+    """(N_BALLS,) bool: the balls the stroke moved (see
+    :func:`cuegym.rules.golf_spots.moved_balls`), counting every ball dropped (``db[:nd]``),
+    off the table or jammed."""
+    gone_all = np.zeros(N_BALLS, np.bool_)
+    for i in range(nd):
+        gone_all[db[i]] = True
+    for b in range(N_BALLS):
+        gone_all[b] = gone_all[b] or is_off[b] or jammed[b]
+    moved = np.zeros(N_BALLS, np.bool_)
+    moved_balls(n, ev_type, ev_i, ev_j, rvw0, before, final, gone_all, moved)
+    return moved
+
+
+@nb.njit(cache=True)
+def _opponent_balls_off(opp, is_off, off_time, off_seq):
     """G-17: side ``opp``'s balls played off the table (or left on a cushion, goal cap or
-    cover), by off time and then order of mention, into ``opp_off``; returns their count."""
+    cover), by off time and then order of mention: (N_BALLS,) those balls first, their count,
+    (N_BALLS,) bool which they are."""
+    opp_off = np.zeros(N_BALLS, np.int64)
+    is_opp_off = np.zeros(N_BALLS, np.bool_)
     n_oo = 0
     for _ in range(BALLS_PER_SIDE):
         best = -1
@@ -301,7 +205,240 @@ def _opponent_balls_off(opp, is_off, off_time, off_seq, opp_off):
             break
         opp_off[n_oo] = best
         n_oo += 1
-    return n_oo
+    for i in range(n_oo):
+        is_opp_off[opp_off[i]] = True
+    return opp_off, n_oo, is_opp_off
+
+
+@nb.njit(cache=True)
+def penalty_letters(fr, fk, nf, kader):
+    """The consequence letters (RA | RF | CS | ...) of the penalised foul, the first of
+    ``nf`` (G-19a); a G-18 foul's by its kind ``fk``, in kader play its kader letters (G-25).
+    0 without a foul."""
+    if nf == 0:
+        return 0
+    return KIND_BITS[fk[0], 1 if kader else 0] if fr[0] == F_G18 else RULE_BITS[fr[0]]
+
+
+@nb.njit(cache=True)
+def count_drops(s, db, dg, dt, nd, removed, rtime, to_spot):
+    """G-6, G-7: the drops ``db[:nd]`` (into goal ``dg`` at ``dt`` [s]) count for their side
+    (``removed``, ``rtime``); G-8: side s's ball in its own defence goal is no goal and goes
+    to a penalty spot (``to_spot``)."""
+    g_att = s
+    for i in range(nd):
+        b = db[i]
+        if b // BALLS_PER_SIDE == s and dg[i] != g_att:
+            to_spot[b] = True
+        else:
+            removed[b] = True
+            rtime[b] = dt[i]
+
+
+@nb.njit(cache=True)
+def _put_back(letters, rule, replace_off, moved, before, final, is_opp_off, xy, replaced):
+    """RA: every ball the stroke moved goes back to where it lay ``before``; with the option
+    ``replace_on_off_table`` (``replace_off`` > 0) a G-16 / G-17 foul puts back those still on
+    the table. An opponent's ball off the table (``is_opp_off``) goes into its goal instead
+    (G-17)."""
+    if letters & RA:
+        for b in range(N_BALLS):
+            if moved[b] and not is_opp_off[b]:
+                xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
+                replaced[b] = True
+    elif (rule == F_G16 or rule == F_G17) and replace_off > 0:
+        for b in range(N_BALLS):
+            if moved[b] and not math.isnan(final[b, 0]) and not is_opp_off[b]:
+                xy[b, 0], xy[b, 1] = before[b, 0], before[b, 1]
+                replaced[b] = True
+
+
+@nb.njit(cache=True)
+def _restore(rn, rb, rxy, xy, removed, to_spot, replaced):
+    """RF (G-18 deflect): only the balls the foul displaced go back, ``rb[:rn]`` to ``rxy``
+    (rn, 2) [m] (the injected event carries them); the others, dropped balls included, stay
+    as the stroke left them."""
+    for i in range(rn):
+        b = rb[i]
+        removed[b] = False
+        to_spot[b] = False
+        xy[b, 0], xy[b, 1] = rxy[i, 0], rxy[i, 1]
+        replaced[b] = True
+
+
+@nb.njit(cache=True)
+def _penalised_balls(letters, rule, balls, n_balls, time, opp, c, removed, rtime, to_spot,
+                     into):
+    """SPOT: the foul's balls (``balls[:n_balls]``) to penalty spots (G-8 spots its ball as a
+    drop already); GOAL (G-18 deflect_opponent_ball): the touched opponent's ball into its goal
+    at the foul's ``time`` [s], listed in ``into``; CS: the cue ball c to a penalty spot.
+    Returns how many balls went into their goal."""
+    n_into = 0
+    if letters & SPOT and rule != F_G8:
+        for i in range(n_balls):
+            removed[balls[i]] = False  # a touched ball that dropped comes out for its spot
+            to_spot[balls[i]] = True
+    if letters & GOAL and rule == F_G18:
+        for i in range(n_balls):
+            b = balls[i]
+            if b // BALLS_PER_SIDE == opp:
+                into[n_into] = b
+                n_into += 1
+                removed[b] = True
+                rtime[b] = time
+    if letters & CS and not removed[c]:
+        to_spot[c] = True
+    return n_into
+
+
+@nb.njit(cache=True)
+def _into_their_goal(opp_off, n_oo, off_time, removed, rtime, into, n_into):
+    """G-17 (whichever foul came first, G-17 itself included): the opponent's balls played off
+    the table (``opp_off[:n_oo]``) go into their goal, scored for the opponent, when they left
+    (``off_time`` [s], G-17a); appended to ``into``. Returns how many balls are in ``into``."""
+    for i in range(n_oo):
+        b = opp_off[i]
+        if not removed[b]:
+            into[n_into] = b
+            n_into += 1
+            removed[b] = True
+            rtime[b] = off_time[b]
+    return n_into
+
+
+@nb.njit(cache=True)
+def _off_balls_to_spots(is_off, jammed, xy, removed, replaced, to_spot):
+    """Balls off the table, on the rail or jammed that the penalised foul does not deal with
+    (nor RA brought back) go to a penalty spot of their side."""
+    for b in range(N_BALLS):
+        if is_off[b] or jammed[b]:
+            if math.isnan(xy[b, 0]) and not removed[b]:
+                to_spot[b] = True
+            elif jammed[b] and not replaced[b] and not removed[b]:
+                to_spot[b] = True
+
+
+@nb.njit(cache=True)
+def lift_balls(xy, removed, to_spot):
+    """Lift the balls scored (``removed``) or going to a penalty spot from ``xy`` (NaN)."""
+    for b in range(N_BALLS):
+        if removed[b] or to_spot[b]:
+            xy[b, 0] = np.nan
+            xy[b, 1] = np.nan
+
+
+@nb.njit(cache=True)
+def _cue_on_spot(s, c, foul_in_kader, on_spot0, fouled0, removed, to_spot, xy, fouled, allowed):
+    """G-26: in kader play, a foul stroke (``foul_in_kader``) whose cue ball c lay on a penalty
+    spot (``on_spot0`` (N_BALLS,) spot 1..5 or 0 before the stroke) marks that spot fouled for
+    side s (``fouled`` (2, 5), from ``fouled0``); the cue ball, unless scored, goes to a penalty
+    spot, one of its side's spots not fouled (``allowed`` (5,)). Returns that ball, -1 if none."""
+    fouled[:] = fouled0
+    g26 = -1
+    if foul_in_kader and on_spot0[c] > 0:
+        fouled[s, on_spot0[c] - 1] = True
+        if not removed[c]:
+            g26 = c
+            if not to_spot[c]:
+                xy[c, 0] = np.nan
+                xy[c, 1] = np.nan
+                to_spot[c] = True
+            for k in range(5):
+                allowed[k] = not fouled[g26 // BALLS_PER_SIDE, k]
+    return g26
+
+
+@nb.njit(cache=True)
+def kept_on_spot(on_spot0, before, xy, on_spot):
+    """``on_spot`` (N_BALLS,): the penalty spot of each ball (``on_spot0``) that still lies
+    exactly where it lay ``before``, 0 for the others."""
+    for b in range(N_BALLS):
+        same = xy[b, 0] == before[b, 0] and xy[b, 1] == before[b, 1]
+        on_spot[b] = on_spot0[b] if same else 0
+
+
+@nb.njit(cache=True)
+def spot_order(c, to_spot, order):
+    """G-30: the balls ``to_spot`` in placing order into ``order``: the cue ball c first, then
+    by number. Returns how many."""
+    n_order = 0
+    for m in range(N_BALLS + 1):
+        b = c if m == 0 else m - 1
+        if to_spot[b] and (m == 0 or b != c):
+            order[n_order] = b
+            n_order += 1
+    return n_order
+
+
+@nb.njit(cache=True)
+def count_balls(xy, removed, on_spot):
+    """(2,) each side's balls left on the table (``xy`` not NaN), (2,) each side's balls
+    scored (``removed``); a ball off the table is on no spot (``on_spot`` cleared)."""
+    left_after = np.zeros(2, np.int64)
+    scored = np.zeros(2, np.int64)
+    for b in range(N_BALLS):
+        if math.isnan(xy[b, 0]):
+            on_spot[b] = 0
+        else:
+            left_after[b // BALLS_PER_SIDE] += 1
+        if removed[b]:
+            scored[b // BALLS_PER_SIDE] += 1
+    return left_after, scored
+
+
+@nb.njit(cache=True)
+def _defence_foul(t_end, duty, on0, fr, ft, fk, fnb, fb, fd):
+    """G-14 becomes the only foul (the foul arrays held none), at the stroke's end ``t_end``
+    [s], naming the duty balls (``duty``, on the table before the stroke: ``on0``). Returns
+    the foul count, 1."""
+    fr[0], ft[0], fk[0], fnb[0] = F_G14, t_end, K_DEFENCE, 0
+    fd[0, :] = 0.0
+    for b in range(N_BALLS):
+        if duty[b] and on0[b]:
+            fb[0, fnb[0]] = b
+            fnb[0] += 1
+    return 1
+
+
+@nb.njit(cache=True, inline='always')  # a call passing ``out`` costs (apply_stroke)
+def write_fouls(out, t, fr, ft, fk, fnb, fb, fd, nf):
+    """The ``nf`` fouls (in G-19a order) into row t of ``out``."""
+    out.n_fouls[t] = nf
+    for i in range(nf):
+        out.f_rule[t, i] = fr[i]
+        out.f_kind[t, i] = fk[i]
+        out.f_time[t, i] = ft[i]
+        out.f_nb[t, i] = fnb[i]
+        out.f_balls[t, i, :] = fb[i]
+        out.f_det[t, i, :] = fd[i]
+
+
+@nb.njit(cache=True, inline='always')  # a call passing ``out`` costs (apply_stroke)
+def write_drops(out, t, db, dg, dt, nd):
+    """The ``nd`` drops (ball, goal, time [s]; by time) into row t of ``out``."""
+    out.n_drops[t] = nd
+    for i in range(nd):
+        out.drop_ball[t, i] = db[i]
+        out.drop_goal[t, i] = dg[i]
+        out.drop_time[t, i] = dt[i]
+
+
+@nb.njit(cache=True, inline='always')  # a call passing ``out`` costs (apply_stroke)
+def _write_balls(out, t, xy, on_spot, fouled, replaced, n_sp, removed, scored, valid_own, into,
+                 n_into):
+    """Where the balls ended into row t of ``out``: positions ``xy`` (N_BALLS, 2) [m], penalty
+    spots, balls put back, ``n_sp`` balls spotted; the balls scored (``removed``, ``scored``
+    (2,) per side, ``valid_own`` the shooter's), ``into[:n_into]`` put into their goal."""
+    out.scored[t, 0], out.scored[t, 1] = scored[0], scored[1]
+    out.scored_mask[t, :] = removed
+    out.valid_own[t] = valid_own
+    out.replaced[t, :] = replaced
+    out.n_spotted[t] = n_sp
+    out.n_into[t] = n_into
+    out.into_ball[t, :n_into] = into[:n_into]
+    out.xy[t, :, :] = xy
+    out.on_spot[t, :] = on_spot
+    out.fouled_spots[t, :, :] = fouled
 
 
 @nb.njit(cache=True)

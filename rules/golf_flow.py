@@ -19,7 +19,7 @@ import math
 import numba as nb
 import numpy as np
 
-from .golf_apply import error, game_winner, note
+from .golf_apply import error, game_winner, lift_balls, note, write_drops
 from .golf_arrays import (
     BALLS_PER_SIDE,
     N_BALLS,
@@ -55,7 +55,14 @@ from .golf_codes import (
 )
 from .golf_paths import in_poly, path_max
 from .golf_spots import place_on_spots
-from .golf_stroke import _path, referee_play, table_drops
+from .golf_stroke import (
+    _path,
+    balls_on_table,
+    final_xy,
+    new_drops,
+    referee_play,
+    table_drops,
+)
 
 #: G-3: opening balls whose distances to their attack goals differ by no more than this [m] are
 #: "equal distances" (rounding noise of mirror-image strokes is not a win).
@@ -221,32 +228,68 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     out.winner[t] = -1
     out.overflow[t] = lg.overflow[t]
     out.op_balls[t, 0], out.op_balls[t, 1] = bo[0], bo[1]
-    on0 = np.zeros(N_BALLS, np.bool_)
-    for b in range(N_BALLS):
-        on0[b] = not math.isnan(before[b, 0])
+    on0, _ = balls_on_table(before)
     lost = np.zeros(2, np.bool_)
     off = np.zeros(N_BALLS, np.bool_)
     nf = _opening_fouls(t, st, inp, ga, rp, before, lost, off, out)
     if nf < 0:
         return
     out.n_fouls[t] = nf
-    db = np.zeros(N_BALLS + 1, np.int64)
-    dg = np.zeros(N_BALLS + 1, np.int64)
-    dt = np.zeros(N_BALLS + 1)
+    db, dg, dt = new_drops()
     nd = table_drops(n, lg.ev_type[t], lg.ev_time[t], lg.ev_i[t], lg.ev_j[t], lg.pocket[t],
                      lg.t_end[t], on0, db, dg, dt)
-    out.n_drops[t] = nd
-    for i in range(nd):
-        out.drop_ball[t, i], out.drop_goal[t, i], out.drop_time[t, i] = db[i], dg[i], dt[i]
-    final = np.empty((N_BALLS, 2))
-    for b in range(N_BALLS):
-        for d in range(2):
-            final[b, d] = lg.rvw[t, b, 0, d] if on0[b] else np.nan
+    write_drops(out, t, db, dg, dt, nd)
+    final = final_xy(lg.rvw[t], on0)
+    # where each ball goes: scored for its side, or a penalty spot
     removed = np.zeros(N_BALLS, np.bool_)
     rtime = np.zeros(N_BALLS)
     to_spot = np.zeros(2 * N_BALLS + 2, np.int64)  # in order; a ball may appear twice
-    n_ts = 0
     in_ts = np.zeros(N_BALLS, np.bool_)
+    n_ts = _opening_fates(db, dg, dt, nd, off, out.f_kind[t], out.f_balls[t], nf, removed, rtime,
+                          to_spot, in_ts)
+    # G-3: which opening ball takes the first turn, or a repeat
+    seg = np.empty((n + 2, 8))
+    ok = _opening_balls(t, bo, lost, removed, in_ts, final, lg, inp, prm, ga, seg,
+                        out.op_scored[t], out.op_crossed[t], out.op_dist[t])
+    first, repeat, replaced, reason = _opening_result(out.op_scored[t], ok, out.op_dist[t])
+    out.op_first[t], out.op_repeat[t], out.op_replaced[t], out.op_reason[t] = \
+        first, repeat, replaced, reason
+    # a repeat with balls back, or the balls to penalty spots (G-30)
+    xy = out.xy[t]
+    xy[:, :] = before if replaced else final
+    n_sp = 0
+    if not replaced:
+        lift_balls(xy, removed, in_ts)
+        on_spot = np.zeros(N_BALLS, np.int64)
+        n_sp, used, err, ev, eb = place_on_spots(to_spot, n_ts, xy, ga, int(rp[R_SPOT]),
+                                                 inp.spot_n[t], inp.spot_choice[t], -1,
+                                                 np.zeros(5, np.bool_), inp.draws[t, 1:],
+                                                 out.spot_ball[t], out.spot_k[t], on_spot)
+        if err != E_NONE:
+            error(out, t, err, ev, eb)
+            return
+        if inp.spot_n[t] > used:
+            note(out, t, N_SPOTS_UNUSED, used)
+        add_scored(removed, out.scored_mask[t], out.scored[t])
+    elif inp.spot_n[t] >= 0:
+        note(out, t, N_SPOTS_REPEAT, -1)
+    out.n_spotted[t] = n_sp
+    left_after = np.array([_balls_left(xy, 0), _balls_left(xy, 1)])
+    # G-4, reached only after repeated double scores (no ball goes into its goal at the opening)
+    winner = game_winner(0, left_after, 0, removed, rtime)
+    out.winner[t] = winner
+    out.game_over[t] = winner >= 0
+
+
+@nb.njit(cache=True)
+def _opening_fates(db, dg, dt, nd, off, f_kind, f_balls, nf, removed, rtime, to_spot, in_ts):
+    """G-3: where the opening's balls go. A drop (``db[:nd]`` into goal ``dg`` at ``dt`` [s])
+    into its side's attack goal scores (``removed``, ``rtime``); a drop into the other goal, a
+    ball ``off`` the table or on the rail and the ball of a wrong opener (G-31, the first of
+    the ``nf`` fouls ``f_kind``, ``f_balls``) go to a penalty spot: listed in ``to_spot`` in
+    that order (a ball may appear twice) and marked in ``in_ts``. Returns how many are
+    listed."""
+    n_ts = 0
     for i in range(nd):
         x = db[i]
         if dg[i] == x // BALLS_PER_SIDE:
@@ -262,17 +305,26 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
             n_ts += 1
             in_ts[x] = True
     for i in range(nf):
-        x = out.f_balls[t, i, 0]
-        if out.f_kind[t, i] == K_WRONG_OPENER and not removed[x]:
+        x = f_balls[i, 0]
+        if f_kind[i] == K_WRONG_OPENER and not removed[x]:
             to_spot[n_ts] = x
             n_ts += 1
             in_ts[x] = True
-    seg = np.empty((n + 2, 8))
+    return n_ts
+
+
+@nb.njit(cache=True)
+def _opening_balls(t, bo, lost, removed, in_ts, final, lg, inp, prm, ga, seg, op_scored,
+                   op_crossed, op_dist):
+    """G-3: each side's opening ball ``bo`` (2,) on table t: ``op_scored`` it dropped into its
+    attack goal and its side lost nothing (``lost``), ``op_crossed`` it crossed x = 0 (its path
+    in ``seg``), ``op_dist`` [m] where it stopped from its attack goal (inf when scored or to a
+    penalty spot). Returns (2,) bool: the ball is valid (crossed, nothing lost, not to a
+    spot)."""
     ok = np.zeros(2, np.bool_)
     for s in range(2):
         b = bo[s]
-        sc = removed[b] and not lost[s]
-        out.op_scored[t, s] = sc
+        op_scored[s] = removed[b] and not lost[s]
         sign = 1.0 if s == 0 else -1.0
         gone = removed[b] or in_ts[b]
         if removed[b]:
@@ -280,43 +332,21 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
         else:
             ns = _path(b, t, lg, inp, prm, seg)
             crossed = path_max(seg, ns, sign, 0.0) > 0.0
-        out.op_crossed[t, s] = crossed
-        out.op_dist[t, s] = np.inf if gone else math.hypot(final[b, 0] - ga.goals[s, 0],
-                                                           final[b, 1] - ga.goals[s, 1])
+        op_crossed[s] = crossed
+        op_dist[s] = np.inf if gone else math.hypot(final[b, 0] - ga.goals[s, 0],
+                                                    final[b, 1] - ga.goals[s, 1])
         ok[s] = crossed and not lost[s] and not in_ts[b]
-    first, repeat, replaced, reason = _opening_result(out.op_scored[t], ok, out.op_dist[t])
-    out.op_first[t], out.op_repeat[t], out.op_replaced[t], out.op_reason[t] = \
-        first, repeat, replaced, reason
-    xy = out.xy[t]
-    xy[:, :] = before if replaced else final
-    n_sp = 0
-    if not replaced:
-        for x in range(N_BALLS):
-            if removed[x] or in_ts[x]:
-                xy[x, 0] = np.nan
-                xy[x, 1] = np.nan
-        on_spot = np.zeros(N_BALLS, np.int64)
-        n_sp, used, err, ev, eb = place_on_spots(to_spot, n_ts, xy, ga, int(rp[R_SPOT]),
-                                                 inp.spot_n[t], inp.spot_choice[t], -1,
-                                                 np.zeros(5, np.bool_), inp.draws[t, 1:],
-                                                 out.spot_ball[t], out.spot_k[t], on_spot)
-        if err != E_NONE:
-            error(out, t, err, ev, eb)
-            return
-        if inp.spot_n[t] > used:
-            note(out, t, N_SPOTS_UNUSED, used)
-        for x in range(N_BALLS):
-            out.scored_mask[t, x] = removed[x]
-            if removed[x]:
-                out.scored[t, x // BALLS_PER_SIDE] += 1
-    if replaced and inp.spot_n[t] >= 0:
-        note(out, t, N_SPOTS_REPEAT, -1)
-    out.n_spotted[t] = n_sp
-    left_after = np.array([_balls_left(xy, 0), _balls_left(xy, 1)])
-    # G-4, reached only after repeated double scores (no ball goes into its goal at the opening)
-    winner = game_winner(0, left_after, 0, removed, rtime)
-    out.winner[t] = winner
-    out.game_over[t] = winner >= 0
+    return ok
+
+
+@nb.njit(cache=True)
+def add_scored(removed, scored_mask, scored):
+    """The balls ``removed`` (N_BALLS,) into ``scored_mask``, and counted per side into
+    ``scored`` (2,)."""
+    for x in range(N_BALLS):
+        scored_mask[x] = removed[x]
+        if removed[x]:
+            scored[x // BALLS_PER_SIDE] += 1
 
 
 @nb.njit(cache=True)

@@ -42,6 +42,7 @@ from .golf_codes import (
     D_PLAIN,
     D_PLAYED_OPP,
     E_DEFLECT_NEEDS,
+    E_NONE,
     E_NOT_ON_TABLE,
     E_RESTORE_NOT_ON_TABLE,
     F_G8,
@@ -356,24 +357,19 @@ def _goal_and_off_table_fouls(s, db, dg, dt, nd, is_off, off_time, off_seq, fr, 
 def referee_play(t, st, lg, inp, ga, rp, prm, out):
     """Referee the play stroke of table t: write row t of ``out`` (OutcomeArrays).
 
-    One kernel on purpose, section by section in the rules' order: a helper that takes the
-    NamedTuples of arrays (``st``, ``lg``, ``inp``, ``ga``, ``out``) pays a reference count per
-    array on every call (the referee ran 25 % slower split into such helpers, measured
-    2026-12-05); the helpers called here on every stroke take plain arrays."""
+    Step by step in the rules' order: what physics produced and the injected events, each foul
+    (into the foul arrays ``fr`` .. ``fd``, ``nf`` of them; sorted in G-19a order), the G-21
+    kader duty, the G-14 defence duty over the turn, then :func:`apply_stroke`. The helpers
+    take plain arrays where they can: one that takes the NamedTuples of arrays (``st``, ``lg``,
+    ``inp``, ``ga``, ``out``) may pay a reference count per array on every call."""
     s = st.to_move[t]
-    opp = 1 - s
     g_att, g_def = s, 1 - s
     before = st.xy[t]
     c = inp.cue_ball[t, 0]
     n = lg.n_events[t]
     ev_type, ev_time, ev_i, ev_j = lg.ev_type[t], lg.ev_time[t], lg.ev_i[t], lg.ev_j[t]
     seg = np.empty((n + 2, 8))
-    on0 = np.zeros(N_BALLS, np.bool_)
-    cnt = np.zeros(2, np.int64)
-    for b in range(N_BALLS):
-        on0[b] = not math.isnan(before[b, 0])
-        if on0[b]:
-            cnt[b // BALLS_PER_SIDE] += 1
+    on0, cnt = balls_on_table(before)
     out.opening[t] = False
     out.shooter[t] = s
     out.cue_ball[t] = c
@@ -385,151 +381,45 @@ def referee_play(t, st, lg, inp, ga, rp, prm, out):
     kader = st.kader[t] or cnt[0] == 1 or cnt[1] == 1  # G-20
     if lg.overflow[t] > 0:
         note(out, t, N_LIMIT_EVENTS + lg.overflow[t] - 1, -1)
-    fr = np.zeros(MAX_FOULS, np.int64)
-    ft = np.zeros(MAX_FOULS)
-    fk = np.zeros(MAX_FOULS, np.int64)
-    fnb = np.zeros(MAX_FOULS, np.int64)
-    fb = np.full((MAX_FOULS, N_BALLS), -1, np.int64)
-    fd = np.zeros((MAX_FOULS, 4))
+    fr, ft, fk, fnb, fb, fd = new_fouls()
     nf = 0
 
-    # --- what physics produced ----------------------------------------------------------------
-    db = np.zeros(N_BALLS + 1, np.int64)
-    dg = np.zeros(N_BALLS + 1, np.int64)
-    dt = np.zeros(N_BALLS + 1)
+    # --- what physics produced, and what it cannot know (injected events) --------------------
+    db, dg, dt = new_drops()
     nd = table_drops(n, ev_type, ev_time, ev_i, ev_j, lg.pocket[t], lg.t_end[t], on0, db, dg,
                      dt)
-    final = np.empty((N_BALLS, 2))
-    for b in range(N_BALLS):
-        for d in range(2):
-            final[b, d] = lg.rvw[t, b, 0, d] if on0[b] else np.nan
-    off_time = np.full(N_BALLS, np.inf)
-    off_seq = np.zeros(N_BALLS, np.int64)
-    is_off = np.zeros(N_BALLS, np.bool_)
-    jammed = np.zeros(N_BALLS, np.bool_)
-    n_off = 0
-    for e in range(inp.inj_n[t]):
-        typ = inp.inj_type[t, e]
-        b = inp.inj_ball[t, e]
-        tm = inp.inj_time[t, e]
-        if b >= 0 and not on0[b]:
-            error(out, t, E_NOT_ON_TABLE, b, 1)
-            return
-        if typ == I_OFF or typ == I_RAIL:
-            if not is_off[b]:
-                is_off[b] = True
-                off_seq[b] = n_off
-                n_off += 1
-                off_time[b] = tm
-            elif tm < off_time[b]:
-                off_time[b] = tm
-        elif typ == I_RETURN:
-            note(out, t, N_RAIL_RETURN, b)
-        elif typ == I_FALL:
-            note(out, t, N_FALL, b)
-        elif typ == I_JAM:
-            g = inp.inj_goal[t, e]
-            if g < 0:
-                note(out, t, N_JAM_FREED, b)
-            elif g == g_def:  # any ball, own or opponent's (G-19: the shooter's defence goal)
-                jammed[b] = True
-                nf = _add_ball_foul(fr, ft, fk, fnb, fb, fd, nf, F_G19, tm, K_JAM, D_PLAIN, 0, 0,
-                                    b)
-            else:  # between a goal's caps without touching the cloth: it counts as a drop
-                m = 0
-                for i in range(nd):
-                    if db[i] != b:
-                        db[m], dg[m], dt[m] = db[i], dg[i], dt[i]
-                        m += 1
-                db[m], dg[m], dt[m] = b, g, tm
-                nd = m + 1
-                sort_drops(db, dg, dt, nd)
-        elif typ == I_FOUL:
-            kind = inp.inj_kind[t, e]
-            need = -1
-            if kind == K_DEFLECT_OWN:
-                need = s
-            elif kind == K_DEFLECT_OPP:
-                need = opp
-            if need >= 0 and (b < 0 or b // BALLS_PER_SIDE != need):
-                error(out, t, E_DEFLECT_NEEDS, kind, b)
-                return
-            for i in range(inp.inj_rn[t, e]):
-                if not on0[inp.inj_rb[t, e, i]]:
-                    error(out, t, E_RESTORE_NOT_ON_TABLE, inp.inj_rb[t, e, i], 0)
-                    return
-            k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G18, tm, kind, D_INJECTED, 0, 0)
-            if k >= 0:
-                fd[k, 3] = e  # its event: the balls an RF foul puts back
-                if b >= 0:
-                    fb[k, 0] = b
-                    fnb[k] = 1
-                nf += 1
-    dropped = np.zeros(N_BALLS, np.bool_)
-    for i in range(nd):
-        dropped[db[i]] = True
-    gone = np.zeros(N_BALLS, np.bool_)  # dropped or off (G-15, G-21, G-14)
-    for b in range(N_BALLS):
-        gone[b] = dropped[b] or is_off[b]
-        if gone[b] or jammed[b]:
-            final[b, 0] = np.nan
-            final[b, 1] = np.nan
+    final = final_xy(lg.rvw[t], on0)
+    is_off, off_time, off_seq, jammed = new_off_table()
+    nd, nf, ok = _injected_events(t, s, on0, inp, out, db, dg, dt, nd, is_off, off_time, off_seq,
+                                  jammed, fr, ft, fk, fnb, fb, fd, nf)
+    if not ok:
+        return
+    gone = lift_gone(db, nd, is_off, jammed, final)
 
-    # G-2: only own balls may be struck; striking the opponent's is a G-18 foul.
-    if c // BALLS_PER_SIDE != s:
-        nf = _add_ball_foul(fr, ft, fk, fnb, fb, fd, nf, F_G18, 0.0, K_PLAYED_OPP,
-                            D_PLAYED_OPP, 0, 0, c)
-    # G-31: partners alternate; out-of-order play is a G-18 foul.
-    player = inp.players[t, 0]
-    if rp[R_DUO] > 0 and player >= 0 and player != st.partner[t, s]:
-        k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G18, 0.0, K_OUT_OF_TURN, D_OUT_OF_TURN,
-                     player, st.partner[t, s])
-        if k >= 0:
-            nf += 1
+    # --- G-2 an opponent's ball struck; G-31 a partner out of turn ---------------------------
+    nf = _turn_order_fouls(s, c, rp[R_DUO], inp.players[t, 0], st.partner[t, s], fr, ft, fk,
+                           fnb, fb, fd, nf)
 
     # --- the cue ball's initial direction and first contact ----------------------------------
     pcx, pcy = before[c, 0], before[c, 1]
-    v0x, v0y = lg.rvw0[t, c, 1, 0], lg.rvw0[t, c, 1, 1]
-    speed0 = math.hypot(v0x, v0y)
-    if speed0 > 1e-9:
-        d0x = v0x / max(speed0, 1e-300)
-        d0y = v0y / max(speed0, 1e-300)
-    else:
-        phi = inp.cue[t, 0, 1] * (math.pi / 180.0)
-        d0x, d0y = math.cos(phi), math.sin(phi)
+    d0x, d0y, speed0 = initial_direction(lg.rvw0[t, c, 1, 0], lg.rvw0[t, c, 1, 1],
+                                         inp.cue[t, 0, 1])
     theta = inp.cue[t, 0, 2]
     fc_type, fc_time, fc_other = first_contact(n, ev_type, ev_time, ev_i, ev_j, c)
-    t_stop = fc_time
-    for i in range(nd):
-        if db[i] == c and dt[i] < t_stop:
-            t_stop = dt[i]
+    t_stop = heading_stop(c, fc_time, db, dt, nd)
     direct = direct_goal_attempt(pcx, pcy, d0x, d0y, g_att, ga)
 
     # --- G-10 hard / raised-cue stroke from below the stroke line ----------------------------
-    below = (in_poly(ga.polys, ga.nv, ga.below[g_att, 0], pcx, pcy)
-             or in_poly(ga.polys, ga.nv, ga.below[g_att, 1], pcx, pcy)) \
-        and not on_line(ga.stroke_line[g_att], pcx, pcy, ga.eps) \
-        and not in_poly(ga.polys, ga.nv, ga.small_in[g_att], pcx, pcy)
-    if below and (direct or rp[R_G10ANY] > 0):
-        hard = speed0 >= rp[R_HARD]
-        against_cap = fc_type == EV_BALL_POST and (fc_other == ga.goal_caps[g_att, 0]
-                                                   or fc_other == ga.goal_caps[g_att, 1])
-        raised = theta >= rp[R_RAISED] and (toward_goal_cap(pcx, pcy, d0x, d0y, g_att, ga)
-                                            or against_cap)
-        if hard or raised:
-            ns = _path(c, t, lg, inp, prm, seg)
-            if not _masse_or_pique(c, t_stop, d0x, d0y, n, ev_type, ev_time, ev_i,
-                                   lg.ev_state[t], lg.rvw0[t], inp.physics[t], seg, ns,
-                                   rp[R_MASSE]):
-                nf = _add_ball_foul(fr, ft, fk, fnb, fb, fd, nf, F_G10, 0.0,
-                                    K_HARD if hard else K_RAISED, D_PLAIN, speed0, theta, c)
+    if below_stroke_line(pcx, pcy, g_att, ga) and (direct or rp[R_G10ANY] > 0):
+        kind = hard_or_raised(pcx, pcy, d0x, d0y, speed0, theta, fc_type, fc_other, g_att, ga,
+                              rp)
+        if kind >= 0 and not _cue_turned(t, c, t_stop, d0x, d0y, lg, inp, prm, seg,
+                                         rp[R_MASSE]):
+            nf = _add_ball_foul(fr, ft, fk, fnb, fb, fd, nf, F_G10, 0.0, kind, D_PLAIN, speed0,
+                                theta, c)
 
     # --- G-11 vliegeren ----------------------------------------------------------------------
-    for k2 in range(2):
-        if in_poly(ga.polys, ga.nv, ga.strip[k2], pcx, pcy) and fc_type == EV_BALL_CUSHION \
-                and fc_other == ga.strip_cushion[k2]:
-            nf = _add_ball_foul(fr, ft, fk, fnb, fb, fd, nf, F_G11, 0.0, K_VLIEGEREN, D_PLAIN,
-                                k2, 0, c)
+    nf = _vliegeren(c, pcx, pcy, fc_type, fc_other, ga, fr, ft, fk, fnb, fb, fd, nf)
 
     # --- G-13 push: struck into what the cue ball is frozen to -------------------------------
     nf = _push(t, c, pcx, pcy, d0x, d0y, direct, g_att, before, rp[R_GAP], ga, fr, ft, fk, fnb,
@@ -537,13 +427,7 @@ def referee_play(t, st, lg, inp, ga, rp, prm, out):
                final, gone)
 
     # --- G-12 own ball directly onto own ball ------------------------------------------------
-    if fc_type == EV_BALL_BALL and fc_other // BALLS_PER_SIDE == s and c // BALLS_PER_SIDE == s:
-        k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G12, fc_time, K_OWN_BALL, D_PLAIN, 0, 0)
-        if k >= 0:
-            fb[k, 0] = c
-            fb[k, 1] = fc_other
-            fnb[k] = 2
-            nf += 1
+    nf = _own_ball_first(s, c, fc_type, fc_time, fc_other, fr, ft, fk, fnb, fb, fd, nf)
 
     # --- G-8 own ball into the own defence goal; G-16 / G-17 balls off the table or on the rail
     nf = _goal_and_off_table_fouls(s, db, dg, dt, nd, is_off, off_time, off_seq, fr, ft, fk,
@@ -562,26 +446,302 @@ def referee_play(t, st, lg, inp, ga, rp, prm, out):
     sort_fouls(fr, ft, fk, fnb, fb, fd, nf)
 
     # --- G-14 progress over the turn ---------------------------------------------------------
-    duty_met = st.duty_met[t]
-    if not duty_met:
-        any_duty = False
-        one = np.empty(1, np.int64)
-        one[0] = ga.great_in[g_def]
-        for b in range(N_BALLS):
-            if st.duty[t, b] and on0[b]:
-                any_duty = True
-                if gone[b]:
-                    duty_met = True
-                    break
-                ns = _path(b, t, lg, inp, prm, seg)
-                if path_leaves(seg, ns, ga.polys, ga.nv, ga.lines, one, 1):
-                    duty_met = True
-                    break
-        if not any_duty:
-            duty_met = True
+    duty_met = st.duty_met[t] or _duty_met_now(t, st.duty[t], on0, gone, g_def, lg, inp, prm,
+                                               ga, seg)
 
     apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is_off, off_time,
                  off_seq, jammed, before, final, duty_met, left, on0, st, lg, inp, ga, rp, out)
+
+
+@nb.njit(cache=True)
+def balls_on_table(xy):
+    """(N_BALLS,) bool: the balls of ``xy`` (N_BALLS, 2) [m] on the table (not NaN); (2,) how
+    many each side has there."""
+    on = np.zeros(N_BALLS, np.bool_)
+    cnt = np.zeros(2, np.int64)
+    for b in range(N_BALLS):
+        on[b] = not math.isnan(xy[b, 0])
+        if on[b]:
+            cnt[b // BALLS_PER_SIDE] += 1
+    return on, cnt
+
+
+@nb.njit(cache=True)
+def new_fouls():
+    """Empty foul arrays of one stroke (see :func:`add_foul`): rule, time [s], kind, ball count
+    (MAX_FOULS,), balls (MAX_FOULS, N_BALLS) padded with -1, detail (MAX_FOULS, 4)."""
+    fr = np.zeros(MAX_FOULS, np.int64)
+    ft = np.zeros(MAX_FOULS)
+    fk = np.zeros(MAX_FOULS, np.int64)
+    fnb = np.zeros(MAX_FOULS, np.int64)
+    fb = np.full((MAX_FOULS, N_BALLS), -1, np.int64)
+    fd = np.zeros((MAX_FOULS, 4))
+    return fr, ft, fk, fnb, fb, fd
+
+
+@nb.njit(cache=True)
+def new_drops():
+    """Empty drop arrays of one stroke (see :func:`table_drops`): ball, goal, time [s], each
+    (N_BALLS + 1,)."""
+    return np.zeros(N_BALLS + 1, np.int64), np.zeros(N_BALLS + 1, np.int64), np.zeros(N_BALLS + 1)
+
+
+@nb.njit(cache=True)
+def new_off_table():
+    """Empty arrays of the balls that left the cloth in one stroke, each (N_BALLS,): off the
+    table or on the rail (bool), when [s] (inf), order of mention; jammed (bool)."""
+    return (np.zeros(N_BALLS, np.bool_), np.full(N_BALLS, np.inf), np.zeros(N_BALLS, np.int64),
+            np.zeros(N_BALLS, np.bool_))
+
+
+@nb.njit(cache=True)
+def final_xy(rvw, on):
+    """(N_BALLS, 2) where the stroke left each ball [m] (``rvw`` (N_BALLS, 3, 2) the physics
+    end state); NaN for a ball not ``on`` the table before it."""
+    final = np.empty((N_BALLS, 2))
+    for b in range(N_BALLS):
+        for d in range(2):
+            final[b, d] = rvw[b, 0, d] if on[b] else np.nan
+    return final
+
+
+@nb.njit(cache=True)
+def _injected_events(t, s, on0, inp, out, db, dg, dt, nd, is_off, off_time, off_seq, jammed,
+                     fr, ft, fk, fnb, fb, fd, nf):
+    """Table t's injected events (``inp.inj_*``, what physics cannot know) in order: balls off
+    the table or on the rail (``is_off``, ``off_time`` [s], ``off_seq``), notes for rail
+    returns, falls and freed jams, jams (``jammed``: G-19 in the shooter's defence goal, a drop
+    in the other) and G-18 fouls. Returns (drop count, foul count, ok); not ok after an input
+    error was written to ``out``."""
+    g_def = 1 - s
+    n_off = 0
+    for e in range(inp.inj_n[t]):
+        typ = inp.inj_type[t, e]
+        b = inp.inj_ball[t, e]
+        tm = inp.inj_time[t, e]
+        if b >= 0 and not on0[b]:
+            error(out, t, E_NOT_ON_TABLE, b, 1)
+            return nd, nf, False
+        if typ == I_OFF or typ == I_RAIL:
+            n_off = _mark_off(b, tm, is_off, off_time, off_seq, n_off)
+        elif typ == I_RETURN:
+            note(out, t, N_RAIL_RETURN, b)
+        elif typ == I_FALL:
+            note(out, t, N_FALL, b)
+        elif typ == I_JAM:
+            g = inp.inj_goal[t, e]
+            if g < 0:
+                note(out, t, N_JAM_FREED, b)
+            elif g == g_def:  # any ball, own or opponent's (G-19: the shooter's defence goal)
+                jammed[b] = True
+                nf = _add_ball_foul(fr, ft, fk, fnb, fb, fd, nf, F_G19, tm, K_JAM, D_PLAIN, 0, 0,
+                                    b)
+            else:  # between a goal's caps without touching the cloth: it counts as a drop
+                nd = _jam_drop(b, g, tm, db, dg, dt, nd)
+        elif typ == I_FOUL:
+            kind = inp.inj_kind[t, e]
+            err, ea, eb = _injected_foul_error(s, b, kind, on0, inp.inj_rb[t, e],
+                                               inp.inj_rn[t, e])
+            if err != E_NONE:
+                error(out, t, err, ea, eb)
+                return nd, nf, False
+            k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G18, tm, kind, D_INJECTED, 0, 0)
+            if k >= 0:
+                fd[k, 3] = e  # its event: the balls an RF foul puts back
+                if b >= 0:
+                    fb[k, 0] = b
+                    fnb[k] = 1
+                nf += 1
+    return nd, nf, True
+
+
+@nb.njit(cache=True)
+def _mark_off(b, tm, is_off, off_time, off_seq, n_off):
+    """Ball b went off the table or onto the rail at ``tm`` [s]: its first mention sets its
+    order (``off_seq``), its earliest time counts (``off_time``). Returns how many balls are
+    off."""
+    if not is_off[b]:
+        is_off[b] = True
+        off_seq[b] = n_off
+        n_off += 1
+        off_time[b] = tm
+    elif tm < off_time[b]:
+        off_time[b] = tm
+    return n_off
+
+
+@nb.njit(cache=True)
+def _jam_drop(b, g, tm, db, dg, dt, nd):
+    """Ball b jammed between goal g's caps at ``tm`` [s] counts as its drop into g (replacing
+    a drop of b physics saw); the drops stay by time. Returns the drop count."""
+    m = 0
+    for i in range(nd):
+        if db[i] != b:
+            db[m], dg[m], dt[m] = db[i], dg[i], dt[i]
+            m += 1
+    db[m], dg[m], dt[m] = b, g, tm
+    nd = m + 1
+    sort_drops(db, dg, dt, nd)
+    return nd
+
+
+@nb.njit(cache=True)
+def _injected_foul_error(s, b, kind, on0, rb, rn):
+    """An injected G-18 foul's input error: a deflect foul that does not name a ball of the side
+    its kind needs, or a ball to put back (``rb[:rn]``) that was not on the table (``on0``).
+    Returns (error code, value, value), E_NONE when fine."""
+    need = -1
+    if kind == K_DEFLECT_OWN:
+        need = s
+    elif kind == K_DEFLECT_OPP:
+        need = 1 - s
+    if need >= 0 and (b < 0 or b // BALLS_PER_SIDE != need):
+        return E_DEFLECT_NEEDS, kind, b
+    for i in range(rn):
+        if not on0[rb[i]]:
+            return E_RESTORE_NOT_ON_TABLE, rb[i], 0
+    return E_NONE, 0, 0
+
+
+@nb.njit(cache=True)
+def lift_gone(db, nd, is_off, jammed, final):
+    """(N_BALLS,) bool: the balls that dropped (``db[:nd]``) or went off the table (G-15,
+    G-21, G-14); those and the jammed balls are lifted from ``final`` (NaN)."""
+    dropped = np.zeros(N_BALLS, np.bool_)
+    for i in range(nd):
+        dropped[db[i]] = True
+    gone = np.zeros(N_BALLS, np.bool_)
+    for b in range(N_BALLS):
+        gone[b] = dropped[b] or is_off[b]
+        if gone[b] or jammed[b]:
+            final[b, 0] = np.nan
+            final[b, 1] = np.nan
+    return gone
+
+
+@nb.njit(cache=True)
+def _turn_order_fouls(s, c, duo, player, partner, fr, ft, fk, fnb, fb, fd, nf):
+    """G-18 fouls of who struck what: G-2 the cue ball ``c`` is not side ``s``'s; G-31 (duos,
+    ``duo`` > 0) the ``player`` who struck is not the due ``partner`` (-1: not given). Returns
+    the new foul count."""
+    # G-2: only own balls may be struck; striking the opponent's is a G-18 foul.
+    if c // BALLS_PER_SIDE != s:
+        nf = _add_ball_foul(fr, ft, fk, fnb, fb, fd, nf, F_G18, 0.0, K_PLAYED_OPP,
+                            D_PLAYED_OPP, 0, 0, c)
+    # G-31: partners alternate; out-of-order play is a G-18 foul.
+    if duo > 0 and player >= 0 and player != partner:
+        k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G18, 0.0, K_OUT_OF_TURN, D_OUT_OF_TURN,
+                     player, partner)
+        if k >= 0:
+            nf += 1
+    return nf
+
+
+@nb.njit(cache=True)
+def initial_direction(v0x, v0y, phi):
+    """The cue ball's initial heading: (dx, dy) the unit vector of its velocity (v0x, v0y)
+    [m/s] at t = 0, or of the cue's direction ``phi`` [deg] when it did not move; and its
+    speed [m/s]."""
+    speed0 = math.hypot(v0x, v0y)
+    if speed0 > 1e-9:
+        d0x = v0x / max(speed0, 1e-300)
+        d0y = v0y / max(speed0, 1e-300)
+    else:
+        phi = phi * (math.pi / 180.0)
+        d0x, d0y = math.cos(phi), math.sin(phi)
+    return d0x, d0y, speed0
+
+
+@nb.njit(cache=True)
+def heading_stop(c, fc_time, db, dt, nd):
+    """When the cue ball's heading stops counting for G-10 [s]: its first contact
+    (``fc_time``) or its drop (among ``db[:nd]``, at ``dt``), whichever is first."""
+    t_stop = fc_time
+    for i in range(nd):
+        if db[i] == c and dt[i] < t_stop:
+            t_stop = dt[i]
+    return t_stop
+
+
+@nb.njit(cache=True)
+def below_stroke_line(px, py, g, ga):
+    """G-10: (px, py) [m] lies below goal g's stroke line: in one of its two regions, not on
+    the line itself and not in the small triangle."""
+    return (in_poly(ga.polys, ga.nv, ga.below[g, 0], px, py)
+            or in_poly(ga.polys, ga.nv, ga.below[g, 1], px, py)) \
+        and not on_line(ga.stroke_line[g], px, py, ga.eps) \
+        and not in_poly(ga.polys, ga.nv, ga.small_in[g], px, py)
+
+
+@nb.njit(cache=True)
+def hard_or_raised(px, py, dx, dy, speed0, theta, fc_type, fc_other, g, ga, rp):
+    """G-10: the foul kind of a stroke from below goal g's stroke line at (px, py) [m] with
+    heading (dx, dy), speed ``speed0`` [m/s] and cue elevation ``theta`` [deg]: K_HARD (speed
+    of at least R_HARD), K_RAISED (elevation of at least R_RAISED toward a goal cap, or a first
+    contact ``fc_type`` / ``fc_other`` with one), -1 neither."""
+    if speed0 >= rp[R_HARD]:
+        return K_HARD
+    against_cap = fc_type == EV_BALL_POST and (fc_other == ga.goal_caps[g, 0]
+                                               or fc_other == ga.goal_caps[g, 1])
+    if theta >= rp[R_RAISED] and (toward_goal_cap(px, py, dx, dy, g, ga) or against_cap):
+        return K_RAISED
+    return -1
+
+
+@nb.njit(cache=True)
+def _cue_turned(t, c, t_stop, dx, dy, lg, inp, prm, seg, masse_deg):
+    """G-10 exemption: table t's cue ball c turned from its heading (dx, dy) by ``masse_deg``
+    or more, or reversed, before ``t_stop`` [s] (a masse or pique; see
+    :func:`_masse_or_pique`). ``seg`` is the path buffer."""
+    ns = _path(c, t, lg, inp, prm, seg)
+    return _masse_or_pique(c, t_stop, dx, dy, lg.n_events[t], lg.ev_type[t], lg.ev_time[t],
+                           lg.ev_i[t], lg.ev_state[t], lg.rvw0[t], inp.physics[t], seg, ns,
+                           masse_deg)
+
+
+@nb.njit(cache=True)
+def _vliegeren(c, pcx, pcy, fc_type, fc_other, ga, fr, ft, fk, fnb, fb, fd, nf):
+    """G-11: the cue ball c lay at (pcx, pcy) [m] in a long-cushion strip and its first contact
+    is that strip's cushion. Returns the new foul count."""
+    for k2 in range(2):
+        if in_poly(ga.polys, ga.nv, ga.strip[k2], pcx, pcy) and fc_type == EV_BALL_CUSHION \
+                and fc_other == ga.strip_cushion[k2]:
+            nf = _add_ball_foul(fr, ft, fk, fnb, fb, fd, nf, F_G11, 0.0, K_VLIEGEREN, D_PLAIN,
+                                k2, 0, c)
+    return nf
+
+
+@nb.njit(cache=True)
+def _own_ball_first(s, c, fc_type, fc_time, fc_other, fr, ft, fk, fnb, fb, fd, nf):
+    """G-12: side s's cue ball c first touched (at ``fc_time`` [s]) another own ball, before
+    any cushion, cap or opponent's ball. Returns the new foul count."""
+    if fc_type == EV_BALL_BALL and fc_other // BALLS_PER_SIDE == s and c // BALLS_PER_SIDE == s:
+        k = add_foul(fr, ft, fk, fnb, fb, fd, nf, F_G12, fc_time, K_OWN_BALL, D_PLAIN, 0, 0)
+        if k >= 0:
+            fb[k, 0] = c
+            fb[k, 1] = fc_other
+            fnb[k] = 2
+            nf += 1
+    return nf
+
+
+@nb.njit(cache=True)
+def _duty_met_now(t, duty, on0, gone, g_def, lg, inp, prm, ga, seg):
+    """G-14: table t's stroke met the defence duty of the turn: a duty ball (``duty`` (N_BALLS,)
+    bool, on the table before the stroke) dropped, went off the table or left the great
+    defence triangle of goal ``g_def``; met too when no ball carries the duty."""
+    one = np.empty(1, np.int64)
+    one[0] = ga.great_in[g_def]
+    any_duty = False
+    for b in range(N_BALLS):
+        if duty[b] and on0[b]:
+            any_duty = True
+            if gone[b]:
+                return True
+            ns = _path(b, t, lg, inp, prm, seg)
+            if path_leaves(seg, ns, ga.polys, ga.nv, ga.lines, one, 1):
+                return True
+    return not any_duty
 
 
 @nb.njit(cache=True)
