@@ -281,8 +281,6 @@ class Kegle:
             (outcomes, next states); ``outcomes.sim`` is the physics result of the simulated
             tables and ``outcomes.row`` each table's row in it (-1: none).
         """
-        from cuegym.physics import simulate
-
         states = self._batch(states)
         T = len(states)
         if not isinstance(strikes, Strikes):
@@ -309,30 +307,9 @@ class Kegle:
         play = np.flatnonzero(ok)
         mode = np.where(act, flow.MODE_PLACEMENT_FOUL, flow.MODE_SKIP).astype(np.int8)
         mode[play] = flow.MODE_PLAYED
-        sim = log = None
-        row = np.full(T, -1, np.int64)
-        if len(play):
-            xy, present = self.layout(states, executed.place)
-            if workspace is not None and len(play) < T:
-                # constant shape: every table in the call, so the workspace's log buffers are
-                # reused; a table that does not shoot has no balls and ends at once
-                present &= ok[:, None]
-                xy[~present] = 0.0
-                cue = np.where(ok[:, None], executed.cue, 0.0)
-                sim = simulate(self.table, self.params, xy, cue_ball=np.where(ok, 0, -1),
-                               cue=cue, pins_up=states.pins, present=present,
-                               max_events=max_events, t_max=t_max, threads=threads,
-                               validate=validate, workspace=workspace)
-                row[play] = play
-                log = sim_log(sim, play)
-            else:
-                sim = simulate(self.table, self.params, xy[play],
-                               cue_ball=np.zeros(len(play), np.int64), cue=executed.cue[play],
-                               pins_up=states.pins[play], present=present[play],
-                               max_events=max_events, t_max=t_max, threads=threads,
-                               validate=validate, workspace=workspace)
-                row[play] = np.arange(len(play))
-                log = sim_log(sim)
+        sim, log, row = self._simulate_played(states, executed, ok, workspace,
+                                              max_events=max_events, t_max=t_max,
+                                              threads=threads, validate=validate)
         inj = None
         if injected is not None:
             if len(injected) != T:
@@ -345,6 +322,35 @@ class Kegle:
                              np.nan)
         out.sim, out.row = sim, row
         return out, new
+
+    def _simulate_played(self, states: KegleStates, executed: Strikes, ok: np.ndarray,
+                         workspace: Any, **physics: Any) -> tuple[Any, Any, np.ndarray]:
+        """Simulate the strikes of the tables ``ok`` (T,) bool. Returns (the physics result or
+        None when no table shoots, its log for the referee, (T,) each table's row in the result,
+        -1 for none). ``physics``: max_events, t_max, threads, validate."""
+        from cuegym.physics import simulate
+
+        T = len(states)
+        play = np.flatnonzero(ok)
+        row = np.full(T, -1, np.int64)
+        if not len(play):
+            return None, None, row
+        xy, present = self.layout(states, executed.place)
+        if workspace is not None and len(play) < T:
+            # constant shape: every table in the call, so the workspace's log buffers are
+            # reused; a table that does not shoot has no balls and ends at once
+            present &= ok[:, None]
+            xy[~present] = 0.0
+            cue = np.where(ok[:, None], executed.cue, 0.0)
+            sim = simulate(self.table, self.params, xy, cue_ball=np.where(ok, 0, -1), cue=cue,
+                           pins_up=states.pins, present=present, workspace=workspace, **physics)
+            row[play] = play
+            return sim, sim_log(sim, play), row
+        sim = simulate(self.table, self.params, xy[play], cue_ball=np.zeros(len(play), np.int64),
+                       cue=executed.cue[play], pins_up=states.pins[play],
+                       present=present[play], workspace=workspace, **physics)
+        row[play] = np.arange(len(play))
+        return sim, sim_log(sim), row
 
     def apply_log(self, states: KegleStates | Sequence[Any], log: Any,
                   injected: Sequence[Iterable | None] | None = None, *,
