@@ -380,6 +380,40 @@ def check_overflow(overflow: np.ndarray, allow_overflow: bool) -> None:
                          "t_max, or pass allow_overflow=True to score it where the log ended")
 
 
+def _injected_arrays(inj: tuple, present0: np.ndarray, pins_up0: np.ndarray
+                     ) -> tuple[np.ndarray, ...]:
+    """The T shots' parsed injected events (``inj``: per table a tuple of :class:`Injected`) as
+    the kernel's arrays, checked against the start (``present0`` (T, 3), ``pins_up0`` (T, 5)):
+    off (T, 3) balls that left the table for good (they count as pocketed, K-14a), off_any (T,)
+    any ball off, even one that came back; inj_pins (T, 5) pins toppled by hand, k16 (T,) a
+    K-16 event, touche (T,) one of them a touch, unsporting (T,) one of them unsporting."""
+    T = len(inj)
+    off = np.zeros((T, N_BALLS), bool)
+    off_any = np.zeros(T, bool)
+    inj_pins = np.zeros((T, N_PINS), bool)
+    k16 = np.zeros(T, bool)
+    touche = np.zeros(T, bool)
+    unsporting = np.zeros(T, bool)
+    for t, events in enumerate(inj):
+        for e in events:
+            if e.type == "off_table":
+                if not present0[t, e.ball]:
+                    raise ValueError(f"injected off_table: ball {BALL_IDS[e.ball]!r} was not on "
+                                     f"the table at the start (table {t})")
+                off_any[t] = True
+                off[t, e.ball] |= not e.returned
+                continue
+            k16[t] = True
+            touche[t] |= e.type in TOUCHE_TYPES
+            unsporting[t] |= e.unsporting
+            for p in e.pins:
+                if not pins_up0[t, p]:
+                    raise ValueError(f"injected pin_toppled: pin {PIN_IDS[p]!r} was not standing "
+                                     f"at the start (table {t})")
+                inj_pins[t, p] = True
+    return off, off_any, inj_pins, k16, touche, unsporting
+
+
 def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
                 table: TableSpec | None = None, salvo_line: Any = None,
                 injected: Sequence[Iterable | None] | None = None,
@@ -428,31 +462,8 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
         t = int(np.flatnonzero(~present0[:, RED])[0])
         raise ValueError(f"log.motion0[{t}, 0] = {lg.motion0[t, 0]}: the red (cue ball, K-2) "
                          "must be on the table at the start")
-    # injected events into arrays
-    off = np.zeros((T, N_BALLS), bool)  # left the table for good (counts as pocketed, K-14a)
-    off_any = np.zeros(T, bool)
-    inj_pins = np.zeros((T, N_PINS), bool)
-    k16 = np.zeros(T, bool)
-    touche = np.zeros(T, bool)
-    unsporting = np.zeros(T, bool)
-    for t, events in enumerate(inj):
-        for e in events:
-            if e.type == "off_table":
-                if not present0[t, e.ball]:
-                    raise ValueError(f"injected off_table: ball {BALL_IDS[e.ball]!r} was not on "
-                                     f"the table at the start (table {t})")
-                off_any[t] = True
-                off[t, e.ball] |= not e.returned
-                continue
-            k16[t] = True
-            touche[t] |= e.type in TOUCHE_TYPES
-            unsporting[t] |= e.unsporting
-            for p in e.pins:
-                if not lg.pins_up0[t, p]:
-                    raise ValueError(f"injected pin_toppled: pin {PIN_IDS[p]!r} was not standing "
-                                     f"at the start (table {t})")
-                inj_pins[t, p] = True
-
+    off, off_any, inj_pins, k16, touche, unsporting = _injected_arrays(inj, present0,
+                                                                       lg.pins_up0)
     out = {name: np.zeros(T, np.int64) for name in (
         "points", "pin_points", "white_points", "bonus_points", "penalty", "shooter_points",
         "skaeve", "clean16_white")}
