@@ -216,3 +216,6 @@ def test_K16_bad_injected_events_raise():
             pins_up0=[False, True, True, True, True])
     with pytest.raises(ValueError, match="unknown pin"):
         one(HIT, inject=[{"type": "pin_toppled", "pins": ["queen"]}])
+    # K-14a: only a ball that was on the table can leave it
+    with pytest.raises(ValueError, match="ball 'spotted' was not on the table at the start"):
+        one(HIT, inject=[{"type": "off_table", "ball": "spotted"}], absent=["spotted"])
