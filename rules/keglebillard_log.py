@@ -175,6 +175,33 @@ def read_log(log: Any, table: TableSpec | None = None) -> EventLog:
     # the event axis is cut to the longest log (n_events of another dtype fails its check below)
     K_used = events_used(n_ev, K) if np.issubdtype(np.asarray(n_ev).dtype, np.integer) \
         else max(1, K)
+    out = _log_fields(get, T, K, K_used)
+    n = out["n_events"]
+    bad = np.flatnonzero((n < 0) | (n > K))
+    if bad.size:
+        raise ValueError(f"log.n_events[{bad[0]}] = {n[bad[0]]} is outside [0, {K}]")
+    _check((out["overflow"] < 0) | (out["overflow"] >= len(END_REASONS)), out["overflow"],
+           "log.overflow", f"is not an end code 0..{len(END_REASONS) - 1} {END_REASONS}")
+    valid = np.arange(K_used)[None, :] < n[:, None]
+    _check_events(out, valid)
+    present0 = out["motion0"] != POCKETED
+    on_end = present0 & (out["motion"] != POCKETED) & (out["pocket"] < 0)
+    _check(present0[..., None] & ~np.isfinite(out["rvw0"][:, :, 0, :2]),
+           out["rvw0"][:, :, 0, :2], "log.rvw0 position", "is not finite")
+    _check(on_end[..., None] & ~np.isfinite(out["rvw"][:, :, 0, :2]),
+           out["rvw"][:, :, 0, :2], "log.rvw position", "is not finite")
+    _check(out["pins_up"] & ~out["pins_up0"], out["pins_up"], "log.pins_up",
+           "is True for a pin that was down at the start")
+    _check(np.isnan(out["pin_topple_time"]), out["pin_topple_time"], "log.pin_topple_time",
+           "is NaN")
+    _check_agents(out, valid, table or default_table())
+    return EventLog(**out)
+
+
+def _log_fields(get: Any, T: int, K: int, K_used: int) -> dict[str, np.ndarray]:
+    """Every field of :data:`_LOG_SPEC` read with ``get(name)``, its shape (T tables, K event
+    slots) and dtype checked, the event arrays cut to their first ``K_used`` slots; a missing
+    ``overflow`` is all 0 (ended at rest)."""
     out: dict[str, np.ndarray] = {}
     for name, (trail, dtype) in _LOG_SPEC.items():
         value = get(name)
@@ -196,14 +223,12 @@ def read_log(log: Any, table: TableSpec | None = None) -> EventLog:
         if name.startswith("ev_"):
             arr = arr[:, :K_used]
         out[name] = np.ascontiguousarray(arr, dtype=dtype)
-    n = out["n_events"]
-    bad = np.flatnonzero((n < 0) | (n > K))
-    if bad.size:
-        raise ValueError(f"log.n_events[{bad[0]}] = {n[bad[0]]} is outside [0, {K}]")
-    _check((out["overflow"] < 0) | (out["overflow"] >= len(END_REASONS)), out["overflow"],
-           "log.overflow", f"is not an end code 0..{len(END_REASONS) - 1} {END_REASONS}")
-    K = K_used
-    valid = np.arange(K)[None, :] < n[:, None]
+    return out
+
+
+def _check_events(out: dict[str, np.ndarray], valid: np.ndarray) -> None:
+    """The logged events (``valid`` (T, K): the slots in use) have known codes, finite times in
+    order, and ball or pin agents as their type needs."""
     typ, ti, tj = out["ev_type"], out["ev_i"], out["ev_j"]
     _check(valid & ((typ < EV_NONE) | (typ > EV_TRANSITION) | (typ == EV_NONE)), typ,
            "log.ev_type", f"is not an event code 1..{EV_TRANSITION}")
@@ -219,18 +244,6 @@ def read_log(log: Any, table: TableSpec | None = None) -> EventLog:
     _check(pin_j & ((tj < 0) | (tj >= N_PINS)), tj, "log.ev_j", "is not a pin index")
     _check(valid & (typ == EV_PIN_PIN) & ((ti < 0) | (ti >= N_PINS)), ti, "log.ev_i",
            "is not a pin index")
-    present0 = out["motion0"] != POCKETED
-    on_end = present0 & (out["motion"] != POCKETED) & (out["pocket"] < 0)
-    _check(present0[..., None] & ~np.isfinite(out["rvw0"][:, :, 0, :2]),
-           out["rvw0"][:, :, 0, :2], "log.rvw0 position", "is not finite")
-    _check(on_end[..., None] & ~np.isfinite(out["rvw"][:, :, 0, :2]),
-           out["rvw"][:, :, 0, :2], "log.rvw position", "is not finite")
-    _check(out["pins_up"] & ~out["pins_up0"], out["pins_up"], "log.pins_up",
-           "is True for a pin that was down at the start")
-    _check(np.isnan(out["pin_topple_time"]), out["pin_topple_time"], "log.pin_topple_time",
-           "is NaN")
-    _check_agents(out, valid, table or default_table())
-    return EventLog(**out)
 
 
 def sim_log(sim: Any, rows: Any = None) -> EventLog:
