@@ -239,16 +239,7 @@ class GameState:
                 :meth:`KeglebillardGame.check_state`.
         """
         data = req_obj(data, path, _STATE_KEYS)
-        if "order" in data:
-            order = tuple(req_int(p, f"{path}.order[{k}]") for k, p in enumerate(
-                req_list(data["order"], f"{path}.order", max_len=MAX_PLAYERS)))
-        elif "players" in data:
-            order = tuple(range(req_int(data["players"], f"{path}.players", 0, MAX_PLAYERS)))
-        else:
-            raise RefereeInputError(f"{path} needs 'players' or 'order'")
-        if "players" in data and req_int(data["players"], f"{path}.players") != len(order):
-            raise RefereeInputError(f"{path}.players = {data['players']!r} but {path}.order has "
-                                    f"{len(order)} players")
+        order = _json_order(data, path)
         name = data.get("table", table or "keglebillard")
         if not isinstance(name, str):
             raise RefereeInputError(f"{path}.table must be a table name, got {show(name)}")
@@ -256,19 +247,7 @@ class GameState:
             tspec = default_table(name)
         except ValueError as exc:  # ConfigError: no such table; or not a keglebillard table
             raise RefereeInputError(f"{path}.table: {exc}") from None
-        spots = white_spots(tspec)
-        balls_in = req_obj(data.get("balls", {"red": None, "white": spots[0].tolist(),
-                                              "spotted": spots[1].tolist()}),
-                           f"{path}.balls", BALL_IDS, BALL_IDS)
-        balls = tuple(None if balls_in[b] is None else req_xy(balls_in[b], f"{path}.balls.{b}")
-                      for b in BALL_IDS)
-        pins_in = data.get("pins", dict.fromkeys(PIN_IDS, True))
-        if isinstance(pins_in, Mapping):
-            req_obj(pins_in, f"{path}.pins", PIN_IDS, PIN_IDS)
-            pins = tuple(req_bool(pins_in[p], f"{path}.pins.{p}") for p in PIN_IDS)
-        else:
-            pins = tuple(req_bool(p, f"{path}.pins[{k}]")
-                         for k, p in enumerate(req_list(pins_in, f"{path}.pins", N_PINS)))
+        balls, pins = _json_layout(data, white_spots(tspec), path)
         ddbu = req_obj(data.get("ddbu", {}), f"{path}.ddbu", ("run_no_cushion", "rodt_streak"))
         waits = req_obj(data.get("waiting_for", {}), f"{path}.waiting_for",
                         tuple(BALL_IDS[w] for w in WHITES))
@@ -313,6 +292,42 @@ class GameState:
                 f"{path}.ranking = {show(ranking)} contradicts the state (derived: "
                 f"{None if state.ranking is None else list(state.ranking)})")
         return state
+
+
+def _json_order(data: Mapping, path: str) -> tuple[int, ...]:
+    """The turn order of a JSON state: ``order`` as given, or ``players`` seats in order; both
+    given, they must agree."""
+    if "order" in data:
+        order = tuple(req_int(p, f"{path}.order[{k}]") for k, p in enumerate(
+            req_list(data["order"], f"{path}.order", max_len=MAX_PLAYERS)))
+    elif "players" in data:
+        order = tuple(range(req_int(data["players"], f"{path}.players", 0, MAX_PLAYERS)))
+    else:
+        raise RefereeInputError(f"{path} needs 'players' or 'order'")
+    if "players" in data and req_int(data["players"], f"{path}.players") != len(order):
+        raise RefereeInputError(f"{path}.players = {data['players']!r} but {path}.order has "
+                                f"{len(order)} players")
+    return order
+
+
+def _json_layout(data: Mapping, spots: np.ndarray, path: str
+                 ) -> tuple[tuple[tuple[float, float] | None, ...], tuple[bool, ...]]:
+    """The balls ((x, y) [m] or None, by :data:`BALL_IDS`) and standing pins of a JSON state;
+    by default the break's: the red in hand, the whites on their ``spots`` (2, 2), every pin
+    up. Pins come as a mapping by name or a list of five."""
+    balls_in = req_obj(data.get("balls", {"red": None, "white": spots[0].tolist(),
+                                          "spotted": spots[1].tolist()}),
+                       f"{path}.balls", BALL_IDS, BALL_IDS)
+    balls = tuple(None if balls_in[b] is None else req_xy(balls_in[b], f"{path}.balls.{b}")
+                  for b in BALL_IDS)
+    pins_in = data.get("pins", dict.fromkeys(PIN_IDS, True))
+    if isinstance(pins_in, Mapping):
+        req_obj(pins_in, f"{path}.pins", PIN_IDS, PIN_IDS)
+        pins = tuple(req_bool(pins_in[p], f"{path}.pins.{p}") for p in PIN_IDS)
+    else:
+        pins = tuple(req_bool(p, f"{path}.pins[{k}]")
+                     for k, p in enumerate(req_list(pins_in, f"{path}.pins", N_PINS)))
+    return balls, pins
 
 
 _STATE_KEYS = ("table", "players", "order", "scores", "to_play", "finished", "lost",
