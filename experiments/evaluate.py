@@ -451,8 +451,7 @@ def stamp_game_records(paths: list[Path], seed: int, pair_seed: int, games: int,
         os.replace(tmp, path)
 
 
-@cli_main
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", choices=("keglebillard", "golfbillard"),
@@ -483,39 +482,33 @@ def main(argv: list[str] | None = None) -> int:
                    "(default 256)")
     p.add_argument("--benchmark-out",
                    help="--benchmark: the markdown page to write (default docs/benchmarks.md)")
-    args = p.parse_args(argv)
-    mode, other = ("--benchmark", TOURNAMENT_ONLY) if args.benchmark else \
-        ("a tournament", BENCHMARK_ONLY)
-    ignored = [f"--{k.replace('_', '-')}" for k in other if getattr(args, k) is not None]
-    if ignored:
-        them, are = ("them", "they are") if len(ignored) > 1 else ("it", "it is")
-        p.error(f"{', '.join(ignored)}: {mode} would ignore {them} ({are} for "
-                f"{'a tournament' if args.benchmark else '--benchmark'})")
-    if args.agents is not None:
-        specs = split_specs(args.agents)
-        if len(specs) < (1 if args.benchmark else 2):
-            p.error(f"--agents {args.agents!r}: {mode} needs at least "
-                    f"{'one agent' if args.benchmark else 'two agents'}, got {len(specs)}")
-    else:
-        specs = list(BENCH_AGENTS) if args.benchmark else ["pretrained", "geometric", "random"]
-    check_agent_names(specs)
-    if args.benchmark:
-        episodes = 256 if args.episodes is None else args.episodes
-        if episodes < 2:
-            p.error(f"--episodes must be >= 2, got {episodes}")
-        bench_out = Path(args.benchmark_out or ROOT / "docs" / "benchmarks.md")
-        check_writable_dir(bench_out.parent, "--benchmark-out")
-        env_ids = [e for e in BENCH_ENVS if args.game is None or
-                   ("Golf" in e) == (args.game == "golfbillard")]
-        rows = benchmark(specs, episodes, args.seed, env_ids=env_ids, noise=args.noise,
-                         quiet=args.quiet)
-        cmd = "python experiments/evaluate.py --benchmark " + " ".join(
-            a for a in (argv if argv is not None else sys.argv[1:]) if a != "--benchmark")
-        text = benchmark_markdown(rows, cmd.strip(), args.noise)
-        bench_out.parent.mkdir(parents=True, exist_ok=True)
-        bench_out.write_text(text)
-        print(json.dumps(rows) if args.json else f"{text}\nwrote {bench_out}")
-        return 0
+    return p
+
+
+def _benchmark_cli(p: argparse.ArgumentParser, args: argparse.Namespace, specs: list[str],
+                   argv: list[str] | None) -> int:
+    """``--benchmark``: the mean returns of ``specs`` on the Shot env ids, as markdown."""
+    episodes = 256 if args.episodes is None else args.episodes
+    if episodes < 2:
+        p.error(f"--episodes must be >= 2, got {episodes}")
+    bench_out = Path(args.benchmark_out or ROOT / "docs" / "benchmarks.md")
+    check_writable_dir(bench_out.parent, "--benchmark-out")
+    env_ids = [e for e in BENCH_ENVS if args.game is None or
+               ("Golf" in e) == (args.game == "golfbillard")]
+    rows = benchmark(specs, episodes, args.seed, env_ids=env_ids, noise=args.noise,
+                     quiet=args.quiet)
+    cmd = "python experiments/evaluate.py --benchmark " + " ".join(
+        a for a in (argv if argv is not None else sys.argv[1:]) if a != "--benchmark")
+    text = benchmark_markdown(rows, cmd.strip(), args.noise)
+    bench_out.parent.mkdir(parents=True, exist_ok=True)
+    bench_out.write_text(text)
+    print(json.dumps(rows) if args.json else f"{text}\nwrote {bench_out}")
+    return 0
+
+
+def _tournament_cli(p: argparse.ArgumentParser, args: argparse.Namespace,
+                    specs: list[str]) -> int:
+    """A tournament between ``specs``: results.json, the table and its plot under --out."""
     game = args.game or "keglebillard"
     games = 100 if args.games is None else args.games
     if not 1 <= games <= MAX_GAMES:
@@ -540,6 +533,30 @@ def main(argv: list[str] | None = None) -> int:
         print(format_table(res))
         print(f"\nwrote {out / 'results.json'} and {png}")
     return 0
+
+
+@cli_main
+def main(argv: list[str] | None = None) -> int:
+    p = _parser()
+    args = p.parse_args(argv)
+    mode, other = ("--benchmark", TOURNAMENT_ONLY) if args.benchmark else \
+        ("a tournament", BENCHMARK_ONLY)
+    ignored = [f"--{k.replace('_', '-')}" for k in other if getattr(args, k) is not None]
+    if ignored:
+        them, are = ("them", "they are") if len(ignored) > 1 else ("it", "it is")
+        p.error(f"{', '.join(ignored)}: {mode} would ignore {them} ({are} for "
+                f"{'a tournament' if args.benchmark else '--benchmark'})")
+    if args.agents is not None:
+        specs = split_specs(args.agents)
+        if len(specs) < (1 if args.benchmark else 2):
+            p.error(f"--agents {args.agents!r}: {mode} needs at least "
+                    f"{'one agent' if args.benchmark else 'two agents'}, got {len(specs)}")
+    else:
+        specs = list(BENCH_AGENTS) if args.benchmark else ["pretrained", "geometric", "random"]
+    check_agent_names(specs)
+    if args.benchmark:
+        return _benchmark_cli(p, args, specs, argv)
+    return _tournament_cli(p, args, specs)
 
 
 if __name__ == "__main__":
