@@ -475,8 +475,8 @@ def save_fixtures(folder: Path, k: int, shots, pt_results, rows, chaos, cfg: Set
     return written
 
 
-@cli_main
-def main(argv: list[str] | None = None) -> int:
+def _settings(argv: list[str] | None) -> tuple[Settings, bool]:
+    """The command line as :class:`Settings`, and whether to run pooltool only."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shots", type=int, default=500)
     ap.add_argument("--seed", type=seed_arg, default=0)
@@ -500,36 +500,13 @@ def main(argv: list[str] | None = None) -> int:
                    json=a.json, out=a.out, no_cache=a.no_cache)
     if a.save_fixtures:
         cfg.save_fixtures, cfg.n_fixtures = a.save_fixtures[0], int(a.save_fixtures[1])
+    return cfg, a.pooltool_only
 
-    shots = make_shots(cfg.shots, cfg.seed, cfg.post_share)
-    pt_results = cached_pooltool(f"shots_seed{cfg.seed}_n{cfg.shots}", shots, [], cfg)
-    bad = [i for i, r in enumerate(pt_results) if "error" in r]
-    if bad:
-        raise RuntimeError(f"pooltool failed on shots {bad[:10]}: {pt_results[bad[0]]['error']}")
-    if a.pooltool_only:
-        n_ev = [len(r["events"]) for r in pt_results]
-        print(f"pooltool: {len(shots)} shots, collisions per shot median {np.median(n_ev):.0f}"
-              f" max {max(n_ev)}, overflow {sum(r['overflow'] for r in pt_results)}")
-        return 0
 
-    replays = [replay_shot(s, r) for s, r in zip(shots, pt_results, strict=True)]
-    t0 = time.perf_counter()
-    ours = simulate_ours(replays)
-    t_ours = time.perf_counter() - t0
-    rows = [compare_shot(p, o) for p, o in zip(pt_results, ours, strict=True)]
-
+def _summary(cfg: Settings, rows: list[dict], failing: list[int], t_ours: float) -> dict:
+    """The report's summary of the per-shot comparison ``rows`` (``failing``: the shots over
+    1 mm; ``t_ours``: cuegym's time for all shots [s])."""
     err = np.array([r["max_err"] for r in rows])
-    failing = [i for i, r in enumerate(rows) if r["max_err"] > TOL]
-    chaos_idx = sorted(set(failing) | (set(range(len(shots))) if cfg.save_fixtures else set()))
-    chaos = chaos_probe(shots, pt_results, chaos_idx, cfg,
-                        f"chaos_seed{cfg.seed}_n{cfg.shots}_{_digest(chaos_idx)}")
-    for i, r in enumerate(rows):
-        r["index"] = i
-        r["n_balls"] = len(shots[i]["balls"])
-        r["n_posts"] = len(shots[i]["table"]["posts"])
-        r["pooltool_self_sensitivity"] = chaos.get(i)
-        r["chaotic"] = chaos.get(i, 0.0) > TOL
-
     summary = {
         "pooltool": POOLTOOL_VERSION,
         "shots": cfg.shots,
@@ -549,19 +526,11 @@ def main(argv: list[str] | None = None) -> int:
         "cuegym_seconds": t_ours,
         "strike": strike_comparison(cfg),
     }
-    report = {"summary": summary, "rows": rows}
-    if cfg.out:
-        Path(cfg.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(cfg.out).write_text(json.dumps(report, indent=1))
-    if cfg.save_fixtures:
-        written = save_fixtures(Path(cfg.save_fixtures), cfg.n_fixtures, shots, pt_results,
-                                rows, chaos, cfg)
-        print(f"wrote {len(written)} fixtures to {cfg.save_fixtures}", file=sys.stderr)
+    return summary
 
-    if cfg.json:
-        print(json.dumps(summary, indent=1))
-        return 0
-    s = summary
+
+def _print_summary(cfg: Settings, s: dict, rows: list[dict], failing: list[int]) -> None:
+    """The summary as a table, then every shot over 1 mm and where it first differs."""
     print(f"cuegym vs pooltool {POOLTOOL_VERSION}: {cfg.shots} random shots (seed {cfg.seed}), "
           f"2-10 balls, {sum(r['n_posts'] > 0 for r in rows)} with posts; "
           f"median {s['collisions_per_shot_median']:.0f} collisions per shot")
@@ -597,6 +566,52 @@ def main(argv: list[str] | None = None) -> int:
                      f"cuegym {r['ours_at_diff']} t={r['t_ours_at_diff']}")
             tag = " chaotic" if r["chaotic"] else ""
             print(f"  {i:4d} {r['n_balls']:2d} {r['n_posts']} {r['max_err']:.3e}{tag}  {where}")
+
+
+@cli_main
+def main(argv: list[str] | None = None) -> int:
+    cfg, pooltool_only = _settings(argv)
+    shots = make_shots(cfg.shots, cfg.seed, cfg.post_share)
+    pt_results = cached_pooltool(f"shots_seed{cfg.seed}_n{cfg.shots}", shots, [], cfg)
+    bad = [i for i, r in enumerate(pt_results) if "error" in r]
+    if bad:
+        raise RuntimeError(f"pooltool failed on shots {bad[:10]}: {pt_results[bad[0]]['error']}")
+    if pooltool_only:
+        n_ev = [len(r["events"]) for r in pt_results]
+        print(f"pooltool: {len(shots)} shots, collisions per shot median {np.median(n_ev):.0f}"
+              f" max {max(n_ev)}, overflow {sum(r['overflow'] for r in pt_results)}")
+        return 0
+
+    replays = [replay_shot(s, r) for s, r in zip(shots, pt_results, strict=True)]
+    t0 = time.perf_counter()
+    ours = simulate_ours(replays)
+    t_ours = time.perf_counter() - t0
+    rows = [compare_shot(p, o) for p, o in zip(pt_results, ours, strict=True)]
+    failing = [i for i, r in enumerate(rows) if r["max_err"] > TOL]
+    chaos_idx = sorted(set(failing) | (set(range(len(shots))) if cfg.save_fixtures else set()))
+    chaos = chaos_probe(shots, pt_results, chaos_idx, cfg,
+                        f"chaos_seed{cfg.seed}_n{cfg.shots}_{_digest(chaos_idx)}")
+    for i, r in enumerate(rows):
+        r["index"] = i
+        r["n_balls"] = len(shots[i]["balls"])
+        r["n_posts"] = len(shots[i]["table"]["posts"])
+        r["pooltool_self_sensitivity"] = chaos.get(i)
+        r["chaotic"] = chaos.get(i, 0.0) > TOL
+
+    summary = _summary(cfg, rows, failing, t_ours)
+    report = {"summary": summary, "rows": rows}
+    if cfg.out:
+        Path(cfg.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(cfg.out).write_text(json.dumps(report, indent=1))
+    if cfg.save_fixtures:
+        written = save_fixtures(Path(cfg.save_fixtures), cfg.n_fixtures, shots, pt_results,
+                                rows, chaos, cfg)
+        print(f"wrote {len(written)} fixtures to {cfg.save_fixtures}", file=sys.stderr)
+
+    if cfg.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        _print_summary(cfg, summary, rows, failing)
     return 0
 
 
