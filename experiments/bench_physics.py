@@ -344,8 +344,7 @@ def check_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     args.threads = ",".join(map(str, _counts(ap, "--threads", args.threads, 1, hi)))
 
 
-@cli_main
-def main(argv=None) -> int:
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print a JSON list of records")
     ap.add_argument("--shots", nargs="?", const="", default=None, metavar="FILE",
@@ -372,46 +371,57 @@ def main(argv=None) -> int:
     ap.add_argument("--max-events", type=int, default=Settings.max_events)
     ap.add_argument("--no-reuse", action="store_true",
                     help="allocate fresh log buffers on every call")
-    args = ap.parse_args(argv)
-    check_args(ap, args)
-    cfg = Settings(seconds=args.seconds, max_events=args.max_events, reuse=not args.no_reuse)
-    if args.per_event is not None:
-        recs = measure_per_event(_counts(ap, "--per-event", args.per_event, 1, MAX_BALLS), cfg,
-                                 args.against)
-        for r in recs:
-            print(json.dumps(r) if args.json else
-                  f"{r['balls']!s:>5} balls: {r['events_per_shot']:7.2f} events/shot "
-                  f"{r['us_per_event']:7.3f} us/event" +
-                  (f"  (old {r['us_per_event_old']:.3f}, {r['speedup']:.2f}x, identical "
-                   f"{r['identical']})" if "speedup" in r else ""), flush=True)
-        return 0
-    if args.per_call is not None:
-        for r in measure_per_call(_counts(ap, "--per-call", args.per_call, 1, 100_000), cfg,
-                                  args.against):
-            print(json.dumps(r) if args.json else
-                  f"{r['tables']:6d} tables: {r['us_per_call']:9.1f} us/call" +
-                  (f"  (old {r['us_per_call_old']:.1f}, {r['speedup']:.2f}x)" if "speedup" in r
-                   else ""), flush=True)
-        return 0
-    if args.shots is not None:
-        if args.shots:
-            with open(args.shots) as fh:
-                try:
-                    shots = json.load(fh)
-                except json.JSONDecodeError as exc:
-                    raise ValueError(f"--shots {args.shots}: not valid JSON ({exc})") from None
-            shots = [shots] if isinstance(shots, dict) else shots
-        else:
-            shots = json_shots(np.random.default_rng(cfg.seed), args.n_shots)
-            for s in shots:
-                s["max_events"] = args.json_max_events
-        rec = measure_json(shots, cfg)
-        print(json.dumps(rec) if args.json else
-              f"{rec['shots']} shots, {rec['events_per_shot']} events/shot, 1 thread: array API "
-              f"{rec['array_shots_per_s']:.0f} shots/s, JSON objects {rec['json_shots_per_s']:.0f}"
-              f" ({rec['ratio']:.0%}), JSON text {rec['json_text_shots_per_s']:.0f} "
-              f"({rec['ratio_text']:.0%})")
-        return 0
+    return ap
+
+
+def _print_per_event(ap: argparse.ArgumentParser, args: argparse.Namespace, cfg: Settings) -> int:
+    """``--per-event``: us per event by ball count (and the older package's, side by side)."""
+    recs = measure_per_event(_counts(ap, "--per-event", args.per_event, 1, MAX_BALLS), cfg,
+                             args.against)
+    for r in recs:
+        print(json.dumps(r) if args.json else
+              f"{r['balls']!s:>5} balls: {r['events_per_shot']:7.2f} events/shot "
+              f"{r['us_per_event']:7.3f} us/event" +
+              (f"  (old {r['us_per_event_old']:.3f}, {r['speedup']:.2f}x, identical "
+               f"{r['identical']})" if "speedup" in r else ""), flush=True)
+    return 0
+
+
+def _print_per_call(ap: argparse.ArgumentParser, args: argparse.Namespace, cfg: Settings) -> int:
+    """``--per-call``: us per simulate call by batch size."""
+    for r in measure_per_call(_counts(ap, "--per-call", args.per_call, 1, 100_000), cfg,
+                              args.against):
+        print(json.dumps(r) if args.json else
+              f"{r['tables']:6d} tables: {r['us_per_call']:9.1f} us/call" +
+              (f"  (old {r['us_per_call_old']:.1f}, {r['speedup']:.2f}x)" if "speedup" in r
+               else ""), flush=True)
+    return 0
+
+
+def _print_json_path(args: argparse.Namespace, cfg: Settings) -> int:
+    """``--shots``: the JSON path against the array API on the same shots."""
+    if args.shots:
+        with open(args.shots) as fh:
+            try:
+                shots = json.load(fh)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"--shots {args.shots}: not valid JSON ({exc})") from None
+        shots = [shots] if isinstance(shots, dict) else shots
+    else:
+        shots = json_shots(np.random.default_rng(cfg.seed), args.n_shots)
+        for s in shots:
+            s["max_events"] = args.json_max_events
+    rec = measure_json(shots, cfg)
+    print(json.dumps(rec) if args.json else
+          f"{rec['shots']} shots, {rec['events_per_shot']} events/shot, 1 thread: array API "
+          f"{rec['array_shots_per_s']:.0f} shots/s, JSON objects {rec['json_shots_per_s']:.0f}"
+          f" ({rec['ratio']:.0%}), JSON text {rec['json_text_shots_per_s']:.0f} "
+          f"({rec['ratio_text']:.0%})")
+    return 0
+
+
+def _print_table(args: argparse.Namespace, cfg: Settings) -> int:
+    """The default: shots per second by game, batch and threads (and ``--extras``)."""
     batches = [int(b) for b in args.batches.split(",")]
     threads_list = [int(t) for t in args.threads.split(",")]
     recs = []
@@ -438,6 +448,21 @@ def main(argv=None) -> int:
                   "bytes_per_table_b4096_k256": round(memory_per_table(), 0)}
         print(json.dumps(extras) if args.json else extras)
     return 0
+
+
+@cli_main
+def main(argv=None) -> int:
+    ap = _parser()
+    args = ap.parse_args(argv)
+    check_args(ap, args)
+    cfg = Settings(seconds=args.seconds, max_events=args.max_events, reuse=not args.no_reuse)
+    if args.per_event is not None:
+        return _print_per_event(ap, args, cfg)
+    if args.per_call is not None:
+        return _print_per_call(ap, args, cfg)
+    if args.shots is not None:
+        return _print_json_path(args, cfg)
+    return _print_table(args, cfg)
 
 
 if __name__ == "__main__":
