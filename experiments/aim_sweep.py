@@ -282,8 +282,8 @@ FIT_DEFAULTS = {"holdout": 60, "epochs": 200, "hidden": 256, "batch": 256, "devi
                 "layout": "mlp", "fit_sizes": "", "json": None}
 
 
-@cli_main
-def main(argv: list[str] | None = None) -> int:
+def _args(argv: list[str] | None) -> tuple[argparse.Namespace, list[int]]:
+    """The command line, checked, with the --fit defaults filled in; and the --fit-sizes."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=30, help="geometric-vs-geometric games whose "
                     "positions are swept")
@@ -334,17 +334,14 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--device {args.device}: the contact layout trains on the cpu")
     if not 1 <= args.workers <= args.games:
         ap.error(f"--workers must be in 1..--games ({args.games}), got {args.workers}")
-    t0 = time.perf_counter()
-    if args.sweeps:
-        os.makedirs(args.sweeps, exist_ok=True)
-    key = {"games": args.games, "draws": args.draws, "offset": args.offset, "n": args.n,
-           "seed": args.seed, "workers": args.workers}
-    r = kept_sweep(args.sweeps and os.path.join(args.sweeps, "train.npz"), key,
-                   lambda: sweep_parallel(args.games, args.draws, args.offset, args.n,
-                                          args.seed, args.workers))
+    return args, sizes
+
+
+def _print_sweep(r: dict, draws: int, seconds: float) -> None:
+    """The sweep's mean value per aim offset, over all positions and by cut angle."""
     ok = r["aimed"]
-    print(f"{ok.sum()} positions (of {len(ok)}) with an aimed cheapest shot, {args.draws} draws "
-          f"per offset, {time.perf_counter() - t0:.0f} s")
+    print(f"{ok.sum()} positions (of {len(ok)}) with an aimed cheapest shot, {draws} draws "
+          f"per offset, {seconds:.0f} s")
     print("aim offset, + fuller / - thinner [deg]: " +
           " ".join(f"{x:+6.2f}" for x in r["offsets"]))
     bins = [("all", ok)] + [(f"cut {lo}-{hi} deg", ok & (r["cut"] >= lo) & (r["cut"] < hi))
@@ -354,36 +351,57 @@ def main(argv: list[str] | None = None) -> int:
             v = r["values"][m].mean(0)
             print(f"{label:>16} n={m.sum():4d}: " + " ".join(f"{x:+6.2f}" for x in v)
                   + f"   best {r['offsets'][np.argmax(v)]:+.2f}")
-    if args.fit:
+
+
+def _fit_all(args: argparse.Namespace, r: dict, key: dict, sizes: list[int]) -> None:
+    """--fit: sweep the held-out games, fit a network on the first N training positions for
+    each of ``sizes`` and on all of them, print each fit's figures (and write them to
+    --json)."""
+    t0 = time.perf_counter()
+    held_workers = min(args.workers, args.holdout)
+    held = kept_sweep(
+        args.sweeps and os.path.join(args.sweeps, "held.npz"),
+        {**key, "games": args.holdout, "seed": args.seed + 1, "workers": held_workers},
+        lambda: sweep_parallel(args.holdout, args.draws, args.offset, args.n,
+                               args.seed + 1, held_workers, redraw=True))
+    print(f"held-out sweep: {len(held['cut'])} positions, {time.perf_counter() - t0:.0f} s")
+    fits = []
+    for rows in [*sorted(set(sizes)), len(r["cut"])]:
         t0 = time.perf_counter()
-        held_workers = min(args.workers, args.holdout)
-        held = kept_sweep(
-            args.sweeps and os.path.join(args.sweeps, "held.npz"),
-            {**key, "games": args.holdout, "seed": args.seed + 1, "workers": held_workers},
-            lambda: sweep_parallel(args.holdout, args.draws, args.offset, args.n,
-                                   args.seed + 1, held_workers, redraw=True))
-        print(f"held-out sweep: {len(held['cut'])} positions, {time.perf_counter() - t0:.0f} s")
-        fits = []
-        for rows in [*sorted(set(sizes)), len(r["cut"])]:
-            t0 = time.perf_counter()
-            if args.layout == "contact":
-                f = fit_contact(head(r, rows), held, epochs=args.epochs, seed=args.seed,
-                                hidden=args.hidden, batch=args.batch)
-            else:
-                f = fit(head(r, rows), held, epochs=args.epochs, seed=args.seed,
-                        hidden=args.hidden, batch=args.batch, device=args.device)
-            fits.append({**f, "fit_s": round(time.perf_counter() - t0, 1)})
-            print(f"fit: {f['n_train']} training positions, {f['n_held']} held-out positions "
-                  f"(other games), {fits[-1]['fit_s']:.0f} s; squared error of the value "
-                  f"curve: train {f['train_mse']:.2f}, held-out {f['held_mse']:.2f} (two noisy "
-                  f"sweeps of the same positions differ by {f['noise_mse']:.2f})")
-            print(f"held-out mean value under fresh draws: the aimer's aim {f['aimer']:+.3f}, "
-                  f"the network's offset {f['network']:+.3f}, the first draws' best offset "
-                  f"{f['search']:+.3f}")
-        if args.json:
-            with open(args.json, "w") as out:
-                json.dump({"args": vars(args), "positions": int(len(r["cut"])),
-                           "fits": fits}, out, indent=1)
+        if args.layout == "contact":
+            f = fit_contact(head(r, rows), held, epochs=args.epochs, seed=args.seed,
+                            hidden=args.hidden, batch=args.batch)
+        else:
+            f = fit(head(r, rows), held, epochs=args.epochs, seed=args.seed,
+                    hidden=args.hidden, batch=args.batch, device=args.device)
+        fits.append({**f, "fit_s": round(time.perf_counter() - t0, 1)})
+        print(f"fit: {f['n_train']} training positions, {f['n_held']} held-out positions "
+              f"(other games), {fits[-1]['fit_s']:.0f} s; squared error of the value "
+              f"curve: train {f['train_mse']:.2f}, held-out {f['held_mse']:.2f} (two noisy "
+              f"sweeps of the same positions differ by {f['noise_mse']:.2f})")
+        print(f"held-out mean value under fresh draws: the aimer's aim {f['aimer']:+.3f}, "
+              f"the network's offset {f['network']:+.3f}, the first draws' best offset "
+              f"{f['search']:+.3f}")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"args": vars(args), "positions": int(len(r["cut"])),
+                       "fits": fits}, out, indent=1)
+
+
+@cli_main
+def main(argv: list[str] | None = None) -> int:
+    args, sizes = _args(argv)
+    t0 = time.perf_counter()
+    if args.sweeps:
+        os.makedirs(args.sweeps, exist_ok=True)
+    key = {"games": args.games, "draws": args.draws, "offset": args.offset, "n": args.n,
+           "seed": args.seed, "workers": args.workers}
+    r = kept_sweep(args.sweeps and os.path.join(args.sweeps, "train.npz"), key,
+                   lambda: sweep_parallel(args.games, args.draws, args.offset, args.n,
+                                          args.seed, args.workers))
+    _print_sweep(r, args.draws, time.perf_counter() - t0)
+    if args.fit:
+        _fit_all(args, r, key, sizes)
     return 0
 
 
