@@ -62,6 +62,21 @@ def load_record(rec: Any, name: str = "") -> LiveGame:
     """A replay game from a record: every shot re-simulated from its ``before`` state with its
     executed strike; PlayError when the record is malformed or a shot does not re-simulate to
     the recorded outcome and state."""
+    _check_record(rec)
+    g, state = _replay_game(rec, name)
+    shots = rec["shots"]
+    if not isinstance(shots, list):
+        raise PlayError("record.shots must be a list")
+    for k, s in enumerate(shots):
+        state = _replay_shot(g, state, k, s)
+    g.state = state
+    g.meta["verified"] = True
+    return g
+
+
+def _check_record(rec: Any) -> None:
+    """PlayError unless ``rec`` has a record's format and version, its keys, no NaN, and a
+    meta, seats and noise of the right types (a replay must not fail later on them)."""
     if not isinstance(rec, Mapping):
         raise PlayError(f"a game record must be a JSON object, got {type(rec).__name__}")
     if rec.get("format") != FORMAT or rec.get("version") != VERSION:
@@ -77,7 +92,7 @@ def load_record(rec: Any, name: str = "") -> LiveGame:
             from None
     if rec.get("meta") is not None and not isinstance(rec["meta"], Mapping):
         raise PlayError(f"bad record: meta must be an object, got {rec['meta']!r}")
-    if isinstance(rec["seats"], list):
+    if isinstance(rec["seats"], list):  # not a list: LiveGame says why
         for k, s in enumerate(rec["seats"]):
             if not isinstance(s, Mapping):
                 raise PlayError(f"bad record: seats[{k}] must be an object {{name, kind, agent}}, "
@@ -90,6 +105,10 @@ def load_record(rec: Any, name: str = "") -> LiveGame:
                                 f"{s.get('agent')!r}")
     if not isinstance(rec.get("noise", "none"), str):
         raise PlayError(f"bad record: noise must be a string, got {rec.get('noise')!r}")
+
+
+def _replay_game(rec: Mapping, name: str) -> tuple[LiveGame, Any]:
+    """The replay game of a checked record, no shot played yet, and its start state."""
     seats = [{"name": s.get("name"), "kind": "human" if s.get("kind") == "human" else "agent",
               "agent": None if s.get("kind") == "human" else "random"}
              for s in rec["seats"]] if isinstance(rec["seats"], list) else rec["seats"]
@@ -103,41 +122,43 @@ def load_record(rec: Any, name: str = "") -> LiveGame:
     except (ValueError, TypeError, KeyError) as e:
         raise PlayError(f"bad record: {e}") from None
     g.start = g.table.state_json(state)
-    shots = rec["shots"]
-    if not isinstance(shots, list):
-        raise PlayError("record.shots must be a list")
-    for k, s in enumerate(shots):
+    return g, state
+
+
+def _replay_shot(g: LiveGame, state: Any, k: int, s: Any) -> Any:
+    """Re-play the record's shot ``k`` from ``state`` and add it to ``g.shots``; the state
+    after it. PlayError when it cannot be re-played or gives another outcome or state."""
+    try:
+        if _canon(g.table.state_json(state)) != _canon(s["before"]):
+            raise PlayError(f"shot {k}: its 'before' state is not where shot {k - 1} left "
+                            "the game")
+        seats_k = s.get("seats") or []
+        if not isinstance(seats_k, list) or not all(
+                isinstance(x, int) and not isinstance(x, bool) and 0 <= x < len(g.seats)
+                for x in seats_k):
+            raise PlayError(f"shot {k}: seats must be a list of seat numbers "
+                            f"0..{len(g.seats) - 1}, got {seats_k!r}")
+        for key in ("executed", "outcome", "after"):
+            if key not in s:
+                raise PlayError(f"shot {k} of the record lacks {key!r}")
         try:
-            if _canon(g.table.state_json(state)) != _canon(s["before"]):
-                raise PlayError(f"shot {k}: its 'before' state is not where shot {k - 1} left "
-                                "the game")
-            seats_k = s.get("seats") or []
-            if not isinstance(seats_k, list) or not all(
-                    isinstance(x, int) and not isinstance(x, bool) and 0 <= x < len(g.seats)
-                    for x in seats_k):
-                raise PlayError(f"shot {k}: seats must be a list of seat numbers "
-                                f"0..{len(g.seats) - 1}, got {seats_k!r}")
-            try:
-                res = g.table.replay(state, s["executed"], s.get("choices"))
-            except PlayError as e:
-                raise PlayError(f"shot {k} of the record cannot be re-played: {e}") from None
-        except PlayError:
-            raise
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError,
-                OverflowError) as e:
+            res = g.table.replay(state, s["executed"], s.get("choices"))
+        except PlayError as e:
             raise PlayError(f"shot {k} of the record cannot be re-played: {e}") from None
-        after = g.table.state_json(res.state)
-        if _canon(res.outcome) != _canon(s["outcome"]) or _canon(after) != _canon(s["after"]):
-            raise PlayError(f"shot {k} re-simulates to a different outcome or state than "
-                            "recorded (different physics or rules version?)")
-        g.shots.append(Shot(seats=list(s.get("seats") or []), before=s["before"],
-                            intended=s.get("intended"), executed=s["executed"],
-                            choices=res.choices, outcome=res.outcome, after=after,
-                            anim=res.anim, call=g.call(res.outcome)))
-        state = res.state
-    g.state = state
-    g.meta["verified"] = True
-    return g
+    except PlayError:
+        raise
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError,
+            OverflowError) as e:
+        raise PlayError(f"shot {k} of the record cannot be re-played: {e}") from None
+    after = g.table.state_json(res.state)
+    if _canon(res.outcome) != _canon(s["outcome"]) or _canon(after) != _canon(s["after"]):
+        raise PlayError(f"shot {k} re-simulates to a different outcome or state than "
+                        "recorded (different physics or rules version?)")
+    g.shots.append(Shot(seats=list(s.get("seats") or []), before=s["before"],
+                        intended=s.get("intended"), executed=s["executed"],
+                        choices=res.choices, outcome=res.outcome, after=after,
+                        anim=res.anim, call=g.call(res.outcome)))
+    return res.state
 
 
 def load_file(path: str | Path) -> LiveGame:

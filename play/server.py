@@ -25,16 +25,21 @@ placement), 404 an unknown game (id, or game type in /api/geometry) or shot or r
 but not now (out of turn, an agent thinking, a replay, the game over). A refused request never
 changes the game. The server keeps the MAX_GAMES most recent games in memory (finished games and
 replays are dropped first); every played game is also saved to disk after every shot.
+
+:func:`create_app` assembles three routers (``page_router``: the page, info, geometry;
+``games_router``: a game's start, view and moves; ``replays_router``: saved records and
+replays); the routes get this app's games and the game in the path through dependencies.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI, Request, params
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
@@ -117,6 +122,230 @@ class Games:
         return out
 
 
+# --- plumbing shared by the routes: errors, request bodies, this app's games -----------------
+
+
+async def play_error(_: Request, exc: PlayError) -> JSONResponse:
+    """A refused request: ``{"detail": why}`` with 404 (NotFound), 409 (Conflict) or 400."""
+    code = 404 if isinstance(exc, NotFound) else 409 if isinstance(exc, Conflict) else 400
+    return JSONResponse({"detail": clip(str(exc))}, status_code=code)
+
+
+async def read_body(request: Request) -> bytes:
+    """The request's body; PlayError past MAX_BODY bytes, by its Content-Length or, without
+    one, as soon as the stream passes the limit (the rest is never read)."""
+    size = request.headers.get("content-length", "")
+    if size.isascii() and size.isdigit() and (len(size) > 12 or int(size) > MAX_BODY):
+        raise PlayError(f"request body too large ({size} bytes; at most {MAX_BODY})")
+    chunks, n = [], 0
+    async for chunk in request.stream():  # not request.body(): refuse before holding it all
+        n += len(chunk)
+        if n > MAX_BODY:
+            raise PlayError(f"request body too large (over {MAX_BODY} bytes)")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def parse_object(raw: bytes, allowed: frozenset[str]) -> dict:
+    """``raw`` as a JSON object (an empty body: ``{}``) with keys from ``allowed`` only;
+    PlayError otherwise."""
+    try:
+        data = json.loads(raw or b"{}")
+    except ValueError as e:  # bad JSON or UTF-8, an integer of more than 4300 digits
+        raise PlayError(f"malformed JSON: {e}") from None
+    except RecursionError:
+        raise PlayError("malformed JSON: nested too deeply") from None
+    if not isinstance(data, dict):
+        raise PlayError(f"the request body must be a JSON object, got {type(data).__name__}")
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise PlayError(f"unknown key(s) {extra}; allowed: {sorted(allowed)}")
+    return data
+
+
+def json_body(*allowed: str) -> params.Depends:
+    """A dependency: the request's JSON object, with only the keys ``allowed``.
+
+    Read by hand rather than as a pydantic body so that every refusal is a PlayError
+    (400 with our message, not 422) and the size limit holds while streaming."""
+    keys = frozenset(allowed)
+
+    async def body(request: Request) -> dict:
+        return parse_object(await read_body(request), keys)
+
+    return Depends(body)
+
+
+async def games_of(request: Request) -> Games:  # async: no worker thread for a lookup
+    """This app's games."""
+    return request.app.state.games
+
+
+GamesDep = Annotated[Games, Depends(games_of)]
+
+
+async def game_of(gid: str, games: GamesDep) -> LiveGame:
+    """The game ``gid`` in the path (NotFound when the server does not keep it)."""
+    return games.get(gid)
+
+
+GameDep = Annotated[LiveGame, Depends(game_of)]
+NewGameBody = Annotated[dict, json_body("game", "options", "seats", "noise", "seed")]
+MoveBody = Annotated[dict, json_body("seat", "move", "shot")]
+AgentBody = Annotated[dict, json_body("shot")]
+ChoiceBody = Annotated[dict, json_body("seat", "answer")]
+ReplayBody = Annotated[dict, json_body("name", "record")]
+
+
+async def play_and_save(games: Games, g: LiveGame, play: Callable[..., dict],
+                        *args: Any) -> dict:
+    """``play(*args)``'s answer; it runs off the event loop (agents think, the physics
+    simulates) and the game is saved after it."""
+    out = await run_in_threadpool(play, *args)
+    await run_in_threadpool(games.save, g)
+    return out
+
+
+# --- the page and what it draws with before any game -------------------------------------------
+
+page_router = APIRouter()
+
+
+@page_router.get("/")
+def index() -> FileResponse:
+    """The page (static/index.html), never cached."""
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+
+@page_router.get("/api/info")
+def info() -> dict:
+    """What the lobby offers: ``{games, agents, noises, limits, defaults}``."""
+    return {"games": list(session.GAMES), "agents": list(session.AGENT_NAMES),
+            "noises": list(session.NOISES),
+            "limits": {"V0": [session.V0_MIN, session.V0_MAX], "theta": [0, session.THETA_MAX],
+                       "spin": session.SPIN_MAX},
+            "defaults": {"keglebillard": {"players": 2, "distance": 70},
+                         "golfbillard": {"duo": False, "match": "single"}}}
+
+
+@page_router.get("/api/geometry/{game}")
+def geometry(game: str) -> dict:
+    """The table of ``game`` for drawing (cushions, pockets or goals, spots); 404 for an
+    unknown game."""
+    if game not in session.GAMES:
+        raise NotFound(f"unknown game {game!r}; use one of {list(session.GAMES)}")
+    return session.make_table(game).geometry()
+
+
+# --- games: start one, read it, play it --------------------------------------------------------
+
+games_router = APIRouter(prefix="/api/games")
+
+
+@games_router.post("")
+async def new_game(games: GamesDep, d: NewGameBody) -> dict:
+    """A new game from ``{game, options, seats, noise, seed}`` (only ``game`` required; noise
+    ``tournament`` by default). Returns ``{"view": ...}``."""
+    if "game" not in d:
+        raise PlayError("'game' is required (keglebillard or golfbillard)")
+    g = await run_in_threadpool(LiveGame, d["game"], d.get("options"), d.get("seats"),
+                                d.get("noise", "tournament"), d.get("seed"))
+    games.add(g)
+    await run_in_threadpool(games.save, g)
+    return g.result(None)
+
+
+@games_router.get("/{gid}")
+def view(g: GameDep) -> dict:
+    """The game's view: state, seats, whose turn, shots played, last call."""
+    return g.view()
+
+
+@games_router.post("/{gid}/move")
+async def move(g: GameDep, games: GamesDep, d: MoveBody) -> dict:
+    """A person's move ``{seat, move, shot}`` (``shot``, optional: the shots the client has
+    seen, so that a stale move is refused). Returns ``{"view"}`` with ``"shot"`` (the shot
+    played) or ``"pending"`` (the opponent's question), or neither (one opening stroke)."""
+    if "move" not in d or "seat" not in d:
+        raise PlayError("a move needs 'seat' (who plays) and 'move'")
+    return await play_and_save(games, g, g.human_move, d["seat"], d["move"], d.get("shot"))
+
+
+@games_router.post("/{gid}/agent")
+async def agent(g: GameDep, games: GamesDep, d: AgentBody) -> dict:
+    """The agent(s) due to move do so; takes ``{shot}`` (optional, as for a move). Returns
+    what a move does, with ``"think_ms"``."""
+    return await play_and_save(games, g, g.agent_move, d.get("shot"))
+
+
+@games_router.post("/{gid}/choice")
+async def choice(g: GameDep, games: GamesDep, d: ChoiceBody) -> dict:
+    """A person's answer ``{seat, answer}`` to the pending question (golfbillard: a penalty
+    spot ``{"spot": k}`` or a ball ``{"pick": id}``). Returns ``{"view"}`` with ``"shot"``
+    or, for a further question, ``"pending"``."""
+    return await play_and_save(games, g, g.answer, d.get("seat"), d.get("answer"))
+
+
+@games_router.get("/{gid}/placement")
+def placement(g: GameDep, x: str = "", y: str = "") -> dict:
+    """Keglebillard: may the red be placed at ``x``, ``y`` (metres)? ``{"ok", "reason"}``."""
+    if g.game != "keglebillard":
+        raise PlayError("placement applies to keglebillard only")
+    try:
+        xy = session.parse_xy([float(x), float(y)], "x, y")
+    except ValueError:
+        raise PlayError(f"x and y must be finite numbers in metres, got {x!r}, {y!r}") \
+            from None
+    why = g.table.placement_error(g.state, xy)
+    return {"ok": why is None, "reason": why}
+
+
+@games_router.get("/{gid}/shots/{k}")
+def shot(g: GameDep, k: str) -> dict:
+    """Shot ``k`` (from 0): states before and after, strikes, outcome, call, animation."""
+    try:
+        k = int(k)
+    except ValueError:
+        raise PlayError(f"a shot number is an integer, got {k!r}") from None
+    if not 0 <= k < len(g.shots):
+        raise NotFound(f"shot {k} does not exist: the game has {len(g.shots)} shots")
+    return g.shot(k)
+
+
+@games_router.get("/{gid}/record")
+def get_record(g: GameDep) -> JSONResponse:
+    """The game's record (:mod:`cuegym.play.record`) as a JSON download."""
+    return JSONResponse(record.record_of(g), headers={
+        "Content-Disposition": f'attachment; filename="{g.game}_{g.id}.json"'})
+
+
+# --- saved records and replays -----------------------------------------------------------------
+
+replays_router = APIRouter()
+
+
+@replays_router.get("/api/records")
+def records(games: GamesDep) -> list:
+    """The saved records listed for replay, newest first in each folder: ``[{name, folder,
+    game, seats, shots, over, meta}]``."""
+    return games.records()
+
+
+@replays_router.post("/api/replays")
+async def replay(games: GamesDep, d: ReplayBody) -> dict:
+    """A replay of ``{name}`` (a saved record, as listed by /api/records) or ``{record}`` (a
+    record's JSON), every shot re-simulated and checked. Returns ``{"view": ...}``."""
+    if ("name" in d) == ("record" in d):
+        raise PlayError("give exactly one of 'name' (a saved record) or 'record' (its JSON)")
+    if "name" in d:
+        path = games.record_path(d["name"])
+        g = await run_in_threadpool(record.load_file, path)
+    else:
+        g = await run_in_threadpool(record.load_record, d["record"], "uploaded")
+    games.add(g)
+    return g.result(None)
+
+
 def create_app(save_dir: str | Path | None = "runs/play",
                record_dirs: list[str | Path] | None = None) -> FastAPI:
     """The FastAPI app. ``save_dir``: where every game's record is written (None: nowhere);
@@ -124,148 +353,13 @@ def create_app(save_dir: str | Path | None = "runs/play",
     sd = Path(save_dir) if save_dir is not None else None
     dirs = [Path(d) for d in record_dirs] if record_dirs is not None else \
         ([sd] if sd is not None else []) + [Path("runs/eval")]
-    games = Games(sd, dirs)
-    app = FastAPI(title="cuegym play", docs_url=None, redoc_url=None)
-    app.state.games = games
-
-    @app.exception_handler(PlayError)
-    async def _play_error(_: Request, exc: PlayError) -> JSONResponse:
-        code = 404 if isinstance(exc, NotFound) else 409 if isinstance(exc, Conflict) else 400
-        return JSONResponse({"detail": clip(str(exc))}, status_code=code)
-
-    async def body(request: Request, allowed: set[str]) -> dict:
-        size = request.headers.get("content-length", "")
-        if size.isascii() and size.isdigit() and (len(size) > 12 or int(size) > MAX_BODY):
-            raise PlayError(f"request body too large ({size} bytes; at most {MAX_BODY})")
-        chunks, n = [], 0
-        async for chunk in request.stream():  # stop reading at the limit
-            n += len(chunk)
-            if n > MAX_BODY:
-                raise PlayError(f"request body too large (over {MAX_BODY} bytes)")
-            chunks.append(chunk)
-        raw = b"".join(chunks)
-        try:
-            data = json.loads(raw or b"{}")
-        except ValueError as e:  # bad JSON or UTF-8, an integer of more than 4300 digits
-            raise PlayError(f"malformed JSON: {e}") from None
-        except RecursionError:
-            raise PlayError("malformed JSON: nested too deeply") from None
-        if not isinstance(data, dict):
-            raise PlayError(f"the request body must be a JSON object, got {type(data).__name__}")
-        extra = sorted(set(data) - allowed)
-        if extra:
-            raise PlayError(f"unknown key(s) {extra}; allowed: {sorted(allowed)}")
-        return data
-
-    @app.get("/")
-    def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
-
+    app = FastAPI(title="cuegym play", docs_url=None, redoc_url=None,
+                  exception_handlers={PlayError: play_error})
+    app.state.games = Games(sd, dirs)
+    app.include_router(page_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-
-    @app.get("/api/info")
-    def info() -> dict:
-        return {"games": list(session.GAMES), "agents": list(session.AGENT_NAMES),
-                "noises": list(session.NOISES),
-                "limits": {"V0": [session.V0_MIN, session.V0_MAX], "theta": [0, session.THETA_MAX],
-                           "spin": session.SPIN_MAX},
-                "defaults": {"keglebillard": {"players": 2, "distance": 70},
-                             "golfbillard": {"duo": False, "match": "single"}}}
-
-    @app.get("/api/geometry/{game}")
-    def geometry(game: str) -> dict:
-        if game not in session.GAMES:
-            raise NotFound(f"unknown game {game!r}; use one of {list(session.GAMES)}")
-        return session.make_table(game).geometry()
-
-    @app.post("/api/games")
-    async def new_game(request: Request) -> dict:
-        d = await body(request, {"game", "options", "seats", "noise", "seed"})
-        if "game" not in d:
-            raise PlayError("'game' is required (keglebillard or golfbillard)")
-        g = await run_in_threadpool(LiveGame, d["game"], d.get("options"), d.get("seats"),
-                                    d.get("noise", "tournament"), d.get("seed"))
-        games.add(g)
-        await run_in_threadpool(games.save, g)
-        return g.result(None)
-
-    @app.get("/api/games/{gid}")
-    def view(gid: str) -> dict:
-        return games.get(gid).view()
-
-    @app.post("/api/games/{gid}/move")
-    async def move(gid: str, request: Request) -> dict:
-        g = games.get(gid)
-        d = await body(request, {"seat", "move", "shot"})
-        if "move" not in d or "seat" not in d:
-            raise PlayError("a move needs 'seat' (who plays) and 'move'")
-        out = await run_in_threadpool(g.human_move, d["seat"], d["move"], d.get("shot"))
-        await run_in_threadpool(games.save, g)
-        return out
-
-    @app.post("/api/games/{gid}/agent")
-    async def agent(gid: str, request: Request) -> dict:
-        g = games.get(gid)
-        d = await body(request, {"shot"})
-        out = await run_in_threadpool(g.agent_move, d.get("shot"))
-        await run_in_threadpool(games.save, g)
-        return out
-
-    @app.post("/api/games/{gid}/choice")
-    async def choice(gid: str, request: Request) -> dict:
-        g = games.get(gid)
-        d = await body(request, {"seat", "answer"})
-        out = await run_in_threadpool(g.answer, d.get("seat"), d.get("answer"))
-        await run_in_threadpool(games.save, g)
-        return out
-
-    @app.get("/api/games/{gid}/placement")
-    def placement(gid: str, x: str = "", y: str = "") -> dict:
-        g = games.get(gid)
-        if g.game != "keglebillard":
-            raise PlayError("placement applies to keglebillard only")
-        try:
-            xy = session.parse_xy([float(x), float(y)], "x, y")
-        except ValueError:
-            raise PlayError(f"x and y must be finite numbers in metres, got {x!r}, {y!r}") \
-                from None
-        why = g.table.placement_error(g.state, xy)
-        return {"ok": why is None, "reason": why}
-
-    @app.get("/api/games/{gid}/shots/{k}")
-    def shot(gid: str, k: str) -> dict:
-        g = games.get(gid)
-        try:
-            k = int(k)
-        except ValueError:
-            raise PlayError(f"a shot number is an integer, got {k!r}") from None
-        if not 0 <= k < len(g.shots):
-            raise NotFound(f"shot {k} does not exist: the game has {len(g.shots)} shots")
-        return g.shot(k)
-
-    @app.get("/api/games/{gid}/record")
-    def get_record(gid: str) -> JSONResponse:
-        g = games.get(gid)
-        return JSONResponse(record.record_of(g), headers={
-            "Content-Disposition": f'attachment; filename="{g.game}_{g.id}.json"'})
-
-    @app.get("/api/records")
-    def records() -> list:
-        return games.records()
-
-    @app.post("/api/replays")
-    async def replay(request: Request) -> dict:
-        d = await body(request, {"name", "record"})
-        if ("name" in d) == ("record" in d):
-            raise PlayError("give exactly one of 'name' (a saved record) or 'record' (its JSON)")
-        if "name" in d:
-            path = games.record_path(d["name"])
-            g = await run_in_threadpool(record.load_file, path)
-        else:
-            g = await run_in_threadpool(record.load_record, d["record"], "uploaded")
-        games.add(g)
-        return g.result(None)
-
+    app.include_router(games_router)
+    app.include_router(replays_router)
     return app
 
 

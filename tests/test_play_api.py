@@ -623,6 +623,10 @@ def test_replay_refuses_malformed_records_not_500(client):
              "executed.strike.V0 must be a finite number, got '3.0'"),
             (with_(lambda x: x["shots"][0]["executed"].update(place="ab")),
              "executed.place must be [x, y]"),
+            (with_(lambda x: x["shots"][0].pop("outcome")), "shot 0 of the record lacks 'outcome'"),
+            (with_(lambda x: x["shots"][0].pop("after")), "shot 0 of the record lacks 'after'"),
+            (with_(lambda x: x["shots"][0].pop("executed")),
+             "shot 0 of the record lacks 'executed'"),
     ):
         r = client.post("/api/replays", json={"record": bad})
         assert r.status_code == 400, (needle, r.text)
