@@ -68,8 +68,11 @@ def check(table, params, res) -> dict:
             "tunnelling": off.any(axis=1), "not_at_rest": moving.any(axis=1)}
 
 
-@cli_main
-def main(argv=None) -> int:
+GENERATORS = {"keglebillard": keglebillard_shots, "golfbillard": golfbillard_shots}
+
+
+def _args(argv: list[str] | None) -> argparse.Namespace:
+    """The command line, checked."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shots", type=int, default=100_000, help="shots per game")
     ap.add_argument("--batch", type=int, default=None, help="tables per call (4096, hostile 1024)")
@@ -82,16 +85,72 @@ def main(argv=None) -> int:
                     help="write the inputs of every failing shot to DIR/<game>_seed<S>_at<N>.npz")
     ap.add_argument("--progress", action="store_true", help="running counts on stderr")
     args = ap.parse_args(argv)
-    gens = {"keglebillard": keglebillard_shots, "golfbillard": golfbillard_shots}
     for game in args.games.split(","):
-        if game not in gens:
-            raise UsageError(unknown("game", game, gens))
+        if game not in GENERATORS:
+            raise UsageError(unknown("game", game, GENERATORS))
     for opt, v, lo in (("--shots", args.shots, 1), ("--batch", args.batch, 1),
                        ("--max-events", args.max_events, 1)):
         if v is not None and v < lo:  # 0 would silently mean the default
             ap.error(f"{opt} must be >= {lo}, got {v}")
     if args.save_failures and not os.path.isdir(args.save_failures):
         ap.error(f"--save-failures: no directory {args.save_failures!r}")
+    return args
+
+
+def _soak_game(game: str, args: argparse.Namespace, batch: int, max_events: int,
+               fails: tuple[str, ...]) -> dict:
+    """``args.shots`` shots of ``game`` in calls of ``batch`` tables: the counts of every
+    check (:func:`check`), crashes, events and seconds; the inputs of shots failing one of
+    ``fails`` saved under --save-failures."""
+    table, params = load_table(game), load_params(game)
+    rng = np.random.default_rng(args.seed)
+    ws = Workspace()
+    counts = {"shots": 0, "crashes": 0, "overflow": 0, "overflow_reported": 0, "nan": 0,
+              "overlap": 0, "tunnelling": 0, "not_at_rest": 0, "events": 0}
+    t0 = time.perf_counter()
+    while counts["shots"] < args.shots:
+        n = min(batch, args.shots - counts["shots"])
+        if args.hostile:
+            s = hostile_shots(rng, table, params, n, len(table.ball_ids))
+            kw = {"w": s["w"], "t_max": MAX_T, "models": Models(squirt=bool(rng.integers(0, 2)))}
+        else:
+            s = GENERATORS[game](rng, table, params, n)
+            kw = {}
+        try:
+            res = simulate(table, params, s["xy"], cue_ball=s["cue_ball"], cue=s["cue"],
+                           pins_up=s.get("pins_up"), max_events=max_events, workspace=ws, **kw)
+        except Exception:  # noqa: BLE001 - a soak test counts every crash
+            traceback.print_exc()
+            counts["crashes"] += n
+            counts["shots"] += n
+            continue
+        flags = check(table, params, res)
+        for k, v in flags.items():
+            counts[k if k != "overflow" or not args.hostile else "overflow_reported"] += int(
+                v.sum())
+        bad = np.zeros(n, bool)
+        for k in fails:
+            if k in flags:
+                bad |= flags[k]
+        if args.save_failures and bad.any():
+            idx = np.nonzero(bad)[0]
+            np.savez(f"{args.save_failures}/{game}_seed{args.seed}_at{counts['shots']}.npz",
+                     **{k: np.asarray(v)[idx] for k, v in s.items()},
+                     squirt=kw.get("models", Models()).squirt, t_max=kw.get("t_max", 60.0),
+                     max_events=max_events)
+        if args.progress:
+            print(json.dumps({game: {**counts, "seconds": round(time.perf_counter() - t0)}}),
+                  file=sys.stderr, flush=True)
+        counts["events"] += int(res.n_events.sum())
+        counts["shots"] += n
+    counts["seconds"] = round(time.perf_counter() - t0, 1)
+    counts["events_per_shot"] = round(counts["events"] / max(counts["shots"], 1), 2)
+    return counts
+
+
+@cli_main
+def main(argv=None) -> int:
+    args = _args(argv)
     max_events = args.max_events or (5000 if args.hostile else 2000)
     batch = args.batch or (1024 if args.hostile else 4096)
     fails = ("crashes", "nan", "overlap", "tunnelling", "not_at_rest")
@@ -100,52 +159,7 @@ def main(argv=None) -> int:
     summary = {}
     bad_total = 0
     for game in args.games.split(","):
-        gen = gens[game]
-        table, params = load_table(game), load_params(game)
-        rng = np.random.default_rng(args.seed)
-        ws = Workspace()
-        counts = {"shots": 0, "crashes": 0, "overflow": 0, "overflow_reported": 0, "nan": 0,
-                  "overlap": 0, "tunnelling": 0, "not_at_rest": 0, "events": 0}
-        t0 = time.perf_counter()
-        while counts["shots"] < args.shots:
-            n = min(batch, args.shots - counts["shots"])
-            if args.hostile:
-                s = hostile_shots(rng, table, params, n, len(table.ball_ids))
-                kw = {"w": s["w"], "t_max": MAX_T,
-                      "models": Models(squirt=bool(rng.integers(0, 2)))}
-            else:
-                s = gen(rng, table, params, n)
-                kw = {}
-            try:
-                res = simulate(table, params, s["xy"], cue_ball=s["cue_ball"], cue=s["cue"],
-                               pins_up=s.get("pins_up"), max_events=max_events, workspace=ws,
-                               **kw)
-            except Exception:  # noqa: BLE001 - a soak test counts every crash
-                traceback.print_exc()
-                counts["crashes"] += n
-                counts["shots"] += n
-                continue
-            flags = check(table, params, res)
-            for k, v in flags.items():
-                counts[k if k != "overflow" or not args.hostile else "overflow_reported"] += int(
-                    v.sum())
-            bad = np.zeros(n, bool)
-            for k in fails:
-                if k in flags:
-                    bad |= flags[k]
-            if args.save_failures and bad.any():
-                idx = np.nonzero(bad)[0]
-                np.savez(f"{args.save_failures}/{game}_seed{args.seed}_at{counts['shots']}.npz",
-                         **{k: np.asarray(v)[idx] for k, v in s.items()},
-                         squirt=kw.get("models", Models()).squirt, t_max=kw.get("t_max", 60.0),
-                         max_events=max_events)
-            if args.progress:
-                print(json.dumps({game: {**counts, "seconds": round(time.perf_counter() - t0)}}),
-                      file=sys.stderr, flush=True)
-            counts["events"] += int(res.n_events.sum())
-            counts["shots"] += n
-        counts["seconds"] = round(time.perf_counter() - t0, 1)
-        counts["events_per_shot"] = round(counts["events"] / max(counts["shots"], 1), 2)
+        counts = _soak_game(game, args, batch, max_events, fails)
         summary[game] = counts
         bad_total += sum(counts[k] for k in fails)
         print(json.dumps({game: counts}), flush=True)
