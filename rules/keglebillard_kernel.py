@@ -169,6 +169,76 @@ def _pin_fouls(et, tmv, ei, ej, n, down, toppler, root_time, t_ok, cbp, cush, f)
 
 
 @njit(cache=True)
+def _balls_down(motion0, motion, pocket, off, present0, pocketed):
+    """Balls on the table at the start (``present0``) and down this shot (``pocketed``:
+    pocketed or off the table for good, K-14a), (3,) each, written; returns (all three were on
+    the table, all three are down, number of whites down)."""
+    n_whites = 0
+    all_present = all_down = True
+    for b in range(3):
+        pr = motion0[b] != POCKETED
+        pk = pr and (motion[b] == POCKETED or pocket[b] >= 0 or off[b])
+        present0[b] = pr
+        pocketed[b] = pk
+        all_present = all_present and pr
+        all_down = all_down and pk
+        if b > 0:
+            n_whites += pk
+    return all_present, all_down, n_whites
+
+
+@njit(cache=True)
+def _clean16_white(et, tmv, ei, ej, n, toppler):
+    """K-7 the clean 16, once all five stood and all are down: every pin toppled by one white
+    (``toppler``: (5,) ball bits, K-P3), in one clean run. Returns (a clean 16, its white or
+    -1)."""
+    c16, c16w = False, -1
+    for w in (_WHITE, _SPOTTED):
+        mine = True
+        for p in range(toppler.shape[0]):
+            mine = mine and toppler[p] == (1 << w)
+        if mine and _clean16(et, tmv, ei, ej, n, w):
+            c16, c16w = True, w
+    return c16, c16w
+
+
+@njit(cache=True)
+def _points(house, c16, king_alone, n_pins, n_whites, rd, bl):
+    """K-5, K-6, K-7, K-9 points of one shot (K-9a: for every shot, legal or not) from the pins
+    down by balls and events, the whites down, rødt and blegt. Returns (king alone, pin,
+    white, bonus points)."""
+    if house:
+        pp = 16 if c16 else (6 if king_alone else 2 * n_pins)
+        return king_alone, pp, 2 * n_whites, (4 if (rd or bl) else 0)
+    return False, 2 * n_pins, 0, (4 if rd else 0)  # K-25: only pins (2) and rødt (4) score
+
+
+@njit(cache=True)
+def _ball_fouls(f, house, cush_any, red_met_white, red_down, off_any, red_over_salvo, k16):
+    """The fouls that need no pin: K-10 (no cushion), K-11 (the red met no white), K-14 (the
+    red down), K-14a (a ball off the table), K-15 (the red in front of the salvo line where
+    it applies), K-16 (an injected event), into ``f``."""
+    f[F_K10] = house and not cush_any
+    f[F_K11] = not red_met_white
+    f[F_K14] = red_down
+    f[F_K14A] = off_any
+    f[F_K15] = red_over_salvo
+    f[F_K16] = k16
+
+
+@njit(cache=True)
+def _worst_foul(f, foul_penalty):
+    """(any foul in ``f``, the highest single penalty among them: never a sum)."""
+    fl = False
+    pen = 0
+    for c in range(N_FOULS):
+        if f[c]:
+            fl = True
+            pen = max(pen, foul_penalty[c])
+    return fl, pen
+
+
+@njit(cache=True)
 def score_kernel(ev_type, ev_time, ev_i, ev_j, n_events, motion0, motion, pocket, pins_up0,
                  pins_up, pin_toppler, pin_topple_time, red_x0, salvo, salvo_x, off, off_any,
                  inj_pins, k16, touche, unsporting, flags, foul_penalty,
@@ -191,88 +261,55 @@ def score_kernel(ev_type, ev_time, ev_i, ev_j, n_events, motion0, motion, pocket
     Outputs: the :class:`~cuegym.rules.keglebillard.ShotScores` arrays of the same names
     (``down``: pins_toppled, ``inj_only``: pins_injected, ``toppler``: pin_toppler,
     ``unsporting_out``: unsporting), written for every table.
+
+    Per table: the contacts, the pins and the balls down; the points; the fouls and the K-20
+    win; then what they mean for the shooter and the opponents.
     """
     house = flags[0] != 0
+    cbp = house and flags[1] != 0
+    frhv = flags[2] != 0
     salvo_area = flags[3] != 0
     T = ev_type.shape[0]
-    P = pins_up0.shape[1]
-    root_time = np.empty(P)
+    root_time = np.empty(pins_up0.shape[1])
     cush = np.empty(3)
     for t in range(T):
         n = n_events[t]
         et, tmv, ei, ej = ev_type[t], ev_time[t], ev_i[t], ev_j[t]
+        # --- what the shot did: contacts, pins down (K-P3 chains), balls down ------------------
         rw1, rw2, t_rw, t_rc, cush_any, bl = _contacts(et, tmv, ei, ej, n)
         rd = rw1 and rw2  # K-8 rødt; blegt only when not rødt
         bl = bl and not rd
-        rodt[t] = rd
-        cushion[t] = cush_any
+        rodt[t], cushion[t], blegt[t] = rd, cush_any, bl and house
         _root_times(et, ei, ej, n, pin_topple_time[t], root_time)
         all_stood, all_down, n_ball, n_inj = _pins(pins_up0[t], pins_up[t], pin_toppler[t],
                                                    inj_pins[t], down[t], toppler[t],
                                                    inj_only[t])
-        # K-7 the clean 16: all five to one white in one clean run
+        all_present, all_pocketed, n_whites = _balls_down(motion0[t], motion[t], pocket[t],
+                                                          off[t], present0[t], pocketed[t])
+        # --- points: K-5, K-6 king alone, K-7 clean 16, K-9 ------------------------------------
         c16, c16w = False, -1
-        if house and all_stood and all_down:
-            for w in (_WHITE, _SPOTTED):
-                mine = True
-                for p in range(P):
-                    mine = mine and toppler[t, p] == (1 << w)
-                if mine and _clean16(et, tmv, ei, ej, n, w):
-                    c16, c16w = True, w
-        clean16[t] = c16
-        clean16_white[t] = c16w
-        # K-5, K-6, K-9 (K-9a: for every shot, legal or not)
+        if house and all_stood and all_down:  # tested here: a call for every table cost 10 %
+            c16, c16w = _clean16_white(et, tmv, ei, ej, n, toppler[t])
+        clean16[t], clean16_white[t] = c16, c16w
         ka = all_stood and down[t, 0] and n_ball == 1 and n_inj == 0
-        n_pock = 0
-        all_present = all_pocketed = True
-        for b in range(3):
-            pr = motion0[t, b] != POCKETED
-            pk = pr and (motion[t, b] == POCKETED or pocket[t, b] >= 0 or off[t, b])
-            present0[t, b] = pr
-            pocketed[t, b] = pk
-            all_present = all_present and pr
-            all_pocketed = all_pocketed and pk
-            if b > 0:
-                n_pock += pk
-        if house:
-            pp = 16 if c16 else (6 if ka else 2 * (n_ball + n_inj))
-            wp = 2 * n_pock
-            bp = 4 if (rd or bl) else 0
-        else:  # K-25: only pins (2) and rødt (4) score
-            ka = False
-            pp = 2 * (n_ball + n_inj)
-            wp = 0
-            bp = 4 if rd else 0
-        king_alone[t] = ka
-        pin_points[t] = pp
-        white_points[t] = wp
-        bonus_points[t] = bp
+        ka, pp, wp, bp = _points(house, c16, ka, n_ball + n_inj, n_whites, rd, bl)
         pts = pp + wp + bp
+        king_alone[t], pin_points[t], white_points[t], bonus_points[t] = ka, pp, wp, bp
         points[t] = pts
-        # fouls
+        # --- fouls -----------------------------------------------------------------------------
         f = fouls[t]
         f[:] = False
-        f[F_K10] = house and not cush_any
-        t_ok = t_rw if flags[2] != 0 else min(t_rw, t_rc)
-        _pin_fouls(et, tmv, ei, ej, n, down[t], toppler[t], root_time, t_ok,
-                   house and flags[1] != 0, cush, f)
-        f[F_K11] = not (rw1 or rw2)
-        f[F_K14] = pocketed[t, _RED]
-        f[F_K14A] = off_any[t]
-        f[F_K15] = salvo[t] and red_x0[t] > salvo_x + _GEOM_TOL
-        f[F_K16] = k16[t]
+        _ball_fouls(f, house, cush_any, rw1 or rw2, pocketed[t, _RED], off_any[t],
+                    salvo[t] and red_x0[t] > salvo_x + _GEOM_TOL, k16[t])
+        t_ok = t_rw if frhv else min(t_rw, t_rc)
+        _pin_fouls(et, tmv, ei, ej, n, down[t], toppler[t], root_time, t_ok, cbp, cush, f)
         # K-20: all three balls down in one shot wins, overriding physics fouls; K-16 cancels it
         w20 = house and all_present and all_pocketed and not k16[t]
         if w20:
             f[:] = False
-        fl = False
-        pen = 0
-        for c in range(N_FOULS):
-            if f[c]:
-                fl = True
-                pen = max(pen, foul_penalty[c])
-        win[t] = w20
-        foul[t] = fl
+        fl, pen = _worst_foul(f, foul_penalty)
+        # --- the outcome: on a foul the points plus the penalty go across as skæve (K-9a) -----
+        win[t], foul[t] = w20, fl
         penalty[t] = pen if (house and fl) else 0
         skaeve[t] = pts + pen if (house and fl) else 0
         shooter_points[t] = 0 if (fl or w20) else pts
@@ -281,5 +318,4 @@ def score_kernel(ev_type, ev_time, ev_i, ev_j, n_events, motion0, motion, pocket
         ball_in_hand[t] = bih
         bih_salvo[t] = bih and (f[F_K14] or salvo_area)
         legal_pin[t] = not fl and not w20 and n_ball > 0
-        blegt[t] = bl and house
         unsporting_out[t] = unsporting[t] and not w20
