@@ -31,7 +31,7 @@ import numpy as np
 from cuegym.agents.base import Strikes
 from cuegym.agents.geometry import N_GEO_FEAT, Candidates
 from cuegym.rules.golf_arrays import BALLS_PER_SIDE, N_BALLS, SIDE_OF
-from cuegym.rules.golf_stroke import frozen_list
+from cuegym.rules.golf_heading import frozen_list
 
 
 def stop_speed(dist: float, params: Any) -> float:

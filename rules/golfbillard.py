@@ -296,9 +296,9 @@ def frozen_contacts(xy: np.ndarray, c: int, geo: GolfGeometry, gap: float
                     ) -> list[tuple[str, int, np.ndarray]]:
     """G-13: what the cue ball ``c`` is frozen to (gap < ``gap``): (kind, index, unit vector
     from the cue-ball centre toward it), kind ``ball``, ``cushion`` or ``cap`` (the referee's
-    kernel :func:`cuegym.rules.golf_stroke.frozen_list`)."""
+    kernel :func:`cuegym.rules.golf_heading.frozen_list`)."""
+    from .golf_heading import frozen_list
     from .golf_paths import golf_arrays
-    from .golf_stroke import frozen_list
 
     ga = golf_arrays(geo)
     m = N_BALLS + ga.cushions.shape[0] + ga.caps.shape[0]
@@ -313,8 +313,8 @@ def frozen_contacts(xy: np.ndarray, c: int, geo: GolfGeometry, gap: float
 def direct_goal_attempt(p: np.ndarray, d: np.ndarray, goal: int, geo: GolfGeometry) -> bool:
     """G-10a: the line of the initial direction ``d`` from ``p`` passes between goal ``goal``'s
     caps, or within R + r_cap of one of their centres (the referee's own test)."""
+    from .golf_heading import direct_goal_attempt as kernel
     from .golf_paths import golf_arrays
-    from .golf_stroke import direct_goal_attempt as kernel
 
     return bool(kernel(float(p[0]), float(p[1]), float(d[0]), float(d[1]), int(goal),
                        golf_arrays(geo)))
@@ -322,8 +322,8 @@ def direct_goal_attempt(p: np.ndarray, d: np.ndarray, goal: int, geo: GolfGeomet
 
 def toward_goal_cap(p: np.ndarray, d: np.ndarray, goal: int, geo: GolfGeometry) -> bool:
     """G-10 (b): the initial direction passes within R + r_cap of one of goal ``goal``'s caps."""
+    from .golf_heading import toward_goal_cap as kernel
     from .golf_paths import golf_arrays
-    from .golf_stroke import toward_goal_cap as kernel
 
     return bool(kernel(float(p[0]), float(p[1]), float(d[0]), float(d[1]), int(goal),
                        golf_arrays(geo)))
