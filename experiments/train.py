@@ -44,7 +44,6 @@ import os
 import shutil
 import sys
 import time
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -153,87 +152,14 @@ def run_meta(cfg: TrainConfig) -> dict[str, Any]:
 def make_callbacks(cfg: TrainConfig, run: Path, eval_env: Any, resume: bool) -> list:
     """SB3's ``EvalCallback`` (best model, ``evaluations.npz``; foul rate and points per shot
     logged beside the mean reward; fixed seeds at every evaluation), ``CheckpointCallback``
-    (model + replay buffer, the last two kept) and the wall-clock limit."""
-    from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback, EvalCallback
+    (model + replay buffer, the last two kept) and the wall-clock limit, in that order
+    (:mod:`cuegym.experiments.train_callbacks`)."""
+    from cuegym.experiments.train_callbacks import Checkpoints, ShotEval, TimeLimit
 
-    calls = max(1, cfg.n_envs)
-
-    class ShotEval(EvalCallback):
-        def __init__(self) -> None:
-            super().__init__(eval_env, n_eval_episodes=cfg.eval_episodes,
-                             eval_freq=max(1, cfg.eval_freq // calls), log_path=str(run),
-                             best_model_save_path=str(run), deterministic=True, verbose=0)
-            self.terms: dict[str, list] = {"foul_rate": [], "points_per_shot": [],
-                                           "given_per_shot": []}
-            npz = run / "evaluations.npz"
-            if resume and npz.exists():  # carry the log and the best score over the resume
-                try:
-                    with np.load(npz) as z:
-                        self.evaluations_timesteps = z["timesteps"].tolist()
-                        self.evaluations_results = z["results"].tolist()
-                        self.evaluations_length = z["ep_lengths"].tolist()
-                except (OSError, ValueError, KeyError, zipfile.BadZipFile):
-                    # SB3 rewrites this log in place: an interrupt can cut it short
-                    print(f"note: {npz} is unreadable (cut short by an interrupt?); the "
-                          "evaluation log restarts (the CSV logs keep the history)",
-                          file=sys.stderr)
-                best = [float(r["eval/mean_reward"]) for r in read_progress(run)]
-                if best:
-                    self.best_mean_reward = max(best)
-
-        def _log_success_callback(self, locals_: dict, globals_: dict) -> None:
-            if locals_["done"]:
-                info = locals_["info"]
-                terms = info.get("reward_terms", {})
-                self.terms["foul_rate"].append(float(info.get("foul", False)))
-                self.terms["points_per_shot"].append(
-                    float(terms.get("points", terms.get("own_goals", 0.0))))
-                self.terms["given_per_shot"].append(
-                    float(terms.get("skaeve", terms.get("opponent_goals", 0.0))))
-                for k, v in self.terms.items():
-                    self.logger.record(f"eval/{k}", float(np.mean(v)))
-
-        def _on_step(self) -> bool:
-            if self.eval_freq > 0 and self.n_calls % self.eval_freq == 0:
-                for v in self.terms.values():
-                    v.clear()
-                self.eval_env.seed(cfg.seed + 10_000)  # the same positions every time
-            return super()._on_step()
-
-        def evaluate_now(self) -> None:
-            """One evaluation at the current step (start and end of learning), unless the
-            last one was at this step."""
-            if self.evaluations_timesteps and \
-                    self.evaluations_timesteps[-1] == self.model.num_timesteps:
-                return
-            calls_before, self.n_calls = self.n_calls, 0
-            self.num_timesteps = self.model.num_timesteps
-            self._on_step()
-            self.n_calls = calls_before
-
-        def _on_training_start(self) -> None:
-            self.evaluate_now()
-
-    class Checkpoints(CheckpointCallback):
-        def _on_step(self) -> bool:
-            if self.n_calls % self.save_freq == 0:
-                save_checkpoint(self.model, run, cfg.save_replay_buffer)
-            return True
-
-    class TimeLimit(BaseCallback):
-        hit = False
-
-        def _on_step(self) -> bool:
-            if cfg.time_limit_min and time.time() - T_START > 60.0 * cfg.time_limit_min:
-                print(f"time limit of {cfg.time_limit_min} min reached at "
-                      f"{self.num_timesteps:,} steps", flush=True)
-                self.hit = True
-                return False
-            return True
-
-    ckpt = Checkpoints(max(1, cfg.checkpoint_freq // calls), str(run / "checkpoints"),
-                       save_replay_buffer=cfg.save_replay_buffer)
-    return [ShotEval(), ckpt, TimeLimit()]
+    return [ShotEval(eval_env, cfg, run, resume),
+            Checkpoints(max(1, cfg.checkpoint_freq // max(1, cfg.n_envs)), run,
+                        cfg.save_replay_buffer),
+            TimeLimit(cfg.time_limit_min, T_START)]
 
 
 def seed_with_demos(model: Any, cfg: TrainConfig, run: Path) -> None:
