@@ -192,6 +192,47 @@ def _play_pool(cfg: SelfPlayConfig, arena: Any, learner: Any, members: list, gen
     return rows
 
 
+def _action_space(cfg: SelfPlayConfig, tcfg: Any, env_id: str) -> tuple[Any, type, dict]:
+    """(the action wrapper's spec, the wrapper class, the snapshots' metadata) of the recipe's
+    action (``residual`` or ``choice``). Snapshots are full-game models: they see the game's
+    scores (SB3Agent masks them only for Shot-env models)."""
+    meta = {"game": cfg.game, "env_id": env_id, "action": tcfg.action, "algo": tcfg.algo}
+    if tcfg.action == "residual":
+        from cuegym.agents.residual import ResidualSpec, ResidualVecEnv
+
+        spec = ResidualSpec(game=cfg.game, **tcfg.residual)
+        meta["residual"] = spec.as_dict()
+        return spec, ResidualVecEnv, meta
+    from cuegym.agents.choice import ChoiceSpec, ChoiceVecEnv
+
+    spec = ChoiceSpec(game=cfg.game, **tcfg.choice)
+    meta["choice"] = spec.as_dict()
+    return spec, ChoiceVecEnv, meta
+
+
+def _learner(cfg: SelfPlayConfig, tcfg: Any, env: Any) -> Any:
+    """The SB3 model that learns: ``cfg.init_model`` loaded onto ``env``, or a new one with the
+    recipe's settings (gamma 0.9: in whole games the learner's later shots depend on this one;
+    no action noise)."""
+    from cuegym.experiments.train_config import algo_class, policy_class
+
+    Algo = algo_class(tcfg.algo)
+    if cfg.init_model:
+        init = _init_model_file(cfg.init_model)
+        if init is None:  # run() called without check_config
+            raise ValueError(f"init_model (--init): no model file {cfg.init_model!r}")
+        try:
+            return Algo.load(init, env=env, device="cpu")
+        except ValueError as e:  # SB3's message prints both spaces in full: kilobytes
+            raise ValueError(f"init_model (--init): model {cfg.init_model!r} does not fit the "
+                             f"{cfg.game} self-play env: {str(e).split(':')[0]}") from e
+    kw = dict(tcfg.algo_kwargs)
+    kw["gamma"] = 0.9
+    kw.pop("action_noise", None)
+    return Algo(policy_class(tcfg.policy), env, policy_kwargs=dict(tcfg.policy_kwargs),
+                seed=cfg.seed, device="cpu", verbose=0, **kw)
+
+
 def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
     import torch
     from stable_baselines3.common.logger import configure
@@ -199,52 +240,23 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
     from stable_baselines3.common.vec_env import VecMonitor
 
     from cuegym.agents import make_agent, make_arena
-    from cuegym.agents.residual import ResidualSpec, ResidualVecEnv
     from cuegym.agents.sb3_agent import SB3Agent
     from cuegym.envs import make_sb3_vec_env
-    from cuegym.experiments.train_config import algo_class, policy_class
 
     out = Path(runs_dir) / cfg.name
     tcfg = train_config(cfg)  # checked before anything is written
     set_random_seed(cfg.seed)
     torch.set_num_threads(2)
     env_id = "cuegym/Keglebillard-v0" if cfg.game == "keglebillard" else "cuegym/Golfbillard-v0"
-    # snapshots are full-game models: they see the game's scores (SB3Agent masks them only
-    # for Shot-env models)
-    meta = {"game": cfg.game, "env_id": env_id, "action": tcfg.action, "algo": tcfg.algo}
-    if tcfg.action == "residual":
-        spec = ResidualSpec(game=cfg.game, **tcfg.residual)
-        meta["residual"] = spec.as_dict()
-    else:
-        from cuegym.agents.choice import ChoiceSpec, ChoiceVecEnv
-
-        spec = ChoiceSpec(game=cfg.game, **tcfg.choice)
-        meta["choice"] = spec.as_dict()
+    spec, wrapper, meta = _action_space(cfg, tcfg, env_id)
     arena = make_arena(cfg.game)
     baselines = [make_agent(a, cfg.game, arena=arena) for a in cfg.initial_pool]
     snapshots: list = []
     opponent = PoolOpponent(baselines, cfg.seed)
     venv = make_sb3_vec_env(env_id, n_envs=cfg.n_envs, seed=cfg.seed, noise=cfg.noise,
                             opponent=opponent)
-    wrapper = ResidualVecEnv if tcfg.action == "residual" else ChoiceVecEnv
     env = VecMonitor(wrapper(venv, spec))
-    Algo = algo_class(tcfg.algo)
-    if cfg.init_model:
-        init = _init_model_file(cfg.init_model)
-        if init is None:  # run() called without check_config
-            raise ValueError(f"init_model (--init): no model file {cfg.init_model!r}")
-        try:
-            model = Algo.load(init, env=env, device="cpu")
-        except ValueError as e:  # SB3's message prints both spaces in full: kilobytes
-            raise ValueError(f"init_model (--init): model {cfg.init_model!r} does not fit the "
-                             f"{cfg.game} self-play env: {str(e).split(':')[0]}") from e
-    else:
-        kw = dict(tcfg.algo_kwargs)
-        kw["gamma"] = 0.9  # whole games: the learner's later shots depend on this one
-        kw.pop("action_noise", None)
-        model = Algo(policy_class(tcfg.policy), env, policy_kwargs=dict(tcfg.policy_kwargs),
-                     seed=cfg.seed,
-                     device="cpu", verbose=0, **kw)
+    model = _learner(cfg, tcfg, env)
     (out / "pool").mkdir(parents=True, exist_ok=True)
     (out / "config.yaml").write_text(yaml.safe_dump(asdict(cfg), sort_keys=False))
     # SB3's training statistics (losses, episode returns) go into the run folder; left alone,
