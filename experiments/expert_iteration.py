@@ -318,12 +318,50 @@ def final_fit(cfg: dict[str, Any], run: Path, arena: Any,
     return row
 
 
+def _open_run(cfg: dict[str, Any], run: Path, resume: bool, overwrite: bool) -> Path:
+    """The run directory ``run``, made (emptied first with ``overwrite``), with ``cfg`` written
+    to its config.yaml. Refuses an existing run without ``resume`` or ``overwrite``, and a
+    resume whose config differs from the saved one in anything but ``generations`` and
+    ``play``."""
+    import shutil
+
+    if run.exists() and overwrite:
+        shutil.rmtree(run)
+    if run.exists() and not resume and any(run.iterdir()):
+        raise ValueError(f"{run} exists: pass --resume to continue it or --overwrite")
+    run.mkdir(parents=True, exist_ok=True)
+    saved = run / "config.yaml"
+    # more generations, other play settings; a run saved before a key existed had its default
+    if resume and saved.exists() and \
+            DEFAULTS | yaml.safe_load(saved.read_text()) | {"generations": 0, "play": {}} != \
+            cfg | {"generations": 0, "play": {}}:
+        raise ValueError(f"--resume: {run}/config.yaml differs from the config given")
+    write_atomic(saved, yaml.safe_dump(cfg, sort_keys=False))
+    return run
+
+
+def _read_metrics(metrics: Path) -> list[dict[str, Any]]:
+    """The rows of a run's metrics.csv, one per finished generation ([] when there is none)."""
+    if not metrics.exists():
+        return []
+    with metrics.open() as f:
+        return [{k: int(v) if k in INT_COLUMNS or k.endswith("_games") else float(v)
+                 for k, v in r.items()} for r in csv.DictReader(f)]
+
+
+def _write_metrics(metrics: Path, rows: list[dict[str, Any]]) -> None:
+    """metrics.csv with ``rows``, written atomically."""
+    buf = io.StringIO(newline="")
+    w = csv.DictWriter(buf, fieldnames=list(rows[-1]))
+    w.writeheader()
+    w.writerows(rows)
+    write_atomic(metrics, buf.getvalue())
+
+
 def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool = False,
                      overwrite: bool = False) -> Path:
     """Run (or ``resume``) the generations of ``cfg``, then its ``final_fit`` (if any, and
     not done yet); returns the run directory."""
-    import shutil
-
     import torch
     from tqdm.auto import tqdm
 
@@ -339,35 +377,14 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
 
     torch.set_num_threads(int(cfg["threads"]))
     torch.manual_seed(int(cfg["seed"]))
-    run = Path(runs_dir) / cfg["name"]
-    if run.exists() and overwrite:
-        shutil.rmtree(run)
-    if run.exists() and not resume and any(run.iterdir()):
-        raise ValueError(f"{run} exists: pass --resume to continue it or --overwrite")
-    run.mkdir(parents=True, exist_ok=True)
-    cfg_text = yaml.safe_dump(cfg, sort_keys=False)
-    if resume and (run / "config.yaml").exists() and \
-            DEFAULTS | yaml.safe_load((run / "config.yaml").read_text()) | \
-            {"generations": 0, "play": {}} != \
-            cfg | {"generations": 0, "play": {}}:  # more generations, other play settings;
-        # a run saved before a key existed had its default
-        raise ValueError(f"--resume: {run}/config.yaml differs from the config given")
-    write_atomic(run / "config.yaml", cfg_text)
+    run = _open_run(cfg, Path(runs_dir) / cfg["name"], resume, overwrite)
     arena = make_arena(cfg["game"])
-    spec = expert_spec(cfg)
-    net = ExpertNet(spec)
-    student = None
-    data: list[tuple[dict, np.ndarray, np.ndarray]] = []
-    rows: list[dict[str, Any]] = []
     metrics = run / "metrics.csv"
-    if resume and metrics.exists():
-        with metrics.open() as f:
-            rows = [{k: int(v) if k in INT_COLUMNS or k.endswith("_games") else float(v)
-                     for k, v in r.items()} for r in csv.DictReader(f)]
+    rows = _read_metrics(metrics) if resume else []
     start = len(rows)
-    for k in range(start):
-        data.append(load_labels(run / f"labels_gen{k}.npz"))
-    if start:
+    data = [load_labels(run / f"labels_gen{k}.npz") for k in range(start)]
+    net, student = ExpertNet(expert_spec(cfg)), None
+    if start:  # the last generation's student goes on learning
         net, _ = load_net(run / f"gen{start - 1}.pt")
         student = ExpertAgent(net, arena=arena)
     bar = tqdm(disable=not cfg["progress_bar"], unit="pos")
@@ -388,11 +405,7 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
             row = {"generation": k, **info, "t_train_s": time.time() - t0, **losses,
                    **_eval_games(arena, student, cfg["eval"], int(cfg["eval"]["seed"]) + 100 * k)}
             rows.append(row)
-            buf = io.StringIO(newline="")
-            w = csv.DictWriter(buf, fieldnames=list(rows[-1]))
-            w.writeheader()
-            w.writerows(rows)
-            write_atomic(metrics, buf.getvalue())
+            _write_metrics(metrics, rows)
             plot_curves(run, rows, cfg["game"])
             _log(row)
     bar.close()
