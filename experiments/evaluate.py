@@ -106,6 +106,52 @@ def display_names(specs: list[str]) -> list[str]:
     return names
 
 
+def _tournament_agents(game: str, specs: list[str], names: list[str], arena: Any,
+                       notes: list[str]) -> list:
+    """The agents of ``specs``; a note for each ``pretrained`` with no shipped agent of
+    ``game`` (it resolves to the best available one)."""
+    from cuegym.agents import make_agent
+
+    agents = []
+    for spec, name in zip(specs, names, strict=True):
+        ag = make_agent(spec, game, arena=arena)
+        if ag.name.startswith("pretrained="):
+            notes.append(f"'{name}': no trained {game} agent is shipped; it resolves to the "
+                         f"best available agent ({ag.name.split('=', 1)[1]})")
+        agents.append(ag)
+    return agents
+
+
+def _play_pair(arena: Any, pair: tuple, games: int, seed: int, pair_seed: int, noise: Any,
+               max_shots: int, quiet: bool, save_games: int, save_dir: Path | None) -> Any:
+    """One pairing's ``games`` games (seeds from ``pair_seed``) as ``play_games``' result, with
+    a progress bar on stderr unless ``quiet``; the first ``save_games`` saved as game records
+    to ``save_dir``. ``pair``: (names, specs, agents), each a pair."""
+    from tqdm.auto import tqdm
+
+    from cuegym.agents import play_games
+
+    (name_i, name_j), specs, agents = pair
+    on = arena
+    if save_games:
+        from cuegym.play.record import RecordingArena, save_tournament_games
+
+        on = RecordingArena(arena, save_games)
+    with tqdm(total=games, desc=f"{name_i} vs {name_j}", unit="game", leave=True,
+              disable=quiet, file=sys.stderr) as bar:
+        res = play_games(on, list(agents), games, seed=pair_seed, noise=noise,
+                         max_shots=max_shots,
+                         progress=lambda done, _total, b=bar: b.update(done - b.n))
+        a, b = res.stats(0), res.stats(1)
+        bar.set_postfix_str(f"{a['wins']}-{b['wins']}, {a['draws']} drawn, "
+                            f"{a['unfinished']} unfinished")
+    if save_games:
+        paths = save_tournament_games(on, res, (name_i, name_j), specs, noise, save_dir,
+                                      f"{name_i}_vs_{name_j}")
+        stamp_game_records(paths, seed, pair_seed, games, max_shots)
+    return res
+
+
 def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
                    noise: Any = "tournament", max_shots: int | None = None,
                    quiet: bool = False, save_games: int = 0,
@@ -114,9 +160,7 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
     ``quiet``). Returns the results dictionary (keys in the module doc). ``save_games``: write
     the first that many games of each pair as game records (replayable in
     ``python -m cuegym.play``) to ``save_dir``."""
-    from tqdm.auto import tqdm
-
-    from cuegym.agents import make_agent, make_arena, play_games
+    from cuegym.agents import make_arena
     from cuegym.agents.ratings import wilson_interval
 
     if not 1 <= games <= MAX_GAMES:
@@ -125,13 +169,7 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
     arena = make_arena(game)
     names = display_names(specs)
     notes: list[str] = []
-    agents = []
-    for spec, name in zip(specs, names, strict=True):
-        ag = make_agent(spec, game, arena=arena)
-        if ag.name.startswith("pretrained="):
-            notes.append(f"'{name}': no trained {game} agent is shipped; it resolves to the "
-                         f"best available agent ({ag.name.split('=', 1)[1]})")
-        agents.append(ag)
+    agents = _tournament_agents(game, specs, names, arena, notes)
     if max_shots is None:
         max_shots = 400 if game == "keglebillard" else 300
     n = len(agents)
@@ -142,23 +180,10 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
     own_end = np.zeros(n, np.int64)  # losses ended by the loser's own shot
     t0 = time.time()
     for k, (i, j) in enumerate(itertools.combinations(range(n), 2)):
-        on = arena
-        if save_games:
-            from cuegym.play.record import RecordingArena, save_tournament_games
-
-            on = RecordingArena(arena, save_games)
-        with tqdm(total=games, desc=f"{names[i]} vs {names[j]}", unit="game", leave=True,
-                  disable=quiet, file=sys.stderr) as bar:
-            res = play_games(on, [agents[i], agents[j]], games, seed=seed + 1000 * k,
-                             noise=noise, max_shots=max_shots,
-                             progress=lambda done, _total, b=bar: b.update(done - b.n))
-            a, b = res.stats(0), res.stats(1)
-            bar.set_postfix_str(f"{a['wins']}-{b['wins']}, {a['draws']} drawn, "
-                                f"{a['unfinished']} unfinished")
-        if save_games:
-            paths = save_tournament_games(on, res, (names[i], names[j]), (specs[i], specs[j]),
-                                          noise, save_dir, f"{names[i]}_vs_{names[j]}")
-            stamp_game_records(paths, seed, seed + 1000 * k, games, max_shots)
+        pair = ((names[i], names[j]), (specs[i], specs[j]), (agents[i], agents[j]))
+        res = _play_pair(arena, pair, games, seed, seed + 1000 * k, noise, max_shots, quiet,
+                         save_games, save_dir)
+        a, b = res.stats(0), res.stats(1)
         for rec, ag in zip(res.shots, res.agent, strict=True):
             shots[(i, j)[ag]].append(rec)
         won[i, j], won[j, i] = a["wins"], b["wins"]
