@@ -26,6 +26,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -318,26 +319,37 @@ def final_fit(cfg: dict[str, Any], run: Path, arena: Any,
     return row
 
 
-def _open_run(cfg: dict[str, Any], run: Path, resume: bool, overwrite: bool) -> Path:
+def open_run(run: Path, cfg: dict[str, Any], resume: bool, overwrite: bool,
+             refuse_resume: Callable[[dict[str, Any]], str | None]) -> Path:
     """The run directory ``run``, made (emptied first with ``overwrite``), with ``cfg`` written
-    to its config.yaml. Refuses an existing run without ``resume`` or ``overwrite``, and a
-    resume whose config differs from the saved one in anything but ``generations`` and
-    ``play``."""
+    to its config.yaml. Refuses a run that holds work unless ``resume`` or ``overwrite``, and a
+    resume for which ``refuse_resume(saved config)`` gives a reason. Shared by expert
+    iteration and train_aim.py."""
     import shutil
 
+    if run.exists() and not (resume or overwrite) and any(run.iterdir()):
+        raise ValueError(f"{run} exists: pass --resume to continue it or --overwrite to start "
+                         "over")
     if run.exists() and overwrite:
         shutil.rmtree(run)
-    if run.exists() and not resume and any(run.iterdir()):
-        raise ValueError(f"{run} exists: pass --resume to continue it or --overwrite")
     run.mkdir(parents=True, exist_ok=True)
     saved = run / "config.yaml"
-    # more generations, other play settings; a run saved before a key existed had its default
-    if resume and saved.exists() and \
-            DEFAULTS | yaml.safe_load(saved.read_text()) | {"generations": 0, "play": {}} != \
-            cfg | {"generations": 0, "play": {}}:
-        raise ValueError(f"--resume: {run}/config.yaml differs from the config given")
+    if resume and saved.exists():
+        why = refuse_resume(yaml.safe_load(saved.read_text()))
+        if why:
+            raise ValueError(f"--resume: {run}/config.yaml {why}")
     write_atomic(saved, yaml.safe_dump(cfg, sort_keys=False))
     return run
+
+
+def _resume_refusal(cfg: dict[str, Any]) -> Callable[[dict[str, Any]], str | None]:
+    """Expert iteration may resume with more generations or other play settings; a run saved
+    before a key existed had its default."""
+    def refuse(saved: dict[str, Any]) -> str | None:
+        same = DEFAULTS | saved | {"generations": 0, "play": {}} == \
+            cfg | {"generations": 0, "play": {}}
+        return None if same else "differs from the config given"
+    return refuse
 
 
 def _read_metrics(metrics: Path) -> list[dict[str, Any]]:
@@ -377,7 +389,8 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
 
     torch.set_num_threads(int(cfg["threads"]))
     torch.manual_seed(int(cfg["seed"]))
-    run = _open_run(cfg, Path(runs_dir) / cfg["name"], resume, overwrite)
+    run = open_run(Path(runs_dir) / cfg["name"], cfg, resume, overwrite,
+                   _resume_refusal(cfg))
     arena = make_arena(cfg["game"])
     metrics = run / "metrics.csv"
     rows = _read_metrics(metrics) if resume else []

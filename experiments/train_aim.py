@@ -21,20 +21,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from cuegym.agents.pool import label_pool, shares
 from cuegym.cli_errors import cli_main
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from expert_iteration import _atomic_npz, _eval_games, _log  # noqa: E402 (sibling's)
+from expert_iteration import _atomic_npz, _eval_games, _log, open_run  # noqa: E402 (sibling's)
 from train import write_atomic  # noqa: E402
 from train_config import layered_config, parse_run_args, run_overrides  # noqa: E402
 
@@ -174,6 +173,25 @@ def _targets(cfg: dict[str, Any], part: Any, path: Path) -> np.ndarray:
     return np.concatenate([part["values"], part["own"][:, None]], 1)
 
 
+def _resume_refusal(cfg: dict[str, Any]) -> Callable[[dict[str, Any]], str | None]:
+    """A resume reuses the labels: it may change the fit, the evaluation, the progress bar,
+    the threads and the leave's play settings, nothing that labels."""
+    keep = ("fit", "eval", "progress_bar", "threads")
+    play = ("weight", "own", "aim")  # the leave's play settings: not in the labels
+
+    def labelling(c: dict[str, Any]) -> dict[str, Any]:
+        c = {k: v for k, v in c.items() if k not in keep}
+        c["leave"] = {k: v for k, v in (c.get("leave") or {}).items() if k not in play}
+        return c
+
+    def refuse(saved: dict[str, Any]) -> str | None:
+        if labelling({**DEFAULTS, **saved}) == labelling(cfg):
+            return None
+        return (f"labels differently from the config given (only {list(keep)} and leave "
+                f"{list(play)} may change)")
+    return refuse
+
+
 def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool = False,
               overwrite: bool = False) -> Path:
     """Label, fit and evaluate one aim correction (module doc); returns the run directory."""
@@ -181,27 +199,7 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
 
     from cuegym.agents.aim import fit_aim, mirrored_labels, save_aim
 
-    run = Path(runs_dir) / cfg["name"]
-    if run.exists() and not (resume or overwrite) and any(run.iterdir()):
-        raise ValueError(f"{run} exists: pass --resume to reuse its labels or --overwrite to "
-                         "start over")
-    if overwrite and run.exists():
-        shutil.rmtree(run)
-    run.mkdir(parents=True, exist_ok=True)
-    if resume and (run / "config.yaml").exists():
-        old = yaml.safe_load((run / "config.yaml").read_text())
-        keep = ("fit", "eval", "progress_bar", "threads")
-        play = ("weight", "own", "aim")  # the leave's play settings: not in the labels
-
-        def labelling(c: dict[str, Any]) -> dict[str, Any]:
-            c = {k: v for k, v in c.items() if k not in keep}
-            c["leave"] = {k: v for k, v in (c.get("leave") or {}).items() if k not in play}
-            return c
-
-        if labelling({**DEFAULTS, **old}) != labelling(cfg):
-            raise ValueError(f"--resume: {run}/config.yaml labels differently from the config "
-                             f"given (only {list(keep)} and leave {list(play)} may change)")
-    write_atomic(run / "config.yaml", yaml.safe_dump(cfg, sort_keys=False))
+    run = open_run(Path(runs_dir) / cfg["name"], cfg, resume, overwrite, _resume_refusal(cfg))
     torch.set_num_threads(int(cfg["threads"]))
     workers, games = int(cfg["workers"]), int(cfg["games"])
     share = shares(games, workers)

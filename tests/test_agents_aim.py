@@ -358,7 +358,7 @@ def test_shipped_correction_adds_points(kegle):
     assert out["pretrained:leave=none"]["wins"] > out["pretrained:aim=none"]["wins"]
 
 
-def test_train_aim_config_and_tiny_run(tmp_path):
+def test_train_aim_config_and_tiny_run(tmp_path, capsys):
     sys.path.insert(0, str(ROOT / "experiments"))
     from train_aim import load_config, main
 
@@ -386,6 +386,9 @@ def test_train_aim_config_and_tiny_run(tmp_path):
     assert {"corrected", "base"} <= set(__import__("json").loads((run / "eval.json").read_text()))
     assert main(argv) == 2  # the run exists: neither --resume nor --overwrite
     assert main([*argv, "--resume"]) == 0  # reuses the labels
+    capsys.readouterr()
+    assert main([*[a.replace("draws=2", "draws=3") for a in argv], "--resume"]) == 2
+    assert "config.yaml labels differently from the config given" in capsys.readouterr().err
     mirror = [a.replace("fit={", "fit={mirror: [long, short], ") for a in argv]
     assert main([*mirror, "--resume"]) == 0  # a fit on the labels and their mirror images
     assert load_aim(run / "model.pt")[1]["config"]["fit"]["mirror"] == ["long", "short"]

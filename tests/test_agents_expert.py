@@ -97,7 +97,7 @@ def test_teacher_weighs_the_menu_and_the_students_move(arena, positions):
     assert np.isfinite(lab["res"]).all() and (np.abs(lab["res"]) <= 3.0 + 1e-9).all()
 
 
-def test_one_generation_trains_saves_and_plays(tmp_path, arena):
+def test_one_generation_trains_saves_and_plays(tmp_path, arena, capsys):
     from expert_iteration import load_config, main
 
     from cuegym.agents import make_agent, make_arena, play_games
@@ -131,6 +131,10 @@ def test_one_generation_trains_saves_and_plays(tmp_path, arena):
     with pytest.raises(ValueError, match="unknown teacher key"):
         load_config(None, {"teacher": {"k3": 1}})
     assert main(argv) == 2  # no silent overwrite of a run: a one-line error
+    capsys.readouterr()
+    relabel = [a.replace("label_positions=24", "label_positions=30") for a in argv]
+    assert main([*relabel, "--resume"]) == 2  # a resume may add generations, not relabel
+    assert "config.yaml differs from the config given" in capsys.readouterr().err
 
 
 def test_shipped_expert_loads_and_acts_deterministically():
