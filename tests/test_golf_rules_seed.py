@@ -7,37 +7,9 @@ and names the rule it checks. Side 0 (w1..w5) attacks goal 0 at +x, side 1 (r1..
 
 import numpy as np
 import pytest
+from golf_strokes import BASE, at, idx, state, stroke
 
-from cuegym.rules.golfbillard import (
-    GolfRules,
-    GolfState,
-    LogBuilder,
-    golf_geometry,
-    score_stroke,
-)
-
-GEO = golf_geometry()
-ZS = GEO.zones
-SPOTS0 = ZS.penalty_spots[0]
-BASE = {"w1": (0.5, 0.0), "w2": (-0.3, 0.2), "w3": (-0.3, -0.2),
-        "r1": (0.3, 0.25), "r2": (0.3, -0.25), "r3": (-0.6, 0.2)}
-
-
-def state(balls=None, **kw):
-    return GolfState.with_balls(dict(BASE if balls is None else balls), **kw)
-
-
-def stroke(st, build, cue_ball, theta=0.0, **kw):
-    log = build(LogBuilder(st.xy)).build()
-    return score_stroke(st, log, cue_ball, [0.0, 0.0, theta, 0.0, 0.0], **kw)
-
-
-def idx(name):
-    return GEO.ball_ids.index(name)
-
-
-def at(o, name):
-    return o.xy[idx(name)]
+from cuegym.rules.golfbillard import GolfRules, LogBuilder, score_stroke
 
 
 def off(ball, t):
