@@ -129,20 +129,12 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         sides = np.array([side])
         cue1 = self.noise.execute(self.map.strikes(a, sides), [self.np_random])[0]
         self._clear_rewards()
-        if st.phase == "opening":
-            ball = int(self.game.opening_balls(self.states)[0, side])
-            if side == 0:  # wait for side 1's opening choice
-                self._pending = (ball, cue1)
-                self.agent_selection = self._to_act()
-                self._accumulate_rewards()
-                return
-            b0, c0 = self._pending
-            self._pending = None
-            s0 = Strikes(c0[None], [b0], np.full((1, 2), np.nan))
-            s1 = Strikes(cue1[None], [ball], np.full((1, 2), np.nan))
-        else:
-            ball = int(self.map.select(a, sides, self.states.xy)[0])
-            s0, s1 = Strikes(cue1[None], [ball], np.full((1, 2), np.nan)), None
+        strikes = self._strikes(st.phase == "opening", side, a, cue1)
+        if strikes is None:  # side 0's opening strike waits for side 1's
+            self.agent_selection = self._to_act()
+            self._accumulate_rewards()
+            return
+        s0, s1 = strikes
         before = self.states
         s = self.settings
         # the strikes are executed already (noise above); a stroke cut off by max_events /
@@ -153,8 +145,35 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         o = out.outcome(0)
         self.shots += 1
         self.last_shot = (out.sim, 0, o, st, out.cue_ball[0], out.strike[0])
+        self._settle(out, before, o.to_json(self.geo))
+        if self.game_state.phase != "over" and self.shots < self.max_shots:
+            self.agent_selection = self._to_act()
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def _strikes(self, opening: bool, side: int, a: np.ndarray, cue1: np.ndarray
+                 ) -> tuple[Strikes, Strikes | None] | None:
+        """The stroke(s) to play for ``side``'s action ``a`` executed as ``cue1`` (5,): its
+        ball's strike, or at the opening both sides' (None while side 0's waits for side 1's
+        choice)."""
+        none = np.full((1, 2), np.nan)
+        if not opening:
+            ball = int(self.map.select(a, np.array([side]), self.states.xy)[0])
+            return Strikes(cue1[None], [ball], none), None
+        ball = int(self.game.opening_balls(self.states)[0, side])
+        if side == 0:
+            self._pending = (ball, cue1)
+            return None
+        b0, c0 = self._pending
+        self._pending = None
+        return Strikes(c0[None], [b0], none), Strikes(cue1[None], [ball], none)
+
+    def _settle(self, out: Any, before: Any, shot_info: dict) -> None:
+        """Each agent's reward terms, reward, end flags and info for the stroke ``out`` played
+        from ``before``."""
         w = self.reward_spec
-        shot_info = o.to_json(self.geo)
         over = self.game_state.phase == "over"
         # G-5: a no-progress draw is a truncation, not an end
         no_progress = bool(self.game.ended_by_no_progress(self.states)[0])
@@ -173,12 +192,6 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
                 self.truncations[name] = True
             self.rewards[name] = float(sum(getattr(w, t) * v for t, v in terms.items()))
             self.infos[name] = {"shot": shot_info, "reward_terms": terms}
-        if self.game_state.phase != "over" and self.shots < self.max_shots:
-            self.agent_selection = self._to_act()
-        self._accumulate_rewards()
-        self._deads_step_first()
-        if self.render_mode == "human":
-            self.render()
 
     def _frame(self) -> np.ndarray:
         from .render import render_golf_game
