@@ -366,11 +366,110 @@ def _check_on_table(where: str, x: float, y: float, r: float, L: float, W: float
                           "could reach it")
 
 
-def table_from_dict(data: dict, name: str | None = None) -> TableSpec:
-    """Build a :class:`TableSpec` from a YAML-style mapping (unknown keys are errors)."""
-    unknown = sorted(set(data) - _TABLE_KEYS)
-    if unknown:
-        raise ConfigError(f"unknown table key(s) {unknown}; known: {sorted(_TABLE_KEYS)}")
+def _section(what: str, value: Any, required: tuple[str, ...], optional: tuple[str, ...] = ()
+             ) -> Mapping:
+    """``value`` as a mapping with all of ``required`` and nothing but ``required`` and
+    ``optional``; ConfigError naming ``what`` otherwise."""
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{what} must be a mapping, got {short_repr(value)}")
+    known = (*required, *optional)
+    extra = sorted(map(str, set(value) - set(known)))
+    if extra:
+        raise ConfigError(f"unknown {what} key(s) {extra}{did_you_mean(extra[0], known)}; "
+                          f"known: {sorted(known)}")
+    missing = [k for k in required if k not in value]
+    if missing:
+        raise ConfigError(f"{what} needs {missing}")
+    return value
+
+
+def _sequence(what: str, value: Any) -> list:
+    """``value`` as a list (a YAML sequence); ConfigError naming ``what`` otherwise."""
+    if not isinstance(value, list | tuple):
+        raise ConfigError(f"{what} must be a list, got {short_repr(value)}")
+    return list(value)
+
+
+def _names(what: str, value: Any, n: int | None = None) -> tuple[str, ...]:
+    """``value`` as distinct non-empty names (``n`` of them when given)."""
+    names = _sequence(what, value)
+    if not all(isinstance(x, str) and x for x in names) or len(set(names)) != len(names):
+        raise ConfigError(f"{what} must be distinct non-empty names, got {short_repr(value)}")
+    if n is not None and len(names) != n:
+        raise ConfigError(f"{what} must name {n}, got {len(names)}: {short_repr(value)}")
+    return tuple(names)
+
+
+SIX_POCKET_KEYS = ("mouth", "jaw_radius", "corner_capture_radius", "side_capture_radius",
+                   "side_capture_depth")
+
+
+def _circle(what: str, spec: Any, kind: int, optional: tuple[str, ...] = ()) -> Circle:
+    """A pocket or post ``{x, y, radius}`` [m] (and the keys ``optional``) as a
+    :class:`Circle`."""
+    spec = _section(what, spec, ("x", "y", "radius"), optional)
+    return Circle(finite_number(f"{what}.x", spec["x"]), finite_number(f"{what}.y", spec["y"]),
+                  finite_number(f"{what}.radius", spec["radius"], positive=True), kind)
+
+
+def _table_pockets(L: float, W: float, cfg: Any) -> tuple[list, list, list]:
+    """(cushions, jaws, pockets) of the ``pockets`` section: ``layout: six`` (the cut
+    cushions of :func:`_six_pocket_geometry`) or ``layout: list`` of ``{x, y, radius, name}``
+    capture circles on the plain rectangle (none when the section is absent or empty)."""
+    if cfg is None or (isinstance(cfg, Mapping | list) and not cfg):
+        cfg = {"layout": "list"}
+    if not isinstance(cfg, Mapping):
+        raise ConfigError(f"pockets must be a mapping, got {short_repr(cfg)}")
+    layout = cfg.get("layout", "list")
+    if layout == "six":
+        return _six_pocket_geometry(L, W, _section("pockets", cfg, ("layout", *SIX_POCKET_KEYS)))
+    if layout != "list":
+        raise ConfigError(f"unknown pocket layout {short_repr(layout)} (known: six, list)")
+    pockets = []
+    for i, spec in enumerate(_sequence("pockets.list", _section(
+            "pockets", cfg, (), ("layout", "list")).get("list", []))):
+        c = _circle(f"pockets.list[{i}]", spec, CIRCLE_POST, ("name",))
+        pockets.append(Pocket(c.x, c.y, c.radius, str(spec.get("name", f"pocket{i}"))))
+    return _rect_cushions(L, W), [], pockets
+
+
+def _table_posts(cfg: Any) -> list[Circle]:
+    """The ``posts`` section ``{radius, centres: [[x, y], ...]}`` as circles."""
+    if not cfg:
+        return []
+    cfg = _section("posts", cfg, ("radius",), ("centres",))
+    r = finite_number("posts.radius", cfg["radius"], positive=True)
+    posts = []
+    for i, xy in enumerate(_sequence("posts.centres", cfg.get("centres", []))):
+        if not isinstance(xy, list | tuple) or len(xy) != 2:
+            raise ConfigError(f"posts.centres[{i}] must be [x, y], got {short_repr(xy)}")
+        posts.append(Circle(finite_number(f"posts[{i}].x", xy[0]),
+                            finite_number(f"posts[{i}].y", xy[1]), r, CIRCLE_POST))
+    return posts
+
+
+def _table_pins(cfg: Any) -> dict[str, Any]:
+    """The ``pins`` section (``arm, radius, base_radius, height`` [m], ``ids``) as
+    :class:`TableSpec` fields: a king at the centre and four pins ``arm`` away along +x, +y,
+    -x, -y."""
+    if not cfg:
+        return {}
+    cfg = _section("pins", cfg, ("arm", "radius", "base_radius", "height"), ("ids",))
+    arm = finite_number("pins.arm", cfg["arm"], positive=True)
+    return {"pin_spots": ((0.0, 0.0), (arm, 0.0), (0.0, arm), (-arm, 0.0), (0.0, -arm)),
+            "pin_ids": _names("pins.ids", cfg.get("ids", ["king", "pin1", "pin2", "pin3",
+                                                          "pin4"]), 5),
+            "pin_radius": finite_number("pins.radius", cfg["radius"], positive=True),
+            "pin_base_radius": finite_number("pins.base_radius", cfg["base_radius"],
+                                             positive=True),
+            "pin_height": finite_number("pins.height", cfg["height"], positive=True)}
+
+
+def table_from_dict(data: Any, name: str | None = None) -> TableSpec:
+    """Build a :class:`TableSpec` from a YAML-style mapping (configs/tables/*.yaml). Unknown
+    keys, missing ones and values of the wrong kind raise :class:`ConfigError` naming them."""
+    data = _section("table", data, ("length", "width"),
+                    tuple(sorted(_TABLE_KEYS - {"length", "width"})))
     L = finite_number("length", data.get("length"), positive=True)
     W = finite_number("width", data.get("width"), positive=True)
     for what, x in (("length", L), ("width", W)):
@@ -378,48 +477,14 @@ def table_from_dict(data: dict, name: str | None = None) -> TableSpec:
             raise ConfigError(f"{what} = {short_repr(x)} m: a table side is at most "
                               f"{MAX_TABLE_SIDE:g} m")
     h = finite_number("cushion_height", data.get("cushion_height", 0.0394), positive=True)
-    pockets_cfg = data.get("pockets") or {"layout": "list", "list": []}
-    layout = pockets_cfg.get("layout", "list")
-    circles: list[Circle] = []
-    if layout == "six":
-        cushions, jaws, pockets = _six_pocket_geometry(L, W, pockets_cfg)
-        circles.extend(jaws)
-    elif layout == "list":
-        cushions = _rect_cushions(L, W)
-        pockets = []
-        for i, p in enumerate(pockets_cfg.get("list", [])):
-            extra = sorted(set(p) - {"x", "y", "radius", "name"})
-            if extra:
-                raise ConfigError(f"unknown key(s) {extra} in pocket {i}")
-            pockets.append(Pocket(finite_number(f"pockets[{i}].x", p["x"]),
-                                  finite_number(f"pockets[{i}].y", p["y"]),
-                                  finite_number(f"pockets[{i}].radius", p["radius"], positive=True),
-                                  str(p.get("name", f"pocket{i}"))))
-    else:
-        raise ConfigError(f"unknown pocket layout {layout!r} (known: six, list)")
-    posts_cfg = data.get("posts") or {}
-    if posts_cfg:
-        r = finite_number("posts.radius", posts_cfg["radius"], positive=True)
-        for i, (x, y) in enumerate(posts_cfg.get("centres", [])):
-            circles.append(Circle(finite_number(f"posts[{i}].x", x),
-                                  finite_number(f"posts[{i}].y", y), r, CIRCLE_POST))
-    pins_cfg = data.get("pins") or {}
-    pin_spots: tuple = ()
-    pin_ids: tuple = ()
-    kw: dict = {}
-    if pins_cfg:
-        arm = finite_number("pins.arm", pins_cfg["arm"], positive=True)
-        pin_spots = ((0.0, 0.0), (arm, 0.0), (0.0, arm), (-arm, 0.0), (0.0, -arm))
-        pin_ids = tuple(pins_cfg.get("ids", ["king", "pin1", "pin2", "pin3", "pin4"]))
-        kw = {
-            "pin_radius": finite_number("pins.radius", pins_cfg["radius"], positive=True),
-            "pin_base_radius": finite_number("pins.base_radius", pins_cfg["base_radius"],
-                                             positive=True),
-            "pin_height": finite_number("pins.height", pins_cfg["height"], positive=True),
-        }
-    for what, items in (("pockets", pockets), ("posts", circles)):
-        for i, c in enumerate(c for c in items if getattr(c, "kind", CIRCLE_POST) == CIRCLE_POST):
+    cushions, jaws, pockets = _table_pockets(L, W, data.get("pockets"))
+    posts = _table_posts(data.get("posts"))
+    for what, items in (("pockets", pockets), ("posts", posts)):
+        for i, c in enumerate(items):
             _check_on_table(f"{what}[{i}]", c.x, c.y, c.radius, L, W)
+    spots = data.get("spots") or {}
+    if not isinstance(spots, Mapping):
+        raise ConfigError(f"spots must be a mapping, got {short_repr(spots)}")
     return TableSpec(
         name=str(data.get("name", name or "custom")),
         game=str(data.get("game", "none")),
@@ -427,13 +492,11 @@ def table_from_dict(data: dict, name: str | None = None) -> TableSpec:
         width=W,
         cushion_height=h,
         cushions=tuple(cushions),
-        circles=tuple(circles),
+        circles=tuple(jaws) + tuple(posts),
         pockets=tuple(pockets),
-        pin_spots=pin_spots,
-        ball_ids=tuple(data.get("balls") or ()),
-        pin_ids=pin_ids,
-        spots=dict(data.get("spots") or {}),
-        **kw,
+        ball_ids=_names("balls", data.get("balls") or ()),
+        spots=dict(spots),
+        **_table_pins(data.get("pins")),
     )
 
 
@@ -454,16 +517,10 @@ def custom_table(length: float, width: float, cushion_height: float = 0.0394,
     """A plain rectangle with optional capture pockets and round posts (each {x, y, radius})."""
     spec = table_from_dict({"name": "custom", "game": "none", "length": length, "width": width,
                             "cushion_height": cushion_height,
-                            "pockets": {"layout": "list", "list": list(pockets or [])}})
-    circles = []
-    for i, p in enumerate(posts or []):
-        extra = sorted(set(p) - {"x", "y", "radius"})
-        if extra:
-            raise ConfigError(f"unknown key(s) {extra} in post {i}")
-        circles.append(Circle(finite_number(f"posts[{i}].x", p["x"]),
-                              finite_number(f"posts[{i}].y", p["y"]),
-                              finite_number(f"posts[{i}].radius", p["radius"], positive=True),
-                              CIRCLE_POST))
-        _check_on_table(f"posts[{i}]", circles[-1].x, circles[-1].y, circles[-1].radius,
-                        spec.length, spec.width)
+                            "pockets": {"layout": "list", "list": _sequence(
+                                "pockets", [] if pockets is None else pockets)}})
+    circles = [_circle(f"posts[{i}]", p, CIRCLE_POST)
+               for i, p in enumerate(_sequence("posts", [] if posts is None else posts))]
+    for i, c in enumerate(circles):
+        _check_on_table(f"posts[{i}]", c.x, c.y, c.radius, spec.length, spec.width)
     return replace(spec, circles=tuple(circles))

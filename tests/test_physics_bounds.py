@@ -125,3 +125,51 @@ def test_custom_table_helper_checks_height(kegle):
     t = custom_table(2.0, 1.0, cushion_height=0.0615)
     with pytest.raises(PhysicsInputError, match="cushion_height"):
         simulate(t, kegle[1], [[[0.0, 0.0]]])
+
+
+SIX = {"layout": "six", "mouth": 0.08, "jaw_radius": 0.005, "corner_capture_radius": 0.045,
+       "side_capture_radius": 0.045, "side_capture_depth": 0.02}
+PINS = {"arm": 0.082, "radius": 0.01, "base_radius": 0.007, "height": 0.12}
+
+
+@pytest.mark.parametrize("change, says", [
+    ({"pockets": "six"}, "pockets must be a mapping, got 'six'"),
+    ({"pockets": {"layout": "six"}}, "pockets needs ['mouth', 'jaw_radius'"),
+    ({"pockets": {**SIX, "mouht": 0.1}}, "unknown pockets key(s) ['mouht'] (did you mean"),
+    ({"pockets": {"layout": "round"}}, "unknown pocket layout 'round'"),
+    ({"pockets": {"layout": "list", "list": [5]}}, "pockets.list[0] must be a mapping, got 5"),
+    ({"pockets": {"layout": "list", "list": [{"x": 0.0}]}},
+     "pockets.list[0] needs ['y', 'radius']"),
+    ({"posts": {"centres": [[0.1, 0.1]]}}, "posts needs ['radius']"),
+    ({"posts": {"radius": 0.02, "centres": [[0.1, 0.1, 0.0]]}}, "posts.centres[0] must be [x, y]"),
+    ({"posts": {"radius": 0.02, "colour": "red"}}, "unknown posts key(s) ['colour']"),
+    ({"pins": {"arm": 0.082}}, "pins needs ['radius', 'base_radius', 'height']"),
+    ({"pins": {**PINS, "ids": ["king"]}}, "pins.ids must name 5, got 1"),
+    ({"pins": {**PINS, "colour": "white"}}, "unknown pins key(s) ['colour']"),
+    ({"balls": "red"}, "balls must be a list, got 'red'"),
+    ({"balls": ["red", "red"]}, "balls must be distinct non-empty names"),
+    ({"spots": [0.5, 0.0]}, "spots must be a mapping"),
+    ({"colour": "green"}, "unknown table key(s) ['colour']"),
+])
+def test_a_table_config_names_what_is_wrong_with_it(change, says):
+    from cuegym.configs import ConfigError, table_from_dict
+
+    table_from_dict({"length": 2.1, "width": 1.05, "pockets": SIX, "pins": PINS})  # valid
+    with pytest.raises(ConfigError) as e:
+        table_from_dict({"length": 2.1, "width": 1.05, **change})
+    assert says in str(e.value)
+
+
+@pytest.mark.parametrize("kw, says", [
+    ({"pockets": [{"x": 1.0}]}, "pockets.list[0] needs ['y', 'radius']"),
+    ({"pockets": "ab"}, "pockets must be a list, got 'ab'"),
+    ({"posts": [{"x": 0.0, "y": 0.0}]}, "posts[0] needs ['radius']"),
+    ({"posts": [5]}, "posts[0] must be a mapping, got 5"),
+    ({"posts": [{"x": 0.0, "y": 0.0, "radius": 0.02, "r": 1}]}, "unknown posts[0] key(s) ['r']"),
+])
+def test_custom_table_names_a_bad_pocket_or_post(kw, says):
+    from cuegym.configs import ConfigError
+
+    with pytest.raises(ConfigError) as e:
+        custom_table(2.0, 1.0, **kw)
+    assert says in str(e.value)
