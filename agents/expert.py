@@ -63,6 +63,8 @@ from cuegym.agents.residual import (
     candidate_batch,
     in_action_range,
 )
+from cuegym.cli_errors import check_int
+from cuegym.configs import finite_number
 from cuegym.games import golf_obs, kegle_obs
 from cuegym.games.kegle_state import HAND_SALVO
 
@@ -75,6 +77,18 @@ OBS_DIMS = {"keglebillard": kegle_obs.OBS_DIM, "golfbillard": golf_obs.OBS_DIM}
 #: Candidate features that change sign when a golfbillard table is seen from side 1 (turned by
 #: 180 degrees): the aim's cos, sin and the struck ball's x, y (``geo2``, ``geo3``).
 _GOLF_FLIP = np.array([FEATURES.index(f) for f in ("cos_phi", "sin_phi", "geo2", "geo3")])
+
+
+def _tuple_of(name: str, values: Any, item: Any) -> tuple:
+    """``values`` (a list or tuple) with each item checked by ``item(f"{name}[i]", v)``."""
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence | np.ndarray):
+        raise ValueError(f"{name} must be a list, got {values!r}")
+    return tuple(item(f"{name}[{i}]", v) for i, v in enumerate(values))
+
+
+def _width(name: str, value: Any) -> int:
+    """A hidden layer's width: an integer >= 1."""
+    return check_int(name, value.item() if isinstance(value, np.integer) else value)
 
 
 @dataclass(frozen=True)
@@ -107,17 +121,18 @@ class ExpertSpec:
 
     def __post_init__(self) -> None:
         check_game(self.game)
-        object.__setattr__(self, "spins", tuple(float(b) for b in self.spins))
-        object.__setattr__(self, "speeds", tuple(float(s) for s in self.speeds))
-        object.__setattr__(self, "res_scale", tuple(float(s) for s in self.res_scale))
-        object.__setattr__(self, "hidden", tuple(int(h) for h in self.hidden))
+        for name in ("spins", "speeds", "res_scale"):
+            object.__setattr__(self, name, _tuple_of(name, getattr(self, name), finite_number))
+        object.__setattr__(self, "hidden", _tuple_of("hidden", self.hidden, _width))
         if len(self.res_scale) != len(RES_FIELDS) or min(self.res_scale) <= 0:
             raise ValueError(f"res_scale needs {len(RES_FIELDS)} positive values "
                              f"({', '.join(RES_FIELDS)}), got {self.res_scale}")
-        if not self.hidden or min(self.hidden) < 1:
+        if not self.hidden:
             raise ValueError(f"hidden must list positive widths, got {self.hidden}")
         if self.select not in ("policy", "q"):
             raise ValueError(f"select must be 'policy' or 'q', got {self.select!r}")
+        for name in ("q_scale", "res_gain"):
+            object.__setattr__(self, name, finite_number(name, getattr(self, name)))
         if not 0.0 <= self.res_gain <= 1.0:
             raise ValueError(f"res_gain must lie in [0, 1], got {self.res_gain}")
         if self.q_scale <= 0:
@@ -458,11 +473,15 @@ class TeacherSpec:
 
     def __post_init__(self) -> None:
         for name in ("k1", "top", "n_perturb", "k2", "chunk"):
-            if int(getattr(self, name)) < 1:
-                raise ValueError(f"teacher {name} must be >= 1, got {getattr(self, name)}")
-        if self.jitter <= 0 or self.res_tau <= 0:
-            raise ValueError(f"teacher jitter and res_tau must be > 0, got {self.jitter}, "
-                             f"{self.res_tau}")
+            object.__setattr__(self, name, check_int(f"teacher {name}", getattr(self, name)))
+        for name in ("jitter", "res_tau"):
+            object.__setattr__(self, name, finite_number(f"teacher {name}", getattr(self, name),
+                                                         positive=True))
+        if not isinstance(self.terms, dict) or not all(isinstance(k, str) for k in self.terms):
+            raise ValueError(f"teacher terms must map value terms to numbers, got "
+                             f"{self.terms!r}")
+        for k, v in self.terms.items():
+            finite_number(f"teacher terms.{k}", v)
 
 
 def _label_chunk(arena: Any, batch: Any, spec: ExpertSpec, tspec: TeacherSpec,
@@ -597,6 +616,14 @@ class TrainSpec:
     w_q: float = 1.0
     w_res: float = 1.0
     w_value: float = 1.0
+
+    def __post_init__(self) -> None:
+        for name in ("steps", "batch"):
+            object.__setattr__(self, name, check_int(f"train {name}", getattr(self, name)))
+        object.__setattr__(self, "lr", finite_number("train lr", self.lr, positive=True))
+        for name in ("w_q", "w_res", "w_value"):
+            object.__setattr__(self, name, finite_number(f"train {name}", getattr(self, name),
+                                                         nonneg=True))
 
 
 def train_net(net: ExpertNet, labels: dict[str, np.ndarray], value_obs: np.ndarray,

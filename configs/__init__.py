@@ -366,8 +366,8 @@ def _check_on_table(where: str, x: float, y: float, r: float, L: float, W: float
                           "could reach it")
 
 
-def _section(what: str, value: Any, required: tuple[str, ...], optional: tuple[str, ...] = ()
-             ) -> Mapping:
+def config_mapping(what: str, value: Any, required: tuple[str, ...],
+                   optional: tuple[str, ...] = ()) -> Mapping:
     """``value`` as a mapping with all of ``required`` and nothing but ``required`` and
     ``optional``; ConfigError naming ``what`` otherwise."""
     if not isinstance(value, Mapping):
@@ -383,16 +383,16 @@ def _section(what: str, value: Any, required: tuple[str, ...], optional: tuple[s
     return value
 
 
-def _sequence(what: str, value: Any) -> list:
+def config_list(what: str, value: Any) -> list:
     """``value`` as a list (a YAML sequence); ConfigError naming ``what`` otherwise."""
     if not isinstance(value, list | tuple):
         raise ConfigError(f"{what} must be a list, got {short_repr(value)}")
     return list(value)
 
 
-def _names(what: str, value: Any, n: int | None = None) -> tuple[str, ...]:
+def config_names(what: str, value: Any, n: int | None = None) -> tuple[str, ...]:
     """``value`` as distinct non-empty names (``n`` of them when given)."""
-    names = _sequence(what, value)
+    names = config_list(what, value)
     if not all(isinstance(x, str) and x for x in names) or len(set(names)) != len(names):
         raise ConfigError(f"{what} must be distinct non-empty names, got {short_repr(value)}")
     if n is not None and len(names) != n:
@@ -407,7 +407,7 @@ SIX_POCKET_KEYS = ("mouth", "jaw_radius", "corner_capture_radius", "side_capture
 def _circle(what: str, spec: Any, kind: int, optional: tuple[str, ...] = ()) -> Circle:
     """A pocket or post ``{x, y, radius}`` [m] (and the keys ``optional``) as a
     :class:`Circle`."""
-    spec = _section(what, spec, ("x", "y", "radius"), optional)
+    spec = config_mapping(what, spec, ("x", "y", "radius"), optional)
     return Circle(finite_number(f"{what}.x", spec["x"]), finite_number(f"{what}.y", spec["y"]),
                   finite_number(f"{what}.radius", spec["radius"], positive=True), kind)
 
@@ -422,11 +422,12 @@ def _table_pockets(L: float, W: float, cfg: Any) -> tuple[list, list, list]:
         raise ConfigError(f"pockets must be a mapping, got {short_repr(cfg)}")
     layout = cfg.get("layout", "list")
     if layout == "six":
-        return _six_pocket_geometry(L, W, _section("pockets", cfg, ("layout", *SIX_POCKET_KEYS)))
+        six = config_mapping("pockets", cfg, ("layout", *SIX_POCKET_KEYS))
+        return _six_pocket_geometry(L, W, six)
     if layout != "list":
         raise ConfigError(f"unknown pocket layout {short_repr(layout)} (known: six, list)")
     pockets = []
-    for i, spec in enumerate(_sequence("pockets.list", _section(
+    for i, spec in enumerate(config_list("pockets.list", config_mapping(
             "pockets", cfg, (), ("layout", "list")).get("list", []))):
         c = _circle(f"pockets.list[{i}]", spec, CIRCLE_POST, ("name",))
         pockets.append(Pocket(c.x, c.y, c.radius, str(spec.get("name", f"pocket{i}"))))
@@ -437,10 +438,10 @@ def _table_posts(cfg: Any) -> list[Circle]:
     """The ``posts`` section ``{radius, centres: [[x, y], ...]}`` as circles."""
     if not cfg:
         return []
-    cfg = _section("posts", cfg, ("radius",), ("centres",))
+    cfg = config_mapping("posts", cfg, ("radius",), ("centres",))
     r = finite_number("posts.radius", cfg["radius"], positive=True)
     posts = []
-    for i, xy in enumerate(_sequence("posts.centres", cfg.get("centres", []))):
+    for i, xy in enumerate(config_list("posts.centres", cfg.get("centres", []))):
         if not isinstance(xy, list | tuple) or len(xy) != 2:
             raise ConfigError(f"posts.centres[{i}] must be [x, y], got {short_repr(xy)}")
         posts.append(Circle(finite_number(f"posts[{i}].x", xy[0]),
@@ -454,10 +455,10 @@ def _table_pins(cfg: Any) -> dict[str, Any]:
     -x, -y."""
     if not cfg:
         return {}
-    cfg = _section("pins", cfg, ("arm", "radius", "base_radius", "height"), ("ids",))
+    cfg = config_mapping("pins", cfg, ("arm", "radius", "base_radius", "height"), ("ids",))
     arm = finite_number("pins.arm", cfg["arm"], positive=True)
     return {"pin_spots": ((0.0, 0.0), (arm, 0.0), (0.0, arm), (-arm, 0.0), (0.0, -arm)),
-            "pin_ids": _names("pins.ids", cfg.get("ids", ["king", "pin1", "pin2", "pin3",
+            "pin_ids": config_names("pins.ids", cfg.get("ids", ["king", "pin1", "pin2", "pin3",
                                                           "pin4"]), 5),
             "pin_radius": finite_number("pins.radius", cfg["radius"], positive=True),
             "pin_base_radius": finite_number("pins.base_radius", cfg["base_radius"],
@@ -468,7 +469,7 @@ def _table_pins(cfg: Any) -> dict[str, Any]:
 def table_from_dict(data: Any, name: str | None = None) -> TableSpec:
     """Build a :class:`TableSpec` from a YAML-style mapping (configs/tables/*.yaml). Unknown
     keys, missing ones and values of the wrong kind raise :class:`ConfigError` naming them."""
-    data = _section("table", data, ("length", "width"),
+    data = config_mapping("table", data, ("length", "width"),
                     tuple(sorted(_TABLE_KEYS - {"length", "width"})))
     L = finite_number("length", data.get("length"), positive=True)
     W = finite_number("width", data.get("width"), positive=True)
@@ -494,7 +495,7 @@ def table_from_dict(data: Any, name: str | None = None) -> TableSpec:
         cushions=tuple(cushions),
         circles=tuple(jaws) + tuple(posts),
         pockets=tuple(pockets),
-        ball_ids=_names("balls", data.get("balls") or ()),
+        ball_ids=config_names("balls", data.get("balls") or ()),
         spots=dict(spots),
         **_table_pins(data.get("pins")),
     )
@@ -517,10 +518,10 @@ def custom_table(length: float, width: float, cushion_height: float = 0.0394,
     """A plain rectangle with optional capture pockets and round posts (each {x, y, radius})."""
     spec = table_from_dict({"name": "custom", "game": "none", "length": length, "width": width,
                             "cushion_height": cushion_height,
-                            "pockets": {"layout": "list", "list": _sequence(
+                            "pockets": {"layout": "list", "list": config_list(
                                 "pockets", [] if pockets is None else pockets)}})
     circles = [_circle(f"posts[{i}]", p, CIRCLE_POST)
-               for i, p in enumerate(_sequence("posts", [] if posts is None else posts))]
+               for i, p in enumerate(config_list("posts", [] if posts is None else posts))]
     for i, c in enumerate(circles):
         _check_on_table(f"posts[{i}]", c.x, c.y, c.radius, spec.length, spec.width)
     return replace(spec, circles=tuple(circles))

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,13 @@ from typing import Any
 import numpy as np
 import yaml
 
-from cuegym.configs import CONFIG_DIR, ConfigError
+from cuegym.configs import (
+    CONFIG_DIR,
+    ConfigError,
+    config_list,
+    config_mapping,
+    finite_number,
+)
 
 ZONE_DIR = CONFIG_DIR / "zones"
 
@@ -524,71 +530,94 @@ class ZoneSet:
         raise ValueError(f"unknown kader id {kid!r}")
 
 
-def _kader(entry: Any, where: str) -> Kader:
-    if not isinstance(entry, dict) or set(entry) - {"id", "name", "polygon", "replaces"}:
-        raise ConfigError(f"{where}: expected {{id, name, polygon}}, got {entry!r}")
-    return Kader(int(entry["id"]), str(entry["name"]),
-                 _polygon_array(entry["polygon"], f"{where} {entry.get('name')}"))
-
-
-def zones_from_dict(data: dict, name: str = "custom") -> ZoneSet:
-    """Build a :class:`ZoneSet` from a YAML-style mapping; unknown keys raise ConfigError."""
-    known = {"version", "epsilon_line", "zones", "kaders", "kader_merges", "penalty_spots", "caps"}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ConfigError(f"unknown zone-set key(s) {unknown}; known: {sorted(known)}")
-    eps = data.get("epsilon_line")
+def _int(value: Any, what: str) -> int:
+    """``value`` as an int (a YAML integer or an integer-valued string key such as ``'1'``)."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ConfigError(f"{what} must be an integer, got {value!r}")
     try:
-        eps = float(eps)
-    except (TypeError, ValueError):
-        raise ConfigError(f"epsilon_line must be a number, got {eps!r}") from None
-    if not (0.0 <= eps < 0.01):
-        raise ConfigError(f"epsilon_line must be in [0, 0.01) m, got {eps!r}")
-    zones: dict[str, Zone] = {}
-    for zname, z in (data.get("zones") or {}).items():
-        extra = sorted(set(z) - {"label", "goal", "cushion", "polygons", "segments"})
-        if extra:
-            raise ConfigError(f"zone {zname}: unknown key(s) {extra}")
-        polys = tuple(_polygon_array(p, f"zone {zname}") for p in z.get("polygons") or ())
-        segs = [_segment_array(s, f"zone {zname}") for s in z.get("segments") or ()]
-        if bool(polys) == bool(segs):
-            raise ConfigError(f"zone {zname}: give either polygons or segments")
-        goal = z.get("goal")
-        if goal not in (None, 0, 1):
-            raise ConfigError(f"zone {zname}: goal must be 0 or 1, got {goal!r}")
-        zones[zname] = Zone(
-            name=zname, label=str(z.get("label", zname)), polygons=polys,
-            segments=np.array(segs).reshape(-1, 2, 2), goal=goal,
-            cushion=None if z.get("cushion") is None else int(z["cushion"]))
-    kaders = tuple(_kader(k, "kaders") for k in data.get("kaders") or ())
-    ids = sorted(k.id for k in kaders)
-    if ids != list(range(1, len(kaders) + 1)):
-        raise ConfigError(f"kader ids must be 1..N without gaps, got {ids}")
-    merges = {}
-    for g, m in (data.get("kader_merges") or {}).items():
-        if int(g) not in (0, 1):
-            raise ConfigError(f"kader_merges: goal must be 0 or 1, got {g!r}")
-        rep = tuple(int(i) for i in m.get("replaces", ()))
-        if not set(rep) <= set(ids):
-            raise ConfigError(f"kader_merges[{g}]: replaces unknown kader ids {rep}")
-        merges[int(g)] = (_kader(m, f"kader_merges[{g}]"), rep)
-    spots_cfg = data.get("penalty_spots") or {}
-    if sorted(int(k) for k in spots_cfg) != [1, 2, 3, 4, 5]:
-        raise ConfigError(f"penalty_spots must be 1..5, got {sorted(spots_cfg)}")
-    side0 = np.array([as_points(spots_cfg[k], f"penalty_spots[{k}]")
-                      for k in sorted(spots_cfg, key=int)])
-    spots = np.stack([side0, -side0])  # side 1: turned by 180 degrees
-    caps = data.get("caps") or {}
-    extra = sorted(set(caps) - {"goal", "front", "outer_side"})
-    if extra:
-        raise ConfigError(f"caps: unknown key(s) {extra}")
+        return int(value)
+    except ValueError:
+        raise ConfigError(f"{what} must be an integer, got {value!r}") from None
+
+
+def _kader(entry: Any, where: str) -> Kader:
+    entry = config_mapping(where, entry, ("id", "name", "polygon"), ("replaces",))
+    return Kader(_int(entry["id"], f"{where}.id"), str(entry["name"]),
+                 _polygon_array(entry["polygon"], f"{where} {entry['name']}"))
+
+
+def _zone(zname: str, z: Any) -> Zone:
+    """One named zone: ``polygons`` or ``segments`` [m], its ``goal`` (0, 1) and ``cushion``."""
+    z = config_mapping(f"zone {zname}", z, (), ("label", "goal", "cushion", "polygons",
+                                                 "segments"))
+    polys = tuple(_polygon_array(p, f"zone {zname}")
+                  for p in config_list(f"zone {zname}.polygons", z.get("polygons") or []))
+    segs = [_segment_array(s, f"zone {zname}")
+            for s in config_list(f"zone {zname}.segments", z.get("segments") or [])]
+    if bool(polys) == bool(segs):
+        raise ConfigError(f"zone {zname}: give either polygons or segments")
+    goal = z.get("goal")
+    if goal is not None and (isinstance(goal, bool) or goal not in (0, 1)):
+        raise ConfigError(f"zone {zname}: goal must be 0 or 1, got {goal!r}")
+    cushion = z.get("cushion")
+    return Zone(name=zname, label=str(z.get("label", zname)), polygons=polys,
+                segments=np.array(segs).reshape(-1, 2, 2), goal=goal,
+                cushion=None if cushion is None else _int(cushion, f"zone {zname}.cushion"))
+
+
+def _caps(caps: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(goal caps (2, 2), front caps (2,), outer side caps) as cap indices."""
+    want = ("caps must give goal {0: [i, j], 1: [i, j]}, front {0: i, 1: j} and outer_side "
+            f"[i, j], got {caps!r}")
+    caps = config_mapping("caps", caps, ("goal", "front", "outer_side"))
     try:
         goal_caps = np.array([caps["goal"][0], caps["goal"][1]], dtype=np.int64).reshape(2, 2)
         front = np.array([caps["front"][0], caps["front"][1]], dtype=np.int64)
         outer = np.array(caps["outer_side"], dtype=np.int64).reshape(-1)
-    except (KeyError, TypeError, ValueError):
-        raise ConfigError(f"caps must give goal {{0: [i, j], 1: [i, j]}}, front {{0: i, 1: j}} "
-                          f"and outer_side [i, j], got {caps!r}") from None
+    except (KeyError, IndexError, TypeError, ValueError, OverflowError):
+        raise ConfigError(want) from None
+    return goal_caps, front, outer
+
+
+def zones_from_dict(data: Any, name: str = "custom") -> ZoneSet:
+    """Build a :class:`ZoneSet` from a YAML-style mapping (configs/zones/golfbillard.yaml).
+    Unknown keys, missing ones and values of the wrong kind raise ConfigError naming them."""
+    data = config_mapping("zone set", data, ("epsilon_line", "penalty_spots", "caps"),
+                          ("version", "zones", "kaders", "kader_merges"))
+    eps = finite_number("epsilon_line", data["epsilon_line"])
+    if not (0.0 <= eps < 0.01):
+        raise ConfigError(f"epsilon_line must be in [0, 0.01) m, got {eps!r}")
+    zone_cfg = data.get("zones") or {}
+    if not isinstance(zone_cfg, Mapping):
+        raise ConfigError(f"zones must be a mapping of named zones, got {zone_cfg!r}")
+    zones = {str(zname): _zone(str(zname), z) for zname, z in zone_cfg.items()}
+    kaders = tuple(_kader(k, f"kaders[{i}]")
+                   for i, k in enumerate(config_list("kaders", data.get("kaders") or [])))
+    ids = sorted(k.id for k in kaders)
+    if ids != list(range(1, len(kaders) + 1)):
+        raise ConfigError(f"kader ids must be 1..N without gaps, got {ids}")
+    merges = {}
+    merge_cfg = data.get("kader_merges") or {}
+    if not isinstance(merge_cfg, Mapping):
+        raise ConfigError(f"kader_merges must be a mapping goal -> kader, got {merge_cfg!r}")
+    for g, m in merge_cfg.items():
+        if _int(g, "kader_merges goal") not in (0, 1):
+            raise ConfigError(f"kader_merges: goal must be 0 or 1, got {g!r}")
+        kader = _kader(m, f"kader_merges[{g}]")
+        rep = tuple(_int(i, f"kader_merges[{g}].replaces")
+                    for i in config_list(f"kader_merges[{g}].replaces", m.get("replaces", [])))
+        if not set(rep) <= set(ids):
+            raise ConfigError(f"kader_merges[{g}]: replaces unknown kader ids {rep}")
+        merges[int(g)] = (kader, rep)
+    spots_cfg = data["penalty_spots"]
+    if not isinstance(spots_cfg, Mapping) or \
+            sorted(_int(k, "penalty_spots key") for k in spots_cfg) != [1, 2, 3, 4, 5]:
+        raise ConfigError(f"penalty_spots must be spots 1..5, got {spots_cfg!r}")
+    side0 = [as_points(spots_cfg[k], f"penalty_spots[{k}]") for k in sorted(spots_cfg, key=int)]
+    if any(p.shape != (2,) for p in side0):
+        raise ConfigError(f"penalty_spots must each be one point [x, y], got {spots_cfg!r}")
+    spots = np.stack([np.array(side0), -np.array(side0)])  # side 1: turned by 180 degrees
+    goal_caps, front, outer = _caps(data["caps"])
     return ZoneSet(name=name, eps_line=eps, zones=zones, kaders=kaders, merges=merges,
                    penalty_spots=spots, goal_caps=goal_caps, front_caps=front,
                    outer_side_caps=outer)

@@ -74,9 +74,15 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
     cfg = layered_config(DEFAULTS, path, over, "expert")
     for key in ("first", "later"):
         for row in cfg["games"].get(key, []):
-            if len(row) != 3 or int(row[2]) < 1:
+            if not (isinstance(row, list) and len(row) == 3 and all(
+                    isinstance(a, str) for a in row[:2]) and isinstance(row[2], int) and
+                    not isinstance(row[2], bool) and row[2] >= 1):
                 raise ValueError(f"games.{key}: each row is [agent, agent, n_games >= 1], "
-                                 f"got {row}")
+                                 f"got {row!r}")
+    bad = {k: v for k, v in cfg["eval"].items() if isinstance(v, bool) or not isinstance(v, int)}
+    if bad:
+        raise ValueError(f"eval: games against each opponent, and the seed, are integers, got "
+                         f"{bad}")
 
     from cuegym.agents.expert import ExpertSpec, TeacherSpec, TrainSpec
 

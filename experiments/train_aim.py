@@ -55,7 +55,7 @@ DEFAULTS: dict[str, Any] = {
 def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> dict[str, Any]:
     """:data:`DEFAULTS`, then the YAML file, then ``over``; unknown keys and bad values are an
     error naming them, a key set to null takes its default."""
-    cfg = layered_config(DEFAULTS, path, over, "aim")
+    cfg = layered_config(DEFAULTS, path, over, "aim", free=("noise",))  # noise: a preset or a scale
     if cfg["target"] not in ("aim", "leave"):
         raise ValueError(f"target must be 'aim' or 'leave', got {cfg['target']!r}")
     for key in ("offsets", "fit", "eval", "leave"):  # mappings: the keys of their defaults
@@ -96,7 +96,7 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
         raise ValueError("fit: layout 'contact' scores aim offsets; the leave (target: leave) "
                          "takes layout 'mlp'")
     mirror = cfg["fit"]["mirror"]
-    if not isinstance(mirror, list) or not set(mirror) <= {"long", "short"}:
+    if not isinstance(mirror, list) or not all(a in ("long", "short") for a in mirror):
         raise ValueError(f"fit: mirror must be a list of the axes long, short, got {mirror!r}")
     return cfg
 

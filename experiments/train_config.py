@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,22 +88,71 @@ def deep_merge(base: dict, over: dict) -> dict:
 
 
 def layered_config(defaults: dict[str, Any], path: str | Path | None,
-                   over: dict[str, Any] | None, what: str) -> dict[str, Any]:
+                   over: dict[str, Any] | None, what: str,
+                   free: tuple[str, ...] = ()) -> dict[str, Any]:
     """``defaults``, then the YAML file ``path`` (if any), then ``over``, merged deeply
     (:func:`deep_merge`); a top-level key not in ``defaults`` is a ValueError naming it (``what``
-    names the config), a key set to null takes its default."""
+    names the config), a key set to null takes its default. Every value must be of its
+    default's kind (:func:`check_like`), except the top-level keys ``free``."""
     cfg = dict(defaults)
-    for part in ((yaml.safe_load(resolve_path(path).read_text()) or {}) if path else {},
-                 over or {}):
+    for part in (read_yaml_mapping(path, f"{what} config keys", empty_ok=True) if path
+                 else {}, over or {}):
+        if not isinstance(part, dict):
+            raise ValueError(f"{what} config overrides must be a mapping, got {part!r}")
         bad = sorted(set(part) - set(defaults))
         if bad:
             raise ValueError(f"unknown {what} config key(s) {bad}; known: {sorted(defaults)}")
         cfg = deep_merge(cfg, part)
-    return {**defaults, **cfg}  # a key set to null (removed by deep_merge) is back to default
+    cfg = {**defaults, **cfg}  # a key set to null (removed by deep_merge) is back to default
+    check_like(cfg, {k: v for k, v in defaults.items() if k not in free})
+    return cfg
 
 
-def read_yaml_mapping(path: str | Path) -> dict:
-    """A YAML file that must hold a mapping (one-line ValueError otherwise)."""
+def _kind(default: Any) -> tuple[str, Callable[[Any], bool]]:
+    """(what a value like ``default`` is, in words; the test of a value)."""
+    import math
+
+    if isinstance(default, bool):
+        return "true or false", lambda v: isinstance(v, bool)
+    if isinstance(default, int):
+        return "an integer", lambda v: isinstance(v, int) and not isinstance(v, bool)
+    if isinstance(default, float):
+        return "a finite number", lambda v: isinstance(v, int | float) and \
+            not isinstance(v, bool) and math.isfinite(v)
+    if isinstance(default, str):
+        return "a string", lambda v: isinstance(v, str)
+    if isinstance(default, list):
+        return "a list", lambda v: isinstance(v, list)
+    if isinstance(default, dict):
+        return "a mapping", lambda v: isinstance(v, dict)
+    return "anything", lambda v: True
+
+
+def check_like(cfg: dict[str, Any], defaults: dict[str, Any], where: str = "") -> None:
+    """Each value of ``cfg`` whose key has a default (not None) is of the default's kind: an
+    integer for an integer, a finite number for a float, a string, a list (its items of the
+    kind of the default's first item, if it has one), a mapping (checked the same way, key by
+    key); a ValueError naming the key (``where`` prefixes it) otherwise."""
+    for key, default in defaults.items():
+        if key not in cfg or default is None:
+            continue
+        value, name = cfg[key], f"{where}{key}"
+        words, ok = _kind(default)
+        if not ok(value):
+            raise ValueError(f"{name} must be {words}, got {value!r}")
+        if isinstance(default, dict):
+            check_like(value, default, f"{name}.")
+        elif isinstance(default, list) and default and not isinstance(default[0], list | dict):
+            words, ok = _kind(default[0])
+            for i, item in enumerate(value):
+                if not ok(item):
+                    raise ValueError(f"{name}[{i}] must be {words}, got {item!r}")
+
+
+def read_yaml_mapping(path: str | Path, keys: str = "TrainConfig keys",
+                      empty_ok: bool = False) -> dict:
+    """A YAML file that must hold a mapping of ``keys`` (one-line ValueError otherwise); an
+    empty file is ``{}`` when ``empty_ok``."""
     try:
         text = resolve_path(path, "config file").read_text()
     except OSError as e:
@@ -113,10 +163,12 @@ def read_yaml_mapping(path: str | Path) -> dict:
         mark = getattr(e, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""
         raise ValueError(f"bad YAML: config file {path} is not valid YAML{where}") from None
+    if data is None and empty_ok:
+        return {}
     if data is None:
-        raise ValueError(f"config file {path} is empty: it must be a mapping of TrainConfig keys")
+        raise ValueError(f"config file {path} is empty: it must be a mapping of {keys}")
     if not isinstance(data, dict):
-        raise ValueError(f"config file {path} must be a mapping of TrainConfig keys, got a "
+        raise ValueError(f"config file {path} must be a mapping of {keys}, got a "
                          f"{type(data).__name__}")
     return data
 

@@ -11,6 +11,7 @@ side's goals (:func:`attack_goal` G-6, :func:`defence_goal` G-8). The per-table 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -110,14 +111,11 @@ class GolfRules:
                 raise ConfigError(f"rules.{name} must be true or false, got "
                                   f"{getattr(self, name)!r}")
         d = self.deciding_openers
-        try:
-            d = tuple(int(x) for x in d)
-        except (TypeError, ValueError):
-            raise ConfigError(
-                f"rules.deciding_openers must be two partners 0/1, got {d!r}") from None
-        if len(d) != 2 or any(x not in (0, 1) for x in d):
+        if not (isinstance(d, Sequence) and len(d) == 2 and all(
+                isinstance(x, int | np.integer) and not isinstance(x, bool) and x in (0, 1)
+                for x in d)):
             raise ConfigError(f"rules.deciding_openers must be two partners 0/1, got {d!r}")
-        object.__setattr__(self, "deciding_openers", d)
+        object.__setattr__(self, "deciding_openers", tuple(int(x) for x in d))
 
     @property
     def games_to_win(self) -> int:
