@@ -43,7 +43,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from cuegym.agents.base import Agent, Strikes, load_noise
+from cuegym.agents.base import Agent, Strikes, load_noise, load_torch_file
 from cuegym.agents.expert import mean_values, torch_save_atomic
 from cuegym.games.kegle_obs import OBS_DIM, OBS_INDEX
 
@@ -554,7 +554,7 @@ def load_aim(path: str | Path, kind: str = "aim") -> tuple[AimNet, dict[str, Any
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"no {kind} network {path}")
-    blob = torch.load(path, map_location="cpu", weights_only=True)
+    blob = load_torch_file(path, f"{kind} network")
     if not isinstance(blob, dict) or not {"n_in", "hidden", "state"} <= set(blob):
         raise ValueError(f"{path} is not {'an' if kind == 'aim' else 'a'} {kind} network "
                          "(saved by cuegym.agents.aim)")

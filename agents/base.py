@@ -30,6 +30,22 @@ from cuegym.games.strikes import SPIN_MAX, THETA_MAX, V0_MAX, Strikes  # noqa: F
 GAMES = ("keglebillard", "golfbillard")
 
 
+def load_torch_file(path: Any, what: str) -> Any:
+    """The tensors and plain data saved in the torch file ``path`` (``weights_only``: no code
+    runs); a file torch cannot read (not a torch file, cut short) is a ValueError naming it as
+    ``what``."""
+    import pickle
+
+    import torch
+
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError) as e:
+        why = "not a torch file" if isinstance(e, pickle.UnpicklingError) else \
+            str(e).strip().splitlines()[0][:200] if str(e).strip() else type(e).__name__
+        raise ValueError(f"{path} is not a readable {what} file ({why})") from None
+
+
 def check_game(game: str) -> str:
     """Return ``game`` if it is a known game name, else raise ValueError naming it."""
     if game not in GAMES:

@@ -54,7 +54,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from cuegym.agents.base import Agent, Strikes, check_game, load_noise
+from cuegym.agents.base import Agent, Strikes, check_game, load_noise, load_torch_file
 from cuegym.agents.choice import ChoiceSpec, menu_strikes
 from cuegym.agents.residual import (
     FEATURES,
@@ -396,7 +396,7 @@ def load_net(path: str | Path) -> tuple[ExpertNet, dict[str, Any]]:
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"no expert model file {path}")
-    data = torch.load(path, map_location="cpu", weights_only=True)
+    data = load_torch_file(path, "expert model")
     if not isinstance(data, dict) or "state_dict" not in data or "spec" not in data:
         raise ValueError(f"{path} is not an expert model (saved by cuegym.agents.expert)")
     net = ExpertNet(ExpertSpec(**data["spec"]))

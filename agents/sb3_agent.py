@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,10 +40,13 @@ ALGOS = ("sac", "ppo", "td3", "dqn")
 
 def read_zip_meta(path: str | Path) -> dict[str, Any] | None:
     """The ``cuegym.json`` member of a model zip, or None when it has none."""
-    with zipfile.ZipFile(path) as z:
-        if META_MEMBER not in z.namelist():
-            return None
-        meta = json.loads(z.read(META_MEMBER))
+    try:
+        with zipfile.ZipFile(path) as z:
+            if META_MEMBER not in z.namelist():
+                return None
+            meta = json.loads(z.read(META_MEMBER))
+    except zipfile.BadZipFile as e:
+        raise ValueError(f"{path} is not a readable model zip ({e})") from None
     if not isinstance(meta, dict):
         raise ValueError(f"{path}: {META_MEMBER} is not a JSON object")
     return meta
@@ -196,7 +200,13 @@ def load_model(path: str | Path, algo: str) -> Any:
     if algo not in classes:
         raise ValueError(f"unknown algo {algo!r} for {path}; known: {sorted(classes)}")
     cls = classes[algo]
-    return cls.load(str(path), device="cpu")
+    try:
+        return cls.load(str(path), device="cpu")
+    except (pickle.UnpicklingError, RuntimeError, EOFError, KeyError, ValueError,
+            zipfile.BadZipFile) as e:  # a member cut short or not what SB3 wrote
+        why = "a member is not a torch file" if isinstance(e, pickle.UnpicklingError) else \
+            (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+        raise ValueError(f"{path} is not a readable {algo.upper()} model zip ({why})") from None
 
 
 class SB3Agent(Agent):

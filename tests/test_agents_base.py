@@ -225,3 +225,31 @@ def test_the_checks_run_once_before_the_agent_works():
     with pytest.raises(ValueError, match="rng must be"):
         spy.act_opening(batch.take([0]), 0, None)
     assert len(spy.act_opening(batch.take([0]), 1, np.random.default_rng(0))) == 1
+
+
+def test_unreadable_model_files_are_named_not_tracebacks(tmp_path):
+    """A model file that is not what it says (garbage, cut short, empty, a zip member spoilt)
+    is a ValueError naming the file, for the expert's and aim networks' .pt and SB3's .zip."""
+    import zipfile
+    from pathlib import Path
+
+    from cuegym.agents.aim import load_aim
+
+    shipped = Path(__file__).resolve().parents[1] / "agents" / "pretrained"
+    files = {"garbage.pt": b"garbage", "empty.pt": b"",
+             "cut.pt": (shipped / "keglebillard_expert.pt").read_bytes()[:300],
+             "garbage.zip": b"garbage",
+             "cut.zip": (shipped / "keglebillard.zip").read_bytes()[:3000]}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    with zipfile.ZipFile(shipped / "keglebillard.zip") as src, \
+            zipfile.ZipFile(tmp_path / "spoilt.zip", "w") as dst:
+        for member in src.namelist():
+            dst.writestr(member, b"garbage" if member == "policy.pth" else src.read(member))
+    for name in [*files, "spoilt.zip"]:
+        path = str(tmp_path / name)
+        with pytest.raises(ValueError, match="is not a readable") as e:
+            make_agent(path, "keglebillard")
+        assert path in str(e.value)
+    with pytest.raises(ValueError, match="garbage.pt is not a readable aim network file"):
+        load_aim(tmp_path / "garbage.pt")
