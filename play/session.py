@@ -723,8 +723,9 @@ def get_agent(spec: str, game: str) -> Any:
         except Exception as e:  # a file that is not a model of this game: the request's fault
             if spec in AGENT_NAMES:
                 raise
+            why = str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}"
             raise PlayError(f"model file {spec!r} cannot be loaded as a {game} agent: "
-                            f"{type(e).__name__}: {e}") from None
+                            f"{why}") from None
     return _AGENTS[key]
 
 

@@ -522,7 +522,8 @@ def test_new_game_refuses_more_bad_requests(client, tmp_path, monkeypatch):
             ({"seats": [{"kind": "agent", "agent": "a" * 5000 + ".zip"}, {}]}, "does not exist"),
             ({"seats": [{"kind": "agent", "agent": "a\x00b.zip"}, {}]}, "does not exist"),
             ({"seats": [{"kind": "agent", "agent": str(bogus)}, {}]},
-             "cannot be loaded as a keglebillard agent: BadZipFile"),
+             "cannot be loaded as a keglebillard agent: " + str(bogus) + " is not a readable "
+             "model zip"),
     ):
         r = client.post("/api/games", json={"game": "keglebillard", "seats": seats, **body})
         assert r.status_code == 400, (body, r.text)
