@@ -116,6 +116,8 @@ def check_stamp(stamp: dict | None, path: Path, generator: str | None = None) ->
     if not stamp:
         raise ValueError(f"position bank {path} carries no version stamp (made by an older "
                          f"cuegym); {fix}")
+    if not isinstance(stamp, dict):
+        raise ValueError(f"position bank {path}: its stamp is not a JSON object ({stamp!r})")
     gen = stamp.get("generator")
     if generator is not None and gen != generator:
         raise ValueError(f"position bank {path} was made by {gen}, not {generator}; {fix}")
@@ -166,12 +168,17 @@ def load_bank_file(path: str | Path, generator: str | None = None):
 
 def _load_npz(path: Path):
     with np.load(path, allow_pickle=False) as z:
+        if "kind" not in z.files:
+            raise ValueError(f"position bank {path} does not say which game's it is (no 'kind')")
         kind = str(z["kind"])
         cls = {"KeglebillardPositions": KeglebillardPositions}.get(kind)
         if cls is None:
             cls = _golf_class()
             if kind != cls.__name__:
                 raise ValueError(f"{path}: unknown bank kind {kind!r}")
+        missing = [f.name for f in fields(cls) if f.name not in z.files]
+        if missing:
+            raise ValueError(f"position bank {path} lacks the array(s) {missing} of a {kind}")
         out = {}
         for f in fields(cls):
             a = z[f.name]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -331,6 +332,15 @@ def test_bank_stamp_is_checked_on_load(tmp_path, monkeypatch):
              red=bank.red)
     with pytest.raises(ValueError, match="carries no version stamp"):
         P.load_bank_file(tmp_path / "old_positions.npz")
+    # a spoilt file: a stamp that is not an object, an array or the kind missing
+    arrays = dict(np.load(path, allow_pickle=False))
+    for change, says in (({"stamp": np.array("[1]")}, "its stamp is not a JSON object"),
+                         ({"whites": None}, "lacks the array(s) ['whites']"),
+                         ({"kind": None}, "does not say which game's it is")):
+        spoilt = {k: v for k, v in {**arrays, **change}.items() if v is not None}
+        np.savez(tmp_path / "spoilt_positions.npz", **spoilt)
+        with pytest.raises(ValueError, match=re.escape(says)):
+            P.load_bank_file(tmp_path / "spoilt_positions.npz")
 
 
 @pytest.mark.parametrize("name", ["keglebillard", "keglebillard-play", "golfbillard"])
