@@ -88,7 +88,11 @@ def _options(text: str) -> dict[str, Any]:
         k, v = item.split("=", 1)
         if not k.strip():
             raise ValueError(f"agent option {item!r} has no name (key=value)")
-        out[k.strip()] = yaml.safe_load(v)
+        try:
+            out[k.strip()] = yaml.safe_load(v)
+        except yaml.YAMLError:  # e.g. a list, whose comma ends the option: spins=[0,0.2]
+            raise ValueError(f"agent option {item!r}: {v!r} is not a YAML value (options are "
+                             "separated by commas, so a value cannot hold one)") from None
     if "name" in out and not (isinstance(out["name"], str) and out["name"].strip()):
         raise ValueError(f"agent option name= needs a label that YAML reads as text "
                          f"(name=<label>), got {out['name']!r}")

@@ -43,6 +43,7 @@ from cuegym.agents.geometric_kegle import (  # noqa: F401 (the keglebillard aime
     kegle_candidates_batch,
 )
 from cuegym.agents.geometry import N_GEO_FEAT, Candidates, seg_dist  # noqa: F401 (re-exported)
+from cuegym.configs import finite_number
 
 # ---------------------------------------------------------------------------------------------
 # The agent
@@ -64,7 +65,10 @@ class GeometricAgent(Agent):
 
         self.game = check_game(game)
         self.arena = arena or make_arena(game)
-        self.spin = (-0.2 if game == "keglebillard" else 0.0) if spin is None else float(spin)
+        self.spin = (-0.2 if game == "keglebillard" else 0.0) if spin is None else \
+            finite_number("spin", spin)
+        if not -1.0 <= self.spin <= 1.0:  # the spin b of the planner's spins, in ball radii
+            raise ValueError(f"spin must be in [-1, 1] ball radii, got {spin!r}")
         self.name = name
 
     def candidates(self, state: Any) -> Candidates:

@@ -52,6 +52,7 @@ import numpy as np
 from cuegym.agents.arena import played_values
 from cuegym.agents.base import Agent, Strikes, check_game, check_int
 from cuegym.agents.planner import PlannerAgent, noisy_batch, segment_top
+from cuegym.configs import finite_number
 
 #: A learned value of positions: states (a batch of n) -> (n,) the value for the side to move,
 #: in the units of ``arena.values`` (points or balls; ``WIN_VALUE`` for a won game).
@@ -150,27 +151,18 @@ class GuidedPlannerAgent(Agent):
         self.n_policy = int(n_policy) if self.policy is not None else 0
         self.n_candidates, self.n_noise = int(n_candidates), int(n_noise)
         self.n_top, self.n_next = int(n_top), int(n_next)
-        for key, v, lo in (("n_candidates", self.n_candidates, 1), ("n_noise", self.n_noise, 1),
-                           ("n_policy", self.n_policy, 0), ("n_top", self.n_top, 0),
-                           ("n_next", self.n_next, 1), ("reply_candidates", reply_candidates, 1),
-                           ("reply_noise", reply_noise, 1), ("n_recheck", n_recheck, 0),
-                           ("reply_recheck", reply_recheck, 0), ("max_states", max_states, 1),
-                           ("n_refine", n_refine, 0), ("refine_top", refine_top, 1)):
-            if int(v) < lo:
-                raise ValueError(f"{key} must be >= {lo}, got {v}")
         if self.n_policy >= self.n_candidates:
             raise ValueError(f"n_policy ({self.n_policy}) must be below n_candidates "
                              f"({self.n_candidates}): the planner's candidates need room")
         self.n_recheck, self.reply_recheck = int(n_recheck), int(reply_recheck)
         self.max_states = int(max_states)
         self.n_refine, self.refine_top = int(n_refine), int(refine_top)
-        if not (np.isfinite(refine_scale) and refine_scale > 0):
-            raise ValueError(f"refine_scale must be a finite number > 0, got {refine_scale}")
+        refine_scale = finite_number("refine_scale", refine_scale, positive=True)
         draws = self.n_recheck or self.n_noise  # the draws the next states come from
         if self.n_next > draws:
             raise ValueError(f"n_next ({self.n_next}) cannot exceed n_noise ({self.n_noise}) or, "
                              f"with n_recheck, n_recheck ({self.n_recheck})")
-        self.discount = float(discount)
+        self.discount = finite_number("discount", discount, nonneg=True)
         if value is not None and not callable(value):
             raise ValueError(f"value must be a callable states -> (n,) array, got {value!r}")
         self.value = value

@@ -253,3 +253,17 @@ def test_unreadable_model_files_are_named_not_tracebacks(tmp_path):
         assert path in str(e.value)
     with pytest.raises(ValueError, match="garbage.pt is not a readable aim network file"):
         load_aim(tmp_path / "garbage.pt")
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("geometric:spin={}", "spin must be a number, got {}"),
+    ("geometric:spin=3", "spin must be in [-1, 1] ball radii, got 3"),
+    ("guided:discount={a: 1}", "discount must be a number"),
+    ("guided:refine_scale=none", "refine_scale must be a number, got 'none'"),
+    ("guided:n_candidates=2.5", "n_candidates must be an integer"),
+    ("planner:spins=[0,0.2]", "is not a YAML value (options are separated by commas"),
+])
+def test_agent_option_values_are_checked_by_name(spec, says):
+    with pytest.raises(ValueError) as e:
+        make_agent(spec, "golfbillard")
+    assert says in str(e.value), str(e.value)
