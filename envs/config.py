@@ -34,7 +34,9 @@ GAMES = ("keglebillard", "golfbillard")
 
 
 def _read(path: Path) -> dict:
-    if not path.exists():
+    if path.is_dir():  # "" is the folder "."
+        raise ConfigError(f"{str(path)!r} is a folder, not a config file")
+    if not path.is_file():
         raise ConfigError(f"no config file {str(path)!r}")
     with open(path) as fh:
         data = yaml.safe_load(fh)

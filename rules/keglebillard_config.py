@@ -111,7 +111,9 @@ class KeglebillardRules:
 
 
 def _read_rules(path: Path) -> KeglebillardRules:
-    if not path.exists():
+    if path.is_dir():  # "" is the folder "."
+        raise ConfigError(f"{str(path)!r} is a folder, not a rules file")
+    if not path.is_file():
         raise ConfigError(f"no rules file {str(path)!r}")
     with open(path) as fh:
         data = yaml.safe_load(fh)

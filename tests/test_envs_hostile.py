@@ -299,6 +299,9 @@ def test_keglebillard_constructor_values_are_checked(kwargs, match):
     (G_GAME, {"noise": {"phi": "0.5"}}, "noise.phi must be a number, got '0.5'"),
     (K_SHOT, {"settings": {"t_max": "30"}}, "t_max must be a number, got '30'"),
     (G_SHOT, {"rules": {"hard_speed": "2"}}, "rules.hard_speed must be a number, got '2'"),
+    # an empty path is the folder "." (was: IsADirectoryError)
+    (K_GAME, {"settings": ""}, "'.' is a folder, not a config file"),
+    (K_GAME, {"rules": ""}, "'.' is a folder, not a rules file"),
 ])
 def test_constructor_values_are_checked(env_id, kwargs, match):
     with pytest.raises(ValueError, match=match):
