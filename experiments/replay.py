@@ -22,6 +22,7 @@ import argparse
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -120,72 +121,82 @@ def info_batch(info: dict) -> dict:
 
 
 def replay_game(cfg: Settings) -> list[np.ndarray]:
-    from cuegym.envs.config import load_noise, load_settings
-    from cuegym.envs.render import render_golf_game, render_kegle_game, shot_frames
+    """A whole game of random legal play (the rules' ``random_policy``), one held frame per
+    shot, or every shot animated."""
+    from cuegym.envs.config import load_noise
 
     rng = np.random.default_rng(cfg.seed)
     noise = load_noise(cfg.noise)
-    frames: list[np.ndarray] = []
     hold = max(1, int(cfg.fps // 2))
-    if cfg.game == "keglebillard":
-        from cuegym.envs.kegle import outcome_summary
-        from cuegym.games.kegle import Kegle
-        from cuegym.games.strikes import Strikes
-        from cuegym.rules.keglebillard_game import random_policy
-
-        game = Kegle()
-        s = load_settings("keglebillard")
-        states = game.new(1, 2)
-        st = states.state(0)
-        frames += [render_kegle_game(game, st, None)] * hold
-        for _ in range(cfg.max_shots):
-            if st.game_over:
-                break
-            shooter = st.to_play
-            red, cue = random_policy(game, st, rng)
-            place = np.full((1, 2), np.nan) if red is None else np.asarray(red)[None]
-            out, states = game.play(states, Strikes.of(cue, place=place), noise, [rng],
-                                    max_events=s.max_events, t_max=s.t_max,
-                                    allow_overflow=True)
-            res, row, o = out.sim, int(out.row[0]), out.outcome(0)
-            if cfg.animate and row >= 0:
-                hud = [f"P{shooter} shoots   scores {list(st.scores)}", outcome_summary(o)]
-                frames += shot_frames("keglebillard", res, row, hud=hud, fps=cfg.fps,
-                                      speed=cfg.speed)
-            st = states.state(0)
-            frames += [render_kegle_game(game, st, (res, row, o, shooter, out.strike[0]))] * hold
-    else:
-        from cuegym.envs.golf import golf_rules
-        from cuegym.games.golf import Golf
-        from cuegym.games.strikes import Strikes
-        from cuegym.rules.golfbillard_game import random_policy
-
-        game = Golf(golf_rules(None))
-        s = load_settings("golfbillard")
-        states = game.new(1)
-        st = states[0]
-        frames += [render_golf_game(st, None)] * hold
-        for _ in range(cfg.max_shots):
-            if st.phase == "over":
-                break
-            cb, cue = random_policy(st, rng, game.geo)
-            s0 = Strikes(cue[0][None], cb[:1], np.full((1, 2), np.nan))
-            s1 = Strikes(cue[1][None], [max(int(cb[1]), 0)], np.full((1, 2), np.nan))
-            out, states = game.play(states, s0, noise, [rng], strikes1=s1,
-                                    max_events=s.max_events, t_max=s.t_max, allow_overflow=True)
-            res, o = out.sim, out.outcome(0)
-            if cfg.animate:
-                from cuegym.envs.render import _golf_line  # noqa: PLC0415
-
-                side = st.to_move
-                hud = [f"side {side} strokes   balls left {st.balls_left.tolist()}",
-                       _golf_line(o, side)]
-                frames += shot_frames("golfbillard", res, 0, hud=hud, fps=cfg.fps,
-                                      speed=cfg.speed)
-            frames += [render_golf_game(states[0], (res, 0, o, st, out.cue_ball[0],
-                                                    out.strike[0]))] * hold
-            st = states[0]
+    play = _kegle_random_game if cfg.game == "keglebillard" else _golf_random_game
+    frames = play(cfg, rng, noise, hold)
     return frames + [frames[-1]] * int(cfg.fps)
+
+
+def _kegle_random_game(cfg: Settings, rng: np.random.Generator, noise: Any,
+                       hold: int) -> list[np.ndarray]:
+    from cuegym.envs.config import load_settings
+    from cuegym.envs.kegle import outcome_summary
+    from cuegym.envs.render import render_kegle_game, shot_frames
+    from cuegym.games.kegle import Kegle
+    from cuegym.games.strikes import Strikes
+    from cuegym.rules.keglebillard_game import random_policy
+
+    game = Kegle()
+    s = load_settings("keglebillard")
+    states = game.new(1, 2)
+    st = states.state(0)
+    frames = [render_kegle_game(game, st, None)] * hold
+    for _ in range(cfg.max_shots):
+        if st.game_over:
+            break
+        shooter = st.to_play
+        red, cue = random_policy(game, st, rng)
+        place = np.full((1, 2), np.nan) if red is None else np.asarray(red)[None]
+        out, states = game.play(states, Strikes.of(cue, place=place), noise, [rng],
+                                max_events=s.max_events, t_max=s.t_max, allow_overflow=True)
+        res, row, o = out.sim, int(out.row[0]), out.outcome(0)
+        if cfg.animate and row >= 0:
+            hud = [f"P{shooter} shoots   scores {list(st.scores)}", outcome_summary(o)]
+            frames += shot_frames("keglebillard", res, row, hud=hud, fps=cfg.fps,
+                                  speed=cfg.speed)
+        st = states.state(0)
+        frames += [render_kegle_game(game, st, (res, row, o, shooter, out.strike[0]))] * hold
+    return frames
+
+
+def _golf_random_game(cfg: Settings, rng: np.random.Generator, noise: Any,
+                      hold: int) -> list[np.ndarray]:
+    from cuegym.envs.config import load_settings
+    from cuegym.envs.golf import golf_rules
+    from cuegym.envs.render import _golf_line, render_golf_game, shot_frames
+    from cuegym.games.golf import Golf
+    from cuegym.games.strikes import Strikes
+    from cuegym.rules.golfbillard_game import random_policy
+
+    game = Golf(golf_rules(None))
+    s = load_settings("golfbillard")
+    states = game.new(1)
+    st = states[0]
+    frames = [render_golf_game(st, None)] * hold
+    for _ in range(cfg.max_shots):
+        if st.phase == "over":
+            break
+        cb, cue = random_policy(st, rng, game.geo)
+        s0 = Strikes(cue[0][None], cb[:1], np.full((1, 2), np.nan))
+        s1 = Strikes(cue[1][None], [max(int(cb[1]), 0)], np.full((1, 2), np.nan))
+        out, states = game.play(states, s0, noise, [rng], strikes1=s1,
+                                max_events=s.max_events, t_max=s.t_max, allow_overflow=True)
+        res, o = out.sim, out.outcome(0)
+        if cfg.animate:
+            side = st.to_move
+            hud = [f"side {side} strokes   balls left {st.balls_left.tolist()}",
+                   _golf_line(o, side)]
+            frames += shot_frames("golfbillard", res, 0, hud=hud, fps=cfg.fps, speed=cfg.speed)
+        frames += [render_golf_game(states[0], (res, 0, o, st, out.cue_ball[0],
+                                                out.strike[0]))] * hold
+        st = states[0]
+    return frames
 
 
 def replay_agents(cfg: Settings) -> list[np.ndarray]:
