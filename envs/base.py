@@ -48,6 +48,24 @@ class Core:
     render_mode: str | None = None
     max_episode_steps: int | None = None
 
+    def _configure(self, game: str, settings: Any, reward: Any, noise: Any, clip: Any,
+                   threads: Any, render_mode: str | None) -> None:
+        """Load and check what every core of ``game`` takes (after ``self.game`` is set): the
+        physics parameters, env settings, reward weights, noise, ``clip``, ``threads`` and
+        ``render_mode``."""
+        from cuegym.games.noise import load_noise
+
+        from .checks import check_bool, check_threads
+        from .config import load_reward, load_settings
+
+        self.params = self.game.params
+        self.settings = load_settings(game, settings)
+        self.reward = load_reward(game, reward)
+        self.noise = load_noise(noise)
+        self.clip = check_bool("clip", clip)
+        self.threads = check_threads(threads)
+        self.render_mode = render_mode
+
     def reset(self, idx: np.ndarray) -> dict[str, np.ndarray]:
         """Start new episodes on tables ``idx``; returns reset info arrays (len(idx), ...)."""
         raise NotImplementedError

@@ -24,7 +24,6 @@ from cuegym.games.golf_obs import (  # noqa: F401 (the layout, re-exported for t
     observe_arrays,
     side_sign,
 )
-from cuegym.games.noise import load_noise
 from cuegym.games.strikes import Strikes
 from cuegym.physics.api import Workspace
 from cuegym.rules.golf_arrays import N_BALLS, SIDE_OF, GolfStates
@@ -33,8 +32,7 @@ from cuegym.rules.golfbillard import GolfRules, load_golf_rules
 
 from .actions import layout_box, strikes_from_actions, unit_box
 from .base import Core
-from .checks import check_bank, check_bool, check_threads
-from .config import load_reward, load_settings
+from .checks import check_bank
 from .golf_positions import GolfbillardPositions
 from .positions import load_positions
 
@@ -147,15 +145,9 @@ class GolfShotCore(Core):
         self.game = Golf(golf_rules(rules))
         self.rules = self.game.rules
         self.geo = self.game.geo
-        self.params = self.game.params
-        self.settings = load_settings("golfbillard", settings)
-        self.reward = load_reward("golfbillard", reward)
-        self.noise = load_noise(noise)
+        self._configure("golfbillard", settings, reward, noise, clip, threads, render_mode)
         self.bank = load_positions(self.settings.positions, "golfbillard") if positions is None \
             else check_bank(positions, GolfbillardPositions, "golfbillard")
-        self.clip = check_bool("clip", clip)
-        self.threads = check_threads(threads)
-        self.render_mode = render_mode
         self.observation_space = observation_space()
         self.action_space = action_space()
         self.actions = GolfActionMap(self.settings, self.geo)
@@ -296,10 +288,7 @@ class GolfGameCore(Core):
         self.game = Golf(golf_rules(rules))
         self.rules = self.game.rules
         self.geo = self.game.geo
-        self.params = self.game.params
-        self.settings = load_settings("golfbillard", settings)
-        self.reward = load_reward("golfbillard", reward)
-        self.noise = load_noise(noise)
+        self._configure("golfbillard", settings, reward, noise, clip, threads, render_mode)
         if seat != "random" and (isinstance(seat, bool | np.bool_) or
                                  not isinstance(seat, int | np.integer) or seat not in (0, 1)):
             raise ValueError(f"seat must be 'random', 0 or 1, got {seat!r}")
@@ -308,9 +297,6 @@ class GolfGameCore(Core):
             raise ValueError(f"opponent_batching must be 'per_table' or 'batched', got "
                              f"{opponent_batching!r}")
         self.opponent_batching = opponent_batching
-        self.clip = check_bool("clip", clip)
-        self.threads = check_threads(threads)
-        self.render_mode = render_mode
         self.observation_space = observation_space()
         self.action_space = action_space()
         self.actions = GolfActionMap(self.settings, self.geo)

@@ -32,7 +32,6 @@ from cuegym.games.kegle_state import (  # noqa: F401 (re-exported)
     OUTCOME_FOULS,
     KegleStates,
 )
-from cuegym.games.noise import load_noise
 from cuegym.games.strikes import Strikes
 from cuegym.physics.api import Workspace
 from cuegym.rules.keglebillard import FOUL_COLUMNS
@@ -40,8 +39,8 @@ from cuegym.rules.keglebillard_game import ShotOutcome
 
 from .actions import layout_box, scale, strikes_from_actions, unit_box
 from .base import Core
-from .checks import check_bank, check_bool, check_threads
-from .config import load_reward, load_settings
+from .checks import check_bank
+from .config import load_settings
 from .positions import KeglebillardPositions, load_positions
 
 #: Action layout: the strike (docs: cuegym.envs.actions), then the red's placement.
@@ -152,14 +151,8 @@ class KegleShotCore(Core):
                  render_mode: str | None = None) -> None:
         self.n = int(n)
         self.game = kegle_game(rules, table)
-        self.params = self.game.params
-        self.settings = load_settings("keglebillard", settings)
-        self.reward = load_reward("keglebillard", reward)
-        self.noise = load_noise(noise)
+        self._configure("keglebillard", settings, reward, noise, clip, threads, render_mode)
         self.bank = shot_bank(positions, self.settings, table)
-        self.clip = check_bool("clip", clip)
-        self.threads = check_threads(threads)
-        self.render_mode = render_mode
         self.observation_space = observation_space()
         self.action_space = action_space()
         self.actions = KegleActionMap(self.game, self.settings)
@@ -338,13 +331,7 @@ class KegleGameCore(Core):
             raise ValueError(f"opponent_batching must be 'per_table' or 'batched', got "
                              f"{opponent_batching!r}")
         self.opponent_batching = opponent_batching
-        self.params = self.game.params
-        self.settings = load_settings("keglebillard", settings)
-        self.reward = load_reward("keglebillard", reward)
-        self.noise = load_noise(noise)
-        self.clip = check_bool("clip", clip)
-        self.threads = check_threads(threads)
-        self.render_mode = render_mode
+        self._configure("keglebillard", settings, reward, noise, clip, threads, render_mode)
         self.observation_space = observation_space()
         self.action_space = action_space()
         self.actions = KegleActionMap(self.game, self.settings)
