@@ -79,11 +79,26 @@ def short_repr(value: Any, limit: int = 60) -> str:
     return r if len(r) <= limit else r[:limit - 3] + "..."
 
 
+def yaml_number_hint(value: Any) -> str:
+    """For a string that reads as a number: why it is text (YAML 1.1 reads ``1e-3``, with no
+    dot, as a string) and how to write it."""
+    if not isinstance(value, str):
+        return ""
+    try:
+        x = float(value)
+    except ValueError:
+        return ""
+    if "e" in value.lower() and "." not in value and math.isfinite(x):
+        return f" (YAML reads {value} as text: write {x!r} or put a dot in the mantissa)"
+    return ""
+
+
 def finite_number(name: str, value: Any, *, positive: bool = False, nonneg: bool = False) -> float:
     """``value`` as a finite float; a bool, a string (even a numeric one) or anything else
     that is not a real number raises :class:`ConfigError` naming ``name``."""
     if isinstance(value, bool | np.bool_ | str | bytes | complex | np.complexfloating):
-        raise ConfigError(f"{name} must be a number, got {short_repr(value)}")
+        raise ConfigError(f"{name} must be a number, got {short_repr(value)}"
+                          f"{yaml_number_hint(value)}")
     try:
         x = float(value)
     except OverflowError:  # an integer too large for a float

@@ -109,6 +109,15 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
     bad = [k for k in cfg["eval"] if k != "seed" and k not in EVAL_COLORS]
     if bad:
         raise ValueError(f"eval: unknown opponent(s) {bad}; known: {sorted(EVAL_COLORS)}")
+    # the specs a run builds, built now: a bad value is refused before the run directory exists
+    spec = expert_spec(cfg)
+    dataclasses.replace(spec, **(cfg["play"] or {}))
+    TeacherSpec(**(cfg["teacher"] or {}))
+    TrainSpec(**(cfg["train"] or {}))
+    final = dict(cfg["final_fit"] or {})
+    if "hidden" in final:
+        dataclasses.replace(spec, hidden=final.pop("hidden"))
+    TrainSpec(**final)
     return cfg
 
 

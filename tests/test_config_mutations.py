@@ -114,6 +114,11 @@ def _zones_with(**change):
     (lambda: _expert_spec(hidden=[float("inf")]), "hidden[0] must be an integer"),
     (lambda: _expert_spec(spins=0.5), "spins must be a list, got 0.5"),
     (lambda: _train_spec(lr=-1.0), "train lr must be > 0"),
+    # YAML 1.1 reads 1e-3 (no dot) as a string: say so
+    (lambda: _train_spec(lr="1e-3"), "YAML reads 1e-3 as text: write 0.001"),
+    # the specs an expert run builds are checked when its config is read, before any work
+    (lambda: _expert_config({"final_fit": {"hidden": 5}}), "hidden must be a list, got 5"),
+    (lambda: _expert_config({"play": {"res_gain": 2}}), "res_gain must lie in [0, 1]"),
 ])
 def test_bad_values_are_named(make, says):
     with pytest.raises(ValueError) as e:
@@ -131,3 +136,9 @@ def _train_spec(**kw):
     from cuegym.agents.expert import TrainSpec
 
     return TrainSpec(**kw)
+
+
+def _expert_config(over):
+    import expert_iteration
+
+    return expert_iteration.load_config(None, over)
