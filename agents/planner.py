@@ -23,6 +23,7 @@ from cuegym.agents.geometric_golf import golf_candidates_batch
 from cuegym.agents.geometric_kegle import kegle_candidates_batch
 from cuegym.agents.geometry import Candidates
 from cuegym.cli_errors import unknown
+from cuegym.configs import yaml_number_hint
 
 
 def _numbers(name: str, values: Any, known: Any, lo: float = -np.inf, hi: float = np.inf
@@ -42,7 +43,8 @@ def _numbers(name: str, values: Any, known: Any, lo: float = -np.inf, hi: float 
                 not (np.isfinite(v) and lo <= v <= hi):
             bounds = f" in [{lo}, {hi}]" if np.isfinite(lo) and np.isfinite(hi) else \
                 f" >= {lo}" if np.isfinite(lo) else ""
-            raise ValueError(f"{shown} must be a finite number{bounds}, got {v!r}")
+            raise ValueError(f"{shown} must be a finite number{bounds}, got {v!r}"
+                             f"{yaml_number_hint(v)}")
         out[k] = float(v)
     return out
 
