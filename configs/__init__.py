@@ -444,7 +444,7 @@ def _table_pockets(L: float, W: float, cfg: Any) -> tuple[list, list, list]:
     pockets = []
     for i, spec in enumerate(config_list("pockets.list", config_mapping(
             "pockets", cfg, (), ("layout", "list")).get("list", []))):
-        c = _circle(f"pockets.list[{i}]", spec, CIRCLE_POST, ("name",))
+        c = _circle(f"pockets.list[{i}]", spec, CIRCLE_POST, ("name",))  # kind unused here
         pockets.append(Pocket(c.x, c.y, c.radius, str(spec.get("name", f"pocket{i}"))))
     return _rect_cushions(L, W), [], pockets
 
@@ -485,7 +485,7 @@ def table_from_dict(data: Any, name: str | None = None) -> TableSpec:
     """Build a :class:`TableSpec` from a YAML-style mapping (configs/tables/*.yaml). Unknown
     keys, missing ones and values of the wrong kind raise :class:`ConfigError` naming them."""
     data = config_mapping("table", data, ("length", "width"),
-                    tuple(sorted(_TABLE_KEYS - {"length", "width"})))
+                          tuple(sorted(_TABLE_KEYS - {"length", "width"})))
     L = finite_number("length", data.get("length"), positive=True)
     W = finite_number("width", data.get("width"), positive=True)
     for what, x in (("length", L), ("width", W)):
