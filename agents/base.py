@@ -41,9 +41,20 @@ def load_torch_file(path: Any, what: str) -> Any:
     try:
         return torch.load(path, map_location="cpu", weights_only=True)
     except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError) as e:
-        why = "not a torch file" if isinstance(e, pickle.UnpicklingError) else \
-            str(e).strip().splitlines()[0][:200] if str(e).strip() else type(e).__name__
-        raise ValueError(f"{path} is not a readable {what} file ({why})") from None
+        raise ValueError(f"{path} is not a readable {what} file ({unreadable_reason(e)})"
+                         ) from None
+
+
+def unreadable_reason(exc: BaseException) -> str:
+    """Why a saved file could not be read, in a few words: ``not a torch file`` for torch's
+    unpickling refusal (its own message is about ``weights_only``), else the first line of
+    the error (or its type)."""
+    import pickle
+
+    if isinstance(exc, pickle.UnpicklingError):
+        return "not a torch file"
+    lines = str(exc).strip().splitlines()
+    return lines[0][:200] if lines else type(exc).__name__
 
 
 def check_game(game: str) -> str:

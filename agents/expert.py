@@ -86,11 +86,6 @@ def _tuple_of(name: str, values: Any, item: Any) -> tuple:
     return tuple(item(f"{name}[{i}]", v) for i, v in enumerate(values))
 
 
-def _width(name: str, value: Any) -> int:
-    """A hidden layer's width: an integer >= 1."""
-    return check_int(name, value.item() if isinstance(value, np.integer) else value)
-
-
 @dataclass(frozen=True)
 class ExpertSpec:
     """What the network sees and outputs.
@@ -123,7 +118,7 @@ class ExpertSpec:
         check_game(self.game)
         for name in ("spins", "speeds", "res_scale"):
             object.__setattr__(self, name, _tuple_of(name, getattr(self, name), finite_number))
-        object.__setattr__(self, "hidden", _tuple_of("hidden", self.hidden, _width))
+        object.__setattr__(self, "hidden", _tuple_of("hidden", self.hidden, check_int))
         if len(self.res_scale) != len(RES_FIELDS) or min(self.res_scale) <= 0:
             raise ValueError(f"res_scale needs {len(RES_FIELDS)} positive values "
                              f"({', '.join(RES_FIELDS)}), got {self.res_scale}")

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from cuegym.agents.base import Agent, Strikes, check_game
+from cuegym.agents.base import Agent, Strikes, check_game, unreadable_reason
 
 #: the zip member holding cuegym's metadata of a saved model
 META_MEMBER = "cuegym.json"
@@ -204,9 +204,8 @@ def load_model(path: str | Path, algo: str) -> Any:
         return cls.load(str(path), device="cpu")
     except (pickle.UnpicklingError, RuntimeError, EOFError, KeyError, ValueError,
             zipfile.BadZipFile) as e:  # a member cut short or not what SB3 wrote
-        why = "a member is not a torch file" if isinstance(e, pickle.UnpicklingError) else \
-            (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
-        raise ValueError(f"{path} is not a readable {algo.upper()} model zip ({why})") from None
+        raise ValueError(f"{path} is not a readable {algo.upper()} model zip "
+                         f"({unreadable_reason(e)})") from None
 
 
 class SB3Agent(Agent):
