@@ -57,6 +57,27 @@ def check_bool(name: str, value: Any) -> bool:
     return bool(value)
 
 
+def check_seat(seat: Any, n_seats: int) -> int | str:
+    """The learner's seat of a full-game env: ``"random"`` or an integer 0..n_seats - 1 (a
+    numpy integer becomes an int; a bool or float raises, ``seat=True`` is not seat 1)."""
+    if isinstance(seat, str) and seat == "random":
+        return seat
+    if isinstance(seat, bool | np.bool_) or not isinstance(seat, int | np.integer) or \
+            not 0 <= seat < n_seats:
+        seats = "0 or 1" if n_seats == 2 else f"0..{n_seats - 1}"
+        raise ValueError(f"seat must be 'random', {seats}, got {seat!r}")
+    return int(seat)
+
+
+def check_opponent_batching(value: Any) -> str:
+    """``"per_table"`` (one opponent call per table) or ``"batched"`` (one call for all)."""
+    choices = ["per_table", "batched"]
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"opponent_batching must be 'per_table' or 'batched', got {value!r}"
+                         f"{did_you_mean(value, choices)}")
+    return value
+
+
 def check_seed(seed: Any) -> int | None:
     """A reset seed: None or an integer >= 0 (a numpy integer becomes an int). A bool
     (``seed=True`` would silently be seed 1), a float, a string or a negative number raises a

@@ -32,7 +32,7 @@ from cuegym.rules.golfbillard import GolfRules, load_golf_rules
 
 from .actions import layout_box, strikes_from_actions, unit_box
 from .base import Core
-from .checks import check_bank
+from .checks import check_bank, check_opponent_batching, check_seat
 from .golf_positions import GolfbillardPositions
 from .positions import load_positions
 
@@ -289,14 +289,8 @@ class GolfGameCore(Core):
         self.rules = self.game.rules
         self.geo = self.game.geo
         self._configure("golfbillard", settings, reward, noise, clip, threads, render_mode)
-        if seat != "random" and (isinstance(seat, bool | np.bool_) or
-                                 not isinstance(seat, int | np.integer) or seat not in (0, 1)):
-            raise ValueError(f"seat must be 'random', 0 or 1, got {seat!r}")
-        self.seat_choice = seat
-        if opponent_batching not in ("per_table", "batched"):
-            raise ValueError(f"opponent_batching must be 'per_table' or 'batched', got "
-                             f"{opponent_batching!r}")
-        self.opponent_batching = opponent_batching
+        self.seat_choice = check_seat(seat, 2)
+        self.opponent_batching = check_opponent_batching(opponent_batching)
         self.observation_space = observation_space()
         self.action_space = action_space()
         self.actions = GolfActionMap(self.settings, self.geo)

@@ -39,7 +39,7 @@ from cuegym.rules.keglebillard_game import ShotOutcome
 
 from .actions import layout_box, scale, strikes_from_actions, unit_box
 from .base import Core
-from .checks import check_bank
+from .checks import check_bank, check_opponent_batching, check_seat
 from .config import load_settings
 from .positions import KeglebillardPositions, load_positions
 
@@ -323,14 +323,8 @@ class KegleGameCore(Core):
                 num_players < 2:
             raise ValueError(f"num_players must be an integer >= 2, got {num_players!r}")
         self.num_players = int(num_players)
-        if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int | np.integer)
-                                 or not 0 <= seat < self.num_players):
-            raise ValueError(f"seat must be 'random' or 0..{self.num_players - 1}, got {seat!r}")
-        self.seat_choice = seat
-        if opponent_batching not in ("per_table", "batched"):
-            raise ValueError(f"opponent_batching must be 'per_table' or 'batched', got "
-                             f"{opponent_batching!r}")
-        self.opponent_batching = opponent_batching
+        self.seat_choice = check_seat(seat, self.num_players)
+        self.opponent_batching = check_opponent_batching(opponent_batching)
         self._configure("keglebillard", settings, reward, noise, clip, threads, render_mode)
         self.observation_space = observation_space()
         self.action_space = action_space()

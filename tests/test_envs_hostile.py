@@ -293,6 +293,12 @@ def test_keglebillard_constructor_values_are_checked(kwargs, match):
     (G_GAME, {"seat": True}, "seat must be 'random', 0 or 1, got True"),  # was: side 1
     (G_GAME, {"seat": 1.0}, "seat must be 'random', 0 or 1, got 1.0"),
     (G_GAME, {"threads": -1}, "threads must be None or an integer >= 1, got -1"),
+    (K_GAME, {"num_players": 3, "seat": 3}, r"seat must be 'random', 0\.\.2, got 3"),
+    (K_GAME, {"seat": False}, "seat must be 'random', 0 or 1, got False"),
+    (K_GAME, {"opponent_batching": "batch"}, "opponent_batching must be 'per_table' or "
+                                             "'batched', got 'batch' .did you mean 'batched'"),
+    (G_GAME, {"opponent_batching": None}, "opponent_batching must be 'per_table' or "
+                                          "'batched', got None"),
     (K_GAME, {"rules": {"first_player": "random"}}, "rules first_player='random'"),  # ignored
     # numbers written as strings are refused, as in every config (were: converted silently)
     (K_GAME, {"reward": {"foul": "1"}}, "reward.foul must be a number, got '1'"),
