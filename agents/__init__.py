@@ -60,6 +60,7 @@ from cuegym.agents.guided import GuidedPlannerAgent
 from cuegym.agents.planner import PlannerAgent
 from cuegym.agents.random_agent import RandomAgent
 from cuegym.cli_errors import packaged_path, unknown
+from cuegym.configs import load_yaml
 
 PRETRAINED_DIR = Path(__file__).resolve().parent / "pretrained"
 AGENT_CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs" / "agents"
@@ -89,7 +90,7 @@ def _options(text: str) -> dict[str, Any]:
         if not k.strip():
             raise ValueError(f"agent option {item!r} has no name (key=value)")
         try:
-            out[k.strip()] = yaml.safe_load(v)
+            out[k.strip()] = load_yaml(v)
         except yaml.YAMLError:  # e.g. a list, whose comma ends the option: spins=[0,0.2]
             raise ValueError(f"agent option {item!r}: {v!r} is not a YAML value (options are "
                              "separated by commas, so a value cannot hold one)") from None
@@ -137,7 +138,7 @@ def planner_preset(game: str, agent: str = "planner") -> dict[str, Any]:
     path = AGENT_CONFIG_DIR / f"{agent}.yaml"
     if not path.exists():
         return {}
-    data = yaml.safe_load(path.read_text()) or {}
+    data = load_yaml(path.read_text()) or {}
     return dict(data.get(game) or {})
 
 

@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from cuegym.agents.base import Agent, Strikes, check_game, unreadable_reason
+from cuegym.configs import load_yaml
 
 #: the zip member holding cuegym's metadata of a saved model
 META_MEMBER = "cuegym.json"
@@ -115,7 +115,7 @@ def model_meta(path: str | Path) -> dict[str, Any]:
     if meta is None and side.exists():
         meta = json.loads(side.read_text())
     elif meta is None and (p.parent / "config.yaml").exists():
-        cfg = yaml.safe_load((p.parent / "config.yaml").read_text()) or {}
+        cfg = load_yaml((p.parent / "config.yaml").read_text()) or {}
         meta = {k: cfg.get(k) for k in ("env_id", "action", "residual", "choice", "algo")}
     elif meta is None:
         meta = _infer_meta(p)

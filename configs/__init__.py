@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -46,6 +47,23 @@ class ConfigError(ValueError):
     """A configuration value is missing, unknown or out of range."""
 
 
+class ConfigLoader(yaml.SafeLoader):
+    """PyYAML's safe loader that also reads ``1e-3`` (an exponent without a dot in the
+    mantissa) as a float, as YAML 1.2 and Python do; plain PyYAML (YAML 1.1) reads it as
+    the string ``'1e-3'``, a trap for learning rates."""
+
+
+ConfigLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float", re.compile(r"^[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+$"),
+    list("-+0123456789"))
+
+
+def load_yaml(stream: Any) -> Any:
+    """The YAML document in ``stream`` (text or an open file), read safely by
+    :class:`ConfigLoader`: every cuegym config, option and ``--set`` value goes through it."""
+    return yaml.load(stream, Loader=ConfigLoader)  # noqa: S506 (a SafeLoader subclass)
+
+
 def from_mapping(cls: type, data: Any, base: Any = None, what: str = "config") -> Any:
     """An instance of the dataclass ``cls`` from the mapping ``data``: the fields it names
     replace those of ``base`` (default: ``cls``'s defaults). Not a mapping, or a key that is
@@ -63,7 +81,7 @@ def from_mapping(cls: type, data: Any, base: Any = None, what: str = "config") -
 
 def _read_yaml(path: Path) -> dict:
     with open(path) as fh:
-        data = yaml.safe_load(fh)
+        data = load_yaml(fh)
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")
     return data
@@ -80,16 +98,19 @@ def short_repr(value: Any, limit: int = 60) -> str:
 
 
 def yaml_number_hint(value: Any) -> str:
-    """For a string that reads as a number: why it is text (YAML 1.1 reads ``1e-3``, with no
-    dot, as a string) and how to write it."""
+    """For a string that reads as a finite number (``'0.5'``, a quoted ``'1e-3'`` in YAML): a
+    note that it is text and the number to write."""
     if not isinstance(value, str):
         return ""
     try:
-        x = float(value)
+        x: float = int(value)
     except ValueError:
-        return ""
-    if "e" in value.lower() and "." not in value and math.isfinite(x):
-        return f" (YAML reads {value} as text: write {x!r} or put a dot in the mantissa)"
+        try:
+            x = float(value)
+        except ValueError:
+            return ""
+    if math.isfinite(x):
+        return f" (text, not a number: write {x!r} without quotes)"
     return ""
 
 

@@ -43,7 +43,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from cuegym.configs import (
     CONFIG_DIR,
@@ -51,6 +50,7 @@ from cuegym.configs import (
     config_list,
     config_mapping,
     finite_number,
+    load_yaml,
 )
 
 ZONE_DIR = CONFIG_DIR / "zones"
@@ -636,7 +636,7 @@ def load_zones_file(path: str | Path, name: str | None = None) -> ZoneSet:
     """Load a zone set from any YAML file (same format as ``configs/zones/golfbillard.yaml``)."""
     path = Path(path)
     with open(path) as fh:
-        data = yaml.safe_load(fh)
+        data = load_yaml(fh)
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")
     return zones_from_dict(data, name or path.stem)

@@ -24,10 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from cuegym.cli_errors import unknown
-from cuegym.configs import CONFIG_DIR, ConfigError, finite_number, from_mapping
+from cuegym.configs import CONFIG_DIR, ConfigError, finite_number, from_mapping, load_yaml
 from cuegym.games.noise import ShotNoise, load_noise, noise_presets  # noqa: F401 (re-exported)
 
 GAMES = ("keglebillard", "golfbillard")
@@ -39,7 +38,7 @@ def _read(path: Path) -> dict:
     if not path.is_file():
         raise ConfigError(f"no config file {str(path)!r}")
     with open(path) as fh:
-        data = yaml.safe_load(fh)
+        data = load_yaml(fh)
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")
     return data

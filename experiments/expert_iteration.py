@@ -35,6 +35,7 @@ import yaml
 
 from cuegym.agents.pool import label_pool
 from cuegym.cli_errors import cli_main
+from cuegym.configs import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -350,7 +351,7 @@ def open_run(run: Path, cfg: dict[str, Any], resume: bool, overwrite: bool,
     run.mkdir(parents=True, exist_ok=True)
     saved = run / "config.yaml"
     if resume and saved.exists():
-        why = refuse_resume(yaml.safe_load(saved.read_text()))
+        why = refuse_resume(load_yaml(saved.read_text()))
         if why:
             raise ValueError(f"--resume: {run}/config.yaml {why}")
     write_atomic(saved, yaml.safe_dump(cfg, sort_keys=False))

@@ -37,6 +37,7 @@ import yaml
 
 from cuegym.cli_errors import cli_main, packaged_path, resolve_path
 from cuegym.cli_errors import unknown as unknown_name
+from cuegym.configs import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -344,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     data: dict = {}
     if args.config:
-        data = yaml.safe_load(resolve_path(args.config, "config file").read_text()) or {}
+        data = load_yaml(resolve_path(args.config, "config file").read_text()) or {}
         if not isinstance(data, dict):
             p.error(f"config file {args.config} must be a mapping of self-play keys, got a "
                     f"{type(data).__name__}")

@@ -19,7 +19,7 @@ import yaml
 
 from cuegym.cli_errors import UsageError, check_int, resolve_path
 from cuegym.cli_errors import unknown as unknown_name
-from cuegym.configs import yaml_number_hint
+from cuegym.configs import load_yaml, yaml_number_hint
 
 ALGOS = ("sac", "ppo", "td3", "dqn")
 
@@ -160,7 +160,7 @@ def read_yaml_mapping(path: str | Path, keys: str = "TrainConfig keys",
     except OSError as e:
         raise ValueError(f"cannot read config file {path}: {e.strerror or e}") from None
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""
@@ -421,7 +421,7 @@ def parse_set(items: list[str]) -> dict[str, Any]:
             raise ValueError(f"--set needs key=value, got {item!r}")
         k, v = item.split("=", 1)
         try:
-            val = yaml.safe_load(v)
+            val = load_yaml(v)
         except yaml.YAMLError:
             raise ValueError(f"--set {k.strip()}: {v!r} is not valid YAML") from None
         out = _merge_sets(out, {k.strip(): val})

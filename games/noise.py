@@ -38,11 +38,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import yaml
 
 from cuegym.cli_errors import did_you_mean
 from cuegym.cli_errors import unknown as unknown_name
-from cuegym.configs import CONFIG_DIR, ConfigError, finite_number
+from cuegym.configs import CONFIG_DIR, ConfigError, finite_number, load_yaml
 
 from .strikes import Strikes, clamp_cue
 
@@ -152,7 +151,7 @@ def noise_presets() -> dict[str, ShotNoise]:
     if not NOISE_PATH.exists():
         raise ConfigError(f"no config file {str(NOISE_PATH)!r}")
     with open(NOISE_PATH) as fh:
-        data = yaml.safe_load(fh)
+        data = load_yaml(fh)
     if not isinstance(data, Mapping):
         raise ConfigError(f"{NOISE_PATH}: expected a mapping of presets")
     out = {}

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from cuegym.configs import (
     CONFIG_DIR,
@@ -28,6 +27,7 @@ from cuegym.configs import (
     from_mapping,
     load_params,
     load_table,
+    load_yaml,
 )
 from cuegym.configs.zones import ZoneSet, load_zones
 from cuegym.rules.inputs import RefereeInputError, show
@@ -145,7 +145,7 @@ def load_golf_rules(path: str | Path | None = None, **overrides: Any) -> GolfRul
     """Load ``configs/rules/golfbillard.yaml`` (or ``path``), then apply ``overrides``."""
     p = Path(path) if path is not None else RULES_PATH
     with open(p) as fh:
-        data = yaml.safe_load(fh) or {}
+        data = load_yaml(fh) or {}
     rules = GolfRules.from_dict(data)
     return GolfRules.from_dict(overrides, base=rules) if overrides else rules
 

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from cuegym.configs import (
     CONFIG_DIR,
@@ -26,6 +25,7 @@ from cuegym.configs import (
     TableSpec,
     from_mapping,
     load_table,
+    load_yaml,
 )
 
 BALL_IDS = ("red", "white", "spotted")
@@ -116,7 +116,7 @@ def _read_rules(path: Path) -> KeglebillardRules:
     if not path.is_file():
         raise ConfigError(f"no rules file {str(path)!r}")
     with open(path) as fh:
-        data = yaml.safe_load(fh)
+        data = load_yaml(fh)
     if not isinstance(data, Mapping):
         raise ConfigError(f"{path}: expected a mapping of rule options")
     return KeglebillardRules.from_dict(data)

@@ -114,8 +114,8 @@ def _zones_with(**change):
     (lambda: _expert_spec(hidden=[float("inf")]), "hidden[0] must be an integer"),
     (lambda: _expert_spec(spins=0.5), "spins must be a list, got 0.5"),
     (lambda: _train_spec(lr=-1.0), "train lr must be > 0"),
-    # YAML 1.1 reads 1e-3 (no dot) as a string: say so
-    (lambda: _train_spec(lr="1e-3"), "YAML reads 1e-3 as text: write 0.001"),
+    # a number given as text (quoted in YAML, or a Python string): say which number to write
+    (lambda: _train_spec(lr="1e-3"), "text, not a number: write 0.001 without quotes"),
     # the specs an expert run builds are checked when its config is read, before any work
     (lambda: _expert_config({"final_fit": {"hidden": 5}}), "hidden must be a list, got 5"),
     (lambda: _expert_config({"play": {"res_gain": 2}}), "res_gain must lie in [0, 1]"),
@@ -142,3 +142,27 @@ def _expert_config(over):
     import expert_iteration
 
     return expert_iteration.load_config(None, over)
+
+
+@pytest.mark.parametrize("text, value", [
+    ("1e-3", 0.001), ("-2E+4", -20000.0), ("3e5", 300000.0), ("1.5e-3", 0.0015),
+    ("10", 10), ("'1e-3'", "1e-3"), ("1e-3x", "1e-3x"), ("e5", "e5"), ("0.5", 0.5),
+])
+def test_exponents_without_a_dot_read_as_numbers(text, value):
+    # PyYAML alone (YAML 1.1) reads 1e-3 as the string '1e-3'; a learning rate written so
+    # would be refused (or, worse, taken as text by a library)
+    from cuegym.configs import load_yaml
+
+    got = load_yaml(f"x: {text}")["x"]
+    assert got == value and type(got) is type(value)
+
+
+def test_an_exponent_learning_rate_in_a_train_config_file(tmp_path):
+    from cuegym.experiments.train_config import load_config, parse_set
+
+    path = tmp_path / "dqn.yaml"
+    text = (CONFIG_DIR / "train" / "keglebillard_dqn.yaml").read_text()
+    path.write_text(text.replace("learning_rate: 0.00002", "learning_rate: 2e-5"))
+    assert load_config(path).algo_kwargs["learning_rate"] == 2e-5
+    assert parse_set(["algo_kwargs={learning_rate: 3e-4}"]) == {
+        "algo_kwargs": {"learning_rate": 3e-4}}
