@@ -1,5 +1,6 @@
 """Seeded random mutations of JSON/YAML-like values, for the tests that feed a program's
-valid input with one or two values spoiled (the web app's requests, the config files).
+valid input with one or two values spoiled (the web app's requests, the config files, the
+referees' JSON).
 
 :func:`mutate` replaces a value at a random path by a hostile one, removes it, adds an unknown
 key to a mapping, appends to a list, or (rarely) replaces the whole value.
@@ -19,15 +20,16 @@ HOSTILE = [None, 0, -1, 2, 1e300, -1e300, "x", "", [], {}, [1, 2], [1, 2, 3], Tr
            [1e9, 1e9], 7.5]
 
 
-def paths(x: Any, p: tuple = ()) -> Iterator[tuple]:
-    """Every path into ``x`` (mapping keys, the first 4 list indices), ``()`` first."""
+def paths(x: Any, p: tuple = (), max_items: int | None = 4) -> Iterator[tuple]:
+    """Every path into ``x`` (mapping keys, the first ``max_items`` list indices, all if
+    None), ``()`` first."""
     yield p
     if isinstance(x, dict):
         for k, v in x.items():
-            yield from paths(v, p + (k,))
+            yield from paths(v, p + (k,), max_items)
     elif isinstance(x, list):
-        for i, v in enumerate(x[:4]):
-            yield from paths(v, p + (i,))
+        for i, v in enumerate(x[:max_items]):
+            yield from paths(v, p + (i,), max_items)
 
 
 def at(x: Any, p: tuple) -> Any:
@@ -35,6 +37,17 @@ def at(x: Any, p: tuple) -> Any:
     for k in p:
         x = x[k]
     return x
+
+
+def replaced(body: Any, path: tuple, value: Any = None, delete: bool = False) -> Any:
+    """A copy of ``body`` with the value at ``path`` set to ``value`` (or removed)."""
+    out = copy.deepcopy(body)
+    parent = at(out, path[:-1])
+    if delete:
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = value
+    return out
 
 
 def mutate(body: Any, rng: random.Random, hostile: Sequence = HOSTILE) -> Any:
