@@ -507,7 +507,8 @@ def judge_lag(log: Any, table: TableSpec | None = None) -> np.ndarray:
     ball whose centre stops nearer the bottom cushion (x = -L/2) wins; a pocketed ball counts as
     nearest. Re-lag when the balls touch, stop equally far, both are pocketed, both lose, or one
     ball was not moving at t = 0 (both must move before the first reaches the top cushion; with
-    strikes at t = 0 that means both were struck).
+    strikes at t = 0 that means both were struck). A re-lag condition stands even when one ball
+    lost (e.g. both pocketed, one of them across y = 0): the rule lists them without exception.
 
     Returns:
         (T,) int: 0 or 1, the player who wins the break, or -1 for a re-lag.
@@ -553,10 +554,10 @@ def judge_lag(log: Any, table: TableSpec | None = None) -> np.ndarray:
     # distance of the centre from the bottom cushion; a pocketed ball is nearest (-1 m)
     dist = np.where(pocketed, -1.0, lg.rvw[:, balls, 0, 0] + table.length / 2)
     winner = np.where(dist[:, 0] < dist[:, 1], 0, 1)
-    winner = np.where(np.abs(dist[:, 0] - dist[:, 1]) <= GEOM_TOL, -1, winner)
-    winner = np.where(pocketed.all(1), -1, winner)
     winner = np.where(lose[:, 0] & ~lose[:, 1], 1, winner)
     winner = np.where(lose[:, 1] & ~lose[:, 0], 0, winner)
-    relag = touched | lose.all(1) | ~moving0.all(1)
+    # K-24 lists its re-lags without exception: they stand even when one ball lost
+    equal = np.abs(dist[:, 0] - dist[:, 1]) <= GEOM_TOL
+    relag = touched | equal | pocketed.all(1) | lose.all(1) | ~moving0.all(1)
     return np.where(relag, -1, winner).astype(np.int64)
 

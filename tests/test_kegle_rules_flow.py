@@ -422,6 +422,20 @@ def test_K24_lag_nearer_the_bottom_cushion_wins():
     assert judge_lag(stack_logs(logs)).tolist() == [0, 1, -1, -1, 1, 1, 1, 1, 0]
 
 
+def test_K24_relags_stand_even_when_one_ball_lost():
+    """K-24 lists its re-lags without exception: touching, stopping equally far and both
+    pocketed re-lag even when one of the balls also lost (pin, or crossing y = 0)."""
+    ev = [(1.0, "cushion", "white", 1), (1.0, "cushion", "spotted", 1)]
+    pin = [(0.5, "pin_touch", "white", "pin4")]
+    logs = [lag(ev + pin, {"white": (-0.5, -0.2), "spotted": (-0.5, 0.2)}),  # equally far
+            lag(ev + pin + [(2.0, "ball_ball", "white", "spotted")],
+                {"white": (-0.9, -0.2), "spotted": (-0.5, 0.2)}),  # touched
+            # both pocketed, the white across y = 0 (it crossed, so it lost)
+            lag(ev + [(3.0, "pocket", "white", 2), (3.0, "pocket", "spotted", 3)], {}),
+            lag(ev + pin, {"white": (-0.5, -0.2), "spotted": (-0.6, 0.2)})]  # lost: 1 wins
+    assert judge_lag(stack_logs(logs)).tolist() == [-1, -1, -1, 1]
+
+
 def test_K24_both_must_move_and_start_on_opposite_sides():
     ev = [(1.0, "cushion", "white", 1)]
     one_moving = build_log(ev, start={"white": (-0.8, -0.2), "spotted": (-0.8, 0.2)},
