@@ -266,6 +266,10 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
     rows = []
     csv_path = out / "selfplay.csv"
     t0 = time.time()
+    if cfg.progress:
+        from cuegym.experiments.train_callbacks import quiet_progress_bar
+
+        quiet_progress_bar()
     for gen in range(1, cfg.generations + 1):
         model.learn(total_timesteps=cfg.steps_per_generation, reset_num_timesteps=False,
                     progress_bar=cfg.progress)

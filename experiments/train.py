@@ -488,6 +488,10 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
     print("hyper-parameters:", json.dumps({"policy_kwargs": cfg.policy_kwargs,
                                            **{k: str(v) for k, v in cfg.algo_kwargs.items()}}))
     callbacks = make_callbacks(cfg, run, eval_env, resume)
+    if cfg.progress_bar:
+        from cuegym.experiments.train_callbacks import quiet_progress_bar
+
+        quiet_progress_bar()
     t0, start_steps = time.time(), model.num_timesteps
     remaining = cfg.total_timesteps - model.num_timesteps
     try:

@@ -1,4 +1,5 @@
-"""The SB3 callbacks of ``train.py``: evaluation with the shot terms, checkpoints, a time limit.
+"""The SB3 callbacks of ``train.py``: evaluation with the shot terms, checkpoints, a time limit;
+and :func:`quiet_progress_bar` for every ``learn(progress_bar=True)``.
 
 Imported by :func:`cuegym.experiments.train.make_callbacks` when learning starts (so that
 ``train.py --help`` and the config checks do not wait for stable-baselines3).
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
+import warnings
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,15 @@ from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback,
 
 from cuegym.experiments.train import read_progress, save_checkpoint
 from cuegym.experiments.train_config import TrainConfig
+
+
+def quiet_progress_bar() -> None:
+    """Silence tqdm's ``TqdmExperimentalWarning`` ("rich is experimental/alpha"): SB3's
+    progress bar is tqdm's rich bar, which warns once per ``learn`` call, a line of noise in
+    every training run's output (and a warning in every test that trains with the bar)."""
+    from tqdm import TqdmExperimentalWarning
+
+    warnings.filterwarnings("ignore", category=TqdmExperimentalWarning)
 
 
 class ShotEval(EvalCallback):
