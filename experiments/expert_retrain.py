@@ -89,7 +89,7 @@ def retrain(runs: list[Path], out: Path, hidden: list[int] | None, steps: int, b
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--runs", nargs="+", required=True, type=Path,
+    p.add_argument("--runs", nargs="+", action="extend", required=True, type=Path,
                    help="expert-iteration run directories (runs/<name>) whose labels to pool")
     p.add_argument("--out", required=True, type=Path, help="the .pt file to write")
     p.add_argument("--hidden", type=int, nargs="+", help="hidden layer widths (default: the "

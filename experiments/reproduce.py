@@ -154,8 +154,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="games against the planner too (about 0.3 s each; default 0)")
     p.add_argument("--seed", type=seed_arg, default=900, help="the check's seed (default 900)")
     for stage, says in STAGE_SETS.items():
-        p.add_argument(f"--{stage}", nargs="*", default=[], metavar="KEY=VALUE",
-                       help=f"override keys of {says} (values as YAML; mappings merge)")
+        p.add_argument(f"--{stage}", nargs="*", action="extend", default=[],
+                       metavar="KEY=VALUE", help=f"override keys of {says} (values as YAML; "
+                       f"mappings merge; may be repeated)")
     args = p.parse_args(argv)
     if args.fit_threads is not None and args.game != "keglebillard":
         p.error(f"--fit-threads: {args.game} has no fit stage of train_aim.py (its threads are "

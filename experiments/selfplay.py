@@ -292,6 +292,7 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
             w = csv.DictWriter(fh, fieldnames=list(rows[0]))
             w.writeheader()
             w.writerows(rows)
+    model.logger.close()  # its progress.csv (left open otherwise)
     plot(out, rows)
     env.close()
     return out

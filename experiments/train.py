@@ -502,6 +502,7 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
     except KeyboardInterrupt:
         path = save_checkpoint(model, run, cfg.save_replay_buffer)
         write_status(run, model, cfg, "interrupt")
+        model.logger.close()
         print(f"\ninterrupted at {model.num_timesteps:,} steps; checkpoint {path} saved: "
               f"continue with --name {cfg.name} --resume", file=sys.stderr, flush=True)
         raise KeyboardInterrupt("checkpoint saved") from None
@@ -510,6 +511,7 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
     model.save(run / "model.zip")
     save_checkpoint(model, run, cfg.save_replay_buffer)
     write_status(run, model, cfg, "time_limit" if callbacks[2].hit else "total_timesteps")
+    model.logger.close()  # its progress.csv and TensorBoard files (left open otherwise)
     steps = model.num_timesteps - start_steps
     print(f"done: {steps:,} steps in {dt:.0f} s ({steps / max(dt, 1e-9):,.0f} steps/s); "
           f"run in {run}")

@@ -450,8 +450,9 @@ def parse_run_args(p: argparse.ArgumentParser, argv: list[str] | None,
                    "and start over")
     p.add_argument("--runs-dir", default="runs", help="directory of the runs (default ./runs)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
-                   help="override config keys (values as YAML; mappings merge deeply)")
+    p.add_argument("--set", nargs="*", action="extend", default=[], metavar="KEY=VALUE",
+                   help="override config keys (values as YAML; mappings merge deeply; "
+                   "--set may be repeated)")
     args = p.parse_args(argv)
     if args.resume and args.overwrite:
         p.error("--resume and --overwrite exclude each other")

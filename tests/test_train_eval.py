@@ -50,6 +50,17 @@ def test_set_merges_mappings_deeply_and_null_resets():
     assert two == {"residual": {"dphi": 1.0, "spin": 0.1}}
 
 
+def test_a_repeated_set_adds_to_the_earlier_ones():
+    """``--set a=1 --set b=2`` gives both (argparse's default ``store`` kept only the last)."""
+    import argparse
+
+    from train_config import parse_run_args, run_overrides
+
+    args = parse_run_args(argparse.ArgumentParser(), ["--set", "total_timesteps=512",
+                                                      "--set", "eval_freq=256", "seed=3"], "")
+    assert run_overrides(args) == {"total_timesteps": 512, "eval_freq": 256, "seed": 3}
+
+
 @pytest.mark.parametrize("text, args, match", [
     ("", [], "is empty"),
     ("- 1\n- 2\n", [], "must be a mapping.*list"),
