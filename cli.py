@@ -94,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"unknown command {command!r}{did_you_mean(command, COMMANDS)}; commands: "
                      f"{', '.join(COMMANDS)}")
     module, func, prefix, _ = COMMANDS[command]
-    prog = f"cuegym {command}"
+    # a command whose argv starts with its own subcommand (simulate) is named by that
+    prog = "cuegym" if prefix else f"cuegym {command}"
     if command == "bench":
         what = rest[0] if rest and not rest[0].startswith("-") else "physics"
         if rest and not rest[0].startswith("-"):

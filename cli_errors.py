@@ -37,6 +37,15 @@ class UsageError(ValueError):
     """A user mistake to report in one line (exit status 2)."""
 
 
+def prog_name(module_prog: str) -> str:
+    """argparse's ``prog`` for a module's ``main``: the ``cuegym`` command's name for it when
+    that command runs it (:mod:`cuegym.cli` sets ``sys.argv[0]``, e.g. ``cuegym rules``), so
+    usage lines and errors name what the user typed; ``module_prog`` (``python -m
+    cuegym.rules``) otherwise."""
+    argv0 = sys.argv[0] if sys.argv else ""
+    return argv0 if argv0 == "cuegym" or argv0.startswith("cuegym ") else module_prog
+
+
 def did_you_mean(value: Any, known: Iterable[Any]) -> str:
     """`` (did you mean 'x'?)`` for the closest of ``known`` to ``value``, else ``""``: the
     best difflib match (case-insensitive), or else the shortest name containing ``value`` or

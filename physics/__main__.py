@@ -9,12 +9,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cuegym.cli_errors import cli_main
+from cuegym.cli_errors import cli_main, prog_name
 
 
 @cli_main
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m cuegym.physics",
+    parser = argparse.ArgumentParser(prog=prog_name("python -m cuegym.physics"),
                                      description="cuegym physics command line")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("simulate", help="simulate JSON shot(s) from stdin, print results to stdout")

@@ -12,10 +12,13 @@ import argparse
 import sys
 import threading
 
+from cuegym.cli_errors import prog_name
+
 
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` (default: the command line), start the server, block until stopped."""
-    p = argparse.ArgumentParser(prog="python -m cuegym.play", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog=prog_name("python -m cuegym.play"),
+                                description=__doc__.splitlines()[0])
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: a free one)")

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from cuegym.cli_errors import cli_main, seed_arg, unknown
+from cuegym.cli_errors import cli_main, prog_name, seed_arg, unknown
 
 #: --game name -> the modules implementing it, searched in order (imported only when asked for).
 GAMES = {
@@ -98,7 +98,7 @@ def _score_all(fn: Callable[[Any], Any], obj: Any) -> Any:
 
 @cli_main
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m cuegym.rules",
+    parser = argparse.ArgumentParser(prog=prog_name("python -m cuegym.rules"),
                                      description="Score shots and play games by the rules.")
     sub = parser.add_subparsers(dest="command", required=True)
     p_score = sub.add_parser("score", help="score a shot read as JSON from stdin")
