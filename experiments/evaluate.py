@@ -579,6 +579,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         specs = list(BENCH_AGENTS) if args.benchmark else ["pretrained", "geometric", "random"]
     check_agent_names(specs)
+    from cuegym.games.noise import load_noise
+
+    try:  # before any game (a tournament may take hours)
+        load_noise(args.noise)
+    except ValueError as exc:
+        p.error(f"--noise {args.noise!r}: {exc}")
     if args.benchmark:
         return _benchmark_cli(p, args, specs, argv)
     return _tournament_cli(p, args, specs)

@@ -125,6 +125,9 @@ def test_bad_wrapper_and_policy_settings_are_one_line(config, key, says, capsys,
     (["--agents", "geometric,random:name="], "option name= needs a label"),  # 5.
     (["--agents", "planner:name=,geometric"], "'planner:name='"),
     (["--games", "99999999999"], "--games must be in [1, 10,000]"),  # 6.
+    # a bad noise is refused before the first game (was: after the tournament had started)
+    (["--agents", "geometric,random", "--noise", "-1"], "--noise '-1': noise.scale is a standard"),
+    (["--benchmark", "--noise", "tourney"], "did you mean 'tournament'"),
 ])
 def test_evaluate_refuses_options_its_mode_ignores(argv, says, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
