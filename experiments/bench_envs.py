@@ -142,14 +142,19 @@ def run(cfg: Settings) -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     d = Settings()
-    ap.add_argument("--env-ids", nargs="+", default=d.env_ids)
+    ap.add_argument("--env-ids", nargs="+", default=d.env_ids,
+                    help=f"the env ids to measure (default {' '.join(d.env_ids)})")
     ap.add_argument("--all", action="store_true", help="every registered cuegym id")
-    ap.add_argument("--num-envs", type=int, default=d.num_envs)
-    ap.add_argument("--seconds", type=float, default=d.seconds)
-    ap.add_argument("--seed", type=seed_arg, default=d.seed)
+    ap.add_argument("--num-envs", type=int, default=d.num_envs,
+                    help=f"tables of the vector and DummyVecEnv runs (default {d.num_envs})")
+    ap.add_argument("--seconds", type=float, default=d.seconds, help="minimum wall time per "
+                    f"measurement, after one warm-up step (default {d.seconds:g})")
+    ap.add_argument("--seed", type=seed_arg, default=d.seed,
+                    help=f"env and action seed (default {d.seed})")
     ap.add_argument("--threads", type=int, default=d.threads,
                     help="numba threads of the physics (0: numba's default, all cores)")
-    ap.add_argument("--sb3-native", action="store_true")
+    ap.add_argument("--sb3-native", action="store_true",
+                    help="also measure cuegym.envs.make_sb3_vec_env")
     ap.add_argument("--json", action="store_true", help="print a JSON list of records")
     args = ap.parse_args(argv)
     if not (np.isfinite(args.seconds) and args.seconds > 0):

@@ -363,12 +363,17 @@ def _parser() -> argparse.ArgumentParser:
                          "side")
     ap.add_argument("--json-max-events", type=int, default=None,
                     help="max_events of the generated --shots list")
-    ap.add_argument("--seconds", type=float, default=Settings.seconds)
+    ap.add_argument("--seconds", type=float, default=Settings.seconds,
+                    help=f"minimum wall time per measurement (default {Settings.seconds:g})")
     ap.add_argument("--extras", action="store_true", help="first-call time and memory per table")
-    ap.add_argument("--games", default=None)
-    ap.add_argument("--batches", default=None)
-    ap.add_argument("--threads", default=None)
-    ap.add_argument("--max-events", type=int, default=Settings.max_events)
+    ap.add_argument("--games", default=None, help="comma-separated tables of the table "
+                    f"benchmark (default {TABLE_DEFAULTS['games']})")
+    ap.add_argument("--batches", default=None, help="comma-separated tables per call "
+                    f"(default {TABLE_DEFAULTS['batches']})")
+    ap.add_argument("--threads", default=None, help="comma-separated numba thread counts "
+                    f"(default {TABLE_DEFAULTS['threads']})")
+    ap.add_argument("--max-events", type=int, default=Settings.max_events,
+                    help=f"event-log size per table (default {Settings.max_events})")
     ap.add_argument("--no-reuse", action="store_true",
                     help="allocate fresh log buffers on every call")
     return ap

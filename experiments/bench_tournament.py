@@ -75,10 +75,12 @@ def whole_process(game: str, agents: list[str], games: int, seed: int) -> float:
 @cli_main
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=("keglebillard", "golfbillard"), default="golfbillard")
-    ap.add_argument("--agents", default="geometric,geometric", help="two agent specs")
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--seed", type=seed_arg, default=0)
+    ap.add_argument("--game", choices=("keglebillard", "golfbillard"), default="golfbillard",
+                    help="the game (default golfbillard)")
+    ap.add_argument("--agents", default="geometric,geometric",
+                    help="two agent specs (default geometric,geometric)")
+    ap.add_argument("--games", type=int, default=100, help="games per measurement (default 100)")
+    ap.add_argument("--seed", type=seed_arg, default=0, help="the games' seed (default 0)")
     ap.add_argument("--repeat", type=int, default=1, help="measurements (one record each)")
     ap.add_argument("--cli", action="store_true", help="also time the whole evaluate process")
     ap.add_argument("--json", action="store_true", help="print a JSON list of records")

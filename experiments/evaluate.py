@@ -488,7 +488,8 @@ def _parser() -> argparse.ArgumentParser:
                    "one or more")
     p.add_argument("--games", type=int, help=f"games per pair of agents (default 100, at most "
                    f"{MAX_GAMES:,}: a pair's games are played at once, in memory)")
-    p.add_argument("--seed", type=seed_arg, default=0)
+    p.add_argument("--seed", type=seed_arg, default=0, help="seeds the games (each pair's "
+                   "from it; seats alternate), or the benchmark's episodes (default 0)")
     p.add_argument("--noise", default="tournament",
                    help="shot noise: tournament, none, or a scale factor of the tournament noise")
     p.add_argument("--max-shots", type=int, help="shots after which a game is cut off "

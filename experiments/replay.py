@@ -275,16 +275,28 @@ def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> int:
     d = Settings()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", default=d.game, choices=["keglebillard", "golfbillard"])
-    ap.add_argument("--what", default=None, choices=["shot", "game"])
-    ap.add_argument("--seed", type=seed_arg, default=d.seed)
-    ap.add_argument("--action", type=float, nargs=7, default=None)
-    ap.add_argument("--noise", default=d.noise)
-    ap.add_argument("--max-shots", type=int, default=None)
-    ap.add_argument("--animate", action="store_true")
-    ap.add_argument("--fps", type=float, default=d.fps)
-    ap.add_argument("--speed", type=float, default=d.speed)
-    ap.add_argument("--out", default=d.out)
+    ap.add_argument("--game", default=d.game, choices=["keglebillard", "golfbillard"],
+                    help=f"the game (default {d.game})")
+    ap.add_argument("--what", default=None, choices=["shot", "game"],
+                    help=f"one shot from the env's position bank or a whole game (default "
+                         f"{d.what}; --agents implies game)")
+    ap.add_argument("--seed", type=seed_arg, default=d.seed,
+                    help=f"position draw and policy seed (default {d.seed})")
+    ap.add_argument("--action", type=float, nargs=7, default=None, metavar="A",
+                    help="shot: the env action, seven numbers in [-1, 1] (default: the rules' "
+                         "random policy)")
+    ap.add_argument("--noise", default=d.noise, help=f"shot noise of the executed strikes: "
+                    f"none, tournament or a scale of it (default {d.noise})")
+    ap.add_argument("--max-shots", type=int, default=None,
+                    help=f"game: stop after this many shots (default {d.max_shots})")
+    ap.add_argument("--animate", action="store_true",
+                    help="game: animate every shot (default: one frame per shot)")
+    ap.add_argument("--fps", type=float, default=d.fps,
+                    help=f"frames per second of the output (default {d.fps:g})")
+    ap.add_argument("--speed", type=float, default=d.speed,
+                    help=f"simulated seconds per real second (default {d.speed:g})")
+    ap.add_argument("--out", default=d.out, help="output .gif or .mp4 (default "
+                    "runs/replay/<game>_<what>_<seed>.gif)")
     ap.add_argument("--agents", default=d.agents,
                     help="a whole game between two agents a,b (names or model .zip paths)")
     a = ap.parse_args(argv)

@@ -333,17 +333,24 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", help="YAML with SelfPlayConfig keys")
-    p.add_argument("--game", choices=("keglebillard", "golfbillard"))
-    p.add_argument("--name")
-    p.add_argument("--generations", type=int)
-    p.add_argument("--steps", type=int, dest="steps_per_generation")
-    p.add_argument("--n-envs", type=int)
-    p.add_argument("--eval-games", type=int)
-    p.add_argument("--promote-at", type=float)
+    d = SelfPlayConfig()
+    p.add_argument("--game", choices=("keglebillard", "golfbillard"),
+                   help=f"the game (default {d.game})")
+    p.add_argument("--name", help="run directory under --runs-dir (default selfplay_<game>)")
+    p.add_argument("--generations", type=int,
+                   help=f"learn / evaluate / promote cycles (default {d.generations})")
+    p.add_argument("--steps", type=int, dest="steps_per_generation",
+                   help=f"learner steps per generation (default {d.steps_per_generation:,})")
+    p.add_argument("--n-envs", type=int,
+                   help=f"tables of the full-game env (default {d.n_envs})")
+    p.add_argument("--eval-games", type=int, help=f"games against each pool member per "
+                   f"generation (default {d.eval_games})")
+    p.add_argument("--promote-at", type=float, help=f"win rate against every member that "
+                   f"puts the learner into the pool (default {d.promote_at})")
     p.add_argument("--init", dest="init_model", help="start from this model .zip")
     p.add_argument("--train-config", dest="train_config",
                    help="train YAML for the algorithm and action (default: <game>_sac.yaml)")
-    p.add_argument("--seed", type=int)
+    p.add_argument("--seed", type=int, help=f"seeds everything (default {d.seed})")
     p.add_argument("--runs-dir", default="runs", help="directory of the runs (default ./runs)")
     p.add_argument("--no-progress", dest="progress", action="store_false", default=None,
                    help="no progress bars")

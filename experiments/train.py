@@ -527,10 +527,12 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", help="YAML config (configs/train/*.yaml)")
     p.add_argument("--name", help="run name (directory under runs/)")
-    p.add_argument("--timesteps", type=int, help="total environment steps")
-    p.add_argument("--seed", type=seed_arg)
-    p.add_argument("--algo", choices=ALGOS)
-    p.add_argument("--n-envs", type=int)
+    p.add_argument("--timesteps", type=int, help="total environment steps (the config's "
+                   "total_timesteps)")
+    p.add_argument("--seed", type=seed_arg, help="seeds the model, the envs and the "
+                   "evaluation (the config's seed)")
+    p.add_argument("--algo", choices=ALGOS, help="the SB3 algorithm (the config's algo)")
+    p.add_argument("--n-envs", type=int, help="tables of the vector env (the config's n_envs)")
     args = parse_run_args(p, argv, "continue runs/<name> from its last checkpoint (model and "
                           "replay buffer); its config must be the one given")
     try:
