@@ -585,7 +585,7 @@ def main(argv: list[str] | None = None) -> int:
     try:  # before any game (a tournament may take hours)
         load_noise(args.noise)
     except ValueError as exc:
-        p.error(f"--noise {args.noise!r}: {exc}")
+        raise UsageError(f"--noise {args.noise!r}: {exc}") from None
     if args.benchmark:
         return _benchmark_cli(p, args, specs, argv)
     return _tournament_cli(p, args, specs)

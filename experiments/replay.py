@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.cli_errors import UsageError, cli_main, seed_arg
+from cuegym.cli_errors import UsageError, check_writable_dir, cli_main, seed_arg
 
 
 @dataclass
@@ -239,6 +239,10 @@ def replay_agents(cfg: Settings) -> list[np.ndarray]:
     return frames + [still(st)] * int(cfg.fps)
 
 
+#: what ``--out`` may end in: a GIF, or a video through imageio's ffmpeg plugin
+OUT_SUFFIXES = (".gif", ".mp4", ".webm", ".mov", ".mkv", ".avi")
+
+
 def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
     import imageio.v2 as imageio
 
@@ -269,6 +273,17 @@ def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
         ap.error(f"--fps must be a number in [0.01, 100], got {a.fps}")
     if not (np.isfinite(a.speed) and a.speed > 0):
         ap.error(f"--speed must be a finite number > 0, got {a.speed}")
+    if a.out and Path(a.out).suffix.lower() not in OUT_SUFFIXES:
+        ap.error(f"--out {a.out!r}: the replay is a .gif or a video "
+                 f"({', '.join(OUT_SUFFIXES[1:])}, with imageio-ffmpeg)")
+    if a.out:
+        check_writable_dir(Path(a.out).parent, "--out")
+    from cuegym.games.noise import load_noise
+
+    try:  # before the replay is simulated
+        load_noise(a.noise)
+    except ValueError as exc:
+        raise UsageError(f"--noise {a.noise!r}: {exc}") from None
 
 
 @cli_main
