@@ -580,12 +580,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         specs = list(BENCH_AGENTS) if args.benchmark else ["pretrained", "geometric", "random"]
     check_agent_names(specs)
-    from cuegym.games.noise import load_noise
+    from cuegym.games.noise import check_noise_option
 
-    try:  # before any game (a tournament may take hours)
-        load_noise(args.noise)
-    except ValueError as exc:
-        raise UsageError(f"--noise {args.noise!r}: {exc}") from None
+    check_noise_option(args.noise)  # before any game (a tournament may take hours)
     if args.benchmark:
         return _benchmark_cli(p, args, specs, argv)
     return _tournament_cli(p, args, specs)

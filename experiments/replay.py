@@ -278,12 +278,9 @@ def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
                  f"({', '.join(OUT_SUFFIXES[1:])}, with imageio-ffmpeg)")
     if a.out:
         check_writable_dir(Path(a.out).parent, "--out")
-    from cuegym.games.noise import load_noise
+    from cuegym.games.noise import check_noise_option
 
-    try:  # before the replay is simulated
-        load_noise(a.noise)
-    except ValueError as exc:
-        raise UsageError(f"--noise {a.noise!r}: {exc}") from None
+    check_noise_option(a.noise)  # before the replay is simulated
 
 
 @cli_main

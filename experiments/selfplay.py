@@ -58,7 +58,7 @@ class SelfPlayConfig:
     init_model: str = ""  # start from this model .zip (e.g. a Shot-env run's best_model.zip)
     train_config: str = ""  # train YAML for the algorithm (default configs/train/<game>_sac.yaml)
     seed: int = 0  # seeds everything
-    noise: str = "tournament"  # shot noise of the env and the evaluation games
+    noise: str | float = "tournament"  # shot noise of the env and games: preset or scale
     progress: bool = True  # progress bars (learning, evaluation games) on stderr
 
 
@@ -83,7 +83,10 @@ def check_config(cfg: SelfPlayConfig) -> SelfPlayConfig:
                                                          for a in cfg.initial_pool):
         raise ValueError(f"self-play key initial_pool must be a list of agent specs, got "
                          f"{cfg.initial_pool!r}")
-    for key in ("name", "noise", "init_model", "train_config"):
+    from cuegym.games.noise import check_noise_option
+
+    check_noise_option(cfg.noise, "self-play key noise")  # a preset, a scale or a mapping
+    for key in ("name", "init_model", "train_config"):
         v = getattr(cfg, key)
         if not isinstance(v, str) or (key == "name" and not v.strip()):
             raise ValueError(f"self-play key {key} must be a {'non-empty ' * (key == 'name')}"

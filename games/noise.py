@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.cli_errors import did_you_mean
+from cuegym.cli_errors import UsageError, did_you_mean
 from cuegym.cli_errors import unknown as unknown_name
 from cuegym.configs import CONFIG_DIR, ConfigError, finite_number, load_yaml
 
@@ -200,4 +200,14 @@ def load_noise(source: Any = "none") -> ShotNoise:
                       f"got {source!r}")
 
 
-__all__ = ["ShotNoise", "load_noise", "noise_presets"]
+def check_noise_option(value: Any, name: str = "--noise") -> None:
+    """Refuse, before any work, a noise :func:`load_noise` cannot read: a
+    :class:`~cuegym.cli_errors.UsageError` (one line, exit status 2) naming ``name`` and the
+    value. Commands check their noise so before simulating, not when the first game starts."""
+    try:
+        load_noise(value)
+    except ValueError as exc:
+        raise UsageError(f"{name} {value!r}: {exc}") from None
+
+
+__all__ = ["ShotNoise", "check_noise_option", "load_noise", "noise_presets"]

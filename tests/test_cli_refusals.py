@@ -157,10 +157,12 @@ def test_train_refuses_the_settings_of_another_action(config, key, says, capsys,
     (["--game", "golfbillard", "--init", "agents/pretrained/keglebillard.zip"],
      "plays keglebillard, not golfbillard"),
     (["--config", "prog.yaml"], "progress must be true or false, got 'maybe'"),  # 11.
+    (["--config", "noise.yaml"], "self-play key noise 'tourney': unknown shot-noise preset"),
 ])
 def test_selfplay_refuses_a_mismatch_before_writing(argv, says, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "prog.yaml").write_text("progress: maybe\n")
+    (tmp_path / "noise.yaml").write_text("noise: tourney\n")
     line = _refused("selfplay", [*argv, "--generations", "1", "--steps", "8"], capsys)
     assert says in line and len(line) < 300, line
     assert not (tmp_path / "runs").exists()
