@@ -1,4 +1,5 @@
-"""Both games have no favoured side: a shot and its mirror image give the mirrored outcome.
+"""Both games have no favoured side: a shot and its mirror image give the mirrored outcome (and
+keglebillard no favoured player id).
 
 Physics, referee and game flow together, on random strikes:
 
@@ -77,6 +78,43 @@ def test_keglebillard_is_symmetric_in_its_long_axis(players, seed):
         st = st.copy()
         st.put(play, nxt)
     assert checked > 2000 and st.game_over.mean() > 0.5  # whole games, not just breaks
+
+
+def _relabelled(st, perm: np.ndarray):
+    """The games with player id i renamed perm[i] (turn order, scores, finishers alike)."""
+    out = st.copy()
+    out.order = perm[st.order]
+    out.scores = st.scores[:, np.argsort(perm)]
+    for field in ("to_play", "finished", "lost"):
+        v = getattr(st, field)
+        setattr(out, field, np.where(v >= 0, perm[np.maximum(v, 0)], v))
+    return out
+
+
+@pytest.mark.parametrize("perm, seed", [([2, 0, 1], 0), ([3, 1, 0, 2], 1)])
+def test_keglebillard_player_ids_are_only_names(perm, seed):
+    """Renaming the players changes nothing but the names: skæve to every other player (K-17),
+    finishing and ranking (K-21, K-21a) follow the turn order, not the ids."""
+    game, rng, T = Kegle(), np.random.default_rng(seed), 120
+    perm = np.array(perm)
+    st = game.new(T, len(perm), first_player=0)
+    for _ in range(60):
+        play = np.flatnonzero(~st.game_over)
+        if not len(play):
+            break
+        now, n = st.take(play), len(play)
+        place = np.column_stack([rng.uniform(-1.0, -0.55, n), rng.uniform(-0.45, 0.45, n)])
+        strikes = Strikes(_random_cue(rng, n, 5.0), np.zeros(n, np.int64), place)
+        _, nxt = game.play(now, strikes, allow_overflow=True)
+        _, nxt_renamed = game.play(_relabelled(now, perm), strikes, allow_overflow=True)
+        want = _relabelled(nxt, perm)
+        for field in ("xy", "pins", "hand", "order", "scores", "to_play", "finished", "n_finished",
+                      "game_over", "lost"):
+            assert np.array_equal(getattr(want, field), getattr(nxt_renamed, field),
+                                  equal_nan=field == "xy"), field
+        st = st.copy()
+        st.put(play, nxt)
+    assert st.game_over.mean() > 0.5
 
 
 # --- golfbillard: half a turn, colours swapped ----------------------------------------------------
