@@ -25,9 +25,11 @@ from cuegym.envs.positions import load_positions
 from cuegym.games.golf import Golf
 from cuegym.games.kegle import Kegle
 from cuegym.games.strikes import Strikes
+from cuegym.rules.golf_arrays import BALLS_PER_SIDE, N_BALLS
 
 FLIP_Y = np.array([1.0, -1.0])
-TWIN = np.r_[5:10, 0:5]  # golfbillard ball i <-> its colour twin (w1 <-> r1, ...)
+#: golfbillard ball i <-> its colour twin (w1 <-> r1, ...; side 0's balls first)
+TWIN = np.roll(np.arange(N_BALLS), BALLS_PER_SIDE)
 
 
 def _random_cue(rng: np.random.Generator, n: int, v_max: float) -> np.ndarray:
