@@ -23,7 +23,7 @@ from cuegym.agents.geometric_golf import golf_candidates_batch
 from cuegym.agents.geometric_kegle import kegle_candidates_batch
 from cuegym.agents.geometry import Candidates
 from cuegym.cli_errors import unknown
-from cuegym.configs import yaml_number_hint
+from cuegym.configs import text_number_hint
 
 
 def _numbers(name: str, values: Any, known: Any, lo: float = -np.inf, hi: float = np.inf
@@ -44,7 +44,7 @@ def _numbers(name: str, values: Any, known: Any, lo: float = -np.inf, hi: float 
             bounds = f" in [{lo}, {hi}]" if np.isfinite(lo) and np.isfinite(hi) else \
                 f" >= {lo}" if np.isfinite(lo) else ""
             raise ValueError(f"{shown} must be a finite number{bounds}, got {v!r}"
-                             f"{yaml_number_hint(v)}")
+                             f"{text_number_hint(v)}")
         out[k] = float(v)
     return out
 

@@ -97,7 +97,7 @@ def short_repr(value: Any, limit: int = 60) -> str:
     return r if len(r) <= limit else r[:limit - 3] + "..."
 
 
-def yaml_number_hint(value: Any) -> str:
+def text_number_hint(value: Any) -> str:
     """For a string that reads as a finite number (``'0.5'``, a quoted ``'1e-3'`` in YAML): a
     note that it is text and the number to write."""
     if not isinstance(value, str):
@@ -119,7 +119,7 @@ def finite_number(name: str, value: Any, *, positive: bool = False, nonneg: bool
     that is not a real number raises :class:`ConfigError` naming ``name``."""
     if isinstance(value, bool | np.bool_ | str | bytes | complex | np.complexfloating):
         raise ConfigError(f"{name} must be a number, got {short_repr(value)}"
-                          f"{yaml_number_hint(value)}")
+                          f"{text_number_hint(value)}")
     try:
         x = float(value)
     except OverflowError:  # an integer too large for a float

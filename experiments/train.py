@@ -437,11 +437,11 @@ def build_model(cfg: TrainConfig, env: Any, run: Path, resume: bool) -> Any:
             model = Algo(policy_class(cfg.policy), env, policy_kwargs=dict(cfg.policy_kwargs),
                          seed=cfg.seed, device=cfg.device, verbose=0, **kwargs)
         except (TypeError, RuntimeError, AssertionError) as e:  # a value SB3/torch refuse
-            from cuegym.configs import yaml_number_hint
+            from cuegym.configs import text_number_hint
 
-            texts = [f"{k}: {yaml_number_hint(v).strip(' ()')}"
+            texts = [f"{k}: {text_number_hint(v).strip(' ()')}"
                      for k, v in {**cfg.algo_kwargs, **cfg.policy_kwargs}.items()
-                     if yaml_number_hint(v)]
+                     if text_number_hint(v)]
             raise ValueError(f"config keys policy_kwargs / algo_kwargs: cannot build the "
                              f"{cfg.algo} model from them: "
                              f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"

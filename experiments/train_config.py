@@ -19,7 +19,7 @@ import yaml
 
 from cuegym.cli_errors import UsageError, check_int, resolve_path
 from cuegym.cli_errors import unknown as unknown_name
-from cuegym.configs import load_yaml, yaml_number_hint
+from cuegym.configs import load_yaml, text_number_hint
 
 ALGOS = ("sac", "ppo", "td3", "dqn")
 
@@ -140,7 +140,7 @@ def check_like(cfg: dict[str, Any], defaults: dict[str, Any], where: str = "") -
         value, name = cfg[key], f"{where}{key}"
         words, ok = _kind(default)
         if not ok(value):
-            raise ValueError(f"{name} must be {words}, got {value!r}{yaml_number_hint(value)}")
+            raise ValueError(f"{name} must be {words}, got {value!r}{text_number_hint(value)}")
         if isinstance(default, dict):
             check_like(value, default, f"{name}.")
         elif isinstance(default, list) and default and not isinstance(default[0], list | dict):
@@ -148,7 +148,7 @@ def check_like(cfg: dict[str, Any], defaults: dict[str, Any], where: str = "") -
             for i, item in enumerate(value):
                 if not ok(item):
                     raise ValueError(f"{name}[{i}] must be {words}, got {item!r}"
-                                     f"{yaml_number_hint(item)}")
+                                     f"{text_number_hint(item)}")
 
 
 def read_yaml_mapping(path: str | Path, keys: str = "TrainConfig keys",
@@ -192,7 +192,7 @@ def _check_types(data: dict) -> None:
             if isinstance(v, bool) or not isinstance(v, int | float) or not v >= 0 \
                     or v == float("inf"):
                 raise ValueError(f"config key {f.name} must be a finite number >= 0, got {v!r}"
-                                 f"{yaml_number_hint(v)}")
+                                 f"{text_number_hint(v)}")
         elif kind is not type(v) and not (kind is dict and isinstance(v, dict)):
             raise ValueError(f"config key {f.name} must be a {kind.__name__}, got {v!r}")
 
