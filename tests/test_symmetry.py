@@ -201,6 +201,5 @@ def test_golfbillard_games_turn_with_the_table(rules):
         out, nxt, out_t, nxt_t = _stroke_and_image(game, now, rng)
         compared += _assert_turned(out, nxt, out_t, nxt_t, now)
         st = st.copy()
-        for field in st.__dataclass_fields__:
-            getattr(st, field)[play] = getattr(nxt, field)
+        st.put(play, nxt)
     assert compared > 4000
