@@ -38,7 +38,7 @@ import numpy as np
 
 from cuegym.configs import load_params
 from cuegym.physics.constants import POCKETED
-from cuegym.rules.inputs import MAX_PLAYERS, check_layout, req_int
+from cuegym.rules.inputs import MATCH_TOL, MAX_PLAYERS, check_layout, req_int
 from cuegym.rules.keglebillard import (
     BALL_IDS,
     FOUL_COLUMNS,
@@ -72,8 +72,6 @@ from .noise import ShotNoise
 from .rewards import weighted_total
 from .strikes import Strikes, active_tables
 
-#: Tolerance [m] when checking that a log starts from the state's positions.
-MATCH_TOL = 1e-6
 #: Reward terms a keglebillard shot defines (``configs/reward/keglebillard.yaml``).
 REWARD_TERMS = ("points", "skaeve", "foul", "win", "skaeve_received", "opponent_points",
                 "result")

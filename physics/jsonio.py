@@ -12,7 +12,8 @@ A shot object (metres, seconds, degrees; origin at the table centre, x along the
                 "cushion": "han_2005" | "mirror", "squirt": false},
      "balls": {"<id>": {"x": .., "y": .., "v": [vx, vy], "w": [wx, wy, wz]}},
      "strike": {"ball": "<id>", "V0": .., "phi": .., "theta": .., "a": .., "b": ..},  # or a list
-     "max_events": 1000, "t_max": 60.0}
+     "max_events": 1000, "t_max": 60.0,
+     "event_states": false}              # true: the balls' states at the start and after events
 
 A list of shot objects is answered with a list, in order. Unknown keys are errors. See
 :func:`simulate_json`.
@@ -48,6 +49,13 @@ from .constants import (
     EVENT_NAMES,
     MOTION_NAMES,
     POCKETED,
+    S_VX,
+    S_VY,
+    S_WX,
+    S_WY,
+    S_WZ,
+    S_X,
+    S_Y,
 )
 from .jsonparse import plan
 
@@ -133,17 +141,47 @@ def _pins(res, table, order: tuple) -> list[dict]:
     return [dict(zip(ids, pins, strict=False)) for _ in range(T)]
 
 
-def _chunk_outputs(res, kwargs: dict) -> list[dict]:
+def _ball_state(s: list, motion: int) -> dict:
+    """A ball's state object from one row ``[x, y, vx, vy, wx, wy, wz]`` (``S_*`` columns)."""
+    return {"x": s[S_X], "y": s[S_Y], "v": [s[S_VX], s[S_VY]], "w": [s[S_WX], s[S_WY], s[S_WZ]],
+            "state": MOTION_NAMES[motion]}
+
+
+def _add_states(out: dict, res, t: int, present: np.ndarray, order: tuple) -> None:
+    """Table t's ball states into its output object ``out`` (the ``event_states`` option):
+    ``start``, every ball right after the strike, and on each event with ball agents
+    ``after``, their states right after it, in the order of ``agents`` (a pin_pin event has
+    none). Only shots that ask for them pay for them."""
+    rvw0 = res.rvw0[t]
+    st0 = np.concatenate([rvw0[:, 0, :2], rvw0[:, 1, :2], rvw0[:, 2, :3]], axis=1).tolist()
+    mo0 = res.motion0[t].tolist()
+    out["start"] = {order[b]: _ball_state(st0[b], mo0[b]) for b in np.flatnonzero(present[t])}
+    n = len(out["events"])
+    states = res.ev_state[t, :n].tolist()
+    motions = res.ev_motion[t, :n].tolist()
+    typ = res.ev_type[t, :n].tolist()
+    for e, ty, s, m in zip(out["events"], typ, states, motions, strict=True):
+        if ty == EV_BALL_BALL:
+            e["after"] = [_ball_state(s[0], m[0]), _ball_state(s[1], m[1])]
+        elif ty != EV_PIN_PIN:
+            e["after"] = [_ball_state(s[0], m[0])]
+
+
+def _chunk_outputs(res, kwargs: dict, with_states: list[bool]) -> list[dict]:
     """The output objects of a chunk's :class:`~cuegym.physics.SimResult` (``kwargs``: the
     chunk's :func:`~cuegym.physics.simulate` arguments from
-    :func:`~cuegym.physics.jsonparse.plan`)."""
+    :func:`~cuegym.physics.jsonparse.plan`; ``with_states``: per shot, its ``event_states``)."""
     table, order = kwargs["table"], kwargs["ball_names"]
     of = res.overflow.tolist()
-    return [{"final": f, "pins": p, "events": e, "n_events": len(e), "t_end": te,
+    outs = [{"final": f, "pins": p, "events": e, "n_events": len(e), "t_end": te,
              "overflow": o != 0, "end_reason": _END_REASONS[o]}
             for f, p, e, te, o in zip(_finals(res, kwargs["present"], order),
                                       _pins(res, table, order), _events(res, table, order),
                                       res.t_end.tolist(), of, strict=True)]
+    for t, want in enumerate(with_states):
+        if want:
+            _add_states(outs[t], res, t, kwargs["present"], order)
+    return outs
 
 
 def simulate_json(obj: Any) -> Any:
@@ -159,12 +197,15 @@ def simulate_json(obj: Any) -> Any:
     gc.disable()
     try:
         chunks = plan(obj)
+        shots = [obj] if isinstance(obj, dict) else obj
+        with_states = [s.get("event_states", False) for s in shots]  # plan checked the types
         results: list = [None] * sum(len(idx) for idx, _ in chunks)
         # one set of log buffers for every chunk; a concurrent call takes a fresh one
         ws = _SPARE_WORKSPACES.pop() if _SPARE_WORKSPACES else Workspace()
         for idx, kwargs in chunks:
             res = simulate(**kwargs, workspace=ws)
-            for i, r in zip(idx, _chunk_outputs(res, kwargs), strict=True):
+            for i, r in zip(idx, _chunk_outputs(res, kwargs, [with_states[i] for i in idx]),
+                            strict=True):
                 results[i] = r
         if not _SPARE_WORKSPACES:
             _SPARE_WORKSPACES.append(ws)

@@ -41,7 +41,8 @@ from .constants import (
 )
 from .layout import layout_problem
 
-SHOT_KEYS = {"table", "pins", "params", "models", "balls", "strike", "max_events", "t_max"}
+SHOT_KEYS = {"table", "pins", "params", "models", "balls", "strike", "max_events", "t_max",
+             "event_states"}
 BALL_KEYS = {"x", "y", "v", "w"}
 STRIKE_KEYS = {"ball", "V0", "phi", "theta", "a", "b"}
 MODEL_KEYS = {"ball_ball", "cushion", "squirt"}
@@ -325,6 +326,9 @@ def _parse(i: int, shot: Any, cache: _Cache) -> dict:
     t_max = _fnum(shot.get("t_max", 60.0), where, ".t_max")
     if not 0 < t_max <= MAX_T:
         raise PhysicsInputError(f"{where}.t_max must be in (0, {MAX_T}] s, got {short_repr(t_max)}")
+    if not isinstance(shot.get("event_states", False), bool):
+        raise PhysicsInputError(f"{where}.event_states must be true or false, got "
+                                f"{short_repr(shot['event_states'])}")
     return {"i": i, "table": table, "params": params, "models": models, "balls": balls,
             "strikes": strikes, "pins_up": up, "max_events": max_events, "t_max": t_max,
             "key": (tkey, pkey, models, max_events, t_max)}
@@ -479,7 +483,8 @@ def _fast_groups(shots: list) -> dict | None:
                       else same_models.setdefault(cache.model("", m), cache.model("", m)))
             me, tm = shot.get("max_events", 1000), shot.get("t_max", 60.0)
             if (type(me) is not int or not 1 <= me <= MAX_EVENTS or type(tm) is not float
-                    or not 0.0 < tm <= MAX_T):
+                    or not 0.0 < tm <= MAX_T
+                    or type(shot.get("event_states", False)) is not bool):
                 return None
             key = (tkey, pkey, id(models), me, tm)
             g = groups.get(key)

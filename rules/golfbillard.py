@@ -25,8 +25,10 @@ post (``table.circles``). *Turn* (Aufnahme) a side's visit. *Cue ball* the own b
 
 The event log is the ``SimResult`` layout of docs/physics_api.md (any object with those fields
 works, e.g. :class:`LogBuilder` for hand-written strokes). Ball paths come from the physics motion
-laws when the log is a SimResult (it carries ``prm``); hand-written and JSON logs are read as
-straight lines between the logged event positions (exact for hand-written logs).
+laws when the log carries ``prm``: a SimResult, or a physics JSON log with the balls' states
+(``event_states``, :func:`~cuegym.rules.golfbillard_game.log_from_json`); hand-written logs and
+JSON logs without the states are read as straight lines between the logged event positions
+(exact for hand-written logs).
 
 Injected events (a list per table; ``ball`` is an index or id, ``time`` in s; G-6a, G-16..G-19):
 

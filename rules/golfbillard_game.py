@@ -40,6 +40,7 @@ from cuegym.rules.golfbillard import (
     physics_paths,
 )
 from cuegym.rules.inputs import (
+    MATCH_TOL,
     RefereeInputError,
     check_in_pocket,
     check_layout,
@@ -465,11 +466,14 @@ def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
                   geo: GolfGeometry | None = None, path: str = "log") -> Any:
     """A one-table log from an output object of ``cuegym.physics.simulate_json``.
 
-    The JSON output has no positions or velocities at events: the cue balls' initial velocity
-    is rebuilt from the strike by the physics' strike model (V = 2 V0 / (1 + m/M + 5/2 (a^2 +
-    b^2)), its level part V cos(theta) along phi), and zone questions about paths (G-3, G-14,
-    G-21) see each ball moving straight from its start to its end. Score a ``shot`` instead of
-    a ``log`` for exact paths.
+    An output of a shot simulated with ``event_states`` carries the balls' states right after
+    the strike and after every event: the log then has them, with the game's motion laws, and
+    the zone questions about paths (G-3, G-14, G-21) are answered on the exact paths, as for a
+    ``shot`` simulated with the game's parameters. Without them the JSON output has no
+    positions or velocities at events: the cue balls' initial velocity is rebuilt from the
+    strike by the physics' strike model (V = 2 V0 / (1 + m/M + 5/2 (a^2 + b^2)), its level
+    part V cos(theta) along phi), and those questions see each ball moving straight from its
+    start to its end.
 
     Raises:
         RefereeInputError (a ValueError): one line naming the JSON path of the bad value; the
@@ -485,7 +489,7 @@ def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
     geo = geo or golf_geometry()
     prm = load_params("golfbillard")
     on = state.on_table
-    so = read_sim_output(out, path, geo.table, prm, geo.ball_ids, on)
+    so = read_sim_output(out, path, geo.table, prm, geo.ball_ids, on, xy0=state.xy)
     K = max(len(so.ev_type), 1)
     n = len(so.ev_type)
     ev = {"ev_type": np.zeros((1, K), np.int8), "ev_time": np.zeros((1, K)),
@@ -506,10 +510,17 @@ def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
     rvw[0, on & ~dropped, 0, :2] = so.final_xy[on & ~dropped]
     motion0 = np.where(on, STATIONARY, POCKETED)[None].astype(np.int32)
     motion = np.where(on & ~dropped, STATIONARY, POCKETED)[None].astype(np.int32)
+    kernel_prm = None  # no motion laws: straight paths between the known positions
+    if so.states is not None:
+        from cuegym.physics.engine import pack_params
+
+        rvw0[0], motion0[0], ev["ev_state"][0, :n], ev["ev_motion"][0, :n] = so.states
+        t = geo.table
+        kernel_prm = pack_params(prm, t.cushion_height, t.pin_radius, t.pin_height)
     return SimpleNamespace(rvw=rvw, rvw0=rvw0, motion=motion, motion0=motion0,
                            pocket=so.pocket[None].astype(np.int32),
                            n_events=np.array([n], np.int32), t_end=np.array([so.t_end]),
-                           overflow=np.array([so.end_code], np.int8), **ev)
+                           overflow=np.array([so.end_code], np.int8), prm=kernel_prm, **ev)
 
 
 #: ``hand_log.events[k]`` by ``type`` (a :class:`~cuegym.rules.golf_logs.LogBuilder` method):
@@ -662,7 +673,7 @@ def _simulate_shot(shot: Any, state: GolfState, geo: GolfGeometry
         if not state.on_table[b]:
             raise RefereeInputError(f"{bp}: that ball is scored in the state")
         xy = (req_num(rec["x"], f"{bp}.x"), req_num(rec["y"], f"{bp}.y"))
-        if math.dist(xy, state.xy[b]) > 1e-6:
+        if math.dist(xy, state.xy[b]) > MATCH_TOL:
             raise RefereeInputError(f"{bp} at {xy} differs from the state's "
                                     f"{state.xy[b].tolist()}")
     cb, cue = _strike_arrays(state, shot["strike"], geo, "shot.strike")

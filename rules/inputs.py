@@ -40,6 +40,8 @@ from cuegym.physics.constants import (
     EV_PIN_PIN,
     EV_TRANSITION,
     EVENT_NAMES,
+    MAX_SPEED,
+    MAX_SPIN,
     MOTION_NAMES,
     POCKETED,
 )
@@ -50,6 +52,9 @@ MAX_PLAYERS = 1000
 
 #: Positional tolerance [m] of the layout checks (as in ``physics.layout.validate_layout``).
 LAYOUT_TOL = 1e-9
+
+#: Tolerance [m] when checking that a log or a shot starts from the state's positions.
+MATCH_TOL = 1e-6
 
 #: Largest integer a JSON counter may hold (it is stored in numpy int64 arrays).
 INT_MAX = 2**63 - 1
@@ -267,8 +272,9 @@ def check_layout(table: TableSpec, params: PhysicsParams, balls: Mapping[str, Se
 # The physics JSON output (one shot) as arrays
 # ---------------------------------------------------------------------------------------------
 
-_OUT_KEYS = ("final", "pins", "events", "n_events", "t_end", "overflow", "end_reason")
-_EVENT_KEYS = ("time", "type", "agents", "state")
+_OUT_KEYS = ("final", "pins", "events", "n_events", "t_end", "overflow", "end_reason", "start")
+_EVENT_KEYS = ("time", "type", "agents", "state", "after")
+_STATE_KEYS = ("x", "y", "v", "w", "state")
 _FINAL_KEYS = ("x", "y", "state", "pocket")
 _PIN_KEYS = ("standing", "toppled_by")
 
@@ -286,6 +292,11 @@ class SimOutput:
             toppled in this shot is attributed to (K-P3).
         end_code: index into :data:`END_REASONS`. t_end: end time [s] (the last event's time
             when the output gives none).
+        states: the balls' states when the output has them (a shot simulated with
+            ``event_states``), else None: ``(rvw0, motion0, ev_state, ev_motion)`` as in
+            ``SimResult`` for one table, rvw0 (B, 3, 3) right after the strike (positions,
+            velocities [m/s], spins [rad/s]), motion0 (B,), ev_state (K, 2, 7) the event
+            agents' states after each event (NaN for a pin), ev_motion (K, 2) int8.
     """
 
     ev_type: np.ndarray
@@ -298,6 +309,7 @@ class SimOutput:
     toppler: np.ndarray
     end_code: int
     t_end: float
+    states: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 def _indexed(name: Any, path: str, prefix: str, n: int, what: str) -> int:
@@ -428,17 +440,21 @@ def req_table_index(value: Any, path: str, table: TableSpec, kind: str) -> int:
 
 def read_sim_output(out: Any, path: str, table: TableSpec, params: PhysicsParams,
                     ball_ids: Sequence[str], on0: Sequence[bool],
-                    pins_up0: Sequence[bool] = ()) -> SimOutput:
+                    pins_up0: Sequence[bool] = (), xy0: np.ndarray | None = None
+                    ) -> SimOutput:
     """Validate one output object of ``cuegym.physics.simulate_json`` against the shot's start.
 
     Args:
         out: ``{"final": .., "pins": .., "events": [..], "n_events": .., "t_end": ..,
-            "overflow": .., "end_reason": ..}`` (``pins`` only on a table with pins; the last
-            four optional).
+            "overflow": .., "end_reason": .., "start": ..}`` (``pins`` only on a table with
+            pins; the last five optional; ``start`` and each event's ``after``, the balls'
+            states, come with a shot simulated with ``event_states``).
         path: JSON path of ``out`` in the input (``log``).
         table, params: the table config and physical parameters (ball radius).
         ball_ids: the game's ball ids, in index order. on0: (B,) balls on the table at the start.
         pins_up0: (P,) pins standing at the start.
+        xy0: (B, 2) ball centres at the start [m]; an ``event_states`` output's ``start``
+            must put the balls there.
 
     Checks: every key and type; ``final`` lists exactly the balls on the table at the start,
     each on the cloth and clear of cushions, jaws, caps, pockets, standing pins and the other
@@ -446,7 +462,9 @@ def read_sim_output(out: Any, path: str, table: TableSpec, params: PhysicsParams
     >= 0 and non-decreasing; every agent a ball on the table (not yet dropped), a standing pin, or
     a cushion, jaw, pocket or post index of the table; a toppled pin names its toppler and has a
     contact that toppled it; ``n_events``, ``t_end``, ``overflow`` and ``end_reason`` agree; at
-    rest every ball is stationary.
+    rest every ball is stationary; with states, ``start`` lists every ball on the table where
+    ``xy0`` puts it, every event with a ball gives one finite state per ball, speeds and spins
+    within the physics' input limits.
     """
     on0 = np.asarray(on0, bool)
     up0 = np.asarray(pins_up0, bool)
@@ -495,9 +513,83 @@ def read_sim_output(out: Any, path: str, table: TableSpec, params: PhysicsParams
     fp = at(path, "final")
     check_layout(table, params, {at(fp, ball_ids[b]): final_xy[b] for b in range(B)
                                  if on0[b] and pocket[b] < 0}, pins_up)
+    states = None
+    if "start" in out or any(isinstance(e, Mapping) and "after" in e for e in events):
+        states = _read_states(out, path, table, ball_ids, on0, xy0, ev_type, ev_i)
     return SimOutput(ev_type=ev_type, ev_time=ev_time, ev_i=ev_i, ev_j=ev_j, final_xy=final_xy,
                      pocket=pocket, pins_up=pins_up, toppler=toppler,
-                     end_code=END_REASONS.index(end_reason), t_end=t_end)
+                     end_code=END_REASONS.index(end_reason), t_end=t_end, states=states)
+
+
+def _read_ball_state(rec: Any, path: str, table: TableSpec) -> tuple[list[float], int]:
+    """One ball state object ``{"x", "y", "v": [vx, vy], "w": [wx, wy, wz], "state"}`` as a
+    row ``[x, y, vx, vy, wx, wy, wz]`` (``S_*`` columns) and its motion code. Positions lie
+    within twice the table's half-sizes (a pocketed ball sits a little past its cushion),
+    speed and spin within the physics' input limits."""
+    rec = req_obj(rec, path, _STATE_KEYS, _STATE_KEYS)
+    x = req_num(rec["x"], at(path, "x"), -table.length, table.length)
+    y = req_num(rec["y"], at(path, "y"), -table.width, table.width)
+    v = [req_num(c, at(at(path, "v"), n)) for n, c in enumerate(req_list(rec["v"], at(path, "v"),
+                                                                          2))]
+    w = [req_num(c, at(at(path, "w"), n)) for n, c in enumerate(req_list(rec["w"], at(path, "w"),
+                                                                          3))]
+    for name, vec, top, unit in (("v", v, MAX_SPEED, "m/s"), ("w", w, MAX_SPIN, "rad/s")):
+        if math.hypot(*vec) > top:
+            fail(at(path, name), f"= {show(vec)} is faster than {top:g} {unit}, the physics' limit")
+    motion = MOTION_NAMES.index(req_choice(rec["state"], at(path, "state"), MOTION_NAMES))
+    return [x, y, *v, *w], motion
+
+
+def _read_states(out: Mapping, path: str, table: TableSpec, ball_ids: Sequence[str],
+                 on0: np.ndarray, xy0: np.ndarray | None, ev_type: np.ndarray,
+                 ev_i: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ``start`` and ``after`` states of an ``event_states`` output (see
+    :class:`SimOutput`): all or none, ``start`` listing exactly the balls on the table at the
+    start where ``xy0`` (B, 2) puts them [m], ``after`` one state per ball agent in the order of
+    ``agents``."""
+    B, K = len(ball_ids), len(ev_type)
+    events = out["events"]
+    if "start" not in out:
+        k = next(k for k, e in enumerate(events) if "after" in e)
+        fail(at(at(at(path, "events"), k), "after"), "needs the output's 'start' (the states "
+             "of a shot simulated with event_states come together)")
+    sp = at(path, "start")
+    start = req_obj(out["start"], sp)
+    for name in start:
+        b = req_name(name, at(sp, name), ball_ids, "ball")
+        if not on0[b]:
+            fail(at(sp, name), "is listed, but that ball was not on the table at the start")
+    rvw0 = np.zeros((B, 3, 3))
+    motion0 = np.full(B, POCKETED, np.int8)
+    for b in np.flatnonzero(on0):
+        bp = at(sp, ball_ids[b])
+        if ball_ids[b] not in start:
+            fail(bp, "is missing (the start lists every ball on the table)")
+        row, motion0[b] = _read_ball_state(start[ball_ids[b]], bp, table)
+        if xy0 is not None and math.dist(row[:2], xy0[b]) > MATCH_TOL:
+            fail(bp, f"is at ({row[0]!r}, {row[1]!r}), but the shot starts it at "
+                     f"({float(xy0[b, 0])!r}, {float(xy0[b, 1])!r})")
+        rvw0[b, 0, :2], rvw0[b, 1, :2], rvw0[b, 2] = row[:2], row[2:4], row[4:]
+    ev_state = np.full((K, 2, 7), np.nan)
+    ev_motion = np.full((K, 2), -1, np.int8)
+    for k, e in enumerate(events):
+        if ev_type[k] == EV_PIN_PIN:
+            if "after" in e:
+                fail(at(at(at(path, "events"), k), "after"), "is given, but a pin_pin event has "
+                     "no ball")
+            continue
+        ep = at(at(path, "events"), k)
+        if "after" not in e:
+            fail(ep, "has no 'after' (with 'start', every event with a ball gives its states)")
+        n = 2 if ev_type[k] == EV_BALL_BALL else 1
+        after = req_list(e["after"], at(ep, "after"), n)
+        # the reader stores a ball_ball as (lower, higher) index; 'after' follows 'agents'
+        swap = n == 2 and req_name(e["agents"][0], "", ball_ids, "ball") != ev_i[k]
+        for slot, rec in enumerate(after):
+            row, mo = _read_ball_state(rec, at(at(ep, "after"), slot), table)
+            ev_state[k, slot ^ swap] = row
+            ev_motion[k, slot ^ swap] = mo
+    return rvw0, motion0, ev_state, ev_motion
 
 
 def _read_final(final: Any, path: str, ball_ids: Sequence[str], on0: np.ndarray,

@@ -35,6 +35,7 @@ from cuegym.configs import default_params
 from cuegym.games.kegle import Kegle as KeglebillardGame
 from cuegym.rules.inputs import (
     END_REASONS,
+    MATCH_TOL,
     MAX_PLAYERS,
     RefereeInputError,
     check_layout,
@@ -64,9 +65,6 @@ from cuegym.rules.keglebillard_config import (
     white_spots,
 )
 from cuegym.rules.keglebillard_log import BUILD_KINDS, EventLog, build_log, log_from_json
-
-#: Tolerance [m] when checking that a log starts from the state's positions.
-MATCH_TOL = 1e-6
 
 XY = tuple[float, float]
 

@@ -570,7 +570,9 @@ def log_from_json(out: Mapping, table: TableSpec | None = None, *,
         out: ``{"final": .., "pins": .., "events": [..], "end_reason": ..}`` (physics/jsonio.py).
         table: the table, to turn cushion, jaw and pocket names into indices (default kleinmatch).
         start: ball id -> (x, y) at the start; the balls on the table at the start are exactly
-            these (default: the balls listed in ``out["final"]``, at their final positions).
+            these (default: the output's own ``start`` when the shot was simulated with
+            ``event_states``, else the balls listed in ``out["final"]``, at their final
+            positions).
         pins_up0: pins standing at the start (default: all five).
         path: the JSON path of ``out`` named in errors.
 
@@ -589,15 +591,20 @@ def log_from_json(out: Mapping, table: TableSpec | None = None, *,
     up0 = np.ones(N_PINS, bool) if pins_up0 is None else np.asarray(
         [req_bool(p, f"pins_up0[{k}]") for k, p in enumerate(req_list(pins_up0, "pins_up0",
                                                                          N_PINS))])
-    if start is None:  # the balls of ``final``, where they ended
-        final = req_obj(req_key(req_obj(out, path), "final", path), f"{path}.final")
+    given_start = start is not None
+    if start is None:  # the output's start, else the balls of ``final``, where they ended
+        own = "start" if "start" in req_obj(out, path) else "final"
+        final = req_obj(req_key(out, own, path), f"{path}.{own}")
         start_xy = {}
         for name, rec in final.items():
-            rp = f"{path}.final.{name}"
+            rp = f"{path}.{own}.{name}"
             req_name(name, rp, BALL_IDS, "ball")
             rec = req_obj(rec, rp)
             start_xy[name] = (req_num(req_key(rec, "x", rp), f"{rp}.x"),
                               req_num(req_key(rec, "y", rp), f"{rp}.y"))
+        if own == "start":
+            check_layout(table, params, {f"{path}.start.{name}": xy
+                                         for name, xy in start_xy.items()}, up0)
     else:
         start_xy = {}
         for name, xy in req_obj(start, "start").items():
@@ -610,7 +617,10 @@ def log_from_json(out: Mapping, table: TableSpec | None = None, *,
         b = BALL_IDS.index(name)
         motion0[b] = STATIONARY
         rvw0[0, b, 0, :2] = xy
-    so = read_sim_output(out, path, table, params, BALL_IDS, motion0 != POCKETED, up0)
+    so = read_sim_output(out, path, table, params, BALL_IDS, motion0 != POCKETED, up0,
+                         xy0=rvw0[0, :, 0, :2] if given_start else None)
+    if so.states is not None:  # the states right after the strike
+        rvw0[0], motion0 = so.states[0], so.states[1].astype(np.int64)
 
     K = max(len(so.ev_type), 1)
     ev = {name: np.zeros((1, K), dtype) for name, dtype in

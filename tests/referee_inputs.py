@@ -68,6 +68,20 @@ def golf_input() -> dict:
     }
 
 
+def golf_states_input() -> dict:
+    """:func:`golf_input` with a real physics log carrying the balls' states (a shot simulated
+    with ``event_states``): w1 into r1, both moving on."""
+    from cuegym.physics import simulate_json
+
+    payload = golf_input()
+    payload["strike"] = {"ball": "w1", "V0": 1.2, "phi": 40.0, "theta": 0.0, "a": 0.1, "b": 0.2}
+    payload["log"] = simulate_json({"table": "golfbillard", "event_states": True,
+                                    "balls": {k: {"x": x, "y": y} for k, (x, y) in MID.items()},
+                                    "strike": payload["strike"]})
+    del payload["inject"]
+    return payload
+
+
 def refused(fn, payload, fragment: str) -> str:
     with pytest.raises(ValueError) as info:
         fn(payload)

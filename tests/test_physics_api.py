@@ -9,6 +9,7 @@ import pytest
 
 from cuegym.configs import ConfigError, PhysicsParams, load_params, load_table
 from cuegym.physics import Models, PhysicsInputError, simulate, simulate_json
+from cuegym.physics.constants import MOTION_NAMES
 from cuegym.physics.path import ball_segments, positions_at, states_at
 
 KEGLE_BALLS = {"red": {"x": -0.8, "y": 0.1}, "white": {"x": -0.525, "y": 0.0},
@@ -103,6 +104,37 @@ def test_json_output_format():
     assert types <= {"ball_ball", "ball_cushion", "ball_pocket", "ball_post", "ball_pin",
                      "pin_pin", "transition"}
     assert any(e["type"] == "ball_ball" for e in out["events"])
+
+
+def test_json_event_states_are_the_array_apis_states():
+    """``event_states``: every ball's state right after the strike and each event's ball
+    agents' states after it, as the array API logs them; without it the output is unchanged."""
+    kinds = set()
+    for strike in (shot()["strike"], {"ball": "red", "V0": 3.0, "phi": -5.0, "b": 0.2}):
+        s = shot(strike=strike)
+        plain, full = simulate_json(s), simulate_json({**s, "event_states": True})
+        assert "start" not in plain and all("after" not in e for e in plain["events"])
+        stripped = [{k: v for k, v in e.items() if k != "after"} for e in full["events"]]
+        assert plain == {**{k: v for k, v in full.items() if k != "start"}, "events": stripped}
+        res = simulate(load_table("keglebillard"), load_params("keglebillard"),
+                       [[[-0.8, 0.1], [-0.525, 0.0], [0.525, 0.0]]], cue_ball=[0],
+                       cue=[[strike.get(k, 0.0) for k in ("V0", "phi", "theta", "a", "b")]])
+        for b, name in enumerate(("red", "white", "spotted")):
+            st = full["start"][name]
+            assert [st["x"], st["y"], *st["v"], *st["w"]] == [
+                *res.rvw0[0, b, 0, :2], *res.rvw0[0, b, 1, :2], *res.rvw0[0, b, 2]]
+            assert st["state"] == MOTION_NAMES[res.motion0[0, b]]
+        assert full["start"]["red"]["state"] == "sliding" and full["start"]["red"]["v"][0] > 0
+        for k, e in enumerate(full["events"]):
+            kinds.add(e["type"])
+            after = e.get("after", [])
+            assert len(after) == {"ball_ball": 2, "pin_pin": 0}.get(e["type"], 1)
+            for slot, a in enumerate(after):
+                assert [a["x"], a["y"], *a["v"], *a["w"]] == res.ev_state[0, k, slot].tolist()
+                assert a["state"] == MOTION_NAMES[res.ev_motion[0, k, slot]]
+    assert {"ball_ball", "ball_pin", "ball_cushion", "transition"} <= kinds
+    with pytest.raises(PhysicsInputError, match=r"shot\[0\]\.event_states must be true or false"):
+        simulate_json({**shot(), "event_states": "yes"})
 
 
 def test_json_list_equals_singles_and_custom_table():

@@ -75,6 +75,8 @@ def valid_shot(rng) -> dict:
         shot["max_events"] = int(rng.choice([3, 1000, 5000]))
     if rng.random() < 0.15:
         shot["t_max"] = float(rng.choice([0.2, 60.0])) if rng.random() < 0.8 else 2
+    if rng.random() < 0.2:
+        shot["event_states"] = bool(rng.random() < 0.7)
     if rng.random() < 0.05:
         shot["balls"][chosen[0]]["x"] = 0  # an integer: the exact parser's case
     return shot
@@ -89,7 +91,8 @@ def broken(rng, shot: dict) -> dict:
     strike = strike[0] if isinstance(strike, list) else strike
     where = [(ball, "x"), (ball, "y"), (ball, "v"), (ball, "w"), (shot, "pins"),
              (shot, "max_events"), (shot, "t_max"), (shot, "params"), (shot, "models"),
-             (shot, "colour"), (shot, "table"), (shot, "balls"), (ball, "z")]
+             (shot, "colour"), (shot, "table"), (shot, "balls"), (ball, "z"),
+             (shot, "event_states")]
     if strike:
         where += [(strike, k) for k in ("ball", "V0", "phi", "theta", "a", "b", "c")]
     obj, key = where[rng.integers(len(where))]
@@ -138,7 +141,8 @@ def test_outputs_of_both_plans_are_identical():
     shots = [valid_shot(rng) for _ in range(80)]
     out = [None] * len(shots)
     for idx, kw in _plan(_exact_groups(shots)):
-        for i, r in zip(idx, _chunk_outputs(simulate(**kw), kw), strict=True):
+        states = [shots[i].get("event_states", False) for i in idx]
+        for i, r in zip(idx, _chunk_outputs(simulate(**kw), kw, states), strict=True):
             out[i] = r
     assert simulate_json(shots) == out
     assert _fast_groups(json_shots(rng, 8)) is not None  # the benchmark's shots: fast path

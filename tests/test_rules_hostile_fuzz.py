@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mutations import at, paths, replaced
-from referee_inputs import MID, golf_input, kegle_input
+from referee_inputs import MID, golf_input, golf_states_input, kegle_input
 
 from cuegym.physics import simulate_json
 from cuegym.rules import golfbillard_game as golf_game
@@ -39,12 +39,18 @@ def _leaves(obj) -> list[tuple]:
 HOSTILE = [None, True, False, 0, -1, 1.5, -1e308, 1e308, float("nan"), float("inf"),
            float("-inf"), "", "zzz", "0.5", [], [1, 2], {}, {"x": 1}, 10 ** 30, [[[]]]]
 
-K_IN, G_IN = kegle_input(), golf_input()
+K_IN, G_IN, S_IN = kegle_input(), golf_input(), golf_states_input()
 # free-text leaves where any string is valid
 FREE_TEXT = {("inject", 0, "by")}
 K_PATHS, G_PATHS = _paths(K_IN), _paths(G_IN)
 K_LEAVES = [p for p in _leaves(K_IN) if p not in FREE_TEXT]
 G_LEAVES = _leaves(G_IN)
+S_PATHS, S_LEAVES = _paths(S_IN), _leaves(S_IN)
+#: Per game: (valid input, its paths, its leaves, the scoring function); ``golf_states`` is a
+#: golfbillard input whose log carries the balls' states (``event_states``).
+INPUTS = {"kegle": (K_IN, K_PATHS, K_LEAVES, kegle_score),
+          "golf": (G_IN, G_PATHS, G_LEAVES, golf_game.score_json),
+          "golf_states": (S_IN, S_PATHS, S_LEAVES, golf_game.score_json)}
 
 
 def _accepts_or_refuses(fn, payload) -> bool:
@@ -61,10 +67,9 @@ def _accepts_or_refuses(fn, payload) -> bool:
 
 
 @HYPO
-@given(game=st.sampled_from(["kegle", "golf"]), data=st.data())
+@given(game=st.sampled_from(list(INPUTS)), data=st.data())
 def test_any_mutation_is_scored_or_refused_clearly(game, data):
-    base, paths, fn = ((K_IN, K_PATHS, kegle_score) if game == "kegle"
-                       else (G_IN, G_PATHS, golf_game.score_json))
+    base, paths, _, fn = INPUTS[game]
     path = data.draw(st.sampled_from(paths))
     parent = at(base, path[:-1])
     if isinstance(parent, dict) and data.draw(st.booleans()):
@@ -75,12 +80,11 @@ def test_any_mutation_is_scored_or_refused_clearly(game, data):
 
 
 @HYPO
-@given(game=st.sampled_from(["kegle", "golf"]), data=st.data())
+@given(game=st.sampled_from(list(INPUTS)), data=st.data())
 def test_a_wrong_type_or_non_finite_leaf_is_always_refused(game, data):
     """Every leaf is a number, a boolean, null or a name from a fixed set: a NaN, an object, a
     list of lists or an unknown string in its place is never a valid input."""
-    base, leaves, fn = ((K_IN, K_LEAVES, kegle_score) if game == "kegle"
-                        else (G_IN, G_LEAVES, golf_game.score_json))
+    base, _, leaves, fn = INPUTS[game]
     path = data.draw(st.sampled_from(leaves))
     value = data.draw(st.sampled_from([float("nan"), float("inf"), {"x": 1}, [[[]]], "zzz"]))
     assert not _accepts_or_refuses(fn, replaced(base, path, value)), (path, value)
@@ -89,7 +93,7 @@ def test_a_wrong_type_or_non_finite_leaf_is_always_refused(game, data):
 @settings(max_examples=60, deadline=None, derandomize=True, database=None)
 @given(data=st.data())
 def test_several_mutations_at_once_are_scored_or_refused_clearly(data):
-    for base, fn in ((K_IN, kegle_score), (G_IN, golf_game.score_json)):
+    for base, _, _, fn in INPUTS.values():
         payload = copy.deepcopy(base)
         for _ in range(data.draw(st.integers(2, 5))):
             live = _paths(payload)
@@ -123,11 +127,10 @@ def test_equivalent_inputs_give_the_same_result(game, data):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["kegle", "golf"])
+@pytest.mark.parametrize("game", list(INPUTS))
 def test_every_path_with_every_hostile_value(game):
     """The exhaustive version of the two properties above (about 2,700 inputs per game)."""
-    base, paths, leaves, fn = ((K_IN, K_PATHS, K_LEAVES, kegle_score) if game == "kegle"
-                               else (G_IN, G_PATHS, G_LEAVES, golf_game.score_json))
+    base, paths, leaves, fn = INPUTS[game]
     for path in paths:
         if isinstance(at(base, path[:-1]), dict):
             _accepts_or_refuses(fn, replaced(base, path, delete=True))
@@ -157,13 +160,17 @@ def test_kegle_real_physics_logs_are_accepted_and_score_as_the_shot(v0, phi, a, 
 @given(ball=st.sampled_from(["w1", "w2", "w3"]), v0=st.floats(0.3, 4.0),
        phi=st.floats(-180.0, 180.0), a=st.floats(-0.5, 0.5), b=st.floats(-0.5, 0.5))
 def test_golf_real_physics_logs_are_accepted(ball, v0, phi, a, b):
+    """Accepted; with the balls' states (``event_states``) scored exactly like the shot."""
     state = golf_input()["state"]
     strike = {"ball": ball, "V0": v0, "phi": phi, "a": a, "b": b}
-    out = simulate_json({"table": "golfbillard", "balls": {
-        k: {"x": x, "y": y} for k, (x, y) in MID.items()}, "strike": strike})
-    res = golf_game.score_json({"state": state, "log": json.loads(json.dumps(out)),
-                                "strike": strike})
+    shot = {"table": "golfbillard", "balls": {k: {"x": x, "y": y} for k, (x, y) in MID.items()},
+            "strike": strike}
+    res = golf_game.score_json({"state": state, "log": json.loads(json.dumps(
+        simulate_json(shot))), "strike": strike})
     assert res["state"]["stroke"] == 1
+    with_states = golf_game.score_json({"state": state, "log": json.loads(json.dumps(
+        simulate_json({**shot, "event_states": True}))), "strike": strike})
+    assert with_states == golf_game.score_json({"state": state, "shot": {"strike": strike}})
 
 
 def test_states_of_real_games_round_trip():
