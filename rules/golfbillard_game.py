@@ -484,7 +484,7 @@ def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
     from types import SimpleNamespace
 
     from cuegym.configs import load_params
-    from cuegym.physics.constants import POCKETED, STATIONARY
+    from cuegym.physics.constants import MOTION_NAMES, POCKETED, STATIONARY
 
     geo = geo or golf_geometry()
     prm = load_params("golfbillard")
@@ -514,6 +514,13 @@ def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
     if so.states is not None:
         from cuegym.physics.engine import pack_params
 
+        struck = {int(b) for b in cue_ball[0] if b >= 0}
+        for b in np.flatnonzero(on & (so.states[1] != STATIONARY)):
+            if int(b) not in struck:
+                raise RefereeInputError(
+                    f"{path}.start.{geo.ball_ids[b]} is {MOTION_NAMES[so.states[1][b]]}, but the "
+                    f"stroke strikes only {[geo.ball_ids[k] for k in sorted(struck)]} (every "
+                    "other ball starts at rest)")
         rvw0[0], motion0[0], ev["ev_state"][0, :n], ev["ev_motion"][0, :n] = so.states
         t = geo.table
         kernel_prm = pack_params(prm, t.cushion_height, t.pin_radius, t.pin_height)

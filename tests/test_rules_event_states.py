@@ -98,6 +98,9 @@ def _first(log, kind):
      "].after must have 2"),
     (lambda g: g["events"][0]["after"][0].update(x=float("nan")), "log.events[0].after[0].x"),
     (lambda g: g["events"][0]["after"][0].update(y=5.0), "log.events[0].after[0].y"),
+    (lambda g: g["start"]["w2"].update(v=[0.5, 0.0], state="rolling"),
+     "log.start.w2 is rolling, but the stroke strikes only ['w1', 'r1'] (every other ball "
+     "starts at rest)"),
 ])
 def test_golf_malformed_states_are_refused(change, fragment):
     st, strike, log = _golf_log()
