@@ -17,14 +17,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=prog_name("python -m cuegym.physics"),
                                      description="cuegym physics command line")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("simulate", help="simulate JSON shot(s) from stdin, print results to stdout")
-    args = parser.parse_args(argv)
+    from . import jsonio
     from .api import PhysicsInputError
-    from .jsonio import main_simulate
+
+    doc = jsonio.__doc__
+    sub.add_parser("simulate", help="simulate JSON shot(s) from stdin, print results to stdout",
+                   description="Simulate one JSON shot object, or a list of them, read from "
+                               "stdin; print the result(s) to stdout as JSON.",
+                   # the format as jsonio's docstring gives it, reST markup dropped
+                   epilog=doc[doc.index("A shot object"):doc.index("Speed:")].replace(
+                       "``", "`").replace("::\n", ":\n"),
+                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    args = parser.parse_args(argv)
 
     if args.command == "simulate":
         try:
-            return main_simulate(sys.stdin, sys.stdout)
+            return jsonio.main_simulate(sys.stdin, sys.stdout)
         except PhysicsInputError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2

@@ -15,8 +15,20 @@ A shot object (metres, seconds, degrees; origin at the table centre, x along the
      "max_events": 1000, "t_max": 60.0,
      "event_states": false}              # true: the balls' states at the start and after events
 
-A list of shot objects is answered with a list, in order. Unknown keys are errors. See
-:func:`simulate_json`.
+A list of shot objects is answered with a list, in order. Unknown keys are errors. The output
+of a shot::
+
+    {"final": {"<id>": {"x": .., "y": .., "state": "stationary" | .. | "pocketed",
+                        "pocket": null | <index>}},
+     "pins": {"<pin>": {"standing": .., "toppled_by": null | "<id>"}},
+     "events": [{"time": .., "type": "ball_ball" | "ball_cushion" | "ball_pocket" | "ball_post" |
+                 "ball_pin" | "pin_pin" | "transition", "agents": [..],
+                 "state": ..}],             # state: a transition's new motion state only
+     "n_events": .., "t_end": .., "overflow": false, "end_reason": "rest" | "max_events" | "t_max"}
+
+With ``event_states``, ``"start": {"<id>": {"x", "y", "v", "w", "state"}}`` (every ball right
+after the strike) and on each event with balls ``"after": [..]`` (their states after it, in
+the order of ``agents``).
 
 Speed: a list runs at about half the array API's speed (``python
 experiments/bench_physics.py --shots``). Every distinct table, parameter set and model choice is
@@ -25,7 +37,8 @@ well-formed list is checked group by group with whole-column type and range test
 (:mod:`cuegym.physics.jsonparse`); shots that share table, parameters, models and limits are
 simulated in chunks of at most :data:`~cuegym.physics.jsonparse.CHUNK_TABLES` tables through
 :func:`~cuegym.physics.simulate`, reusing one set of event-log buffers; the output objects of a
-chunk are built column by column from whole-array ``tolist()`` conversions.
+chunk are built column by column from whole-array ``tolist()`` conversions. Entry point:
+:func:`simulate_json`.
 """
 
 from __future__ import annotations

@@ -150,6 +150,17 @@ def test_json_list_equals_singles_and_custom_table():
     assert any(e["type"] == "ball_post" for e in batch[1]["events"])
 
 
+def test_cli_help_gives_the_format(capsys):
+    from cuegym.physics.__main__ import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "--help"])
+    out = capsys.readouterr().out
+    assert exc.value.code == 0
+    for key in ('"strike"', '"event_states"', '"end_reason"', '"after"'):
+        assert key in out, key
+
+
 def test_cli_roundtrip_and_error_exit():
     cmd = [sys.executable, "-m", "cuegym.physics", "simulate"]
     ok = subprocess.run(cmd, input=json.dumps(shot()), capture_output=True, text=True, check=True)
