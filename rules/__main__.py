@@ -50,6 +50,24 @@ ENTRY_POINTS = {
 }
 
 
+SCORE_HELP = ("Score one shot (or a list of them) read as JSON from stdin; print "
+              '{"outcome": .., "state": <the state after it>} (a list for a list).')
+SCORE_FORMAT = """\
+input: {"state": <game state JSON; golfbillard: null for a new match>,
+        exactly one of
+          "shot": <physics shot object (cuegym simulate --help); table and balls default
+                   to the state's>,
+          "log": <an output object of cuegym simulate; golfbillard: simulate the shot with
+                  "event_states": true for exact ball paths>,
+          "hand_log": <a log written by hand>,
+        with a log or hand_log: keglebillard "place" (the red's placement, with ball in
+          hand), golfbillard "strike" (the stroke's strike; a list of two in the opening),
+        optional: "rules" (option overrides), "inject" (what physics cannot know),
+          "allow_overflow"; golfbillard "player" (duo), "choices" (penalty spots, pick)}
+
+Every key, with examples: docs/rules_keglebillard.md and docs/rules_golfbillard.md (CLI)."""
+
+
 class CliError(Exception):
     """A problem to report in one line, without a traceback."""
 
@@ -101,7 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=prog_name("python -m cuegym.rules"),
                                      description="Score shots and play games by the rules.")
     sub = parser.add_subparsers(dest="command", required=True)
-    p_score = sub.add_parser("score", help="score a shot read as JSON from stdin")
+    p_score = sub.add_parser("score", help="score a shot read as JSON from stdin",
+                             description=SCORE_HELP, epilog=SCORE_FORMAT,
+                             formatter_class=argparse.RawDescriptionHelpFormatter)
     p_new = sub.add_parser("new", help="print the state of a new game")
     p_play = sub.add_parser("play", help="play a whole game with random strikes")
     for p in (p_score, p_new, p_play):

@@ -131,6 +131,16 @@ def test_every_subcommand_has_help(args, capsys):
     assert out.splitlines()[0].startswith(f"usage: cuegym {' '.join(args)} ")
 
 
+def test_rules_score_help_gives_the_input_forms(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["rules", "score", "--help"])
+    out = capsys.readouterr().out
+    assert exc.value.code == 0
+    for key in ('"state"', '"shot"', '"log"', '"hand_log"', '"event_states"', '"place"',
+                '"strike"', '"inject"'):
+        assert key in out, key
+
+
 def test_module_entry_points_keep_their_own_names(capsys):
     from cuegym.rules.__main__ import main as rules_main
 
