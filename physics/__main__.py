@@ -21,18 +21,23 @@ def main(argv: list[str] | None = None) -> int:
     from .api import PhysicsInputError
 
     doc = jsonio.__doc__
-    sub.add_parser("simulate", help="simulate JSON shot(s) from stdin, print results to stdout",
-                   description="Simulate one JSON shot object, or a list of them, read from "
-                               "stdin; print the result(s) to stdout as JSON.",
-                   # the format as jsonio's docstring gives it, reST markup dropped
-                   epilog=doc[doc.index("A shot object"):doc.index("Speed:")].replace(
-                       "``", "`").replace("::\n", ":\n"),
-                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    p_sim = sub.add_parser(
+        "simulate", help="simulate JSON shot(s) from stdin, print results to stdout",
+        description="Simulate one JSON shot object, or a list of them, read from stdin; print "
+                    "the result(s) to stdout as JSON.",
+        # the format as jsonio's docstring gives it, reST markup dropped
+        epilog=doc[doc.index("A shot object"):doc.index("Speed:")].replace(
+            "``", "`").replace("::\n", ":\n"),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p_sim.add_argument("--indent", type=int, default=None,
+                       help="indent the JSON output by this many spaces (default: one line)")
     args = parser.parse_args(argv)
+    if args.indent is not None and args.indent < 0:
+        p_sim.error(f"--indent must be >= 0, got {args.indent}")
 
     if args.command == "simulate":
         try:
-            return jsonio.main_simulate(sys.stdin, sys.stdout)
+            return jsonio.main_simulate(sys.stdin, sys.stdout, indent=args.indent)
         except PhysicsInputError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2

@@ -228,7 +228,9 @@ def simulate_json(obj: Any) -> Any:
     return results[0] if isinstance(obj, dict) else results
 
 
-def main_simulate(stdin, stdout) -> int:
+def main_simulate(stdin, stdout, indent: int | None = None) -> int:
+    """Read a shot object or a list from ``stdin``, write the result(s) to ``stdout`` as JSON
+    (``indent`` spaces, default one line); 0 on success (bad input raises)."""
     try:
         obj = json.load(stdin)
     except json.JSONDecodeError as exc:
@@ -241,6 +243,6 @@ def main_simulate(stdin, stdout) -> int:
     except RecursionError:
         raise PhysicsInputError("input is nested too deeply (a shot needs only a few "
                                 "levels)") from None
-    json.dump(out, stdout)
+    json.dump(out, stdout, indent=indent)
     stdout.write("\n")
     return 0

@@ -161,6 +161,21 @@ def test_cli_help_gives_the_format(capsys):
         assert key in out, key
 
 
+def test_cli_indent(capsys, monkeypatch):
+    import io
+
+    from cuegym.physics.__main__ import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(shot())))
+    assert main(["simulate", "--indent", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("{\n  ") and json.loads(out) == simulate_json(shot())
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "--indent", "-1"])
+    assert exc.value.code == 2
+    assert "--indent must be >= 0, got -1" in capsys.readouterr().err
+
+
 def test_cli_roundtrip_and_error_exit():
     cmd = [sys.executable, "-m", "cuegym.physics", "simulate"]
     ok = subprocess.run(cmd, input=json.dumps(shot()), capture_output=True, text=True, check=True)
