@@ -521,11 +521,12 @@ def read_sim_output(out: Any, path: str, table: TableSpec, params: PhysicsParams
                      end_code=END_REASONS.index(end_reason), t_end=t_end, states=states)
 
 
-def _read_ball_state(rec: Any, path: str, table: TableSpec) -> tuple[list[float], int]:
+def _read_ball_state(rec: Any, path: str, table: TableSpec, motions: Sequence[str] = MOTION_NAMES
+                     ) -> tuple[list[float], int]:
     """One ball state object ``{"x", "y", "v": [vx, vy], "w": [wx, wy, wz], "state"}`` as a
-    row ``[x, y, vx, vy, wx, wy, wz]`` (``S_*`` columns) and its motion code. Positions lie
-    within twice the table's half-sizes (a pocketed ball sits a little past its cushion),
-    speed and spin within the physics' input limits."""
+    row ``[x, y, vx, vy, wx, wy, wz]`` (``S_*`` columns) and its motion code (one of
+    ``motions``). Positions lie within twice the table's half-sizes (a pocketed ball sits a
+    little past its cushion), speed and spin within the physics' input limits."""
     rec = req_obj(rec, path, _STATE_KEYS, _STATE_KEYS)
     x = req_num(rec["x"], at(path, "x"), -table.length, table.length)
     y = req_num(rec["y"], at(path, "y"), -table.width, table.width)
@@ -536,7 +537,7 @@ def _read_ball_state(rec: Any, path: str, table: TableSpec) -> tuple[list[float]
     for name, vec, top, unit in (("v", v, MAX_SPEED, "m/s"), ("w", w, MAX_SPIN, "rad/s")):
         if math.hypot(*vec) > top:
             fail(at(path, name), f"= {show(vec)} is faster than {top:g} {unit}, the physics' limit")
-    motion = MOTION_NAMES.index(req_choice(rec["state"], at(path, "state"), MOTION_NAMES))
+    motion = MOTION_NAMES.index(req_choice(rec["state"], at(path, "state"), motions))
     return [x, y, *v, *w], motion
 
 
@@ -565,7 +566,8 @@ def _read_states(out: Mapping, path: str, table: TableSpec, ball_ids: Sequence[s
         bp = at(sp, ball_ids[b])
         if ball_ids[b] not in start:
             fail(bp, "is missing (the start lists every ball on the table)")
-        row, motion0[b] = _read_ball_state(start[ball_ids[b]], bp, table)
+        # a ball on the table at the start is not pocketed there
+        row, motion0[b] = _read_ball_state(start[ball_ids[b]], bp, table, MOTION_NAMES[:POCKETED])
         if xy0 is not None and math.dist(row[:2], xy0[b]) > MATCH_TOL:
             fail(bp, f"is at ({row[0]!r}, {row[1]!r}), but the shot starts it at "
                      f"({float(xy0[b, 0])!r}, {float(xy0[b, 1])!r})")

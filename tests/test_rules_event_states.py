@@ -93,6 +93,7 @@ def _first(log, kind):
                                                        "than 30 m/s"),
     (lambda g: g["start"]["w1"].update(w=[0.0, 0.0]), "log.start.w1.w must have 3"),
     (lambda g: g["start"]["w1"].update(state="flying"), "log.start.w1.state"),
+    (lambda g: g["start"]["w3"].update(state="pocketed"), "log.start.w3.state must be one of"),
     (lambda g: g["start"]["w1"].pop("state"), "log.start.w1"),
     (lambda g: g["events"][_first(g, "ball_ball")]["after"].pop(),
      "].after must have 2"),
