@@ -448,18 +448,57 @@ def _strike_arrays(state: GolfState, obj: Any, geo: GolfGeometry, where: str
     return cb, cue
 
 
+def _kernel_params(prm: Any, geo: GolfGeometry) -> np.ndarray:
+    """The physics kernels' parameter vector of the golfbillard table (its motion laws)."""
+    from cuegym.physics.engine import pack_params
+
+    t = geo.table
+    return pack_params(prm, t.cushion_height, t.pin_radius, t.pin_height)
+
+
 def _strike_velocity(cue_row: np.ndarray, prm: Any, geo: GolfGeometry) -> tuple[float, float]:
     """The cue ball's velocity [m/s] just after the strike ``[V0, phi, theta, a, b]``, from the
     physics' own strike model (:func:`cuegym.physics.resolve.strike`, no squirt, the default
     ``Models``): V = 2 V0 / (1 + m/M + 5/2 (a^2 + b^2)), its level part V cos(theta) along phi."""
-    from cuegym.physics.engine import pack_params
     from cuegym.physics.resolve import strike
 
     V0, phi, theta, a, bb = (float(x) for x in cue_row)
-    t = geo.table
-    kernel_prm = pack_params(prm, t.cushion_height, t.pin_radius, t.pin_height)
-    vx, vy, *_ = strike(V0, math.radians(phi), math.radians(theta), a, bb, 0.0, kernel_prm)
+    vx, vy, *_ = strike(V0, math.radians(phi), math.radians(theta), a, bb, 0.0,
+                        _kernel_params(prm, geo))
     return vx, vy
+
+
+def _start_from_strikes(state: GolfState, cue_ball: np.ndarray, cue: np.ndarray, prm: Any,
+                        geo: GolfGeometry) -> tuple[np.ndarray, np.ndarray]:
+    """(rvw0 (1, N_BALLS, 3, 3), motion0 (1, N_BALLS)) right after the strike, for a log without
+    the balls' states: the state's layout, each struck ball with its :func:`_strike_velocity`."""
+    from cuegym.physics.constants import POCKETED, STATIONARY
+
+    on = state.on_table
+    rvw0 = np.zeros((1, N_BALLS, 3, 3))
+    rvw0[0, :, 0, :2] = np.where(on[:, None], state.xy, 0.0)
+    for k in range(cue_ball.shape[1]):
+        b = int(cue_ball[0, k])
+        if b >= 0:
+            rvw0[0, b, 1, :2] = _strike_velocity(cue[0, k], prm, geo)
+    return rvw0, np.where(on, STATIONARY, POCKETED)[None].astype(np.int32)
+
+
+def _start_from_states(states: tuple, on: np.ndarray, cue_ball: np.ndarray, geo: GolfGeometry,
+                       path: str) -> tuple[np.ndarray, np.ndarray]:
+    """(rvw0, motion0) as :func:`_start_from_strikes` gives them, from a log's own ``start``
+    (``SimOutput.states``); a ball the stroke does not strike must start at rest."""
+    from cuegym.physics.constants import MOTION_NAMES, STATIONARY
+
+    rvw0, motion0 = states[0], states[1]
+    struck = {int(b) for b in cue_ball[0] if b >= 0}
+    for b in np.flatnonzero(on & (motion0 != STATIONARY)):
+        if int(b) not in struck:
+            raise RefereeInputError(
+                f"{path}.start.{geo.ball_ids[b]} is {MOTION_NAMES[motion0[b]]}, but the stroke "
+                f"strikes only {[geo.ball_ids[k] for k in sorted(struck)]} (every other ball "
+                "starts at rest)")
+    return rvw0[None].copy(), motion0[None].astype(np.int32)
 
 
 def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndarray,
@@ -484,7 +523,7 @@ def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
     from types import SimpleNamespace
 
     from cuegym.configs import load_params
-    from cuegym.physics.constants import MOTION_NAMES, POCKETED, STATIONARY
+    from cuegym.physics.constants import POCKETED, STATIONARY
 
     geo = geo or golf_geometry()
     prm = load_params("golfbillard")
@@ -497,33 +536,18 @@ def log_from_json(out: Any, state: GolfState, cue_ball: np.ndarray, cue: np.ndar
           "ev_state": np.full((1, K, 2, 7), np.nan), "ev_motion": np.zeros((1, K, 2), np.int8)}
     ev["ev_type"][0, :n], ev["ev_time"][0, :n] = so.ev_type, so.ev_time
     ev["ev_i"][0, :n], ev["ev_j"][0, :n] = so.ev_i, so.ev_j
-    rvw0 = np.zeros((1, N_BALLS, 3, 3))
-    rvw0[0, :, 0, :2] = np.where(on[:, None], state.xy, 0.0)
-    for k in range(cue_ball.shape[1]):
-        b = int(cue_ball[0, k])
-        if b < 0:
-            continue
-        rvw0[0, b, 1, :2] = _strike_velocity(cue[0, k], prm, geo)
-    rvw = rvw0.copy()
-    rvw[0, :, 1] = 0.0
+    if so.states is None:  # no motion laws: straight paths between the known positions
+        rvw0, motion0 = _start_from_strikes(state, cue_ball, cue, prm, geo)
+        kernel_prm = None
+    else:  # the exact paths: the states after every event and the game's motion laws
+        rvw0, motion0 = _start_from_states(so.states, on, cue_ball, geo, path)
+        ev["ev_state"][0, :n], ev["ev_motion"][0, :n] = so.states[2], so.states[3]
+        kernel_prm = _kernel_params(prm, geo)
+    rvw = np.zeros((1, N_BALLS, 3, 3))
     dropped = so.pocket >= 0  # a dropped ball keeps its start position in rvw
+    rvw[0, :, 0, :2] = np.where(on[:, None], state.xy, 0.0)
     rvw[0, on & ~dropped, 0, :2] = so.final_xy[on & ~dropped]
-    motion0 = np.where(on, STATIONARY, POCKETED)[None].astype(np.int32)
     motion = np.where(on & ~dropped, STATIONARY, POCKETED)[None].astype(np.int32)
-    kernel_prm = None  # no motion laws: straight paths between the known positions
-    if so.states is not None:
-        from cuegym.physics.engine import pack_params
-
-        struck = {int(b) for b in cue_ball[0] if b >= 0}
-        for b in np.flatnonzero(on & (so.states[1] != STATIONARY)):
-            if int(b) not in struck:
-                raise RefereeInputError(
-                    f"{path}.start.{geo.ball_ids[b]} is {MOTION_NAMES[so.states[1][b]]}, but the "
-                    f"stroke strikes only {[geo.ball_ids[k] for k in sorted(struck)]} (every "
-                    "other ball starts at rest)")
-        rvw0[0], motion0[0], ev["ev_state"][0, :n], ev["ev_motion"][0, :n] = so.states
-        t = geo.table
-        kernel_prm = pack_params(prm, t.cushion_height, t.pin_radius, t.pin_height)
     return SimpleNamespace(rvw=rvw, rvw0=rvw0, motion=motion, motion0=motion0,
                            pocket=so.pocket[None].astype(np.int32),
                            n_events=np.array([n], np.int32), t_end=np.array([so.t_end]),
