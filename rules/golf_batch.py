@@ -135,8 +135,8 @@ def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: A
     prm = getattr(log, "prm", None)
     if prm is None:
         if np.any(inputs.physics):
-            raise ValueError("physics paths need a SimResult (with prm); use straight paths for "
-                             "hand-written logs")
+            raise ValueError("physics paths need a log with prm (a SimResult, or a JSON log with "
+                             "the balls' states); use straight paths for hand-written logs")
         prm = np.zeros(16)
     ga = golf_arrays(geo)
     out = empty_outcomes(T)

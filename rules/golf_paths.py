@@ -12,7 +12,7 @@ one table:
   :func:`cuegym.configs.zones.points_in_polygon`);
 - *what was a ball's path* (:func:`ball_path`: the physics path pieces of
   :func:`cuegym.physics.path.ball_segments`, or straight lines between logged positions for
-  hand-written / JSON logs, as ``TableLog.segments``);
+  hand-written logs and JSON logs without the balls' states, as ``TableLog.segments``);
 - *did a path leave a polygon or a line band* (:func:`path_leaves`, the closed-form splitting of
   :func:`cuegym.configs.zones.path_exits`), *how far did it reach* (:func:`path_max`).
 
@@ -246,7 +246,7 @@ def ball_path(b, n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, rvw0, mot
     ``physics``: the pieces of :func:`cuegym.physics.path.ball_segments` (states after each
     event, motion laws from ``prm``); otherwise straight lines between the logged positions up
     to a drop and the end (``TableLog.segments`` without a path query; events without a
-    position, as in JSON logs, are skipped).
+    position, as in JSON logs without the balls' states, are skipped).
     """
     if physics:
         m = 0

@@ -399,8 +399,9 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         players: (T,) duo partner (0 / 1) who struck (G-31). Required with ``rules.duo``
             (a partner other than the due one is a G-18 ``out_of_turn`` foul); without duo
             play only None or 0 (a singles side has one player) are accepted.
-        paths: ``physics`` (the motion laws; needs a SimResult), ``straight`` (lines between
-            logged positions) or ``auto`` (physics when the log carries ``prm``).
+        paths: ``physics`` (the motion laws; needs a log with ``prm``: a SimResult, or a JSON
+            log with the balls' states), ``straight`` (lines between logged positions) or
+            ``auto`` (physics when the log carries ``prm``).
         choices: per table a dict of the opponent's choices (or None): ``spots`` (a list of
             spot numbers, one per placed ball in placing order, consumed where the opponent
             has a choice; needs ``rules.spot_policy = 'agent'``) and ``pick`` (G-25: the
@@ -565,7 +566,8 @@ def physics_paths(log: Any, paths: str) -> bool:
         raise ValueError(f"paths must be 'physics', 'straight' or 'auto', got {paths!r}")
     has = getattr(log, "prm", None) is not None
     if paths == "physics" and not has:
-        raise ValueError("paths='physics' needs a SimResult (the log has no prm)")
+        raise ValueError("paths='physics' needs the motion laws of a SimResult or of a JSON log "
+                         "with the balls' states (the log has no prm)")
     return has if paths == "auto" else paths == "physics"
 
 
