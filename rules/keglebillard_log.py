@@ -591,12 +591,11 @@ def log_from_json(out: Mapping, table: TableSpec | None = None, *,
     up0 = np.ones(N_PINS, bool) if pins_up0 is None else np.asarray(
         [req_bool(p, f"pins_up0[{k}]") for k, p in enumerate(req_list(pins_up0, "pins_up0",
                                                                          N_PINS))])
-    given_start = start is not None
     if start is None:  # the output's start, else the balls of ``final``, where they ended
         own = "start" if "start" in req_obj(out, path) else "final"
-        final = req_obj(req_key(out, own, path), f"{path}.{own}")
+        listed = req_obj(req_key(out, own, path), f"{path}.{own}")
         start_xy = {}
-        for name, rec in final.items():
+        for name, rec in listed.items():
             rp = f"{path}.{own}.{name}"
             req_name(name, rp, BALL_IDS, "ball")
             rec = req_obj(rec, rp)
@@ -618,7 +617,7 @@ def log_from_json(out: Mapping, table: TableSpec | None = None, *,
         motion0[b] = STATIONARY
         rvw0[0, b, 0, :2] = xy
     so = read_sim_output(out, path, table, params, BALL_IDS, motion0 != POCKETED, up0,
-                         xy0=rvw0[0, :, 0, :2] if given_start else None)
+                         xy0=None if start is None else rvw0[0, :, 0, :2])
     if so.states is not None:  # the states right after the strike
         rvw0[0], motion0 = so.states[0], so.states[1].astype(np.int64)
 
