@@ -661,7 +661,7 @@ def golf_candidates_batch(arena: Any, states: Any, *, spins: Sequence[float] = (
             rules). states: a GolfStates batch or a sequence of GolfState values.
         spins: the draw / follow ``b`` of each aim's strokes (one candidate per spin).
     """
-    from cuegym.rules.golf_paths import golf_arrays
+    from cuegym.rules.golf_structs import geometry_struct
 
     xy, side = _tables(states)
     sp = np.array(spins, np.float64).reshape(-1)
@@ -671,7 +671,7 @@ def golf_candidates_batch(arena: Any, states: Any, *, spins: Sequence[float] = (
     out = GolfCandidates(cue=np.zeros((T, K, 5)), cost=np.full((T, K), np.inf),
                          ball=np.zeros((T, K), np.int64), label=np.zeros((T, K), np.int64),
                          feats=np.zeros((T, K, N_GEO_FEAT)), count=np.zeros(T, np.int64))
-    golf_aim_kernel(xy, side, golf_arrays(arena.geo), golf_aim(arena), sp, out.cue, out.cost,
+    golf_aim_kernel(xy, side, geometry_struct(arena.geo), golf_aim(arena), sp, out.cue, out.cost,
                     out.ball, out.label, out.feats, out.count)
     return out
 

@@ -42,6 +42,7 @@ from cuegym.rules.golf_batch import new_states, referee
 from cuegym.rules.golf_codes import P_OPENING, P_OVER, P_PLAY, RULE
 from cuegym.rules.golf_flow import opening_balls_kernel
 from cuegym.rules.golf_paths import golf_arrays
+from cuegym.rules.golf_structs import geometry_struct
 from cuegym.rules.golf_views import make_inputs, outcome_object, pack_states, policy_draws
 from cuegym.rules.golfbillard import GolfRules, check_overflow, golf_geometry, load_golf_rules
 from cuegym.rules.inputs import events_used, req_int
@@ -167,7 +168,7 @@ class Golf:
     def opening_balls(self, states: GolfStates) -> np.ndarray:
         """(T, 2) the ball each side must open with (G-3: the middle ball while on the table)."""
         out = np.zeros((len(states), 2), np.int64)
-        opening_balls_kernel(states.xy, self.arrays, out)
+        opening_balls_kernel(states.xy, geometry_struct(self.geo), out)
         return out
 
     def legal_balls(self, states: GolfStates) -> np.ndarray:

@@ -69,10 +69,7 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
     pass).
 
     Step by step: where each ball goes (goal, put back, restored, into its goal, penalty spot),
-    the G-26 / G-30 penalty spots, game end and turn, then row t of ``out``. The helpers take
-    plain arrays: a call that passes the NamedTuples of arrays (``st``, ``inp``, ``ga``,
-    ``out``: up to 48 arrays) may pay a reference count per array (the referee ran 25 % slower
-    split that way, measured 2026-12-05); the ``out`` writers are inlined for that reason."""
+    the G-26 / G-30 penalty spots, game end and turn, then row t of ``out``."""
     opp = 1 - s
     moved = stroke_moved(lg.n_events[t], lg.ev_type[t], lg.ev_i[t], lg.ev_j[t], lg.rvw0[t],
                          before, final, db, nd, is_off, jammed)
@@ -400,7 +397,7 @@ def _defence_foul(t_end, duty, on0, fr, ft, fk, fnb, fb, fd):
     return 1
 
 
-@nb.njit(cache=True, inline='always')  # a call passing ``out`` costs (apply_stroke)
+@nb.njit(cache=True)
 def write_fouls(out, t, fr, ft, fk, fnb, fb, fd, nf):
     """The ``nf`` fouls (in G-19a order) into row t of ``out``."""
     out.n_fouls[t] = nf
@@ -413,7 +410,7 @@ def write_fouls(out, t, fr, ft, fk, fnb, fb, fd, nf):
         out.f_det[t, i, :] = fd[i]
 
 
-@nb.njit(cache=True, inline='always')  # a call passing ``out`` costs (apply_stroke)
+@nb.njit(cache=True)
 def write_drops(out, t, db, dg, dt, nd):
     """The ``nd`` drops (ball, goal, time [s]; by time) into row t of ``out``."""
     out.n_drops[t] = nd
@@ -423,7 +420,7 @@ def write_drops(out, t, db, dg, dt, nd):
         out.drop_time[t, i] = dt[i]
 
 
-@nb.njit(cache=True, inline='always')  # a call passing ``out`` costs (apply_stroke)
+@nb.njit(cache=True)
 def _write_balls(out, t, xy, on_spot, fouled, replaced, n_sp, removed, scored, valid_own, into,
                  n_into):
     """Where the balls ended into row t of ``out``: positions ``xy`` (N_BALLS, 2) [m], penalty

@@ -5,8 +5,9 @@ state (one row per table, the fields of :class:`~cuegym.rules.golf_state.GolfSta
 :class:`GolfLog` the physics event log (``SimResult`` fields, docs/physics_api.md);
 :class:`GolfOutcomes` what the strokes did; :class:`GolfInputs` what physics cannot know
 (injected events, the duo partner who struck, the opponent's choices, random draws). The kernels
-take NamedTuples (:class:`StateArrays`, :class:`OutcomeArrays`, GolfLog, GolfInputs); the
-batches people use are dataclasses whose ``arrays()`` is that view (no copy).
+take these NamedTuples (:class:`StateArrays`, :class:`OutcomeArrays`, GolfLog, GolfInputs)
+wrapped as structrefs (:mod:`cuegym.rules.golf_structs`); the batches people use are
+dataclasses whose ``arrays()`` is that view (no copy).
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ from .golf_flow import (
     play_serial,
     start_turns_kernel,
 )
-from .golf_paths import golf_arrays
+from .golf_structs import geometry_struct, struct
 
 _STATE_TYPES = {f: a.dtype for f, a in zip(StateArrays._fields, empty_states(1).arrays(),
                                             strict=True)}
@@ -138,13 +138,13 @@ def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: A
             raise ValueError("physics paths need a log with prm (a SimResult, or a JSON log with "
                              "the balls' states); use straight paths for hand-written logs")
         prm = np.zeros(16)
-    ga = golf_arrays(geo)
     out = empty_outcomes(T)
     ns = empty_states(T)
     kernel = play_serial if run_serially(T, numba.get_num_threads()) else play_kernel
-    kernel(_kernel_arrays(states.arrays(), _STATE_TYPES), golf_log(log),
-           _kernel_arrays(inputs, _INPUT_TYPES), ga, rules_vector(rules),
-           np.require(prm, np.float64, ["C", "W"]), out, ns.arrays())
+    kernel(struct(_kernel_arrays(states.arrays(), _STATE_TYPES)), struct(golf_log(log)),
+           struct(_kernel_arrays(inputs, _INPUT_TYPES)), geometry_struct(geo),
+           rules_vector(rules), np.require(prm, np.float64, ["C", "W"]), struct(out),
+           struct(ns.arrays()))
     bad = np.flatnonzero(out.err != E_NONE)
     if len(bad):
         t = int(bad[0])
@@ -222,21 +222,21 @@ def new_states(T: int, rules: Any, geo: Any, seed: Any = 0, openers: Any = (0, 0
     ns.openers[:] = o
     ns.first_openers[:] = o
     ns.partner[:] = o
-    new_games_kernel(ns.arrays(), rules_vector(rules), golf_arrays(geo))
+    new_games_kernel(struct(ns.arrays()), rules_vector(rules), geometry_struct(geo))
     return ns
 
 
 def start_turns(states: GolfStates, sides: Any, geo: Any) -> GolfStates:
     """A new turn of ``sides`` on every table (G-14 duty recorded): a new batch."""
     ns = states.copy()
-    start_turns_kernel(ns.arrays(), np.broadcast_to(np.asarray(sides, np.int64), (ns.n,)).copy(),
-                       golf_arrays(geo))
+    sides = np.broadcast_to(np.asarray(sides, np.int64), (ns.n,)).copy()
+    start_turns_kernel(struct(ns.arrays()), sides, geometry_struct(geo))
     return ns
 
 
 def finish_games(states: GolfStates, winners: Any, rules: Any, geo: Any) -> GolfStates:
     """Record finished games (0 / 1, 2 draw) and start the next or end the match: a new batch."""
     ns = states.copy()
-    finish_games_kernel(ns.arrays(), np.broadcast_to(np.asarray(winners, np.int64), (ns.n,)).copy(),
-                        rules_vector(rules), golf_arrays(geo))
+    winners = np.broadcast_to(np.asarray(winners, np.int64), (ns.n,)).copy()
+    finish_games_kernel(struct(ns.arrays()), winners, rules_vector(rules), geometry_struct(geo))
     return ns

@@ -328,9 +328,9 @@ def defence_duty(xy: np.ndarray, side: int, geo: GolfGeometry | None = None) -> 
         (10,) bool.
     """
     from .golf_flow import defence_duty as kernel
-    from .golf_paths import golf_arrays
+    from .golf_structs import geometry_struct
 
     out = np.zeros(N_BALLS, bool)
-    kernel(np.ascontiguousarray(xy, np.float64), int(side), golf_arrays(geo or golf_geometry()),
+    kernel(np.ascontiguousarray(xy, np.float64), int(side), geometry_struct(geo or golf_geometry()),
            out)
     return out

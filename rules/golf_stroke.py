@@ -318,9 +318,9 @@ def referee_play(t, st, lg, inp, ga, rp, prm, out):
 
     Step by step in the rules' order: what physics produced and the injected events, each foul
     (into the foul arrays ``fr`` .. ``fd``, ``nf`` of them; sorted in G-19a order), the G-21
-    kader duty, the G-14 defence duty over the turn, then :func:`apply_stroke`. The helpers
-    take plain arrays where they can: one that takes the NamedTuples of arrays (``st``, ``lg``,
-    ``inp``, ``ga``, ``out``) may pay a reference count per array on every call."""
+    kader duty, the G-14 defence duty over the turn, then :func:`apply_stroke`. ``st``,
+    ``lg``, ``inp``, ``ga`` and ``out`` are the structrefs of :mod:`cuegym.rules.golf_structs`
+    (one reference count a call, where a NamedTuple pays one per array)."""
     s = st.to_move[t]
     g_att, g_def = s, 1 - s
     before = st.xy[t]

@@ -301,13 +301,15 @@ def frozen_contacts(xy: np.ndarray, c: int, geo: GolfGeometry, gap: float
     kernel :func:`cuegym.rules.golf_heading.frozen_list`)."""
     from .golf_heading import frozen_list
     from .golf_paths import golf_arrays
+    from .golf_structs import geometry_struct
 
     ga = golf_arrays(geo)
     m = N_BALLS + ga.cushions.shape[0] + ga.caps.shape[0]
     kinds = np.empty(m, np.int64)
     ks = np.empty(m, np.int64)
     us = np.empty((m, 2))
-    n = frozen_list(np.ascontiguousarray(xy, np.float64), int(c), ga, float(gap), kinds, ks, us)
+    n = frozen_list(np.ascontiguousarray(xy, np.float64), int(c), geometry_struct(geo),
+                    float(gap), kinds, ks, us)
     names = ("ball", "cushion", "cap")
     return [(names[kinds[i]], int(ks[i]), us[i].copy()) for i in range(n)]
 
@@ -316,19 +318,19 @@ def direct_goal_attempt(p: np.ndarray, d: np.ndarray, goal: int, geo: GolfGeomet
     """G-10a: the line of the initial direction ``d`` from ``p`` passes between goal ``goal``'s
     caps, or within R + r_cap of one of their centres (the referee's own test)."""
     from .golf_heading import direct_goal_attempt as kernel
-    from .golf_paths import golf_arrays
+    from .golf_structs import geometry_struct
 
     return bool(kernel(float(p[0]), float(p[1]), float(d[0]), float(d[1]), int(goal),
-                       golf_arrays(geo)))
+                       geometry_struct(geo)))
 
 
 def toward_goal_cap(p: np.ndarray, d: np.ndarray, goal: int, geo: GolfGeometry) -> bool:
     """G-10 (b): the initial direction passes within R + r_cap of one of goal ``goal``'s caps."""
     from .golf_heading import toward_goal_cap as kernel
-    from .golf_paths import golf_arrays
+    from .golf_structs import geometry_struct
 
     return bool(kernel(float(p[0]), float(p[1]), float(d[0]), float(d[1]), int(goal),
-                       golf_arrays(geo)))
+                       geometry_struct(geo)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -354,8 +356,8 @@ def choose_spot(ball: int, xy: np.ndarray, geo: GolfGeometry, policy: str,
     Returns:
         (spot number 0..5, centre [m]).
     """
-    from .golf_paths import golf_arrays
     from .golf_spots import choose_spot as kernel
+    from .golf_structs import geometry_struct
 
     if policy not in SPOT_POLICIES:
         raise ValueError(f"policy must be one of {list(SPOT_POLICIES)}, got {policy!r}")
@@ -369,7 +371,7 @@ def choose_spot(ball: int, xy: np.ndarray, geo: GolfGeometry, policy: str,
         mask[int(k) - 1] = True
     u = float(rng.random()) if policy == "random" else 0.0
     k, x, y, err, _ = kernel(ball_index(ball, geo), np.ascontiguousarray(xy, np.float64),
-                             golf_arrays(geo), SPOT_POLICIES.index(policy),
+                             geometry_struct(geo), SPOT_POLICIES.index(policy),
                              -1 if choice is None else int(choice), mask, allowed is not None, u)
     if err:
         raise ValueError(f"spot choice {choice!r} for ball {geo.ball_ids[ball]} is not a free "

@@ -69,8 +69,8 @@ from .golf_config import (
 )
 from .golf_flow import opening_balls_kernel
 from .golf_logs import LogBuilder
-from .golf_paths import golf_arrays
 from .golf_state import GolfState
+from .golf_structs import geometry_struct
 from .golf_views import (
     OpeningOutcome,
     make_inputs,
@@ -141,7 +141,7 @@ def opening_balls(state: GolfState, geo: GolfGeometry | None = None) -> tuple[in
     a side that strikes any other ball."""
     out = np.zeros((1, 2), np.int64)
     opening_balls_kernel(np.ascontiguousarray(state.xy, np.float64)[None],
-                         golf_arrays(geo or golf_geometry()), out)
+                         geometry_struct(geo or golf_geometry()), out)
     return int(out[0, 0]), int(out[0, 1])
 
 

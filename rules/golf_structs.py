@@ -1,0 +1,150 @@
+"""The golfbillard kernels' array bundles as numba structrefs: one reference count per bundle.
+
+numba increments the reference count of every array in a NamedTuple argument when a kernel is
+entered and decrements it on exit, and its pruning pass cannot drop the pair in a kernel that
+calls another one. With the state (21 arrays), event log (13), inputs (18), geometry (25
+arrays) and outcomes (48), a referee stroke paid about 1,250 increments, some 40 % of its time.
+A structref holding the same arrays is one reference-counted object, and kernels read it with
+the same ``bundle.field`` syntax, so the kernels' code does not change.
+
+The Python side keeps the NamedTuples (they pickle, and their fields read at Python speed);
+:func:`struct` wraps one at the kernel call, sharing its arrays (kernel writes land in them).
+Each bundle has its own registered type and proxy class at module level, so the kernels that
+take them cache like any other (``cache=True``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba as nb
+from numba.core import types
+from numba.experimental import structref
+
+from .golf_arrays import GolfInputs, GolfLog, OutcomeArrays, StateArrays
+from .golf_paths import GolfArrays, golf_arrays
+
+
+def _fields_unliteral(fields: Any) -> tuple:
+    # a bundle's int or float field (e.g. GolfArrays.R) types as int64 / float64, not a literal
+    return tuple((name, types.unliteral(t)) for name, t in fields)
+
+
+@structref.register
+class StateStructType(types.StructRef):
+    """numba type of :class:`StateStruct` (the fields of StateArrays)."""
+
+    def preprocess_fields(self, fields: Any) -> tuple:
+        return _fields_unliteral(fields)
+
+
+@structref.register
+class LogStructType(types.StructRef):
+    """numba type of :class:`LogStruct` (the fields of GolfLog)."""
+
+    def preprocess_fields(self, fields: Any) -> tuple:
+        return _fields_unliteral(fields)
+
+
+@structref.register
+class InputStructType(types.StructRef):
+    """numba type of :class:`InputStruct` (the fields of GolfInputs)."""
+
+    def preprocess_fields(self, fields: Any) -> tuple:
+        return _fields_unliteral(fields)
+
+
+@structref.register
+class GeometryStructType(types.StructRef):
+    """numba type of :class:`GeometryStruct` (the fields of GolfArrays)."""
+
+    def preprocess_fields(self, fields: Any) -> tuple:
+        return _fields_unliteral(fields)
+
+
+@structref.register
+class OutcomeStructType(types.StructRef):
+    """numba type of :class:`OutcomeStruct` (the fields of OutcomeArrays)."""
+
+    def preprocess_fields(self, fields: Any) -> tuple:
+        return _fields_unliteral(fields)
+
+
+class StateStruct(structref.StructRefProxy):
+    """A :class:`~cuegym.rules.golf_arrays.StateArrays` as the kernels take it."""
+
+
+class LogStruct(structref.StructRefProxy):
+    """A :class:`~cuegym.rules.golf_arrays.GolfLog` as the kernels take it."""
+
+
+class InputStruct(structref.StructRefProxy):
+    """A :class:`~cuegym.rules.golf_arrays.GolfInputs` as the kernels take it."""
+
+
+class GeometryStruct(structref.StructRefProxy):
+    """A :class:`~cuegym.rules.golf_paths.GolfArrays` as the kernels take it."""
+
+
+class OutcomeStruct(structref.StructRefProxy):
+    """A :class:`~cuegym.rules.golf_arrays.OutcomeArrays` as the kernels take it."""
+
+
+structref.define_proxy(StateStruct, StateStructType, list(StateArrays._fields))
+structref.define_proxy(LogStruct, LogStructType, list(GolfLog._fields))
+structref.define_proxy(InputStruct, InputStructType, list(GolfInputs._fields))
+structref.define_proxy(GeometryStruct, GeometryStructType, list(GolfArrays._fields))
+structref.define_proxy(OutcomeStruct, OutcomeStructType, list(OutcomeArrays._fields))
+
+
+# Cached constructors: calling a proxy class from Python compiles its constructor in every
+# process; these load from the cache.
+@nb.njit(cache=True)
+def _state_struct(nt):
+    return StateStruct(*nt)
+
+
+@nb.njit(cache=True)
+def _log_struct(nt):
+    return LogStruct(*nt)
+
+
+@nb.njit(cache=True)
+def _input_struct(nt):
+    return InputStruct(*nt)
+
+
+@nb.njit(cache=True)
+def _geometry_struct(nt):
+    return GeometryStruct(*nt)
+
+
+@nb.njit(cache=True)
+def _outcome_struct(nt):
+    return OutcomeStruct(*nt)
+
+
+_MAKERS = {StateArrays: _state_struct, GolfLog: _log_struct, GolfInputs: _input_struct,
+           GolfArrays: _geometry_struct, OutcomeArrays: _outcome_struct}
+
+
+def struct(bundle: Any) -> structref.StructRefProxy:
+    """The structref of a kernel bundle (StateArrays, GolfLog, GolfInputs, GolfArrays or
+    OutcomeArrays), sharing its arrays; a few microseconds a call."""
+    try:
+        make = _MAKERS[type(bundle)]
+    except KeyError:
+        raise TypeError(f"not a golfbillard kernel bundle: {type(bundle).__name__}") from None
+    return make(bundle)
+
+
+_GEOMETRY: dict[int, tuple[GolfArrays, GeometryStruct]] = {}
+
+
+def geometry_struct(geo: Any) -> GeometryStruct:
+    """The :class:`GeometryStruct` of a GolfGeometry's :func:`golf_arrays` (cached)."""
+    ga = golf_arrays(geo)
+    hit = _GEOMETRY.get(id(ga))
+    if hit is None or hit[0] is not ga:
+        hit = _GEOMETRY[id(ga)] = (ga, struct(ga))  # holds ga, so its id stays its own
+    return hit[1]
