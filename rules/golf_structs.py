@@ -25,49 +25,25 @@ from .golf_arrays import GolfInputs, GolfLog, OutcomeArrays, StateArrays
 from .golf_paths import GolfArrays, golf_arrays
 
 
-def _fields_unliteral(fields: Any) -> tuple:
-    # a bundle's int or float field (e.g. GolfArrays.R) types as int64 / float64, not a literal
-    return tuple((name, types.unliteral(t)) for name, t in fields)
+def _struct_type(name: str, bundle: str) -> type:
+    """A registered StructRef type class, at module level under ``name`` (numba's cache and
+    pickling find a type by its module and name)."""
+
+    def preprocess_fields(self: Any, fields: Any) -> tuple:
+        # a bundle's int or float field (e.g. GolfArrays.R) types as int64 / float64, not a literal
+        return tuple((n, types.unliteral(t)) for n, t in fields)
+
+    cls = type(name, (types.StructRef,), {"preprocess_fields": preprocess_fields,
+                                          "__module__": __name__,
+                                          "__doc__": f"numba type of the {bundle} struct."})
+    return structref.register(cls)
 
 
-@structref.register
-class StateStructType(types.StructRef):
-    """numba type of :class:`StateStruct` (the fields of StateArrays)."""
-
-    def preprocess_fields(self, fields: Any) -> tuple:
-        return _fields_unliteral(fields)
-
-
-@structref.register
-class LogStructType(types.StructRef):
-    """numba type of :class:`LogStruct` (the fields of GolfLog)."""
-
-    def preprocess_fields(self, fields: Any) -> tuple:
-        return _fields_unliteral(fields)
-
-
-@structref.register
-class InputStructType(types.StructRef):
-    """numba type of :class:`InputStruct` (the fields of GolfInputs)."""
-
-    def preprocess_fields(self, fields: Any) -> tuple:
-        return _fields_unliteral(fields)
-
-
-@structref.register
-class GeometryStructType(types.StructRef):
-    """numba type of :class:`GeometryStruct` (the fields of GolfArrays)."""
-
-    def preprocess_fields(self, fields: Any) -> tuple:
-        return _fields_unliteral(fields)
-
-
-@structref.register
-class OutcomeStructType(types.StructRef):
-    """numba type of :class:`OutcomeStruct` (the fields of OutcomeArrays)."""
-
-    def preprocess_fields(self, fields: Any) -> tuple:
-        return _fields_unliteral(fields)
+StateStructType = _struct_type("StateStructType", "StateArrays")
+LogStructType = _struct_type("LogStructType", "GolfLog")
+InputStructType = _struct_type("InputStructType", "GolfInputs")
+GeometryStructType = _struct_type("GeometryStructType", "GolfArrays")
+OutcomeStructType = _struct_type("OutcomeStructType", "OutcomeArrays")
 
 
 class StateStruct(structref.StructRefProxy):
