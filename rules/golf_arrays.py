@@ -197,6 +197,16 @@ class GolfLog(NamedTuple):
     overflow: np.ndarray
 
 
+def kernel_ready(a: Any, dtype: Any) -> np.ndarray:
+    """``a`` as a kernel takes it: C-contiguous, writeable, of ``dtype`` (one compiled
+    signature); an array that already is one is returned as it is (``np.require``'s checks
+    cost about a microsecond an array, paid on every field of every batched call)."""
+    if (type(a) is np.ndarray and a.dtype == dtype and a.flags.c_contiguous
+            and a.flags.writeable):
+        return a
+    return np.require(a, dtype, ["C", "W"])
+
+
 def golf_log(log) -> GolfLog:
     """The :class:`GolfLog` view of a SimResult-like object (C-contiguous, writeable, kernel
     dtypes: one compiled signature). An event array that needs another dtype is converted only
@@ -207,23 +217,21 @@ def golf_log(log) -> GolfLog:
     ov = getattr(log, "overflow", None)
     K = events_used(n_events, np.shape(log.ev_type)[1])
 
-    def arr(a, dtype):
-        return np.require(a, dtype, ["C", "W"])
-
     def events(a, dtype):  # an array the kernel can read as it is stays whole (no copy)
         a = np.asarray(a)
         if a.dtype == dtype and a.flags.c_contiguous and a.flags.writeable:
             return a
-        return arr(a[:, :K], dtype)
+        return kernel_ready(a[:, :K], dtype)
 
     return GolfLog(
         ev_type=events(log.ev_type, np.int64), ev_time=events(log.ev_time, np.float64),
         ev_i=events(log.ev_i, np.int64), ev_j=events(log.ev_j, np.int64),
         ev_state=events(log.ev_state, np.float64), ev_motion=events(log.ev_motion, np.int64),
-        n_events=arr(log.n_events, np.int64), rvw0=arr(log.rvw0, np.float64),
-        motion0=arr(log.motion0, np.int64), rvw=arr(log.rvw, np.float64),
-        pocket=arr(log.pocket, np.int64), t_end=arr(log.t_end, np.float64),
-        overflow=np.zeros(T, np.int64) if ov is None else arr(ov, np.int64))
+        n_events=kernel_ready(log.n_events, np.int64),
+        rvw0=kernel_ready(log.rvw0, np.float64), motion0=kernel_ready(log.motion0, np.int64),
+        rvw=kernel_ready(log.rvw, np.float64), pocket=kernel_ready(log.pocket, np.int64),
+        t_end=kernel_ready(log.t_end, np.float64),
+        overflow=np.zeros(T, np.int64) if ov is None else kernel_ready(ov, np.int64))
 
 
 class GolfInputs(NamedTuple):

@@ -42,6 +42,7 @@ from .golf_arrays import (
     empty_outcomes,
     empty_states,
     golf_log,
+    kernel_ready,
     plain_inputs,
 )
 from .golf_codes import (
@@ -84,8 +85,7 @@ _INPUT_TYPES = {f: a.dtype for f, a in zip(GolfInputs._fields,
 def _kernel_arrays(nt: Any, dtypes: dict) -> Any:
     """A NamedTuple of arrays as the kernels take it: C-contiguous, writeable, the expected
     dtypes (so there is one compiled signature, whoever built the arrays)."""
-    return type(nt)(*(np.require(a, dtypes[f], ["C", "W"])
-                      for f, a in zip(nt._fields, nt, strict=True)))
+    return type(nt)(*(kernel_ready(a, dtypes[f]) for f, a in zip(nt._fields, nt, strict=True)))
 
 
 def rules_vector(rules: Any) -> np.ndarray:
