@@ -197,14 +197,16 @@ class GolfLog(NamedTuple):
     overflow: np.ndarray
 
 
+def _is_kernel_ready(a: Any, dtype: Any) -> bool:
+    return (type(a) is np.ndarray and a.dtype == dtype and a.flags.c_contiguous
+            and a.flags.writeable)
+
+
 def kernel_ready(a: Any, dtype: Any) -> np.ndarray:
     """``a`` as a kernel takes it: C-contiguous, writeable, of ``dtype`` (one compiled
     signature); an array that already is one is returned as it is (``np.require``'s checks
     cost about a microsecond an array, paid on every field of every batched call)."""
-    if (type(a) is np.ndarray and a.dtype == dtype and a.flags.c_contiguous
-            and a.flags.writeable):
-        return a
-    return np.require(a, dtype, ["C", "W"])
+    return a if _is_kernel_ready(a, dtype) else np.require(a, dtype, ["C", "W"])
 
 
 def golf_log(log) -> GolfLog:
@@ -219,9 +221,7 @@ def golf_log(log) -> GolfLog:
 
     def events(a, dtype):  # an array the kernel can read as it is stays whole (no copy)
         a = np.asarray(a)
-        if a.dtype == dtype and a.flags.c_contiguous and a.flags.writeable:
-            return a
-        return kernel_ready(a[:, :K], dtype)
+        return a if _is_kernel_ready(a, dtype) else kernel_ready(a[:, :K], dtype)
 
     return GolfLog(
         ev_type=events(log.ev_type, np.int64), ev_time=events(log.ev_time, np.float64),
