@@ -143,7 +143,7 @@ def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: A
     kernel = play_serial if run_serially(T, numba.get_num_threads()) else play_kernel
     kernel(struct(_kernel_arrays(states.arrays(), _STATE_TYPES)), struct(golf_log(log)),
            struct(_kernel_arrays(inputs, _INPUT_TYPES)), geometry_struct(geo),
-           rules_vector(rules), np.require(prm, np.float64, ["C", "W"]), struct(out),
+           rules_vector(rules), kernel_ready(prm, np.float64), struct(out),
            struct(ns.arrays()))
     bad = np.flatnonzero(out.err != E_NONE)
     if len(bad):
