@@ -272,7 +272,8 @@ class GameState:
                 order=order, scores=scores,
                 to_play=None if to_play is None else req_int(to_play, f"{path}.to_play"),
                 balls=balls, pins=pins, ball_in_hand=ball_in_hand, finished=finished, lost=lost,
-                game_over=over, shot=req_int(data.get("shot", 0), f"{path}.shot", 0),
+                game_over=over, shot=_json_shot(data, path, scores, finished, lost, over,
+                                                ball_in_hand),
                 run_no_cushion=req_int(ddbu.get("run_no_cushion", 0),
                                        f"{path}.ddbu.run_no_cushion"),
                 rodt_streak=req_int(ddbu.get("rodt_streak", 0), f"{path}.ddbu.rodt_streak"),
@@ -290,6 +291,19 @@ class GameState:
                 f"{path}.ranking = {show(ranking)} contradicts the state (derived: "
                 f"{None if state.ranking is None else list(state.ranking)})")
         return state
+
+
+def _json_shot(data: Mapping, path: str, scores, finished, lost, over: bool,
+               ball_in_hand: str | None) -> int:
+    """``shot`` of a state's JSON form. Absent, it is 0 (the break is still to be played,
+    K-3) only for a new game: the red in hand behind the salvo line, nobody has scored,
+    finished or lost; any other state has had a shot, so 1 (the count matters only as break
+    or not)."""
+    if "shot" not in data:
+        new_game = (ball_in_hand == "salvo" and not any(scores) and not finished and not lost
+                    and not over)
+        return 0 if new_game else 1
+    return req_int(data["shot"], f"{path}.shot", 0)
 
 
 def _json_order(data: Mapping, path: str) -> tuple[int, ...]:

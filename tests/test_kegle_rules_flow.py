@@ -265,6 +265,27 @@ def test_K19_K3_unplayable_break_placement_next_player_breaks(game):
     assert s.scores == (0, 6, 6)
 
 
+def test_K19_K3_placement_foul_from_a_state_without_its_shot_count(game):
+    """A hand-written mid-game state that leaves out ``shot`` is not a break: the placement
+    foul hands the next player the red anywhere on the cloth (K-19), as with ``shot`` given.
+    Only a new game (red in hand behind the salvo line, nobody has scored) defaults to the
+    break."""
+    base = mid(2, scores=(10, 4), to_play=1).to_dict()
+    del base["shot"]
+    base["balls"]["red"] = None
+    for hand in ("salvo", "cloth"):
+        s = GameState.from_dict({**base, "ball_in_hand": hand})
+        assert s.shot == 1
+        out, s2 = game.placement_foul(s, (-0.53, 0.0))
+        assert out.fouls == ("K-19:placement",) and s2.scores == (16, 4)
+        assert s2.to_play == 0 and s2.ball_in_hand == "cloth"
+    assert GameState.from_dict({"players": 2}).shot == 0
+    # the flow itself: a mid-game hand anywhere on the cloth stays a mid-game hand, shot 0
+    s = GameState(**{**GameState.from_dict({**base, "ball_in_hand": "cloth"}).__dict__,
+                     "shot": 0})
+    assert game.placement_foul(s, (-0.53, 0.0))[1].ball_in_hand == "cloth"
+
+
 def test_K19_placement_check_and_physics_layout(game):
     s = game.batch([game.new_state(2)] * 3)
     place = np.array([[-0.53, 0.0], [-0.8, 0.2], [np.nan, np.nan]])
