@@ -31,6 +31,7 @@ from .golf_codes import (
     GOAL,
     K_DEFENCE,
     KIND_BITS,
+    LT,
     N_PICK_UNUSED,
     N_SPOTS_UNUSED,
     PICK,
@@ -141,7 +142,8 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
         valid_own = scored[s]
         winner = game_winner(s, left_after, n_into, removed, rtime)
         game_over = winner >= 0
-        turn_kept = not has and valid_own > 0 and not game_over  # G-1, G-9
+        # G-1, G-9; a penalised foul without LT (G-19) leaves a valid goal its turn
+        turn_kept = (not has or not (letters & LT)) and valid_own > 0 and not game_over
         # --- G-14: the defence-triangle duty, checked when the turn ends without a foul -------
         if attempt == 0 and not turn_kept and not game_over and not has and not duty_met:
             nf = _defence_foul(lg.t_end[t], st.duty[t], on0, fr, ft, fk, fnb, fb, fd)

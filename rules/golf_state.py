@@ -183,14 +183,20 @@ class GolfState:
         st.xy = xy
         st.phase = req_choice(obj.get("phase", "play"), f"{path}.phase", PHASES)
         st.to_move = req_choice(obj.get("to_move", 0), f"{path}.to_move", (0, 1))
-        st.kader = req_bool(obj.get("kader", False), f"{path}.kader")
+        # absent: on once a side is down to one ball (G-20), as the referee would have set it
+        st.kader = req_bool(obj["kader"], f"{path}.kader") if "kader" in obj else bool(
+            (st.balls_left == 1).any())
         tp = f"{path}.turn"
         turn = req_obj(obj.get("turn", {}), tp, ("strokes", "scored", "duty", "duty_met"))
         st.turn_strokes = req_int(turn.get("strokes", 0), f"{tp}.strokes", 0)
         st.turn_scored = req_bool(turn.get("scored", False), f"{tp}.scored")
         st.duty = np.zeros(N_BALLS, bool)
-        for k, bid in enumerate(req_list(turn.get("duty", []), f"{tp}.duty")):
-            st.duty[req_name(bid, f"{tp}.duty[{k}]", ids, "ball")] = True
+        if "duty" in turn:
+            for k, bid in enumerate(req_list(turn["duty"], f"{tp}.duty")):
+                st.duty[req_name(bid, f"{tp}.duty[{k}]", ids, "ball")] = True
+        elif st.turn_strokes == 0 and st.phase == "play":
+            # a turn that begins here: G-14 records the mover's balls in its defence triangles
+            st.duty = defence_duty(xy, st.to_move, geo)
         st.duty_met = req_bool(turn.get("duty_met", False), f"{tp}.duty_met")
         st.on_spot = np.zeros(N_BALLS, np.int64)
         for bid, k in req_obj(obj.get("on_spot", {}), f"{path}.on_spot").items():

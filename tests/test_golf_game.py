@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 from cuegym.rules import golfbillard as G
-from cuegym.rules.golfbillard import GolfRules, GolfState, LogBuilder, golf_geometry
+from cuegym.rules.golfbillard import (
+    GolfRules,
+    GolfState,
+    LogBuilder,
+    defence_duty,
+    golf_geometry,
+    score_stroke,
+)
 from cuegym.rules.golfbillard_game import (
     finish_game,
     new_match,
@@ -311,6 +318,29 @@ def test_state_json_round_trip_and_errors():
         GolfState.from_json({**j, "phase": "halftime"})
     with pytest.raises(ValueError, match="overlap"):
         GolfState.from_json({**j, "balls": {**j["balls"], "w3": [0.5, 0.01]}})
+
+
+def test_state_json_defaults_a_turn_that_begins_here():
+    """G-14 / G-20: a hand-written state without ``turn.duty`` (or without ``kader``) is read as
+    the start of its turn: the duty of the mover's balls in its defence triangles, and kader
+    play once a side is down to one ball; given values stand."""
+    balls = {"w1": (-0.8, 0.0), "w2": (-0.3, 0.2), "r1": (0.3, 0.25), "r2": (0.6, -0.2)}
+    j = GolfState.with_balls(balls, to_move=0).to_json()
+    del j["turn"], j["kader"]
+    st = GolfState.from_json(j)
+    assert st.to_json()["turn"]["duty"] == ["w1"] and not st.kader
+    assert st.duty.tolist() == defence_duty(st.xy, 0).tolist()
+    # the same position through the referee: w1 never left the triangle, G-14
+    log = LogBuilder(st.xy).strike("w2", (0.5, 0.0)).rest("w2", (0.0, 0.2), 1.0).build()
+    assert score_stroke(st, log, "w2").foul.rule == "G-14"
+    # given values stand: an explicit duty, a turn already under way (no duty known)
+    assert GolfState.from_json({**j, "turn": {"duty": []}}).to_json()["turn"]["duty"] == []
+    assert not GolfState.from_json({**j, "turn": {"strokes": 2}}).duty.any()
+    # side 1 has r1 only: kader play is on
+    one = {**j, "balls": {**j["balls"], "r2": None}}
+    assert GolfState.from_json(one).kader
+    with pytest.raises(ValueError, match="state.kader must be true"):
+        GolfState.from_json({**one, "kader": False})
 
 
 def test_rules_config_loads_and_rejects_unknown_keys():

@@ -589,6 +589,12 @@ def test_G19_jams():
 
     o = stroke(st, build, "w1", injected=[{"type": "jam", "ball": "w2", "goal": 1, "time": 0.5}])
     assert o.foul.rule == "G-19" and np.allclose(at(o, "w2"), SPOTS0[0]) and not o.turn_kept
+    assert o.consequences == frozenset({"SPOT"})
+    # G-19 names no LT: with a valid own goal in the same stroke the turn is kept (G-1 / G-19)
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).drop(0.6, "w1", 0), "w1",
+               injected=[{"type": "jam", "ball": "w2", "goal": 1, "time": 0.5}])
+    assert o.foul.rule == "G-19" and o.scored.tolist() == [1, 0] and o.turn_kept
+    assert np.allclose(at(o, "w2"), SPOTS0[0])
     o = stroke(st, build, "w1", injected=[{"type": "jam", "ball": "w1", "goal": 0, "time": 0.5}])
     assert o.foul is None and o.scored.tolist() == [1, 0] and o.turn_kept  # valid goal
     o = stroke(st, build, "w1", injected=[{"type": "jam", "ball": "w1", "where": "cap_cushion"}])

@@ -442,10 +442,11 @@ def test_golf_missing_keys_and_state_consistency():
     state = inp["state"]
     gone = {**state, "balls": {**state["balls"], "r1": None, "r2": None, "r3": None}}
     refused(lambda s: GolfState.from_json(s), gone, "state.balls: side 1 has no ball left")
-    # G-20: one ball left means kader play
+    # G-20: one ball left means kader play (left out, it is derived; false contradicts it)
     one = {**state, "balls": {**state["balls"], "r1": None, "r2": None}}
-    refused(lambda s: GolfState.from_json(s), one, "state.kader must be true")
+    refused(lambda s: GolfState.from_json(s), {**one, "kader": False}, "state.kader must be true")
     assert GolfState.from_json({**one, "kader": True}).kader
+    assert GolfState.from_json({k: v for k, v in one.items() if k != "kader"}).kader
     # a finished match has its winner; more games won than played is refused
     over = {**state, "phase": "over", "match": {"games_won": [2, 0], "game": 1, "winner": 0},
             "winner": 0}

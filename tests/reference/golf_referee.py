@@ -118,7 +118,7 @@ CONSEQUENCES: dict[str, frozenset[str]] = {
     "G-15": frozenset({"LT", "SPOT"}),
     "G-16": frozenset({"LT", "SPOT"}),
     "G-17": frozenset({"LT", "GOAL", "CS"}),
-    "G-19": frozenset({"LT", "SPOT"}),
+    "G-19": frozenset({"SPOT"}),  # the only foul without LT: the spec names none
     "G-21": frozenset({"LT", "CS"}),
 }
 
@@ -1968,7 +1968,7 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
         winner = int(np.flatnonzero(empty)[0])
     game_over = winner >= 0
 
-    turn_kept = foul is None and valid_own > 0 and not game_over  # G-1, G-9
+    turn_kept = "LT" not in letters and valid_own > 0 and not game_over  # G-1, G-9, G-19
     # --- G-14: the defence-triangle duty, checked when the turn ends without another foul -----
     if check_duty and not turn_kept and not game_over and foul is None and not duty_met:
         duty = tuple(int(b) for b in np.flatnonzero(st.duty & on0))
