@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.configs import load_params
-from cuegym.physics.constants import POCKETED
+from cuegym.physics.constants import POCKETED, STATIONARY
 from cuegym.rules.inputs import MATCH_TOL, MAX_PLAYERS, check_layout, req_int
 from cuegym.rules.keglebillard import (
     BALL_IDS,
@@ -386,8 +386,15 @@ class Kegle:
         return out, new
 
     def _check_start(self, states: KegleStates, lg: Any) -> None:
-        """The log must start from the state: same whites, pins, and red unless in hand."""
+        """The log must start from the state: same whites, pins, and red unless in hand; the
+        whites at rest (K-2: the cue ball is always the red)."""
         present0 = lg.motion0 != POCKETED
+        struck = present0 & (lg.motion0 != STATIONARY)
+        struck[:, RED] = False
+        if struck.any():
+            t, b = np.argwhere(struck)[0]
+            raise ValueError(f"the log has the {BALL_IDS[b]} ball moving at the start: the cue "
+                             "ball is always the red (K-2); a white is never struck")
         on = ~np.isnan(states.xy[:, :, 0])
         check = np.ones_like(on)
         check[:, RED] = states.hand == HAND_NONE

@@ -158,6 +158,15 @@ def test_K18_waiting_for_in_the_state_json(game):
         mid(balls={"white": None, "spotted": None}, wait_spots=(0, 0))
 
 
+def test_K2_a_log_that_strikes_a_white_is_refused(game):
+    """K-2: the cue ball is always the red; a log with a white moving at t = 0 is no shot of
+    this game (lag logs, K-24, go through judge_lag)."""
+    for struck in (("white",), ("red", "spotted")):
+        with pytest.raises(ValueError, match=r"moving at the start.*\(K-2\)"):
+            play(game, mid(), HIT, struck=struck)
+    play(game, mid(), HIT)  # the red struck: fine
+
+
 def test_K18_log_must_match_waiting_white(game):
     s = mid(balls={"white": None})
     with pytest.raises(ValueError, match="white"):
