@@ -100,6 +100,17 @@ def test_G6_G7_own_and_opponent_goal_in_one_stroke_keeps_the_turn():
     assert o.scored.tolist() == [1, 1] and o.turn_kept
 
 
+def test_G6a_goal_off_a_goal_caps_rubber_is_valid():
+    """G-6a: a ball that comes off a goal cap's rubber and drops into the attack goal scores."""
+    st = state()
+    k = ZS.goal_caps[0][0]
+    cap = GEO.caps[k]
+    o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0))
+                              .post(0.4, "w1", int(k), (cap[0] - 0.04, cap[1]))
+                              .drop(0.7, "w1", 0)), "w1")
+    assert o.foul is None and o.scored.tolist() == [1, 0] and o.turn_kept
+
+
 def test_G6a_ball_falling_after_rest_is_no_goal():
     st = state()
     o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.84, 0.0), 1.0), "w1",

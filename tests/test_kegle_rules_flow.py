@@ -387,6 +387,15 @@ def test_K22_skaeve_from_the_opponent_finishes_even_K13(game):
     assert out.penalty == 0 and s.game_over and s.ranking == (0, 1)
 
 
+def test_K22_placement_foul_skaeve_to_70_finishes(game):
+    # K-19's 6 skæve take the opponent from 64 to 70: with two players that ends the game
+    s = mid(2, scores=(30, 64), to_play=0, shot=9)
+    s = GameState(**{**s.__dict__, "balls": (None, *s.balls[1:]), "ball_in_hand": "cloth"})
+    out, s2 = game.placement_foul(s, (-0.53, 0.0))
+    assert out.fouls == ("K-19:placement",) and s2.scores == (30, 70)
+    assert s2.game_over and s2.ranking == (1, 0)
+
+
 def test_K22_shooter_over_70_by_own_foul_does_not_finish(game):
     # the opponent receives skæve but stays under 70; the shooter (at 75) fouled: plays on
     out, s = play(game, mid(2, scores=(75, 40)), K11)
