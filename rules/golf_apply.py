@@ -130,7 +130,8 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
         kept_on_spot(st.on_spot[t], before, xy, on_spot)
         # --- G-30: place the balls one at a time, the cue ball first ---------------------------
         n_order = spot_order(c, to_spot, order)
-        n_sp, used, err, ev, eb = place_on_spots(order, n_order, xy, ga, int(rp[R_SPOT]),
+        # the shooter is the offender: its spots, for an opponent's ball too (G-19)
+        n_sp, used, err, ev, eb = place_on_spots(order, n_order, s, xy, ga, int(rp[R_SPOT]),
                                                  inp.spot_n[t], inp.spot_choice[t], g26, allowed,
                                                  inp.draws[t, 1:], out.spot_ball[t],
                                                  out.spot_k[t], on_spot)
@@ -331,10 +332,11 @@ def _cue_on_spot(s, c, foul_in_kader, on_spot0, fouled0, removed, to_spot, xy, f
     """G-26: in kader play, a foul stroke (``foul_in_kader``) whose cue ball c lay on a penalty
     spot (``on_spot0`` (N_BALLS,) spot 1..5 or 0 before the stroke) marks that spot fouled for
     side s (``fouled`` (2, 5), from ``fouled0``); the cue ball, unless scored, goes to a penalty
-    spot, one of its side's spots not fouled (``allowed`` (5,)). Returns that ball, -1 if none."""
+    spot, one of its side's spots not fouled (``allowed`` (5,)). Returns that ball, -1 if none.
+    Only side s's own cue ball: an opponent's ball struck by a G-18 foul is not s's spot."""
     fouled[:] = fouled0
     g26 = -1
-    if foul_in_kader and on_spot0[c] > 0:
+    if foul_in_kader and on_spot0[c] > 0 and c // BALLS_PER_SIDE == s:
         fouled[s, on_spot0[c] - 1] = True
         if not removed[c]:
             g26 = c

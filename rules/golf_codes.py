@@ -47,7 +47,8 @@ CONSEQUENCES: dict[str, frozenset[str]] = {
 
 #: G-18 behavioural fouls (seed: Fehler, Zielen, Berührung, Reihenfolge, Dauer, Beratung):
 #: kind -> (consequences outside kader play, consequences in kader play, G-25).
-#: ``consultation`` has no penalty in the seed; we read it as LT.
+#: ``consultation`` has no penalty in the seed, so none here (no letters: a foul whose
+#: stroke still scores validly keeps the turn, as G-19).
 BEHAVIOURAL: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     k: (frozenset(a.split()), frozenset(b.split()))
     for k, (a, b) in {
@@ -65,7 +66,7 @@ BEHAVIOURAL: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         "out_of_turn": ("LT RA", "LT RA CS"),
         "wrong_opener": ("LT CS", "LT CS"),
         "time": ("LT", "LT PICK"),
-        "consultation": ("LT", "LT"),
+        "consultation": ("", ""),
     }.items()
 }
 

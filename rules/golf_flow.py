@@ -261,7 +261,7 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     if not replaced:
         lift_balls(xy, removed, in_ts)
         on_spot = np.zeros(N_BALLS, np.int64)
-        n_sp, used, err, ev, eb = place_on_spots(to_spot, n_ts, xy, ga, int(rp[R_SPOT]),
+        n_sp, used, err, ev, eb = place_on_spots(to_spot, n_ts, -1, xy, ga, int(rp[R_SPOT]),
                                                  inp.spot_n[t], inp.spot_choice[t], -1,
                                                  np.zeros(5, np.bool_), inp.draws[t, 1:],
                                                  out.spot_ball[t], out.spot_k[t], on_spot)

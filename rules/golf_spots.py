@@ -174,8 +174,9 @@ def _candidates(stage, i, j, tx, ty, discs, lines, out):
 
 
 @nb.njit(cache=True)
-def choose_spot(ball, xy, ga, policy, choice, allowed, has_allowed, u):
-    """Where one penalised ball goes (G-30), for an offender of the ball's side.
+def choose_spot(ball, side, xy, ga, policy, choice, allowed, has_allowed, u):
+    """Where one penalised ball goes (G-30), on the penalty spots of the offender ``side``
+    (G-27..G-29 measure them toward the offender's attack goal).
 
     The opponent chooses a free spot among 1-3; if none is free, 4, then 5; if all are
     blocked, the free point nearest spot 3 (spot 0). With ``has_allowed`` (G-26) the first free
@@ -189,7 +190,6 @@ def choose_spot(ball, xy, ga, policy, choice, allowed, has_allowed, u):
     Returns:
         (spot 0..5, x, y, error code, error value).
     """
-    side = ball // BALLS_PER_SIDE
     free = np.zeros(5, np.bool_)
     for k in range(5):
         free[k] = spot_free(ga.spots[side, k, 0], ga.spots[side, k, 1], xy, ga.R)
@@ -308,16 +308,17 @@ def moved_balls(n, ev_type, ev_i, ev_j, rvw0, before, final, gone, out):
 
 
 @nb.njit(cache=True)
-def place_on_spots(order, n_order, xy, ga, policy, spot_n, spot_choice, g26, allowed, u, out_b,
-                   out_k, on_spot):
-    """Put balls ``order[:n_order]`` on penalty spots one at a time, in that order (G-30, G-26).
+def place_on_spots(order, n_order, offender, xy, ga, policy, spot_n, spot_choice, g26, allowed,
+                   u, out_b, out_k, on_spot):
+    """Put balls ``order[:n_order]`` on penalty spots one at a time, in that order (G-30, G-26),
+    the spots of side ``offender`` (-1: of each ball's own side, as in the opening).
 
     ``xy`` is updated in place (the balls must be NaN there). With the ``agent`` policy (2) the
     opponent's choices ``spot_choice[:spot_n]`` (``spot_n`` -1: none given) are consumed in
     placing order, one where the opponent has a choice (a free spot among 1-3); ball ``g26``
     goes to its first free ``allowed`` spot without a choice when one is free. ``u``: uniform
     draws for the ``random`` policy (one per placed ball). Writes (ball, spot) to out_b / out_k
-    and the spot to ``on_spot``.
+    and the spot to ``on_spot`` (0 for a ball on the other side's spots: none of its own, G-26).
 
     Returns:
         (balls placed, choices used, error code, error value, error ball).
@@ -325,7 +326,7 @@ def place_on_spots(order, n_order, xy, ga, policy, spot_n, spot_choice, g26, all
     used = 0
     for i in range(n_order):
         b = order[i]
-        side = b // BALLS_PER_SIDE
+        side = b // BALLS_PER_SIDE if offender < 0 else offender
         use_allowed = False
         if b == g26:
             for k in range(5):
@@ -334,7 +335,7 @@ def place_on_spots(order, n_order, xy, ga, policy, spot_n, spot_choice, g26, all
                     use_allowed = True
         ch = -1
         if use_allowed:
-            k, px, py, err, ev = choose_spot(b, xy, ga, 0, -1, allowed, True, 0.0)
+            k, px, py, err, ev = choose_spot(b, side, xy, ga, 0, -1, allowed, True, 0.0)
         else:
             if policy == 2:
                 any3 = False
@@ -348,7 +349,7 @@ def place_on_spots(order, n_order, xy, ga, policy, spot_n, spot_choice, g26, all
                         return i, used, E_SPOTS_RAN_OUT, 0, b
                     ch = spot_choice[used]
                     used += 1
-            k, px, py, err, ev = choose_spot(b, xy, ga, policy, ch, allowed, False,
+            k, px, py, err, ev = choose_spot(b, side, xy, ga, policy, ch, allowed, False,
                                              u[i % u.shape[0]])
         if err != E_NONE:
             return i, used, err, ev, b
@@ -356,5 +357,5 @@ def place_on_spots(order, n_order, xy, ga, policy, spot_n, spot_choice, g26, all
         xy[b, 1] = py
         out_b[i] = b
         out_k[i] = k
-        on_spot[b] = k
+        on_spot[b] = k if side == b // BALLS_PER_SIDE else 0
     return n_order, used, E_NONE, 0, -1

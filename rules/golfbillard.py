@@ -63,7 +63,7 @@ from cuegym.physics.constants import (
     ROLLING,
     STATIONARY,
 )
-from cuegym.rules.inputs import RefereeInputError
+from cuegym.rules.inputs import RefereeInputError, req_choice
 
 from .golf_arrays import BALLS_PER_SIDE, N_BALLS, N_SIDES, SIDE_OF
 from .golf_codes import (
@@ -340,18 +340,21 @@ def toward_goal_cap(p: np.ndarray, d: np.ndarray, goal: int, geo: GolfGeometry) 
 
 def choose_spot(ball: int, xy: np.ndarray, geo: GolfGeometry, policy: str,
                 rng: np.random.Generator | None = None, choice: Any = None,
-                allowed: Sequence[int] | None = None) -> tuple[int, np.ndarray]:
-    """Where one penalised ball goes (G-30), for an offender of the ball's side (the referee's
-    kernel :func:`cuegym.rules.golf_spots.choose_spot`).
+                allowed: Sequence[int] | None = None, offender: int | None = None
+                ) -> tuple[int, np.ndarray]:
+    """Where one penalised ball goes (G-30), on the penalty spots of the ``offender`` side
+    (default: the ball's own side; G-27..G-29 measure them toward the offender's attack goal)
+    (the referee's kernel :func:`cuegym.rules.golf_spots.choose_spot`).
 
     The opponent chooses a free spot among 1-3; if none is free, 4, then 5; if all are blocked,
     the free point nearest spot 3 (returned as spot 0). ``allowed`` (G-26) restricts the order to
     those spots (first free wins); if none of them is free the normal choice applies.
 
     Args:
-        ball: the ball to place (its side gives the spot orientation, G-27..G-29).
+        ball: the ball to place.
         xy: (10, 2) current positions, the ball itself already lifted (NaN).
         policy: ``first_free``, ``random`` (``rng`` draws) or ``agent`` (``choice``: a spot).
+        offender: side 0 or 1 whose foul sends the ball there (its spots); None: the ball's.
 
     Returns:
         (spot number 0..5, centre [m]).
@@ -370,7 +373,9 @@ def choose_spot(ball: int, xy: np.ndarray, geo: GolfGeometry, policy: str,
     for k in allowed or ():
         mask[int(k) - 1] = True
     u = float(rng.random()) if policy == "random" else 0.0
-    k, x, y, err, _ = kernel(ball_index(ball, geo), np.ascontiguousarray(xy, np.float64),
+    b = ball_index(ball, geo)
+    side = int(SIDE_OF[b]) if offender is None else req_choice(offender, "offender", (0, 1))
+    k, x, y, err, _ = kernel(b, side, np.ascontiguousarray(xy, np.float64),
                              geometry_struct(geo), SPOT_POLICIES.index(policy),
                              -1 if choice is None else int(choice), mask, allowed is not None, u)
     if err:

@@ -16,7 +16,6 @@ from golf_strokes import (
     IN_DEF,
     KADER,
     SPOTS0,
-    SPOTS1,
     ZS,
     R,
     at,
@@ -552,7 +551,7 @@ def test_G18_G25_behavioural_fouls_carry_the_seeds_consequences(kind):
                    injected=[{"type": "foul", "kind": kind, "ball": touched}])
         assert o.foul.rule == "G-18" and o.foul.kind == kind and o.kader == kader
         assert o.consequences == BEHAVIOURAL[kind][int(kader)]
-        assert "LT" in o.consequences and not o.turn_kept
+        assert ("LT" in o.consequences) == (kind != "consultation") and not o.turn_kept
         if "RA" in o.consequences:
             assert at(o, "w1").tolist() == list(balls["w1"]) or idx("w1") in dict(o.spotted)
         if "CS" in o.consequences:
@@ -561,6 +560,15 @@ def test_G18_G25_behavioural_fouls_carry_the_seeds_consequences(kind):
             assert o.into_goal == [idx("r1")] and o.scored[1] == 1
         if "SPOT" in o.consequences:
             assert idx(touched) in dict(o.spotted)
+
+
+def test_G18_consultation_has_no_consequence():
+    """The seed names no penalty for consultation: the foul is recorded, nothing else happens,
+    so a stroke that validly scores keeps the turn (G-1)."""
+    o = stroke(state(), lambda b: b.strike("w1", (1.0, 0.0)).drop(0.6, "w1", 0), "w1",
+               injected=[{"type": "foul", "kind": "consultation"}])
+    assert o.foul.rule == "G-18" and o.consequences == frozenset()
+    assert o.scored.tolist() == [1, 0] and o.turn_kept and not o.spotted
 
 
 def test_G25_opponent_picks_an_offender_ball_in_kader_play():
@@ -611,10 +619,11 @@ def test_G19_jams():
     o = stroke(st, build, "w1", injected=[{"type": "jam", "ball": "w1", "where": "cap_cushion"}])
     assert o.foul is None and any("freed" in n for n in o.notes)
     # "a ball" between the caps of the shooter's defence goal: an opponent's ball too goes to a
-    # penalty spot (of its side), it does not score
+    # penalty spot, the offender's (G-27: measured toward the offender's attack goal); it does
+    # not score, and it lies on none of its own side's spots (G-26)
     o = stroke(st, build, "w1", injected=[{"type": "jam", "ball": "r1", "goal": 1, "time": 0.5}])
     assert o.foul.rule == "G-19" and o.scored.tolist() == [0, 0] and not o.turn_kept
-    assert np.allclose(at(o, "r1"), SPOTS1[0])
+    assert np.allclose(at(o, "r1"), SPOTS0[0]) and o.on_spot[idx("r1")] == 0
     # an opponent's ball between the caps of the shooter's attack goal counts as its drop (G-7)
     o = stroke(st, build, "w1", injected=[{"type": "jam", "ball": "r2", "goal": 0, "time": 0.5}])
     assert o.foul is None and o.scored.tolist() == [0, 1] and not o.turn_kept  # G-9

@@ -11,6 +11,7 @@ from golf_strokes import (
     GEO,
     KADER,
     SPOTS0,
+    SPOTS1,
     R,
     at,
     duty_state,
@@ -122,6 +123,20 @@ def test_G26_foul_stroke_from_a_penalty_spot_moves_to_the_next_unused_spot():
     assert o.spotted == [(idx("w1"), 3)] and o.fouled_spots[0, :3].tolist() == [True, True, False]
     o = stroke(spot_state(fouled=(1, 2, 3, 4), spot=5), own_ball_foul, "w1")
     assert o.spotted == [(idx("w1"), 1)]  # every spot used: G-30 (first free)
+
+
+def test_G26_only_the_offenders_own_cue_ball():
+    """G-26 moves the offender's ball off its spot; an opponent's ball played from its own
+    penalty spot (a G-18 foul, LT RA PICK in kader play) is put back by RA and stays there,
+    and no spot of either side is marked."""
+    st = state({"w1": (0.3, 0.3), "w2": (0.3, -0.3), "r1": tuple(SPOTS1[2]), "r2": (-0.5, -0.2)},
+               kader=True)
+    st.on_spot[idx("r1")] = 3
+    st.fouled_spots[1, 0] = True
+    o = stroke(st, lambda b: b.strike("r1", (-0.3, 0.0)).rest("r1", (-0.3, 0.0), 1.0), "r1")
+    assert o.foul.rule == "G-18" and o.foul.kind == "played_opponent_ball"
+    assert np.allclose(at(o, "r1"), SPOTS1[2]) and o.on_spot[idx("r1")] == 3
+    assert o.fouled_spots.tolist() == st.fouled_spots.tolist()
 
 
 def test_G26_not_outside_kader_play():

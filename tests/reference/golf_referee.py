@@ -124,7 +124,8 @@ CONSEQUENCES: dict[str, frozenset[str]] = {
 
 #: G-18 behavioural fouls (seed: Fehler, Zielen, Berührung, Reihenfolge, Dauer, Beratung):
 #: kind -> (consequences outside kader play, consequences in kader play, G-25).
-#: ``consultation`` has no penalty in the seed; we read it as LT.
+#: ``consultation`` has no penalty in the seed, so none here (no letters: a foul whose
+#: stroke still scores validly keeps the turn, as G-19).
 BEHAVIOURAL: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     k: (frozenset(a.split()), frozenset(b.split()))
     for k, (a, b) in {
@@ -142,7 +143,7 @@ BEHAVIOURAL: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         "out_of_turn": ("LT RA", "LT RA CS"),
         "wrong_opener": ("LT CS", "LT CS"),
         "time": ("LT", "LT PICK"),
-        "consultation": ("LT", "LT"),
+        "consultation": ("", ""),
     }.items()
 }
 
@@ -1228,8 +1229,10 @@ def nearest_free_point(target: np.ndarray, xy: np.ndarray, geo: GolfGeometry) ->
 
 def choose_spot(ball: int, xy: np.ndarray, geo: GolfGeometry, policy: str,
                 rng: np.random.Generator, choice: Any = None,
-                allowed: Sequence[int] | None = None) -> tuple[int, np.ndarray]:
-    """Where one penalised ball goes (G-30), for an offender of the ball's side.
+                allowed: Sequence[int] | None = None, side: int | None = None
+                ) -> tuple[int, np.ndarray]:
+    """Where one penalised ball goes (G-30), on the spots of the offender ``side`` (None: the
+    ball's own side).
 
     The opponent chooses a free spot among 1-3; if none is free, 4, then 5; if all are blocked,
     the free point nearest spot 3 (returned as spot 0). ``allowed`` (G-26) restricts the order to
@@ -1244,7 +1247,7 @@ def choose_spot(ball: int, xy: np.ndarray, geo: GolfGeometry, policy: str,
     Returns:
         (spot number 0..5, centre [m]).
     """
-    spots = geo.zones.penalty_spots[SIDE_OF[ball]]
+    spots = geo.zones.penalty_spots[SIDE_OF[ball] if side is None else side]
     free = [k for k in range(1, 6) if _spot_free(spots[k - 1], xy, geo)]
     if allowed is not None:
         for k in allowed:
@@ -1270,9 +1273,10 @@ def choose_spot(ball: int, xy: np.ndarray, geo: GolfGeometry, policy: str,
 
 def place_on_spots(balls: Sequence[int], xy: np.ndarray, geo: GolfGeometry, rules: GolfRules,
                    rng: np.random.Generator, spots: Any = None,
-                   allowed: dict[int, list[int]] | None = None
+                   allowed: dict[int, list[int]] | None = None, offender: int | None = None
                    ) -> tuple[list[tuple[int, int]], list]:
-    """Put ``balls`` on penalty spots one at a time, in that order (G-30, G-26).
+    """Put ``balls`` on penalty spots one at a time, in that order (G-30, G-26), the spots of
+    side ``offender`` (None: each ball's own side).
 
     Args:
         balls: the balls to place; ``xy`` (10, 2) is updated in place (they must be NaN there).
@@ -1288,11 +1292,12 @@ def place_on_spots(balls: Sequence[int], xy: np.ndarray, geo: GolfGeometry, rule
     pending = list(spots) if isinstance(spots, (list, tuple)) else None
     spotted = []
     for b in balls:
-        own = geo.zones.penalty_spots[SIDE_OF[b]]
+        side = SIDE_OF[b] if offender is None else offender
+        own = geo.zones.penalty_spots[side]
         allow = (allowed or {}).get(b)
         ch = None
         if allow is not None and any(_spot_free(own[k - 1], xy, geo) for k in allow):
-            k, p = choose_spot(b, xy, geo, "first_free", rng, None, allow)
+            k, p = choose_spot(b, xy, geo, "first_free", rng, None, allow, side)
         else:
             if rules.spot_policy == "agent" and any(_spot_free(own[k - 1], xy, geo)
                                                     for k in (1, 2, 3)):
@@ -1306,7 +1311,7 @@ def place_on_spots(balls: Sequence[int], xy: np.ndarray, geo: GolfGeometry, rule
                 else:
                     raise ValueError(f"spot_policy 'agent' needs choices['spots'] (a list of "
                                      f"spot numbers or a callable), got {spots!r}")
-            k, p = choose_spot(b, xy, geo, rules.spot_policy, rng, ch)
+            k, p = choose_spot(b, xy, geo, rules.spot_policy, rng, ch, None, side)
         xy[b] = p
         spotted.append((int(b), int(k)))
     return spotted, pending or []
@@ -1931,7 +1936,7 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
     # --- G-26: in kader play, a foul stroke with the cue ball lying on a penalty spot ---------
     fouled = st.fouled_spots.copy()
     g26_ball = None
-    if kader and foul is not None and st.on_spot[c] > 0:
+    if kader and foul is not None and st.on_spot[c] > 0 and SIDE_OF[c] == s:
         fouled[s, st.on_spot[c] - 1] = True
         if c not in removed:
             g26_ball = c
@@ -1945,9 +1950,10 @@ def _apply(st: GolfState, tl: TableLog, c: int, kader: bool, fouls: list[Foul], 
     if g26_ball is not None:
         allowed[g26_ball] = [k for k in range(1, 6) if not fouled[SIDE_OF[g26_ball], k - 1]]
     order = sorted(dict.fromkeys(to_spot), key=lambda b: (b != c, b))
-    spotted, unused = place_on_spots(order, xy, geo, rules, rng, choices.get("spots"), allowed)
+    spotted, unused = place_on_spots(order, xy, geo, rules, rng, choices.get("spots"), allowed,
+                                     offender=s)
     for b, k in spotted:
-        on_spot[b] = k
+        on_spot[b] = k if SIDE_OF[b] == s else 0  # another side's spot is none of its own
     on_spot[np.isnan(xy[:, 0])] = 0
 
     scored = np.zeros(N_SIDES, np.int64)
