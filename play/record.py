@@ -79,15 +79,17 @@ def _check_record(rec: Any) -> None:
     meta, seats and noise of the right types (a replay must not fail later on them)."""
     if not isinstance(rec, Mapping):
         raise PlayError(f"a game record must be a JSON object, got {type(rec).__name__}")
-    if rec.get("format") != FORMAT or rec.get("version") != VERSION:
+    if rec.get("format") != FORMAT or rec.get("version") != VERSION \
+            or isinstance(rec.get("version"), bool):
         raise PlayError(f"not a cuegym game record (format {rec.get('format')!r}, version "
                         f"{rec.get('version')!r}; expected {FORMAT!r}, {VERSION})")
     for key in ("game", "seats", "start", "shots"):
         if key not in rec:
             raise PlayError(f"the record lacks {key!r}")
+    session.check_plain_json(rec, "record")
     try:
         json.dumps(rec, allow_nan=False)
-    except (ValueError, RecursionError):
+    except ValueError:
         raise PlayError("bad record: it holds NaN or Infinity, which JSON does not allow") \
             from None
     if rec.get("meta") is not None and not isinstance(rec["meta"], Mapping):
@@ -114,7 +116,7 @@ def _replay_game(rec: Mapping, name: str) -> tuple[LiveGame, Any]:
              for s in rec["seats"]] if isinstance(rec["seats"], list) else rec["seats"]
     try:
         g = LiveGame(rec["game"], rec.get("options") or {}, seats, "none", seed=0,
-                     replay_of={"source": name, **dict(rec.get("meta") or {})})
+                     replay_of={**dict(rec.get("meta") or {}), "source": name})
         g.noise_name = str(rec.get("noise", "none"))  # as recorded (a replay draws none)
         for k, s in enumerate(g.seats):  # the agents as recorded (files may be gone)
             s.agent = rec["seats"][k].get("agent")
@@ -186,6 +188,7 @@ def list_records(directory: str | Path) -> list[dict]:
                      "seats": [s.get("name") for s in rec.get("seats", [])],
                      "shots": len(rec.get("shots", [])), "over": _over(rec),
                      "meta": rec.get("meta") or {}}
+            session.check_plain_json(entry, p.name)  # PlayError is a ValueError
             json.dumps(entry, allow_nan=False)
         except (OSError, ValueError, RecursionError, TypeError, AttributeError):
             continue  # not a readable record: opening it says why

@@ -157,6 +157,7 @@ def parse_object(raw: bytes, allowed: frozenset[str]) -> dict:
         raise PlayError("malformed JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise PlayError(f"the request body must be a JSON object, got {type(data).__name__}")
+    session.check_plain_json(data, "body")
     extra = sorted(set(data) - allowed)
     if extra:
         raise PlayError(f"unknown key(s) {extra}; allowed: {sorted(allowed)}")
@@ -171,7 +172,14 @@ def json_body(*allowed: str) -> params.Depends:
     keys = frozenset(allowed)
 
     async def body(request: Request) -> dict:
-        return parse_object(await read_body(request), keys)
+        raw = await read_body(request)
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if raw and kind != "application/json":
+            # a browser sends text/plain or form bodies from any web page without asking this
+            # server (no CORS preflight): such a page must not start games or load models
+            raise PlayError(f"send the request body as JSON (Content-Type: application/json), "
+                            f"got Content-Type {kind or 'none'!r}")
+        return parse_object(raw, keys)
 
     return Depends(body)
 

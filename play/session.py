@@ -41,6 +41,34 @@ class PlayError(ValueError):
     """A move or request the game cannot take; the message says why (HTTP 4xx)."""
 
 
+#: How deep a request body or a game record may nest. The responses echo parts of them
+#: (seat names, a record's meta) and are serialised by pydantic, whose depth limit is far
+#: below what Python's JSON parser accepts; the app's own JSON nests a few levels.
+MAX_JSON_DEPTH = 32
+
+
+def check_plain_json(value: Any, where: str, depth: int = 0) -> None:
+    """PlayError unless every string of ``value`` (keys too) is text that UTF-8 can encode
+    (JSON's ``\\ud800`` escape gives a lone surrogate, which it cannot) and it nests at most
+    :data:`MAX_JSON_DEPTH` deep: what was taken in can always be sent back."""
+    if depth > MAX_JSON_DEPTH:
+        shown = where if len(where) <= 60 else where[:57] + "..."
+        raise PlayError(f"{shown} nests more than {MAX_JSON_DEPTH} levels deep")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise PlayError(f"{where} = {value[:40]!r} is not text: it holds the lone UTF-16 "
+                            f"surrogate {value[e.start]!r}") from None
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            check_plain_json(k, f"{where} key", depth + 1)
+            check_plain_json(v, f"{where}.{k}", depth + 1)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            check_plain_json(v, f"{where}[{i}]", depth + 1)
+
+
 # ---------------------------------------------------------------------------------------------
 # Strikes
 # ---------------------------------------------------------------------------------------------

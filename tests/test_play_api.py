@@ -99,11 +99,56 @@ def test_new_game_refuses_bad_requests(client, body, needle):
     assert needle in r.json()["detail"]
 
 
+def test_a_body_must_be_sent_as_json(client):
+    """A page on another site can POST text/plain or form bodies here without a CORS
+    preflight: they are refused, and no game starts."""
+    body = json.dumps({"game": "keglebillard", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    for kind in ("text/plain", "application/x-www-form-urlencoded", None):
+        headers = {} if kind is None else {"Content-Type": kind}
+        r = client.post("/api/games", content=body, headers=headers)
+        assert r.status_code == 400 and "Content-Type: application/json" in r.json()["detail"]
+    assert client.post("/api/games", content=body, headers={
+        "Content-Type": "application/json; charset=utf-8"}).status_code == 200
+
+
 def test_malformed_json_and_non_objects(client):
     for raw in (b"{not json", b"[1, 2]", b"\xff\xfe"):
         r = client.post("/api/games", content=raw, headers={"Content-Type": "application/json"})
         assert r.status_code == 400
         assert "JSON" in r.json()["detail"]
+
+
+def test_text_that_cannot_be_sent_back_is_refused_and_nothing_is_kept(client, tmp_path):
+    """A lone surrogate (JSON's \\ud800 escape) or a value nested too deep is refused before
+    it is kept: the saved records and every later response stay readable."""
+    deep = json.loads("[" * 40 + "]" * 40)
+
+    def post(url, body):  # json.dumps escapes the surrogate as JSON allows
+        return client.post(url, content=json.dumps(body),
+                           headers={"Content-Type": "application/json"})
+
+    for body, needle in (
+            ({"game": "keglebillard", "seats": [{"kind": "human", "name": "\ud800"},
+                                                {"kind": "human"}]},
+             "body.seats[0].name = '\\ud800' is not text"),
+            ({"game": "keglebillard", "x\udfff": 1}, "body key"),
+            ({"game": deep}, "body.game[0][0]")):
+        r = post("/api/games", body)
+        assert r.status_code == 400 and needle in r.json()["detail"], r.text
+    assert client.get("/api/records").json() == []
+    # the same through an uploaded record's meta: refused, no replay kept
+    v = new_game(client)
+    rec = client.get(f"/api/games/{v['id']}/record").json()
+    for meta, needle in (({"who": "\ud800"}, "record.meta.who"),
+                         ({"n": deep}, "nests more than 32")):
+        r = post("/api/replays", {"record": {**rec, "meta": meta}})
+        assert r.status_code == 400 and needle in r.json()["detail"], r.text
+    # a record file of that kind on disk is left out of the list, which stays readable
+    listed = client.get("/api/records").json()
+    (tmp_path / "games" / "deep.json").write_text(json.dumps({**rec, "meta": {"n": deep}}))
+    (tmp_path / "games" / "odd.json").write_text(json.dumps({**rec, "meta": {"w": "\ud800"}}))
+    r = client.get("/api/records")
+    assert r.status_code == 200 and r.json() == listed
 
 
 def test_unknown_game_id_everywhere(client):
@@ -264,6 +309,7 @@ def test_replay_refuses_bad_records(client):
     for body, code, needle in (
             ({"record": tampered}, 400, "re-simulates to a different outcome"),
             ({"record": {**rec, "format": "pgn"}}, 400, "not a cuegym game record"),
+            ({"record": {**rec, "version": True}}, 400, "not a cuegym game record"),
             ({"record": [1, 2]}, 400, "must be a JSON object"),
             ({"record": {**rec, "game": "snooker"}}, 400, "unknown game"),
             ({"name": "0:../../etc/passwd"}, 404, "no saved record"),
