@@ -92,8 +92,9 @@ def _check_record(rec: Any) -> None:
     except ValueError:
         raise PlayError("bad record: it holds NaN or Infinity, which JSON does not allow") \
             from None
-    if rec.get("meta") is not None and not isinstance(rec["meta"], Mapping):
-        raise PlayError(f"bad record: meta must be an object, got {rec['meta']!r}")
+    for key in ("meta", "options"):
+        if rec.get(key) is not None and not isinstance(rec[key], Mapping):
+            raise PlayError(f"bad record: {key} must be an object, got {rec[key]!r}")
     if isinstance(rec["seats"], list):  # not a list: LiveGame says why
         for k, s in enumerate(rec["seats"]):
             if not isinstance(s, Mapping):

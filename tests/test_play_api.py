@@ -310,6 +310,7 @@ def test_replay_refuses_bad_records(client):
             ({"record": tampered}, 400, "re-simulates to a different outcome"),
             ({"record": {**rec, "format": "pgn"}}, 400, "not a cuegym game record"),
             ({"record": {**rec, "version": True}}, 400, "not a cuegym game record"),
+            ({"record": {**rec, "options": []}}, 400, "options must be an object, got []"),
             ({"record": [1, 2]}, 400, "must be a JSON object"),
             ({"record": {**rec, "game": "snooker"}}, 400, "unknown game"),
             ({"name": "0:../../etc/passwd"}, 404, "no saved record"),
