@@ -38,6 +38,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, FastAPI, Request, params
 from fastapi.responses import FileResponse, JSONResponse
@@ -172,11 +173,15 @@ def json_body(*allowed: str) -> params.Depends:
     keys = frozenset(allowed)
 
     async def body(request: Request) -> dict:
+        # a browser sends a POST from any web page to this server without asking it first
+        # when the body is text or a form (no CORS preflight): such a page must not start
+        # games, move or load models. Browsers name the page's origin on every such POST.
+        origin = request.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
+            raise PlayError(f"a request from another site ({origin!r}) is refused")
         raw = await read_body(request)
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if raw and kind != "application/json":
-            # a browser sends text/plain or form bodies from any web page without asking this
-            # server (no CORS preflight): such a page must not start games or load models
+        if (raw or kind) and kind != "application/json":
             raise PlayError(f"send the request body as JSON (Content-Type: application/json), "
                             f"got Content-Type {kind or 'none'!r}")
         return parse_object(raw, keys)

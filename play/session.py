@@ -631,7 +631,11 @@ class GolfTable:
 
         if need.kind == "spot":
             ball = ids[need.ball]
-            return {"kind": "spot", "ball": ball,
+            # whose spots (G-27: toward the offender's attack goal): the shooter's in play, an
+            # opening ball's own side in the opening
+            side = int(need.ball) // 5 if pend.state.phase == "opening" \
+                else int(pend.state.to_move)
+            return {"kind": "spot", "ball": ball, "side": side,
                     "options": [k for k in (1, 2, 3)
                                 if accepted({"spots": [*choices["spots"], k]})],
                     "text": f"choose a penalty spot for {ball} (G-30)"}

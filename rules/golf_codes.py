@@ -41,7 +41,7 @@ CONSEQUENCES: dict[str, frozenset[str]] = {
     "G-15": frozenset({"LT", "SPOT"}),
     "G-16": frozenset({"LT", "SPOT"}),
     "G-17": frozenset({"LT", "GOAL", "CS"}),
-    "G-19": frozenset({"SPOT"}),  # the only foul without LT: the spec names none
+    "G-19": frozenset({"SPOT"}),  # the only rule of the table without LT: the spec names none
     "G-21": frozenset({"LT", "CS"}),
 }
 

@@ -72,6 +72,7 @@ from .golf_codes import (
     K_PLAYED_OPP,
     K_PUSH,
     K_VLIEGEREN,
+    KIND_BITS,
     N_FALL,
     N_JAM_FREED,
     N_LIMIT_EVENTS,
@@ -108,12 +109,18 @@ def add_foul(fr, ft, fk, fnb, fb, fd, nf, rule, time, kind, det0, det1, det2):
 
 @nb.njit(cache=True)
 def sort_fouls(fr, ft, fk, fnb, fb, fd, nf):
-    """Stable sort by (time, rule order) (G-19a)."""
+    """Stable sort by (time, rule order) (G-19a), a G-18 kind with no consequence in or out of
+    kader play (consultation) after every other foul: only the first foul is penalised, and
+    one that carries no penalty must not take it from one that does."""
+    free = np.zeros(nf, np.bool_)
+    for i in range(nf):
+        free[i] = fr[i] == F_G18 and KIND_BITS[fk[i], 0] == 0 and KIND_BITS[fk[i], 1] == 0
     order = np.arange(nf)
     for i in range(1, nf):
         v = order[i]
         j = i - 1
-        while j >= 0 and (ft[order[j]] > ft[v] or (ft[order[j]] == ft[v] and fr[order[j]] > fr[v])):
+        while j >= 0 and _after(free[order[j]], ft[order[j]], fr[order[j]], free[v], ft[v],
+                                fr[v]):
             order[j + 1] = order[j]
             j -= 1
         order[j + 1] = v
@@ -123,6 +130,14 @@ def sort_fouls(fr, ft, fk, fnb, fb, fd, nf):
     fnb[:nf] = fnb[order]
     fb[:nf] = fb[order]
     fd[:nf] = fd[order]
+
+
+@nb.njit(cache=True)
+def _after(free_a, time_a, rule_a, free_b, time_b, rule_b):
+    """Foul a sorts after foul b (G-19a, consequence-free fouls last)."""
+    if free_a != free_b:
+        return free_a
+    return time_a > time_b or (time_a == time_b and rule_a > rule_b)
 
 
 @nb.njit(cache=True)

@@ -63,7 +63,7 @@ from cuegym.physics.constants import (
     ROLLING,
     STATIONARY,
 )
-from cuegym.rules.inputs import RefereeInputError, req_choice
+from cuegym.rules.inputs import RefereeInputError, req_int
 
 from .golf_arrays import BALLS_PER_SIDE, N_BALLS, N_SIDES, SIDE_OF
 from .golf_codes import (
@@ -374,7 +374,7 @@ def choose_spot(ball: int, xy: np.ndarray, geo: GolfGeometry, policy: str,
         mask[int(k) - 1] = True
     u = float(rng.random()) if policy == "random" else 0.0
     b = ball_index(ball, geo)
-    side = int(SIDE_OF[b]) if offender is None else req_choice(offender, "offender", (0, 1))
+    side = int(SIDE_OF[b]) if offender is None else req_int(offender, "offender", 0, 1)
     k, x, y, err, _ = kernel(b, side, np.ascontiguousarray(xy, np.float64),
                              geometry_struct(geo), SPOT_POLICIES.index(policy),
                              -1 if choice is None else int(choice), mask, allowed is not None, u)

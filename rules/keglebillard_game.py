@@ -298,7 +298,8 @@ def _json_shot(data: Mapping, path: str, scores, finished, lost, over: bool,
     """``shot`` of a state's JSON form. Absent, it is 0 (the break is still to be played,
     K-3) only for a new game: the red in hand behind the salvo line, nobody has scored,
     finished or lost; any other state has had a shot, so 1 (the count matters only as break
-    or not)."""
+    or not). A state the JSON cannot tell from a new game (the ddbu variant, K-25, pays no
+    skæve, so a foul before anyone scored leaves all at 0) needs its ``shot``."""
     if "shot" not in data:
         new_game = (ball_in_hand == "salvo" and not any(scores) and not finished and not lost
                     and not over)
@@ -640,6 +641,9 @@ def _hand_log_args(obj: Any, game: KeglebillardGame, state: GameState,
         if b not in start:
             raise RefereeInputError(f"{path}.struck[{k}] names {b!r}, which is not on the table "
                                     "at the start")
+        if b != "red":
+            raise RefereeInputError(f"{path}.struck[{k}] names {b!r}: the cue ball is always "
+                                    "the red (K-2)")
         struck.append(b)
     events = [_hand_event(e, f"{path}.events[{k}]", game, start, state.pins)
               for k, e in enumerate(req_list(obj["events"], f"{path}.events"))]

@@ -549,6 +549,9 @@ def test_G18_G25_behavioural_fouls_carry_the_seeds_consequences(kind):
         touched = "r1" if "opponent" in kind else "w2"
         o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).rest("w1", (0.3, 0.2), 1.0), "w1",
                    injected=[{"type": "foul", "kind": kind, "ball": touched}])
+        if kind == "consultation" and kader:  # no penalty: the stroke's G-21 takes it
+            assert [(f.rule, f.kind) for f in o.fouls] == [("G-21", "kader"), ("G-18", kind)]
+            continue
         assert o.foul.rule == "G-18" and o.foul.kind == kind and o.kader == kader
         assert o.consequences == BEHAVIOURAL[kind][int(kader)]
         assert ("LT" in o.consequences) == (kind != "consultation") and not o.turn_kept
@@ -569,6 +572,13 @@ def test_G18_consultation_has_no_consequence():
                injected=[{"type": "foul", "kind": "consultation"}])
     assert o.foul.rule == "G-18" and o.consequences == frozenset()
     assert o.scored.tolist() == [1, 0] and o.turn_kept and not o.spotted
+    # with a real foul in the same stroke, that one is penalised, though consultation counts
+    # at the strike (G-19a): a foul without a penalty does not take it from one with one
+    st = state({**BASE, "w1": BELOW})
+    o = stroke(st, lambda b: b.strike("w1", toward(BELOW, GOAL0, 2.5)).drop(0.2, "w1", 0), "w1",
+               injected=[{"type": "foul", "kind": "consultation"}])
+    assert [f.rule for f in o.fouls] == ["G-10", "G-18"] and o.foul.rule == "G-10"
+    assert o.consequences == {"LT", "RA", "CS"} and not o.turn_kept and o.scored[0] == 0
 
 
 def test_G25_opponent_picks_an_offender_ball_in_kader_play():

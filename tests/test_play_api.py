@@ -109,6 +109,12 @@ def test_a_body_must_be_sent_as_json(client):
         assert r.status_code == 400 and "Content-Type: application/json" in r.json()["detail"]
     assert client.post("/api/games", content=body, headers={
         "Content-Type": "application/json; charset=utf-8"}).status_code == 200
+    # a page of another origin is refused whatever it sends; the app's own page is not
+    r = client.post("/api/games", content=body, headers={
+        "Content-Type": "application/json", "Origin": "http://evil.example"})
+    assert r.status_code == 400 and "another site ('http://evil.example')" in r.json()["detail"]
+    assert client.post("/api/games", content=body, headers={
+        "Content-Type": "application/json", "Origin": "http://testserver"}).status_code == 200
 
 
 def test_malformed_json_and_non_objects(client):
@@ -377,7 +383,7 @@ def test_golfbillard_opening_and_the_opponents_penalty_spot_choice(client):
     body = r.json()
     assert "shot" not in body and body["pending"]["question"]["kind"] == "spot"
     q = body["pending"]["question"]
-    assert q["ball"] == pre + "4" and q["options"]
+    assert q["ball"] == pre + "4" and q["options"] and q["side"] == s  # the offender's spots
     assert body["view"]["awaiting"] == {"type": "choice", "seat": 1 - s, "question": q}
     # while the question is open: why it is asked (the foul, its penalty, who chooses) and
     # where the stroke left the balls (the referee moves them once the answer is in)

@@ -162,6 +162,8 @@ def test_kegle_illegal_end_layout_refused():
      "hand_log.pins_up0 = [True, True, False, True, True] differs from the state's standing pins"),
     (lambda h: h.__setitem__("pins_up0", [True] * 4), "hand_log.pins_up0 must have 5 entries"),
     (lambda h: h.__setitem__("struck", ["cue"]), "hand_log.struck[0] is an unknown ball 'cue'"),
+    (lambda h: h.__setitem__("struck", ["red", "white"]),
+     "hand_log.struck[1] names 'white': the cue ball is always the red (K-2)"),
     (lambda h: h.__setitem__("overflow", 3), "hand_log.overflow must be an integer in [0, 2]"),
     (lambda h: h.__setitem__("overflow", True), "hand_log.overflow must be an integer, got True"),
 ])

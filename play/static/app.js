@@ -265,11 +265,11 @@ function drawAim(st, p) {
 }
 
 // The penalty spots 1-3 the opponent chooses among (G-30), numbered as the choice buttons; the
-// spots for a ball of side 0 (white) or side 1 (red), G-27..G-29. Those not offered are dimmed.
+// offender's spots (q.side: 0 white, 1 red), G-27..G-29. Those not offered are dimmed.
 function drawSpotChoices(q) {
   S.spotsDrawn = [];
   if (q.kind !== "spot") return;
-  const side = q.ball[0] === "w" ? 0 : 1;
+  const side = q.side;
   S.geo.penalty_spots[side].slice(0, 3).forEach((p, k) => {
     const ok = q.options.includes(k + 1);
     S.spotsDrawn.push({ spot: k + 1, x: p[0], y: p[1], offered: ok });

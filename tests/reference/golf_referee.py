@@ -118,7 +118,7 @@ CONSEQUENCES: dict[str, frozenset[str]] = {
     "G-15": frozenset({"LT", "SPOT"}),
     "G-16": frozenset({"LT", "SPOT"}),
     "G-17": frozenset({"LT", "GOAL", "CS"}),
-    "G-19": frozenset({"SPOT"}),  # the only foul without LT: the spec names none
+    "G-19": frozenset({"SPOT"}),  # the only rule of the table without LT: the spec names none
     "G-21": frozenset({"LT", "CS"}),
 }
 
@@ -692,8 +692,11 @@ class Foul:
     detail: str = ""
     restore: tuple[tuple[int, float, float], ...] = ()
 
-    def sort_key(self) -> tuple[float, int]:
-        return (self.time, _RANK[self.rule])
+    def sort_key(self) -> tuple[bool, float, int]:
+        # a G-18 kind with no consequence (consultation) goes after every other foul: it must
+        # not take the penalty from one that has one
+        free = self.rule == "G-18" and not any(BEHAVIOURAL.get(self.kind, ("x",)))
+        return (free, self.time, _RANK[self.rule])
 
 
 @dataclass

@@ -241,7 +241,10 @@ class GameState:
             balls=balls, pins=pins,
             ball_in_hand=data.get("ball_in_hand", "salvo" if balls[RED] is None else None),
             finished=finished, lost=lost, game_over=over,
-            shot=_int(data.get("shot", 0), "state.shot"),
+            # absent: 0 only for a new game (the red in hand behind the line, nobody scored)
+            shot=_int(data["shot"], "state.shot") if "shot" in data else int(not (
+                data.get("ball_in_hand", "salvo" if balls[RED] is None else None) == "salvo"
+                and not any(scores) and not finished and not lost and not over)),
             run_no_cushion=_int(ddbu.get("run_no_cushion", 0), "state.ddbu.run_no_cushion"),
             rodt_streak=_int(ddbu.get("rodt_streak", 0), "state.ddbu.rodt_streak"),
             wait_spots=tuple(-1 if data.get("waiting_for", {}).get(BALL_IDS[w]) is None else
@@ -526,7 +529,8 @@ class KeglebillardGame:
         for p in to:
             scores[p] += skaeve
         # the break is still to be played (K-3): the next player breaks from behind the line
-        behind = state.shot == 0 or self.rules.ball_in_hand_area == "salvo"
+        behind = (state.shot == 0 and state.ball_in_hand == "salvo") \
+            or self.rules.ball_in_hand_area == "salvo"
         area = "salvo" if behind else "cloth"
         flow = self._end_rules(state, scores, shooter, legal_pin=False, got_skaeve=set(to),
                                keep_turn=False, lost=state.lost)
