@@ -93,8 +93,11 @@ class GameState:
         ball_in_hand: None, ``"salvo"`` (place the red on or behind the salvo line: the break,
             K-3, or after K-14) or ``"cloth"`` (anywhere, K-19). The salvo line applies (K-15)
             exactly when this is ``"salvo"``.
-        shot: shots played so far (0: the break is still to be played); a K-19 placement
-            that could not be played is not a shot.
+        shot: shots played so far (0: the break is still to be played, so the red is in hand
+            behind the salvo line, K-3); a K-19 placement that could not be played is not a
+            shot. Not given (-1): 0 for a new game (the red in hand behind the salvo line,
+            nobody has scored, finished or lost), otherwise 1 (the count only tells the break
+            from the rest; a ``ddbu`` state after a foul at 0 : 0 needs it given).
         run_no_cushion: K-25 variant: scoring shots in a row without a cushion in this visit.
         rodt_streak: K-25 variant: rødt in a row without a pin in this visit.
         wait_spots: by white (white, spotted), the spot a white waiting off the table goes on
@@ -113,13 +116,17 @@ class GameState:
     finished: tuple[int, ...] = ()
     lost: tuple[int, ...] = ()
     game_over: bool = False
-    shot: int = 0
+    shot: int = -1
     run_no_cushion: int = 0
     rodt_streak: int = 0
     wait_spots: tuple[int, int] = (-1, -1)
     table: str = "keglebillard"
 
     def __post_init__(self) -> None:
+        if self.shot == -1:  # not given: the break only for a new game (K-3)
+            new_game = (self.ball_in_hand == "salvo" and not any(self.scores)
+                        and not self.finished and not self.lost and not self.game_over)
+            object.__setattr__(self, "shot", 0 if new_game else 1)
         n = len(self.order)
         if n < 2 or sorted(self.order) != list(range(n)):
             raise ValueError(f"state.order must be a permutation of 0..N-1 with N >= 2, got "
@@ -163,6 +170,10 @@ class GameState:
                 where = "state.shot" if name == "shot" else f"state.ddbu.{name}"
                 raise ValueError(f"{where} = {value} must be in [0, {hi}] (K-25)" if hi else
                                  f"{where} = {value} must be >= 0")
+        if self.shot == 0 and not self.game_over and self.ball_in_hand != "salvo":
+            raise ValueError("state.shot = 0 says the break is still to be played, which needs "
+                             "the red in hand behind the salvo line (K-3: ball_in_hand "
+                             f"\"salvo\"), got ball_in_hand = {self.ball_in_hand!r}")
         self._check_wait_spots()
 
     def _check_wait_spots(self) -> None:
@@ -272,8 +283,8 @@ class GameState:
                 order=order, scores=scores,
                 to_play=None if to_play is None else req_int(to_play, f"{path}.to_play"),
                 balls=balls, pins=pins, ball_in_hand=ball_in_hand, finished=finished, lost=lost,
-                game_over=over, shot=_json_shot(data, path, scores, finished, lost, over,
-                                                ball_in_hand),
+                game_over=over,
+                shot=req_int(data["shot"], f"{path}.shot", 0) if "shot" in data else -1,
                 run_no_cushion=req_int(ddbu.get("run_no_cushion", 0),
                                        f"{path}.ddbu.run_no_cushion"),
                 rodt_streak=req_int(ddbu.get("rodt_streak", 0), f"{path}.ddbu.rodt_streak"),
@@ -291,20 +302,6 @@ class GameState:
                 f"{path}.ranking = {show(ranking)} contradicts the state (derived: "
                 f"{None if state.ranking is None else list(state.ranking)})")
         return state
-
-
-def _json_shot(data: Mapping, path: str, scores, finished, lost, over: bool,
-               ball_in_hand: str | None) -> int:
-    """``shot`` of a state's JSON form. Absent, it is 0 (the break is still to be played,
-    K-3) only for a new game: the red in hand behind the salvo line, nobody has scored,
-    finished or lost; any other state has had a shot, so 1 (the count matters only as break
-    or not). A state the JSON cannot tell from a new game (the ddbu variant, K-25, pays no
-    skæve, so a foul before anyone scored leaves all at 0) needs its ``shot``."""
-    if "shot" not in data:
-        new_game = (ball_in_hand == "salvo" and not any(scores) and not finished and not lost
-                    and not over)
-        return 0 if new_game else 1
-    return req_int(data["shot"], f"{path}.shot", 0)
 
 
 def _json_order(data: Mapping, path: str) -> tuple[int, ...]:

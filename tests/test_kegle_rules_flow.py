@@ -289,10 +289,13 @@ def test_K19_K3_placement_foul_from_a_state_without_its_shot_count(game):
         assert out.fouls == ("K-19:placement",) and s2.scores == (16, 4)
         assert s2.to_play == 0 and s2.ball_in_hand == "cloth"
     assert GameState.from_dict({"players": 2}).shot == 0
-    # the flow itself: a mid-game hand anywhere on the cloth stays a mid-game hand, shot 0
-    s = GameState(**{**GameState.from_dict({**base, "ball_in_hand": "cloth"}).__dict__,
-                     "shot": 0})
-    assert game.placement_foul(s, (-0.53, 0.0))[1].ball_in_hand == "cloth"
+    # shot 0 is the break: the red in hand behind the salvo line (K-3), else refused
+    for hand in ("cloth", None):
+        d = {**base, "ball_in_hand": hand, "shot": 0}
+        if hand is None:
+            d["balls"] = {**base["balls"], "red": [-0.7, 0.1]}
+        with pytest.raises(ValueError, match=r"state\.shot = 0 says the break .*K-3"):
+            GameState.from_dict(d)
 
 
 def test_K19_placement_check_and_physics_layout(game):

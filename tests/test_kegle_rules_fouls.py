@@ -175,7 +175,7 @@ def _touch_setup():
     state = game.new_state(2)
     state = state.__class__(**{**state.__dict__, "balls": ((-0.7, 0.1), (-0.525, 0.0),
                                                             (0.525, 0.0)),
-                               "ball_in_hand": None})
+                               "ball_in_hand": None, "shot": 1})
     return game, state, build_log(HIT, end={"white": (0.2, 0.3), "red": (0.1, -0.3)})
 
 
