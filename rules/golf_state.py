@@ -107,7 +107,9 @@ class GolfState:
 
     @classmethod
     def with_balls(cls, balls: dict, geo: GolfGeometry | None = None, **fields: Any) -> GolfState:
-        """A play-phase state with only ``balls`` (id or index -> (x, y)) on the table.
+        """A play-phase state with only ``balls`` (id or index -> (x, y)) on the table; kader
+        play on when a side is down to one ball unless ``kader`` is given (G-20); the G-14
+        duty as given (empty by default: ``start_turn`` records it).
 
         Example:
             >>> st = GolfState.with_balls({"w1": (0.5, 0.0), "r1": (-0.5, 0.0)}, to_move=0)
@@ -119,6 +121,7 @@ class GolfState:
         for b, p in balls.items():
             xy[ball_index(b, geo)] = as_points(p, f"position of {b!r}")
         st = cls(xy=xy, phase="play")
+        st.kader = bool((st.balls_left == 1).any())
         for name, v in fields.items():
             if not hasattr(st, name):
                 raise ValueError(f"GolfState has no field {name!r}")

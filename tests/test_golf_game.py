@@ -336,7 +336,8 @@ def test_state_json_defaults_a_turn_that_begins_here():
     # given values stand: an explicit duty, a turn already under way (no duty known)
     assert GolfState.from_json({**j, "turn": {"duty": []}}).to_json()["turn"]["duty"] == []
     assert not GolfState.from_json({**j, "turn": {"strokes": 2}}).duty.any()
-    # side 1 has r1 only: kader play is on
+    # side 1 has r1 only: kader play is on, in with_balls too
+    assert GolfState.with_balls({"w1": (0.5, 0.0), "w2": (0.3, 0.2), "r1": (-0.5, 0.0)}).kader
     one = {**j, "balls": {**j["balls"], "r2": None}}
     assert GolfState.from_json(one).kader
     with pytest.raises(ValueError, match="state.kader must be true"):

@@ -143,6 +143,7 @@ def test_G26_not_outside_kader_play():
     st = spot_state()
     st.xy[idx("r2")] = (0.3, -0.3)  # two balls each: no kader play
     st.xy[idx("w4")] = (-0.6, 0.3)
+    st.kader = False  # with_balls turned it on for side 1's single ball
     o = stroke(st, own_ball_foul, "w1")
     assert not o.kader and o.spotted == [(idx("w1"), 1)]
     assert not o.fouled_spots.any()
