@@ -317,7 +317,8 @@ def foul_detail(out: OutcomeArrays, t: int, i: int, ids: Sequence[str]) -> str:
     if rule == "G-11":
         return f"{cb} in the {_STRIPS[int(a)]} struck first onto its long cushion"
     if rule == "G-13":
-        return f"{cb} frozen to {_CONTACTS[int(a)]} {int(b)} and struck into it"
+        what = ids[int(b)] if int(a) == 0 else f"{_CONTACTS[int(a)]} {int(b)}"  # balls by id
+        return f"{cb} frozen to {what} and struck into it"
     if rule == "G-12":
         return f"{cb} struck directly onto own ball {ids[balls[-1]]}"
     return {

@@ -334,7 +334,8 @@ def test_G13_push_into_a_frozen_ball_or_cushion():
     def build(v):
         return lambda b: b.strike("w1", v).rest("w1", (0.01, -0.3), 0.5)
 
-    assert stroke(st, build((1.0, 0.0)), "w1").foul.rule == "G-13"
+    o = stroke(st, build((1.0, 0.0)), "w1")
+    assert o.foul.rule == "G-13" and o.foul.detail == "w1 frozen to w3 and struck into it"
     assert stroke(st, build((-1.0, 0.0)), "w1").foul is None
     assert stroke(st, build((0.0, 1.0)), "w1").foul is None  # along the contact: not into it
     # "a frozen neighbour ball may move only if the stroke points away from it": along the
