@@ -1758,7 +1758,8 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
             if (p_c[0] - geo.caps[k, 0]) * sign > 0:
                 continue  # G-13 exception: goal attempt off the front / outer side cap
         fouls.append(Foul("G-13", 0.0, (c,), "push",
-                          f"{ids[c]} frozen to {kind} {k} and struck into it"))
+                          f"{ids[c]} frozen to {ids[k] if kind == 'ball' else f'{kind} {k}'} "
+                          "and struck into it"))
         break
 
     # --- G-12 own ball directly onto own ball ------------------------------------------------
