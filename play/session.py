@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents.base import SPIN_MAX, THETA_MAX, V0_MAX
+from cuegym.rules.golf_arrays import SIDE_OF
 
 GAMES = ("keglebillard", "golfbillard")
 NOISES = ("none", "tournament")
@@ -633,7 +634,7 @@ class GolfTable:
             ball = ids[need.ball]
             # whose spots (G-27: toward the offender's attack goal): the shooter's in play, an
             # opening ball's own side in the opening
-            side = int(need.ball) // 5 if pend.state.phase == "opening" \
+            side = int(SIDE_OF[need.ball]) if pend.state.phase == "opening" \
                 else int(pend.state.to_move)
             return {"kind": "spot", "ball": ball, "side": side,
                     "options": [k for k in (1, 2, 3)

@@ -96,6 +96,11 @@ class GolfState:
         return np.bincount(SIDE_OF[self.on_table], minlength=N_SIDES)
 
     @property
+    def kader_due(self) -> bool:
+        """A side is down to one ball: kader play (G-20)."""
+        return bool((self.balls_left == 1).any())
+
+    @property
     def scored(self) -> np.ndarray:
         """(2,) balls each side has scored in this game."""
         return BALLS_PER_SIDE - self.balls_left
@@ -121,7 +126,7 @@ class GolfState:
         for b, p in balls.items():
             xy[ball_index(b, geo)] = as_points(p, f"position of {b!r}")
         st = cls(xy=xy, phase="play")
-        st.kader = bool((st.balls_left == 1).any())
+        st.kader = st.kader_due
         for name, v in fields.items():
             if not hasattr(st, name):
                 raise ValueError(f"GolfState has no field {name!r}")
@@ -187,8 +192,7 @@ class GolfState:
         st.phase = req_choice(obj.get("phase", "play"), f"{path}.phase", PHASES)
         st.to_move = req_choice(obj.get("to_move", 0), f"{path}.to_move", (0, 1))
         # absent: on once a side is down to one ball (G-20), as the referee would have set it
-        st.kader = req_bool(obj["kader"], f"{path}.kader") if "kader" in obj else bool(
-            (st.balls_left == 1).any())
+        st.kader = req_bool(obj["kader"], f"{path}.kader") if "kader" in obj else st.kader_due
         tp = f"{path}.turn"
         turn = req_obj(obj.get("turn", {}), tp, ("strokes", "scored", "duty", "duty_met"))
         st.turn_strokes = req_int(turn.get("strokes", 0), f"{tp}.strokes", 0)
@@ -300,7 +304,7 @@ def check_state(state: GolfState, rules: GolfRules | None = None,
         if limit and state.idle_turns >= limit:
             raise RefereeInputError(f"{path}.idle_turns = {state.idle_turns} reaches the G-5 "
                                     f"limit {limit}, which ends the game as a draw")
-        if (left == 1).any() and not state.kader:
+        if state.kader_due and not state.kader:
             raise RefereeInputError(f"{path}.kader must be true: a side is down to one ball "
                                     "(G-20)")
     if state.games_won.sum() > state.game_no + over:
