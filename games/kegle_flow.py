@@ -427,10 +427,9 @@ def resolve(mode, rules_i, spots, pin_spots, R, respot_r,
             nf, nn, over, tp = _end_rules(order[t], remaining, scores[t], shooter, False,
                                           o_to[t], False, ddbu, distance, finished[t],
                                           n_finished[t], o_now[t], 0)
-            # the break is still to be played (K-3): no shot yet and the red in hand behind
-            # the salvo line; a hand-made state without its shot count must not turn a
-            # placement anywhere on the cloth into a break
-            behind = (shot[t] == 0 and hand[t] == HAND_SALVO) or salvo_area
+            # the break is still to be played (K-3); GameState holds shot 0 to the red in
+            # hand behind the salvo line
+            behind = shot[t] == 0 or salvo_area
             hand[t] = _next_hand(over, True, behind)
             run_nc[t] = rodt_streak[t] = 0
         else:

@@ -529,8 +529,7 @@ class KeglebillardGame:
         for p in to:
             scores[p] += skaeve
         # the break is still to be played (K-3): the next player breaks from behind the line
-        behind = (state.shot == 0 and state.ball_in_hand == "salvo") \
-            or self.rules.ball_in_hand_area == "salvo"
+        behind = state.shot == 0 or self.rules.ball_in_hand_area == "salvo"
         area = "salvo" if behind else "cloth"
         flow = self._end_rules(state, scores, shooter, legal_pin=False, got_skaeve=set(to),
                                keep_turn=False, lost=state.lost)
