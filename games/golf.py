@@ -402,9 +402,12 @@ class Golf:
 
     @staticmethod
     def ended_by_no_progress(states: GolfStates) -> np.ndarray:
-        """(T,) bool: the match is over and its last game was a G-5 no-progress draw, which the
-        envs report as a truncation, not a termination (G-5)."""
-        return (states.phase == P_OVER) & (states.winner == 2)
+        """(T,) bool: the match is over without a winner and its last game was a G-5
+        no-progress draw, which the envs report as a truncation, not a termination (G-5). A
+        match that a side had already won on games (best of 3: 1-0, then two draws) ends with
+        a result, so it terminates."""
+        states = Golf._batch(states)
+        return (states.phase == P_OVER) & (states.winner == 2) & (states.match_winner == 2)
 
     def observe(self, states: GolfStates | Sequence[Any], sides: Any = None,
                 to_move: np.ndarray | None = None) -> np.ndarray:

@@ -462,6 +462,9 @@ def advance_opening(ns, t, out, rp, ga):
     if out.game_over[t]:
         finish_game(ns, t, out.winner[t], rp, ga)
         return
+    # G-20: a repeat after double scores can leave a side on one ball (its next opening starts
+    # in kader play, which stays on)
+    ns.kader[t] = _balls_left(ns.xy[t], 0) == 1 or _balls_left(ns.xy[t], 1) == 1
     if out.op_repeat[t]:
         return
     w = out.op_first[t]
@@ -473,7 +476,6 @@ def advance_opening(ns, t, out, rp, ga):
         ns.partner[t, 1 - w] = 1 - ns.openers[t, 1 - w]
     start_turn(ns, t, w, ga)  # G-14: the opening itself is exempt
     ns.turn_scored[t] = out.op_scored[t, w]
-    ns.kader[t] = _balls_left(ns.xy[t], 0) == 1 or _balls_left(ns.xy[t], 1) == 1
 
 
 # ---------------------------------------------------------------------------------------------

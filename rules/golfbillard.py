@@ -637,7 +637,8 @@ def play_game(n_players: int = 2, *, seed: int = 0, max_shots: int = 3000,
 
     Returns:
         ``{"shots": [outcome JSON ..], "state": <final state JSON>, "ranking": [sides, best
-        first] (a draw: both in one list), "n_shots": n}``.
+        first] (a draw: both in one list; None when ``max_shots`` ran out before the match
+        ended), "n_shots": n}``.
     """
     from cuegym.rules import golfbillard_game as game
 
@@ -646,7 +647,10 @@ def play_game(n_players: int = 2, *, seed: int = 0, max_shots: int = 3000,
     r = load_golf_rules(**{"duo": n_players == 4, **(rules or {})})
     st, hist = game.run_game(r, seed=seed, max_strokes=max_shots)
     w = st.match_winner
-    ranking = [[0, 1]] if w not in (0, 1) else [w, 1 - w]
+    if st.phase != "over":
+        ranking = None
+    else:
+        ranking = [[0, 1]] if w not in (0, 1) else [w, 1 - w]
     return {"shots": [o.to_json() for o in hist], "state": st.to_json(), "ranking": ranking,
             "n_shots": len(hist)}
 

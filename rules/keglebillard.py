@@ -501,7 +501,8 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
 def judge_lag(log: Any, table: TableSpec | None = None) -> np.ndarray:
     """Judge T lags (K-24): player 0 drives the white, player 1 the spotted ball, the red absent.
 
-    Each player's ball starts on its own side of y = 0. A ball that touches a pin or whose centre
+    Each player's ball starts on or behind the salvo line, on its own side of y = 0 (else a
+    ValueError naming the table and the positions). A ball that touches a pin or whose centre
     crosses y = 0 loses (crossing is checked at every logged event, at rest and, for a pocketed
     ball, at its pocket: a pocket across y = 0 was reached by crossing it). Otherwise the
     ball whose centre stops nearer the bottom cushion (x = -L/2) wins; a pocketed ball counts as
@@ -524,6 +525,12 @@ def judge_lag(log: Any, table: TableSpec | None = None) -> np.ndarray:
         t = int(np.flatnonzero(np.sign(y0[:, 0]) * np.sign(y0[:, 1]) >= 0)[0])
         raise ValueError(f"lag on table {t}: the two balls must start on opposite sides of "
                          f"y = 0, got y = {y0[t].tolist()}")
+    x0 = lg.rvw0[:, balls, 0, 0]  # (T, 2)
+    ahead = x0 > salvo_x(table) + GEOM_TOL
+    if ahead.any():
+        t = int(np.flatnonzero(ahead.any(1))[0])
+        raise ValueError(f"lag on table {t}: both balls must start on or behind the salvo line "
+                         f"x = {salvo_x(table):g} m, got x = {x0[t].tolist()}")
     moving0 = (lg.motion0[:, balls] != STATIONARY) & (lg.motion0[:, balls] != POCKETED)
     touched = (valid & (typ == EV_BALL_BALL) & (np.minimum(lg.ev_i, lg.ev_j) == WHITE)
                & (np.maximum(lg.ev_i, lg.ev_j) == SPOTTED)).any(1)

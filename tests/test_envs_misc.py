@@ -207,6 +207,28 @@ def test_G5_no_progress_draw_truncates_the_episode():
     assert all(aec.truncations.values()) and not any(aec.terminations.values())
 
 
+@pytest.mark.parametrize("games, truncated, result", [
+    ((0, 2, 2), False, 1.0),   # won 1-0 on games, then two G-5 draws: the match has a result
+    ((2, 2, 2), True, 0.0),    # three G-5 draws: a drawn match, truncated
+    ((0, 1, 2), True, 0.0),    # 1-1, then a G-5 draw: drawn, truncated
+    ((0, 2, 0), False, 1.0),
+])
+def test_G4_G5_best_of_three_truncates_only_a_match_without_a_winner(games, truncated, result):
+    from cuegym.games.golf import Golf
+    from cuegym.rules.golf_views import pack_states
+    from cuegym.rules.golfbillard import GolfRules
+    from cuegym.rules.golfbillard_game import finish_game, new_match
+
+    rules = GolfRules(match="best_of_3")
+    st = new_match(rules)
+    for w in games:
+        st = finish_game(st, w, rules)
+    assert st.phase == "over"
+    ps = pack_states([st])
+    assert Golf.ended_by_no_progress(ps).tolist() == [truncated]
+    assert Golf.result(ps, np.array([0])).tolist() == [result]
+
+
 def _forked_work(queue):
     """In a forked process: a physics batch big enough for the thread pool and one golfbillard
     step (the referee), as an AsyncVectorEnv worker would run them."""

@@ -148,6 +148,22 @@ def test_G3_both_score_repeat_with_another_ball():
     assert o.first == 1 and o.fouls[0].rule == "G-3"
 
 
+def test_G3_G20_repeats_down_to_one_ball_each_start_kader_play():
+    """Four double scores leave one ball a side: the fifth opening starts in kader play, and
+    the state says so (a state at one ball with kader off is refused as inconsistent)."""
+    st = new_match()
+    for _ in range(4):
+        assert not st.kader
+        wb, rb = opening_balls(st)
+        w, r = GEO.ball_ids[wb], GEO.ball_ids[rb]
+        log = (LogBuilder(st.xy).strike(w, (1.0, 0.0)).strike(r, (-1.0, 0.0))
+               .drop(0.5, w, 0).drop(0.6, r, 1).build())
+        outs, new = play_strokes([st], log, [[wb, rb]])
+        assert outs[0].repeat
+        st = new[0]
+    assert st.phase == "opening" and st.balls_left.tolist() == [1, 1] and st.kader
+    assert GolfState.from_json(st.to_json()).kader
+
 def test_G3_option_alternate_side_0_starts_every_game():
     rules = GolfRules(opening="alternate")
     st = new_match(rules)
@@ -192,6 +208,19 @@ def test_G14_duty_met_early_in_the_turn_is_kept():
     o2, st2 = play_one(st1, log, "w3")
     assert o2.foul is None and st2.to_move == 1
 
+
+def test_G4_G14_a_stroke_that_ends_the_game_is_not_followed_by_the_duty_check():
+    """The turn's last stroke (no foul) plays the opponent's last ball into a goal (G-7): the
+    game is over (G-4) and the unmet duty of w1 is not checked, which would undo it by RA."""
+    st = GolfState.with_balls({"w1": (-0.8, 0.0), "w2": (-0.3, 0.2), "w3": (0.3, -0.2),
+                               "r1": (-0.6, 0.25)})
+    st.duty[idx("w1")] = True
+    log = (LogBuilder(st.xy).strike("w2", (-1.0, 0.0))
+           .ball_ball(0.2, "w2", "r1", (-0.55, 0.2), (-0.6, 0.25))
+           .drop(0.6, "r1", 1).rest("w2", (-0.5, 0.15), 1.0).build())
+    o, st1 = play_one(st, log, "w2")
+    assert o.foul is None and not o.duty_met
+    assert o.game_over and o.winner == 1 and st1.games_won.tolist() == [0, 1]
 
 def test_G14_new_turn_records_the_defenders_duty():
     st = GolfState.with_balls({**MID, "r3": (0.8, 0.0)})
@@ -423,3 +452,11 @@ def test_G21_score_cli_log_without_event_positions_uses_start_and_end():
     out = G.score_cli({"state": st.to_json(), "log": log,
                        "strike": {"ball": "w1", "V0": 0.3, "phi": 7.0}})
     assert out["outcome"]["foul"] is None and out["outcome"]["left_kader"] is True
+
+
+def test_cli_play_cut_off_by_max_shots_has_no_ranking():
+    """A match that ``max_shots`` cut off is not a draw: its ranking is None (a draw lists both
+    sides in one place)."""
+    rec = G.play_game(2, seed=0, max_shots=3)
+    assert rec["n_shots"] == 3 and rec["state"]["phase"] != "over"
+    assert rec["ranking"] is None

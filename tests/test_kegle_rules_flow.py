@@ -478,7 +478,7 @@ def test_K24_relags_stand_even_when_one_ball_lost():
     assert judge_lag(stack_logs(logs)).tolist() == [-1, -1, -1, 1]
 
 
-def test_K24_both_must_move_and_start_on_opposite_sides():
+def test_K24_both_must_move_and_start_behind_the_salvo_line_on_opposite_sides():
     ev = [(1.0, "cushion", "white", 1)]
     one_moving = build_log(ev, start={"white": (-0.8, -0.2), "spotted": (-0.8, 0.2)},
                            absent=["red"], struck=("white",))
@@ -487,6 +487,10 @@ def test_K24_both_must_move_and_start_on_opposite_sides():
                           absent=["red"], struck=("white", "spotted"))
     with pytest.raises(ValueError, match="opposite sides"):
         judge_lag(same_side)
+    in_front = build_log(ev, start={"white": (0.5, -0.2), "spotted": (-0.8, 0.2)},
+                         absent=["red"], struck=("white", "spotted"))
+    with pytest.raises(ValueError, match=r"on or behind the salvo line x = -0\.525 m"):
+        judge_lag(in_front)
 
 
 # --- K-25 ddbu variant ---------------------------------------------------------------------------

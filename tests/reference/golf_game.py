@@ -434,6 +434,7 @@ def advance_opening(state: GolfState, outcome: OpeningOutcome, rules: GolfRules 
         st.on_spot[x] = k
     if outcome.game_over:
         return finish_game(st, outcome.winner, rules, geo)
+    st.kader = bool(np.any(st.balls_left == 1))  # G-20, a repeat included
     if outcome.repeat:
         return st
     w = outcome.first
@@ -445,7 +446,6 @@ def advance_opening(state: GolfState, outcome: OpeningOutcome, rules: GolfRules 
         st.partner[1 - w] = 1 - st.openers[1 - w]
     st = start_turn(st, w, geo)  # G-14: the opening itself is exempt
     st.turn_scored = bool(outcome.scored[w])
-    st.kader = bool(np.any(st.balls_left == 1))
     return st
 
 
