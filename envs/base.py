@@ -66,6 +66,22 @@ class Core:
         self.threads = check_threads(threads)
         self.render_mode = render_mode
 
+    @staticmethod
+    def check_learner_to_play(over: np.ndarray, waiting: np.ndarray) -> None:
+        """Refuse a step unless the learner is to play on every table: ``over`` (n,) bool, the
+        learner's game has ended; ``waiting`` (n,) bool, the opponents are to play, which only
+        a step stopped midway leaves (its opponent raised, or it was interrupted after the
+        learner's shot): such a table must be reset, not stepped again, or the next action
+        would play in an opponent's seat."""
+        if over.any():
+            raise RuntimeError(f"step() on a finished game (tables "
+                               f"{np.flatnonzero(over).tolist()}): reset it first")
+        if waiting.any():
+            raise RuntimeError(f"step() while the opponents are to play (tables "
+                               f"{np.flatnonzero(waiting).tolist()}): the last step stopped "
+                               "midway (its opponent raised or was interrupted); reset those "
+                               "tables")
+
     def reset(self, idx: np.ndarray) -> dict[str, np.ndarray]:
         """Start new episodes on tables ``idx``; returns reset info arrays (len(idx), ...)."""
         raise NotImplementedError

@@ -415,8 +415,8 @@ class GolfGameCore(Core):
 
     def step(self, a: np.ndarray):
         n = self.n
-        if not self._learner_turn().all():
-            raise RuntimeError("step() on a finished game: reset it first")
+        over = self.states.phase == P_OVER
+        self.check_learner_to_play(over, ~over & ~self._learner_turn())
         side = self.side.copy()
         xy0 = self.states.xy.copy()
         opening = self.states.phase == P_OPENING

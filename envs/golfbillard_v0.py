@@ -113,8 +113,10 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
 
     def observe(self, agent: str) -> np.ndarray:
         s = self._side(agent)
-        return self.game.observe(self.states, [s],
-                                 to_move=np.array([agent == self.agent_selection]))[0]
+        # the agent selected for its dead step after the match is not "to move" (as in
+        # the Gym envs' terminal observations)
+        to_move = agent == self.agent_selection and self.game_state.phase != "over"
+        return self.game.observe(self.states, [s], to_move=np.array([to_move]))[0]
 
     def step(self, action) -> None:
         self._check_can_step()
@@ -122,10 +124,10 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
         st = self.game_state
         side = self._side(agent)
         a = check_actions(action, None, self._act_space.shape[0], clip=self.clip)
+        self._cumulative_rewards[agent] = 0.0  # after the check: a refused action keeps it
         sides = np.array([side])
         cue1 = self.noise.execute(self.map.strikes(a, sides), [self.np_random])[0]
         self._clear_rewards()

@@ -429,8 +429,8 @@ class KegleGameCore(Core):
 
     def step(self, a: np.ndarray):
         n = self.n
-        if not self._learner_in().all():
-            raise RuntimeError("step() on a finished game: reset it first")
+        over = ~self._learner_in()
+        self.check_learner_to_play(over, ~over & (self.states.to_play != self.seat))
         hand = self.states.hand.copy()
         strikes = Strikes(self.actions.strikes(a), np.zeros(n, np.int64),
                           self.actions.placements(a, hand))

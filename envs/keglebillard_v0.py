@@ -105,9 +105,9 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
         shooter = self._player(agent)
         a = check_actions(action, None, self._act_space.shape[0], clip=self.clip)
+        self._cumulative_rewards[agent] = 0.0  # after the check: a refused action keeps it
         strikes = Strikes(self.map.strikes(a), np.zeros(1, np.int64),
                           self.map.placements(a, self.states.hand))
         s = self.settings

@@ -134,9 +134,11 @@ class CuegymVecEnv(VecEnv):
         seed = None if all(s is None for s in seeds) else seeds
         options = _shared_options(self._options)
         obs, info = self.venv.reset(seed=seed, options=options)
-        self.reset_infos = _info_rows(info, range(self.num_envs))
-        fresh = slice(None) if options is None or "reset_mask" not in options \
+        fresh = np.ones(self.num_envs, bool) if options is None or "reset_mask" not in options \
             else np.asarray(options["reset_mask"], bool)  # the native env checked the mask
+        rows = _info_rows(info, range(self.num_envs))
+        for t in np.flatnonzero(fresh):  # the tables not reset keep their latest reset info
+            self.reset_infos[t] = rows[t]
         self._ep_return[fresh] = 0.0
         self._ep_length[fresh] = 0
         self._reset_seeds()

@@ -106,6 +106,12 @@ def test_sb3_vec_env_reset_infos_and_options():
     core = v.venv.core
     # after the same-step reset, reset_infos are the new episodes' (as SB3's DummyVecEnv)
     assert [r["position_index"] for r in v.reset_infos] == core.index.tolist()
+    v = make_sb3_vec_env("cuegym/KeglebillardShot-v0", n_envs=3, seed=0)
+    v.reset()
+    v.set_options({"reset_mask": np.array([True, False, False])})
+    v.reset()  # the tables not reset keep their reset info
+    assert [r["position_index"] for r in v.reset_infos] == v.venv.core.index.tolist()
+    assert min(v.venv.core.index[1:]) > 0
     v = make_sb3_vec_env("cuegym/Keglebillard-v0", n_envs=2, seed=0)
     v.reset()
     for _ in range(3):

@@ -212,6 +212,30 @@ def test_pettingzoo_step_before_reset_and_after_the_end(module):
         m.raw_env(render_mode="rgb")
 
 
+@pytest.mark.parametrize("module, reward", [
+    ("keglebillard_v0", {"skaeve_received": 1 / 16, "opponent_points": -1 / 16}),
+    ("golfbillard_v0", {"progress": 1.0}),
+])
+def test_pettingzoo_refused_action_keeps_the_agents_pending_reward(module, reward):
+    import importlib
+
+    env = importlib.import_module(f"cuegym.envs.{module}").env(reward=reward)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        _, r, te, tr, _ = env.last()
+        if r != 0 and not (te or tr):
+            break
+        env.step(None if te or tr else rng.uniform(-1, 1, 7).astype(np.float32))
+    agent, pending = env.agent_selection, env.last()[1]
+    assert pending != 0
+    bad = np.zeros(7, np.float32)
+    bad[0] = np.nan
+    with pytest.raises(ValueError, match="nan"):
+        env.step(bad)
+    assert env.agent_selection == agent and env.last()[1] == pending
+
+
 # -- animated render and video ---------------------------------------------------------------
 
 
@@ -592,3 +616,39 @@ def test_vector_call_render_and_sb3_env_method_render_give_each_tables_frame():
     sb3.reset()
     got = sb3.env_method("render", indices=[1])
     assert len(got) == 1 and got[0].ndim == 3
+
+
+class _InterruptedOpponent:
+    """The random agent, except that its first move after ``armed`` is set raises (as Ctrl-C
+    inside a slow opponent would)."""
+
+    def __init__(self, game):
+        from cuegym.agents import make_agent
+
+        self.inner = make_agent("random", game)
+        self.armed = False
+
+    def act(self, states, rng):
+        if self.armed:
+            self.armed = False
+            raise KeyboardInterrupt
+        return self.inner.act(states, rng)
+
+
+@pytest.mark.parametrize("env_id", GAME_IDS)
+def test_a_step_its_opponent_broke_off_is_refused_until_reset(env_id):
+    """The learner's shot was played, the opponents' were not: stepping again would play the
+    next action in an opponent's seat, so it is refused, naming the table; a reset recovers."""
+    game = "keglebillard" if "Kegle" in env_id else "golfbillard"
+    opp = _InterruptedOpponent(game)
+    env = gym.make(env_id, opponent=opp, seat=0)
+    env.reset(seed=0)
+    a = np.zeros(env.action_space.shape, np.float32)
+    opp.armed = True
+    with pytest.raises(KeyboardInterrupt):
+        for _ in range(50):  # golfbillard: until the turn passes to the opponent
+            env.step(a)
+    with pytest.raises(RuntimeError, match=r"opponents are to play \(tables \[0\]\).*reset"):
+        env.step(a)
+    env.reset(seed=1)
+    env.step(a)

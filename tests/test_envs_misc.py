@@ -205,6 +205,11 @@ def test_G5_no_progress_draw_truncates_the_episode():
     aec.step(-np.ones(aec.action_space("side_0").shape, np.float32))
     assert aec.game_state.winner == 2 and aec.game_state.phase == "over"
     assert all(aec.truncations.values()) and not any(aec.terminations.values())
+    from cuegym.envs.golf import OBS_INDEX
+
+    for agent in ("side_0", "side_1"):  # the terminal observations: nobody is to move
+        aec.agent_selection = agent
+        assert aec.observe(agent)[OBS_INDEX["to_move"]] == 0.0
 
 
 @pytest.mark.parametrize("games, truncated, result", [
