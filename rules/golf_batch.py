@@ -196,7 +196,9 @@ def error_text(out: OutcomeArrays, t: int, geo: Any) -> str:
         return (f"picked ball {ids[a]} is not one of the offender's balls on the table "
                 f"(side {b})")
     if code == E_OPENING_FOUL_SIDE:
-        return f"an opening foul needs a side (0 / 1) or a ball (injected event {a})"
+        return (f"an opening foul needs a side (0 / 1) or a ball of the offending side; a "
+                f"deflect foul, whose ball is the touched one, needs its side (injected event "
+                f"{a})")
     if code == E_NO_FREE_POINT:
         return f"no free point on the table for {ids[a]}"
     if code == E_RESTORE_NOT_ON_TABLE:

@@ -19,7 +19,15 @@ import math
 import numba as nb
 import numpy as np
 
-from .golf_apply import error, game_winner, lift_balls, note, write_drops
+from .golf_apply import (
+    _check_restored,
+    error,
+    game_winner,
+    lift_balls,
+    note,
+    stroke_moved,
+    write_drops,
+)
 from .golf_arrays import (
     BALLS_PER_SIDE,
     N_BALLS,
@@ -34,6 +42,7 @@ from .golf_arrays import (
     R_SPOT,
 )
 from .golf_codes import (
+    CS,
     D_OPENING_SIDE,
     D_WRONG_BALL,
     D_WRONG_OPENER,
@@ -41,21 +50,30 @@ from .golf_codes import (
     E_OPENING_FOUL_SIDE,
     F_G3,
     F_G18,
+    GOAL,
     I_FOUL,
     I_OFF,
     I_RAIL,
+    K_DEFLECT_OPP,
+    K_DEFLECT_OWN,
     K_WRONG_BALL,
     K_WRONG_OPENER,
+    KIND_BITS,
+    LT,
     N_IGNORED,
     N_SPOTS_REPEAT,
     N_SPOTS_UNUSED,
     P_OPENING,
     P_OVER,
     P_PLAY,
+    RA,
+    RF,
+    SPOT,
 )
 from .golf_paths import in_poly, path_max
 from .golf_spots import place_on_spots
 from .golf_stroke import (
+    _injected_foul_error,
     _path,
     balls_on_table,
     final_xy,
@@ -213,10 +231,11 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     Both sides strike one ball at t = 0 (``cue_ball[t]`` = side 0's, side 1's). Each must cross
     x = 0. A side that scores its opening ball takes the first turn; both score: repeat with
     another ball each. Otherwise the ball that stops nearer its attack goal wins; a ball that
-    does not cross x = 0 loses; equal distances, or neither crossing: balls back, repeat. A G-18
-    foul (injected, or a duo side whose opener is not the due partner) loses the opening;
-    ``wrong_opener`` also puts that ball on a penalty spot. Other balls that drop count for their
-    side (into its attack goal) or go to a penalty spot (into its defence goal).
+    does not cross x = 0 loses; equal distances, or neither crossing: balls back, repeat. A side's
+    G-18 foul (injected, or a duo side whose opener is not the due partner) with LT loses the
+    opening, and its other letters apply to that side's stroke (:func:`_opening_penalties`).
+    Other balls that drop count for their side (into its attack goal) or go to a penalty spot
+    (into its defence goal).
     """
     before = st.xy[t]
     n = lg.n_events[t]
@@ -231,7 +250,13 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     on0, _ = balls_on_table(before)
     lost = np.zeros(2, np.bool_)
     off = np.zeros(N_BALLS, np.bool_)
-    nf = _opening_fouls(t, st, inp, ga, rp, before, lost, off, out)
+    # each side's penalised G-18 foul: its letters (-1: none), time [s], event (-1: G-31), ball
+    pen_l = np.full(2, -1, np.int64)
+    pen_t = np.zeros(2)
+    pen_e = np.full(2, -1, np.int64)
+    pen_b = np.full(2, -1, np.int64)
+    nf = _opening_fouls(t, st, inp, ga, rp, before, on0, lost, off, pen_l, pen_t, pen_e, pen_b,
+                        out)
     if nf < 0:
         return
     out.n_fouls[t] = nf
@@ -240,13 +265,16 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
                      lg.t_end[t], on0, db, dg, dt)
     write_drops(out, t, db, dg, dt, nd)
     final = final_xy(lg.rvw[t], on0)
+    # RA / RF of a side's G-18 foul: those balls go back (and neither count nor go to a spot)
+    back = np.zeros(N_BALLS, np.bool_)
+    _opening_back(t, lg, inp, before, final, db, nd, off, pen_l, pen_e, back)
     # where each ball goes: scored for its side, or a penalty spot
     removed = np.zeros(N_BALLS, np.bool_)
     rtime = np.zeros(N_BALLS)
     to_spot = np.zeros(2 * N_BALLS + 2, np.int64)  # in order; a ball may appear twice
     in_ts = np.zeros(N_BALLS, np.bool_)
-    n_ts = _opening_fates(db, dg, dt, nd, off, out.f_kind[t], out.f_balls[t], nf, removed, rtime,
-                          to_spot, in_ts)
+    n_ts = _opening_fates(db, dg, dt, nd, off, back, removed, rtime, to_spot, in_ts)
+    n_ts = _opening_penalties(bo, pen_l, pen_t, pen_b, removed, rtime, to_spot, in_ts, n_ts)
     # G-3: which opening ball takes the first turn, or a repeat
     seg = np.empty((n + 2, 8))
     ok = _opening_balls(t, bo, lost, removed, in_ts, final, lg, inp, prm, ga, seg,
@@ -259,7 +287,23 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     xy[:, :] = before if replaced else final
     n_sp = 0
     if not replaced:
+        for x in range(N_BALLS):
+            if back[x]:  # RA
+                xy[x, 0], xy[x, 1] = before[x, 0], before[x, 1]
+        for s in range(2):
+            if pen_l[s] > 0 and pen_l[s] & RF:  # G-18 deflect: where the event says
+                e = pen_e[s]
+                for i in range(inp.inj_rn[t, e]):
+                    xy[inp.inj_rb[t, e, i], :] = inp.inj_rxy[t, e, i]
+        n_ts = _listed(to_spot, n_ts, in_ts)
         lift_balls(xy, removed, in_ts)
+        for s in range(2):
+            if pen_l[s] > 0 and pen_l[s] & RF:
+                e = pen_e[s]
+                err, eb, eo = _check_restored(xy, inp.inj_rb[t, e], inp.inj_rn[t, e], ga)
+                if err != E_NONE:
+                    error(out, t, err, eb, eo)
+                    return
         on_spot = np.zeros(N_BALLS, np.int64)
         n_sp, used, err, ev, eb = place_on_spots(to_spot, n_ts, -1, xy, ga, int(rp[R_SPOT]),
                                                  inp.spot_n[t], inp.spot_choice[t], -1,
@@ -282,16 +326,17 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
 
 
 @nb.njit(cache=True)
-def _opening_fates(db, dg, dt, nd, off, f_kind, f_balls, nf, removed, rtime, to_spot, in_ts):
+def _opening_fates(db, dg, dt, nd, off, back, removed, rtime, to_spot, in_ts):
     """G-3: where the opening's balls go. A drop (``db[:nd]`` into goal ``dg`` at ``dt`` [s])
-    into its side's attack goal scores (``removed``, ``rtime``); a drop into the other goal, a
-    ball ``off`` the table or on the rail and the ball of a wrong opener (G-31, the first of
-    the ``nf`` fouls ``f_kind``, ``f_balls``) go to a penalty spot: listed in ``to_spot`` in
-    that order (a ball may appear twice) and marked in ``in_ts``. Returns how many are
-    listed."""
+    into its side's attack goal scores (``removed``, ``rtime``); a drop into the other goal and
+    a ball ``off`` the table or on the rail go to a penalty spot: listed in ``to_spot`` in that
+    order and marked in ``in_ts``. Balls going ``back`` (a G-18 foul's RA / RF) do neither.
+    Returns how many are listed."""
     n_ts = 0
     for i in range(nd):
         x = db[i]
+        if back[x]:
+            continue
         if dg[i] == x // BALLS_PER_SIDE:
             removed[x] = True
             rtime[x] = dt[i]
@@ -300,17 +345,73 @@ def _opening_fates(db, dg, dt, nd, off, f_kind, f_balls, nf, removed, rtime, to_
             n_ts += 1
             in_ts[x] = True
     for x in range(N_BALLS):
-        if off[x] and not removed[x] and not in_ts[x]:
-            to_spot[n_ts] = x
-            n_ts += 1
-            in_ts[x] = True
-    for i in range(nf):
-        x = f_balls[i, 0]
-        if f_kind[i] == K_WRONG_OPENER and not removed[x]:
+        if off[x] and not removed[x] and not in_ts[x] and not back[x]:
             to_spot[n_ts] = x
             n_ts += 1
             in_ts[x] = True
     return n_ts
+
+
+@nb.njit(cache=True)
+def _opening_back(t, lg, inp, before, final, db, nd, off, pen_l, pen_e, back):
+    """RA of a side's penalised G-18 foul in the opening (``pen_l`` (2,) its letters): every
+    ball of that side the opening moved goes back where it lay; RF: the balls its event lists
+    (``inp.inj_rb``) go back to where it says. Marks them in ``back`` (N_BALLS,)."""
+    moved = stroke_moved(lg.n_events[t], lg.ev_type[t], lg.ev_i[t], lg.ev_j[t], lg.rvw0[t],
+                         before, final, db, nd, off, np.zeros(N_BALLS, np.bool_))
+    for s in range(2):
+        if pen_l[s] <= 0:
+            continue
+        if pen_l[s] & RA:
+            for x in range(s * BALLS_PER_SIDE, (s + 1) * BALLS_PER_SIDE):
+                back[x] = back[x] or moved[x]
+        if pen_l[s] & RF:
+            e = pen_e[s]
+            for i in range(inp.inj_rn[t, e]):
+                back[inp.inj_rb[t, e, i]] = True
+
+
+@nb.njit(cache=True)
+def _opening_penalties(bo, pen_l, pen_t, pen_b, removed, rtime, to_spot, in_ts, n_ts):
+    """The other letters of each side's penalised G-18 foul in the opening, after the balls'
+    fates (:func:`_opening_fates`): SPOT the touched ball (``pen_b``) to a penalty spot, GOAL
+    the touched opponent's ball into its goal at the foul's time ``pen_t`` [s] (scored for its
+    side), CS the side's opening ball ``bo[s]`` to a penalty spot unless it scored. Appends to
+    ``to_spot``; returns its length."""
+    for s in range(2):
+        letters = pen_l[s]
+        if letters <= 0:
+            continue
+        x = pen_b[s]
+        if letters & SPOT and x >= 0:
+            removed[x] = False  # a touched ball that dropped comes out for its spot
+            if not in_ts[x]:
+                to_spot[n_ts] = x
+                n_ts += 1
+                in_ts[x] = True
+        if letters & GOAL and x >= 0 and not removed[x]:
+            removed[x] = True
+            rtime[x] = pen_t[s]
+            in_ts[x] = False
+        c = bo[s]
+        if letters & CS and not removed[c] and not in_ts[c]:
+            to_spot[n_ts] = c
+            n_ts += 1
+            in_ts[c] = True
+    return n_ts
+
+
+@nb.njit(cache=True)
+def _listed(to_spot, n_ts, in_ts):
+    """Drop from ``to_spot[:n_ts]`` the balls no longer going to a spot (``in_ts`` cleared: a
+    GOAL put them into their goal); returns the new length."""
+    m = 0
+    for i in range(n_ts):
+        x = to_spot[i]
+        if in_ts[x]:
+            to_spot[m] = x
+            m += 1
+    return m
 
 
 @nb.njit(cache=True)
@@ -350,12 +451,13 @@ def add_scored(removed, scored_mask, scored):
 
 
 @nb.njit(cache=True)
-def _opening_fouls(t, st, inp, ga, rp, before, lost, off, out):
+def _opening_fouls(t, st, inp, ga, rp, before, on0, lost, off, pen_l, pen_t, pen_e, pen_b, out):
     """The opening's fouls into row t of ``out``: G-3 (a side opened with another ball than its
-    middle one), injected G-18 fouls, G-31 (a duo side's wrong partner opened); each loses the
-    opening for its side (``lost``). Balls the caller put off the table or on the rail are
-    marked in ``off`` (an opening ball among them also loses). Returns the foul count, -1
-    after an input error was written to ``out``."""
+    middle one), injected G-18 fouls, G-31 (a duo side's wrong partner opened). G-3 and a G-18
+    foul with LT lose the opening for their side (``lost``); each side's penalised G-18 foul
+    (:func:`_penalise`) goes to ``pen_l``, ``pen_t``, ``pen_e``, ``pen_b``. Balls the caller
+    put off the table or on the rail are marked in ``off`` (an opening ball among them also
+    loses). Returns the foul count, -1 after an input error was written to ``out``."""
     bo = inp.cue_ball[t]
     nf = 0
     for s in range(2):
@@ -368,16 +470,26 @@ def _opening_fouls(t, st, inp, ga, rp, before, lost, off, out):
         typ = inp.inj_type[t, e]
         b = inp.inj_ball[t, e]
         if typ == I_FOUL:
+            kind = inp.inj_kind[t, e]
+            deflect = kind == K_DEFLECT_OWN or kind == K_DEFLECT_OPP
             side = inp.inj_side[t, e]
-            if side < 0:
+            if side < 0 and not deflect:  # a deflect foul's ball is the touched one
                 side = b // BALLS_PER_SIDE if b >= 0 else -1
             if side < 0:
                 error(out, t, E_OPENING_FOUL_SIDE, e, 0)
                 return -1
-            _opening_foul(out, t, nf, inp.inj_time[t, e], bo[side], F_G18, inp.inj_kind[t, e],
+            err, ea, eb = _injected_foul_error(side, b, kind, on0, inp.inj_rb[t, e],
+                                               inp.inj_rn[t, e])
+            if err != E_NONE:
+                error(out, t, err, ea, eb)
+                return -1
+            letters = KIND_BITS[kind, 0]
+            _opening_foul(out, t, nf, inp.inj_time[t, e], bo[side], F_G18, kind,
                           D_OPENING_SIDE, side, 0, 0)
             nf += 1
-            lost[side] = True
+            lost[side] = lost[side] or (letters & LT) != 0
+            _penalise(side, letters, inp.inj_time[t, e], e, b if deflect else -1, pen_l,
+                      pen_t, pen_e, pen_b)
         elif typ == I_OFF or typ == I_RAIL:
             off[b] = True
             if b == bo[0] or b == bo[1]:
@@ -391,7 +503,21 @@ def _opening_fouls(t, st, inp, ga, rp, before, lost, off, out):
                               inp.players[t, s], st.openers[t, s])
                 nf += 1
                 lost[s] = True
+                _penalise(s, KIND_BITS[K_WRONG_OPENER, 0], 0.0, -1, -1, pen_l, pen_t, pen_e,
+                          pen_b)
     return nf
+
+
+@nb.njit(cache=True)
+def _penalise(s, letters, time, e, ball, pen_l, pen_t, pen_e, pen_b):
+    """Side s's G-18 foul in the opening (its consequence ``letters``, ``time`` [s], injected
+    event ``e`` or -1, touched ``ball`` or -1) replaces the one kept in ``pen_*`` when it comes
+    first (G-19a: time, the first given among ties) or when the kept one has no consequences
+    (consultation goes after every other foul)."""
+    kept = pen_l[s]
+    if kept < 0 or (kept == 0 and letters != 0) or (
+            (kept == 0) == (letters == 0) and time < pen_t[s]):
+        pen_l[s], pen_t[s], pen_e[s], pen_b[s] = letters, time, e, ball
 
 
 @nb.njit(cache=True)

@@ -159,9 +159,11 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     side's due ball (:func:`opening_balls`: the middle ball) may open: a side that strikes another
     ball loses the opening (a ``G-3`` foul ``wrong_opening_ball`` in ``fouls``; that ball is
     not spotted and, if it drops, counts like any other ball that drops). A G-18 foul
-    (injected with ``side``, or a duo side whose ``players`` entry is not its opener, G-31) loses
-    the opening; ``wrong_opener`` also puts that ball on a penalty spot. Other balls that drop count
-    for their side (into its attack goal) or go to a penalty spot (into its defence goal).
+    (injected with ``side``, or a duo side whose ``players`` entry is not its opener, G-31) with
+    LT loses the opening, and the side's penalised one applies its other letters to that side's
+    stroke (RA, RF, SPOT, GOAL, CS; docs/rules_golfbillard.md, G-3 reading). Other balls that
+    drop count for their side (into its attack goal) or go to a penalty spot (into its defence
+    goal).
 
     ``players`` (the two partners who opened) is required with ``rules.duo`` and may only be
     None or [0, 0] without it; ``choices`` (``spots`` only, with ``spot_policy = 'agent'``),

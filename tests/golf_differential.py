@@ -114,13 +114,16 @@ def random_injected(st: GolfState, rng: np.random.Generator) -> list[dict]:
         kind = str(rng.choice(KINDS))
         e["kind"] = kind
         e["time"] = float(rng.uniform(0.0, 1.0))
-        s = st.to_move
+        opening = st.phase == "opening"
+        s = int(rng.integers(2)) if opening else st.to_move
         need = {"deflect_own_ball": s, "deflect_opponent_ball": 1 - s}.get(kind)
         if need is not None:
             mine = [x for x in on if SIDE_OF[x] == need]
-            if not mine or st.phase == "opening":
+            if not mine:
                 e["kind"] = "time"
             else:
+                if opening:  # the touched ball does not name the offender: its side does
+                    e["side"] = s
                 e["ball"] = int(rng.choice(mine))
                 others = [int(x) for x in on if x != e["ball"]]
                 if others and rng.random() < 0.5:  # RF: a displaced ball goes back

@@ -108,6 +108,53 @@ def test_G31_wrong_opener_loses_the_opening():
     assert (W1, 1) in o.spotted
 
 
+def _opening_foul(kind, w_end=None, **event):
+    """The opening of a new match with side 0's G-18 foul ``kind`` injected; w1 drops into its
+    attack goal (``w_end`` None) or stops at ``w_end``, r1 stops short of its attack goal."""
+    st = new_match()
+    log = opening_log(st, w_end, (-0.3, -0.1), w_drop=0 if w_end is None else None)
+    outs, new = play_strokes([st], log, [[W1, R1]],
+                             injected=[[{"type": "foul", "kind": kind, "time": 0.0, **event}]])
+    return st, outs[0], new[0]
+
+
+def test_G3_G18_touch_in_the_opening_puts_the_ball_back_and_on_a_penalty_spot():
+    """LT: side 0 loses the opening, its goal does not count (RA) and w1 goes to its spot 1
+    (CS, "auch dann, wenn man getroffen hat")."""
+    st, o, n = _opening_foul("touch", side=0)
+    assert o.first == 1 and not o.repeat and o.scored_balls == []
+    assert o.spotted == [(W1, 1)] and n.balls_left.tolist() == [5, 5]
+
+
+def test_G3_G18_foot_off_floor_in_the_opening_puts_the_ball_back_where_it_lay():
+    st, o, n = _opening_foul("foot_off_floor", ball="w1")  # the ball names the side
+    assert o.first == 1 and o.scored_balls == [] and o.spotted == []
+    assert np.allclose(n.xy[W1], st.xy[W1]) and n.balls_left.tolist() == [5, 5]
+
+
+def test_G3_G18_time_in_the_opening_loses_it_and_the_goal_stands():
+    st, o, n = _opening_foul("time", side=0)  # LT only: nothing is put back
+    assert o.first == 1 and o.scored_balls == [W1] and n.balls_left.tolist() == [4, 5]
+
+
+def test_G3_G18_consultation_in_the_opening_changes_nothing():
+    """The foul without consequences: side 0 scored its opening ball and takes the turn."""
+    st, o, n = _opening_foul("consultation", side=0)
+    assert o.fouls[0].kind == "consultation" and o.first == 0 and o.scored == (True, False)
+
+
+def test_G3_G18_deflect_in_the_opening_needs_its_side_and_applies_its_letters():
+    with pytest.raises(ValueError, match="a deflect foul.*needs its side"):
+        _opening_foul("deflect_opponent_ball", w_end=(0.5, 0.1), ball="r3")
+    # LT RF CS GOAL: r3 into its goal (scored for side 1), w1 to a penalty spot
+    st, o, n = _opening_foul("deflect_opponent_ball", w_end=(0.5, 0.1), ball="r3", side=0)
+    assert o.first == 1 and o.scored_balls == [idx("r3")] and (W1, 1) in o.spotted
+    assert n.balls_left.tolist() == [5, 4]
+    # LT RF SPOT: the touched own ball to a penalty spot, w1 stays where it stopped
+    st, o, n = _opening_foul("deflect_own_ball", w_end=(0.5, 0.1), ball="w3", side=0)
+    assert o.first == 1 and o.spotted == [(idx("w3"), 1)] and np.allclose(n.xy[W1], (0.5, 0.1))
+
+
 def _opening_with(st, w_ball, r_ball, w_end, r_end, w_drop=None):
     b = LogBuilder(st.xy).strike(w_ball, (1.0, 0.6)).strike(r_ball, (-1.0, -0.6))
     b = b.drop(1.5, w_ball, w_drop) if w_drop is not None else b.rest(w_ball, w_end, 2.0)

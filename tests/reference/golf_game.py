@@ -45,6 +45,7 @@ from cuegym.rules.inputs import (
 
 from .golf_referee import (
     BALLS_PER_SIDE,
+    BEHAVIOURAL,
     N_BALLS,
     N_SIDES,
     SIDE_OF,
@@ -54,7 +55,9 @@ from .golf_referee import (
     GolfRules,
     GolfState,
     TableLog,
+    _check_restored,
     _injected,
+    _moved,
     _rng_for,
     attack_goal,
     ball_index,
@@ -286,10 +289,14 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     not cross x = 0 loses; equal distances, or neither crossing: balls back, repeat. Only the
     side's due ball (:func:`opening_balls`: the middle ball) may open: a side that strikes another
     ball loses the opening (a ``G-3`` foul ``wrong_opening_ball`` in ``fouls``; that ball is
-    not spotted and, if it drops, counts like any other ball that drops). A G-18 foul
-    (injected with ``side``, or a duo side whose ``players`` entry is not its opener, G-31) loses
-    the opening; ``wrong_opener`` also puts that ball on a penalty spot. Other balls that drop count
-    for their side (into its attack goal) or go to a penalty spot (into its defence goal).
+    not spotted and, if it drops, counts like any other ball that drops). A side's G-18 foul
+    (injected with ``side``, or a duo side whose ``players`` entry is not its opener, G-31) with
+    LT loses the opening; the side's penalised G-18 foul (the first by time with consequences)
+    applies its letters to that side's stroke: RA its balls the opening moved go back, RF the
+    event's ``restore``, SPOT the touched ball to a penalty spot, GOAL the touched opponent's
+    ball into its goal, CS its opening ball to a penalty spot unless it scored. Other balls that
+    drop count for their side (into its attack goal) or go to a penalty spot (into its defence
+    goal).
 
     ``players`` (the two partners who opened) is required with ``rules.duo`` and may only be
     None or [0, 0] without it; ``choices`` (``spots`` only, with ``spot_policy = 'agent'``),
@@ -333,13 +340,38 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
                               f"side {s} opened with {geo.ball_ids[b[s]]}; only "
                               f"{geo.ball_ids[due[s]]} may open"))
             lost[s] = True
+    pen: dict[int, tuple] = {}  # side -> its penalised G-18 foul: letters, time, restore, ball
+
+    def penalise(side, letters, time, restore, ball):
+        kept = pen.get(side)
+        if kept is None or (not kept[0] and letters) or (
+                bool(kept[0]) == bool(letters) and time < kept[1]):
+            pen[side] = (letters, time, restore, ball)
+
     for e in events:
         if e["type"] == "foul":
-            side = e.get("side", SIDE_OF[e["ball"]] if "ball" in e else None)
+            deflect = e["kind"] in ("deflect_own_ball", "deflect_opponent_ball")
+            side = e.get("side")
+            if side is None and not deflect and "ball" in e:
+                side = SIDE_OF[e["ball"]]
             if side not in (0, 1):
-                raise ValueError(f"an opening foul needs a side (0 / 1) or a ball: {e!r}")
+                raise ValueError("an opening foul needs a side (0 / 1) or a ball of the offending "
+                                 f"side; a deflect foul needs its side: {e!r}")
+            touched = e.get("ball")
+            need = {"deflect_own_ball": side, "deflect_opponent_ball": 1 - side}.get(e["kind"])
+            if need is not None and (touched is None or SIDE_OF[touched] != need):
+                whose = "own" if need == side else "opponent"
+                raise ValueError(f"behavioural foul {e['kind']} needs the touched {whose} "
+                                 f"ball, got {touched!r}")
+            for r, _, _ in e.get("restore", ()):
+                if not on0[r]:
+                    raise ValueError(f"injected restore names ball {geo.ball_ids[r]}, which is "
+                                     "not on the table")
+            letters = BEHAVIOURAL[e["kind"]][0]
             fouls.append(Foul("G-18", e["time"], (b[side],), e["kind"], f"side {side}"))
-            lost[side] = True
+            lost[side] = lost[side] or "LT" in letters
+            penalise(side, letters, e["time"], e.get("restore", ()),
+                     touched if deflect else None)
         elif e["type"] in ("off_table", "rests_on_rail"):
             off.add(e["ball"])
             if e["ball"] in b:
@@ -353,20 +385,43 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
                                   f"side {s}: partner {players[s]} opened, "
                                   f"partner {int(state.openers[s])} was due"))
                 lost[s] = True
+                penalise(s, BEHAVIOURAL["wrong_opener"][0], 0.0, (), None)
     drops = tl.drops(on0)
     final = tl.final_xy()
     final[~on0] = np.nan
+    # RA / RF of a side's penalised foul: those balls go back, neither counting nor spotted
+    moved = _moved(tl, before, final, {x for x, _, _ in drops} | set(off))
+    back: set[int] = set()
+    restored: dict[int, tuple[float, float]] = {}
+    for s in range(N_SIDES):
+        letters, _, rest, _ = pen.get(s, (frozenset(), 0.0, (), None))
+        if "RA" in letters:
+            back |= {x for x in range(N_BALLS) if SIDE_OF[x] == s and moved[x]}
+        if "RF" in letters:
+            for r, x, y in rest:
+                back.add(r)
+                restored[r] = (x, y)
     removed: dict[int, float] = {}
     to_spot: list[int] = []
     for x, g, tt in drops:
+        if x in back:
+            continue
         if g == attack_goal(SIDE_OF[x]):
             removed[x] = tt
         else:
             to_spot.append(x)
-    to_spot += [x for x in sorted(off) if x not in removed and x not in to_spot]
-    for f in fouls:
-        if f.kind == "wrong_opener" and f.balls[0] not in removed:
-            to_spot.append(f.balls[0])
+    to_spot += [x for x in sorted(off) if x not in removed and x not in to_spot and x not in back]
+    for s in range(N_SIDES):  # the penalised fouls' other letters
+        letters, tm, _, touched = pen.get(s, (frozenset(), 0.0, (), None))
+        if "SPOT" in letters and touched is not None:
+            removed.pop(touched, None)
+            if touched not in to_spot:
+                to_spot.append(touched)
+        if "GOAL" in letters and touched is not None and touched not in removed:
+            removed[touched] = tm
+            to_spot = [x for x in to_spot if x != touched]
+        if "CS" in letters and b[s] not in removed and b[s] not in to_spot:
+            to_spot.append(b[s])
     scored = tuple(bool(b[s] in removed and not lost[s]) for s in range(N_SIDES))
     crossed = []
     dist = []
@@ -399,10 +454,18 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     xy = before.copy() if replaced else final.copy()
     spotted: list[tuple[int, int]] = []
     if not replaced:
+        for x in back:
+            xy[x] = before[x]
+        for x, p in restored.items():
+            xy[x] = p
         for x in removed:
             xy[x] = np.nan
         for x in to_spot:
             xy[x] = np.nan
+        for s in range(N_SIDES):
+            letters, _, rest, _ = pen.get(s, (frozenset(), 0.0, (), None))
+            if "RF" in letters and rest:
+                _check_restored(xy, [r for r, _, _ in rest], geo)
         spotted, unused = place_on_spots(to_spot, xy, geo, rules, rng, choices.get("spots"))
         if unused:
             notes.append(f"choices['spots']: entries {unused} not needed")
