@@ -13,6 +13,7 @@ the env cores; :class:`TableRenderer` is the drawing layer they share (also used
 from __future__ import annotations
 
 import functools
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -172,11 +173,14 @@ class TableRenderer:
             d.line([p1, p2], fill=self.line_rgb, width=max(1, SS))
         for x, y in self.spots:
             self._circle(d, x, y, 0.004, fill=LINE)
-        # pockets / goals: cut the cushion, draw the hole
-        for p in t.pockets:
-            self._circle(d, p.x, p.y, p.radius + 0.012, fill=CLOTH)
-        for p in t.pockets:
-            self._circle(d, p.x, p.y, p.radius, fill=POCKET)
+        # pockets cut the cushion (their centre lies on or past its line); a goal inside the
+        # cloth (golfbillard) does not: its hole ends at the unbroken cushion
+        cut = [abs(p.x) >= L / 2 - 1e-9 or abs(p.y) >= W / 2 - 1e-9 for p in t.pockets]
+        for p, c in zip(t.pockets, cut, strict=True):
+            if c:
+                self._circle(d, p.x, p.y, p.radius + 0.012, fill=CLOTH)
+        for p, c in zip(t.pockets, cut, strict=True):
+            self._hole(d, p, c)
         for c in t.circles:
             if c.kind == 0:  # jaw
                 self._circle(d, c.x, c.y, max(c.radius, 0.003), fill=CUSHION)
@@ -185,6 +189,21 @@ class TableRenderer:
                              width=max(1, int(0.004 * self.scale)))
         self._bg = img
         return img
+
+    def _hole(self, d, p, cut: bool) -> None:
+        """Pocket or goal ``p``; one that does not cut the cushion ends at the cushion's line
+        (a chord of its circle), so the unbroken cushion and the rail stay drawn."""
+        L, W = self.table.length, self.table.width
+        over = [(abs(p.x) + p.radius - L / 2, 0.0 if p.x > 0 else 180.0, L / 2 - abs(p.x)),
+                (abs(p.y) + p.radius - W / 2, 270.0 if p.y > 0 else 90.0, W / 2 - abs(p.y))]
+        depth, alpha, inside = max(over)  # image angles run clockwise (y points down)
+        if cut or depth <= 0.0:
+            self._circle(d, p.x, p.y, p.radius, fill=POCKET)
+            return
+        theta = math.degrees(math.acos(max(-1.0, min(1.0, inside / p.radius))))
+        u, v = self.px(p.x, p.y)
+        r = p.radius * self.scale
+        d.chord([u - r, v - r, u + r, v + r], alpha + theta, alpha + 360.0 - theta, fill=POCKET)
 
     # a scene ---------------------------------------------------------------------------------
 
@@ -239,11 +258,24 @@ class TableRenderer:
                 ink = (255, 255, 255) if sum(b.rgb) < 400 else (20, 20, 20)
                 d.text((u, v), b.label, fill=ink, font=font, anchor="mm")
         if self.hud_h and scene.hud:
-            hf = _font(14 * SS)
+            room = (self.width - 16) * SS
             for k, line in enumerate(scene.hud[: (self.hud_h // SS - 8) // 20]):
+                line, hf = _fitted(d, line, room)
                 d.text((8 * SS, (4 + 20 * k) * SS), line, fill=HUD_FG, font=hf)
         small = img.resize((self.width, self.height), Image.LANCZOS)
         return np.asarray(small, dtype=np.uint8)
+
+
+def _fitted(d, line: str, room: float):
+    """``line`` and a font that fits it into ``room`` supersampled pixels: 14 px, down to
+    10 px, then the line cut with an ellipsis (the HUD has a fixed number of lines)."""
+    for size in (14, 13, 12, 11, 10):
+        font = _font(size * SS)
+        if d.textlength(line, font=font) <= room:
+            return line, font
+    while len(line) > 1 and d.textlength(line + "…", font=font) > room:
+        line = line[:-1]
+    return line + "…", font
 
 
 class HumanViewer:
@@ -323,7 +355,7 @@ def shot_paths(res, row: int, ids: Sequence[str], dt: float = 0.01
     from cuegym.physics.path import positions_at
 
     t_end = float(res.t_end[row])
-    times = np.append(np.arange(0.0, t_end, dt), t_end)
+    times = _with_events(res, row, np.append(np.arange(0.0, t_end, dt), t_end))
     one = _one_table(res, row)
     pos = positions_at(one, times)[0]  # (N, B, 2)
     B = pos.shape[1]
@@ -339,6 +371,14 @@ def shot_paths(res, row: int, ids: Sequence[str], dt: float = 0.01
         if len(p) > 1 and np.ptp(p, axis=0).max() > 1e-4:
             out.append((p, ball_rgb(ids[b])))
     return out
+
+
+def _with_events(res, row: int, times: np.ndarray) -> np.ndarray:
+    """``times`` [s] with table ``row``'s event times up to the last of them added (sorted,
+    unique): a path sampled there bends where the ball met a cushion or a ball, and reaches the
+    pocket a ball dropped into, however short the step."""
+    ev = res.ev_time[row, : int(res.n_events[row])]
+    return np.union1d(times, ev[ev <= times[-1]])
 
 
 def _one_table(res, row: int):
@@ -594,7 +634,9 @@ def shot_frames(game: str, res, row: int, *, hud: Sequence[str] = (), fps: float
     if t_end > shown:
         times = np.append(times, t_end)
     one = _one_table(res, row)
-    pos = positions_at(one, times)[0]
+    fine = _with_events(res, row, times)  # the trails also pass through every event
+    pos = positions_at(one, fine)[0]
+    at = np.searchsorted(fine, times)
     B = pos.shape[1]
     pocket_t = np.full(B, np.inf)
     for k in range(int(res.n_events[row])):
@@ -603,14 +645,14 @@ def shot_frames(game: str, res, row: int, *, hud: Sequence[str] = (), fps: float
     present0 = res.motion0[row] != 4
     frames = []
     for k, tk in enumerate(times):
-        xy = pos[k].copy()
+        xy = pos[at[k]].copy()
         gone = ~present0 | (tk >= pocket_t)
         xy[gone] = np.nan
         paths = []
         for b in range(B):
             if not present0[b]:
                 continue
-            p = pos[: k + 1][times[: k + 1] <= pocket_t[b] + 1e-12, b]
+            p = pos[: at[k] + 1][fine[: at[k] + 1] <= pocket_t[b] + 1e-12, b]
             if len(p) > 1 and np.ptp(p, axis=0).max() > 1e-4:
                 paths.append((p, ball_rgb(ids[b])))
         lines = [*hud, f"t = {tk:5.2f} s"] if len(hud) < 2 else [hud[0], f"{hud[1]}   "
@@ -658,5 +700,6 @@ def step_frames(core, t: int, fps: float = ANIMATION_FPS, max_seconds: float = 1
         hud = [_golf_line(o, getattr(o, "shooter", None) or last[t][3].to_move) if golf
                else outcome_summary(o)]
     frames = [] if res is None or row < 0 else shot_frames(
-        game, res, row, hud=hud, fps=fps, max_seconds=max_seconds)
+        game, res, row, hud=hud, fps=fps, max_seconds=max_seconds,
+        zones=getattr(core, "render_zones", True))
     return [*frames, core.render_table(t)]

@@ -32,6 +32,7 @@ from cuegym.configs import load_params, load_table
 from cuegym.physics import simulate
 from cuegym.physics.constants import EVENT_NAMES
 from cuegym.physics.plot import plot_shot
+from cuegym.rules.golfbillard import golf_geometry
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,9 +54,7 @@ def golfbillard_opening():
     """G-3: all balls on their start spots; both middle balls struck at t = 0, softly off
     their left long cushion."""
     table, params = load_table("golfbillard"), load_params("golfbillard")
-    sx = table.spots["start_x"]
-    ys = table.spots["start_y"]
-    xy = np.array([[[-sx, y] for y in ys] + [[sx, -y] for y in ys]])
+    xy = golf_geometry().start[None]  # the rules' start spots and ball order (w1..r5)
     cue = [[[1.8, 33.0, 0.0, 0.0, 0.2], [1.8, -147.0, 0.0, 0.0, 0.2]]]
     res = simulate(table, params, xy, cue_ball=[[0, 5]], cue=cue)
     return table, res

@@ -267,13 +267,14 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     final = final_xy(lg.rvw[t], on0)
     # RA / RF of a side's G-18 foul: those balls go back (and neither count nor go to a spot)
     back = np.zeros(N_BALLS, np.bool_)
-    _opening_back(t, lg, inp, before, final, db, nd, off, pen_l, pen_e, back)
+    blocked = np.zeros(N_BALLS, np.bool_)
+    _opening_back(t, lg, inp, ga.R, before, final, db, nd, off, pen_l, pen_e, back, blocked)
     # where each ball goes: scored for its side, or a penalty spot
     removed = np.zeros(N_BALLS, np.bool_)
     rtime = np.zeros(N_BALLS)
     to_spot = np.zeros(2 * N_BALLS + 2, np.int64)  # in order; a ball may appear twice
     in_ts = np.zeros(N_BALLS, np.bool_)
-    n_ts = _opening_fates(db, dg, dt, nd, off, back, removed, rtime, to_spot, in_ts)
+    n_ts = _opening_fates(db, dg, dt, nd, off, back, blocked, removed, rtime, to_spot, in_ts)
     n_ts = _opening_penalties(bo, pen_l, pen_t, pen_b, removed, rtime, to_spot, in_ts, n_ts)
     # G-3: which opening ball takes the first turn, or a repeat
     seg = np.empty((n + 2, 8))
@@ -326,16 +327,16 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
 
 
 @nb.njit(cache=True)
-def _opening_fates(db, dg, dt, nd, off, back, removed, rtime, to_spot, in_ts):
+def _opening_fates(db, dg, dt, nd, off, back, blocked, removed, rtime, to_spot, in_ts):
     """G-3: where the opening's balls go. A drop (``db[:nd]`` into goal ``dg`` at ``dt`` [s])
-    into its side's attack goal scores (``removed``, ``rtime``); a drop into the other goal and
-    a ball ``off`` the table or on the rail go to a penalty spot: listed in ``to_spot`` in that
-    order and marked in ``in_ts``. Balls going ``back`` (a G-18 foul's RA / RF) do neither.
-    Returns how many are listed."""
+    into its side's attack goal scores (``removed``, ``rtime``); a drop into the other goal, a
+    ball ``off`` the table or on the rail and a ball ``blocked`` from going back go to a penalty
+    spot: listed in ``to_spot`` in that order and marked in ``in_ts``. Balls going ``back`` (a
+    G-18 foul's RA / RF) do neither. Returns how many are listed."""
     n_ts = 0
     for i in range(nd):
         x = db[i]
-        if back[x]:
+        if back[x] or blocked[x]:
             continue
         if dg[i] == x // BALLS_PER_SIDE:
             removed[x] = True
@@ -345,7 +346,12 @@ def _opening_fates(db, dg, dt, nd, off, back, removed, rtime, to_spot, in_ts):
             n_ts += 1
             in_ts[x] = True
     for x in range(N_BALLS):
-        if off[x] and not removed[x] and not in_ts[x] and not back[x]:
+        if off[x] and not removed[x] and not in_ts[x] and not back[x] and not blocked[x]:
+            to_spot[n_ts] = x
+            n_ts += 1
+            in_ts[x] = True
+    for x in range(N_BALLS):
+        if blocked[x] and not in_ts[x]:
             to_spot[n_ts] = x
             n_ts += 1
             in_ts[x] = True
@@ -353,10 +359,12 @@ def _opening_fates(db, dg, dt, nd, off, back, removed, rtime, to_spot, in_ts):
 
 
 @nb.njit(cache=True)
-def _opening_back(t, lg, inp, before, final, db, nd, off, pen_l, pen_e, back):
+def _opening_back(t, lg, inp, R, before, final, db, nd, off, pen_l, pen_e, back, blocked):
     """RA of a side's penalised G-18 foul in the opening (``pen_l`` (2,) its letters): every
-    ball of that side the opening moved goes back where it lay; RF: the balls its event lists
-    (``inp.inj_rb``) go back to where it says. Marks them in ``back`` (N_BALLS,)."""
+    ball of that side the opening moved goes back where it lay, unless a ball of the other
+    side's stroke now lies there (then it is ``blocked`` and goes to a penalty spot); RF: the
+    balls its event lists (``inp.inj_rb``) go back to where it says. Marks them in ``back``
+    (N_BALLS,). R: ball radius [m]."""
     moved = stroke_moved(lg.n_events[t], lg.ev_type[t], lg.ev_i[t], lg.ev_j[t], lg.rvw0[t],
                          before, final, db, nd, off, np.zeros(N_BALLS, np.bool_))
     for s in range(2):
@@ -369,6 +377,19 @@ def _opening_back(t, lg, inp, before, final, db, nd, off, pen_l, pen_e, back):
             e = pen_e[s]
             for i in range(inp.inj_rn[t, e]):
                 back[inp.inj_rb[t, e, i]] = True
+    gone = np.zeros(N_BALLS, np.bool_)
+    for i in range(nd):
+        gone[db[i]] = True
+    for x in range(N_BALLS):
+        own = pen_l[x // BALLS_PER_SIDE]
+        if not back[x] or own <= 0 or not (own & RA):
+            continue
+        for o in range(N_BALLS):
+            if back[o] or blocked[o] or gone[o] or off[o] or math.isnan(final[o, 0]):
+                continue
+            if math.hypot(final[o, 0] - before[x, 0], final[o, 1] - before[x, 1]) < 2 * R - 1e-9:
+                blocked[x] = True
+        back[x] = back[x] and not blocked[x]
 
 
 @nb.njit(cache=True)

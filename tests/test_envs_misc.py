@@ -93,6 +93,60 @@ def test_vector_render_gives_one_frame_per_table():
     assert len(frames) == 2 and frames[0].shape == frames[1].shape
 
 
+def test_golf_goals_end_at_the_unbroken_cushion():
+    """The golfbillard goal (centre 3 mm inside the cushion line) does not cut the cushion: its
+    hole ends at the line; a keglebillard pocket cuts it."""
+    from cuegym.envs.render import CUSHION, POCKET, RAIL, golf_renderer, kegle_renderer
+
+    r = golf_renderer()
+    bg = r.background()
+    at = lambda rr, x, y: bg.getpixel(tuple(int(c) for c in rr.px(x, y)))  # noqa: E731
+    assert at(r, 0.89, 0.0) == POCKET and at(r, -0.89, 0.0) == POCKET
+    assert at(r, 0.91, 0.0) == CUSHION and at(r, -0.91, 0.0) == CUSHION
+    assert at(r, 0.925, 0.0) == RAIL
+    k = kegle_renderer("keglebillard")
+    bg = k.background()
+    assert at(k, 1.05, 0.525) == POCKET
+
+
+def test_hud_lines_that_do_not_fit_shrink_then_end_in_an_ellipsis():
+    from PIL import Image, ImageDraw
+
+    from cuegym.envs.render import SS, _fitted
+
+    d = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    room = 400 * SS
+    short, _ = _fitted(d, "side 1 lost the opening", room)
+    assert short == "side 1 lost the opening"
+    line, font = _fitted(d, "x" * 500, room)
+    assert line.endswith("…") and d.textlength(line, font=font) <= room
+
+
+def test_animation_trails_pass_through_every_event_and_keep_render_zones():
+    from cuegym.envs.render import _with_events
+
+    class Res:
+        ev_time = np.array([[0.016, 0.05, 0.2, 0.0]])
+        n_events = np.array([3])
+
+    assert _with_events(Res, 0, np.array([0.0, 0.04, 0.08])).tolist() == [0.0, 0.016, 0.04,
+                                                                            0.05, 0.08]
+    # render_zones=False holds in the animated frames too (a point of the stroke line)
+    from cuegym.envs.render import CLOTH
+
+    frames = {}
+    for zones in (True, False):
+        env = gym.make("cuegym/GolfbillardShot-v0", render_mode="rgb_array_list")
+        env.unwrapped.core.render_zones = zones  # docs/envs.md
+        env.reset(seed=0)
+        env.step(np.zeros(7, np.float32))
+        frames[zones] = env.render()
+    from cuegym.envs.render import SS, golf_renderer
+
+    u, v = (int(c) // SS for c in golf_renderer().px(0.36, 0.225))
+    assert tuple(frames[False][0][v, u]) == CLOTH != tuple(frames[True][0][v, u])
+
+
 def test_reward_weights_wrappers():
     from cuegym.envs.wrappers import RewardWeights, VectorRewardWeights
 

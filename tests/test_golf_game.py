@@ -132,6 +132,19 @@ def test_G3_G18_foot_off_floor_in_the_opening_puts_the_ball_back_where_it_lay():
     assert np.allclose(n.xy[W1], st.xy[W1]) and n.balls_left.tolist() == [5, 5]
 
 
+def test_G3_G18_a_ball_that_cannot_go_back_goes_to_a_penalty_spot():
+    """RA would put w1 back on its start spot, where side 1's opening ball now lies: w1 goes
+    to a penalty spot instead (the other side's stroke stands)."""
+    st = new_match()
+    log = (LogBuilder(st.xy).strike("w1", (1.0, 0.6)).strike("r1", (-1.0, -0.6))
+           .rest("w1", (0.5, 0.1), 2.0).rest("r1", (-0.82, 0.01), 2.0).build())
+    outs, new = play_strokes([st], log, [[W1, R1]], injected=[[
+        {"type": "foul", "kind": "foot_off_floor", "time": 0.0, "side": 0}]])
+    o, n = outs[0], new[0]
+    assert o.first == 1 and o.spotted == [(W1, 1)]
+    assert np.allclose(n.xy[R1], (-0.82, 0.01)) and n.balls_left.tolist() == [5, 5]
+
+
 def test_G3_G18_time_in_the_opening_loses_it_and_the_goal_stands():
     st, o, n = _opening_foul("time", side=0)  # LT only: nothing is put back
     assert o.first == 1 and o.scored_balls == [W1] and n.balls_left.tolist() == [4, 5]

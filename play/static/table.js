@@ -87,11 +87,17 @@ class TableView {
       for (const side of g.penalty_spots) for (const [x, y] of side) this.circle(x, y, 0.004, "rgba(240,240,200,0.6)");
       for (const [x, y] of g.start) this.circle(x, y, 0.003, COL.line);
     }
-    for (const [x, y, r] of g.pockets) this.circle(x, y, r + 0.012, COL.cloth);
+    // a pocket whose centre lies on or past the cushion's line cuts the cushion; a goal inside
+    // the cloth (golfbillard) does not: its hole ends at the unbroken cushion
+    const cuts = ([x, y]) => Math.abs(x) >= L / 2 - 1e-9 || Math.abs(y) >= W / 2 - 1e-9;
+    for (const p of g.pockets) if (cuts(p)) this.circle(p[0], p[1], p[2] + 0.012, COL.cloth);
     for (const [x, y, r] of g.pockets) {
       const [u, v] = this.px(x, y), pg = ctx.createRadialGradient(u, v, 0, u, v, r * this.s);
       pg.addColorStop(0, "#000"); pg.addColorStop(1, "#1d1d1d");
+      ctx.save();
+      if (!cuts([x, y])) { ctx.beginPath(); ctx.rect(c0, e0, L * this.s, W * this.s); ctx.clip(); }
       ctx.beginPath(); ctx.arc(u, v, r * this.s, 0, 2 * Math.PI); ctx.fillStyle = pg; ctx.fill();
+      ctx.restore();
     }
     for (const [x, y, r, kind] of g.circles) {
       if (kind === 0) this.circle(x, y, Math.max(r, 0.003), COL.cushion);

@@ -401,16 +401,29 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
             for r, x, y in rest:
                 back.add(r)
                 restored[r] = (x, y)
+    # a ball RA would put back where the other side's stroke left a ball goes to a spot instead
+    gone = {x for x, _, _ in drops} | set(off)
+    blocked: list[int] = []
+    for x in range(N_BALLS):
+        if x not in back or "RA" not in pen.get(SIDE_OF[x], (frozenset(),))[0]:
+            continue
+        if any(o not in back and o not in blocked and o not in gone and not np.isnan(final[o, 0])
+               and math.hypot(*(final[o] - before[x])) < 2 * geo.R - 1e-9
+               for o in range(N_BALLS)):
+            blocked.append(x)
+            back.discard(x)
     removed: dict[int, float] = {}
     to_spot: list[int] = []
     for x, g, tt in drops:
-        if x in back:
+        if x in back or x in blocked:
             continue
         if g == attack_goal(SIDE_OF[x]):
             removed[x] = tt
         else:
             to_spot.append(x)
-    to_spot += [x for x in sorted(off) if x not in removed and x not in to_spot and x not in back]
+    to_spot += [x for x in sorted(off) if x not in removed and x not in to_spot and x not in back
+                and x not in blocked]
+    to_spot += [x for x in blocked if x not in to_spot]
     for s in range(N_SIDES):  # the penalised fouls' other letters
         letters, tm, _, touched = pen.get(s, (frozenset(), 0.0, (), None))
         if "SPOT" in letters and touched is not None:
