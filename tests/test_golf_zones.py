@@ -292,7 +292,7 @@ def test_docs_table_maps_every_rule_to_existing_tests():
     doc = (root / "docs" / "rules_golfbillard.md").read_text()
     table = doc[doc.index("## Rule ids and their tests"):]
     defined = set()
-    for f in (root / "tests").glob("test_golf_*.py"):
+    for f in (root / "tests").glob("test_*.py"):  # the envs' tests cite G-4 / G-5 too
         defined |= set(re.findall(r"^def (test_\w+)", f.read_text(), re.M))
     named = set(re.findall(r"`(test_\w+)`", table))
     assert named <= defined, sorted(named - defined)
