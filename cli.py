@@ -3,7 +3,7 @@
     cuegym simulate < shots.json > results.json     # physics (cuegym.physics)
     cuegym rules new --game keglebillard --players 3 # referees (cuegym.rules)
     cuegym train --config configs/train/keglebillard_sac.yaml --timesteps 20000
-    cuegym evaluate --game keglebillard --agents random geometric pretrained
+    cuegym evaluate --game keglebillard --agents random,geometric,pretrained
     cuegym selfplay --game golfbillard ...
     cuegym replay --game golfbillard --what shot --out shot.gif
     cuegym bench [physics|envs|tournament] ...

@@ -181,9 +181,14 @@ def _quiet_broken_pipe() -> int:
     return EXIT_BROKEN_PIPE
 
 
+def debug_mode() -> bool:
+    """``CUEGYM_DEBUG`` is set (not empty, not 0): errors show their traceback."""
+    return os.environ.get("CUEGYM_DEBUG", "") not in ("", "0")
+
+
 def run_cli(main: Callable[..., int | None], argv: list[str] | None = None) -> int:
     """Run ``main(argv)``; user mistakes become one line on stderr and exit status 2."""
-    debug = os.environ.get("CUEGYM_DEBUG", "") not in ("", "0")
+    debug = debug_mode()
     try:
         code = main(argv)
         sys.stdout.flush()

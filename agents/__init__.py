@@ -89,6 +89,8 @@ def _options(text: str) -> dict[str, Any]:
         k, v = item.split("=", 1)
         if not k.strip():
             raise ValueError(f"agent option {item!r} has no name (key=value)")
+        if k.strip() in out:
+            raise ValueError(f"agent option {k.strip()!r} is given twice in {text!r}")
         try:
             out[k.strip()] = load_yaml(v)
         except yaml.YAMLError:  # e.g. a list, whose comma ends the option: spins=[0,0.2]

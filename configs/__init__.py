@@ -50,7 +50,26 @@ class ConfigError(ValueError):
 class ConfigLoader(yaml.SafeLoader):
     """PyYAML's safe loader that also reads ``1e-3`` (an exponent without a dot in the
     mantissa) as a float, as YAML 1.2 and Python do; plain PyYAML (YAML 1.1) reads it as
-    the string ``'1e-3'``, a trap for learning rates."""
+    the string ``'1e-3'``, a trap for learning rates. A key given twice in one mapping is an
+    error (plain PyYAML keeps the last one silently)."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> dict:
+        seen: set = set()
+        if isinstance(node, yaml.MappingNode):
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                try:
+                    key = self.construct_object(key_node, deep=deep)
+                    new = key not in seen
+                    seen.add(key)
+                except TypeError:  # unhashable: PyYAML itself refuses it below
+                    continue
+                if not new:
+                    raise yaml.constructor.ConstructorError(
+                        "while constructing a mapping", node.start_mark,
+                        f"found the key {key!r} twice", key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)
 
 
 ConfigLoader.add_implicit_resolver(

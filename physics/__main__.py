@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cuegym.cli_errors import cli_main, prog_name
+from cuegym.cli_errors import cli_main, debug_mode, prog_name
 
 
 @cli_main
@@ -39,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             return jsonio.main_simulate(sys.stdin, sys.stdout, indent=args.indent)
         except PhysicsInputError as exc:
+            if debug_mode():
+                raise
             print(f"error: {exc}", file=sys.stderr)
             return 2
     return 1

@@ -9,6 +9,7 @@ Needs the ``web`` extra (``pip install -e ".[web]"``: fastapi, uvicorn).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 
@@ -32,6 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if not 0 <= args.port <= 65535:
         p.error(f"--port must be 0..65535, got {args.port}")
+    if os.path.exists(args.save_dir) and not os.path.isdir(args.save_dir):
+        p.error(f"--save-dir {args.save_dir!r} is a file, not a folder for the game records")
     try:
         import uvicorn
 

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from cuegym.cli_errors import cli_main, prog_name, seed_arg, unknown
+from cuegym.cli_errors import cli_main, debug_mode, prog_name, seed_arg, unknown
 
 #: --game name -> the modules implementing it, searched in order (imported only when asked for).
 GAMES = {
@@ -129,7 +129,10 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--indent", type=int, default=None, help="indent the JSON output")
     for p in (p_new, p_play):
         p.add_argument("--players", type=int, default=2, help="number of players (>= 2)")
-        p.add_argument("--seed", type=seed_arg, default=0, help="random seed")
+    p_new.add_argument("--seed", type=seed_arg, default=None,
+                       help="seed of the state's generator (golfbillard: its penalty-spot and "
+                            "pick draws); a new keglebillard game draws nothing")
+    p_play.add_argument("--seed", type=seed_arg, default=0, help="random seed")
     p_play.add_argument("--max-shots", type=int, default=5000, help="stop after this many shots")
     p_play.add_argument("--shots", action="store_true", help="include every shot's outcome")
     args = parser.parse_args(argv)
@@ -137,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--indent must be >= 0, got {args.indent}")
     if getattr(args, "max_shots", 1) < 1:
         parser.error(f"--max-shots must be >= 1, got {args.max_shots}")
+    if args.command == "new" and args.seed is not None and args.game == "keglebillard":
+        parser.error(f"--seed {args.seed}: a new keglebillard game draws nothing (player 0 "
+                     "breaks), so a seed would change nothing")
     try:
         fn = entry_point(args.game, args.command)
         if args.command == "score":
@@ -148,11 +154,13 @@ def main(argv: list[str] | None = None) -> int:
                 raise CliError("stdin is not valid JSON: nested too deeply") from None
             result = _score_all(fn, obj)
         elif args.command == "new":
-            result = fn(args.players, seed=args.seed)
+            result = fn(args.players, seed=0 if args.seed is None else args.seed)
         else:
             record = fn(args.players, seed=args.seed, max_shots=args.max_shots)
             result = record if args.shots else {k: v for k, v in record.items() if k != "shots"}
     except (CliError, ValueError) as exc:
+        if debug_mode():
+            raise
         print("error: " + " ".join(str(exc).splitlines()), file=sys.stderr)  # one line
         return 2
     json.dump(result, sys.stdout, indent=args.indent)

@@ -293,6 +293,15 @@ def test_debug_variable_keeps_the_traceback(monkeypatch):
 
     with pytest.raises(ValueError, match="boom"):
         run_cli(bad_value)
+    # the referees' and the simulator's own one-line errors too
+    from cuegym.physics.__main__ import main as physics_main
+    from cuegym.rules.__main__ import main as rules_main
+
+    with pytest.raises(ValueError, match="2 players or 2 duos"):
+        rules_main(["new", "--game", "golfbillard", "--players", "3"])
+    monkeypatch.setattr(sys, "stdin", __import__("io").StringIO('{"shots": 1}'))
+    with pytest.raises(ValueError, match=r"unknown key\(s\) \['shots'\]"):
+        physics_main(["simulate"])
 
 
 def test_did_you_mean():
@@ -344,6 +353,8 @@ def test_unknown_agent_option_names_it_and_the_known_ones():
     (["new", "--seed", "-1"], "argument --seed: must be an integer >= 0, got -1"),
     (["play", "--max-shots", "0"], "--max-shots must be >= 1, got 0"),
     (["new", "--indent", "-2"], "--indent must be >= 0, got -2"),
+    (["new", "--game", "keglebillard", "--seed", "3"],
+     "--seed 3: a new keglebillard game draws nothing"),
 ])
 def test_rules_command_refuses_bad_numbers(argv, says, capsys):
     from cuegym.rules.__main__ import main
@@ -440,3 +451,26 @@ def test_scripts_outside_cli_main_before_are_one_line_now(tmp_path):
                               cwd=tmp_path, capture_output=True, text=True, timeout=120,
                               env=env)
         assert says in _one_error_line(proc)
+
+
+def test_yaml_keys_and_agent_options_given_twice_are_refused():
+    """PyYAML and a key=value list would keep the last of two silently."""
+    import yaml
+
+    from cuegym.agents import parse_options
+    from cuegym.configs import load_yaml
+
+    with pytest.raises(yaml.YAMLError, match="found the key 'name' twice"):
+        load_yaml("name: a\nseed: 1\nname: b\n")
+    assert load_yaml("b: &b {x: 1}\nc: {<<: *b, y: 2}\n")["c"] == {"x": 1, "y": 2}
+    with pytest.raises(ValueError, match="'n_candidates' is given twice"):
+        parse_options("planner:n_candidates=8,n_candidates=9")
+
+
+def test_play_refuses_a_save_dir_that_is_a_file(tmp_path, capsys):
+    pytest.importorskip("uvicorn")
+    from cuegym.play.__main__ import main
+
+    f = tmp_path / "records"
+    f.write_text("")
+    assert "is a file, not a folder" in _usage_error(main, ["--save-dir", str(f)], capsys)
