@@ -80,7 +80,10 @@ def bound(entries: int, games: int, seed: int, opponent: str = "planner",
           agent: str = "pretrained:aim=none,leave=shipped", draws: int = 16,
           offset: float = 1.0, n: int = 21) -> dict[str, Any]:
     """Play ``games`` games (seats alternating, tournament noise) of :class:`AimSearchAgent`
-    over ``agent``'s strikes against ``opponent``; returns the tally (JSON-ready)."""
+    over ``agent``'s strikes against ``opponent``; returns the tally (JSON-ready). ``n``, the
+    offsets in [-``offset``, ``offset``], is odd and >= 3 (0, the unturned strike, among them)."""
+    if n < 3 or n % 2 == 0:
+        raise ValueError(f"n must be an odd number >= 3 (0 among the offsets), got {n}")
     arena = make_arena("keglebillard")
     searcher = AimSearchAgent(make_agent(agent, "keglebillard", arena=arena), arena, entries,
                               np.linspace(-offset, offset, n), draws)
@@ -130,10 +133,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="the agent whose strikes are searched")
     p.add_argument("--draws", type=int, default=16, help="noise draws per turned strike")
     p.add_argument("--offset", type=float, default=1.0, help="largest aim offset [deg]")
-    p.add_argument("--n", type=int, default=21, help="aim offsets")
+    p.add_argument("--n", type=int, default=21, help="aim offsets in [-offset, offset], an odd "
+                   "number >= 3 (0 in the middle; default 21)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a line")
     args = p.parse_args(argv)
     check_counts(p, args, "entries", "games", "draws", "n")
+    if args.n < 3 or args.n % 2 == 0:  # the offsets must include 0, the strike as it is
+        p.error(f"--n must be an odd number >= 3 (offsets from -offset to +offset with 0, the "
+                f"strike unturned, in the middle), got {args.n}")
     if not (np.isfinite(args.offset) and args.offset >= 0):
         p.error(f"--offset must be a finite number >= 0, got {args.offset}")
     res = bound(args.entries, args.games, args.seed, args.opponent, args.agent, args.draws,

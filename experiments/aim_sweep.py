@@ -48,7 +48,7 @@ from cuegym.agents.arena import make_arena
 from cuegym.agents.base import Strikes, load_noise
 from cuegym.agents.expert import collect_positions, mean_values
 from cuegym.agents.geometric_kegle import kegle_candidates_batch
-from cuegym.cli_errors import cli_main, seed_arg
+from cuegym.cli_errors import check_counts, cli_main, seed_arg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the siblings (expert_iteration)
 
@@ -332,9 +332,28 @@ def _args(argv: list[str] | None) -> tuple[argparse.Namespace, list[int]]:
             ap.error(f"{name} must be >= 1, got {v}")
     if args.layout == "contact" and args.device != "cpu":
         ap.error(f"--device {args.device}: the contact layout trains on the cpu")
+    if args.fit:
+        check_device(ap, args.device)  # now, not after the sweep
+    check_counts(ap, args, "games", "draws")  # (before --workers, which is checked against it)
     if not 1 <= args.workers <= args.games:
         ap.error(f"--workers must be in 1..--games ({args.games}), got {args.workers}")
     return args, sizes
+
+
+def check_device(ap: argparse.ArgumentParser, device: str) -> None:
+    """Refuse a torch ``--device`` that is no device name, or not on this machine (a tensor is
+    put there to find out), before the sweep rather than when the network is trained."""
+    import torch
+
+    try:
+        dev = torch.device(device)
+    except (RuntimeError, TypeError, ValueError):
+        ap.error(f"--device {device!r} is not a torch device (cpu, cuda, cuda:0, ...)")
+    try:
+        torch.zeros(1, device=dev)
+    except (RuntimeError, AssertionError, TypeError, ValueError) as exc:
+        why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        ap.error(f"--device {device!r} is not usable here ({why})")
 
 
 def _print_sweep(r: dict, draws: int, seconds: float) -> None:

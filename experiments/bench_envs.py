@@ -142,7 +142,7 @@ def run(cfg: Settings) -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     d = Settings()
-    ap.add_argument("--env-ids", nargs="+", default=d.env_ids,
+    ap.add_argument("--env-ids", nargs="+", default=None,
                     help=f"the env ids to measure (default {' '.join(d.env_ids)})")
     ap.add_argument("--all", action="store_true", help="every registered cuegym id")
     ap.add_argument("--num-envs", type=int, default=d.num_envs,
@@ -164,10 +164,14 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.threads <= numba.config.NUMBA_NUM_THREADS:
         ap.error(f"--threads must be in [0, {numba.config.NUMBA_NUM_THREADS}] (0: numba's "
                  f"default), got {args.threads}")
+    if args.all and args.env_ids is not None:  # one of the two would be ignored
+        ap.error("--all measures every registered id: give it or --env-ids, not both")
     if args.all:
         from cuegym.envs import ENV_IDS
 
         args.env_ids = list(ENV_IDS)
+    elif args.env_ids is None:
+        args.env_ids = d.env_ids
     cfg = Settings(env_ids=args.env_ids, num_envs=args.num_envs, seconds=args.seconds,
                    seed=args.seed, threads=args.threads, sb3_native=args.sb3_native)
     records = run(cfg)

@@ -322,6 +322,10 @@ def check_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         ap.error(f"{' and '.join(modes)} are separate benchmarks: give one")
     if args.against is not None and args.per_event is None and args.per_call is None:
         ap.error("--against compares --per-event or --per-call timings: it needs one of them")
+    if args.against is not None:
+        check_against(ap, args.against)
+    if args.extras and modes:  # the first-call time and memory come with the table benchmark
+        ap.error(f"--extras adds to the table benchmark, not {modes[0]}")
     for opt in ("n_shots", "json_max_events"):
         if getattr(args, opt) is not None and args.shots != "":
             ap.error(f"--{opt.replace('_', '-')} sets the generated shots of --shots (without "
@@ -344,8 +348,41 @@ def check_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     args.threads = ",".join(map(str, _counts(ap, "--threads", args.threads, 1, hi)))
 
 
+def check_against(ap: argparse.ArgumentParser, against: str) -> None:
+    """Refuse an ``--against`` that names no importable copy of cuegym, before any timing: a
+    path (the option takes a package name), or a package without the modules compared."""
+    import importlib.util
+    import re
+    from pathlib import Path
+
+    hint = ("give the import name of a copy of an older cuegym (e.g. cuegym_old, made with git "
+            "archive, in a folder on PYTHONPATH)")
+    try:
+        exists = Path(against).expanduser().exists()
+    except (OSError, ValueError):
+        exists = False
+    if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", against):
+        if exists:
+            what = "is a path, not a package name"
+        elif "/" in against or "\\" in against or against.startswith(("~", ".")):
+            what = "does not exist (and the option takes a package name, not a path)"
+        else:
+            what = "is not a package name"
+        ap.error(f"--against {against!r} {what}: {hint}")
+    for mod in (against, f"{against}.configs", f"{against}.physics",
+                f"{against}.physics.scenarios"):
+        try:
+            found = importlib.util.find_spec(mod) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            here = (f" ({against!r} is a path here, not an importable package)" if exists
+                    and mod == against else "")
+            ap.error(f"--against {against!r}: no module {mod!r} can be imported{here}; {hint}")
+
+
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])  # the whole sentence
     ap.add_argument("--json", action="store_true", help="print a JSON list of records")
     ap.add_argument("--shots", nargs="?", const="", default=None, metavar="FILE",
                     help="JSON path vs array API on the same shots, side by side: the shots of "

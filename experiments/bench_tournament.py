@@ -74,7 +74,7 @@ def whole_process(game: str, agents: list[str], games: int, seed: int) -> float:
 
 @cli_main
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])  # the whole sentence
     ap.add_argument("--game", choices=("keglebillard", "golfbillard"), default="golfbillard",
                     help="the game (default golfbillard)")
     ap.add_argument("--agents", default="geometric,geometric",

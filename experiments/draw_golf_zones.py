@@ -31,6 +31,7 @@ class Settings:
 
     out: str = "docs/img/golfbillard_zones.png"  # output PNG
     dpi: int = 110  # resolution
+    max_dpi: int = 600  # the most --dpi: 9,000 x 9,720 pixels, a 350 MB image in memory
     width: float = 15.0  # figure width [inch]
 
 
@@ -180,10 +181,13 @@ def kaders_panel(ax, table, zs, R: float) -> None:
 def main(argv: list[str] | None = None) -> Path:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", default=Settings.out)
-    p.add_argument("--dpi", type=int, default=Settings.dpi)
+    p.add_argument("--dpi", type=int, default=Settings.dpi,
+                   help=f"resolution, 1 to {Settings.max_dpi} (default {Settings.dpi})")
     args = p.parse_args(argv)
-    if args.dpi < 1:
-        p.error(f"--dpi must be >= 1, got {args.dpi}")
+    if not 1 <= args.dpi <= Settings.max_dpi:
+        w, h = Settings.width * args.dpi, Settings.width * 1.08 * args.dpi
+        p.error(f"--dpi must be in [1, {Settings.max_dpi}], got {args.dpi} (a {w:,.0f} x "
+                f"{h:,.0f} pixel picture)")
     table = load_table("golfbillard")
     R = load_params("golfbillard").R
     zs = load_zones("golfbillard")

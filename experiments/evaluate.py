@@ -32,9 +32,11 @@ Both write ``<out>/results.json`` and ``<out>/tournament.png`` (default ``runs/e
 ``<out>/games/`` (replayable in ``python -m cuegym.play``); a record's ``seed`` is its pair's
 generator seed (``--seed`` + 1000 x the pair's index), which plays the pair's
 ``meta.games_per_pair`` games again, this one as ``meta.game_index``. ``--games`` is at most
-:data:`MAX_GAMES` per pair. Options of the other mode (``--episodes``, ``--benchmark-out`` in
-a tournament; ``--games``, ``--max-shots``, ``--out``, ``--save-games`` with ``--benchmark``)
-are refused, not ignored; ``--benchmark --game G`` benchmarks that game's Shot env only.
+:data:`MAX_GAMES` per pair, ``--episodes`` at most :data:`MAX_EPISODES`. Options of the
+other mode (``--episodes``, ``--benchmark-out`` in a tournament; ``--games``, ``--max-shots``,
+``--out``, ``--save-games`` with ``--benchmark``) are refused, not ignored, and so is an empty
+``--out`` or ``--benchmark-out`` (not the default); ``--benchmark --game G`` benchmarks that
+game's Shot env only.
 
 Golfbillard: ``points_per_shot`` counts the shooter's own balls scored per stroke.
 """
@@ -440,6 +442,9 @@ def benchmark_markdown(rows: list[dict[str, Any]], command: str, noise: Any) -> 
 #: most games per pair: a pair's games are played at once (lock-step), their states and every
 #: shot's record in memory (10,000 keglebillard games hold about 600,000 shot records)
 MAX_GAMES = 10_000
+#: most --benchmark episodes per agent and env id (the default is 256; 100,000 give an interval
+#: 20 times narrower, and a searching agent needs hours for them)
+MAX_EPISODES = 100_000
 #: the tournament's options that a --benchmark would ignore, and the reverse
 TOURNAMENT_ONLY = ("games", "max_shots", "out", "save_games")
 BENCHMARK_ONLY = ("episodes", "benchmark_out")
@@ -515,9 +520,12 @@ def _benchmark_cli(p: argparse.ArgumentParser, args: argparse.Namespace, specs: 
                    argv: list[str] | None) -> int:
     """``--benchmark``: the mean returns of ``specs`` on the Shot env ids, as markdown."""
     episodes = 256 if args.episodes is None else args.episodes
-    if episodes < 2:
-        p.error(f"--episodes must be >= 2, got {episodes}")
-    bench_out = Path(args.benchmark_out or ROOT / "docs" / "benchmarks.md")
+    if not 2 <= episodes <= MAX_EPISODES:
+        p.error(f"--episodes must be in [2, {MAX_EPISODES:,}], got {episodes:,}")
+    bench_out = Path(ROOT / "docs" / "benchmarks.md" if args.benchmark_out is None
+                     else args.benchmark_out)
+    if bench_out.is_dir():  # found now, not when the page is written after the benchmark
+        p.error(f"--benchmark-out {args.benchmark_out!r} is a folder: give the markdown file")
     check_writable_dir(bench_out.parent, "--benchmark-out")
     env_ids = [e for e in BENCH_ENVS if args.game is None or
                ("Golf" in e) == (args.game == "golfbillard")]
@@ -545,7 +553,7 @@ def _tournament_cli(p: argparse.ArgumentParser, args: argparse.Namespace,
     save_games = args.save_games or 0
     if save_games < 0:
         p.error(f"--save-games must be >= 0, got {save_games}")
-    out = Path(args.out) if args.out else Path("runs") / "eval" / game
+    out = Path(args.out) if args.out is not None else Path("runs") / "eval" / game
     check_writable_dir(out, "--out")  # before the games, which may take hours
     res = run_tournament(game, specs, games, args.seed, noise=args.noise,
                          max_shots=args.max_shots, quiet=args.quiet,
@@ -565,6 +573,10 @@ def _tournament_cli(p: argparse.ArgumentParser, args: argparse.Namespace,
 def main(argv: list[str] | None = None) -> int:
     p = _parser()
     args = p.parse_args(argv)
+    for opt, v in (("--out", args.out), ("--benchmark-out", args.benchmark_out)):
+        if v is not None and not v.strip():  # '' would silently mean the default path
+            p.error(f"{opt} {v!r}: give a {'folder' if opt == '--out' else 'file'} (an empty "
+                    "one is not the default)")
     mode, other = ("--benchmark", TOURNAMENT_ONLY) if args.benchmark else \
         ("a tournament", BENCHMARK_ONLY)
     ignored = [f"--{k.replace('_', '-')}" for k in other if getattr(args, k) is not None]

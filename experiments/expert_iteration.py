@@ -34,13 +34,18 @@ import numpy as np
 import yaml
 
 from cuegym.agents.pool import label_pool
-from cuegym.cli_errors import cli_main
+from cuegym.cli_errors import check_int, cli_main
 from cuegym.configs import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import write_atomic  # noqa: E402 (the sibling scripts' helpers)
-from train_config import layered_config, parse_run_args, run_overrides  # noqa: E402
+from train import require_run, write_atomic  # noqa: E402 (the sibling scripts' helpers)
+from train_config import (  # noqa: E402
+    check_run_name,
+    layered_config,
+    parse_run_args,
+    run_overrides,
+)
 
 #: Config keys and their defaults (configs/expert/keglebillard.yaml documents each).
 DEFAULTS: dict[str, Any] = {
@@ -65,6 +70,9 @@ PLAY_KEYS = ("select", "res_gain")
 
 #: The opponents ``eval`` may name, with their colour in the learning curve.
 EVAL_COLORS = {"geometric": "tab:green", "planner": "tab:red", "pretrained": "tab:purple"}
+#: integer keys and their minimum (seeds: numpy takes no negative seed)
+INT_MIN = {"seed": 0, "generations": 1, "threads": 1, "label_positions": 1, "max_shots": 1,
+           "workers": 1}
 #: metrics.csv columns holding counts (the rest are floats)
 INT_COLUMNS = ("generation", "positions", "labelled")
 
@@ -73,6 +81,9 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
     """The run's settings: :data:`DEFAULTS`, then the YAML file, then ``over``; unknown keys are
     an error naming them, a key set to null takes its default."""
     cfg = layered_config(DEFAULTS, path, over, "expert")
+    check_run_name(cfg["name"])
+    for key, lo in INT_MIN.items():
+        check_int(f"config key {key}", cfg[key], lo)
     for key in ("first", "later"):
         for row in cfg["games"].get(key, []):
             if not (isinstance(row, list) and len(row) == 3 and all(
@@ -80,11 +91,10 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
                     not isinstance(row[2], bool) and row[2] >= 1):
                 raise ValueError(f"games.{key}: each row is [agent, agent, n_games >= 1], "
                                  f"got {row!r}")
-    bad = {k: v for k, v in cfg["eval"].items() if isinstance(v, bool) or not isinstance(v, int)}
-    if bad:
-        raise ValueError(f"eval: games against each opponent, and the seed, are integers, got "
-                         f"{bad}")
-
+            if key == "first" and "student" in row[:2]:
+                raise ValueError(f"games.first: {row!r} names the student, which the first "
+                                 "generation does not have yet (games.later may)")
+    check_eval(cfg["eval"])
     from cuegym.agents.expert import ExpertSpec, TeacherSpec, TrainSpec
 
     for key, cls in (("spec", ExpertSpec), ("teacher", TeacherSpec), ("train", TrainSpec)):
@@ -92,14 +102,10 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
         bad = sorted(set(cfg[key] or {}) - known)
         if bad:
             raise ValueError(f"unknown {key} key(s) {bad}; known: {sorted(known)}")
-    if int(cfg["generations"]) < 1 or int(cfg["label_positions"]) < 1:
-        raise ValueError("generations and label_positions must be >= 1")
-    if int(cfg["workers"]) < 1:
-        raise ValueError(f"workers must be >= 1, got {cfg['workers']}")
     bad = sorted(set(cfg["final_fit"] or {}) - set(FINAL_FIT_KEYS))
     if bad:
         raise ValueError(f"unknown final_fit key(s) {bad}; known: {list(FINAL_FIT_KEYS)}")
-    from cuegym.agents.base import check_game
+    from cuegym.agents.base import check_game, load_noise
 
     bad = sorted(set(cfg["play"] or {}) - set(PLAY_KEYS))
     if bad:
@@ -113,13 +119,24 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
     # the specs a run builds, built now: a bad value is refused before the run directory exists
     spec = expert_spec(cfg)
     dataclasses.replace(spec, **(cfg["play"] or {}))
-    TeacherSpec(**(cfg["teacher"] or {}))
+    teacher = TeacherSpec(**(cfg["teacher"] or {}))
+    try:  # the noise is read where the labelling starts: checked now
+        load_noise(teacher.noise)
+    except ValueError as e:
+        raise ValueError(f"config key teacher.noise: {e}") from None
     TrainSpec(**(cfg["train"] or {}))
     final = dict(cfg["final_fit"] or {})
     if "hidden" in final:
         dataclasses.replace(spec, hidden=final.pop("hidden"))
     TrainSpec(**final)
     return cfg
+
+
+def check_eval(ev: dict[str, Any]) -> None:
+    """``eval``: games against each opponent integers >= 0 (0: none), its seed one >= 0; a
+    ValueError naming the key otherwise. Shared with train_aim.py."""
+    for key, v in ev.items():
+        check_int(f"config key eval.{key}", v, 0)
 
 
 def expert_spec(cfg: dict[str, Any]) -> Any:
@@ -335,26 +352,35 @@ def final_fit(cfg: dict[str, Any], run: Path, arena: Any,
     return row
 
 
-def open_run(run: Path, cfg: dict[str, Any], resume: bool, overwrite: bool,
-             refuse_resume: Callable[[dict[str, Any]], str | None]) -> Path:
-    """The run directory ``run``, made (emptied first with ``overwrite``), with ``cfg`` written
-    to its config.yaml. Refuses a run that holds work unless ``resume`` or ``overwrite``, and a
-    resume for which ``refuse_resume(saved config)`` gives a reason. Shared by expert
-    iteration and train_aim.py."""
-    import shutil
-
+def check_run(run: Path, cfg: dict[str, Any], resume: bool, overwrite: bool,
+              refuse_resume: Callable[[dict[str, Any]], str | None]) -> None:
+    """Refuse, changing nothing, a run directory that does not fit: one that holds work
+    unless ``resume`` or ``overwrite``, a ``resume`` of a run that does not exist (no
+    config.yaml: :func:`train.require_run`) and one for which ``refuse_resume(saved config)``
+    gives a reason. Shared by expert iteration, train_aim.py and reproduce.py."""
+    if run.exists() and not run.is_dir():
+        raise ValueError(f"{run} is a file, not a run directory")
     if run.exists() and not (resume or overwrite) and any(run.iterdir()):
         raise ValueError(f"{run} exists: pass --resume to continue it or --overwrite to start "
                          "over")
+    if resume:
+        why = refuse_resume(load_yaml(require_run(run).read_text()))
+        if why:
+            raise ValueError(f"--resume: {run}/config.yaml {why}")
+
+
+def open_run(run: Path, cfg: dict[str, Any], resume: bool, overwrite: bool,
+             refuse_resume: Callable[[dict[str, Any]], str | None]) -> Path:
+    """The run directory ``run``, checked by :func:`check_run`, then made (emptied first with
+    ``overwrite``), with ``cfg`` written to its config.yaml. Shared by expert iteration and
+    train_aim.py."""
+    import shutil
+
+    check_run(run, cfg, resume, overwrite, refuse_resume)
     if run.exists() and overwrite:
         shutil.rmtree(run)
     run.mkdir(parents=True, exist_ok=True)
-    saved = run / "config.yaml"
-    if resume and saved.exists():
-        why = refuse_resume(load_yaml(saved.read_text()))
-        if why:
-            raise ValueError(f"--resume: {run}/config.yaml {why}")
-    write_atomic(saved, yaml.safe_dump(cfg, sort_keys=False))
+    write_atomic(run / "config.yaml", yaml.safe_dump(cfg, sort_keys=False))
     return run
 
 

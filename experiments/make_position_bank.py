@@ -10,8 +10,9 @@ Positions are recorded before shots in simulated games with a plausible random p
 keglebillard-play between two geometric aimers under the tournament shot noise (see
 cuegym.envs.positions); the same seed and code give the same file, stamped with the generator
 and its version (checked when a bank is loaded). Without ``--out`` the bank goes to
-``runs/banks/<game>_positions.npz``; only ``--overwrite-shipped`` replaces the bank shipped in
-``envs/data/`` (which the envs load by name). Prints the bank's composition.
+``runs/banks/<game>_positions.npz`` under the working directory (as every command's
+``runs/``); only ``--overwrite-shipped`` replaces the bank shipped in ``envs/data/`` (which the
+envs load by name). Prints the bank's composition.
 """
 
 from __future__ import annotations
@@ -23,9 +24,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cuegym.cli_errors import cli_main, seed_arg
+from cuegym.cli_errors import check_writable_dir, cli_main, seed_arg
 
-ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("keglebillard", "keglebillard-helmatch", "keglebillard-play", "golfbillard")
 
 
@@ -37,7 +37,7 @@ class Settings:
     #   keglebillard-play | golfbillard
     n: int = 0  # positions in the bank (0: 8192, keglebillard-play 16384)
     seed: int = 0  # generator seed (the shipped banks use 0)
-    out: str = ""  # output path (default: runs/banks/<game>_positions.npz)
+    out: str = ""  # output path (default: ./runs/banks/<game>_positions.npz)
     overwrite_shipped: bool = False  # write the shipped bank envs/data/<game>_positions.npz
     quiet: bool = False  # no progress bar
 
@@ -49,12 +49,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", default=d.game, choices=GAMES)
     ap.add_argument("--n", type=int, default=d.n, help="positions (0: the generator's default)")
     ap.add_argument("--seed", type=seed_arg, default=d.seed)
-    ap.add_argument("--out", default=d.out, help="output .npz (default "
-                    "runs/banks/<game>_positions.npz)")
+    ap.add_argument("--out", default=None, help="output .npz (default "
+                    "./runs/banks/<game>_positions.npz, under the working directory)")
     ap.add_argument("--overwrite-shipped", action="store_true",
                     help="replace the shipped bank envs/data/<game>_positions.npz")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
-    cfg = Settings(**vars(ap.parse_args(argv)))
+    args = ap.parse_args(argv)
+    if args.out is not None and not args.out.strip():  # '' would silently be the default
+        ap.error(f"--out {args.out!r}: give the .npz file (an empty one is not the default)")
+    cfg = Settings(**{**vars(args), "out": args.out or d.out})
     from cuegym.envs import positions
 
     if cfg.n < 0:
@@ -70,11 +73,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     shipped = positions.DATA_DIR / f"{cfg.game}_positions.npz"
     path = shipped if cfg.overwrite_shipped else \
-        Path(cfg.out) if cfg.out else ROOT / "runs" / "banks" / f"{cfg.game}_positions.npz"
+        Path(cfg.out) if cfg.out else Path("runs") / "banks" / f"{cfg.game}_positions.npz"
     if path.resolve() == shipped.resolve() and not cfg.overwrite_shipped:
         print(f"{ap.prog}: error: {path} is the shipped bank; pass --overwrite-shipped to "
               "replace it", file=sys.stderr)
         return 2
+    check_writable_dir(path.parent, "--out")  # before the positions are generated
     t0 = time.perf_counter()
     bank, stamp = positions.generate_bank(cfg.game, cfg.n, cfg.seed, progress=not cfg.quiet)
     positions.save_positions(bank, path, stamp)

@@ -202,15 +202,14 @@ def _golf_random_game(cfg: Settings, rng: np.random.Generator, noise: Any,
 def replay_agents(cfg: Settings) -> list[np.ndarray]:
     """A whole game between two agents (``cfg.agents``), one held frame per shot (the shot's
     paths and where the balls stopped) or every shot animated."""
+    from cuegym.agents import make_agent
     from cuegym.envs.render import render_golf_game, render_kegle_game, shot_frames
     from cuegym.play import session
     from cuegym.play.call import golf_call, kegle_call
 
-    specs = [a.strip() for a in cfg.agents.split(",") if a.strip()]
-    if len(specs) != 2:
-        raise UsageError(f"--agents needs two agents a,b; got {cfg.agents!r}")
+    specs = agent_specs(cfg.agents)
     table = session.make_table(cfg.game)
-    agents = [session.get_agent(s, cfg.game) for s in specs]
+    agents = [make_agent(s, cfg.game) for s in specs]
     noise = session.noise_of(cfg.noise)
     rng = np.random.default_rng(cfg.seed)
     st = table.new_state()
@@ -239,6 +238,24 @@ def replay_agents(cfg: Settings) -> list[np.ndarray]:
     return frames + [still(st)] * int(cfg.fps)
 
 
+def agent_specs(text: str) -> list[str]:
+    """The two agent specs of ``--agents``, split as evaluate splits them (options after a
+    colon: ``planner:n_candidates=8,n_noise=2,random`` is two agents) and checked the same way
+    (a malformed option is one line naming the spec)."""
+    from cuegym.experiments.evaluate import check_agent_names, split_specs
+
+    specs = split_specs(text)
+    if len(specs) != 2:
+        raise UsageError(f"--agents needs two agents a,b; got {text!r}")
+    check_agent_names(specs)
+    return specs
+
+
+def out_path(cfg: Settings) -> Path:
+    """The output file: ``--out``, or ``runs/replay/<game>_<what>_<seed>.gif``."""
+    return Path(cfg.out or f"runs/replay/{cfg.game}_{cfg.what}_{cfg.seed}.gif")
+
+
 #: what ``--out`` may end in: a GIF, or a video through imageio's ffmpeg plugin
 OUT_SUFFIXES = (".gif", ".mp4", ".webm", ".mov", ".mkv", ".avi")
 
@@ -259,6 +276,8 @@ def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
 
 def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
     """Refuse values out of range and options the replay would silently ignore."""
+    if a.agents is not None and not a.agents.strip(" ,"):
+        ap.error(f"--agents {a.agents!r}: give two agents a,b")
     game = bool(a.agents) or a.what == "game"
     if a.agents and a.what == "shot":
         ap.error("--agents plays a whole game: it cannot be used with --what shot")
@@ -266,6 +285,9 @@ def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
         ap.error("--action is the action of a shot (--what shot), not of a game")
     if a.max_shots is not None and not game:
         ap.error("--max-shots is for a game (--what game or --agents), not a shot")
+    if a.animate and not game:  # a shot is always animated: the flag would do nothing
+        ap.error("--animate animates every shot of a game (--what game or --agents); a single "
+                 "shot is animated anyway")
     if a.max_shots is not None and a.max_shots < 1:
         ap.error(f"--max-shots must be >= 1, got {a.max_shots}")
     # a GIF frame lasts at most 655.35 s: fps >= 0.01; more than 100 only makes huge files
@@ -273,14 +295,21 @@ def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
         ap.error(f"--fps must be a number in [0.01, 100], got {a.fps}")
     if not (np.isfinite(a.speed) and a.speed > 0):
         ap.error(f"--speed must be a finite number > 0, got {a.speed}")
+    if a.out is not None and not a.out.strip():
+        ap.error(f"--out {a.out!r}: give the output file (an empty one is not the default)")
     if a.out and Path(a.out).suffix.lower() not in OUT_SUFFIXES:
         ap.error(f"--out {a.out!r}: the replay is a .gif or a video "
                  f"({', '.join(OUT_SUFFIXES[1:])}, with imageio-ffmpeg)")
-    if a.out:
-        check_writable_dir(Path(a.out).parent, "--out")
+    out = Path(a.out) if a.out else None
+    if out is not None and out.is_dir():  # found now, not when writing after the simulation
+        ap.error(f"--out {a.out!r} is a folder: give the output file")
+    if out is not None:
+        check_writable_dir(out.parent, "--out")
     from cuegym.games.noise import check_noise_option
 
     check_noise_option(a.noise)  # before the replay is simulated
+    if a.agents:
+        agent_specs(a.agents)  # split and checked as evaluate does, before any agent is made
 
 
 @cli_main
@@ -307,20 +336,24 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"frames per second of the output (default {d.fps:g})")
     ap.add_argument("--speed", type=float, default=d.speed,
                     help=f"simulated seconds per real second (default {d.speed:g})")
-    ap.add_argument("--out", default=d.out, help="output .gif or .mp4 (default "
+    ap.add_argument("--out", default=None, help="output .gif or .mp4 (default "
                     "runs/replay/<game>_<what>_<seed>.gif)")
-    ap.add_argument("--agents", default=d.agents,
-                    help="a whole game between two agents a,b (names or model .zip paths)")
+    ap.add_argument("--agents", default=None,
+                    help="a whole game between two agents a,b (names with options after ':', "
+                    "as evaluate takes them, or model .zip paths)")
     a = ap.parse_args(argv)
     check_args(ap, a)
     cfg = Settings(game=a.game, what="game" if a.agents else a.what or d.what, seed=a.seed,
                    action=list(a.action or []), noise=a.noise, max_shots=a.max_shots or d.max_shots,
-                   animate=a.animate, fps=a.fps, speed=a.speed, out=a.out, agents=a.agents)
+                   animate=a.animate, fps=a.fps, speed=a.speed, out=a.out or d.out,
+                   agents=a.agents or d.agents)
+    out = out_path(cfg)
+    if out.is_dir():  # the default path, taken by a folder
+        raise UsageError(f"{out} is a folder: give --out")
     if cfg.agents:
         frames = replay_agents(cfg)
     else:
         frames = replay_shot(cfg) if cfg.what == "shot" else replay_game(cfg)
-    out = Path(cfg.out or f"runs/replay/{cfg.game}_{cfg.what}_{cfg.seed}.gif")
     write(frames, out, cfg.fps)
     print(json.dumps({"out": str(out), "frames": len(frames), "bytes": out.stat().st_size}))
     return 0

@@ -18,88 +18,150 @@ one check of the finished agent follows (``--check``). The golfbillard agent
 Writes ``runs/<name>_<stage>/`` (each stage's run, as its own script writes it) and
 ``runs/<name>/``: the finished networks under their shipped names, ``reproduce.json`` (the
 stages' wall-clock times, the check's games) and the ``evaluate.py`` command that plays them.
-``--resume`` skips finished stages and reuses a stage's labels.
+``--resume`` skips finished stages and reuses a stage's labels. Every stage's settings (and its
+run directory) are checked before the first stage runs: a mistake in ``--aim`` is refused at
+once, not after the stages before it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shutil
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from cuegym.cli_errors import cli_main, seed_arg
+from cuegym.cli_errors import UsageError, cli_main, seed_arg
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from train_config import deep_merge, parse_set  # noqa: E402 (sibling's)
+from train_config import check_run_name, deep_merge, parse_set  # noqa: E402 (sibling's)
 
 CONFIGS = HERE.parent / "configs"
 NO_CHECK = {"geometric": 0, "planner": 0}  # a stage's own check games: skipped in the chain
 
 
-def _dqn(run: Path, resume: bool, progress: bool, sets: dict[str, Any]) -> Path:
-    """Stage 1 (keglebillard): the DQN; returns its best evaluation's model."""
-    import train
-    from train_config import load_config
-
-    cfg = load_config(CONFIGS / "train" / "keglebillard_dqn.yaml",
-                      deep_merge({"name": run.name, "progress_bar": progress}, sets))
-    if not (resume and (run / "status.json").exists()):
-        train.train(cfg, runs_dir=run.parent, resume=resume and (run / "config.yaml").exists())
-    return run / "best_model.zip"
+@contextlib.contextmanager
+def _stage(stage: str) -> Iterator[None]:
+    """A bad value of ``stage``'s config is a one-line error that names the stage's option."""
+    try:
+        yield
+    except ValueError as e:
+        raise UsageError(f"--{stage}: {e}") from None
 
 
-def _aim_stage(config: str, run: Path, base: str, resume: bool, progress: bool,
-               fit_threads: int, sets: dict[str, Any]) -> Path:
-    """A stage of ``train_aim.py`` (the leave or the aim correction) on ``base``; returns its
-    ``model.pt``."""
+def _stage_runs(name: str, runs: Path, stages: tuple[str, ...]) -> dict[str, Path]:
+    return {stage: runs / f"{name}_{stage}" for stage in stages}
+
+
+def _started(run: Path) -> bool:
+    """Whether a stage's run was started (its config.yaml written): a ``--resume`` continues
+    it; one not started yet starts afresh (a resume of nothing is refused)."""
+    return (run / "config.yaml").exists()
+
+
+def _aim_config(config: str, run: Path, base: str, progress: bool, fit_threads: int,
+                sets: dict[str, Any]) -> dict[str, Any]:
+    """The config of a ``train_aim.py`` stage (the leave or the aim correction) on ``base``."""
     import train_aim
 
     over = {"name": run.name, "base": base, "eval": NO_CHECK, "progress_bar": progress,
             "fit": {"threads": fit_threads}}
     if config.endswith("_leave.yaml"):
         over["leave"] = {"aim": "none"}  # no aim network exists yet (only the check uses it)
-    cfg = train_aim.load_config(CONFIGS / "aim" / config, deep_merge(over, sets))
-    if not (resume and (run / "model.pt").exists()):
-        train_aim.train_aim(cfg, runs_dir=run.parent, resume=resume)
-    return run / "model.pt"
+    return train_aim.load_config(CONFIGS / "aim" / config, deep_merge(over, sets))
 
 
-def keglebillard(name: str, runs: Path, resume: bool, progress: bool, fit_threads: int,
-                 times: dict[str, float], sets: dict[str, dict[str, Any]]) -> dict[str, Path]:
-    """The three stages (module doc); returns the finished files by their shipped names."""
+def keglebillard_configs(name: str, runs: Path, resume: bool, progress: bool,
+                         fit_threads: int, sets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The three stages' configs (module doc), each stage on the files the one before writes,
+    loaded and checked (the DQN's env and model built once, thrown away; each run directory
+    checked against ``resume``) before the first stage runs: a mistake in the last stage's
+    settings is refused at once, not after the stages before it."""
+    import train
+    from expert_iteration import check_run
+    from train_aim import _resume_refusal
+    from train_config import load_config
+
+    run = _stage_runs(name, runs, GAME_STAGES["keglebillard"])
+    dqn_model, leave_model = run["dqn"] / "best_model.zip", run["leave"] / "model.pt"
+    cfgs: dict[str, Any] = {}
+    with _stage("dqn"):
+        cfgs["dqn"] = load_config(CONFIGS / "train" / "keglebillard_dqn.yaml",
+                                  deep_merge({"name": run["dqn"].name, "progress_bar": progress},
+                                             sets["dqn"]))
+    with _stage("leave"):
+        cfgs["leave"] = _aim_config("keglebillard_leave.yaml", run["leave"],
+                                    f"{dqn_model}:aim=none", progress, fit_threads,
+                                    sets["leave"])
+    with _stage("aim"):
+        cfgs["aim"] = _aim_config("keglebillard.yaml", run["aim"],
+                                  f"{dqn_model}:aim=none,leave={leave_model}", progress,
+                                  fit_threads, sets["aim"])
+    with _stage("dqn"):  # its env and a model on it, built and thrown away
+        train.check_config(cfgs["dqn"])
+    if not (resume and (run["dqn"] / "status.json").exists()):
+        train.check_run_dir(cfgs["dqn"], run["dqn"], resume and _started(run["dqn"]), False)
+    for stage in ("leave", "aim"):
+        if not (resume and (run[stage] / "model.pt").exists()):
+            check_run(run[stage], cfgs[stage], resume and _started(run[stage]), False,
+                      _resume_refusal(cfgs[stage]))
+    return cfgs
+
+
+def keglebillard(name: str, runs: Path, resume: bool, times: dict[str, float],
+                 cfgs: dict[str, Any]) -> dict[str, Path]:
+    """The three stages (module doc) of :func:`keglebillard_configs`; returns the finished
+    files by their shipped names."""
+    import train
+    import train_aim
+
+    run = _stage_runs(name, runs, GAME_STAGES["keglebillard"])
     t0 = time.time()
-    dqn = _dqn(runs / f"{name}_dqn", resume, progress, sets["dqn"])
+    if not (resume and (run["dqn"] / "status.json").exists()):
+        train.train(cfgs["dqn"], runs_dir=run["dqn"].parent,
+                    resume=resume and _started(run["dqn"]))
     times["dqn_s"] = time.time() - t0
-    t0 = time.time()
-    leave = _aim_stage("keglebillard_leave.yaml", runs / f"{name}_leave", f"{dqn}:aim=none",
-                       resume, progress, fit_threads, sets["leave"])
-    times["leave_s"] = time.time() - t0
-    t0 = time.time()
-    aim = _aim_stage("keglebillard.yaml", runs / f"{name}_aim",
-                     f"{dqn}:aim=none,leave={leave}", resume, progress, fit_threads,
-                     sets["aim"])
-    times["aim_s"] = time.time() - t0
-    return {"keglebillard.zip": dqn, "keglebillard_leave.pt": leave,
-            "keglebillard_aim.pt": aim}
+    for stage in ("leave", "aim"):
+        t0 = time.time()
+        if not (resume and (run[stage] / "model.pt").exists()):
+            train_aim.train_aim(cfgs[stage], runs_dir=run[stage].parent,
+                                resume=resume and _started(run[stage]))
+        times[f"{stage}_s"] = time.time() - t0
+    return {"keglebillard.zip": run["dqn"] / "best_model.zip",
+            "keglebillard_leave.pt": run["leave"] / "model.pt",
+            "keglebillard_aim.pt": run["aim"] / "model.pt"}
 
 
-def golfbillard(name: str, runs: Path, resume: bool, progress: bool, fit_threads: int,
-                times: dict[str, float], sets: dict[str, dict[str, Any]]) -> dict[str, Path]:
+def golfbillard_configs(name: str, runs: Path, resume: bool, progress: bool,
+                        fit_threads: int, sets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The one stage's config (expert iteration), loaded and checked with its run directory."""
+    import expert_iteration as ei
+
+    run = _stage_runs(name, runs, GAME_STAGES["golfbillard"])["expert"]
+    with _stage("expert"):
+        cfg = ei.load_config(CONFIGS / "expert" / "golfbillard.yaml",
+                             deep_merge({"name": run.name, "progress_bar": progress},
+                                        sets["expert"]))
+    if not (resume and (run / "model.pt").exists()):
+        ei.check_run(run, cfg, resume and _started(run), False, ei._resume_refusal(cfg))
+    return {"expert": cfg}
+
+
+def golfbillard(name: str, runs: Path, resume: bool, times: dict[str, float],
+                cfgs: dict[str, Any]) -> dict[str, Path]:
     """The one stage, expert iteration; returns its network by its shipped name."""
     import expert_iteration as ei
 
-    run = runs / f"{name}_expert"
-    cfg = ei.load_config(CONFIGS / "expert" / "golfbillard.yaml",
-                         deep_merge({"name": run.name, "progress_bar": progress},
-                                    sets["expert"]))
+    run = _stage_runs(name, runs, GAME_STAGES["golfbillard"])["expert"]
     t0 = time.time()
     if not (resume and (run / "model.pt").exists()):
-        ei.expert_iteration(cfg, runs_dir=runs, resume=resume)
+        ei.expert_iteration(cfgs["expert"], runs_dir=run.parent,
+                            resume=resume and _started(run))
     times["expert_s"] = time.time() - t0
     return {"golfbillard_expert.pt": run / "model.pt"}
 
@@ -125,7 +187,9 @@ def check(game: str, spec: str, games: dict[str, int], seed: int) -> dict[str, A
     return _eval_games(arena, make_agent(spec, game, arena=arena), games, seed)
 
 
-STAGES = {"keglebillard": keglebillard, "golfbillard": golfbillard}
+#: each game's (configs, stages): every config is loaded and checked before the first stage
+STAGES = {"keglebillard": (keglebillard_configs, keglebillard),
+          "golfbillard": (golfbillard_configs, golfbillard)}
 #: Each stage's config, which its ``--<stage> KEY=VALUE`` options override (after the chain's
 #: own overrides: a test shrinks a stage this way).
 STAGE_SETS = {"dqn": "the DQN (configs/train/keglebillard_dqn.yaml)",
@@ -165,7 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.fit_threads < 1 or args.check < 0 or args.check_planner < 0:
         p.error(f"--fit-threads must be >= 1 and --check/--check-planner >= 0, got "
                 f"{args.fit_threads}, {args.check}, {args.check_planner}")
-    name = args.name or f"reproduce_{args.game}"
+    name = f"reproduce_{args.game}" if args.name is None else check_run_name(args.name,
+                                                                             "--name")
     runs, out = Path(args.runs_dir), Path(args.runs_dir) / name
     times: dict[str, float] = {}
     t0 = time.time()
@@ -174,8 +239,13 @@ def main(argv: list[str] | None = None) -> int:
     if wrong:
         p.error(f"{', '.join(wrong)}: no such stage for {args.game} "
                 f"({', '.join(GAME_STAGES[args.game])})")
-    files = STAGES[args.game](name, runs, args.resume, not args.no_progress, args.fit_threads,
-                              times, sets)
+    named = [f"--{k} name={v['name']!r}" for k, v in sets.items() if "name" in v]
+    if named:  # the chain finds each stage's files by the run names it gives them
+        p.error(f"{', '.join(named)}: a stage's run is named by --name "
+                f"(runs/<name>_<stage>), not by its name key")
+    configs, stages = STAGES[args.game]
+    cfgs = configs(name, runs, args.resume, not args.no_progress, args.fit_threads, sets)
+    files = stages(name, runs, args.resume, times, cfgs)
     times["total_s"] = time.time() - t0
     out.mkdir(parents=True, exist_ok=True)
     for shipped, made in files.items():

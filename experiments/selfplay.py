@@ -18,7 +18,17 @@ snapshot is *promoted* into the pool (the oldest self-snapshot leaves when the p
 Writes ``runs/<name>/``: ``model.zip`` (the last learner), ``pool/`` (promoted snapshots with
 their metadata), ``selfplay.csv`` (one row per generation and pool member: win rate over the
 finished games, points per shot, fouls, games cut off unfinished), ``selfplay.png`` and
-``config.yaml`` and ``logs/progress.csv`` (SB3's training statistics).
+``config.yaml`` and ``logs/progress.csv`` (SB3's training statistics). A self-play run cannot be
+resumed: a run name that holds a run already is refused unless ``--overwrite`` is given, which
+deletes the old run's files first.
+
+Of the train config the learner takes its algorithm, action (``residual`` / ``choice`` settings),
+``policy``, ``policy_kwargs``, ``algo_kwargs`` (``gamma`` 0.9, no action noise), ``env_kwargs``
+(passed to the full-game env; its ``noise`` must be the self-play's ``noise``), ``device`` and
+``threads``. The keys of a train.py run that self-play replaces by its own settings or does not
+have (``n_envs``, ``total_timesteps``, ``time_limit_min``, ``demos``, ``train_positions``,
+``eval_freq``, ``eval_episodes``, ``checkpoint_freq``, ``save_replay_buffer``, ``seed``) are
+named on stderr when the run starts, not silently dropped.
 """
 
 from __future__ import annotations
@@ -26,6 +36,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import shutil
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -35,7 +46,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from cuegym.cli_errors import cli_main, packaged_path, resolve_path
+from cuegym.cli_errors import check_writable_dir, cli_main, packaged_path, resolve_path
 from cuegym.cli_errors import unknown as unknown_name
 from cuegym.configs import load_yaml
 
@@ -66,6 +77,17 @@ class SelfPlayConfig:
 _INT_MIN = {"generations": 1, "steps_per_generation": 1, "n_envs": 1, "eval_games": 1,
             "pool_size": 1, "seed": 0}
 
+#: what makes a run directory hold a self-play run's work (cleared by ``--overwrite``; a
+#: directory with only config.yaml, from a run that stopped before learning, is reused)
+RUN_WORK = ("model.zip", "model.json", "pool", "selfplay.csv", "selfplay.png", "logs")
+
+#: train config keys of a train.py run that self-play does not use: its own settings replace
+#: them (name, seed, n_envs, generations x steps_per_generation, eval_games, progress) or it has
+#: no such step (demonstrations, generated Shot-env positions, time limit, checkpoints)
+TRAIN_KEYS_UNUSED = ("seed", "n_envs", "total_timesteps", "time_limit_min", "demos",
+                     "train_positions", "eval_freq", "eval_episodes", "checkpoint_freq",
+                     "save_replay_buffer", "progress_bar")
+
 
 def check_config(cfg: SelfPlayConfig) -> SelfPlayConfig:
     """``cfg`` if its values are in range (a ValueError naming the key otherwise): checked
@@ -79,10 +101,10 @@ def check_config(cfg: SelfPlayConfig) -> SelfPlayConfig:
     p = cfg.promote_at
     if isinstance(p, bool) or not isinstance(p, int | float) or not 0 <= p <= 1:
         raise ValueError(f"self-play key promote_at must be a win rate in [0, 1], got {p!r}")
-    if not isinstance(cfg.initial_pool, list) or not all(isinstance(a, str)
-                                                         for a in cfg.initial_pool):
-        raise ValueError(f"self-play key initial_pool must be a list of agent specs, got "
-                         f"{cfg.initial_pool!r}")
+    if not isinstance(cfg.initial_pool, list) or not cfg.initial_pool or not all(
+            isinstance(a, str) and a.strip() for a in cfg.initial_pool):
+        raise ValueError(f"self-play key initial_pool must be a non-empty list of agent specs "
+                         f"(the learner's first opponents), got {cfg.initial_pool!r}")
     from cuegym.games.noise import check_noise_option
 
     check_noise_option(cfg.noise, "self-play key noise")  # a preset, a scale or a mapping
@@ -114,6 +136,7 @@ def train_config(cfg: SelfPlayConfig) -> Any:
         raise ValueError(f"train config {str(path)!r} is for {game_of(tcfg.env_id)} "
                          f"({tcfg.env_id}), not {cfg.game}: give a {cfg.game} train config")
     check_arguments(tcfg)
+    _check_env_noise(cfg, tcfg, path)
     if cfg.init_model:
         from cuegym.agents.sb3_agent import model_meta
 
@@ -134,6 +157,57 @@ def train_config(cfg: SelfPlayConfig) -> Any:
                              f"with the {tcfg.action} action: give --train-config of the "
                              "model's kind")
     return tcfg
+
+
+def _same_noise(a: Any, b: Any) -> bool:
+    """Whether two noise options (preset names, scales, mappings) are the same noise."""
+    from cuegym.games.noise import load_noise
+
+    try:
+        return a == b or load_noise(a) == load_noise(b)
+    except ValueError:
+        return False
+
+
+def _check_env_noise(cfg: SelfPlayConfig, tcfg: Any, path: Any) -> None:
+    """The train config's ``env_kwargs.noise`` (where set) must be the self-play's ``noise``
+    (the noise of the learner's env and of the evaluation games): one of them would be
+    ignored otherwise."""
+    if "noise" in tcfg.env_kwargs and not _same_noise(tcfg.env_kwargs["noise"], cfg.noise):
+        raise ValueError(f"train config {str(path)!r} sets env_kwargs.noise "
+                         f"{tcfg.env_kwargs['noise']!r}, the self-play noise is {cfg.noise!r} "
+                         "(self-play key noise: the learner's env and the evaluation games): "
+                         "make them agree")
+
+
+def unused_train_keys(cfg: SelfPlayConfig) -> list[str]:
+    """The keys of :data:`TRAIN_KEYS_UNUSED` that the train config file sets (an empty mapping
+    or a zero ``time_limit_min`` is nothing to use): self-play names them when it starts."""
+    from cuegym.experiments.train_config import read_yaml_mapping
+
+    path = cfg.train_config or ROOT / "configs" / "train" / f"{cfg.game}_sac.yaml"
+    data = read_yaml_mapping(path)
+    return [k for k in TRAIN_KEYS_UNUSED if k in data and data[k] is not None
+            and data[k] != {} and not (k == "time_limit_min" and data[k] == 0)]
+
+
+def check_run_dir(out: Path, overwrite: bool) -> None:
+    """Refuse a run directory that holds a run already unless ``overwrite`` (self-play cannot
+    resume one); changes nothing."""
+    if not overwrite and any((out / f).exists() for f in RUN_WORK):
+        raise ValueError(f"{out} holds a run already: start over with --overwrite (deletes its "
+                         "files) or choose another --name (a self-play run cannot be resumed)")
+
+
+def clear_run_dir(out: Path) -> None:
+    """Delete an old run's files in ``out`` (:data:`RUN_WORK` and config.yaml; nothing else),
+    so that no stale snapshot (``pool/gen<k>.zip``) or row stays behind."""
+    for name in (*RUN_WORK, "config.yaml"):
+        p = out / name
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)
+        elif p.exists() or p.is_symlink():
+            p.unlink()
 
 
 def _init_model_file(name: str) -> Path | None:
@@ -226,7 +300,7 @@ def _learner(cfg: SelfPlayConfig, tcfg: Any, env: Any) -> Any:
         if init is None:  # run() called without check_config
             raise ValueError(f"init_model (--init): no model file {cfg.init_model!r}")
         try:
-            return Algo.load(init, env=env, device="cpu")
+            return Algo.load(init, env=env, device=tcfg.device)
         except ValueError as e:  # SB3's message prints both spaces in full: kilobytes
             raise ValueError(f"init_model (--init): model {cfg.init_model!r} does not fit the "
                              f"{cfg.game} self-play env: {str(e).split(':')[0]}") from e
@@ -234,10 +308,12 @@ def _learner(cfg: SelfPlayConfig, tcfg: Any, env: Any) -> Any:
     kw["gamma"] = 0.9
     kw.pop("action_noise", None)
     return Algo(policy_class(tcfg.policy), env, policy_kwargs=dict(tcfg.policy_kwargs),
-                seed=cfg.seed, device="cpu", verbose=0, **kw)
+                seed=cfg.seed, device=tcfg.device, verbose=0, **kw)
 
 
-def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
+def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs"), overwrite: bool = False) -> Path:
+    """Run the self-play ``cfg`` into ``runs_dir / cfg.name``; a directory that holds a run
+    already is refused unless ``overwrite`` (its old files are deleted once all is checked)."""
     import torch
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.utils import set_random_seed
@@ -249,18 +325,28 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs")) -> Path:
 
     out = Path(runs_dir) / cfg.name
     tcfg = train_config(cfg)  # checked before anything is written
+    check_run_dir(out, overwrite)
+    check_writable_dir(out, "run directory")
+    unused = unused_train_keys(cfg)
+    if unused:
+        print(f"self-play does not use the train config's {', '.join(unused)} (it takes algo, "
+              "action, policy, policy_kwargs, algo_kwargs, env_kwargs, device and threads; its "
+              "own settings set the tables, steps, games and seed)", file=sys.stderr, flush=True)
     set_random_seed(cfg.seed)
-    torch.set_num_threads(2)
+    torch.set_num_threads(max(1, int(tcfg.threads)))
     env_id = "cuegym/Keglebillard-v0" if cfg.game == "keglebillard" else "cuegym/Golfbillard-v0"
     spec, wrapper, meta = _action_space(cfg, tcfg, env_id)
     arena = make_arena(cfg.game)
     baselines = [make_agent(a, cfg.game, arena=arena) for a in cfg.initial_pool]
     snapshots: list = []
     opponent = PoolOpponent(baselines, cfg.seed)
+    env_kwargs = {k: v for k, v in tcfg.env_kwargs.items() if k != "noise"}  # (checked: same)
     venv = make_sb3_vec_env(env_id, n_envs=cfg.n_envs, seed=cfg.seed, noise=cfg.noise,
-                            opponent=opponent)
+                            opponent=opponent, **env_kwargs)
     env = VecMonitor(wrapper(venv, spec))
     model = _learner(cfg, tcfg, env)
+    if overwrite:  # only now, with everything checked: a refused run leaves the old one as it was
+        clear_run_dir(out)
     (out / "pool").mkdir(parents=True, exist_ok=True)
     (out / "config.yaml").write_text(yaml.safe_dump(asdict(cfg), sort_keys=False))
     # SB3's training statistics (losses, episode returns) go into the run folder; left alone,
@@ -357,7 +443,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--runs-dir", default="runs", help="directory of the runs (default ./runs)")
     p.add_argument("--no-progress", dest="progress", action="store_false", default=None,
                    help="no progress bars")
+    p.add_argument("--overwrite", action="store_true", help="delete the files of an existing "
+                   "runs/<name> and start over (a self-play run cannot be resumed)")
     args = p.parse_args(argv)
+    for opt, v in (("--config", args.config), ("--init", args.init_model),
+                   ("--train-config", args.train_config), ("--name", args.name),
+                   ("--runs-dir", args.runs_dir)):
+        if v is not None and not v.strip():  # '' would silently mean the default
+            what = {"--runs-dir": "folder", "--name": "run name"}.get(opt, "file")
+            p.error(f"{opt} {v!r}: give a {what} (an empty one is not the default)")
     data: dict = {}
     if args.config:
         data = load_yaml(resolve_path(args.config, "config file").read_text()) or {}
@@ -374,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(data) - set(SelfPlayConfig.__dataclass_fields__), key=str)
     if unknown:
         p.error(f"unknown self-play key(s) {unknown}")
-    run(check_config(SelfPlayConfig(**data)), Path(args.runs_dir))
+    run(check_config(SelfPlayConfig(**data)), Path(args.runs_dir), overwrite=args.overwrite)
     return 0
 
 

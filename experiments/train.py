@@ -56,6 +56,7 @@ from cuegym.experiments.train_config import (
     TrainConfig,
     algo_class,
     check_arguments,
+    check_run_name,
     flag_override,
     game_of,
     load_config,
@@ -346,12 +347,20 @@ class RunError(ValueError):
     """A run directory that does not fit the request (exit 2 with one line)."""
 
 
+def require_run(run: Path) -> Path:
+    """``run``'s config.yaml, which a ``--resume`` needs: a :class:`RunError` when there is
+    none (a resume never starts a new run quietly). Shared by the run scripts."""
+    saved_path = Path(run) / "config.yaml"
+    if not saved_path.is_file():
+        raise RunError(f"--resume: {run} holds no run (no config.yaml); start it without "
+                       "--resume")
+    return saved_path
+
+
 def check_resume(cfg: TrainConfig, run: Path) -> dict[str, Any]:
     """The saved settings of ``run`` must be ``cfg``'s (but for :data:`RESUME_MAY_CHANGE`);
     returns its status (``{"timesteps", "finished"}``)."""
-    saved_path = run / "config.yaml"
-    if not saved_path.exists():
-        raise RunError(f"--resume: {run} holds no run (no config.yaml)")
+    saved_path = require_run(run)
     saved = dataclasses.asdict(load_config(saved_path))
     given = dataclasses.asdict(cfg)
     diff = [k for k in given if k not in RESUME_MAY_CHANGE and given[k] != saved.get(k)]
@@ -409,6 +418,56 @@ def prepare_run_dir(cfg: TrainConfig, run: Path, resume: bool, overwrite: bool) 
     return True
 
 
+def new_model(cfg: TrainConfig, env: Any, Algo: Any = None) -> Any:
+    """A new ``cfg.algo`` model (``Algo``, default SB3's class) on ``env`` with the config's
+    policy and ``algo_kwargs``; a value SB3 or torch refuse is a one-line ValueError."""
+    Algo = Algo or algo_class(cfg.algo)
+    kwargs = dict(cfg.algo_kwargs)
+    if cfg.algo in ("sac", "td3") and "action_noise" in kwargs:
+        from stable_baselines3.common.noise import NormalActionNoise
+
+        sd = float(kwargs.pop("action_noise"))
+        dim = env.action_space.shape[0]
+        kwargs["action_noise"] = NormalActionNoise(np.zeros(dim), sd * np.ones(dim))
+    if isinstance(kwargs.get("train_freq"), list):  # [n, step | episode]: SB3 takes a tuple
+        kwargs["train_freq"] = tuple(kwargs["train_freq"])
+    try:
+        return Algo(policy_class(cfg.policy), env, policy_kwargs=dict(cfg.policy_kwargs),
+                    seed=cfg.seed, device=cfg.device, verbose=0, **kwargs)
+    except (TypeError, RuntimeError, AssertionError) as e:  # a value SB3/torch refuse
+        from cuegym.configs import text_number_hint
+
+        texts = [f"{k}: {text_number_hint(v).strip(' ()')}"
+                 for k, v in {**cfg.algo_kwargs, **cfg.policy_kwargs}.items()
+                 if text_number_hint(v)]
+        raise ValueError(f"config keys policy_kwargs / algo_kwargs: cannot build the "
+                         f"{cfg.algo} model from them: "
+                         f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
+                         + "".join(f"; {x}" for x in texts)) from e
+
+
+def check_config(cfg: TrainConfig) -> None:
+    """Everything :func:`train` can check before its long work (generating the training
+    positions, demonstrations, learning) and before the run directory is touched:
+    :func:`~cuegym.experiments.train_config.check_arguments`, then the env with ``env_kwargs``
+    (on the bank they name, not the generated training positions), its action wrapper and a
+    model on it with ``policy_kwargs`` and ``algo_kwargs``, all thrown away (about a second).
+    SB3's warnings are left to the real model."""
+    import warnings
+
+    check_arguments(cfg)
+    try:
+        env = make_env(cfg, cfg.n_envs, cfg.seed, train=False)
+    except ValueError as e:  # (the wrappers' settings are checked by check_arguments)
+        raise ValueError(f"config key env_kwargs: {e}") from None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            new_model(cfg, env)
+    finally:
+        env.close()
+
+
 def build_model(cfg: TrainConfig, env: Any, run: Path, resume: bool) -> Any:
     """A new model (with ``cfg.algo_kwargs``), or the last checkpoint with its replay buffer
     when resuming; saves are atomic and carry the run's metadata (``cuegym.agents.sb3_agent``)."""
@@ -426,26 +485,7 @@ def build_model(cfg: TrainConfig, env: Any, run: Path, resume: bool) -> Any:
             model.load_replay_buffer(buf)
         print(f"resumed from {ckpt} at {model.num_timesteps:,} steps", flush=True)
     else:
-        kwargs = dict(cfg.algo_kwargs)
-        if cfg.algo in ("sac", "td3") and "action_noise" in kwargs:
-            from stable_baselines3.common.noise import NormalActionNoise
-
-            sd = float(kwargs.pop("action_noise"))
-            dim = env.action_space.shape[0]
-            kwargs["action_noise"] = NormalActionNoise(np.zeros(dim), sd * np.ones(dim))
-        try:
-            model = Algo(policy_class(cfg.policy), env, policy_kwargs=dict(cfg.policy_kwargs),
-                         seed=cfg.seed, device=cfg.device, verbose=0, **kwargs)
-        except (TypeError, RuntimeError, AssertionError) as e:  # a value SB3/torch refuse
-            from cuegym.configs import text_number_hint
-
-            texts = [f"{k}: {text_number_hint(v).strip(' ()')}"
-                     for k, v in {**cfg.algo_kwargs, **cfg.policy_kwargs}.items()
-                     if text_number_hint(v)]
-            raise ValueError(f"config keys policy_kwargs / algo_kwargs: cannot build the "
-                             f"{cfg.algo} model from them: "
-                             f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
-                             + "".join(f"; {x}" for x in texts)) from e
+        model = new_model(cfg, env, Algo)
     model.cuegym_meta = run_meta(cfg)
     return model
 
@@ -460,7 +500,7 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.utils import set_random_seed
 
-    check_arguments(cfg)
+    check_config(cfg)
     run = Path(runs_dir) / cfg.name
     if not check_run_dir(cfg, run, resume, overwrite):
         return run
@@ -545,9 +585,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.resume and config is None:
             if not args.name:
                 p.error("--resume needs --name (or --config)")
-            config = Path(args.runs_dir) / args.name / "config.yaml"
-            if not config.exists():
-                raise RunError(f"--resume: {config.parent} holds no run (no config.yaml)")
+            config = require_run(Path(args.runs_dir) / check_run_name(args.name, "--name"))
         cfg = load_config(config, over)
         train(cfg, runs_dir=args.runs_dir, resume=args.resume, overwrite=args.overwrite)
     except KeyboardInterrupt as e:  # (a ValueError, bad config or run directory: cli_main)

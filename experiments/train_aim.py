@@ -30,12 +30,23 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents.pool import label_pool, shares
-from cuegym.cli_errors import cli_main
+from cuegym.cli_errors import check_int, cli_main
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from expert_iteration import _atomic_npz, _eval_games, _log, open_run  # noqa: E402 (sibling's)
+from expert_iteration import (  # noqa: E402 (sibling's)
+    _atomic_npz,
+    _eval_games,
+    _log,
+    check_eval,
+    open_run,
+)
 from train import write_atomic  # noqa: E402
-from train_config import layered_config, parse_run_args, run_overrides  # noqa: E402
+from train_config import (  # noqa: E402
+    check_run_name,
+    layered_config,
+    parse_run_args,
+    run_overrides,
+)
 
 #: Config keys and their defaults (configs/aim/keglebillard.yaml documents each).
 DEFAULTS: dict[str, Any] = {
@@ -56,6 +67,7 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
     """:data:`DEFAULTS`, then the YAML file, then ``over``; unknown keys and bad values are an
     error naming them, a key set to null takes its default."""
     cfg = layered_config(DEFAULTS, path, over, "aim", free=("noise",))  # noise: a preset or a scale
+    check_run_name(cfg["name"])
     if cfg["target"] not in ("aim", "leave"):
         raise ValueError(f"target must be 'aim' or 'leave', got {cfg['target']!r}")
     for key in ("offsets", "fit", "eval", "leave"):  # mappings: the keys of their defaults
@@ -78,8 +90,15 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
         raise ValueError(f"offsets: n must be odd and >= 3 (0 in the middle) and max_deg in "
                          f"(0, 10] degrees, got n={n}, max_deg={deg}")
     for key in ("games", "workers", "draws", "chunk", "threads", "entries"):
-        if int(cfg[key]) < 1:
-            raise ValueError(f"{key} must be >= 1, got {cfg[key]}")
+        check_int(f"config key {key}", cfg[key], 1)
+    check_int("config key seed", cfg["seed"], 0)  # numpy takes no negative seed
+    check_eval(cfg["eval"])
+    from cuegym.agents.base import load_noise
+
+    try:  # the noise is read where the labelling starts (in the workers): checked now
+        load_noise(cfg["noise"])
+    except ValueError as e:
+        raise ValueError(f"config key noise: {e}") from None
     if int(cfg["games"]) < int(cfg["workers"]):
         raise ValueError(f"games ({cfg['games']}) must be at least workers ({cfg['workers']})")
     ft = cfg["fit"]["threads"]

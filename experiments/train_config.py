@@ -19,7 +19,7 @@ import yaml
 
 from cuegym.cli_errors import UsageError, check_int, resolve_path
 from cuegym.cli_errors import unknown as unknown_name
-from cuegym.configs import load_yaml, text_number_hint
+from cuegym.configs import finite_number, load_yaml, text_number_hint
 
 ALGOS = ("sac", "ppo", "td3", "dqn")
 
@@ -71,6 +71,21 @@ DEMO_KEYS = {"residual": ("states", "per_state", "noise_samples", "jitter", "bc_
 #: integer keys and their minimum
 _INT_MIN = {"n_envs": 1, "total_timesteps": 1, "seed": 0, "eval_freq": 1, "eval_episodes": 1,
             "checkpoint_freq": 1, "threads": 1}
+
+
+def check_run_name(name: Any, what: str = "config key name") -> str:
+    """A run's name: the folder under the runs directory (``--runs-dir``) that holds its files.
+    An empty or blank name (it would write into the runs directory itself, or fall back to the
+    config's name), an absolute path (the runs directory would be ignored) or one with ``..``
+    is a :class:`UsageError` naming ``what``."""
+    if not isinstance(name, str) or not name.strip():
+        raise UsageError(f"{what} must be a non-empty run name (a folder under --runs-dir), "
+                         f"got {name!r}")
+    path = Path(name)
+    if path.is_absolute() or not path.parts or ".." in path.parts:
+        raise UsageError(f"{what} must name a folder inside --runs-dir (no absolute path, "
+                         f"'.' or '..'), got {name!r}")
+    return name
 
 
 def deep_merge(base: dict, over: dict) -> dict:
@@ -212,6 +227,7 @@ def load_config(path: str | Path | None, overrides: dict | None = None) -> Train
     data = deep_merge(file_data, over)
     _check_types(data)
     cfg = TrainConfig(**data)
+    check_run_name(cfg.name)
     if cfg.algo not in ALGOS:
         raise ValueError(f"algo must be one of {list(ALGOS)}, got {cfg.algo!r}")
     if cfg.action not in ("absolute", "residual", "choice"):
@@ -379,11 +395,97 @@ def _check_net_arch(arch: Any) -> None:
                              f"(integers >= 1) or a mapping of such lists, got {arch!r}")
 
 
+#: ranges of SB3's hyper-parameters (``algo_kwargs``), as its documentation gives them:
+#: ``("int", lo)`` an integer >= lo; ``("num", lo, hi, lo_open, hi_open)`` a finite number in
+#: the interval (None: unbounded); ``("bool",)``; other kinds are checked by name
+#: (:func:`check_algo_kwargs`). A key missing here is only checked by building the model.
+ALGO_KWARG_RANGES: dict[str, tuple] = {
+    "learning_rate": ("num", 0.0, None, True, False), "gamma": ("num", 0.0, 1.0, False, False),
+    "tau": ("num", 0.0, 1.0, True, False), "batch_size": ("int", 1), "buffer_size": ("int", 1),
+    "n_steps": ("int", 1), "learning_starts": ("int", 0), "n_epochs": ("int", 1),
+    "target_update_interval": ("int", 1), "policy_delay": ("int", 1),
+    "stats_window_size": ("int", 1),
+    "exploration_fraction": ("num", 0.0, 1.0, False, False),
+    "exploration_initial_eps": ("num", 0.0, 1.0, False, False),
+    "exploration_final_eps": ("num", 0.0, 1.0, False, False),
+    "gae_lambda": ("num", 0.0, 1.0, False, False), "clip_range": ("num", 0.0, None, True, False),
+    "clip_range_vf": ("num", 0.0, None, True, False), "vf_coef": ("num", 0.0, None, False, False),
+    "max_grad_norm": ("num", 0.0, None, True, False), "target_kl": ("num", 0.0, None, True, False),
+    "target_policy_noise": ("num", 0.0, None, False, False),
+    "target_noise_clip": ("num", 0.0, None, False, False),
+    "action_noise": ("num", 0.0, None, False, False),  # the sd of SAC/TD3's Gaussian noise
+    "use_sde": ("bool",), "use_sde_at_warmup": ("bool",), "normalize_advantage": ("bool",),
+    "optimize_memory_usage": ("bool",),
+}
+#: algo_kwargs a run sets itself: given, they would be ignored or break it
+_ALGO_KWARGS_OWNED = {"tensorboard_log": "the run logs to runs/<name>/logs (TensorBoard too)",
+                      "_init_setup_model": "the model is always set up"}
+
+
+def _in_range(name: str, value: Any, lo: float | None, hi: float | None, lo_open: bool,
+              hi_open: bool) -> None:
+    """``value`` a finite number in the interval: a ValueError naming ``name`` otherwise."""
+    x = finite_number(name, value)
+    if (lo is not None and (x <= lo if lo_open else x < lo)) or \
+            (hi is not None and (x >= hi if hi_open else x > hi)):
+        left = "-inf" if lo is None else f"{lo:g}"
+        right = "inf" if hi is None else f"{hi:g}"
+        raise ValueError(f"{name} must be in {'(' if lo_open or lo is None else '['}{left}, "
+                         f"{right}{')' if hi_open or hi is None else ']'}, got {value!r}")
+
+
+def check_algo_kwargs(cfg: TrainConfig) -> None:
+    """The values of ``algo_kwargs`` (their keys are checked by :func:`check_section_keys`) in
+    SB3's ranges (:data:`ALGO_KWARG_RANGES`; ``train_freq``: an integer >= 1 or ``[n, step |
+    episode]``; ``gradient_steps``: >= 1 or -1; ``ent_coef``: a number >= 0, or for SAC
+    ``auto`` / ``auto_<initial value > 0>``; ``target_entropy``: ``auto`` or a number;
+    ``sde_sample_freq``: >= 1 or -1): a one-line ValueError naming the key and the value,
+    where SB3 would train on (``gamma: 2``) or fail deep inside learning."""
+    for key, v in cfg.algo_kwargs.items():
+        name = f"config key algo_kwargs.{key}"
+        if key in _ALGO_KWARGS_OWNED:
+            raise ValueError(f"{name} cannot be set: {_ALGO_KWARGS_OWNED[key]}")
+        kind = ALGO_KWARG_RANGES.get(key)
+        if kind is not None and kind[0] == "int":
+            check_int(name, v, kind[1])
+        elif kind is not None and kind[0] == "num":
+            _in_range(name, v, *kind[1:])
+        elif kind is not None and kind[0] == "bool" and not isinstance(v, bool):
+            raise ValueError(f"{name} must be true or false, got {v!r}")
+        elif key in ("gradient_steps", "sde_sample_freq"):
+            if isinstance(v, bool) or not isinstance(v, int) or not (v >= 1 or v == -1):
+                raise ValueError(f"{name} must be an integer >= 1 or -1, got {v!r}"
+                                 f"{text_number_hint(v)}")
+        elif key == "train_freq":
+            ok = (isinstance(v, int) and not isinstance(v, bool) and v >= 1) or (
+                isinstance(v, list) and len(v) == 2 and isinstance(v[0], int) and
+                not isinstance(v[0], bool) and v[0] >= 1 and v[1] in ("step", "episode"))
+            if not ok:
+                raise ValueError(f"{name} must be an integer >= 1 or [n >= 1, step | episode], "
+                                 f"got {v!r}{text_number_hint(v)}")
+        elif key == "ent_coef":
+            if cfg.algo == "sac" and isinstance(v, str) and v.startswith("auto"):
+                init = v.removeprefix("auto")
+                try:
+                    ok = init == "" or (init.startswith("_") and float(init[1:]) > 0.0 and
+                                        np.isfinite(float(init[1:])))
+                except ValueError:
+                    ok = False
+                if not ok:
+                    raise ValueError(f"{name} must be a number >= 0, 'auto' or 'auto_<initial "
+                                     f"value > 0>' (auto_0.1), got {v!r}")
+            else:
+                _in_range(name, v, 0.0, None, False, False)
+        elif key == "target_entropy" and v != "auto":
+            finite_number(name, v)
+
+
 def check_arguments(cfg: TrainConfig) -> None:
     """Check what the config passes on to torch, SB3, the env and the action wrappers before a
     run directory is touched: the device, the keys of ``demos``, ``train_positions``,
-    ``algo_kwargs``, ``env_kwargs`` and ``policy_kwargs``, and the ``residual`` / ``choice``
-    settings."""
+    ``algo_kwargs``, ``env_kwargs`` and ``policy_kwargs``, the values of ``algo_kwargs``
+    (:func:`check_algo_kwargs`), and the ``residual`` / ``choice`` settings. (train.py's
+    ``check_config`` adds what needs the env and the model built.)"""
     import torch
 
     if cfg.demos.get("states") and not (cfg.action == "choice" or (
@@ -393,6 +495,7 @@ def check_arguments(cfg: TrainConfig) -> None:
     # all of them, even those a run without ``states`` skips: a mistyped key is not ignored
     for section in SECTIONS:
         check_section_keys(cfg, section, getattr(cfg, section))
+    check_algo_kwargs(cfg)
     for key, v in cfg.demos.items():
         if not _finite(v) or v < 0 or (key not in ("jitter", "q_lr") and not isinstance(v, int)):
             kind = "a finite number" if key in ("jitter", "q_lr") else "an integer"
@@ -464,8 +567,8 @@ def run_overrides(args: argparse.Namespace) -> dict[str, Any]:
     options and ``--name``): the ``--set`` pairs, then ``name`` and ``progress_bar: false``
     where ``--name`` / ``--no-progress`` were given."""
     over = parse_set(args.set)
-    if getattr(args, "name", None):
-        flag_override(over, "name", args.name, "--name")
+    if getattr(args, "name", None) is not None:  # (an empty --name is refused, not ignored)
+        flag_override(over, "name", check_run_name(args.name, "--name"), "--name")
     if args.no_progress:
         flag_override(over, "progress_bar", False, "--no-progress")
     return over

@@ -254,3 +254,209 @@ def test_make_agent_refuses_an_empty_name_and_demo_checks_the_game_count():
     r = subprocess.run([sys.executable, str(ROOT / "experiments" / "demo.py"), "--games",
                         "20000"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "--games must be <= 10000" in r.stderr
+
+
+# -- second audit: self-play run directories, train configs and empty options -----------------
+
+
+def _sp_argv(runs: Path, *extra: str) -> list[str]:
+    return ["--name", "r", "--runs-dir", str(runs), "--generations", "1", "--steps", "8",
+            "--no-progress", *extra]
+
+
+def _old_selfplay_run(runs: Path) -> Path:
+    run = runs / "r"
+    (run / "pool").mkdir(parents=True)
+    for f in ("model.zip", "pool/gen1.zip", "selfplay.csv", "config.yaml"):
+        (run / f).write_text("old")
+    (run / "notes.txt").write_text("mine")  # not a self-play file: never deleted
+    return run
+
+
+class _Stop(Exception):
+    """Raised by a stand-in for the env: the run got past every check."""
+
+
+def test_selfplay_refuses_an_existing_run_without_overwrite(tmp_path, capsys):
+    run = _old_selfplay_run(tmp_path)
+    before = _snapshot(run)
+    line = _refused("selfplay", _sp_argv(tmp_path), capsys)
+    assert "holds a run already" in line and "--overwrite" in line, line
+    assert _snapshot(run) == before
+
+
+def test_selfplay_overwrite_clears_the_old_run_once_all_is_checked(tmp_path, capsys,
+                                                                  monkeypatch):
+    import yaml
+
+    import cuegym.envs
+    from cuegym.experiments import selfplay
+
+    run = _old_selfplay_run(tmp_path)
+    before = _snapshot(run)
+    tc = yaml.safe_load(Path(DQN).read_text())
+    tc["env_kwargs"]["reward"] = {"foul": -0.5}
+    tc["threads"] = 1
+    (tmp_path / "tc.yaml").write_text(yaml.safe_dump(tc))
+    seen = {}
+
+    def fake_env(env_id, **kw):
+        seen.update(kw)
+        raise _Stop
+
+    monkeypatch.setattr(cuegym.envs, "make_sb3_vec_env", fake_env)
+    with pytest.raises(_Stop):
+        selfplay.main(_sp_argv(tmp_path, "--overwrite", "--train-config",
+                               str(tmp_path / "tc.yaml")))
+    assert _snapshot(run) == before  # nothing deleted before the learner is made
+    # the train config's env_kwargs reach the full-game env; its run keys are named
+    assert seen["reward"] == {"foul": -0.5} and seen["settings"] == {
+        "positions": "keglebillard-play"} and seen["noise"] == "tournament"
+    err = capsys.readouterr().err
+    for key in ("n_envs", "time_limit_min", "demos", "train_positions"):
+        assert key in err, err
+    selfplay.clear_run_dir(run)
+    assert sorted(p.name for p in run.iterdir()) == ["notes.txt"]  # no stale pool/gen1.zip
+
+
+def test_selfplay_learner_takes_the_train_configs_device(monkeypatch):
+    from cuegym.experiments import selfplay, train_config
+
+    made = {}
+
+    class FakeAlgo:
+        def __init__(self, policy, env, **kw):
+            made.update(kw)
+
+    monkeypatch.setattr(train_config, "algo_class", lambda algo: FakeAlgo)
+    tcfg = train_config.load_config(SAC, {"device": "meta", "threads": 1})
+    selfplay._learner(selfplay.SelfPlayConfig(), tcfg, None)
+    assert made["device"] == "meta" and made["gamma"] == 0.9
+    assert not {"threads", "device", "env_kwargs"} & set(selfplay.TRAIN_KEYS_UNUSED)
+
+
+@pytest.mark.parametrize("files,argv,says", [
+    ({"p.yaml": "initial_pool: []\n"}, ["--config", "p.yaml"],
+     "initial_pool must be a non-empty list of agent specs"),
+    ({"p.yaml": "initial_pool: ['']\n"}, ["--config", "p.yaml"], "initial_pool must be"),
+    ({}, ["--init", ""], "--init '': give a file"),
+    ({}, ["--train-config", ""], "--train-config '': give a file"),
+    ({}, ["--config", " "], "--config ' ': give a file"),
+    ({}, ["--runs-dir", ""], "--runs-dir '': give a folder"),
+    ({"n.yaml": "action: residual\nalgo: sac\nenv_id: cuegym/KeglebillardShot-v0\n"
+      "env_kwargs: {noise: none}\n"}, ["--train-config", "n.yaml"],
+     "sets env_kwargs.noise 'none', the self-play noise is 'tournament'"),
+])
+def test_selfplay_refuses_an_empty_pool_and_empty_options(files, argv, says, capsys, tmp_path,
+                                                         monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    line = _refused("selfplay", [*argv, "--generations", "1", "--steps", "8"], capsys)
+    assert says in line, line
+    assert not (tmp_path / "runs").exists()
+
+
+# -- evaluate: empty paths, a folder for the page, the episode cap ----------------------------
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["--out", ""], "--out '': give a folder"),
+    (["--benchmark", "--benchmark-out", ""], "--benchmark-out '': give a file"),
+    (["--benchmark", "--benchmark-out", "adir"], "--benchmark-out 'adir' is a folder"),
+    (["--benchmark", "--episodes", "100000000000"], "--episodes must be in [2, 100,000]"),
+])
+def test_evaluate_refuses_empty_paths_and_huge_benchmarks(argv, says, capsys, tmp_path,
+                                                          monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "adir").mkdir()
+    page = ROOT / "docs" / "benchmarks.md"
+    before = page.read_bytes() if page.exists() else None
+    line = _refused("evaluate", ["--quiet", *argv], capsys)
+    assert says in line, line
+    assert [p.name for p in tmp_path.iterdir()] == ["adir"]
+    assert (page.read_bytes() if page.exists() else None) == before
+
+
+# -- replay: --animate of a shot, evaluate's agent lists, the output path ---------------------
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["--animate"], "--animate animates every shot of a game"),
+    (["--what", "shot", "--animate"], "--animate animates every shot of a game"),
+    (["--out", "adir.gif"], "--out 'adir.gif' is a folder"),
+    (["--out", ""], "--out '': give the output file"),
+    (["--agents", ""], "--agents '': give two agents a,b"),
+    (["--agents", "planner:n_candidates=8,random,geometric"], "--agents needs two agents a,b"),
+    (["--agents", "planner:name=,random"], "option name= needs a label"),
+])
+def test_replay_refuses_before_simulating(argv, says, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "adir.gif").mkdir()
+    line = _refused("replay", argv, capsys)
+    assert says in line, line
+    assert [p.name for p in tmp_path.iterdir()] == ["adir.gif"]
+
+
+def test_replay_reads_agent_lists_as_evaluate_does():
+    from cuegym.agents import make_agent
+    from cuegym.experiments.replay import agent_specs
+
+    specs = agent_specs("planner:n_candidates=8,n_noise=2, random")
+    assert specs == ["planner:n_candidates=8,n_noise=2", "random"]
+    assert make_agent(specs[0], "keglebillard") is not None
+
+
+# -- benchmarks: conflicting options, --against, the help text --------------------------------
+
+
+@pytest.mark.parametrize("name,argv,says", [
+    ("bench_physics", ["--extras", "--shots"], "--extras adds to the table benchmark, not --shots"),
+    ("bench_physics", ["--extras", "--per-call"], "not --per-call"),
+    ("bench_physics", ["--per-event", "--against", "/nope"],
+     "--against '/nope' does not exist (and the option takes a package name, not a path)"),
+    ("bench_physics", ["--per-call", "--against", "adir"],
+     "'adir' is a path here, not an importable package"),
+    ("bench_physics", ["--per-call", "--against", "no_such_cuegym_copy"],
+     "no module 'no_such_cuegym_copy' can be imported"),
+    ("bench_envs", ["--all", "--env-ids", "cuegym/KeglebillardShot-v0"],
+     "give it or --env-ids, not both"),
+    ("make_position_bank", ["--out", ""], "--out '': give the .npz file"),
+    ("aim_sweep", ["--fit", "--device", "bogus"], "--device 'bogus' is not a torch device"),
+    ("aim_sweep", ["--games", "0"], "--games must be >= 1, got 0"),
+    ("aim_bound", ["--n", "1"], "--n must be an odd number >= 3"),
+    ("aim_bound", ["--n", "4"], "got 4"),
+    ("draw_golf_zones", ["--dpi", "100000"], "--dpi must be in [1, 600], got 100000"),
+])
+def test_experiment_scripts_refuse_before_working(name, argv, says, capsys, tmp_path,
+                                                  monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "adir").mkdir()
+    line = _refused(name, argv, capsys)
+    assert says in line, line
+    assert [p.name for p in tmp_path.iterdir()] == ["adir"]
+
+
+def test_bench_tournament_help_has_its_whole_description(capsys):
+    with pytest.raises(SystemExit):
+        _main("bench_tournament")(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "as a whole ``cuegym evaluate`` process." in out, out
+
+
+def test_make_position_bank_writes_under_the_working_directory(tmp_path, capsys, monkeypatch):
+    from cuegym.envs import positions
+
+    class Bank:
+        def summary(self):
+            return {}
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(positions, "generate_bank", lambda game, n, seed, progress: (Bank(), {}))
+    monkeypatch.setattr(positions, "save_positions",
+                        lambda bank, path, stamp: (path.parent.mkdir(parents=True),
+                                                   path.write_text("bank")))
+    assert _main("make_position_bank")(["--quiet"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert rec["path"] == str(Path("runs") / "banks" / "keglebillard_positions.npz")
+    assert (tmp_path / rec["path"]).read_text() == "bank"

@@ -447,3 +447,220 @@ def test_losses_ended_by_the_losers_own_shot():
     for name in ("geometric", "random"):
         row = out["agents"][name]
         assert 0 <= row["lost_on_own_shot"] <= row["losses"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input refused before any work, naming the value; nothing the caller gave ignored
+# ---------------------------------------------------------------------------------------------
+
+DQN_YAML = ROOT / "configs" / "train" / "keglebillard_dqn.yaml"
+GOLF_EXPERT = str(ROOT / "configs" / "expert" / "golfbillard.yaml")
+AIM_YAML = str(ROOT / "configs" / "aim" / "keglebillard.yaml")
+
+
+class _WorkStarted(Exception):
+    """Raised by a stand-in for the long work a refusal must come before."""
+
+
+def _no_work(*args, **kwargs):
+    raise _WorkStarted("the long work started")
+
+
+def _refusal(main, argv: list[str], capsys) -> str:
+    """Exit status 2 without a traceback; the last line of stderr."""
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own errors
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err, err
+    return err.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["--leave", "bogus=1"], "--leave: unknown aim config key(s) ['bogus']"),
+    (["--aim", "bogus=1"], "--aim: unknown aim config key(s) ['bogus']"),
+    (["--aim", "seed=-1"], "--aim: config key seed must be >= 0, got -1"),
+    (["--leave", "eval={geometric: -1}"], "--leave: config key eval.geometric must be >= 0"),
+    (["--dqn", "algo_kwargs={gamma: 2}"], "--dqn: config key algo_kwargs.gamma must be in"),
+    (["--dqn", "name=x"], "--dqn name='x': a stage's run is named by --name"),
+    (["--name", ""], "--name must be a non-empty run name"),
+])
+def test_reproduce_checks_every_stage_before_the_first_runs(tmp_path, capsys, monkeypatch,
+                                                            argv, says):
+    import train
+    import train_aim
+    from reproduce import main
+
+    monkeypatch.setattr(train, "train", _no_work)
+    monkeypatch.setattr(train_aim, "train_aim", _no_work)
+    line = _refusal(main, ["--game", "keglebillard", "--runs-dir", str(tmp_path),
+                           "--no-progress", *argv], capsys)
+    assert says in line, line
+    assert not any(tmp_path.iterdir())
+
+
+def test_reproduce_checks_the_stages_run_directories_first_and_resumes_only_started_ones(
+        tmp_path, capsys, monkeypatch):
+    import expert_iteration as ei
+    import train
+    from reproduce import main
+
+    monkeypatch.setattr(train, "train", _no_work)
+    (tmp_path / "r_aim").mkdir()
+    (tmp_path / "r_aim" / "labels_0.npz").write_bytes(b"")  # the last stage's old run
+    line = _refusal(main, ["--game", "keglebillard", "--name", "r", "--runs-dir", str(tmp_path),
+                           "--no-progress"], capsys)
+    assert "r_aim exists: pass --resume" in line, line
+    # --resume of a chain whose stage never started starts it (its own resume would refuse)
+    seen = {}
+
+    def expert_iteration(cfg, runs_dir, resume):
+        seen["resume"] = resume
+        raise _WorkStarted
+
+    monkeypatch.setattr(ei, "expert_iteration", expert_iteration)
+    with pytest.raises(_WorkStarted):
+        main(["--game", "golfbillard", "--name", "g", "--runs-dir", str(tmp_path),
+              "--no-progress", "--resume"])
+    assert seen == {"resume": False}
+
+
+@pytest.mark.parametrize("config,kwargs,says", [
+    (DQN_YAML, "{batch_size: 0}", "algo_kwargs.batch_size must be >= 1, got 0"),
+    (DQN_YAML, "{gamma: 2}", "algo_kwargs.gamma must be in [0, 1], got 2"),
+    (DQN_YAML, "{tau: .nan}", "algo_kwargs.tau must be finite, got nan"),
+    (DQN_YAML, "{tau: 0}", "algo_kwargs.tau must be in (0, 1], got 0"),
+    (DQN_YAML, "{buffer_size: 0}", "algo_kwargs.buffer_size must be >= 1, got 0"),
+    (DQN_YAML, "{learning_starts: -10}", "algo_kwargs.learning_starts must be >= 0, got -10"),
+    (DQN_YAML, "{exploration_fraction: -3}", "algo_kwargs.exploration_fraction must be in"),
+    (DQN_YAML, "{exploration_final_eps: 1.5}", "algo_kwargs.exploration_final_eps must be in"),
+    (DQN_YAML, "{gradient_steps: 0}", "algo_kwargs.gradient_steps must be an integer >= 1 or"),
+    (DQN_YAML, "{learning_rate: -1}", "algo_kwargs.learning_rate must be in (0, inf), got -1"),
+    (DQN_YAML, "{train_freq: [2, epoch]}", "algo_kwargs.train_freq must be an integer >= 1"),
+    (DQN_YAML, "{tensorboard_log: tb}", "algo_kwargs.tensorboard_log cannot be set"),
+    (SAC_YAML, "{ent_coef: -0.1}", "algo_kwargs.ent_coef must be in [0, inf), got -0.1"),
+    (SAC_YAML, "{ent_coef: auto_x}", "algo_kwargs.ent_coef must be a number >= 0, 'auto'"),
+    (SAC_YAML, "{ent_coef: auto_0}", "algo_kwargs.ent_coef must be a number >= 0, 'auto' or "
+     "'auto_<initial value > 0>' (auto_0.1), got 'auto_0'"),
+    (SAC_YAML, "{batch_size: 2.5}", "algo_kwargs.batch_size must be an integer >= 1, got 2.5"),
+])
+def test_train_refuses_sb3_hyperparameters_out_of_range(tmp_path, capsys, monkeypatch, config,
+                                                        kwargs, says):
+    import train
+
+    monkeypatch.setattr(train, "training_positions", _no_work)
+    monkeypatch.setattr(train, "make_env", _no_work)
+    line = _refusal(train.main, ["--config", str(config), "--runs-dir", str(tmp_path),
+                                 "--no-progress", "--set", f"algo_kwargs={kwargs}"], capsys)
+    assert f"error: config key {says}" in line, line
+    assert not any(tmp_path.iterdir())
+
+
+def test_sb3_hyperparameters_in_range_are_taken(monkeypatch):
+    """SB3's other spellings pass: ``auto`` entropy, ``[n, episode]`` (SB3's tuple),
+    ``gradient_steps: -1``, a gamma of 1."""
+    import train
+    from train_config import check_algo_kwargs
+
+    for over in ({"ent_coef": "auto"}, {"ent_coef": "auto_0.1", "gradient_steps": -1},
+                 {"ent_coef": 0, "gamma": 1, "tau": 1}, {"target_entropy": "auto"}):
+        check_algo_kwargs(_tiny("ok", algo_kwargs=over))
+    cfg = _tiny("ok", algo_kwargs={"train_freq": [1, "episode"], "batch_size": 8})
+    train.check_config(cfg)
+    model = train.new_model(cfg, train.make_env(cfg, 2, 0))
+    assert (model.train_freq.frequency, model.train_freq.unit.value) == (1, "episode")
+
+
+@pytest.mark.parametrize("config,key,says", [
+    (DQN_YAML, "env_kwargs={noise: bogus}",
+     "config key env_kwargs: unknown shot-noise preset 'bogus'"),
+    (DQN_YAML, "policy_kwargs={bogus: 1}", "unexpected keyword argument 'bogus'"),
+    (SAC_YAML, "env_kwargs={reward: {bogus: 1}}", "config key env_kwargs: unknown"),
+])
+def test_train_checks_env_and_policy_before_generating_positions(tmp_path, capsys, monkeypatch,
+                                                                 config, key, says):
+    import train
+
+    monkeypatch.setattr(train, "training_positions", _no_work)
+    line = _refusal(train.main, ["--config", str(config), "--runs-dir", str(tmp_path),
+                                 "--no-progress", "--set", key], capsys)
+    assert says in line, line
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("script", ["train", "train_aim", "expert_iteration"])
+@pytest.mark.parametrize("argv,says", [
+    (["--name", ""], "--name must be a non-empty run name (a folder under --runs-dir), got ''"),
+    (["--name", " "], "--name must be a non-empty run name"),
+    (["--set", "name=''"], "config key name must be a non-empty run name"),
+    (["--set", "name=.."], "config key name must name a folder inside --runs-dir"),
+    (["--name", "/tmp/elsewhere"], "--name must name a folder inside --runs-dir"),
+])
+def test_an_empty_run_name_is_refused_not_ignored(tmp_path, capsys, monkeypatch, script, argv,
+                                                  says):
+    import importlib
+
+    mod = importlib.import_module(script)
+    run = {"train": "train", "train_aim": "train_aim", "expert_iteration": "expert_iteration"}
+    monkeypatch.setattr(mod, run[script], _no_work)
+    config = {"train": str(SAC_YAML), "train_aim": AIM_YAML, "expert_iteration": GOLF_EXPERT}
+    line = _refusal(mod.main, ["--config", config[script], "--runs-dir", str(tmp_path),
+                               "--no-progress", *argv], capsys)
+    assert says in line, line
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("key,says", [
+    ("seed=-1", "config key seed must be >= 0, got -1"),
+    ("max_shots=0", "config key max_shots must be >= 1, got 0"),
+    ("threads=0", "config key threads must be >= 1, got 0"),
+    ("generations=0", "config key generations must be >= 1, got 0"),
+    ("eval={geometric: -1}", "config key eval.geometric must be >= 0, got -1"),
+    ("eval={pretrained: 2.5}", "config key eval.pretrained must be an integer >= 0, got 2.5"),
+    ("teacher={noise: .nan}", "config key teacher.noise: noise.scale must be finite, got nan"),
+    ("games={first: [[student, geometric, 2]]}", "games.first: ['student', 'geometric', 2] "
+     "names the student"),
+])
+def test_expert_iteration_refuses_bad_values_before_the_run_directory(tmp_path, capsys,
+                                                                      monkeypatch, key, says):
+    import expert_iteration as ei
+
+    monkeypatch.setattr(ei, "label_pool", _no_work)  # the generations' work
+    monkeypatch.setattr(ei, "run_generation", _no_work)
+    line = _refusal(ei.main, ["--config", GOLF_EXPERT, "--runs-dir", str(tmp_path),
+                              "--no-progress", "--set", key], capsys)
+    assert says in line, line
+    assert not any(tmp_path.iterdir())  # a corrected rerun needs no --overwrite
+
+
+@pytest.mark.parametrize("key,says", [
+    ("seed=-1", "config key seed must be >= 0, got -1"),
+    ("eval={planner: -2}", "config key eval.planner must be >= 0, got -2"),
+    ("noise=bogus", "config key noise: unknown shot-noise preset 'bogus'"),
+    ("eval={seed: -5}", "config key eval.seed must be >= 0, got -5"),
+])
+def test_train_aim_refuses_bad_values_before_the_run_directory(tmp_path, capsys, monkeypatch,
+                                                               key, says):
+    import train_aim
+
+    monkeypatch.setattr(train_aim, "label_pool", _no_work)
+    line = _refusal(train_aim.main, ["--config", AIM_YAML, "--runs-dir", str(tmp_path),
+                                     "--no-progress", "--set", key], capsys)
+    assert says in line, line
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("script,config", [("train_aim", AIM_YAML),
+                                           ("expert_iteration", GOLF_EXPERT)])
+def test_resume_of_a_run_that_never_existed_is_refused(tmp_path, capsys, monkeypatch, script,
+                                                       config):
+    """As train.py does: a --resume never quietly starts a new run."""
+    import importlib
+
+    mod = importlib.import_module(script)
+    monkeypatch.setattr(mod, "label_pool", _no_work)
+    line = _refusal(mod.main, ["--config", config, "--runs-dir", str(tmp_path), "--name",
+                               "never_existed", "--no-progress", "--resume"], capsys)
+    assert f"--resume: {tmp_path / 'never_existed'} holds no run (no config.yaml)" in line, line
+    assert not any(tmp_path.iterdir())
