@@ -62,6 +62,7 @@ from .golf_referee import (
     attack_goal,
     ball_index,
     check_choices,
+    check_injected_foul,
     check_log,
     check_overflow,
     check_player,
@@ -357,16 +358,8 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
             if side not in (0, 1):
                 raise ValueError("an opening foul needs a side (0 / 1) or a ball of the offending "
                                  f"side; a deflect foul needs its side: {e!r}")
+            check_injected_foul(e, side, on0, geo)
             touched = e.get("ball")
-            need = {"deflect_own_ball": side, "deflect_opponent_ball": 1 - side}.get(e["kind"])
-            if need is not None and (touched is None or SIDE_OF[touched] != need):
-                whose = "own" if need == side else "opponent"
-                raise ValueError(f"behavioural foul {e['kind']} needs the touched {whose} "
-                                 f"ball, got {touched!r}")
-            for r, _, _ in e.get("restore", ()):
-                if not on0[r]:
-                    raise ValueError(f"injected restore names ball {geo.ball_ids[r]}, which is "
-                                     "not on the table")
             letters = BEHAVIOURAL[e["kind"]][0]
             fouls.append(Foul("G-18", e["time"], (b[side],), e["kind"], f"side {side}"))
             lost[side] = lost[side] or "LT" in letters

@@ -1687,15 +1687,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
                 drops = [d for d in drops if d[0] != b] + [(b, int(e["goal"]), e["time"])]
                 drops.sort(key=lambda d: d[2])
         elif e["type"] == "foul":
-            need = {"deflect_own_ball": s, "deflect_opponent_ball": opp}.get(e["kind"])
-            if need is not None and (b is None or SIDE_OF[b] != need):
-                whose = "own" if need == s else "opponent"
-                raise ValueError(f"behavioural foul {e['kind']} needs the touched {whose} "
-                                 f"ball, got {e.get('ball')!r}")
-            for r, _, _ in e.get("restore", ()):
-                if not on0[r]:
-                    raise ValueError(f"injected restore names ball {ids[r]}, which is not on "
-                                     "the table")
+            check_injected_foul(e, s, on0, geo)
             fouls.append(Foul("G-18", e["time"], () if b is None else (b,), e["kind"],
                               f"behavioural foul {e['kind']}", e.get("restore", ())))
     dropped = {b for b, _, _ in drops}
@@ -1825,6 +1817,21 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
 
     return _apply(st, tl, c, kader, fouls, foul, drops, off, jammed, before, final, duty_met,
                   left, notes, choices, rules, geo, rng)
+
+
+def check_injected_foul(e: dict, s: int, on0: np.ndarray, geo: GolfGeometry) -> None:
+    """An injected G-18 foul of side s: a deflect foul names a touched ball of the side its
+    kind needs, and the balls it restores were on the table (``on0``); else a ValueError."""
+    b = e.get("ball")
+    need = {"deflect_own_ball": s, "deflect_opponent_ball": 1 - s}.get(e["kind"])
+    if need is not None and (b is None or SIDE_OF[b] != need):
+        whose = "own" if need == s else "opponent"
+        raise ValueError(f"behavioural foul {e['kind']} needs the touched {whose} ball, got "
+                         f"{b!r}")
+    for r, _, _ in e.get("restore", ()):
+        if not on0[r]:
+            raise ValueError(f"injected restore names ball {geo.ball_ids[r]}, which is not on "
+                             "the table")
 
 
 def _moved(tl: TableLog, before: np.ndarray, final: np.ndarray, gone: set[int]) -> np.ndarray:
