@@ -384,7 +384,7 @@ def open_run(run: Path, cfg: dict[str, Any], resume: bool, overwrite: bool,
     return run
 
 
-def _resume_refusal(cfg: dict[str, Any]) -> Callable[[dict[str, Any]], str | None]:
+def resume_refusal(cfg: dict[str, Any]) -> Callable[[dict[str, Any]], str | None]:
     """Expert iteration may resume with more generations or other play settings; a run saved
     before a key existed had its default."""
     def refuse(saved: dict[str, Any]) -> str | None:
@@ -432,7 +432,7 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
     torch.set_num_threads(int(cfg["threads"]))
     torch.manual_seed(int(cfg["seed"]))
     run = open_run(Path(runs_dir) / cfg["name"], cfg, resume, overwrite,
-                   _resume_refusal(cfg))
+                   resume_refusal(cfg))
     arena = make_arena(cfg["game"])
     metrics = run / "metrics.csv"
     rows = _read_metrics(metrics) if resume else []

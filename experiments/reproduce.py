@@ -58,6 +58,15 @@ def _stage_runs(name: str, runs: Path, stages: tuple[str, ...]) -> dict[str, Pat
     return {stage: runs / f"{name}_{stage}" for stage in stages}
 
 
+#: the file a finished stage leaves in its run: ``--resume`` skips a stage that has it
+FINISHED = {"dqn": "status.json", "leave": "model.pt", "aim": "model.pt", "expert": "model.pt"}
+
+
+def _skipped(run: Path, stage: str, resume: bool) -> bool:
+    """Whether ``--resume`` skips ``stage``: its run in ``run`` finished."""
+    return resume and (run / FINISHED[stage]).exists()
+
+
 def _started(run: Path) -> bool:
     """Whether a stage's run was started (its config.yaml written): a ``--resume`` continues
     it; one not started yet starts afresh (a resume of nothing is refused)."""
@@ -84,7 +93,7 @@ def keglebillard_configs(name: str, runs: Path, resume: bool, progress: bool,
     settings is refused at once, not after the stages before it."""
     import train
     from expert_iteration import check_run
-    from train_aim import _resume_refusal
+    from train_aim import resume_refusal
     from train_config import load_config
 
     run = _stage_runs(name, runs, GAME_STAGES["keglebillard"])
@@ -104,12 +113,12 @@ def keglebillard_configs(name: str, runs: Path, resume: bool, progress: bool,
                                   fit_threads, sets["aim"])
     with _stage("dqn"):  # its env and a model on it, built and thrown away
         train.check_config(cfgs["dqn"])
-    if not (resume and (run["dqn"] / "status.json").exists()):
+    if not _skipped(run["dqn"], "dqn", resume):
         train.check_run_dir(cfgs["dqn"], run["dqn"], resume and _started(run["dqn"]), False)
     for stage in ("leave", "aim"):
-        if not (resume and (run[stage] / "model.pt").exists()):
+        if not _skipped(run[stage], stage, resume):
             check_run(run[stage], cfgs[stage], resume and _started(run[stage]), False,
-                      _resume_refusal(cfgs[stage]))
+                      resume_refusal(cfgs[stage]))
     return cfgs
 
 
@@ -122,13 +131,13 @@ def keglebillard(name: str, runs: Path, resume: bool, times: dict[str, float],
 
     run = _stage_runs(name, runs, GAME_STAGES["keglebillard"])
     t0 = time.time()
-    if not (resume and (run["dqn"] / "status.json").exists()):
+    if not _skipped(run["dqn"], "dqn", resume):
         train.train(cfgs["dqn"], runs_dir=run["dqn"].parent,
                     resume=resume and _started(run["dqn"]))
     times["dqn_s"] = time.time() - t0
     for stage in ("leave", "aim"):
         t0 = time.time()
-        if not (resume and (run[stage] / "model.pt").exists()):
+        if not _skipped(run[stage], stage, resume):
             train_aim.train_aim(cfgs[stage], runs_dir=run[stage].parent,
                                 resume=resume and _started(run[stage]))
         times[f"{stage}_s"] = time.time() - t0
@@ -147,8 +156,8 @@ def golfbillard_configs(name: str, runs: Path, resume: bool, progress: bool,
         cfg = ei.load_config(CONFIGS / "expert" / "golfbillard.yaml",
                              deep_merge({"name": run.name, "progress_bar": progress},
                                         sets["expert"]))
-    if not (resume and (run / "model.pt").exists()):
-        ei.check_run(run, cfg, resume and _started(run), False, ei._resume_refusal(cfg))
+    if not _skipped(run, "expert", resume):
+        ei.check_run(run, cfg, resume and _started(run), False, ei.resume_refusal(cfg))
     return {"expert": cfg}
 
 
@@ -159,7 +168,7 @@ def golfbillard(name: str, runs: Path, resume: bool, times: dict[str, float],
 
     run = _stage_runs(name, runs, GAME_STAGES["golfbillard"])["expert"]
     t0 = time.time()
-    if not (resume and (run / "model.pt").exists()):
+    if not _skipped(run, "expert", resume):
         ei.expert_iteration(cfgs["expert"], runs_dir=run.parent,
                             resume=resume and _started(run))
     times["expert_s"] = time.time() - t0

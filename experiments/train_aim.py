@@ -192,7 +192,7 @@ def _targets(cfg: dict[str, Any], part: Any, path: Path) -> np.ndarray:
     return np.concatenate([part["values"], part["own"][:, None]], 1)
 
 
-def _resume_refusal(cfg: dict[str, Any]) -> Callable[[dict[str, Any]], str | None]:
+def resume_refusal(cfg: dict[str, Any]) -> Callable[[dict[str, Any]], str | None]:
     """A resume reuses the labels: it may change the fit, the evaluation, the progress bar,
     the threads and the leave's play settings, nothing that labels."""
     keep = ("fit", "eval", "progress_bar", "threads")
@@ -218,7 +218,7 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
 
     from cuegym.agents.aim import fit_aim, mirrored_labels, save_aim
 
-    run = open_run(Path(runs_dir) / cfg["name"], cfg, resume, overwrite, _resume_refusal(cfg))
+    run = open_run(Path(runs_dir) / cfg["name"], cfg, resume, overwrite, resume_refusal(cfg))
     torch.set_num_threads(int(cfg["threads"]))
     workers, games = int(cfg["workers"]), int(cfg["games"])
     share = shares(games, workers)
