@@ -58,6 +58,7 @@ class Core:
         from .checks import check_bool, check_threads
         from .config import load_reward, load_settings
 
+        self.game_name = game
         self.params = self.game.params
         self.settings = load_settings(game, settings)
         self.reward = load_reward(game, reward)

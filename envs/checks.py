@@ -102,14 +102,25 @@ def check_bank(positions: Any, cls: type, game: str) -> Any:
     return positions
 
 
+# What ``set_attr`` may change: the settings a constructor takes and checks. Everything else
+# on a core (its states, generators, step counters, action map, spaces) is the env's state or
+# structure; setting it from outside would corrupt a game silently, so it is refused.
+SETTABLE = ("clip", "threads", "noise", "reward", "opponent", "opponent_batching", "seat_choice")
+
+
 def checked_setting(core: Any, name: Any, value: Any) -> Any:
     """``value`` checked for ``core.<name> = value`` (a vector env's or the SB3 adapter's
-    ``set_attr``): the core must have the attribute (a misspelt name would otherwise create a
-    new one and change nothing); ``clip``, ``threads``, ``noise`` and ``reward`` are checked
-    and converted as the env's constructor does."""
-    if not isinstance(name, str) or name.startswith("_") or not hasattr(core, name):
-        public = sorted(k for k in vars(core) if not k.startswith("_"))
-        raise ValueError(unknown("env attribute", name, public))
+    ``set_attr``). ``name`` must be one of the core's settings (``SETTABLE``: ``clip``,
+    ``threads``, ``noise``, ``reward``, and for the full-game envs ``opponent``,
+    ``opponent_batching`` and ``seat_choice``, which the next reset uses); each is checked and
+    converted as the env's constructor does. A misspelt name, or an attribute that is the env's
+    state (``states``, ``rngs``, ...), raises a ValueError naming it."""
+    settable = [k for k in SETTABLE if hasattr(core, k)]
+    if not isinstance(name, str) or name not in settable:
+        if isinstance(name, str) and not name.startswith("_") and hasattr(core, name):
+            raise ValueError(f"env attribute {name!r} is the env's state or structure, not a "
+                             f"setting; set_attr takes {', '.join(map(repr, settable))}")
+        raise ValueError(unknown("env setting", name, settable))
     if name == "clip":
         return check_bool("clip", value)
     if name == "threads":
@@ -119,8 +130,13 @@ def checked_setting(core: Any, name: Any, value: Any) -> Any:
 
         return load_noise(value)
     if name == "reward":
-        from .config import KeglebillardReward, load_reward
+        from .config import load_reward
 
-        game = "keglebillard" if isinstance(core.reward, KeglebillardReward) else "golfbillard"
-        return load_reward(game, value)
-    return value
+        return load_reward(core.game_name, value)
+    if name == "opponent":
+        from .opponents import as_opponent
+
+        return as_opponent(value, core.random_opponent, core.game_name)
+    if name == "opponent_batching":
+        return check_opponent_batching(value)
+    return check_seat(value, getattr(core, "num_players", 2))

@@ -294,8 +294,7 @@ class GolfGameCore(Core):
         self.observation_space = observation_space()
         self.action_space = action_space()
         self.actions = GolfActionMap(self.settings, self.geo)
-        self.opponent = as_opponent(opponent, lambda: GolfRandomOpponent(self.actions),
-                                    "golfbillard")
+        self.opponent = as_opponent(opponent, self.random_opponent, "golfbillard")
         self.half = self.game.half
         self.rngs = [np.random.default_rng() for _ in range(self.n)]
         self.states: GolfStates = self.game.new(self.n)
@@ -391,6 +390,10 @@ class GolfGameCore(Core):
             if terms is not None:
                 t_opp, _ = self.game.reward_terms(out, self.reward, viewer=self.side)
                 terms["opponent_scored"] += t_opp["opponent_scored"]
+
+    def random_opponent(self) -> GolfRandomOpponent:
+        """The env's default opponent (``opponent="random"``): uniform random actions."""
+        return GolfRandomOpponent(self.actions)
 
     def reset(self, idx: np.ndarray) -> dict[str, np.ndarray]:
         idx = np.asarray(idx, np.int64)

@@ -329,8 +329,7 @@ class KegleGameCore(Core):
         self.observation_space = observation_space()
         self.action_space = action_space()
         self.actions = KegleActionMap(self.game, self.settings)
-        self.opponent = as_opponent(opponent, lambda: KegleRandomOpponent(self.actions),
-                                    "keglebillard")
+        self.opponent = as_opponent(opponent, self.random_opponent, "keglebillard")
         self.rngs = [np.random.default_rng() for _ in range(self.n)]
         self.states = self.game.new(self.n, self.num_players, first_player=0)
         self.seat = np.zeros(self.n, np.int64)
@@ -397,6 +396,10 @@ class KegleGameCore(Core):
                 t_opp, _ = self.game.reward_terms(out, self.reward, viewer=self.seat)
                 for k in ("skaeve_received", "opponent_points"):
                     terms[k] += t_opp[k]
+
+    def random_opponent(self) -> KegleRandomOpponent:
+        """The env's default opponent (``opponent="random"``): uniform random actions."""
+        return KegleRandomOpponent(self.actions)
 
     # -- episodes ----------------------------------------------------------------------------
 

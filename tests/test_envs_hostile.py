@@ -420,7 +420,7 @@ def test_vector_set_attr_refuses_unknown_names_and_bad_values():
     venv = _vec(K_SHOT, 2)
     venv.reset(seed=0)
     env = venv.unwrapped
-    with pytest.raises(ValueError, match=r"unknown env attribute 'clipp' \(did you mean "
+    with pytest.raises(ValueError, match=r"unknown env setting 'clipp' \(did you mean "
                                          r"'clip'\?\)"):
         env.set_attr("clipp", True)  # was: a new attribute, nothing changed
     assert not hasattr(env.core, "clipp")
@@ -433,6 +433,39 @@ def test_vector_set_attr_refuses_unknown_names_and_bad_values():
     env.set_attr("reward", {"points": 0.5})
     assert env.core.noise.name == "tournament" and env.core.reward.points == 0.5
     venv.step(np.zeros((2, 7)))
+
+
+def test_vector_set_attr_refuses_the_envs_state_and_checks_the_full_game_settings():
+    venv = _vec(K_GAME, 2, seat=0)
+    venv.reset(seed=0)
+    env = venv.unwrapped
+    states = env.core.states
+    for name in ("states", "rngs", "steps", "seat", "action_space"):
+        # was: stored unchecked; set_attr("states", None) broke the next step, and
+        # set_attr("steps", ...) changed the episode counters silently
+        with pytest.raises(ValueError, match=rf"env attribute '{name}' is the env's state or "
+                                             r"structure, not a setting; set_attr takes 'clip'"):
+            env.set_attr(name, None)
+    assert env.core.states is states
+    with pytest.raises(ValueError, match="opponent_batching must be 'per_table' or 'batched', "
+                                         "got 'bached'"):
+        env.set_attr("opponent_batching", "bached")
+    with pytest.raises(ValueError, match="seat must be 'random', 0 or 1, got 5"):
+        env.set_attr("seat_choice", 5)
+    with pytest.raises(ValueError, match="unknown opponent 'bogus'"):
+        env.set_attr("opponent", "bogus")  # was: stored as a string, failed at the next step
+    env.set_attr("opponent", "geometric")
+    env.set_attr("opponent_batching", "batched")
+    env.set_attr("seat_choice", 1)
+    assert type(env.core.opponent).__name__ != "str" and hasattr(env.core.opponent, "act")
+    env.set_attr("opponent", "random")
+    assert type(env.core.opponent).__name__ == "KegleRandomOpponent"
+    venv.reset(seed=1)
+    assert (env.core.seat == 1).all()
+    venv.step(np.zeros((2, 7)))
+    shot = _vec(G_SHOT, 2).unwrapped
+    with pytest.raises(ValueError, match=r"unknown env setting 'opponent'"):
+        shot.set_attr("opponent", "geometric")  # the Shot envs have no opponent
 
 
 def test_sb3_vec_env_checks_seed_info_keys_and_set_attr():
@@ -451,7 +484,7 @@ def test_sb3_vec_env_checks_seed_info_keys_and_set_attr():
         venv.seed(-1)
     obs = venv.reset()  # still usable: the rejected seed was not kept
     assert obs.shape == (2, 29)
-    with pytest.raises(ValueError, match="unknown env attribute 'bogus'"):
+    with pytest.raises(ValueError, match="unknown env setting 'bogus'"):
         venv.set_attr("bogus", 1)
     _, _, _, infos = venv.step(np.zeros((2, 7)))
     assert set(infos[0]) == {"points", "terminal_observation", "TimeLimit.truncated", "episode"}
