@@ -20,6 +20,7 @@ Example:
 from __future__ import annotations
 
 import functools
+import json
 import math
 import re
 from collections.abc import Mapping
@@ -81,6 +82,26 @@ def load_yaml(stream: Any) -> Any:
     """The YAML document in ``stream`` (text or an open file), read safely by
     :class:`ConfigLoader`: every cuegym config, option and ``--set`` value goes through it."""
     return yaml.load(stream, Loader=ConfigLoader)  # noqa: S506 (a SafeLoader subclass)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    obj: dict = {}
+    for key, value in pairs:
+        if key in obj:
+            raise ValueError(f"the key {key!r} appears twice in one object (plain JSON readers "
+                             "keep the last silently; give it once)")
+        obj[key] = value
+    return obj
+
+
+def load_json(source: Any) -> Any:
+    """The JSON document ``source`` (text, bytes or an open file), read as ``json.loads``
+    reads it except that a key given twice in one object is refused (a ValueError naming it),
+    as :func:`load_yaml` refuses it: every JSON that a user hands cuegym (the ``simulate`` and
+    ``rules`` commands' input, the web app's requests) goes through it. Malformed JSON raises
+    ``json.JSONDecodeError`` (a ValueError), too deep a nesting ``RecursionError``."""
+    text = source.read() if hasattr(source, "read") else source
+    return json.loads(text, object_pairs_hook=_unique_keys)
 
 
 def from_mapping(cls: type, data: Any, base: Any = None, what: str = "config") -> Any:

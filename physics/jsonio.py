@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from ..configs import load_json
 from .api import PhysicsInputError, Workspace, simulate
 from .constants import (
     EV_BALL_BALL,
@@ -232,8 +233,8 @@ def main_simulate(stdin, stdout, indent: int | None = None) -> int:
     """Read a shot object or a list from ``stdin``, write the result(s) to ``stdout`` as JSON
     (``indent`` spaces, default one line); 0 on success (bad input raises)."""
     try:
-        obj = json.load(stdin)
-    except json.JSONDecodeError as exc:
+        obj = load_json(stdin)
+    except ValueError as exc:  # malformed, not UTF-8, or a key given twice
         raise PhysicsInputError(f"input is not valid JSON: {exc}") from None
     except RecursionError:
         raise PhysicsInputError("input is not valid JSON here: it is nested too deeply (a shot "

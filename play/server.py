@@ -33,7 +33,6 @@ replays); the routes get this app's games and the game in the path through depen
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -45,6 +44,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
+from cuegym.configs import load_json
 from cuegym.play import record, session
 from cuegym.play.match import Conflict, LiveGame
 from cuegym.play.session import PlayError
@@ -151,8 +151,8 @@ def parse_object(raw: bytes, allowed: frozenset[str]) -> dict:
     """``raw`` as a JSON object (an empty body: ``{}``) with keys from ``allowed`` only;
     PlayError otherwise."""
     try:
-        data = json.loads(raw or b"{}")
-    except ValueError as e:  # bad JSON or UTF-8, an integer of more than 4300 digits
+        data = load_json(raw or b"{}")
+    except ValueError as e:  # bad JSON or UTF-8, a key given twice, a 4300-digit integer
         raise PlayError(f"malformed JSON: {e}") from None
     except RecursionError:
         raise PlayError("malformed JSON: nested too deeply") from None

@@ -35,6 +35,7 @@ from types import ModuleType
 from typing import Any
 
 from cuegym.cli_errors import cli_main, debug_mode, prog_name, seed_arg, unknown
+from cuegym.configs import load_json
 
 #: --game name -> the modules implementing it, searched in order (imported only when asked for).
 GAMES = {
@@ -147,8 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         fn = entry_point(args.game, args.command)
         if args.command == "score":
             try:
-                obj = json.load(sys.stdin)
-            except json.JSONDecodeError as exc:
+                obj = load_json(sys.stdin)
+            except ValueError as exc:  # malformed, not UTF-8, or a key given twice
                 raise CliError(f"stdin is not valid JSON: {exc}") from None
             except RecursionError:
                 raise CliError("stdin is not valid JSON: nested too deeply") from None

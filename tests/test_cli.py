@@ -192,6 +192,10 @@ def test_installed_console_script(tmp_path):
 def test_bad_json_and_unknown_game_are_one_line(tmp_path):
     line = _one_error_line(_run(["simulate"], tmp_path, stdin="{not json"))
     assert "not valid JSON" in line
+    # a key given twice was last-wins: the shot ran with the second value, silently
+    line = _one_error_line(_run(["simulate"], tmp_path,
+                                stdin='{"table": "keglebillard", "table": "golfbillard"}'))
+    assert "not valid JSON: the key 'table' appears twice in one object" in line
     line = _one_error_line(_run(["rules", "new", "--game", "kegelbillard"], tmp_path))
     assert "'kegelbillard'" in line and "did you mean 'keglebillard'" in line
 

@@ -342,6 +342,9 @@ def test_cli_score_log_input_and_errors():
     assert rc == 2 and "ball in hand" in err
     rc, _, err = run_cli(["score"], "{not json")
     assert rc == 2 and "not valid JSON" in err
+    twice = json.dumps(obj)[:-1] + ', "place": [-0.8, -0.2]}'  # was: the last place, silently
+    rc, _, err = run_cli(["score"], twice)
+    assert rc == 2 and "the key 'place' appears twice in one object" in err
     rc, _, err = run_cli(["score"], json.dumps({"state": {"players": 2}, "lg": {}}))
     assert rc == 2 and "input has unknown key" in err
     rc, _, err = run_cli(["score", "--game", "snooker"], "{}")

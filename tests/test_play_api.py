@@ -522,6 +522,9 @@ def test_hostile_bodies_are_refused_not_500(client):
             content=b"[" * 100_000 + b"]" * 100_000, headers=RAW)
     refused(client, gid, "POST", url, 400, "malformed JSON: Exceeds the limit",
             content=b'{"seat": ' + b"9" * 5000 + b', "move": {}}', headers=RAW)
+    # a key given twice (was: the last one played, silently)
+    refused(client, gid, "POST", url, 400, "malformed JSON: the key 'seat' appears twice",
+            content=b'{"seat": 1, "seat": 0, "move": {}}', headers=RAW)
     # integers too large for a float where a strike or a placement is read
     big = 10 ** 400
     for key in ("V0", "phi", "theta", "a", "b"):
