@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train import require_run, write_atomic  # noqa: E402 (the sibling scripts' helpers)
 from train_config import (  # noqa: E402
+    check_agent_specs,
     check_run_name,
     layered_config,
     parse_run_args,
@@ -111,6 +112,9 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
     if bad:
         raise ValueError(f"unknown play key(s) {bad}; known: {list(PLAY_KEYS)}")
     check_game(cfg["game"])
+    check_agent_specs({f"games.{key}[{i}]": name for key in ("first", "later")
+                       for i, row in enumerate(cfg["games"].get(key, []))
+                       for name in row[:2] if name != "student"}, cfg["game"])
     if (cfg["spec"] or {}).get("game", cfg["game"]) != cfg["game"]:
         raise ValueError(f"spec.game {cfg['spec']['game']!r} differs from game {cfg['game']!r}")
     bad = [k for k in cfg["eval"] if k != "seed" and k not in EVAL_COLORS]

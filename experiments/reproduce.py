@@ -58,13 +58,19 @@ def _stage_runs(name: str, runs: Path, stages: tuple[str, ...]) -> dict[str, Pat
     return {stage: runs / f"{name}_{stage}" for stage in stages}
 
 
-#: the file a finished stage leaves in its run: ``--resume`` skips a stage that has it
+#: the file a finished stage leaves in its run: ``--resume`` skips a stage that has it. The
+#: DQN's status.json is written also when its training is interrupted, so it must say
+#: ``finished`` too; the networks' model.pt is written only once their fit is done.
 FINISHED = {"dqn": "status.json", "leave": "model.pt", "aim": "model.pt", "expert": "model.pt"}
 
 
 def _skipped(run: Path, stage: str, resume: bool) -> bool:
-    """Whether ``--resume`` skips ``stage``: its run in ``run`` finished."""
-    return resume and (run / FINISHED[stage]).exists()
+    """Whether ``--resume`` skips ``stage``: its run in ``run`` finished (an interrupted DQN
+    stage is continued instead)."""
+    done = run / FINISHED[stage]
+    if not (resume and done.exists()):
+        return False
+    return stage != "dqn" or bool(json.loads(done.read_text()).get("finished"))
 
 
 def _started(run: Path) -> bool:
@@ -82,7 +88,8 @@ def _aim_config(config: str, run: Path, base: str, progress: bool, fit_threads: 
             "fit": {"threads": fit_threads}}
     if config.endswith("_leave.yaml"):
         over["leave"] = {"aim": "none"}  # no aim network exists yet (only the check uses it)
-    return train_aim.load_config(CONFIGS / "aim" / config, deep_merge(over, sets))
+    return train_aim.load_config(CONFIGS / "aim" / config, deep_merge(over, sets),
+                                 base_written_later=True)
 
 
 def keglebillard_configs(name: str, runs: Path, resume: bool, progress: bool,

@@ -105,6 +105,10 @@ def check_config(cfg: SelfPlayConfig) -> SelfPlayConfig:
             isinstance(a, str) and a.strip() for a in cfg.initial_pool):
         raise ValueError(f"self-play key initial_pool must be a non-empty list of agent specs "
                          f"(the learner's first opponents), got {cfg.initial_pool!r}")
+    from cuegym.experiments.train_config import check_agent_specs
+
+    check_agent_specs({f"initial_pool[{i}]": a for i, a in enumerate(cfg.initial_pool)},
+                      cfg.game)
     from cuegym.games.noise import check_noise_option
 
     check_noise_option(cfg.noise, "self-play key noise")  # a preset, a scale or a mapping

@@ -42,6 +42,7 @@ from expert_iteration import (  # noqa: E402 (sibling's)
 )
 from train import write_atomic  # noqa: E402
 from train_config import (  # noqa: E402
+    check_agent_specs,
     check_run_name,
     layered_config,
     parse_run_args,
@@ -63,9 +64,12 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> dict[str, Any]:
+def load_config(path: str | Path | None, over: dict[str, Any] | None = None,
+                base_written_later: bool = False) -> dict[str, Any]:
     """:data:`DEFAULTS`, then the YAML file, then ``over``; unknown keys and bad values are an
-    error naming them, a key set to null takes its default."""
+    error naming them, a key set to null takes its default. The ``base`` and ``opponent``
+    agents are built once to check them, but for a ``base`` that a stage before this one is
+    still to write (``base_written_later``: reproduce.py's chain checks every stage first)."""
     cfg = layered_config(DEFAULTS, path, over, "aim", free=("noise",))  # noise: a preset or a scale
     check_run_name(cfg["name"])
     if cfg["target"] not in ("aim", "leave"):
@@ -99,6 +103,8 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
         load_noise(cfg["noise"])
     except ValueError as e:
         raise ValueError(f"config key noise: {e}") from None
+    agents = {"opponent": cfg["opponent"]} | ({} if base_written_later else {"base": cfg["base"]})
+    check_agent_specs(agents, "keglebillard")
     if int(cfg["games"]) < int(cfg["workers"]):
         raise ValueError(f"games ({cfg['games']}) must be at least workers ({cfg['workers']})")
     ft = cfg["fit"]["threads"]

@@ -339,6 +339,8 @@ def test_selfplay_learner_takes_the_train_configs_device(monkeypatch):
     ({"p.yaml": "initial_pool: []\n"}, ["--config", "p.yaml"],
      "initial_pool must be a non-empty list of agent specs"),
     ({"p.yaml": "initial_pool: ['']\n"}, ["--config", "p.yaml"], "initial_pool must be"),
+    ({"p.yaml": "initial_pool: [geometric, plannr]\n"}, ["--config", "p.yaml"],
+     "config key initial_pool[1]: unknown agent 'plannr'"),
     ({}, ["--init", ""], "--init '': give a file"),
     ({}, ["--train-config", ""], "--train-config '': give a file"),
     ({}, ["--config", " "], "--config ' ': give a file"),

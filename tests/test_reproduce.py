@@ -94,3 +94,23 @@ def test_bad_options_are_refused(tmp_path, capsys):
         assert stop.value.code == 2 and says in capsys.readouterr().err
     assert main(["--game", "keglebillard", *base, "--dqn", "n_envz=2"]) == 2
     assert "n_envz" in capsys.readouterr().err
+
+
+def test_resume_continues_an_interrupted_dqn_stage_and_skips_a_finished_one(tmp_path):
+    """train.py writes status.json also when interrupted ("finished": false); --resume skipped
+    such a DQN stage, so the chain went on with a half-trained network."""
+    from reproduce import _skipped
+
+    run = tmp_path / "r_dqn"
+    run.mkdir()
+    assert not _skipped(run, "dqn", resume=True)  # never started
+    (run / "status.json").write_text(json.dumps({"timesteps": 96, "finished": False,
+                                                 "stopped_by": "interrupt"}))
+    assert not _skipped(run, "dqn", resume=True)
+    (run / "status.json").write_text(json.dumps({"timesteps": 4096, "finished": True,
+                                                 "stopped_by": "total_timesteps"}))
+    assert _skipped(run, "dqn", resume=True) and not _skipped(run, "dqn", resume=False)
+    (tmp_path / "r_aim").mkdir()
+    assert not _skipped(tmp_path / "r_aim", "aim", resume=True)
+    (tmp_path / "r_aim" / "model.pt").write_bytes(b"")
+    assert _skipped(tmp_path / "r_aim", "aim", resume=True)

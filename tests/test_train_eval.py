@@ -621,6 +621,11 @@ def test_an_empty_run_name_is_refused_not_ignored(tmp_path, capsys, monkeypatch,
     ("teacher={noise: .nan}", "config key teacher.noise: noise.scale must be finite, got nan"),
     ("games={first: [[student, geometric, 2]]}", "games.first: ['student', 'geometric', 2] "
      "names the student"),
+    # was: refused only when the first generation's games began, after the run directory
+    ("games={first: [[geometric, plannr, 2]]}", "config key games.first[0]: unknown agent "
+     "'plannr'"),
+    ("games={later: [[student, 'planner:n_candidate=4', 2]]}", "config key games.later[0]: "
+     "unknown planner option 'n_candidate'"),
 ])
 def test_expert_iteration_refuses_bad_values_before_the_run_directory(tmp_path, capsys,
                                                                       monkeypatch, key, says):
@@ -639,6 +644,8 @@ def test_expert_iteration_refuses_bad_values_before_the_run_directory(tmp_path, 
     ("eval={planner: -2}", "config key eval.planner must be >= 0, got -2"),
     ("noise=bogus", "config key noise: unknown shot-noise preset 'bogus'"),
     ("eval={seed: -5}", "config key eval.seed must be >= 0, got -5"),
+    ("base=pretrained:aim=nne", "config key base: "),
+    ("opponent=geometrik", "config key opponent: unknown agent 'geometrik'"),
 ])
 def test_train_aim_refuses_bad_values_before_the_run_directory(tmp_path, capsys, monkeypatch,
                                                                key, says):
