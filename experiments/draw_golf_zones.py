@@ -157,7 +157,8 @@ def kaders_panel(ax, table, zs, R: float) -> None:
                                 lw=1.2, alpha=0.95, zorder=1))
         c = k.polygon.mean(axis=0)
         if k.name.startswith("corner"):
-            c = (2 * c + k.polygon[np.argmax(np.abs(k.polygon[:, 1]))]) / 3  # into the corner
+            corner = k.polygon[np.argmax(np.abs(k.polygon).sum(axis=1))]  # the table's
+            c = (2 * c + corner) / 3  # into the corner, clear of the triangle's side
         if k.name.startswith("centre"):
             c = np.array([np.sign(c[0]) * 0.27, 0.2])
         ax.text(c[0], c[1], f"{k.id}", fontsize=16, ha="center", va="center", zorder=9,
@@ -169,7 +170,7 @@ def kaders_panel(ax, table, zs, R: float) -> None:
                                 ls="--", zorder=3))
         sx = 1.0 if g == 0 else -1.0
         shooter = 0 if g == 0 else 1
-        label(ax, sx * 0.675, 0.2, f"{merged.id} (dashed): defender's\nkader when side "
+        label(ax, sx * 0.57, -0.125, f"{merged.id} (dashed): defender's\nkader when side "
               f"{shooter} shoots\n= {' + '.join(map(str, replaced))}", fc="#fadbd8", fs=7.5)
     draw_hardware(ax, table, R, numbers=False)
     ax.set_xlabel("G-21: in kader play each stroke must take some ball out of its kader (a ball "
