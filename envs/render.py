@@ -610,14 +610,17 @@ def render_golf_state(core, t: int) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 
-def shot_frames(game: str, res, row: int, *, hud: Sequence[str] = (), fps: float = 20.0,
-                speed: float = 1.0, max_seconds: float = 10.0, zones: bool = True
-                ) -> list[np.ndarray]:
+def shot_frames(game: str, res, row: int, *, hud: Sequence[str] = (), result: str = "",
+                fps: float = 20.0, speed: float = 1.0, max_seconds: float = 10.0,
+                zones: bool = True) -> list[np.ndarray]:
     """Frames of one simulated shot as it happens: balls at their closed-form positions,
     growing paths, pins falling at their topple time (keglebillard), pocketed balls gone.
 
     Args:
         game: ``keglebillard`` or ``golfbillard``. res, row: a SimResult and the table in it.
+        hud: heading lines, shown on every frame, followed by the simulated time.
+        result: the shot's outcome (points, fouls), shown from its last frame on only, so the
+            animation does not tell the result before the balls reach it.
         fps: frames per second of the output; speed: simulated seconds per real second.
         max_seconds: simulated time shown at most (the last frame is the shot's end).
     """
@@ -655,8 +658,10 @@ def shot_frames(game: str, res, row: int, *, hud: Sequence[str] = (), fps: float
             p = pos[: at[k] + 1][fine[: at[k] + 1] <= pocket_t[b] + 1e-12, b]
             if len(p) > 1 and np.ptp(p, axis=0).max() > 1e-4:
                 paths.append((p, ball_rgb(ids[b])))
-        lines = [*hud, f"t = {tk:5.2f} s"] if len(hud) < 2 else [hud[0], f"{hud[1]}   "
-                                                                    f"t = {tk:.2f} s"]
+        clock = f"t = {tk:5.2f} s"
+        if result and k == len(times) - 1:
+            clock = f"{result}   {clock}"
+        lines = [*hud, clock] if len(hud) < 2 else [hud[0], f"{hud[1]}   {clock}"]
         if kegle:
             up = res.pins_up0[row] & (res.pin_topple_time[row] > tk)
             scene = kegle_scene(res.table, xy, up, res.pin_fall_dir[row], paths=paths,
@@ -686,20 +691,20 @@ def step_frames(core, t: int, fps: float = ANIMATION_FPS, max_seconds: float = 1
     golf = hasattr(core, "geo")
     game = "golfbillard" if golf else "keglebillard"
     last = core.last
-    res, row, hud = None, -1, []
+    res, row, result = None, -1, ""
     if isinstance(last, dict):  # Shot cores: the step's batch of shots
         if golf:
             res, row = last["res"], t
-            hud = [_golf_line(last["outs"][t], int(last["side"][t]))]
+            result = _golf_line(last["outs"][t], int(last["side"][t]))
         elif int(core.last_row[t]) >= 0:
             res, row = last["res"], int(core.last_row[t])
-            hud = [_shot_line(last["info"], t)]
+            result = _shot_line(last["info"], t)
     elif isinstance(last, list) and last[t] is not None:  # game cores: per table
         res, row = last[t][0], int(last[t][1])
         o = last[t][2]
-        hud = [_golf_line(o, getattr(o, "shooter", None) or last[t][3].to_move) if golf
-               else outcome_summary(o)]
+        result = (_golf_line(o, getattr(o, "shooter", None) or last[t][3].to_move) if golf
+                  else outcome_summary(o))
     frames = [] if res is None or row < 0 else shot_frames(
-        game, res, row, hud=hud, fps=fps, max_seconds=max_seconds,
+        game, res, row, result=result, fps=fps, max_seconds=max_seconds,
         zones=getattr(core, "render_zones", True))
     return [*frames, core.render_table(t)]

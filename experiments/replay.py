@@ -109,8 +109,8 @@ def replay_shot(cfg: Settings) -> list[np.ndarray]:
 
     line = _shot_line(info_batch(info), 0) if cfg.game == "keglebillard" else \
         _golf_line(core.last["outs"][0], int(core.last["side"][0]))
-    hud = [f"reward {reward:+.3f}", line]
-    frames = shot_frames(cfg.game, res, row, hud=hud, fps=cfg.fps, speed=cfg.speed)
+    frames = shot_frames(cfg.game, res, row, result=f"{line}   reward {reward:+.3f}",
+                         fps=cfg.fps, speed=cfg.speed)
     return [start] * int(cfg.fps) + frames + [end] * int(2 * cfg.fps)
 
 
@@ -157,9 +157,9 @@ def _kegle_random_game(cfg: Settings, rng: np.random.Generator, noise: Any,
                                 max_events=s.max_events, t_max=s.t_max, allow_overflow=True)
         res, row, o = out.sim, int(out.row[0]), out.outcome(0)
         if cfg.animate and row >= 0:
-            hud = [f"P{shooter} shoots   scores {list(st.scores)}", outcome_summary(o)]
-            frames += shot_frames("keglebillard", res, row, hud=hud, fps=cfg.fps,
-                                  speed=cfg.speed)
+            hud = [f"P{shooter} shoots   scores {list(st.scores)}"]
+            frames += shot_frames("keglebillard", res, row, hud=hud, result=outcome_summary(o),
+                                  fps=cfg.fps, speed=cfg.speed)
         st = states.state(0)
         frames += [render_kegle_game(game, st, (res, row, o, shooter, out.strike[0]))] * hold
     return frames
@@ -190,9 +190,9 @@ def _golf_random_game(cfg: Settings, rng: np.random.Generator, noise: Any,
         res, o = out.sim, out.outcome(0)
         if cfg.animate:
             side = st.to_move
-            hud = [f"side {side} strokes   balls left {st.balls_left.tolist()}",
-                   _golf_line(o, side)]
-            frames += shot_frames("golfbillard", res, 0, hud=hud, fps=cfg.fps, speed=cfg.speed)
+            hud = [f"side {side} strokes   balls left {st.balls_left.tolist()}"]
+            frames += shot_frames("golfbillard", res, 0, hud=hud, result=_golf_line(o, side),
+                                  fps=cfg.fps, speed=cfg.speed)
         frames += [render_golf_game(states[0], (res, 0, o, st, out.cue_ball[0],
                                                 out.strike[0]))] * hold
         st = states[0]
@@ -230,9 +230,9 @@ def replay_agents(cfg: Settings) -> list[np.ndarray]:
         else:
             scores = (f"scores {list(p.state.scores)}" if kegle else
                       f"balls left {p.state.balls_left.tolist()}")
-            hud = [f"shot {k + 1}   {specs[0]} vs {specs[1]}   {scores}", call[0]]
-            shot = shot_frames(cfg.game, p.res, 0, hud=hud, fps=cfg.fps if cfg.animate else 1e-3,
-                               speed=cfg.speed)
+            hud = [f"shot {k + 1}   {specs[0]} vs {specs[1]}   {scores}"]
+            shot = shot_frames(cfg.game, p.res, 0, hud=hud, result=call[0],
+                               fps=cfg.fps if cfg.animate else 1e-3, speed=cfg.speed)
             frames += (shot if cfg.animate else []) + [shot[-1]] * hold
         st = p.state
     return frames + [still(st)] * int(cfg.fps)

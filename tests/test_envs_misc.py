@@ -147,6 +147,29 @@ def test_animation_trails_pass_through_every_event_and_keep_render_zones():
     assert tuple(frames[False][0][v, u]) == CLOTH != tuple(frames[True][0][v, u])
 
 
+@pytest.mark.parametrize("env_id", ["cuegym/KeglebillardShot-v0", "cuegym/Golfbillard-v0"])
+def test_an_animated_shot_shows_its_result_only_from_its_end(monkeypatch, env_id):
+    """The result line (points, fouls) was on the HUD from the first frame of the animation,
+    telling the outcome before the balls had moved."""
+    from cuegym.envs import render
+
+    huds = []
+    draw = render.TableRenderer.draw
+    monkeypatch.setattr(render.TableRenderer, "draw",
+                        lambda self, scene: (huds.append(list(scene.hud)), draw(self, scene))[1])
+    kw = {} if "Shot" in env_id else {"seat": 0}
+    env = gym.make(env_id, render_mode="rgb_array_list", **kw)
+    env.reset(seed=0)
+    huds.clear()
+    env.step(np.array([0.3, 0.5, 0, 0, 0, 0, 0], np.float32))
+    env.render()
+    animated = [h for h in huds if any("t = " in line for line in h)]
+    assert len(animated) > 3
+    result = animated[-1][-1].rsplit("   t = ", 1)[0].strip()
+    assert result and not result.startswith("t =")
+    assert all(result not in " ".join(h) for h in animated[:-1])
+
+
 def test_reward_weights_wrappers():
     from cuegym.envs.wrappers import RewardWeights, VectorRewardWeights
 
