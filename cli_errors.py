@@ -37,6 +37,24 @@ class UsageError(ValueError):
     """A user mistake to report in one line (exit status 2)."""
 
 
+class MissingFileError(FileNotFoundError, ValueError):
+    """A file the caller named is missing or is a folder: a ValueError naming it, as every bad
+    argument is, and a FileNotFoundError for callers that look for that."""
+
+
+def existing_file(path: str | os.PathLike, what: str) -> Path:
+    """``path`` (a :class:`~pathlib.Path`) if it is a file; :class:`MissingFileError` naming it
+    and ``what`` it should be (``"model file"``) when it is missing or a folder (which would otherwise fail deep
+    inside zipfile or torch with an IsADirectoryError)."""
+    p = Path(path)
+    if p.is_dir():
+        article = "an" if what[:1] in "aeiou" else "a"
+        raise MissingFileError(f"{p} is a folder, not {article} {what}")
+    if not p.exists():
+        raise MissingFileError(f"no {what} {p}")
+    return p
+
+
 def prog_name(module_prog: str) -> str:
     """argparse's ``prog`` for a module's ``main``: the ``cuegym`` command's name for it when
     that command runs it (:mod:`cuegym.cli` sets ``sys.argv[0]``, e.g. ``cuegym rules``), so

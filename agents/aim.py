@@ -45,6 +45,7 @@ from torch import nn
 
 from cuegym.agents.base import Agent, Strikes, load_noise, load_torch_file
 from cuegym.agents.expert import mean_values, torch_save_atomic
+from cuegym.cli_errors import existing_file
 from cuegym.games.kegle_obs import OBS_DIM, OBS_INDEX
 
 #: The networks regress values in points / POINTS_PER_UNIT (curves of a few units).
@@ -551,9 +552,7 @@ def load_aim(path: str | Path, kind: str = "aim") -> tuple[AimNet, dict[str, Any
     """The network saved by :func:`save_aim` and its metadata. ``kind`` (``"aim"`` or
     ``"leave"``): the network the caller wants, named in the errors (a leave network is saved
     by the same function)."""
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"no {kind} network {path}")
+    path = existing_file(path, f"{kind} network")
     blob = load_torch_file(path, f"{kind} network")
     if not isinstance(blob, dict) or not {"n_in", "hidden", "state"} <= set(blob):
         raise ValueError(f"{path} is not {'an' if kind == 'aim' else 'a'} {kind} network "

@@ -87,10 +87,23 @@ def check_states(game: str, states: Any) -> None:
         hint = " (env observations are made from states: an env's states are " \
                "env.unwrapped.core.states)" if isinstance(states, np.ndarray) else ""
         raise ValueError(f"act() takes {takes}, got {shown}{hint}")
-    if isinstance(states, list | tuple):
-        bad = [type(s) for s in states if not isinstance(s, own[1])]
-        if bad and (issubclass(bad[0], other) or bad[0] in (np.ndarray, list, float, int)):
-            raise ValueError(f"act() takes {takes}, got a list of {bad[0].__name__}")
+    if not isinstance(states, list | tuple):  # a dict, a set, a generator's list view...
+        raise ValueError(f"act() takes {takes}, got {type(states).__name__}")
+    fields = _field_names(own[1])
+    for t, s in enumerate(states):
+        # a state of the game's class, or a copy of that class with its fields (the frozen
+        # reference flows of the tests); anything else would fail deep inside an aimer
+        if not isinstance(s, own[1]) and (isinstance(s, other) or not fields <= _field_names(s)):
+            raise ValueError(f"act() takes {takes}, got states[{t}] of type "
+                             f"{type(s).__name__}")
+
+
+def _field_names(obj: Any) -> frozenset[str]:
+    """The dataclass fields of ``obj`` (an instance or a class); none for anything else."""
+    import dataclasses
+
+    return frozenset(f.name for f in dataclasses.fields(obj)) \
+        if dataclasses.is_dataclass(obj) else frozenset()
 
 
 class Agent(ABC):
@@ -134,6 +147,8 @@ class Agent(ABC):
                 check_states(self.game, states)
                 check_rng(rng, self, states)
                 check_live(self.game, states)
+                if self.game == "golfbillard":
+                    check_not_opening(states)
                 return act(self, states, rng, *args, **kw)
 
             checked_act._checks_states = True
@@ -224,10 +239,30 @@ def check_live(game: str, states: Any) -> None:
             over = np.fromiter((getattr(s, "phase", None) == "over" for s in states), bool,
                                len(states))
         what = "the match is over"
-    over = np.asarray(over, bool).reshape(-1)
-    if over.any():
-        t = int(np.argmax(over))
-        n = int(over.sum())
-        more = f" ({n} of the {len(over)} states are)" if n > 1 else ""
-        raise ValueError(f"states[{t}]: {what}{more}; act() takes positions where a player "
-                         "is to move")
+    _refuse("states", np.asarray(over, bool).reshape(-1), what,
+            "act() takes positions where a player is to move")
+
+
+def check_not_opening(states: Any) -> None:
+    """Refuse golfbillard states (checked by :func:`check_states`) in their G-3 opening:
+    ``act`` plays a turn's stroke, and the opening's strikes come from ``act_opening``."""
+    if not len(states):
+        return
+    from cuegym.rules.golf_codes import P_OPENING
+
+    phase = getattr(states, "phase", None)
+    if isinstance(phase, np.ndarray):
+        opening = phase == P_OPENING
+    else:
+        opening = np.fromiter((s.phase == "opening" for s in states), bool, len(states))
+    _refuse("states", opening.reshape(-1), "the game is in its G-3 opening",
+            "act_opening(states, side, rng) gives the opening strikes, act() a turn's")
+
+
+def _refuse(name: str, bad: np.ndarray, what: str, takes: str) -> None:
+    """A ValueError naming the first row of ``bad`` (n,) bool and how many there are."""
+    if bad.any():
+        t = int(np.argmax(bad))
+        n = int(bad.sum())
+        more = f" ({n} of the {len(bad)} states are)" if n > 1 else ""
+        raise ValueError(f"{name}[{t}]: {what}{more}; {takes}")

@@ -63,7 +63,7 @@ from cuegym.agents.residual import (
     candidate_batch,
     in_action_range,
 )
-from cuegym.cli_errors import check_int
+from cuegym.cli_errors import check_int, existing_file
 from cuegym.configs import finite_number
 from cuegym.games import golf_obs, kegle_obs
 from cuegym.games.kegle_state import HAND_SALVO
@@ -388,9 +388,7 @@ def torch_save_atomic(obj: Any, path: str | Path) -> Path:
 
 def load_net(path: str | Path) -> tuple[ExpertNet, dict[str, Any]]:
     """The network and metadata saved by :func:`save_net`."""
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"no expert model file {path}")
+    path = existing_file(path, "expert model file")
     data = load_torch_file(path, "expert model")
     if not isinstance(data, dict) or "state_dict" not in data or "spec" not in data:
         raise ValueError(f"{path} is not an expert model (saved by cuegym.agents.expert)")

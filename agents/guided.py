@@ -51,7 +51,13 @@ import numpy as np
 
 from cuegym.agents.arena import played_values
 from cuegym.agents.base import Agent, Strikes, check_game, check_int
-from cuegym.agents.planner import PlannerAgent, noisy_batch, segment_top
+from cuegym.agents.planner import (
+    MAX_WEIGHT,
+    PlannerAgent,
+    check_budget,
+    noisy_batch,
+    segment_top,
+)
 from cuegym.configs import finite_number
 
 #: A learned value of positions: states (a batch of n) -> (n,) the value for the side to move,
@@ -163,6 +169,15 @@ class GuidedPlannerAgent(Agent):
             raise ValueError(f"n_next ({self.n_next}) cannot exceed n_noise ({self.n_noise}) or, "
                              f"with n_recheck, n_recheck ({self.n_recheck})")
         self.discount = finite_number("discount", discount, nonneg=True)
+        if self.discount > MAX_WEIGHT:
+            raise ValueError(f"discount must be at most {MAX_WEIGHT:g}, got {discount!r}")
+        replies = self.n_top * self.n_next * int(reply_candidates) * int(reply_noise)
+        check_budget(f"(n_candidates + n_refine) x n_noise + n_top x n_recheck + n_top x n_next "
+                     f"x reply_candidates x reply_noise = ({self.n_candidates} + {self.n_refine})"
+                     f" x {self.n_noise} + {self.n_top} x {self.n_recheck} + {self.n_top} x "
+                     f"{self.n_next} x {reply_candidates} x {reply_noise}",
+                     (self.n_candidates + self.n_refine) * self.n_noise
+                     + self.n_top * self.n_recheck + replies)
         if value is not None and not callable(value):
             raise ValueError(f"value must be a callable states -> (n,) array, got {value!r}")
         self.value = value

@@ -24,6 +24,23 @@ from cuegym.agents.geometric_kegle import kegle_candidates_batch
 from cuegym.agents.geometry import Candidates
 from cuegym.cli_errors import unknown
 from cuegym.configs import text_number_hint
+from cuegym.games.noise import MAX_DEVIATION
+
+#: The most shots one move of a search agent may simulate (the shipped planner simulates 576 in
+#: keglebillard, 128 in golfbillard): more would take hours a move and terabytes of memory.
+MAX_SHOTS_PER_MOVE = 1 << 20
+#: The largest magnitude of a value weight (``terms``, a guided planner's ``discount``): beyond it
+#: the weighted values would leave the range where their sums are exact.
+MAX_WEIGHT = 1e6
+#: The largest perturbation of each strike component (``jitter``): the ranges of MAX_DEVIATION.
+MAX_JITTER = {k: hi for k, (hi, _) in MAX_DEVIATION.items()}
+
+
+def check_budget(what: str, shots: int) -> None:
+    """Refuse settings that simulate more than :data:`MAX_SHOTS_PER_MOVE` shots a move."""
+    if shots > MAX_SHOTS_PER_MOVE:
+        raise ValueError(f"{what} = {shots:,} simulated shots a move, more than "
+                         f"{MAX_SHOTS_PER_MOVE:,} (the shipped keglebillard planner simulates 576)")
 
 
 def _numbers(name: str, values: Any, known: Any, lo: float = -np.inf, hi: float = np.inf
@@ -79,9 +96,15 @@ class PlannerAgent(Agent):
         self.n_noise = check_int("n_noise", n_noise)
         self.noise = load_noise(noise)
         self.n_base = check_int("n_base", n_base)
+        check_budget(f"n_candidates x n_noise = {self.n_candidates} x {self.n_noise}",
+                     self.n_candidates * self.n_noise)
         self.jitter = {"phi": 1.0, "V0": 0.15, "b": 0.15, "a": 0.1, "place": 0.03}
-        self.jitter.update(_numbers("jitter", jitter, self.jitter, lo=0.0))
-        self.terms = _numbers("terms", terms, self.arena.TERMS)
+        for k, v in _numbers("jitter", jitter, self.jitter, lo=0.0).items():
+            if v > MAX_JITTER[k]:
+                raise ValueError(f"jitter[{k!r}] must be at most {MAX_JITTER[k]:g} (the whole "
+                                 f"range of {k}), got {v!r}")
+            self.jitter[k] = v
+        self.terms = _numbers("terms", terms, self.arena.TERMS, lo=-MAX_WEIGHT, hi=MAX_WEIGHT)
         if spins is None:
             spins = (-0.4, -0.1, 0.2) if game == "keglebillard" else (0.0, -0.2)
         if isinstance(spins, str | bytes) or not isinstance(spins, Sequence | np.ndarray) or \

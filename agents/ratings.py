@@ -129,20 +129,53 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, tol: float = 1e-10,
         p = new
         if done:
             break
-    theta = np.log(p)
-    r = np.where(active, theta, np.nan)
-    # Fisher information of theta (log-strengths); the mean-zero constraint removes the null
-    # direction (pseudo-inverse)
-    q = p[:, None] / (p[:, None] + p[None, :])
-    H = np.where(played, games * q * q.T, 0.0)
-    info = np.diag(H.sum(1)) - H
     idx = np.flatnonzero(active)
+    # MM crawls when one agent wins (nearly) every game: Newton's method from where it stopped
+    # reaches the maximum in a few steps (the likelihood is concave in the log-strengths)
+    theta = _newton(np.log(p), w, games, played, idx, tol)
+    r = np.where(active, theta, np.nan)
     se = np.full(n, np.nan)
     if len(idx) > 1:
-        sub = info[np.ix_(idx, idx)]
-        cov = np.linalg.pinv(sub)
+        # the inverse Fisher information; the mean-zero constraint removes the null direction
+        cov = np.linalg.pinv(_information(theta, games, played)[np.ix_(idx, idx)])
         se[idx] = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     return (r - np.nanmean(r)) * ELO, se * ELO
+
+
+def _information(theta: np.ndarray, games: np.ndarray, played: np.ndarray) -> np.ndarray:
+    """(n, n) Fisher information of the log-strengths ``theta`` (n,) for ``games`` (n, n)."""
+    q = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))  # P(i beats j)
+    H = np.where(played, games * q * q.T, 0.0)
+    return np.diag(H.sum(1)) - H
+
+
+def _log_likelihood(theta: np.ndarray, w: np.ndarray, played: np.ndarray) -> float:
+    t = theta[:, None]
+    return float(np.where(played, w * (t - np.logaddexp(t, t.T)), 0.0).sum())
+
+
+def _newton(theta: np.ndarray, w: np.ndarray, games: np.ndarray, played: np.ndarray,
+            idx: np.ndarray, tol: float, max_iter: int = 100) -> np.ndarray:
+    """The log-strengths (n,) of maximum likelihood for wins ``w`` (n, n), from ``theta``:
+    Newton steps on the agents ``idx`` (mean zero kept), halved while the likelihood falls."""
+    theta = theta.copy()
+    if len(idx) < 2:
+        return theta
+    total = w.sum(1)
+    for _ in range(max_iter):
+        q = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
+        grad = total - np.where(played, games * q, 0.0).sum(1)
+        info = _information(theta, games, played)[np.ix_(idx, idx)]
+        step = np.zeros_like(theta)
+        step[idx] = np.linalg.pinv(info) @ grad[idx]
+        step[idx] -= step[idx].mean()
+        base, a = _log_likelihood(theta, w, played), 1.0
+        while a > 1e-9 and _log_likelihood(theta + a * step, w, played) < base - 1e-12:
+            a /= 2
+        theta += a * step
+        if np.abs(a * step).max() < tol:
+            break
+    return theta
 
 
 def mean_interval(x: np.ndarray, z: float = Z95) -> tuple[float, float, float]:

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents.base import Agent, Strikes, check_game, unreadable_reason
+from cuegym.cli_errors import existing_file
 from cuegym.configs import load_yaml
 
 #: the zip member holding cuegym's metadata of a saved model
@@ -222,9 +223,7 @@ class SB3Agent(Agent):
                  name: str | None = None) -> None:
         from cuegym.agents.arena import make_arena
 
-        self.path = Path(path)
-        if not self.path.exists():
-            raise FileNotFoundError(f"no model file {self.path}")
+        self.path = existing_file(path, "model file")
         self.meta = model_meta(self.path)
         self.game = check_game(self.meta["game"])
         if game is not None and check_game(game) != self.game:

@@ -262,6 +262,16 @@ def _fmt_rate(res: dict[str, Any], r: str, c: str) -> str:
     return f"{v:.2f} [{lo:.2f},{hi:.2f}]"
 
 
+def by_rating(res: dict[str, Any]) -> list[str]:
+    """The agents of ``res``, best rating first; those without a rating (no finished game)
+    last. (A rating of exactly 0, the mean, is a rating: it was once sorted as missing.)"""
+    def key(n: str) -> float:
+        r = res["agents"][n]["rating"]
+        return np.inf if r is None else -r
+
+    return sorted(res["agents"], key=key)
+
+
 def format_table(res: dict[str, Any]) -> str:
     """The results as a plain-text table (agents, then the win-rate matrix with intervals)."""
     names = list(res["agents"])
@@ -272,7 +282,7 @@ def format_table(res: dict[str, Any]) -> str:
     head = (f"{'agent':<{w}}{unit:>13}{'foul rate':>11}{'BT rating (Elo)':>18}{'won':>6}"
             f"{'lost':>6}{'drawn':>7}{'unfin.':>8}")
     lines += [head, "-" * len(head)]
-    order = sorted(names, key=lambda n: -(res["agents"][n]["rating"] or -1e9))
+    order = by_rating(res)
     for n in order:
         a = res["agents"][n]
         rating = "n/a" if a["rating"] is None else f"{a['rating']:+.0f} ± {a['rating_se']:.0f}"
@@ -302,7 +312,7 @@ def plot_results(res: dict[str, Any], path: Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = sorted(res["agents"], key=lambda n: -(res["agents"][n]["rating"] or -1e9))
+    names = by_rating(res)
     n = len(names)
     M = np.full((n, n), np.nan)
     for i, a in enumerate(names):

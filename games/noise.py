@@ -43,10 +43,15 @@ from cuegym.cli_errors import UsageError, did_you_mean
 from cuegym.cli_errors import unknown as unknown_name
 from cuegym.configs import CONFIG_DIR, ConfigError, finite_number, load_yaml
 
-from .strikes import Strikes, clamp_cue
+from .strikes import THETA_LIMIT, TIP_LIMIT, V0_LIMIT, Strikes, clamp_cue
 
 NOISE_PATH = CONFIG_DIR / "envs" / "noise.yaml"
 _KEYS = ("V0", "phi", "theta", "a", "b", "place")
+#: The largest deviation of each component, with its unit: the whole range the clamp keeps it in
+#: (V0 [0, 20] m/s, theta [0, 90] deg, a and b within the unit disc), a full turn of phi, and a
+#: table's length for a placement. A wider deviation only means "anything", so it is refused.
+MAX_DEVIATION = {"V0": (V0_LIMIT, "m/s"), "phi": (360.0, "deg"), "theta": (THETA_LIMIT, "deg"),
+                 "a": (TIP_LIMIT, "R"), "b": (TIP_LIMIT, "R"), "place": (3.0, "m")}
 
 
 def _deviation(name: str, value: Any) -> float:
@@ -54,6 +59,10 @@ def _deviation(name: str, value: Any) -> float:
     if x < 0:
         raise ConfigError(f"noise.{name} is a standard deviation and must be finite and >= 0, "
                           f"got {value!r}")
+    hi, unit = MAX_DEVIATION.get(name, (np.inf, ""))
+    if x > hi:
+        raise ConfigError(f"noise.{name} must be at most {hi:g} {unit} (the whole range of the "
+                          f"component), got {value!r}")
     return x
 
 
@@ -89,8 +98,16 @@ class ShotNoise:
         return not (any((self.V0, self.phi, self.theta, self.a, self.b)) or self.place)
 
     def scaled(self, k: float) -> ShotNoise:
-        """Every deviation times ``k`` (>= 0)."""
+        """Every deviation times ``k`` (>= 0, at most what keeps each within
+        :data:`MAX_DEVIATION`)."""
         k = _deviation("scale", k)
+        limits = {f: MAX_DEVIATION[f][0] / getattr(self, f) for f in _KEYS if getattr(self, f)}
+        if limits and k > min(limits.values()) * (1 + 1e-12):
+            f = min(limits, key=limits.get)
+            raise ConfigError(f"noise scale {k:g} is above {limits[f]:g}, the most the "
+                              f"{self.name} noise takes: its {f} deviation would be "
+                              f"{getattr(self, f) * k:g} {MAX_DEVIATION[f][1]}, above "
+                              f"{MAX_DEVIATION[f][0]:g}")
         return ShotNoise(*(getattr(self, f) * k for f in _KEYS), name=f"{self.name}*{k:g}")
 
     # -- drawing and applying -------------------------------------------------------------

@@ -160,10 +160,10 @@ def _finished_pair(game: str, arena):
         over = dataclasses.replace(live, game_over=True, finished=(0,), lost=(1,),
                                    scores=(arena.g.rules.distance, 3), to_play=None)
         return arena.g.batch([live, over]), [live, over]
-    from cuegym.rules.golf_codes import P_OVER
+    from cuegym.rules.golf_codes import P_OVER, P_PLAY
 
     batch = arena.new_states(2)
-    batch.phase[1] = P_OVER
+    batch.phase[:] = P_PLAY, P_OVER  # as after an alternate opening (G-3): side 0 to play
     return batch, list(batch)
 
 
@@ -267,3 +267,64 @@ def test_agent_option_values_are_checked_by_name(spec, says):
     with pytest.raises(ValueError) as e:
         make_agent(spec, "golfbillard")
     assert says in str(e.value), str(e.value)
+
+
+@pytest.mark.parametrize("spec, says", [
+    # was: accepted, then a 7 TiB allocation or an OverflowError at the first move
+    ("planner:n_candidates=1000000000000", "simulated shots a move, more than 1,048,576"),
+    ("planner:n_noise=10000000000", "n_candidates x n_noise = 32 x 10000000000"),
+    ("guided:n_top=1000,n_next=6,reply_candidates=1000", "= 18,012,128 simulated shots a move"),
+    ("planner:terms={draw: 1e308}", "terms['draw'] must be a finite number in [-1000000.0, "),
+    ("planner:jitter={phi: 1e300}", "jitter['phi'] must be at most 360 (the whole range of phi)"),
+    ("guided:discount=1e308", "discount must be at most 1e+06, got 1e+308"),
+    ("planner:noise=1e300", "noise scale 1e+300 is above 61.5, the most the tournament noise "
+     "takes: its a deviation would be"),
+    ("planner:noise={phi: 400}", "noise.phi must be at most 360 deg"),
+])
+def test_search_budgets_weights_noise_and_jitter_are_bounded(spec, says):
+    with pytest.raises(ValueError) as e:
+        make_agent(spec, "golfbillard")
+    assert says in str(e.value), str(e.value)
+    assert make_agent("planner:noise=61.5", "golfbillard").noise.name == "tournament*61.5"
+
+
+def test_model_paths_that_are_missing_or_folders_are_named(tmp_path):
+    """A folder named like a model failed deep inside zipfile or torch (IsADirectoryError);
+    both cases are now ValueErrors naming the path (and still FileNotFoundErrors)."""
+    for name in ("d.zip", "d.pt"):
+        (tmp_path / name).mkdir()
+    cases = [(f"{tmp_path}/d.zip", "d.zip is a folder, not a model file"),
+             (f"{tmp_path}/d.pt", "d.pt is a folder, not an expert model file"),
+             (f"pretrained:leave={tmp_path}/d.pt", "d.pt is a folder, not a leave network"),
+             (f"pretrained:aim={tmp_path}/nope.pt", "no aim network"),
+             (f"{tmp_path}/nope.zip", "no model file")]
+    for spec, says in cases:
+        with pytest.raises(ValueError, match=says) as e:
+            make_agent(spec, "keglebillard")
+        assert isinstance(e.value, FileNotFoundError)
+
+
+@pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
+def test_act_refuses_any_item_that_is_not_a_state(game):
+    agent = make_agent("geometric", game)
+    rng = np.random.default_rng(0)
+    for bad, says in (([None], "got states[0] of type NoneType"),
+                      (["x"], "got states[0] of type str"),
+                      ({}, "got dict"), ({1}, "got set")):  # was: AttributeErrors, or {} -> 0
+        with pytest.raises(ValueError) as e:
+            agent.act(bad, rng)
+        assert str(e.value).startswith(f"act() takes a batch of {game}") and \
+            str(e.value).endswith(says)
+
+
+def test_golfbillard_act_refuses_states_in_their_opening():
+    """Every agent but the planner returned some strike for a G-3 opening state; the planner
+    failed inside the arena. act() is a turn's stroke; act_opening plays the opening."""
+    arena = make_arena("golfbillard")
+    states = arena.new_states(2)
+    for spec in ("random", "geometric", "planner:n_candidates=2,n_noise=1"):
+        with pytest.raises(ValueError, match=r"states\[0\]: the game is in its G-3 opening "
+                                             r"\(2 of the 2 states are\); act_opening"):
+            make_agent(spec, "golfbillard").act(states, np.random.default_rng(0))
+        out = make_agent(spec, "golfbillard").act_opening(states, 0, np.random.default_rng(0))
+        assert len(out) == 2

@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cuegym.rules.golf_codes import P_PLAY
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "experiments"))
 
@@ -153,6 +155,7 @@ def test_golf_one_generation_trains_saves_and_plays(tmp_path, arena):
                      seed=9)
     assert res.stats(0)["shots"] > 0
     states = arena.take(arena.new_states(2), [0, 1])
+    states.phase[:] = P_PLAY  # as after an alternate opening: act() plays a turn's stroke
     assert agent.value(states).shape == (2,)
     # experiments/expert_retrain.py: a fresh network on the run's labels, kader duels repeated
     import expert_retrain
@@ -166,7 +169,7 @@ def test_golf_one_generation_trains_saves_and_plays(tmp_path, arena):
     assert re.meta["labels"] == 16 and re.meta["duel_repeat"] == 3
     assert len(re.act(states, np.random.default_rng(0))) == 2
     obs = arena.g.observe(arena.g.batch(states))
-    assert not expert_retrain.kader_duel(obs).any()  # the opening: five balls each
+    assert not expert_retrain.kader_duel(obs).any()  # five balls each
     with pytest.raises(ValueError, match="no labels_gen"):
         expert_retrain.retrain([tmp_path], out, None, 1, 8, 1e-3)
     with pytest.raises(ValueError, match="duel_repeat must be"):

@@ -587,10 +587,12 @@ def test_agents_refuse_observations_and_the_other_games_states(game, obs_dim):
             agent.act(other.new_states(2), rng)
         with pytest.raises(ValueError, match="rng must be a numpy.random.Generator"):
             agent.act(states, 0)
-        assert len(agent.act(states, rng)) == 2
         if game == "golfbillard":
             with pytest.raises(ValueError, match="side must be 0 or 1, got 2"):  # IndexError
                 agent.act_opening(states, 2, rng)
+            assert len(agent.act_opening(states, 1, rng)) == 2
+            states.phase[:] = 1  # play (after an alternate opening)
+        assert len(agent.act(states, rng)) == 2
 
 
 def test_actions_are_not_reshaped_between_single_and_vector_form():
