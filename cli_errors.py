@@ -44,8 +44,8 @@ class MissingFileError(FileNotFoundError, ValueError):
 
 def existing_file(path: str | os.PathLike, what: str) -> Path:
     """``path`` (a :class:`~pathlib.Path`) if it is a file; :class:`MissingFileError` naming it
-    and ``what`` it should be (``"model file"``) when it is missing or a folder (which would otherwise fail deep
-    inside zipfile or torch with an IsADirectoryError)."""
+    and ``what`` it should be (``"model file"``) when it is missing or a folder (which would
+    otherwise fail deep inside zipfile or torch with an IsADirectoryError)."""
     p = Path(path)
     if p.is_dir():
         article = "an" if what[:1] in "aeiou" else "a"
