@@ -16,6 +16,17 @@ import threading
 from cuegym.cli_errors import prog_name
 
 
+def allowed_hosts(host: str, extra: list[str] | None) -> tuple[str, ...]:
+    """The host names the server answers: this machine's, the bound address and ``extra``;
+    any name (``"*"``) for an all-interfaces bind without ``extra`` (the page is then opened
+    by whatever address the other machines know this one by)."""
+    from cuegym.play.server import LOCAL_HOSTS
+
+    if host in ("0.0.0.0", "::", "") and not extra:
+        return ("*",)
+    return (*LOCAL_HOSTS, host, *(extra or ()))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` (default: the command line), start the server, block until stopped."""
     p = argparse.ArgumentParser(prog=prog_name("python -m cuegym.play"),
@@ -28,6 +39,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--records", action="append", default=None,
                    help="extra folder of saved games to list for replay (repeatable; default "
                         "runs/eval, where evaluate.py --save-games writes)")
+    p.add_argument("--allowed-host", action="append", default=None, metavar="NAME",
+                   help="a host name the page may be opened by besides localhost, 127.0.0.1 "
+                        "and the --host address (repeatable); requests to other names are "
+                        "refused (DNS rebinding). With --host 0.0.0.0 and none given, any name")
     p.add_argument("--no-warmup", action="store_true",
                    help="do not load the shipped agents and compile the physics at start")
     args = p.parse_args(argv)
@@ -42,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as e:
         print(f"cuegym.play needs the web extra: pip install -e '.[web]' ({e})", file=sys.stderr)
         return 2
-    app = create_app(args.save_dir, [args.save_dir, *(args.records or ["runs/eval"])])
+    app = create_app(args.save_dir, [args.save_dir, *(args.records or ["runs/eval"])],
+                     allowed_hosts(args.host, args.allowed_host))
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
     server = uvicorn.Server(config)
     if not args.no_warmup:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,6 +98,15 @@ def parse_seats(game: str, table: KegleTable | GolfTable, seats: Any) -> list[Se
         if name is not None and not isinstance(name, str):
             raise PlayError(f"seats[{k}].name must be a string of at most 40 characters, got "
                             f"{name!r}")
+        if name is not None:
+            name = name.strip()  # "   " is no name: the default below
+            hidden = [c for c in name if unicodedata.category(c) in ("Cc", "Cf")]
+            if hidden:  # a NUL, or a right-to-left override that turns the calls' text around
+                raise PlayError(f"seats[{k}].name must be printable text, got {name!r} "
+                                f"(it holds {hidden[0]!r})")
+            if name and any(x.name == name for x in out):
+                raise PlayError(f"seats[{k}].name {name!r} is taken by another seat: the calls "
+                                "could not say which of them played")
         if not name:  # the default: the agent (a model file: its file name) or "Player k",
             # unique: a second "geometric" is "geometric 2"
             base = (agent if len(agent) <= 40 else Path(agent).name[-40:]) if agent else \
@@ -133,8 +143,10 @@ class LiveGame:
         self.noise = session.noise_of(noise)
         if seed is None:
             seed = secrets.randbits(32)
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise PlayError(f"seed must be a non-negative integer, got {seed!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 128:
+            shown = f"an integer of {seed.bit_length()} bits" if isinstance(seed, int) and \
+                seed.bit_length() > 128 else repr(seed)
+            raise PlayError(f"seed must be an integer in [0, 2**128), got {shown}")
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self.id = secrets.token_hex(6)
@@ -251,15 +263,16 @@ class LiveGame:
             self.thinking = None
             self.lock.release()
 
-    def answer(self, seat: Any, answer: Any) -> dict:
-        """A person's answer to a pending golfbillard choice (penalty spot, picked ball)."""
+    def answer(self, seat: Any, answer: Any, expect_shot: Any = None) -> dict:
+        """A person's answer to a pending golfbillard choice (penalty spot, picked ball);
+        ``expect_shot`` as for a move (a stale tab's answer is refused)."""
         self._locked()
         try:
+            self._check_seat(seat)
+            if expect_shot is not None:
+                self._check_shot(expect_shot)
             if self.pending is None:
                 raise Conflict("no choice is pending")
-            if isinstance(seat, bool) or not isinstance(seat, int):
-                raise PlayError(f"seat must be a seat number 0..{len(self.seats) - 1}, got "
-                                f"{seat!r}")
             if seat != self.pending_seats[0]:
                 raise Conflict(f"seat {seat!r} is not asked: seat {self.pending_seats[0]} "
                                "chooses")
@@ -276,9 +289,12 @@ class LiveGame:
             raise Conflict(f"the game has moved on: {len(self.shots)} shots played, the request "
                            f"was for shot {expect_shot} (reload the game)")
 
-    def _check_turn(self, seat: Any, expect_shot: Any) -> None:
+    def _check_seat(self, seat: Any) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             raise PlayError(f"seat must be a seat number 0..{len(self.seats) - 1}, got {seat!r}")
+
+    def _check_turn(self, seat: Any, expect_shot: Any) -> None:
+        self._check_seat(seat)
         if expect_shot is not None:
             self._check_shot(expect_shot)
         a = self.awaiting()

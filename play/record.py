@@ -69,9 +69,20 @@ def load_record(rec: Any, name: str = "") -> LiveGame:
         raise PlayError("record.shots must be a list")
     for k, s in enumerate(shots):
         state = _replay_shot(g, state, k, s)
+    if rec.get("final") is not None and \
+            _canon(rec["final"]) != _canon(g.table.state_json(state)):
+        raise PlayError("bad record: its 'final' state is not where its shots leave the game")
     g.state = state
     g.meta["verified"] = True
     return g
+
+
+def _shooters(g: LiveGame, state: Any) -> list[int]:
+    """The seats that play the next shot from ``state``: the seat to move, or in a
+    golfbillard opening the two openers."""
+    if g.game == "golfbillard" and state.phase == "opening":
+        return list(g.table.opening_seats(state))
+    return [g.table.seat_to_move(state)]
 
 
 def _check_record(rec: Any) -> None:
@@ -108,6 +119,9 @@ def _check_record(rec: Any) -> None:
                                 f"{s.get('agent')!r}")
     if not isinstance(rec.get("noise", "none"), str):
         raise PlayError(f"bad record: noise must be a string, got {rec.get('noise')!r}")
+    seed = rec.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise PlayError(f"bad record: seed must be null or an integer >= 0, got {seed!r}")
 
 
 def _replay_game(rec: Mapping, name: str) -> tuple[LiveGame, Any]:
@@ -141,6 +155,9 @@ def _replay_shot(g: LiveGame, state: Any, k: int, s: Any) -> Any:
                 for x in seats_k):
             raise PlayError(f"shot {k}: seats must be a list of seat numbers "
                             f"0..{len(g.seats) - 1}, got {seats_k!r}")
+        if seats_k and seats_k != _shooters(g, state):
+            raise PlayError(f"shot {k}: seats {seats_k} did not play it: "
+                            f"{_shooters(g, state)} were to play")
         for key in ("executed", "outcome", "after"):
             if key not in s:
                 raise PlayError(f"shot {k} of the record lacks {key!r}")

@@ -33,6 +33,7 @@ replays); the routes get this app's games and the game in the path through depen
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -94,9 +95,19 @@ class Games:
                            "server restarted (saved games can be opened as replays)")
         return g
 
-    def save(self, g: LiveGame) -> None:
-        if self.save_dir is not None and g.mode == "play":
+    def save(self, g: LiveGame) -> str | None:
+        """Write ``g``'s record; the reason when it could not be written (a full disk, a folder
+        that cannot be made), else None. The game has already changed, so a failed save is
+        reported with the answer rather than as an error that would hide the played shot."""
+        if self.save_dir is None or g.mode != "play":
+            return None
+        try:
             record.save(g, self.save_dir)
+        except OSError as e:
+            why = f"the game could not be saved to {self.save_dir}: {e.strerror or e}"
+            print(f"cuegym play: {why}", file=sys.stderr, flush=True)
+            return why
+        return None
 
     def record_path(self, name: Any) -> Path:
         if not isinstance(name, str) or ":" not in name:
@@ -206,7 +217,7 @@ GameDep = Annotated[LiveGame, Depends(game_of)]
 NewGameBody = Annotated[dict, json_body("game", "options", "seats", "noise", "seed")]
 MoveBody = Annotated[dict, json_body("seat", "move", "shot")]
 AgentBody = Annotated[dict, json_body("shot")]
-ChoiceBody = Annotated[dict, json_body("seat", "answer")]
+ChoiceBody = Annotated[dict, json_body("seat", "answer", "shot")]
 ReplayBody = Annotated[dict, json_body("name", "record")]
 
 
@@ -215,8 +226,13 @@ async def play_and_save(games: Games, g: LiveGame, play: Callable[..., dict],
     """``play(*args)``'s answer; it runs off the event loop (agents think, the physics
     simulates) and the game is saved after it."""
     out = await run_in_threadpool(play, *args)
-    await run_in_threadpool(games.save, g)
-    return out
+    return _saved(out, await run_in_threadpool(games.save, g))
+
+
+def _saved(out: dict, why: str | None) -> dict:
+    """``out`` with ``"save_error"`` when the game could not be saved (it is played all the
+    same: the answer must show the shot, and the next save may work)."""
+    return out if why is None else {**out, "save_error": why}
 
 
 # --- the page and what it draws with before any game -------------------------------------------
@@ -257,15 +273,14 @@ games_router = APIRouter(prefix="/api/games")
 
 @games_router.post("")
 async def new_game(games: GamesDep, d: NewGameBody) -> dict:
-    """A new game from ``{game, options, seats, noise, seed}`` (only ``game`` required; noise
-    ``tournament`` by default). Returns ``{"view": ...}``."""
+    """A new game from ``{game, options, seats, noise, seed}`` (``game`` and ``seats``
+    required; noise ``tournament`` by default). Returns ``{"view": ...}``."""
     if "game" not in d:
         raise PlayError("'game' is required (keglebillard or golfbillard)")
     g = await run_in_threadpool(LiveGame, d["game"], d.get("options"), d.get("seats"),
                                 d.get("noise", "tournament"), d.get("seed"))
     games.add(g)
-    await run_in_threadpool(games.save, g)
-    return g.result(None)
+    return _saved(g.result(None), await run_in_threadpool(games.save, g))
 
 
 @games_router.get("/{gid}")
@@ -293,10 +308,11 @@ async def agent(g: GameDep, games: GamesDep, d: AgentBody) -> dict:
 
 @games_router.post("/{gid}/choice")
 async def choice(g: GameDep, games: GamesDep, d: ChoiceBody) -> dict:
-    """A person's answer ``{seat, answer}`` to the pending question (golfbillard: a penalty
-    spot ``{"spot": k}`` or a ball ``{"pick": id}``). Returns ``{"view"}`` with ``"shot"``
-    or, for a further question, ``"pending"``."""
-    return await play_and_save(games, g, g.answer, d.get("seat"), d.get("answer"))
+    """A person's answer ``{seat, answer, shot}`` to the pending question (golfbillard: a
+    penalty spot ``{"spot": k}`` or a ball ``{"pick": id}``; ``shot``, optional, as for a
+    move). Returns ``{"view"}`` with ``"shot"`` or, for a further question, ``"pending"``."""
+    return await play_and_save(games, g, g.answer, d.get("seat"), d.get("answer"),
+                               d.get("shot"))
 
 
 @games_router.get("/{gid}/placement")
@@ -359,15 +375,36 @@ async def replay(games: GamesDep, d: ReplayBody) -> dict:
     return g.result(None)
 
 
+#: The names this machine is reached by: the Host header of every request must be one of them
+#: (or of the names ``create_app`` is given).
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+
 def create_app(save_dir: str | Path | None = "runs/play",
-               record_dirs: list[str | Path] | None = None) -> FastAPI:
+               record_dirs: list[str | Path] | None = None,
+               allowed_hosts: tuple[str, ...] = LOCAL_HOSTS) -> FastAPI:
     """The FastAPI app. ``save_dir``: where every game's record is written (None: nowhere);
-    ``record_dirs``: folders listed for replay (default: ``save_dir`` and ``runs/eval``)."""
+    ``record_dirs``: folders listed for replay (default: ``save_dir`` and ``runs/eval``);
+    ``allowed_hosts``: the host names requests may be addressed to (``"*"``: any). A page of
+    another site whose name an attacker points at 127.0.0.1 (DNS rebinding) sends its own name
+    as the Host and as the Origin, which the Origin check alone would let through: it could
+    start games and load any model file on this disk."""
     sd = Path(save_dir) if save_dir is not None else None
     dirs = [Path(d) for d in record_dirs] if record_dirs is not None else \
         ([sd] if sd is not None else []) + [Path("runs/eval")]
     app = FastAPI(title="cuegym play", docs_url=None, redoc_url=None,
                   exception_handlers={PlayError: play_error})
+    hosts = frozenset(h.lower().strip("[]") for h in allowed_hosts)
+
+    @app.middleware("http")
+    async def known_host(request: Request, call_next: Callable) -> Any:
+        host = urlsplit("//" + request.headers.get("host", "")).hostname or ""
+        if "*" not in hosts and host not in hosts:
+            return JSONResponse({"detail": clip(
+                f"this server answers requests to {sorted(hosts)}, not to host {host!r} (start "
+                "it with --allowed-host to add a name)")}, status_code=400)
+        return await call_next(request)
+
     app.state.games = Games(sd, dirs)
     app.include_router(page_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

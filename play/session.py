@@ -88,9 +88,14 @@ def parse_strike(obj: Any, where: str = "strike") -> np.ndarray:
         raise PlayError(f"unknown key(s) {extra} in {where}")
     vals = []
     for k in ("V0", "phi", "theta", "a", "b"):
-        v = obj.get(k, 0.0 if k in ("theta", "a", "b") else None)
-        if v is None:
-            raise PlayError(f"{where}.{k} is required")
+        if k not in obj and k in ("theta", "a", "b"):
+            v = 0.0  # may be left out
+        elif obj.get(k) is None:
+            raise PlayError(f"{where}.{k} is required" if k not in obj else
+                            f"{where}.{k} must be a number, got null" +
+                            (" (it may be left out: 0)" if k in ("theta", "a", "b") else ""))
+        else:
+            v = obj[k]
         vals.append(finite(v, f"{where}.{k}"))
     V0, phi, theta, a, b = vals
     if not V0_MIN <= V0 <= V0_MAX:

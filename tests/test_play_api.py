@@ -23,7 +23,8 @@ STRIKE = {"V0": 3.0, "phi": 0.0, "theta": 0.0, "a": 0.0, "b": 0.0}
 
 @pytest.fixture
 def client(tmp_path):
-    return TestClient(create_app(save_dir=tmp_path / "games", record_dirs=[tmp_path / "games"]))
+    return TestClient(create_app(save_dir=tmp_path / "games", record_dirs=[tmp_path / "games"]),
+                      base_url="http://localhost")
 
 
 def new_game(c, **kw):
@@ -114,7 +115,43 @@ def test_a_body_must_be_sent_as_json(client):
         "Content-Type": "application/json", "Origin": "http://evil.example"})
     assert r.status_code == 400 and "another site ('http://evil.example')" in r.json()["detail"]
     assert client.post("/api/games", content=body, headers={
-        "Content-Type": "application/json", "Origin": "http://testserver"}).status_code == 200
+        "Content-Type": "application/json", "Origin": "http://localhost"}).status_code == 200
+    # DNS rebinding: a page of another site whose name resolves to this machine sends its own
+    # name as Host and as Origin, which agree (was: 200, and it could load any model file)
+    for path in ("/api/games", "/api/info"):
+        r = client.request("POST" if path == "/api/games" else "GET", path, content=body,
+                           headers={"Content-Type": "application/json",
+                                    "Host": "attacker.example:8765",
+                                    "Origin": "http://attacker.example:8765"})
+        assert r.status_code == 400, path
+        assert "not to host 'attacker.example'" in r.json()["detail"]
+    for host in ("127.0.0.1:8765", "[::1]:8765", "LOCALHOST"):
+        assert client.get("/api/info", headers={"Host": host}).status_code == 200, host
+
+
+def test_the_command_line_adds_the_bound_host_and_the_allowed_ones():
+    from cuegym.play.__main__ import allowed_hosts
+
+    assert allowed_hosts("127.0.0.1", None) == ("localhost", "127.0.0.1", "::1", "127.0.0.1")
+    assert allowed_hosts("192.168.1.5", ["pool.local"])[-2:] == ("192.168.1.5", "pool.local")
+    assert allowed_hosts("0.0.0.0", None) == ("*",)  # any name the other machines use
+    assert "*" not in allowed_hosts("0.0.0.0", ["pool.local"])
+
+
+def test_a_failed_save_keeps_the_shot_and_says_so(tmp_path):
+    """The save folder could not be written (here: under a file; a full disk alike): the game
+    was created and the move played, but both answered 500, so the page showed an error and a
+    retry of the move was refused as stale."""
+    (tmp_path / "afile").write_text("")
+    c = TestClient(create_app(save_dir=tmp_path / "afile" / "sub"), base_url="http://localhost")
+    r = c.post("/api/games", json={"game": "keglebillard",
+                                   "seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert r.status_code == 200 and "could not be saved" in r.json()["save_error"]
+    gid = r.json()["view"]["id"]
+    r = c.post(f"/api/games/{gid}/move", json={"seat": 0, "move": {"strike": STRIKE,
+                                                                    "place": [-0.9, 0.1]}})
+    assert r.status_code == 200 and "could not be saved" in r.json()["save_error"]
+    assert c.get(f"/api/games/{gid}").json()["shots"] == 1
 
 
 def test_malformed_json_and_non_objects(client):
@@ -633,10 +670,15 @@ def test_choice_answers_and_seats_are_type_checked(client):
                            ({"spot": k, "x": 1}, "unknown key(s) ['x'] in the answer"),
                            ({"pick": "w1"}, "unknown key(s) ['pick'] in the answer")):
         refused(client, gid, "POST", url, 400, needle, json={"seat": o, "answer": answer})
-    for seat in (float(o), str(o), [o], None) + ((True,) if o == 1 else ()):
+    # -1 and 5 were 409 "seat -1 is not asked" here, 400 for a move: one check for both now
+    for seat in (float(o), str(o), [o], None, -1, 5) + ((True,) if o == 1 else ()):
         refused(client, gid, "POST", url, 400, f"seat must be a seat number 0..1, got {seat!r}",
                 json={"seat": seat, "answer": {"spot": k}})
-    r = client.post(url, json={"seat": o, "answer": {"spot": k}})
+    # a stale tab's answer is refused as a stale move is (the key was refused as unknown)
+    shots = client.get(f"/api/games/{gid}").json()["shots"]
+    refused(client, gid, "POST", url, 409, "the game has moved on",
+            json={"seat": o, "answer": {"spot": k}, "shot": shots - 1})
+    r = client.post(url, json={"seat": o, "answer": {"spot": k}, "shot": shots})
     assert r.status_code == 200, r.text
     assert r.json()["shot"]["choices"] == {"spots": [k], "pick": None}
     # the record keeps the answer; malformed choices in a record are refused, not a 500
@@ -763,3 +805,27 @@ def test_concurrent_requests_on_one_game(client):
     saved = json.loads((games.save_dir / f"{gid}.json").read_text())
     assert len(saved["shots"]) == 1
     assert not list(games.save_dir.glob("*.tmp"))
+
+
+def test_seat_names_seeds_and_null_strike_parts_are_checked(client):
+    """Two seats named alike (the calls could not tell them apart), a NUL or a right-to-left
+    override in a name, and a 4,000-digit seed were accepted; a null tip offset was "required"
+    although it may be left out."""
+    def start(seats, **kw):
+        return client.post("/api/games", json={"game": "keglebillard", "seats": seats, **kw})
+
+    two = [{"kind": "human", "name": "A"}, {"kind": "human", "name": "A "}]
+    r = start(two)
+    assert r.status_code == 400 and "seats[1].name 'A' is taken by another seat" in r.text
+    for bad in ("Ann\x00", "Ann\u202e"):
+        r = start([{"kind": "human", "name": bad}, {"kind": "human"}])
+        assert r.status_code == 400 and "seats[0].name must be printable text" in r.text
+    r = start([{"kind": "human", "name": "   "}, {"kind": "human"}])  # blank: the default
+    assert r.status_code == 200 and r.json()["view"]["seats"][0]["name"] == "Player 1"
+    r = start([{"kind": "human"}, {"kind": "human"}], seed=10 ** 4000)
+    assert r.status_code == 400 and "seed must be an integer in [0, 2**128), got an integer " \
+        "of 13288 bits" in r.text
+    gid = new_game(client)["id"]
+    refused(client, gid, "POST", f"/api/games/{gid}/move", 400,
+            "strike.a must be a number, got null (it may be left out: 0)",
+            json={"seat": 0, "move": {"strike": {**STRIKE, "a": None}, "place": [-0.9, 0.1]}})

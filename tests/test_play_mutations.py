@@ -54,7 +54,7 @@ def _legal(g, rng):
                                            ("golfbillard", {"duo": False})])
 def test_mutated_moves_and_answers_are_refused_or_played_never_500(tmp_path, game, options):
     app = create_app(save_dir=tmp_path)
-    c = TestClient(app, raise_server_exceptions=False)
+    c = TestClient(app, raise_server_exceptions=False, base_url="http://localhost")
     seats = [{"kind": "human", "name": n} for n in ("A", "B", "C")[:3 if game == "keglebillard"
                                                                     else 2]]
     r = c.post("/api/games", json={"game": game, "options": options, "seats": seats,

@@ -3,6 +3,7 @@ re-simulate bit for bit; the referee's call names what happened."""
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from pathlib import Path
@@ -50,6 +51,29 @@ def test_a_record_that_does_not_chain_is_refused(tmp_path):
     rec["shots"][1]["before"]["scores"] = [99, 0]
     with pytest.raises(session.PlayError, match="not where shot 0 left"):
         record.load_record(rec)
+
+
+@pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
+def test_a_record_whose_final_state_seats_or_seed_are_false_is_refused(game):
+    """A record's final state (which the records list reads to say finished or not), the seats
+    of its shots and its seed were taken unchecked and marked verified."""
+    g = _agents_game(game, ["geometric", "random"], 1, 4)
+    good = record.record_of(g)
+    assert record.load_record(copy.deepcopy(good)).meta["verified"]
+    rec = copy.deepcopy(good)
+    rec["final"] = {"junk": 1}
+    with pytest.raises(session.PlayError, match="'final' state is not where its shots leave"):
+        record.load_record(rec)
+    rec = copy.deepcopy(good)
+    k = next(i for i, s in enumerate(rec["shots"]) if len(s["seats"]) == 1)
+    rec["shots"][k]["seats"] = [1 - rec["shots"][k]["seats"][0]]
+    with pytest.raises(session.PlayError, match=rf"shot {k}: seats \[\d\] did not play it"):
+        record.load_record(rec)
+    for seed in ({"a": 1}, -3, True):
+        rec = copy.deepcopy(good)
+        rec["seed"] = seed
+        with pytest.raises(session.PlayError, match="seed must be null or an integer >= 0"):
+            record.load_record(rec)
 
 
 @pytest.mark.parametrize("game, max_shots", [("keglebillard", 400), ("golfbillard", 24)])
