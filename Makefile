@@ -7,8 +7,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench soak lint venv clean clean-cache play reproduce-keglebillard \
-	reproduce-golfbillard
+.PHONY: demo test test-slow bench soak lint venv clean clean-cache clean-runs help play \
+	reproduce-keglebillard reproduce-golfbillard
 
 venv: $(STAMP)
 
@@ -55,5 +55,22 @@ lint: $(STAMP)
 clean-cache:
 	find . -path ./$(VENV) -prune -o -name '*.nb[ic]' -type f -print | xargs -r rm -f
 
+# the environment and caches only: runs/ holds trained models and tournaments (clean-runs)
 clean: clean-cache
-	rm -rf $(VENV) runs .pytest_cache
+	rm -rf $(VENV) .pytest_cache
+
+clean-runs:
+	rm -rf runs
+
+help:
+	@echo "make demo          set up .venv/ and run the main job on defaults (about 4 min)"
+	@echo "make test          set up .venv/ and run the fast tests (2 workers)"
+	@echo "make test-slow     the long tests (marked slow)"
+	@echo "make play          the browser table (PLAY_ARGS='--port 9000')"
+	@echo "make bench         the physics benchmark; make soak: a million-shot soak"
+	@echo "make reproduce-keglebillard / reproduce-golfbillard   the shipped agents from nothing"
+	@echo "make lint          ruff"
+	@echo "make venv          only set up .venv/ (also the default target)"
+	@echo "make clean-cache   drop numba's compiled kernels (after editing a kernel)"
+	@echo "make clean         remove .venv/ and the caches (keeps runs/)"
+	@echo "make clean-runs    remove runs/: every trained model, log and tournament there"

@@ -97,6 +97,13 @@ def main(argv: list[str] | None = None) -> int:
     # a command whose argv starts with its own subcommand (simulate) is named by that
     prog = "cuegym" if prefix else f"cuegym {command}"
     if command == "bench":
+        if rest and rest[0] in ("-h", "--help"):  # which benchmarks there are, not physics's
+            print("usage: cuegym bench [physics | envs | tournament] [options]\n\n"
+                  "  physics     shots/s of the batched simulator (the default)\n"
+                  "  envs        steps/s of the Gymnasium envs (native vector, SB3)\n"
+                  "  tournament  seconds for a fixed-seed tournament between two agents\n\n"
+                  "'cuegym bench <name> --help' shows the options of a benchmark.")
+            return 0
         what = rest[0] if rest and not rest[0].startswith("-") else "physics"
         if rest and not rest[0].startswith("-"):
             rest = rest[1:]

@@ -96,7 +96,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="runs/demo",
                     help="output folder, relative to the working directory (default runs/demo)")
-    ap.add_argument("--minutes", type=float, default=None, help="training time budget (default 3)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="wall-clock minutes of the training process, its setup (positions, "
+                    "demonstrations: under a minute with numba's cache warm, about 3 cold) "
+                    "included (default 3)")
     ap.add_argument("--timesteps", type=int, default=None,
                     help="training steps at most (default 200000)")
     ap.add_argument("--games", type=int, default=20, help="tournament games per pair")

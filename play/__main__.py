@@ -55,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
 
         from cuegym.play.server import create_app, warm_up
     except ImportError as e:
-        print(f"cuegym.play needs the web extra: pip install -e '.[web]' ({e})", file=sys.stderr)
+        print(f"error: this needs the package {e.name!r}, which is not installed (pip install "
+              f"'cuegym[web]', or pip install -e '.[web]' in a checkout)", file=sys.stderr)
         return 2
     app = create_app(args.save_dir, [args.save_dir, *(args.records or ["runs/eval"])],
                      allowed_hosts(args.host, args.allowed_host))

@@ -118,9 +118,17 @@ def test_help_lists_every_subcommand(capsys):
         assert f"  {name} " in out
 
 
+def test_bench_help_lists_the_benchmarks(capsys):
+    """'cuegym bench --help' showed the physics benchmark's options only, hiding the others."""
+    assert cli.main(["bench", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: cuegym bench [physics | envs | tournament]")
+    assert all(f"  {name} " in out for name in ("physics", "envs", "tournament"))
+
+
 @pytest.mark.parametrize("args", [["simulate"], ["rules"], ["train"], ["evaluate"],
-                                  ["selfplay"], ["replay"], ["bench"], ["bench", "envs"],
-                                  ["bench", "tournament"]])
+                                  ["selfplay"], ["replay"], ["bench", "physics"],
+                                  ["bench", "envs"], ["bench", "tournament"]])
 def test_every_subcommand_has_help(args, capsys):
     with pytest.raises(SystemExit) as exc:
         cli.main([*args, "--help"])
