@@ -2,7 +2,9 @@
 
 Keglebillard outcomes are ``ShotOutcome.to_dict`` (docs/rules_keglebillard.md), golfbillard
 ones ``GolfOutcome.to_json`` / ``OpeningOutcome.to_json`` (docs/rules_golfbillard.md). Each
-function returns a list of short lines: the headline first.
+function returns a list of short lines: the headline first. A golfbillard outcome does not say
+how the game flow went on after the stroke (a G-5 no-progress draw, the next game of a best-of-3
+match): :func:`golf_call` reads that from the game states before and after the stroke.
 """
 
 from __future__ import annotations
@@ -53,11 +55,15 @@ LETTERS = {
 
 SIDES = ("white", "red")
 
+#: The consequence letters in the rule book's order (LT RA RF CS SPOT GOAL PICK).
+_LETTER_ORDER = ("LT", "RA", "RF", "CS", "SPOT", "GOAL", "PICK")
+
 
 #: Verbs in the calls, third person singular -> plural ("You score", "White 1 & White 2 score").
 _PLURAL = {"has": "have", "wins": "win", "scores": "score", "pockets": "pocket",
            "reaches": "reach", "finishes": "finish", "keeps": "keep", "takes": "take",
-           "plays": "play", "chooses": "choose", "scored": "scored"}
+           "plays": "play", "chooses": "choose", "scored": "scored", "leads": "lead",
+           "picks": "pick"}
 
 
 def _names(names: Sequence[str], ids: Sequence[int]) -> str:
@@ -148,8 +154,74 @@ def kegle_call(o: dict, names: Sequence[str]) -> list[str]:
     return lines
 
 
-def golf_call(o: dict, names: Sequence[str]) -> list[str]:
-    """The call of one golfbillard stroke or opening; ``names``: the two sides' names."""
+def _penalty(letters: Sequence[str]) -> str:
+    """The penalised foul's consequences, in the rule book's order (LT, RA, CS, ...)."""
+    order = sorted(letters, key=lambda c: (_LETTER_ORDER.index(c) if c in _LETTER_ORDER
+                                           else len(_LETTER_ORDER), c))
+    return "penalty: " + "; ".join(LETTERS.get(c, c) for c in order)
+
+
+def _side(w: object) -> int | None:
+    """A game or match winner as the state JSON gives it: 0, 1, else None (a draw, none)."""
+    return w if isinstance(w, int) and not isinstance(w, bool) and w in (0, 1) else None
+
+
+def _game_end(o: dict, names: Sequence[str], before: dict | None,
+              after: dict | None) -> list[str] | None:
+    """The lines saying how the game (and the match) ended with this stroke, or None when it
+    goes on. Without ``after`` only the outcome's own game end (G-4, G-17a) is known; with it,
+    also a G-5 no-progress draw (decided when the turn ends, after the referee's outcome) and
+    whether a best-of-3 match goes on (G-4)."""
+    if after is None:
+        if not o.get("game_over"):
+            return None
+        w = _side(o.get("winner"))
+        return ["game over — " + ("draw" if w is None else said(names[w], "wins"))]
+    match = after.get("match") or {}
+    over = after.get("phase") == "over"
+    game = match.get("game")
+    was = ((before or {}).get("match") or {}).get("game")
+    if isinstance(was, int) and isinstance(game, int):
+        new_game = was != game
+    else:  # a play stroke that ended a game leaves the next one at its stroke 0
+        new_game = not o.get("opening") and after.get("stroke") == 0
+    if not (over or new_game or o.get("game_over")):
+        return None
+    if not isinstance(game, int) or isinstance(game, bool):
+        game = 0
+    won = match.get("games_won") or [0, 0]
+    w = after.get("winner")
+    if w is None:  # not in the state: the stroke's own result
+        w = o.get("winner")
+    w = _side(w)  # None: a G-5 draw (the state's "draw")
+    n = game + 1 if over else game  # the game that ended, from 1
+    draw = "draw (G-5, no progress)"
+    if over and n <= 1:  # a one-game match
+        return ["game over — " + (draw if w is None else said(names[w], "wins"))]
+    g0, g1 = (int(x) for x in won[:2])
+    if w is None:
+        lead = f"games {g0}-{g1}" if g0 == g1 else \
+            f"{said(names[0 if g0 > g1 else 1], 'leads')} {max(g0, g1)}-{min(g0, g1)}"
+        lines = [f"game {n} drawn (G-5, no progress), {lead}"]
+    else:
+        lines = [f"{said(names[w], 'wins')} game {n} ({won[w]}-{won[1 - w]})"]
+    if over:
+        mw = _side(match.get("winner"))
+        lines.append("game over — " + (f"the match is drawn ({g0}-{g1})" if mw is None else
+                                       f"{said(names[mw], 'wins')} the match "
+                                       f"({won[mw]}-{won[1 - mw]})"))
+    else:
+        lines.append(f"game {n + 1} starts")
+    return lines
+
+
+def golf_call(o: dict, names: Sequence[str], before: dict | None = None,
+              after: dict | None = None) -> list[str]:
+    """The call of one golfbillard stroke or opening; ``names``: the two sides' names;
+    ``before``, ``after``: the game states (``GolfState.to_json``) before and after the stroke,
+    which tell a G-5 draw and a match that goes on to its next game (without them the call
+    says only what the outcome says)."""
+    end = _game_end(o, names, before, after)
     if o.get("opening"):
         lines = [f"opening (G-3): {_opening_reason(o['reason'], names)}"]
         for f in o.get("fouls", []):
@@ -158,7 +230,9 @@ def golf_call(o: dict, names: Sequence[str]) -> list[str]:
             lines.append("scored: " + ", ".join(o["scored_balls"]))
         for sp in o.get("spotted", []):
             lines.append(f"{sp['ball']} to penalty spot {sp['spot']}")
-        if o.get("first") is not None:
+        if end:
+            lines.extend(end)
+        elif o.get("first") is not None:
             lines.append(f"{said(names[o['first']], 'takes')} the first turn")
         return lines
     s = o["shooter"]
@@ -176,14 +250,18 @@ def golf_call(o: dict, names: Sequence[str]) -> list[str]:
         if f["rule"] != o["foul"] or f.get("detail"):
             lines.append(f"{f['rule']}: {f.get('detail') or GOLF_FOULS.get(f['rule'], '')}")
     if o["consequences"]:
-        lines.append("penalty: " + "; ".join(LETTERS.get(c, c) for c in o["consequences"]))
+        lines.append(_penalty(o["consequences"]))
     if opp:
         lines.append(f"{opp} ball{'s' if opp != 1 else ''} scored for {names[1 - s]}")
     for sp in o["spotted"]:
         where = f"penalty spot {sp['spot']}" if sp["spot"] else "the free point nearest spot 3"
         lines.append(f"{sp['ball']} to {where} (G-30)")
-    if o["replaced"]:
-        lines.append("put back: " + ", ".join(o["replaced"]))
+    # RA then CS (or SPOT): a ball sent on to a penalty spot or into its goal did not stay
+    # where it lay
+    moved_on = {sp["ball"] for sp in o["spotted"]} | set(o["into_goal"])
+    back = [b for b in o["replaced"] if b not in moved_on]
+    if back:
+        lines.append("put back: " + ", ".join(back))
     if o["into_goal"]:
         lines.append("into their goal: " + ", ".join(o["into_goal"]))
     if o["kader"]:
@@ -191,14 +269,13 @@ def golf_call(o: dict, names: Sequence[str]) -> list[str]:
         lines.append("kader play (G-20)" + ("" if left is None else
                                            f": a ball {'left' if left else 'did not leave'} "
                                            "its kader (G-21)"))
+    if end:
+        lines.extend(end)
+        return lines
     if o["turn_kept"] and not o["duty_met"]:
         lines.append("the defence-triangle duty (G-14) is still open")
-    if o["game_over"]:
-        w = o.get("winner")
-        lines.append("game over — " + ("draw" if w is None else said(names[w], "wins")))
-    else:
-        lines.append(f"{said(who, 'plays')} again (G-1)" if o["turn_kept"] else
-                     f"turn passes to {names[1 - s]}")
+    lines.append(f"{said(who, 'plays')} again (G-1)" if o["turn_kept"] else
+                 f"turn passes to {names[1 - s]}")
     return lines
 
 
@@ -216,9 +293,13 @@ def golf_question_call(o: dict | None, names: Sequence[str], chooser: str,
             if f["rule"] != o["foul"] or f.get("detail"):
                 lines.append(f"{f['rule']}: {f.get('detail') or GOLF_FOULS.get(f['rule'], '')}")
         if o["consequences"]:
-            lines.append("penalty: " + "; ".join(LETTERS.get(c, c) for c in o["consequences"]))
+            lines.append(_penalty(o["consequences"]))
         opp = o["scored"][1 - s]
         if opp:
             lines.append(f"{opp} ball{'s' if opp != 1 else ''} scored for {names[1 - s]}")
-    lines.append(f"{said(chooser, 'chooses')}: {question['text']}")
+    # "W chooses a penalty spot for r2 (G-30)", "You pick ...": the question as a sentence
+    # about who answers it (as the page's turn line says it)
+    ask, _, rest = question["text"].partition(" ")
+    lines.append(f"{said(chooser, ask + 's')} {rest}" if ask in ("choose", "pick") and rest
+                 else f"{chooser}: {question['text']}")
     return lines

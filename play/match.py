@@ -173,10 +173,13 @@ class LiveGame:
         return [f"{self.seats[0].name} & {self.seats[1].name}",
                 f"{self.seats[2].name} & {self.seats[3].name}"]
 
-    def call(self, outcome: dict) -> list[str]:
+    def call(self, outcome: dict, before: dict | None = None,
+             after: dict | None = None) -> list[str]:
+        """The call of a shot; ``before``, ``after``: the states' JSON around it (golfbillard:
+        they tell a G-5 draw and a game of a match that goes on)."""
         if self.game == "keglebillard":
             return kegle_call(outcome, [s.name for s in self.seats])
-        return golf_call(outcome, self.side_names())
+        return golf_call(outcome, self.side_names(), before, after)
 
     # -- whose turn -------------------------------------------------------------------------
 
@@ -350,7 +353,7 @@ class LiveGame:
         after = self.table.state_json(res.state)
         shot = Shot(seats=seats, before=before, intended=intended, executed=res.executed,
                     choices=res.choices, outcome=res.outcome, after=after, anim=res.anim,
-                    call=self.call(res.outcome))
+                    call=self.call(res.outcome, before, after))
         self.shots.append(shot)
         self.state = res.state
         return self.result(len(self.shots) - 1)

@@ -177,7 +177,7 @@ def _replay_shot(g: LiveGame, state: Any, k: int, s: Any) -> Any:
     g.shots.append(Shot(seats=list(s.get("seats") or []), before=s["before"],
                         intended=s.get("intended"), executed=s["executed"],
                         choices=res.choices, outcome=res.outcome, after=after,
-                        anim=res.anim, call=g.call(res.outcome)))
+                        anim=res.anim, call=g.call(res.outcome, s["before"], after)))
     return res.state
 
 

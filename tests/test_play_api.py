@@ -428,7 +428,7 @@ def test_golfbillard_opening_and_the_opponents_penalty_spot_choice(client):
     call = body["pending"]["call"]
     assert call[0] == f"{names[s]}: foul G-12 — the cue ball struck an own ball first", call
     assert any(line.startswith("penalty: ") for line in call)
-    assert call[-1] == f"{names[1 - s]} chooses: {q['text']}"
+    assert call[-1] == f"{names[1 - s]} chooses {q['text'].removeprefix('choose ')}"
     assert body["view"]["pending"]["call"] == call
     ends = body["pending"]["balls"]
     assert body["view"]["pending"]["balls"] == ends

@@ -512,7 +512,7 @@ def test_golfbillard_penalty_spot_question_shows_spots_and_the_foul(server, brow
     # the call: why the opponent is asked, not the opening's call
     call = text(d, "call")
     assert f"{names[s]}: foul G-12" in call and "struck an own ball first" in call, call
-    assert f"{names[1 - s]} chooses: choose a penalty spot for {ball}" in call, call
+    assert f"{names[1 - s]} chooses a penalty spot for {ball}" in call, call
     assert "opening" not in call
     # the spots 1-3, numbered as the buttons, the offered ones highlighted
     drawn = js(d, "return window.cuegym.spotsDrawn")
@@ -552,3 +552,180 @@ def test_golfbillard_penalty_spot_question_shows_spots_and_the_foul(server, brow
     assert f"{ball} to penalty spot {k} (G-30)" in text(d, "call")
     assert js(d, "return window.cuegym.pending") is None
     assert state(d)["balls"][ball] == pytest.approx(geo[k - 1], abs=1e-6)
+
+
+# --- the audit of the table page: seat kinds, long names, the server gone, a stale move, G-5 ----
+
+
+def _fits(d, sel, box="#side"):
+    """The elements matching ``sel`` that run past the right edge of ``box`` (or make it
+    scroll sideways): [] when everything fits."""
+    return js(d, """
+      const box = document.querySelector(arguments[1]), r = box.getBoundingClientRect(), out = [];
+      if (box.scrollWidth > box.clientWidth + 1)
+        out.push(['scroll', box.scrollWidth, box.clientWidth]);
+      for (const e of document.querySelectorAll(arguments[0])) {
+        const q = e.getBoundingClientRect();
+        if (q.width && q.right > r.right + 0.5) out.push([e.id || e.tagName, q.right, r.right]);
+      }
+      return out;""", sel, box)
+
+
+def test_lobby_seat_kind_select_shows_person_in_full(server, browser, scratch):
+    """Each seat's kind select is at least as wide as the same select sized to its options (so
+    "person" is not cut to "perso"), and each seat row stays inside its card."""
+    base, _ = server
+    d = browser
+    natural = """return Array.from(document.querySelectorAll('#p-seats .kind')).map(s => {
+        const c = s.cloneNode(true); c.style.width = 'auto'; c.style.position = 'absolute';
+        document.body.appendChild(c); const w = c.getBoundingClientRect().width; c.remove();
+        return [s.getBoundingClientRect().width, w]; });"""
+    try:
+        for w in (1400, 700):
+            d.set_window_size(w, 860)
+            d.get(base + "/")
+            wait(d, "document.getElementById('p-seats').children.length === 2", 20, "the lobby")
+            for game, opt, value in (("keglebillard", "p-players", "6"),
+                                     ("golfbillard", "p-duo", "1")):
+                js(d, "const g = document.getElementById('p-game'); g.value = arguments[0];"
+                      "g.dispatchEvent(new Event('change'));"
+                      "const o = document.getElementById(arguments[1]); o.value = arguments[2];"
+                      "o.dispatchEvent(new Event('change'));", game, opt, value)
+                widths = js(d, natural)
+                assert len(widths) in (4, 6)
+                assert all(have >= need - 0.5 for have, need in widths), (w, game, widths)
+                agent = js(d, "return Math.min(...Array.from(document.querySelectorAll("
+                              "'#p-seats .agent')).map(s => s.getBoundingClientRect().width))")
+                assert agent >= 100, (w, game, agent)  # "pretrained" in full
+                assert _fits(d, "#p-seats .seat > *", "#play-card") == [], (w, game)
+                d.save_screenshot(str(scratch / f"play_lobby_{game}_{w}.png"))
+    finally:
+        d.set_window_size(1400, 860)
+
+
+def test_long_names_wrap_in_the_side_panel_and_the_choice_reads_naturally(server, browser,
+                                                                          scratch):
+    """40-character names without spaces stay inside the side panel (the turn line and the call
+    wrap, the shot history ellipsizes with the whole line as its title); while the opponent
+    chooses, the turn line says "<name> chooses a penalty spot ...", not "chooses: choose"."""
+    base, _ = server
+    d = browser
+    from cuegym.rules.golfbillard_game import new_match, opening_strike
+
+    names = ["W" * 40, "R" * 40]
+    v = post(base, "/api/games", {"game": "golfbillard", "noise": "none", "seats": [
+        {"kind": "human", "name": names[0]}, {"kind": "human", "name": names[1]}]})["view"]
+    gid, st0 = v["id"], new_match()
+    for seat in v["awaiting"]["missing"]:
+        side = v["awaiting"]["seats"].index(seat)
+        V0, phi, *_ = opening_strike(st0, side, side * 5, V0=1.1 + 0.15 * side)
+        out = post(base, f"/api/games/{gid}/move", {"seat": seat, "move": {
+            "ball": v["awaiting"]["balls"][side], "strike": {"V0": float(V0), "phi": float(phi)}}})
+    s = out["view"]["state"]["to_move"]
+    ball = "wr"[s] + "4"  # own ball 4 onto own ball 2: G-12, the opponent chooses a spot
+    out = post(base, f"/api/games/{gid}/move", {"seat": s, "shot": 1, "move": {
+        "ball": ball, "strike": {"V0": 1.0, "phi": -90.0}}})
+    assert out["view"]["awaiting"]["type"] == "choice"
+    d.get(base + f"/?game={gid}")
+    wait(d, "window.cuegym.view && !document.getElementById('choice').hidden", 30,
+         "the question")
+    assert text(d, "turn") == f"{names[1 - s]} chooses a penalty spot for {ball} (G-30)"
+    assert _fits(d, "#side *") == []
+    d.save_screenshot(str(scratch / "play_long_names_choice.png"))
+    d.find_element("css selector", "#choice button").click()
+    wait(d, "!window.cuegym.busy && window.cuegym.view.awaiting.type === 'move'", 30,
+         "the answer taken")
+    lis = d.find_elements("css selector", "#history li")
+    assert len(lis) == 2 and lis[1].get_attribute("title").startswith(f"{names[s]}: foul G-12")
+    assert js(d, "const li = document.querySelectorAll('#history li')[1];"
+                 "return li.scrollWidth > li.clientWidth")  # ellipsized, not run off
+    assert names[1 - s] in text(d, "turn")
+    assert _fits(d, "#side *") == []
+    d.save_screenshot(str(scratch / "play_long_names.png"))
+    js(d, "document.getElementById('side').scrollTop = 1e6")
+    d.save_screenshot(str(scratch / "play_long_names_history.png"))
+    # a person called "You": "You choose a penalty spot ..."
+    assert js(d, "return asked('You', 'choose a penalty spot for w4 (G-30)')") == \
+        "You choose a penalty spot for w4 (G-30)"
+    assert js(d, "return asked('Ann', \"pick one of the offender's balls (G-25)\")") == \
+        "Ann picks one of the offender's balls (G-25)"
+
+
+def test_a_server_that_cannot_be_reached_is_said(browser, tmp_path, scratch):
+    """A shot sent to a server that has stopped: the page says the server cannot be reached
+    (the browser's own message is only "Failed to fetch")."""
+    from cuegym.play.server import create_app
+
+    srv = uvicorn.Server(uvicorn.Config(create_app(save_dir=tmp_path, record_dirs=[tmp_path]),
+                                        host="127.0.0.1", port=0, log_level="warning"))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    t0 = time.time()
+    while not srv.started:
+        assert time.time() - t0 < 30, "the server did not start"
+        time.sleep(0.05)
+    base = f"http://127.0.0.1:{srv.servers[0].sockets[0].getsockname()[1]}"
+    d = browser
+    try:
+        gid = post(base, "/api/games", {"game": "keglebillard", "noise": "none", "seats": [
+            {"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}]})["view"]["id"]
+        d.get(base + f"/?game={gid}")
+        wait(d, my_turn(d) + " && window.cuegym.placeOk === true", 30, "my turn")
+    finally:
+        srv.should_exit = True
+        th.join(15)
+    assert not th.is_alive()
+    d.find_element("id", "shoot").click()
+    wait(d, "!window.cuegym.busy && document.getElementById('g-err').textContent", 30,
+         "the error")
+    err = text(d, "g-err")
+    assert err.startswith("The server cannot be reached"), err
+    d.save_screenshot(str(scratch / "play_server_gone.png"))
+
+
+def test_a_stale_move_shows_the_current_position(server, browser, scratch):
+    """A shot sent after the game has moved on (another tab played it) gets 409; the page then
+    shows the game as it is now (the latest shot, its call, the state after it), not the old
+    position."""
+    base, _ = server
+    d = browser
+    gid = post(base, "/api/games", {"game": "keglebillard", "noise": "none", "seats": [
+        {"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}]})["view"]["id"]
+    d.get(base + f"/?game={gid}")
+    wait(d, my_turn(d) + " && window.cuegym.placeOk === true", 30, "my turn")
+    js(d, "document.getElementById('autoplay').checked = false")
+    place = js(d, "return window.cuegym.place")
+    out = post(base, f"/api/games/{gid}/move", {"seat": 0, "shot": 0, "move": {
+        "place": place, "strike": {"V0": 2.0, "phi": 0.0, "theta": 0, "a": 0, "b": 0}}})
+    assert out["view"]["shots"] == 1
+    d.find_element("id", "shoot").click()
+    wait(d, "!window.cuegym.busy && document.getElementById('g-err').textContent", 30,
+         "the refusal")
+    wait(d, "window.cuegym.view.shots === 1 && window.cuegym.shown === 1", 10, "the present shown")
+    assert text(d, "g-err").startswith("The game has moved on"), text(d, "g-err")
+    assert js(d, "return [window.cuegym.shown, window.cuegym.view.shots]") == [1, 1]
+    assert js(d, "return window.cuegym.displayState()") == out["view"]["state"]
+    assert "Viewing shot" not in text(d, "turn")
+    call = [p.text for p in d.find_elements("css selector", "#call p")]
+    assert call == out["shot"]["call"], call
+    assert text(d, "shotpos") == "1 / 1"
+    d.save_screenshot(str(scratch / "play_stale_move.png"))
+
+
+def test_G5_draw_is_not_shown_as_play(server, browser, scratch):
+    """A game drawn by G-5 (no progress): the scoreboard's line says the game is over, not
+    "play · turn 46", and the result is "drawn (G-5, no progress)"."""
+    from test_play_calls import g5_record
+
+    base, _ = server
+    d = browser
+    gid = post(base, "/api/replays", {"record": g5_record()})["view"]["id"]
+    d.get(base + f"/?game={gid}")
+    wait(d, "window.cuegym.view && document.body.dataset.status === 'idle'", 30, "the replay")
+    hint = "return document.querySelector('#scoreboard .hint').textContent"
+    assert js(d, hint).startswith("play · turn 45")
+    d.find_element("id", "last").click()
+    wait(d, "window.cuegym.shown === 1", 10, "the last shot")
+    assert js(d, hint) == "game over after 46 turns · noise none"
+    assert js(d, "return resultText()") == "drawn (G-5, no progress)"
+    d.save_screenshot(str(scratch / "play_g5_draw.png"))

@@ -162,7 +162,7 @@ def test_calls_speak_to_you_and_name_the_sides():
     q = {"kind": "spot", "ball": "w4", "options": [1, 2], "text": "choose a penalty spot for w4 "
          "(G-30)"}
     assert golf_question_call(None, ["W", "You"], "You", q) == [
-        "You choose: choose a penalty spot for w4 (G-30)"]
+        "You choose a penalty spot for w4 (G-30)"]
 
 
 def test_strike_checks():

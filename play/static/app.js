@@ -20,7 +20,12 @@ S.toClient = (x, y) => {
 async function api(method, url, body) {
   const opt = { method, headers: {} };
   if (body !== undefined) { opt.body = JSON.stringify(body); opt.headers["Content-Type"] = "application/json"; }
-  const r = await fetch(url, opt);
+  let r;
+  try { r = await fetch(url, opt); }
+  catch (e) {  // no answer at all (the browser says only "Failed to fetch")
+    const err = new Error("The server cannot be reached: is it still running? (" + (e.message || e) + ")");
+    err.status = 0; throw err;
+  }
   let data = null;
   try { data = await r.json(); } catch (e) { data = { detail: r.statusText }; }
   if (!r.ok) { const e = new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)); e.status = r.status; throw e; }
@@ -113,7 +118,7 @@ async function loadRecords() {
       const what = r.meta && r.meta.tournament ? `tournament ${r.meta.tournament}` : (r.over ? "finished" : "unfinished");
       const seats = Array.isArray(r.seats) ? r.seats.map(x => String(x)).join(" vs ") : "";
       const file = String(r.name).split(":").slice(1).join(":");
-      row.innerHTML = `<div>${esc(r.game)}: ${esc(seats)}<small>${esc(r.shots)} shots · ${esc(what)} · ${esc(file)}</small></div><button>Open</button>`;
+      row.innerHTML = `<div>${esc(r.game)}: ${esc(seats)}<small>${esc(r.shots)} shot${r.shots === 1 ? "" : "s"} · ${esc(what)} · ${esc(file)}</small></div><button>Open</button>`;
       row.querySelector("button").addEventListener("click", () => openReplay({ name: r.name }));
       box.appendChild(row);
     }
@@ -163,8 +168,14 @@ function initLobby() {
 const kegle = () => S.view.game === "keglebillard";
 const seatName = k => S.view.seats[k].name;
 // "You score", "Ann scores" (the calls from the server say it the same way)
-const PLURAL = { wins: "win", chooses: "choose", scores: "score", has: "have" };
+const PLURAL = { wins: "win", chooses: "choose", scores: "score", has: "have", picks: "pick" };
 const says = (name, verb) => `${name} ${name === "You" || / & /.test(name) ? PLURAL[verb] || verb : verb}`;
+// A question ("choose a penalty spot for r1 (G-30)") as a sentence about who answers it:
+// "You choose a penalty spot for r1 (G-30)", "Ann picks one of the offender's balls ...".
+function asked(name, text) {
+  const m = /^(choose|pick)\s+(.*)$/.exec(text);
+  return m ? `${says(name, m[1] + "s")} ${m[2]}` : `${name}: ${text}`;
+}
 
 // The opponent's choice (golfbillard G-25, G-30) the live table shows, or null: the question,
 // the call so far and where the stroke left the balls (the referee moves them after the answer).
@@ -339,7 +350,7 @@ function renderScoreboard() {
       d.className = "player" + (k === toMove && !st.game_over ? " to-move" : "") + (fin ? " finished" : "");
       const tag = s.kind === "agent" && s.agent !== s.name ? `<small>${esc(s.agent)}</small>` : "";
       const rank = fin ? `<small>#${st.finished.indexOf(k) + 1}</small>` : "";
-      d.innerHTML = `<span class="swatch" style="background:${colours[k]}"></span><span class="pname">${esc(s.name)}${tag}${rank}</span><span class="pts" data-seat="${k}">${esc(st.scores[k])}</span><span class="bar"><i style="width:${Math.min(100, 100 * st.scores[k] / dist)}%"></i></span>`;
+      d.innerHTML = `<span class="swatch" style="background:${colours[k]}"></span><span class="pname" title="${esc(s.name)}">${esc(s.name)}${tag}${rank}</span><span class="pts" data-seat="${k}">${esc(st.scores[k])}</span><span class="bar"><i style="width:${Math.min(100, 100 * st.scores[k] / dist)}%"></i></span>`;
       box.appendChild(d);
     });
     const p = document.createElement("p"); p.className = "hint"; p.textContent = `to ${dist} points · noise ${v.noise}`; box.appendChild(p);
@@ -353,11 +364,14 @@ function renderScoreboard() {
       for (let k = 1; k <= 5; k++) dots += `<i style="background:${st.balls[pre + k] ? col : "transparent"}"></i>`;
       const left = [1, 2, 3, 4, 5].filter(k => st.balls[pre + k]).length;
       const won = v.options.match === "best_of_3" ? `<small>games ${esc(st.match.games_won[side])}</small>` : "";
-      d.innerHTML = `<span class="swatch" style="background:${col}"></span><span class="pname">${esc(names[side])}${won}</span><span class="pts balls" data-side="${side}" data-left="${left}">${dots}</span>`;
+      d.innerHTML = `<span class="swatch" style="background:${col}"></span><span class="pname" title="${esc(names[side])}">${esc(names[side])}${won}</span><span class="pts balls" data-side="${side}" data-left="${left}">${dots}</span>`;
       box.appendChild(d);
     });
     const p = document.createElement("p"); p.className = "hint";
-    p.textContent = `${st.phase === "opening" ? "opening (G-3)" : st.kader ? "kader play (G-20)" : "play"} · turn ${st.turns} · noise ${v.noise}`;
+    const game = v.options.match === "best_of_3" && st.phase !== "over" ? `game ${st.match.game + 1} · ` : "";
+    const phase = st.phase === "over" ? `${v.options.match === "best_of_3" ? "match" : "game"} over after ${st.turns} turns`
+      : `${st.phase === "opening" ? "opening (G-3)" : st.kader ? "kader play (G-20)" : "play"} · turn ${st.turns}`;
+    p.textContent = `${game}${phase} · noise ${v.noise}`;
     if (st.phase === "play" && st.turn.duty.length && !st.turn.duty_met) {
       p.textContent += ` · G-14 duty: ${st.turn.duty.join(", ")} in the defence triangle`;
     }
@@ -371,8 +385,10 @@ function esc(s) { return String(s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<"
 function resultText() {
   const st = S.view.state;
   if (kegle()) return st.ranking ? says(seatName(st.ranking[0]), "wins") : "game over";
-  const w = st.match.winner;
-  return w === null ? "match over" : w === "draw" ? "drawn" : says(S.view.side_names[w], "wins");
+  const w = st.match.winner, won = st.match.games_won, bo3 = S.view.options.match === "best_of_3";
+  if (w === null) return "match over";
+  if (w === "draw") return bo3 ? `match drawn ${won[0]}-${won[1]}` : "drawn (G-5, no progress)";
+  return says(S.view.side_names[w], "wins") + (bo3 ? ` the match ${won[w]}-${won[1 - w]}` : "");
 }
 
 function renderTurn() {
@@ -388,7 +404,7 @@ function renderTurn() {
     const rank = kegle() && st.ranking ? st.ranking.map((p, k) => `${k + 1}. ${esc(seatName(p))} ${esc(st.scores[p])}`).join(" · ") : "";
     b.innerHTML = `${esc(resultText())}<small>${rank}</small>`;
   } else if (v.awaiting.type === "choice") {
-    el.textContent = `${says(seatName(v.awaiting.seat), "chooses")}: ${v.awaiting.question.text}`;
+    el.textContent = asked(seatName(v.awaiting.seat), v.awaiting.question.text);
   } else if (h) {
     el.className = "mine";
     const st = displayState();
@@ -438,7 +454,7 @@ function renderHistory() {
       ol.appendChild(li);
     }
   }
-  Array.from(ol.children).forEach((li, k) => { li.className = k === S.shown - 1 ? "current" : ""; if (S.shots[k]) li.textContent = S.shots[k].call[0]; });
+  Array.from(ol.children).forEach((li, k) => { li.className = k === S.shown - 1 ? "current" : ""; if (S.shots[k]) li.textContent = li.title = S.shots[k].call[0]; });
 }
 
 function updateSliders() {
@@ -568,7 +584,14 @@ async function act(request) {
     S.busy = false;
     // busy: another request (another tab, or this page before a reload) is being played; wait
     if (!(e.status === 409 && /busy/.test(e.message))) $("g-err").textContent = e.message;
-    if (e.status === 409) await reload();
+    if (e.status === 409) {  // the game moved on (another tab, a request before a reload): show where it is now
+      try {
+        await reload();
+        S.shown = S.view.shots; S.pendingAnim = null;
+        renderCall(currentCall()); resetAim();
+        if (/moved on/.test(e.message)) $("g-err").textContent = "The game has moved on (a shot was played elsewhere): this is where it is now.";
+      } catch (e2) { $("g-err").textContent = e2.message; }
+    }
     refresh(); return;
   }
   $("thinking").hidden = true;
