@@ -278,7 +278,8 @@ def test_golfbillard_against_the_shipped_agent(server, browser, img):
             if q["kind"] == "spot":
                 drawn = js(d, "return window.cuegym.spotsDrawn")
                 assert [p["spot"] for p in drawn if p["offered"]] == q["options"], drawn
-            assert f"You choose: {q['text']}" in text(d, "call"), text(d, "call")
+            assert f"You choose {q['text'].removeprefix('choose ')}" in text(d, "call"), \
+                text(d, "call")
             d.find_element("css selector", "#choice button").click()
             wait(d, "!window.cuegym.busy && (window.cuegym.view.awaiting.type !== 'choice' || "
                     f"JSON.stringify(window.cuegym.view.awaiting.question) !== {asked!r})", 30,
