@@ -40,15 +40,20 @@ def stroke(t: GolfTable, before: dict, ball: str, V0: float, phi: float):
     return res.outcome, t.state_json(res.state), t.state_json(st)
 
 
+def _in_match(games) -> dict:
+    """The state keys of a match where the sides have won ``games[0]`` and play game
+    ``games[1]`` (none for None)."""
+    if games is None:
+        return {}
+    won, game = games
+    return {"match": {"games_won": won, "game": game, "winner": None},
+            "winner": 0 if won[0] else 1}
+
+
 def g5_stroke(match: str, games=None):
     """A scoreless stroke by white at the G-5 limit (40 turns passed, 5 of 6 scoreless turns):
     the turn passes and the game is drawn. ``games``: (games_won, game index) of a match."""
-    t = GolfTable(match=match)
-    extra = {}
-    if games is not None:
-        won, game = games
-        extra = {"match": {"games_won": won, "game": game, "winner": None},
-                 "winner": 0 if won[0] else 1}
+    t, extra = GolfTable(match=match), _in_match(games)
     before = golf_state(t, FOUR, turns=45, idle_turns=5, stroke=90, **extra)
     o, after, before = stroke(t, before, "w1", 0.3, 90.0)
     assert not o["game_over"] and not o["turn_kept"] and o["foul"] is None  # the referee's part
@@ -58,12 +63,7 @@ def g5_stroke(match: str, games=None):
 
 def winning_stroke(match: str, games=None):
     """White scores its last ball (G-4)."""
-    t = GolfTable(match=match)
-    extra = {}
-    if games is not None:
-        won, game = games
-        extra = {"match": {"games_won": won, "game": game, "winner": None},
-                 "winner": 0 if won[0] else 1}
+    t, extra = GolfTable(match=match), _in_match(games)
     before = golf_state(t, LAST_WHITE, **extra)
     o, after, before = stroke(t, before, "w1", 1.5, 0.0)
     assert o["game_over"] and o["winner"] == 0
