@@ -142,9 +142,14 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, tol: float = 1e-10,
     return (r - np.nanmean(r)) * ELO, se * ELO
 
 
+def _beats(theta: np.ndarray) -> np.ndarray:
+    """(n, n) P(i beats j) for the log-strengths ``theta`` (n,)."""
+    return 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
+
+
 def _information(theta: np.ndarray, games: np.ndarray, played: np.ndarray) -> np.ndarray:
     """(n, n) Fisher information of the log-strengths ``theta`` (n,) for ``games`` (n, n)."""
-    q = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))  # P(i beats j)
+    q = _beats(theta)
     H = np.where(played, games * q * q.T, 0.0)
     return np.diag(H.sum(1)) - H
 
@@ -163,8 +168,7 @@ def _newton(theta: np.ndarray, w: np.ndarray, games: np.ndarray, played: np.ndar
         return theta
     total = w.sum(1)
     for _ in range(max_iter):
-        q = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
-        grad = total - np.where(played, games * q, 0.0).sum(1)
+        grad = total - np.where(played, games * _beats(theta), 0.0).sum(1)
         info = _information(theta, games, played)[np.ix_(idx, idx)]
         step = np.zeros_like(theta)
         step[idx] = np.linalg.pinv(info) @ grad[idx]

@@ -71,6 +71,19 @@ class Shot:
         return out
 
 
+def is_seed(seed: Any) -> bool:
+    """Whether ``seed`` is a game's seed: an integer in [0, 2**128) (not a bool)."""
+    return not isinstance(seed, bool) and isinstance(seed, int) and 0 <= seed < 2 ** 128
+
+
+def seed_shown(seed: Any) -> str:
+    """``seed`` for an error message: its repr, or its size when it is a huge integer (whose
+    repr Python refuses past 4,300 digits)."""
+    if isinstance(seed, int) and seed.bit_length() > 128:
+        return f"an integer of {seed.bit_length()} bits"
+    return repr(seed)
+
+
 def parse_seats(game: str, table: KegleTable | GolfTable, seats: Any) -> list[Seat]:
     if not isinstance(seats, list) or len(seats) != table.players:
         raise PlayError(f"{game} with options {table.options} needs {table.players} seats, "
@@ -143,10 +156,8 @@ class LiveGame:
         self.noise = session.noise_of(noise)
         if seed is None:
             seed = secrets.randbits(32)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 128:
-            shown = f"an integer of {seed.bit_length()} bits" if isinstance(seed, int) and \
-                seed.bit_length() > 128 else repr(seed)
-            raise PlayError(f"seed must be an integer in [0, 2**128), got {shown}")
+        if not is_seed(seed):
+            raise PlayError(f"seed must be an integer in [0, 2**128), got {seed_shown(seed)}")
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self.id = secrets.token_hex(6)
@@ -196,11 +207,18 @@ class LiveGame:
         if self.table.over(st):
             return {"type": "over"}
         if self.game == "golfbillard" and st.phase == "opening":
-            seats = self.table.opening_seats(st)
+            seats = self.shooters(st)
             return {"type": "opening", "seats": seats,
                     "missing": [s for k, s in enumerate(seats) if k not in self.opening_moves],
                     "balls": self.table.opening_balls(st)}
         return {"type": "move", "seat": self.table.seat_to_move(st)}
+
+    def shooters(self, state: Any) -> list[int]:
+        """The seats that play the next shot from ``state``: the seat to move, or in a
+        golfbillard opening the two openers (side 0's, side 1's)."""
+        if self.game == "golfbillard" and state.phase == "opening":
+            return list(self.table.opening_seats(state))
+        return [self.table.seat_to_move(state)]
 
     def agent_to_act(self) -> list[int]:
         """Seats of agents the game waits for (empty: a person, or over)."""

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from cuegym.play import session
-from cuegym.play.match import LiveGame, Shot
+from cuegym.play.match import LiveGame, Shot, is_seed, seed_shown
 from cuegym.play.session import PlayError
 
 FORMAT = "cuegym-game"
@@ -77,14 +77,6 @@ def load_record(rec: Any, name: str = "") -> LiveGame:
     return g
 
 
-def _shooters(g: LiveGame, state: Any) -> list[int]:
-    """The seats that play the next shot from ``state``: the seat to move, or in a
-    golfbillard opening the two openers."""
-    if g.game == "golfbillard" and state.phase == "opening":
-        return list(g.table.opening_seats(state))
-    return [g.table.seat_to_move(state)]
-
-
 def _check_record(rec: Any) -> None:
     """PlayError unless ``rec`` has a record's format and version, its keys, no NaN, and a
     meta, seats and noise of the right types (a replay must not fail later on them)."""
@@ -120,8 +112,9 @@ def _check_record(rec: Any) -> None:
     if not isinstance(rec.get("noise", "none"), str):
         raise PlayError(f"bad record: noise must be a string, got {rec.get('noise')!r}")
     seed = rec.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise PlayError(f"bad record: seed must be null or an integer >= 0, got {seed!r}")
+    if seed is not None and not is_seed(seed):
+        raise PlayError(f"bad record: seed must be null or an integer >= 0 (below 2**128), got "
+                        f"{seed_shown(seed)}")
 
 
 def _replay_game(rec: Mapping, name: str) -> tuple[LiveGame, Any]:
@@ -155,9 +148,9 @@ def _replay_shot(g: LiveGame, state: Any, k: int, s: Any) -> Any:
                 for x in seats_k):
             raise PlayError(f"shot {k}: seats must be a list of seat numbers "
                             f"0..{len(g.seats) - 1}, got {seats_k!r}")
-        if seats_k and seats_k != _shooters(g, state):
+        if seats_k and seats_k != g.shooters(state):
             raise PlayError(f"shot {k}: seats {seats_k} did not play it: "
-                            f"{_shooters(g, state)} were to play")
+                            f"{g.shooters(state)} were to play")
         for key in ("executed", "outcome", "after"):
             if key not in s:
                 raise PlayError(f"shot {k} of the record lacks {key!r}")
@@ -323,9 +316,8 @@ def save_tournament_games(rec_arena: RecordingArena, results: Any, names: Sequen
                 raise RuntimeError(f"game {g} shot {k}: the tournament state differs from the "
                                    "re-simulated one")
             res = lg.table.replay(state, move)
-            seat = [lg.table.seat_to_move(state)] if "strikes" not in move else [0, 1]
-            lg.shots.append(Shot(seats=seat, before=lg.table.state_json(state), intended=None,
-                                 executed=res.executed, choices=res.choices,
+            lg.shots.append(Shot(seats=lg.shooters(state), before=lg.table.state_json(state),
+                                 intended=None, executed=res.executed, choices=res.choices,
                                  outcome=res.outcome, after=lg.table.state_json(res.state),
                                  anim=None))
             state = res.state

@@ -57,12 +57,8 @@ def scratch(tmp_path_factory):
     return path
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    from cuegym.play.server import create_app
-
-    save = tmp_path_factory.mktemp("games")
-    app = create_app(save_dir=save, record_dirs=[save])
+def start_server(app):
+    """``app`` served on a free port of 127.0.0.1 in a thread: (server, thread, base URL)."""
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     th = threading.Thread(target=srv.run, daemon=True)
     th.start()
@@ -70,8 +66,17 @@ def server(tmp_path_factory):
     while not srv.started:
         assert time.time() - t0 < 30, "the server did not start"
         time.sleep(0.05)
-    port = srv.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}", app
+    return srv, th, f"http://127.0.0.1:{srv.servers[0].sockets[0].getsockname()[1]}"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from cuegym.play.server import create_app
+
+    save = tmp_path_factory.mktemp("games")
+    app = create_app(save_dir=save, record_dirs=[save])
+    srv, th, base = start_server(app)
+    yield base, app
     srv.should_exit = True
     th.join(10)
 
@@ -657,15 +662,7 @@ def test_a_server_that_cannot_be_reached_is_said(browser, tmp_path, scratch):
     (the browser's own message is only "Failed to fetch")."""
     from cuegym.play.server import create_app
 
-    srv = uvicorn.Server(uvicorn.Config(create_app(save_dir=tmp_path, record_dirs=[tmp_path]),
-                                        host="127.0.0.1", port=0, log_level="warning"))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    t0 = time.time()
-    while not srv.started:
-        assert time.time() - t0 < 30, "the server did not start"
-        time.sleep(0.05)
-    base = f"http://127.0.0.1:{srv.servers[0].sockets[0].getsockname()[1]}"
+    srv, th, base = start_server(create_app(save_dir=tmp_path, record_dirs=[tmp_path]))
     d = browser
     try:
         gid = post(base, "/api/games", {"game": "keglebillard", "noise": "none", "seats": [
