@@ -22,6 +22,8 @@ from cuegym.physics import simulate
 from cuegym.physics.plot import plot_shot
 from cuegym.rules.keglebillard_game import GameState
 
+ROOT = Path(__file__).resolve().parents[1]
+
 SHOTS = [
     # (title, red/white/spotted positions, strike V0, phi, theta, a, b)
     ("1. red - white - king alone", [[-0.35, -0.35], [-0.2, -0.2], [0.525, 0.3]],
@@ -50,7 +52,9 @@ def describe(out) -> str:
 @cli_main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="docs/img")
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "img",
+                    help="folder for walkthrough_<n>.png (default: the repository's docs/img, "
+                         "wherever the command runs)")
     args = ap.parse_args(argv)
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)

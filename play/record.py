@@ -109,8 +109,9 @@ def _check_record(rec: Any) -> None:
             if s.get("agent") is not None and not isinstance(s.get("agent"), str):
                 raise PlayError(f"bad record: seats[{k}].agent must be a string or null, got "
                                 f"{s.get('agent')!r}")
-    if not isinstance(rec.get("noise", "none"), str):
-        raise PlayError(f"bad record: noise must be a string, got {rec.get('noise')!r}")
+    if rec.get("noise", "none") not in session.NOISES:
+        raise PlayError(f"bad record: noise must be one of {list(session.NOISES)}, got "
+                        f"{rec.get('noise')!r}")
     seed = rec.get("seed")
     if seed is not None and not is_seed(seed):
         raise PlayError(f"bad record: seed must be null or an integer >= 0 (below 2**128), got "
@@ -154,6 +155,9 @@ def _replay_shot(g: LiveGame, state: Any, k: int, s: Any) -> Any:
         for key in ("executed", "outcome", "after"):
             if key not in s:
                 raise PlayError(f"shot {k} of the record lacks {key!r}")
+        if s.get("intended") is not None and not isinstance(s["intended"], Mapping):
+            raise PlayError(f"shot {k}: intended must be a move object or null, got "
+                            f"{s['intended']!r}")
         try:
             res = g.table.replay(state, s["executed"], s.get("choices"))
         except PlayError as e:

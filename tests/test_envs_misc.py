@@ -274,6 +274,8 @@ def test_G5_no_progress_draw_truncates_the_episode():
     _, r, term, trunc, info = env.step(a)
     assert env.core.states.winner[0] == 2  # the game was drawn by G-5
     assert trunc and not term and info["reward_terms"]["result"] == 0.0
+    # ... and says the game is over, which a step limit's truncation does not
+    assert info["game_over"] and info["winner"] == 0
 
     aec = raw_env()
     aec.reset(seed=1)

@@ -56,7 +56,8 @@ def test_a_record_that_does_not_chain_is_refused(tmp_path):
 @pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
 def test_a_record_whose_final_state_seats_or_seed_are_false_is_refused(game):
     """A record's final state (which the records list reads to say finished or not), the seats
-    of its shots and its seed were taken unchecked and marked verified."""
+    of its shots, its seed, its noise and its shots' intended moves were taken unchecked and
+    marked verified."""
     g = _agents_game(game, ["geometric", "random"], 1, 4)
     good = record.record_of(g)
     assert record.load_record(copy.deepcopy(good)).meta["verified"]
@@ -73,6 +74,16 @@ def test_a_record_whose_final_state_seats_or_seed_are_false_is_refused(game):
         rec = copy.deepcopy(good)
         rec["seed"] = seed
         with pytest.raises(session.PlayError, match="seed must be null or an integer >= 0"):
+            record.load_record(rec)
+    for noise in ("loud", 3, None):  # the page shows the record's noise as the game's
+        rec = copy.deepcopy(good)
+        rec["noise"] = noise
+        with pytest.raises(session.PlayError, match="noise must be one of"):
+            record.load_record(rec)
+    for intended in ("<b>x</b>", [1, 2], 7):  # echoed back with the shot
+        rec = copy.deepcopy(good)
+        rec["shots"][0]["intended"] = intended
+        with pytest.raises(session.PlayError, match="shot 0: intended must be a move object"):
             record.load_record(rec)
 
 
