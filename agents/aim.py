@@ -43,7 +43,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from cuegym.agents.base import Agent, Strikes, load_noise, load_torch_file
+from cuegym.agents.base import Agent, Strikes, global_rngs_kept, load_noise, load_torch_file
 from cuegym.agents.expert import mean_values, torch_save_atomic
 from cuegym.cli_errors import existing_file
 from cuegym.games.kegle_obs import OBS_DIM, OBS_INDEX
@@ -558,12 +558,13 @@ def load_aim(path: str | Path, kind: str = "aim") -> tuple[AimNet, dict[str, Any
         raise ValueError(f"{path} is not {'an' if kind == 'aim' else 'a'} {kind} network "
                          "(saved by cuegym.agents.aim)")
     n = len(blob["state"]["offsets"])
-    if blob.get("layout", "mlp") == "contact":
-        from cuegym.agents.aim_contact import ContactAimNet
+    with global_rngs_kept():  # the initial weights, replaced at once, draw from torch's
+        if blob.get("layout", "mlp") == "contact":
+            from cuegym.agents.aim_contact import ContactAimNet
 
-        net = ContactAimNet(blob["n_in"], np.zeros(n), blob["hidden"], blob["head"])
-    else:
-        net = AimNet(blob["n_in"], np.zeros(n), blob["hidden"])
+            net = ContactAimNet(blob["n_in"], np.zeros(n), blob["hidden"], blob["head"])
+        else:
+            net = AimNet(blob["n_in"], np.zeros(n), blob["hidden"])
     net.load_state_dict(blob["state"])
     return net.eval(), json.loads(blob.get("meta") or "{}")
 

@@ -17,8 +17,10 @@ spin (cue-tip offsets / R).
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -28,6 +30,29 @@ from cuegym.games.noise import ShotNoise, load_noise  # noqa: F401 (re-exported)
 from cuegym.games.strikes import SPIN_MAX, THETA_MAX, V0_MAX, Strikes  # noqa: F401 (re-exported)
 
 GAMES = ("keglebillard", "golfbillard")
+
+
+@contextmanager
+def global_rngs_kept(seed: int | None = None) -> Iterator[None]:
+    """Run the block with the process's global generators (``random``, ``numpy.random``,
+    torch's CPU generator) saved before and restored after, seeded from ``seed`` inside when
+    given. SB3 reseeds all three when it loads a model (with the seed it was saved with) and
+    samples a stochastic policy from them, and building a network draws its initial weights
+    from torch's: loading an agent must not move its caller's streams, and an agent's own
+    draws must come from the generator it is given."""
+    import torch
+
+    saved = random.getstate(), np.random.get_state(), torch.get_rng_state()
+    try:
+        if seed is not None:
+            random.seed(seed)
+            np.random.seed(seed % 2**32)
+            torch.manual_seed(seed)
+        yield
+    finally:
+        random.setstate(saved[0])
+        np.random.set_state(saved[1])
+        torch.set_rng_state(saved[2])
 
 
 def load_torch_file(path: Any, what: str) -> Any:

@@ -54,7 +54,14 @@ import numpy as np
 import torch
 from torch import nn
 
-from cuegym.agents.base import Agent, Strikes, check_game, load_noise, load_torch_file
+from cuegym.agents.base import (
+    Agent,
+    Strikes,
+    check_game,
+    global_rngs_kept,
+    load_noise,
+    load_torch_file,
+)
 from cuegym.agents.choice import ChoiceSpec, menu_strikes
 from cuegym.agents.residual import (
     FEATURES,
@@ -392,7 +399,8 @@ def load_net(path: str | Path) -> tuple[ExpertNet, dict[str, Any]]:
     data = load_torch_file(path, "expert model")
     if not isinstance(data, dict) or "state_dict" not in data or "spec" not in data:
         raise ValueError(f"{path} is not an expert model (saved by cuegym.agents.expert)")
-    net = ExpertNet(ExpertSpec(**data["spec"]))
+    with global_rngs_kept():  # the initial weights, replaced at once, draw from torch's
+        net = ExpertNet(ExpertSpec(**data["spec"]))
     net.load_state_dict(data["state_dict"])
     return net, json.loads(data.get("meta") or "{}")
 

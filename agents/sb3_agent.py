@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.base import Agent, Strikes, check_game, unreadable_reason
+from cuegym.agents.base import Agent, Strikes, check_game, global_rngs_kept, unreadable_reason
 from cuegym.cli_errors import existing_file
 from cuegym.configs import load_yaml
 
@@ -194,7 +194,8 @@ def atomic_algo(cls: type) -> type:
 
 
 def load_model(path: str | Path, algo: str) -> Any:
-    """Load an SB3 model (SAC, PPO, TD3 or DQN) on the CPU."""
+    """Load an SB3 model (SAC, PPO, TD3 or DQN) on the CPU, leaving the global generators as
+    they were (:func:`global_rngs_kept`)."""
     from stable_baselines3 import DQN, PPO, SAC, TD3
 
     classes = {"sac": SAC, "ppo": PPO, "td3": TD3, "dqn": DQN}
@@ -202,7 +203,8 @@ def load_model(path: str | Path, algo: str) -> Any:
         raise ValueError(f"unknown algo {algo!r} for {path}; known: {sorted(classes)}")
     cls = classes[algo]
     try:
-        return cls.load(str(path), device="cpu")
+        with global_rngs_kept():
+            return cls.load(str(path), device="cpu")
     except (pickle.UnpicklingError, RuntimeError, EOFError, KeyError, ValueError,
             zipfile.BadZipFile) as e:  # a member cut short or not what SB3 wrote
         raise ValueError(f"{path} is not a readable {algo.upper()} model zip "
@@ -278,8 +280,8 @@ class SB3Agent(Agent):
         states = self.arena.g.batch(states)  # packed once; every step below reads the arrays
         obs = self._observe(states)
         if self.residual is not None:
-            return self._act_residual(states, obs)
-        act, _ = self.model.predict(obs, deterministic=self.deterministic)
+            return self._act_residual(states, obs, rng)
+        act = self._predict(obs, rng)
         act = np.clip(np.asarray(act, np.float64).reshape(len(states), -1), -1.0, 1.0)
         if kegle:
             from cuegym.envs.kegle import KegleActionMap
@@ -293,6 +295,17 @@ class SB3Agent(Agent):
         side = states.to_move
         return Strikes(amap.strikes(act, side), amap.select(act, side, states.xy),
                        np.full((len(states), 2), np.nan))
+
+    def _predict(self, obs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The policy's actions for ``obs``: its mean (deterministic), or sampled with draws
+        seeded from ``rng`` alone (one ``integers`` draw), so a seeded tournament repeats and
+        the caller's global generators are untouched."""
+        if self.deterministic:
+            return self.model.predict(obs, deterministic=True)[0]
+        seed = int(rng.integers(2**63))
+        with global_rngs_kept(seed):
+            self.model.action_space.seed(seed)  # DQN's exploration samples the space
+            return self.model.predict(obs, deterministic=False)[0]
 
     def _candidates(self, states: Any, obs: np.ndarray
                     ) -> tuple[Any, Strikes, np.ndarray, np.ndarray]:
@@ -316,11 +329,12 @@ class SB3Agent(Agent):
             out = golf_from_frame(out, np.repeat(states.to_move, repeat))
         return out
 
-    def _act_residual(self, states: Any, obs: np.ndarray) -> Strikes:
+    def _act_residual(self, states: Any, obs: np.ndarray, rng: np.random.Generator
+                      ) -> Strikes:
         from cuegym.agents.residual import residual_strikes
 
         seen, cands, feats, full = self._candidates(states, obs)
-        act, _ = self.model.predict(full, deterministic=self.deterministic)
+        act = self._predict(full, rng)
         if self.choice is not None:
             from cuegym.agents.choice import choice_strikes
 

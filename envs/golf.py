@@ -96,6 +96,16 @@ class GolfActionMap:
         return np.argmin(d2, axis=1)
 
 
+def policy_seeds(rules: GolfRules, rngs: Sequence[np.random.Generator]) -> np.ndarray | int:
+    """The rules states' base seeds for the ``random`` penalty-spot and pick policies (G-30,
+    G-25), one draw from each table's generator, so their draws differ between tables and
+    follow ``reset(seed)``; 0 and no draw when neither policy is random (the default rules),
+    which leaves the generators' streams as they are."""
+    if rules.spot_policy != "random" and rules.pick_policy != "random":
+        return 0
+    return np.array([int(g.integers(2**63)) for g in rngs], np.int64)
+
+
 def _strikes(cue: np.ndarray, balls: np.ndarray) -> Strikes:
     return Strikes(cue, balls, np.full((len(balls), 2), np.nan))
 
@@ -166,6 +176,7 @@ class GolfShotCore(Core):
         k = np.array([min(int(self.rngs[t].random() * N), N - 1) for t in idx], np.int64)
         self.index[idx] = k
         self.states.put(idx, self.bank.batch(k))
+        self.states.seed[idx] = policy_seeds(self.game.rules, [self.rngs[t] for t in idx])
         self.pov[idx] = self.states.to_move[idx]
         self.done[idx] = False
         return {"position_index": self.index[idx].copy()}
@@ -403,7 +414,8 @@ class GolfGameCore(Core):
             else:
                 self.side[t] = int(self.seat_choice)
             self.last[t] = None
-        self.states.put(idx, self.game.new(len(idx)))
+        self.states.put(idx, self.game.new(
+            len(idx), seed=policy_seeds(self.game.rules, [self.rngs[t] for t in idx])))
         self.steps[idx] = 0
         self._play_opponents(idx, None)
         return {"side": self.side[idx].copy()}

@@ -38,7 +38,7 @@ from cuegym.games.strikes import Strikes
 
 from .actions import check_actions
 from .aec import CuegymAEC
-from .golf import GolfActionMap, action_space, golf_rules, observation_space
+from .golf import GolfActionMap, action_space, golf_rules, observation_space, policy_seeds
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -107,7 +107,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self._start_episode(seed, options)
-        self.states = self.game.new(1)
+        self.states = self.game.new(1, seed=policy_seeds(self.game.rules, [self.np_random]))
         self._pending = None  # side 0's opening strike while side 1 chooses
         self.agent_selection = self._to_act()
 

@@ -43,7 +43,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import yaml
 
 from cuegym.cli_errors import check_writable_dir, cli_main, packaged_path, resolve_path
@@ -225,15 +224,18 @@ def _init_model_file(name: str) -> Path | None:
 
 
 class PoolOpponent:
-    """An opponent for the full-game env that plays a pool member drawn at random per call."""
+    """An opponent for the full-game env that plays a pool member drawn at random per call,
+    from the generator the env passes (the table's, with the default ``per_table`` batching),
+    so a table's games repeat under ``reset(seed)`` whatever the other tables do."""
 
-    def __init__(self, members: list, seed: int = 0) -> None:
+    def __init__(self, members: list) -> None:
+        if not members:
+            raise ValueError("a pool opponent needs at least one member")
         self.members = list(members)
-        self.rng = np.random.default_rng(seed)
         self.name = "pool"
 
     def act(self, states, rng):
-        k = int(self.rng.integers(len(self.members)))
+        k = int(rng.integers(len(self.members)))
         return self.members[k].act(states, rng)
 
 
@@ -343,7 +345,7 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs"), overwrite: bool = Fa
     arena = make_arena(cfg.game)
     baselines = [make_agent(a, cfg.game, arena=arena) for a in cfg.initial_pool]
     snapshots: list = []
-    opponent = PoolOpponent(baselines, cfg.seed)
+    opponent = PoolOpponent(baselines)
     env_kwargs = {k: v for k, v in tcfg.env_kwargs.items() if k != "noise"}  # (checked: same)
     venv = make_sb3_vec_env(env_id, n_envs=cfg.n_envs, seed=cfg.seed, noise=cfg.noise,
                             opponent=opponent, **env_kwargs)
