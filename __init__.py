@@ -19,9 +19,10 @@ cuegym, ``gymnasium.make("cuegym:cuegym/KeglebillardShot-v0")`` imports it first
 __version__ = "0.1.0"
 
 
-def _drop_stale_numba_caches() -> None:
-    from cuegym.numba_cache import drop_stale_caches
+def _prepare_numba_caches() -> None:
+    from cuegym.numba_cache import drop_stale_caches, ensure_cache_location
 
+    ensure_cache_location()  # a read-only install with no writable home: a temp folder
     try:
         drop_stale_caches()
     except OSError:  # an unreadable tree: numba's own cache checks still apply
@@ -39,5 +40,5 @@ def _register_envs() -> None:
     register_envs()
 
 
-_drop_stale_numba_caches()
+_prepare_numba_caches()
 _register_envs()

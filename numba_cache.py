@@ -1,15 +1,24 @@
-"""Drop numba's cached kernels when an edited kernel source has made them stale.
+"""Where numba caches the package's kernels, and dropping them when an edit made them stale.
+
+numba caches a ``cache=True`` kernel in the ``__pycache__`` beside its source, else in the
+user-wide cache (``~/.cache/numba``), or in ``NUMBA_CACHE_DIR`` when that is set; with none of
+them writable it refuses to compile at all. :func:`ensure_cache_location` runs at ``import
+cuegym``: on an install nobody may write to (a system or container image) with no writable
+home either, it points numba at a folder in the temp directory.
 
 numba checks a cached kernel only against its own source file, so after an edit to a jitted
 helper in another file its callers would keep the old machine code (and, say, the old rule).
-:func:`drop_stale_caches` runs at ``import cuegym``: if a kernel source of the package (a file
-that uses ``njit``) is newer than the oldest cached kernel, every cached kernel of the package
-is deleted and compiles again on first use. A fresh clone has no cache; nothing happens.
+:func:`drop_stale_caches` runs at ``import cuegym`` too: if a kernel source of the package (a
+file that uses ``njit``) is newer than the oldest cached kernel, every cached kernel of the
+package is deleted and compiles again on first use. A fresh clone has no cache; nothing happens.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,18 +41,63 @@ def _sources(root: Path) -> list[Path]:
     return out
 
 
+def _user_wide_dir() -> Path:
+    """numba's user-wide cache folder (its ``AppDirs("numba").user_cache_dir`` on Linux and
+    macOS-like systems: ``$XDG_CACHE_HOME/numba`` or ``~/.cache/numba``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if sys.platform == "darwin":
+        base = os.path.join(os.path.expanduser("~"), "Library", "Caches")
+    return Path(base) / "numba"
+
+
+def _subpath(folder: Path) -> str:
+    """The folder numba keeps a source folder's caches in, under a cache root: the folder's
+    name and the SHA-1 of its absolute path (numba's ``get_suitable_cache_subpath``)."""
+    path = os.path.abspath(folder)
+    return f"{os.path.split(path)[-1]}_{hashlib.sha1(path.encode()).hexdigest()}"
+
+
 def _cache_dirs(sources: list[Path]) -> set[Path]:
-    """Where numba keeps the caches of ``sources``: ``__pycache__`` beside them, or the mirror
-    of their folders under ``NUMBA_CACHE_DIR``."""
-    user = os.environ.get("NUMBA_CACHE_DIR")
+    """Where numba may keep the caches of ``sources``: ``__pycache__`` beside them, their
+    folders under ``NUMBA_CACHE_DIR`` when it is set, else under the user-wide cache."""
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    root_dir = Path(root) if root else _user_wide_dir()
     dirs = set()
     for p in sources:
-        if user:
-            rel = os.path.splitdrive(os.path.abspath(p.parent))[1].lstrip(os.sep)
-            dirs.add(Path(user) / rel)
-        else:
-            dirs.add(p.parent / "__pycache__")
+        dirs.add(p.parent / "__pycache__")
+        dirs.add(root_dir / _subpath(p.parent))
     return dirs
+
+
+def _writable(folder: Path) -> bool:
+    """Whether numba could cache in ``folder`` (its own test: create it, write a temp file)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+        return True
+    except OSError:
+        return False
+
+
+def ensure_cache_location(root: str | Path | None = None) -> Path | None:
+    """Make sure numba has somewhere to cache the package's kernels; the folder chosen, or
+    None when numba's own places do (``NUMBA_CACHE_DIR`` set, the package's ``__pycache__``
+    or the user-wide cache writable). Otherwise ``NUMBA_CACHE_DIR`` is set, for this process
+    and the workers it starts, to ``<temp>/cuegym-numba-<user>``; if that is not writable
+    either, numba compiles and numba's own error says why."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return None
+    root = Path(root) if root is not None else Path(__file__).resolve().parent
+    if _writable(root / "physics" / "__pycache__") or _writable(_user_wide_dir()):
+        return None
+    user = os.getuid() if hasattr(os, "getuid") else os.getpid()
+    folder = Path(tempfile.gettempdir()) / f"cuegym-numba-{user}"
+    if not _writable(folder):
+        return None
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    if "numba" in sys.modules:  # read at numba's import; already imported, set it there too
+        sys.modules["numba"].config.CACHE_DIR = str(folder)
+    return folder
 
 
 def drop_stale_caches(root: str | Path | None = None) -> int:

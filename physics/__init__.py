@@ -30,7 +30,7 @@ def _drop_stale_numba_cache() -> None:
         for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
             f.unlink(missing_ok=True)
         stamp.write_text(digest.hexdigest())
-    except OSError:  # read-only install: numba falls back to compiling in memory
+    except OSError:  # read-only install: numba caches elsewhere (cuegym.numba_cache)
         pass
 
 

@@ -61,12 +61,72 @@ def test_a_source_dated_in_the_future_does_not_drop_it(tmp_path):
 
 
 def test_numba_cache_dir_is_honoured(tmp_path, monkeypatch):
+    """numba keeps a folder's caches under NUMBA_CACHE_DIR as <name>_<sha1 of its path> (the
+    cleanup had looked for a mirror of the path, which numba never makes)."""
+    from numba.core.caching import UserProvidedCacheLocator
+
     user = tmp_path / "nbcache"
     root = tmp_path / "pkg"
     root.mkdir()
-    mirror = user / os.path.abspath(root / "rules").lstrip(os.sep)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(user))
-    _, _, files = _tree(root, cache_dir=mirror)
+    sub = UserProvidedCacheLocator.get_suitable_cache_subpath(str(root / "rules" / "kern.py"))
+    _, _, files = _tree(root, cache_dir=user / sub)
     for f in files:
         _age(f, 100)
     assert drop_stale_caches(root) == 3
+
+
+def test_a_read_only_install_without_a_writable_home_caches_in_a_temp_folder(tmp_path,
+                                                                             monkeypatch):
+    """numba refused to compile ('no locator available') when neither the package's
+    __pycache__ nor the user-wide cache could be written."""
+    import numba
+
+    from cuegym import numba_cache
+
+    pkg = tmp_path / "pkg"
+    (pkg / "physics").mkdir(parents=True)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "")  # both restored after the test
+    monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)
+    with monkeypatch.context() as m:
+        m.setattr(numba_cache, "_writable",
+                  lambda d: not (str(d).startswith(str(pkg)) or d.name == "numba"))
+        m.setattr(numba_cache.tempfile, "gettempdir", lambda: str(tmp_path / "tmp"))
+        folder = numba_cache.ensure_cache_location(pkg)
+        assert folder is not None and folder.parent == tmp_path / "tmp"
+        assert os.environ["NUMBA_CACHE_DIR"] == numba.config.CACHE_DIR == str(folder)
+        assert numba_cache.ensure_cache_location(pkg) is None  # set: numba uses it now
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "")
+    # a writable package: numba's own place, nothing set
+    assert numba_cache.ensure_cache_location(pkg) is None and not os.environ["NUMBA_CACHE_DIR"]
+
+
+def test_an_unwritable_kernel_folder_and_home_still_compile(tmp_path):
+    """The same for real, in a fresh process: a kernel in a read-only folder, HOME read-only."""
+    import subprocess
+    import sys
+
+    if os.geteuid() == 0:
+        pytest.skip("root writes to read-only folders")
+    ro, home = tmp_path / "ro", tmp_path / "home"
+    ro.mkdir()
+    home.mkdir()
+    (ro / "kern.py").write_text("import numba as nb\n\n@nb.njit(cache=True)\n"
+                                "def f(x):\n    return x + 1\n")
+    (ro / "physics").mkdir()
+    ro.chmod(0o555)
+    (ro / "physics").chmod(0o555)
+    home.chmod(0o555)
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); "
+            "from cuegym.numba_cache import ensure_cache_location as e; "
+            "print(e(sys.argv[1])); import kern; print(kern.f(1))")
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
+    env.update(HOME=str(home), TMPDIR=str(tmp_path))
+    try:
+        out = subprocess.run([sys.executable, "-c", code, str(ro)], env=env,
+                             capture_output=True, text=True, timeout=300)
+    finally:
+        for d in (ro / "physics", ro, home):
+            d.chmod(0o755)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [str(tmp_path / f"cuegym-numba-{os.getuid()}"), "2"]
