@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -49,8 +48,6 @@ from cuegym.agents.base import Strikes, load_noise
 from cuegym.agents.expert import collect_positions, mean_values
 from cuegym.agents.geometric_kegle import kegle_candidates_batch
 from cuegym.cli_errors import check_counts, cli_main, seed_arg
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the siblings (expert_iteration)
 
 #: Cut-angle bins [deg] of the printed table.
 CUT_BINS = ((0, 15), (15, 30), (30, 50), (50, 80))
@@ -155,7 +152,9 @@ def kept_sweep(path: str | None, key: dict, compute: Any) -> dict[str, np.ndarra
                 raise ValueError(f"{path} holds a sweep of {made}, not of {key}: remove it or "
                                  f"pass another --sweeps folder")
             return {k: f[k] for k in f.files if k != "key"}
-    from expert_iteration import _atomic_npz  # the sibling's writer: no half-written file
+    from cuegym.experiments.expert_iteration import (
+        _atomic_npz,  # the sibling's writer: no half-written file
+    )
 
     out = compute()
     _atomic_npz(Path(path), key=np.array(json.dumps(key)), **out)

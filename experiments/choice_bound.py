@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,9 +32,7 @@ from cuegym.agents.arena import make_arena
 from cuegym.agents.base import Strikes, load_noise
 from cuegym.agents.leave import LeaveAwareAgent, reply_search, shot_and_leave
 from cuegym.cli_errors import check_counts, cli_main, seed_arg
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from aim_bound import match_tally, tally_text  # noqa: E402 (the sibling script's)
+from cuegym.experiments.aim_bound import match_tally, tally_text
 
 #: which of the leave network's outputs are replaced by simulation
 SIMULATE = ("leave", "own", "both")

@@ -36,11 +36,8 @@ import yaml
 from cuegym.agents.pool import label_pool
 from cuegym.cli_errors import check_int, cli_main
 from cuegym.configs import load_yaml
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import require_run, write_atomic  # noqa: E402 (the sibling scripts' helpers)
-from train_config import (  # noqa: E402
+from cuegym.experiments.train import require_run, write_atomic
+from cuegym.experiments.train_config import (
     check_agent_specs,
     check_run_name,
     layered_config,

@@ -26,9 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from cuegym.cli_errors import check_counts, cli_main, seed_arg
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from expert_iteration import load_labels, pool_labels  # noqa: E402 (the sibling script's)
+from cuegym.experiments.expert_iteration import load_labels, pool_labels
 
 
 def kader_duel(obs: np.ndarray) -> np.ndarray:

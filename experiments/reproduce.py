@@ -36,11 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from cuegym.cli_errors import UsageError, cli_main, seed_arg
+from cuegym.experiments.train_config import check_run_name, deep_merge, parse_set
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-from train_config import check_run_name, deep_merge, parse_set  # noqa: E402 (sibling's)
-
 CONFIGS = HERE.parent / "configs"
 NO_CHECK = {"geometric": 0, "planner": 0}  # a stage's own check games: skipped in the chain
 
@@ -82,7 +80,7 @@ def _started(run: Path) -> bool:
 def _aim_config(config: str, run: Path, base: str, progress: bool, fit_threads: int,
                 sets: dict[str, Any]) -> dict[str, Any]:
     """The config of a ``train_aim.py`` stage (the leave or the aim correction) on ``base``."""
-    import train_aim
+    from cuegym.experiments import train_aim
 
     over = {"name": run.name, "base": base, "eval": NO_CHECK, "progress_bar": progress,
             "fit": {"threads": fit_threads}}
@@ -98,10 +96,10 @@ def keglebillard_configs(name: str, runs: Path, resume: bool, progress: bool,
     loaded and checked (the DQN's env and model built once, thrown away; each run directory
     checked against ``resume``) before the first stage runs: a mistake in the last stage's
     settings is refused at once, not after the stages before it."""
-    import train
-    from expert_iteration import check_run
-    from train_aim import resume_refusal
-    from train_config import load_config
+    from cuegym.experiments import train
+    from cuegym.experiments.expert_iteration import check_run
+    from cuegym.experiments.train_aim import resume_refusal
+    from cuegym.experiments.train_config import load_config
 
     run = _stage_runs(name, runs, GAME_STAGES["keglebillard"])
     dqn_model, leave_model = run["dqn"] / "best_model.zip", run["leave"] / "model.pt"
@@ -133,8 +131,7 @@ def keglebillard(name: str, runs: Path, resume: bool, times: dict[str, float],
                  cfgs: dict[str, Any]) -> dict[str, Path]:
     """The three stages (module doc) of :func:`keglebillard_configs`; returns the finished
     files by their shipped names."""
-    import train
-    import train_aim
+    from cuegym.experiments import train, train_aim
 
     run = _stage_runs(name, runs, GAME_STAGES["keglebillard"])
     t0 = time.time()
@@ -156,7 +153,7 @@ def keglebillard(name: str, runs: Path, resume: bool, times: dict[str, float],
 def golfbillard_configs(name: str, runs: Path, resume: bool, progress: bool,
                         fit_threads: int, sets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The one stage's config (expert iteration), loaded and checked with its run directory."""
-    import expert_iteration as ei
+    from cuegym.experiments import expert_iteration as ei
 
     run = _stage_runs(name, runs, GAME_STAGES["golfbillard"])["expert"]
     with _stage("expert"):
@@ -171,7 +168,7 @@ def golfbillard_configs(name: str, runs: Path, resume: bool, progress: bool,
 def golfbillard(name: str, runs: Path, resume: bool, times: dict[str, float],
                 cfgs: dict[str, Any]) -> dict[str, Path]:
     """The one stage, expert iteration; returns its network by its shipped name."""
-    import expert_iteration as ei
+    from cuegym.experiments import expert_iteration as ei
 
     run = _stage_runs(name, runs, GAME_STAGES["golfbillard"])["expert"]
     t0 = time.time()
@@ -194,10 +191,9 @@ def check(game: str, spec: str, games: dict[str, int], seed: int) -> dict[str, A
     """The finished agent against ``games``' opponents, as the stages check theirs
     (``expert_iteration._eval_games``: tournament noise, seats alternating; win rates with
     Wilson 95 % intervals, points a shot, fouls)."""
-    from expert_iteration import _eval_games
-
     from cuegym.agents import make_agent
     from cuegym.agents.arena import make_arena
+    from cuegym.experiments.expert_iteration import _eval_games
 
     arena = make_arena(game)
     return _eval_games(arena, make_agent(spec, game, arena=arena), games, seed)

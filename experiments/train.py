@@ -65,7 +65,6 @@ from cuegym.experiments.train_config import (
     run_overrides,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
 T_START = time.time()  # the time limit counts from the start of the process (demos included)
 
 

@@ -31,17 +31,15 @@ import numpy as np
 
 from cuegym.agents.pool import label_pool, shares
 from cuegym.cli_errors import check_int, cli_main
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from expert_iteration import (  # noqa: E402 (sibling's)
+from cuegym.experiments.expert_iteration import (
     _atomic_npz,
     _eval_games,
     _log,
     check_eval,
     open_run,
 )
-from train import write_atomic  # noqa: E402
-from train_config import (  # noqa: E402
+from cuegym.experiments.train import write_atomic
+from cuegym.experiments.train_config import (
     check_agent_specs,
     check_run_name,
     layered_config,

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -359,8 +358,7 @@ def test_shipped_correction_adds_points(kegle):
 
 
 def test_train_aim_config_and_tiny_run(tmp_path, capsys):
-    sys.path.insert(0, str(ROOT / "experiments"))
-    from train_aim import load_config, main
+    from cuegym.experiments.train_aim import load_config, main
 
     cfg = load_config(ROOT / "configs" / "aim" / "keglebillard.yaml")
     assert cfg["base"] == "pretrained:aim=none,leave=shipped"  # the strikes the agent plays
@@ -403,8 +401,7 @@ def test_shipped_correction_is_the_shipped_recipe():
     """agents/pretrained/keglebillard_aim.pt is model.pt of configs/aim/keglebillard.yaml."""
     if pretrained_aim_path("keglebillard") is None:
         pytest.skip("no shipped aim correction")
-    sys.path.insert(0, str(ROOT / "experiments"))
-    from train_aim import load_config
+    from cuegym.experiments.train_aim import load_config
 
     _, meta = load_aim(pretrained_aim_path("keglebillard"))
     want = load_config(ROOT / "configs" / "aim" / "keglebillard.yaml")

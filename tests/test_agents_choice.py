@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "experiments"))
 
 pytest.importorskip("stable_baselines3")
 
@@ -107,10 +105,9 @@ def test_in_action_range_clips_like_the_env():
 
 def test_shot_model_sees_no_game_scores(tmp_path):
     """A model trained on the one-shot env met only 0 : 0; the agent shows it that."""
-    from train import load_config, train
-
     from cuegym.agents import make_agent, make_arena
     from cuegym.envs.kegle import OBS_INDEX
+    from cuegym.experiments.train import load_config, train
 
     cfg = load_config(ROOT / "configs" / "train" / "keglebillard_dqn.yaml",
                       {"name": "t_dqn_obs", "n_envs": 4, "total_timesteps": 16, "eval_freq": 16,
@@ -128,10 +125,9 @@ def test_shot_model_sees_no_game_scores(tmp_path):
 
 
 def test_train_dqn_choice_from_demonstrations_plays_and_exports(tmp_path, capsys):
-    from train import load_config, train
-
     from cuegym.agents import make_agent, make_arena, play_games
     from cuegym.agents.sb3_agent import export_model
+    from cuegym.experiments.train import load_config, train
 
     cfg = load_config(ROOT / "configs" / "train" / "keglebillard_dqn.yaml",
                       {"name": "t_dqn", "n_envs": 4, "total_timesteps": 32, "eval_freq": 16,
@@ -160,13 +156,13 @@ def test_train_dqn_choice_from_demonstrations_plays_and_exports(tmp_path, capsys
 
 
 def test_choice_and_dqn_come_together(tmp_path):
-    from train import load_config
+    from cuegym.experiments.train import load_config
 
     with pytest.raises(ValueError, match="needs algo dqn"):
         load_config(None, {"algo": "dqn"})
     with pytest.raises(ValueError, match="needs algo dqn"):
         load_config(None, {"algo": "sac", "action": "choice"})
-    from train import train
+    from cuegym.experiments.train import train
 
     base = {"name": "t_bad", "progress_bar": False, "n_envs": 2, "train_positions": {}}
     with pytest.raises(ValueError, match="unknown demos key"):

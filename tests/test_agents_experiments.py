@@ -12,13 +12,12 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "experiments"))
 
 pytest.importorskip("stable_baselines3")
 
 
 def _tiny(name: str, **over):
-    from train import load_config
+    from cuegym.experiments.train import load_config
 
     base = {"name": name, "n_envs": 4, "total_timesteps": 48, "eval_freq": 32,
             "eval_episodes": 8, "checkpoint_freq": 32, "progress_bar": False, "demos": None,
@@ -30,9 +29,8 @@ def _tiny(name: str, **over):
 
 
 def test_train_sac_residual_writes_the_run_and_resumes(tmp_path):
-    from train import latest_checkpoint, read_progress, train
-
     from cuegym.agents.sb3_agent import read_zip_meta
+    from cuegym.experiments.train import latest_checkpoint, read_progress, train
 
     cfg = _tiny("t_sac")
     run = train(cfg, runs_dir=tmp_path)
@@ -59,7 +57,7 @@ def test_train_sac_residual_writes_the_run_and_resumes(tmp_path):
 
 
 def test_train_sac_from_planner_demonstrations(tmp_path):
-    from train import train
+    from cuegym.experiments.train import train
 
     cfg = _tiny("t_demos", demos={"states": 8, "per_state": 4, "noise_samples": 2,
                                   "bc_steps": 5, "critic_steps": 5})
@@ -72,10 +70,9 @@ def test_train_sac_from_planner_demonstrations(tmp_path):
 
 
 def test_export_model_is_lean_and_plays_the_same(tmp_path):
-    from train import train
-
     from cuegym.agents import make_agent, make_arena, play_games
     from cuegym.agents.sb3_agent import export_model
+    from cuegym.experiments.train import train
 
     run = train(_tiny("t_exp"), runs_dir=tmp_path)
     dst = export_model(run / "model.zip", tmp_path / "ship" / "keglebillard.zip", command="x")
@@ -90,7 +87,7 @@ def test_export_model_is_lean_and_plays_the_same(tmp_path):
 
 
 def test_train_ppo_absolute_and_config_errors(tmp_path):
-    from train import load_config, train
+    from cuegym.experiments.train import load_config, train
 
     cfg = load_config(ROOT / "configs" / "train" / "keglebillard_ppo.yaml",
                       {"name": "t_ppo", "action": "absolute", "n_envs": 4,
@@ -105,7 +102,7 @@ def test_train_ppo_absolute_and_config_errors(tmp_path):
 
 
 def test_every_shipped_train_config_loads():
-    from train import load_config
+    from cuegym.experiments.train import load_config
 
     files = sorted((ROOT / "configs" / "train").glob("*.yaml"))
     assert {f.stem for f in files} >= {"keglebillard_sac", "keglebillard_ppo",
@@ -116,9 +113,8 @@ def test_every_shipped_train_config_loads():
 
 @pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
 def test_trained_model_plays_games_as_an_agent(tmp_path, game):
-    from train import train
-
     from cuegym.agents import make_agent, make_arena, play_games
+    from cuegym.experiments.train import train
 
     over = {}
     if game == "golfbillard":
@@ -151,7 +147,7 @@ def test_residual_wrapper_zero_action_is_the_geometric_shot():
 
 
 def test_selfplay_smoke(tmp_path):
-    from selfplay import SelfPlayConfig, run
+    from cuegym.experiments.selfplay import SelfPlayConfig, run
 
     cfg = SelfPlayConfig(name="sp", game="keglebillard", generations=1, steps_per_generation=16,
                          n_envs=2, eval_games=2, promote_at=0.0)
@@ -164,9 +160,8 @@ def test_selfplay_smoke(tmp_path):
 
 
 def test_selfplay_choice_dqn_from_the_shipped_agent(tmp_path):
-    from selfplay import SelfPlayConfig, run
-
     from cuegym.agents import pretrained_path
+    from cuegym.experiments.selfplay import SelfPlayConfig, run
 
     init = pretrained_path("keglebillard")
     if init is None or json.loads(init.with_suffix(".json").read_text())["action"] != "choice":
@@ -201,7 +196,7 @@ def test_evaluate_cli_json_contract(tmp_path):
 
 
 def test_evaluate_table_golf(tmp_path):
-    from evaluate import format_table, parse_agents, run_tournament
+    from cuegym.experiments.evaluate import format_table, parse_agents, run_tournament
 
     assert parse_agents("a,planner:n=1,k=2,b") == ["a", "planner:n=1,k=2", "b"]
     res = run_tournament("golfbillard", ["geometric", "random"], 2, 0, quiet=True)
@@ -210,7 +205,7 @@ def test_evaluate_table_golf(tmp_path):
 
 
 def test_aim_sweep_cut_sides_and_a_tiny_sweep():
-    from aim_sweep import cut_sides, sweep
+    from cuegym.experiments.aim_sweep import cut_sides, sweep
 
     R = 0.03
     red = np.zeros((4, 2))
@@ -229,7 +224,7 @@ def test_aim_sweep_cut_sides_and_a_tiny_sweep():
 
 
 def test_aim_sweep_in_workers_is_the_one_process_sweep_per_seed():
-    from aim_sweep import head, sweep, sweep_parallel
+    from cuegym.experiments.aim_sweep import head, sweep, sweep_parallel
 
     par = sweep_parallel(games=3, draws=2, offset=1.0, n=3, seed=5, workers=2)
     first, second = sweep(2, 2, 1.0, 3, 5), sweep(1, 2, 1.0, 3, 1005)  # 2 + 1 games
@@ -243,7 +238,7 @@ def test_aim_sweep_in_workers_is_the_one_process_sweep_per_seed():
 
 
 def test_aim_sweep_cli_fits_a_scaling_curve(tmp_path, capsys):
-    from aim_sweep import main
+    from cuegym.experiments.aim_sweep import main
 
     out, kept = tmp_path / "fits.json", tmp_path / "sweeps"
     argv = ["--games", "2", "--draws", "1", "--n", "3", "--offset", "1", "--fit", "--holdout",
@@ -273,7 +268,7 @@ def test_aim_sweep_cli_fits_a_scaling_curve(tmp_path, capsys):
 
 
 def test_aim_sweep_fit_judges_a_network_on_fresh_draws():
-    from aim_sweep import fit, sweep
+    from cuegym.experiments.aim_sweep import fit, sweep
 
     train = sweep(games=2, draws=2, offset=1.0, n=3, seed=5)
     held = sweep(games=1, draws=2, offset=1.0, n=3, seed=6, redraw=True)
@@ -294,13 +289,12 @@ def test_aim_sweep_positions_as_the_aim_networks_inputs():
     """as_aim_inputs decodes a sweep's positions and strikes into exactly the inputs the
     shipped aim network reads of the same positions and the aimer's strikes (float32 inputs:
     the positions to their last bits), its curves signed as those inputs sign offsets."""
-    from aim_sweep import as_aim_inputs, fit_contact, sweep
-
     from cuegym.agents import make_agent, make_arena
     from cuegym.agents.aim import SIDE, aim_inputs
     from cuegym.agents.base import Strikes
     from cuegym.agents.expert import collect_positions
     from cuegym.agents.geometric_kegle import kegle_candidates_batch
+    from cuegym.experiments.aim_sweep import as_aim_inputs, fit_contact, sweep
 
     r = sweep(games=2, draws=2, offset=1.0, n=3, seed=5, redraw=True)
     arena = make_arena("keglebillard")
@@ -324,10 +318,9 @@ def test_aim_sweep_positions_as_the_aim_networks_inputs():
 
 
 def test_aim_bound_searches_the_leaves_strikes(capsys):
-    from aim_bound import AimSearchAgent, main
-
     from cuegym.agents import make_agent, make_arena
     from cuegym.agents.expert import collect_positions
+    from cuegym.experiments.aim_bound import AimSearchAgent, main
 
     arena = make_arena("keglebillard")
     leave = make_agent("pretrained:aim=none,leave=shipped", "keglebillard", arena=arena)
@@ -360,12 +353,11 @@ def test_aim_bound_searches_the_leaves_strikes(capsys):
 
 
 def test_choice_bound_simulates_the_leaves_predictions(capsys):
-    from choice_bound import SimulatedChoiceAgent, main
-
     from cuegym.agents import make_agent, make_arena
     from cuegym.agents.base import load_noise
     from cuegym.agents.expert import collect_positions
     from cuegym.agents.leave import reply_search, shot_and_leave
+    from cuegym.experiments.choice_bound import SimulatedChoiceAgent, main
 
     arena = make_arena("keglebillard")
     leave = make_agent("pretrained:aim=none,leave=shipped,entries=3", "keglebillard",

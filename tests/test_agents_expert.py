@@ -4,14 +4,12 @@ agent it saves."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "experiments"))
 
 torch = pytest.importorskip("torch")
 
@@ -98,9 +96,8 @@ def test_teacher_weighs_the_menu_and_the_students_move(arena, positions):
 
 
 def test_one_generation_trains_saves_and_plays(tmp_path, arena, capsys):
-    from expert_iteration import load_config, main
-
     from cuegym.agents import make_agent, make_arena, play_games
+    from cuegym.experiments.expert_iteration import load_config, main
 
     argv = ["--config", str(ROOT / "configs" / "expert" / "keglebillard.yaml"),
             "--runs-dir", str(tmp_path), "--name", "t", "--no-progress", "--set",

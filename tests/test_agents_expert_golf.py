@@ -4,7 +4,6 @@ one-generation run of configs/expert/golfbillard.yaml that saves an agent."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +12,6 @@ import pytest
 from cuegym.rules.golf_codes import P_PLAY
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "experiments"))
 
 torch = pytest.importorskip("torch")
 
@@ -126,9 +124,8 @@ def test_golf_teacher_labels_split_over_a_pool(arena, positions):
 
 
 def test_golf_one_generation_trains_saves_and_plays(tmp_path, arena):
-    from expert_iteration import load_config, main
-
     from cuegym.agents import make_agent, play_games
+    from cuegym.experiments.expert_iteration import load_config, main
 
     argv = ["--config", str(ROOT / "configs" / "expert" / "golfbillard.yaml"),
             "--runs-dir", str(tmp_path), "--name", "g", "--no-progress", "--set",
@@ -158,7 +155,7 @@ def test_golf_one_generation_trains_saves_and_plays(tmp_path, arena):
     states.phase[:] = P_PLAY  # as after an alternate opening: act() plays a turn's stroke
     assert agent.value(states).shape == (2,)
     # experiments/expert_retrain.py: a fresh network on the run's labels, kader duels repeated
-    import expert_retrain
+    from cuegym.experiments import expert_retrain
 
     out = tmp_path / "re.pt"
     assert expert_retrain.main(["--runs", str(run), "--out", str(out), "--steps", "3",
@@ -192,9 +189,8 @@ def test_golf_two_workers_and_a_final_fit(tmp_path):
     both generations' labels, writes final.pt and final.json and makes it model.pt."""
     import json
 
-    from expert_iteration import main
-
     from cuegym.agents import make_agent
+    from cuegym.experiments.expert_iteration import main
 
     argv = ["--config", str(ROOT / "configs" / "expert" / "golfbillard.yaml"),
             "--runs-dir", str(tmp_path), "--name", "w", "--no-progress", "--set",
@@ -222,7 +218,7 @@ def test_shipped_golf_expert_loads_and_plays_deterministically(arena):
     agent = make_agent("expert", "golfbillard", arena=arena)
     assert agent.name == "expert" and agent.game == "golfbillard"
     # its recipe is the shipped config (the run had another name and no progress bar)
-    from expert_iteration import load_config
+    from cuegym.experiments.expert_iteration import load_config
 
     recipe = load_config(ROOT / "configs" / "expert" / "golfbillard.yaml")
     ignore = {"name": None, "progress_bar": None}

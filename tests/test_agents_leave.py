@@ -4,7 +4,6 @@ docs/agents.md, "The leave")."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -270,8 +269,7 @@ def test_make_agent_names_the_option_and_refuses_the_wrong_kind_of_network(kegle
         LeaveAwareAgent(dqn, tmp_path / "other.pt", arena=kegle)
 
 def test_train_aim_leave_tiny_run(tmp_path):
-    sys.path.insert(0, str(ROOT / "experiments"))
-    from train_aim import load_config, main
+    from cuegym.experiments.train_aim import load_config, main
 
     cfg = load_config(ROOT / "configs" / "aim" / "keglebillard_leave.yaml")
     assert cfg["target"] == "leave" and cfg["entries"] > 1
@@ -313,8 +311,7 @@ def test_shipped_leave_is_the_shipped_recipe():
 
     if pretrained_leave_path("keglebillard") is None:
         pytest.skip("no shipped leave network")
-    sys.path.insert(0, str(ROOT / "experiments"))
-    from train_aim import load_config
+    from cuegym.experiments.train_aim import load_config
 
     _, meta = load_aim(pretrained_leave_path("keglebillard"))
     want = load_config(ROOT / "configs" / "aim" / "keglebillard_leave.yaml")
@@ -354,8 +351,7 @@ def test_shipped_leave_leaves_the_opponent_less(kegle, dqn):
 
 
 def test_leave_probe_script(capsys):
-    sys.path.insert(0, str(ROOT / "experiments"))
-    from leave_probe import main
+    from cuegym.experiments.leave_probe import main
 
     assert main(["--games", "1", "--draws", "2", "--best", "3", "--json"]) == 0
     res = json.loads(capsys.readouterr().out)

@@ -95,11 +95,8 @@ def test_bradley_terry_reaches_the_maximum_when_one_agent_wins_everything():
 
 def test_ratings_sort_a_rating_of_zero_as_a_rating():
     """evaluate.py sorted by -(rating or -1e9), so an agent rated exactly 0 came last."""
-    import sys
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
-    from evaluate import by_rating
+    from cuegym.experiments.evaluate import by_rating
 
     res = {"agents": {"a": {"rating": -120.0}, "b": {"rating": 0.0}, "c": {"rating": None},
                       "d": {"rating": 120.0}}}

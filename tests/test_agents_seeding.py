@@ -6,7 +6,6 @@ rules' random policies (G-25, G-30) follow each table's generator."""
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
 import gymnasium as gym
@@ -16,7 +15,6 @@ import pytest
 import cuegym  # noqa: F401 (registers the env ids)
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "experiments"))
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("stable_baselines3")
@@ -91,9 +89,8 @@ def _episode(env, seed: int, n: int = 6) -> np.ndarray:
 def test_a_self_play_pool_opponent_repeats_under_reset_seed():
     """The pool member was drawn from the opponent's own generator, so ``reset(seed)`` did not
     repeat a table's games (and a table's opponents hung on the other tables)."""
-    from selfplay import PoolOpponent
-
     from cuegym.agents import make_agent
+    from cuegym.experiments.selfplay import PoolOpponent
 
     pool = PoolOpponent([make_agent("geometric", "keglebillard"),
                          make_agent("random", "keglebillard")])

@@ -10,8 +10,6 @@ keeps them from coming back.
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 import yaml
@@ -23,8 +21,6 @@ from cuegym.envs.config import load_reward, load_settings
 from cuegym.games.noise import load_noise
 from cuegym.rules.golf_config import load_golf_rules
 from cuegym.rules.keglebillard_config import load_rules
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
 
 
 def _shipped(rel):
@@ -41,22 +37,21 @@ def _from_file(load):
 
 
 def _train(path):
-    import train_config
+    from cuegym.experiments import train_config
 
     return train_config.load_config(path)
 
 
 def _aim(path):
-    import train_aim
+    from cuegym.experiments import train_aim
 
     return train_aim.load_config(path)
 
 
 def _expert(path):
     """The expert config and the specs a run builds from it."""
-    import expert_iteration
-
     from cuegym.agents.expert import TeacherSpec, TrainSpec
+    from cuegym.experiments import expert_iteration
 
     cfg = expert_iteration.load_config(path)
     return (expert_iteration.expert_spec(cfg), TeacherSpec(**(cfg["teacher"] or {})),
@@ -139,7 +134,7 @@ def _train_spec(**kw):
 
 
 def _expert_config(over):
-    import expert_iteration
+    from cuegym.experiments import expert_iteration
 
     return expert_iteration.load_config(None, over)
 

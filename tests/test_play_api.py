@@ -713,7 +713,7 @@ def test_replay_refuses_malformed_records_not_500(client):
             (with_(lambda x: x.update(seats=[1, 2])), "seats[0] must be an object"),
             (with_(lambda x: x["seats"][1].update(kind=["agent"])), "seats[1].kind must be"),
             (with_(lambda x: x["seats"][1].update(agent=[1])), "seats[1].agent must be a string"),
-            (with_(lambda x: x.update(noise=[1])), "noise must be a string, got [1]"),
+            (with_(lambda x: x.update(noise=[1])), "noise must be one of ['none', 'tournament'], got [1]"),
             (with_(lambda x: x.update(options="ab")), "options must be an object, got 'ab'"),
             (with_(lambda x: x.update(meta=[["a", 1]])), "meta must be an object"),
             (with_(lambda x: x["shots"][0].update(seats=5)), "seats must be a list of seat"),

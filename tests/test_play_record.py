@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -89,8 +88,7 @@ def test_a_record_whose_final_state_seats_or_seed_are_false_is_refused(game):
 
 @pytest.mark.parametrize("game, max_shots", [("keglebillard", 400), ("golfbillard", 24)])
 def test_evaluate_save_games_writes_replayable_tournament_games(tmp_path, game, max_shots):
-    sys.path.insert(0, str(ROOT / "experiments"))
-    from evaluate import main
+    from cuegym.experiments.evaluate import main
 
     out = tmp_path / "eval"
     rc = main(["--game", game, "--agents", "geometric,random", "--games", "2", "--seed", "3",
@@ -191,9 +189,9 @@ def test_strike_checks():
 
 @pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
 def test_replay_cli_writes_a_gif_of_a_game_between_two_agents(tmp_path, game, capsys):
-    sys.path.insert(0, str(ROOT / "experiments"))
     import imageio.v2 as imageio
-    from replay import main
+
+    from cuegym.experiments.replay import main
 
     out = tmp_path / f"{game}.gif"
     assert main(["--game", game, "--agents", "geometric,random", "--max-shots", "3",

@@ -4,13 +4,11 @@ on each other's outputs, not on the shipped files (every stage shrunk here)."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "experiments"))
 
 TINY_DQN = ["n_envs=4", "total_timesteps=32", "eval_freq=16", "eval_episodes=8",
             "checkpoint_freq=16", "threads=1",
@@ -26,11 +24,10 @@ TINY_AIM = ["games=2", "workers=1", "draws=1", "offsets={n: 3}",
 
 
 def test_keglebillard_chain_trains_each_stage_on_the_one_before(tmp_path):
-    from reproduce import main
-
     from cuegym.agents import make_agent
     from cuegym.agents.aim import AimCorrectedAgent, load_aim
     from cuegym.agents.leave import LeaveAwareAgent
+    from cuegym.experiments.reproduce import main
 
     argv = ["--game", "keglebillard", "--name", "r", "--runs-dir", str(tmp_path),
             "--no-progress", "--check", "4", "--dqn", *TINY_DQN, "--leave", *TINY_LEAVE,
@@ -59,9 +56,8 @@ def test_keglebillard_chain_trains_each_stage_on_the_one_before(tmp_path):
 
 
 def test_golfbillard_is_one_stage_of_expert_iteration(tmp_path):
-    from reproduce import main
-
     from cuegym.agents.expert import ExpertAgent
+    from cuegym.experiments.reproduce import main
 
     tiny = ["generations=1", "label_positions=16", "train={steps: 10}", "workers=1",
             "final_fit={}", "spec={n_cand: 3, spins: [0.0], speeds: [1.0]}",
@@ -80,7 +76,7 @@ def test_golfbillard_is_one_stage_of_expert_iteration(tmp_path):
 
 
 def test_bad_options_are_refused(tmp_path, capsys):
-    from reproduce import main
+    from cuegym.experiments.reproduce import main
 
     base = ["--runs-dir", str(tmp_path)]
     for argv, says in ((["--game", "golfbillard", "--leave", "games=2"],
@@ -99,7 +95,7 @@ def test_bad_options_are_refused(tmp_path, capsys):
 def test_resume_continues_an_interrupted_dqn_stage_and_skips_a_finished_one(tmp_path):
     """train.py writes status.json also when interrupted ("finished": false); --resume skipped
     such a DQN stage, so the chain went on with a half-trained network."""
-    from reproduce import _skipped
+    from cuegym.experiments.reproduce import _skipped
 
     run = tmp_path / "r_dqn"
     run.mkdir()

@@ -7,14 +7,12 @@ from __future__ import annotations
 import json
 import math
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "experiments"))
 
 pytest.importorskip("stable_baselines3")
 
@@ -22,7 +20,7 @@ SAC_YAML = ROOT / "configs" / "train" / "keglebillard_sac.yaml"
 
 
 def _tiny(name: str, **over):
-    from train import load_config
+    from cuegym.experiments.train import load_config
 
     base = {"name": name, "n_envs": 4, "total_timesteps": 32, "eval_freq": 32,
             "eval_episodes": 4, "checkpoint_freq": 16, "progress_bar": False, "demos": None,
@@ -38,7 +36,8 @@ def _tiny(name: str, **over):
 
 def test_set_merges_mappings_deeply_and_null_resets():
     import yaml
-    from train_config import load_config, parse_set
+
+    from cuegym.experiments.train_config import load_config, parse_set
 
     file_kwargs = yaml.safe_load(SAC_YAML.read_text())["algo_kwargs"]
     cfg = load_config(SAC_YAML, parse_set(["algo_kwargs={gamma: 0.5}", "n_envs=3"]))
@@ -54,7 +53,7 @@ def test_a_repeated_set_adds_to_the_earlier_ones():
     """``--set a=1 --set b=2`` gives both (argparse's default ``store`` kept only the last)."""
     import argparse
 
-    from train_config import parse_run_args, run_overrides
+    from cuegym.experiments.train_config import parse_run_args, run_overrides
 
     args = parse_run_args(argparse.ArgumentParser(), ["--set", "total_timesteps=512",
                                                       "--set", "eval_freq=256", "seed=3"], "")
@@ -74,7 +73,7 @@ def test_a_repeated_set_adds_to_the_earlier_ones():
 def test_bad_config_is_one_line_exit_2(tmp_path, capsys, text, args, match):
     import re
 
-    from train import main
+    from cuegym.experiments.train import main
 
     path = tmp_path / "c.yaml"
     path.write_text(text)
@@ -89,7 +88,7 @@ def test_bad_config_is_one_line_exit_2(tmp_path, capsys, text, args, match):
 
 
 def test_resume_of_a_finished_run_exits_0_and_a_mismatch_is_refused(tmp_path, capsys):
-    from train import RunError, main, train
+    from cuegym.experiments.train import RunError, main, train
 
     run = train(_tiny("r"), runs_dir=tmp_path)
     before = sorted(p.name for p in (run / "checkpoints").iterdir())
@@ -108,7 +107,7 @@ def test_resume_of_a_finished_run_exits_0_and_a_mismatch_is_refused(tmp_path, ca
 
 
 def test_a_run_stopped_by_its_time_limit_is_finished(tmp_path, capsys, monkeypatch):
-    import train as T
+    from cuegym.experiments import train as T
 
     monkeypatch.setattr(T, "T_START", 0.0)  # the limit has passed long ago
     run = T.train(_tiny("tl", time_limit_min=1.0), runs_dir=tmp_path)
@@ -120,8 +119,9 @@ def test_a_run_stopped_by_its_time_limit_is_finished(tmp_path, capsys, monkeypat
 
 
 def test_ctrl_c_saves_a_checkpoint_and_resume_continues(tmp_path, monkeypatch):
-    import train as T
     from stable_baselines3.common.callbacks import BaseCallback
+
+    from cuegym.experiments import train as T
 
     class Interrupt(BaseCallback):
         def _on_step(self) -> bool:
@@ -152,9 +152,9 @@ def test_ctrl_c_saves_a_checkpoint_and_resume_continues(tmp_path, monkeypatch):
 def test_an_interrupted_save_leaves_the_previous_checkpoint_intact(tmp_path, monkeypatch):
     import stable_baselines3.common.base_class as base
     import stable_baselines3.common.save_util as su
-    from train import algo_class, make_env, save_checkpoint
 
     from cuegym.agents.sb3_agent import atomic_algo
+    from cuegym.experiments.train import algo_class, make_env, save_checkpoint
 
     cfg = _tiny("a")
     model = atomic_algo(algo_class("sac"))("MlpPolicy", make_env(cfg, 2, 0), buffer_size=64,
@@ -190,11 +190,11 @@ def test_an_interrupted_save_leaves_the_previous_checkpoint_intact(tmp_path, mon
 
 @pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
 def test_a_plain_sb3_model_plays_in_a_tournament(tmp_path, capsys, game):
-    from evaluate import run_tournament
     from stable_baselines3 import PPO
 
     from cuegym.agents.sb3_agent import model_meta, read_zip_meta
     from cuegym.envs import make_sb3_vec_env
+    from cuegym.experiments.evaluate import run_tournament
 
     env_id = "cuegym/KeglebillardShot-v0" if game == "keglebillard" else \
         "cuegym/GolfbillardShot-v0"
@@ -255,9 +255,8 @@ def test_full_game_env_takes_any_agent_name_as_opponent(opponent):
 
 
 def test_games_cut_off_are_unfinished_not_won_or_drawn(tmp_path):
-    from evaluate import format_table, plot_results, run_tournament
-
     from cuegym.agents import make_agent, make_arena, play_games
+    from cuegym.experiments.evaluate import format_table, plot_results, run_tournament
 
     arena = make_arena("keglebillard")
     res = play_games(arena, [make_agent("geometric", "keglebillard"),
@@ -305,7 +304,7 @@ def test_wilson_interval_and_bradley_terry_on_known_inputs():
 
 
 def test_benchmark_rows_and_page(tmp_path):
-    from evaluate import benchmark_markdown, main
+    from cuegym.experiments.evaluate import benchmark_markdown, main
 
     out = tmp_path / "bench.md"
     assert main(["--benchmark", "--agents", "geometric,random", "--episodes", "4", "--quiet",
@@ -376,9 +375,8 @@ def test_shipped_bank_is_what_its_generator_makes_now(name):
 
 
 def test_make_position_bank_writes_under_runs_unless_told(tmp_path, capsys):
-    from make_position_bank import main
-
     from cuegym.envs import positions as P
+    from cuegym.experiments.make_position_bank import main
 
     out = tmp_path / "k_positions.npz"
     assert main(["--n", "8", "--out", str(out), "--quiet"]) == 0
@@ -386,7 +384,7 @@ def test_make_position_bank_writes_under_runs_unless_told(tmp_path, capsys):
     shipped = P.DATA_DIR / "keglebillard_positions.npz"
     assert main(["--n", "8", "--out", str(shipped), "--quiet"]) == 2
     assert "--overwrite-shipped" in capsys.readouterr().err
-    import make_position_bank
+    from cuegym.experiments import make_position_bank
 
     assert "runs" in make_position_bank.__doc__ and "--overwrite-shipped" in \
         make_position_bank.__doc__
@@ -398,9 +396,8 @@ def test_make_position_bank_writes_under_runs_unless_told(tmp_path, capsys):
 
 
 def test_recipe_configs_are_the_shipped_agents_recipes():
-    from train import load_config, run_meta
-
     from cuegym.agents import PRETRAINED_DIR
+    from cuegym.experiments.train import load_config, run_meta
 
     claims = {f.name: f for f in (ROOT / "configs" / "train").glob("*.yaml")
               if "recipe of the shipped agent" in f.read_text()}
@@ -421,9 +418,8 @@ def test_recipe_configs_are_the_shipped_agents_recipes():
 def test_losses_ended_by_the_losers_own_shot():
     """GameResults.stats counts the losses whose last shot was the loser's own (a keglebillard
     foul whose skæve takes the opponent to 70), and evaluate.py reports them."""
-    from evaluate import run_tournament
-
     from cuegym.agents.arena import GameResults, ShotRecord
+    from cuegym.experiments.evaluate import run_tournament
 
     # game 0: agent 1 wins on its own shot; game 1: agent 0 fouls, agent 1 wins;
     # game 2: agent 1 fouls, agent 0 wins; game 3: unfinished, agent 0 shot last
@@ -488,9 +484,8 @@ def _refusal(main, argv: list[str], capsys) -> str:
 ])
 def test_reproduce_checks_every_stage_before_the_first_runs(tmp_path, capsys, monkeypatch,
                                                             argv, says):
-    import train
-    import train_aim
-    from reproduce import main
+    from cuegym.experiments import train, train_aim
+    from cuegym.experiments.reproduce import main
 
     monkeypatch.setattr(train, "train", _no_work)
     monkeypatch.setattr(train_aim, "train_aim", _no_work)
@@ -502,9 +497,9 @@ def test_reproduce_checks_every_stage_before_the_first_runs(tmp_path, capsys, mo
 
 def test_reproduce_checks_the_stages_run_directories_first_and_resumes_only_started_ones(
         tmp_path, capsys, monkeypatch):
-    import expert_iteration as ei
-    import train
-    from reproduce import main
+    from cuegym.experiments import expert_iteration as ei
+    from cuegym.experiments import train
+    from cuegym.experiments.reproduce import main
 
     monkeypatch.setattr(train, "train", _no_work)
     (tmp_path / "r_aim").mkdir()
@@ -547,7 +542,7 @@ def test_reproduce_checks_the_stages_run_directories_first_and_resumes_only_star
 ])
 def test_train_refuses_sb3_hyperparameters_out_of_range(tmp_path, capsys, monkeypatch, config,
                                                         kwargs, says):
-    import train
+    from cuegym.experiments import train
 
     monkeypatch.setattr(train, "training_positions", _no_work)
     monkeypatch.setattr(train, "make_env", _no_work)
@@ -560,8 +555,8 @@ def test_train_refuses_sb3_hyperparameters_out_of_range(tmp_path, capsys, monkey
 def test_sb3_hyperparameters_in_range_are_taken(monkeypatch):
     """SB3's other spellings pass: ``auto`` entropy, ``[n, episode]`` (SB3's tuple),
     ``gradient_steps: -1``, a gamma of 1."""
-    import train
-    from train_config import check_algo_kwargs
+    from cuegym.experiments import train
+    from cuegym.experiments.train_config import check_algo_kwargs
 
     for over in ({"ent_coef": "auto"}, {"ent_coef": "auto_0.1", "gradient_steps": -1},
                  {"ent_coef": 0, "gamma": 1, "tau": 1}, {"target_entropy": "auto"}):
@@ -580,7 +575,7 @@ def test_sb3_hyperparameters_in_range_are_taken(monkeypatch):
 ])
 def test_train_checks_env_and_policy_before_generating_positions(tmp_path, capsys, monkeypatch,
                                                                  config, key, says):
-    import train
+    from cuegym.experiments import train
 
     monkeypatch.setattr(train, "training_positions", _no_work)
     line = _refusal(train.main, ["--config", str(config), "--runs-dir", str(tmp_path),
@@ -601,7 +596,7 @@ def test_an_empty_run_name_is_refused_not_ignored(tmp_path, capsys, monkeypatch,
                                                   says):
     import importlib
 
-    mod = importlib.import_module(script)
+    mod = importlib.import_module(f"cuegym.experiments.{script}")
     run = {"train": "train", "train_aim": "train_aim", "expert_iteration": "expert_iteration"}
     monkeypatch.setattr(mod, run[script], _no_work)
     config = {"train": str(SAC_YAML), "train_aim": AIM_YAML, "expert_iteration": GOLF_EXPERT}
@@ -629,7 +624,7 @@ def test_an_empty_run_name_is_refused_not_ignored(tmp_path, capsys, monkeypatch,
 ])
 def test_expert_iteration_refuses_bad_values_before_the_run_directory(tmp_path, capsys,
                                                                       monkeypatch, key, says):
-    import expert_iteration as ei
+    from cuegym.experiments import expert_iteration as ei
 
     monkeypatch.setattr(ei, "label_pool", _no_work)  # the generations' work
     monkeypatch.setattr(ei, "run_generation", _no_work)
@@ -649,7 +644,7 @@ def test_expert_iteration_refuses_bad_values_before_the_run_directory(tmp_path, 
 ])
 def test_train_aim_refuses_bad_values_before_the_run_directory(tmp_path, capsys, monkeypatch,
                                                                key, says):
-    import train_aim
+    from cuegym.experiments import train_aim
 
     monkeypatch.setattr(train_aim, "label_pool", _no_work)
     line = _refusal(train_aim.main, ["--config", AIM_YAML, "--runs-dir", str(tmp_path),
@@ -665,7 +660,7 @@ def test_resume_of_a_run_that_never_existed_is_refused(tmp_path, capsys, monkeyp
     """As train.py does: a --resume never quietly starts a new run."""
     import importlib
 
-    mod = importlib.import_module(script)
+    mod = importlib.import_module(f"cuegym.experiments.{script}")
     monkeypatch.setattr(mod, "label_pool", _no_work)
     line = _refusal(mod.main, ["--config", config, "--runs-dir", str(tmp_path), "--name",
                                "never_existed", "--no-progress", "--resume"], capsys)
