@@ -119,14 +119,18 @@ def check_counts(parser: Any, args: Any, *names: str) -> None:
 
 
 def check_writable_dir(path: str | os.PathLike, option: str) -> None:
-    """Refuse, before any work, an output folder that could not be made: one of its parents is
-    a file. Nothing is created (a later mistake leaves no empty folder behind)."""
+    """Refuse, before any work, an output folder that could not be made or written: one of its
+    parents is a file, or the folder (else its nearest existing parent) may not be written to.
+    Nothing is created (a later mistake leaves no empty folder behind)."""
     p = Path(path).expanduser().absolute()
     for parent in (p, *p.parents):
         if parent.exists():
             if not parent.is_dir():
                 raise UsageError(f"{option} {str(path)!r}: {str(parent)!r} is a file, not a "
                                  "folder")
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise UsageError(f"{option} {str(path)!r}: {str(parent)!r} may not be written "
+                                 "to")
             return
 
 
@@ -140,6 +144,15 @@ def packaged_path(path: str | os.PathLike) -> Path:
         return p
     packaged = Path(__file__).resolve().parent / p
     return packaged if packaged.exists() else p
+
+
+def checkout_path(*parts: str) -> Path:
+    """A path of the repository checkout (``docs/img``, ``.venv-pooltool``) when cuegym runs
+    from one, else the same path under the working directory: the scripts that refresh the
+    docs or keep a cache write there, and an installed package is no place to write (nor does
+    the wheel have a ``docs/``)."""
+    root = Path(__file__).resolve().parent
+    return (root if (root / "Makefile").is_file() else Path.cwd()).joinpath(*parts)
 
 
 def resolve_path(path: str | os.PathLike, what: str = "file") -> Path:
@@ -166,7 +179,8 @@ def one_line(exc: BaseException) -> str | None:
         problem = getattr(exc, "problem", None) or str(exc)
         return f"bad YAML: {where}{problem}"
     if isinstance(exc, FileNotFoundError | FileExistsError | IsADirectoryError |
-                  NotADirectoryError | PermissionError):
+                  NotADirectoryError | PermissionError) or (
+            type(exc) is OSError and exc.filename is not None):  # e.g. a read-only file system
         name = exc.filename if exc.filename is not None else ""
         return f"{exc.strerror or type(exc).__name__}: {str(name)!r}" if name else str(exc)
     if isinstance(exc, ModuleNotFoundError) and exc.name and not exc.name.startswith("cuegym"):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -85,7 +86,15 @@ BANK_GENERATORS = {"keglebillard": ("generate_keglebillard_positions", {}),
 
 
 def _bank_path(name: str) -> Path:
-    return DATA_DIR / f"{name}_positions.npz"
+    """Where the bank ``name`` is read from and a generated one is kept: the package's
+    ``envs/data`` when it has the bank (the shipped ones) or may be written, else the user
+    cache (``$XDG_CACHE_HOME/cuegym`` or ``~/.cache/cuegym``), so that a read-only install
+    generates a bank once, not in every process."""
+    shipped = DATA_DIR / f"{name}_positions.npz"
+    if shipped.exists() or os.access(DATA_DIR, os.W_OK):
+        return shipped
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "cuegym" / f"{name}_positions.npz"
 
 
 def make_stamp(generator: str, **args) -> dict:
@@ -97,11 +106,14 @@ def make_stamp(generator: str, **args) -> dict:
     if generator not in GENERATOR_VERSION:
         raise ValueError(f"unknown bank generator {generator!r}; known: "
                          f"{sorted(GENERATOR_VERSION)}")
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, timeout=5, cwd=Path(__file__).parent).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        commit = ""
+    root = Path(__file__).resolve().parents[1]
+    commit = ""
+    if (root / ".git").exists():  # a checkout; an install inside some other repository is not
+        try:
+            commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                    text=True, timeout=5, cwd=root).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            commit = ""
     return {"generator": generator, "version": GENERATOR_VERSION[generator], "args": args,
             "cuegym": __version__, "commit": commit or None}
 
@@ -200,7 +212,8 @@ def load_positions(name: str, game: str | None = None):
     ``game``, a bank of the other game is a ValueError.
 
     A missing file is generated with the defaults of :func:`generate_keglebillard_positions` /
-    ``generate_golfbillard_positions`` and written to ``envs/data`` if possible.
+    ``generate_golfbillard_positions`` and written to ``envs/data``, or to the user cache where
+    the package may not be written (:func:`_bank_path`), or else kept in memory.
     """
     if name not in BANK_GENERATORS:
         raise ValueError(f"unknown position bank {name!r}; known: {sorted(BANK_GENERATORS)}")
@@ -213,6 +226,7 @@ def load_positions(name: str, game: str | None = None):
         return load_bank_file(path, gen_name)
     bank, stamp = generate_bank(name)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         save_positions(bank, path, stamp)
         return _load_npz(path)
     except OSError:  # read-only install: keep it in memory (rounded like a saved bank)

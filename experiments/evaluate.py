@@ -54,9 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.cli_errors import UsageError, check_writable_dir, cli_main, seed_arg
-
-ROOT = Path(__file__).resolve().parents[1]
+from cuegym.cli_errors import UsageError, check_writable_dir, checkout_path, cli_main, seed_arg
 
 
 def split_specs(text: str) -> list[str]:
@@ -522,7 +520,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--episodes", type=int, help="--benchmark: episodes per agent and env id "
                    "(default 256)")
     p.add_argument("--benchmark-out",
-                   help="--benchmark: the markdown page to write (default docs/benchmarks.md)")
+                   help="--benchmark: the markdown page to write (default docs/benchmarks.md "
+                        "of the checkout cuegym runs from, else under the working directory)")
     return p
 
 
@@ -532,7 +531,7 @@ def _benchmark_cli(p: argparse.ArgumentParser, args: argparse.Namespace, specs: 
     episodes = 256 if args.episodes is None else args.episodes
     if not 2 <= episodes <= MAX_EPISODES:
         p.error(f"--episodes must be in [2, {MAX_EPISODES:,}], got {episodes:,}")
-    bench_out = Path(ROOT / "docs" / "benchmarks.md" if args.benchmark_out is None
+    bench_out = Path(checkout_path("docs", "benchmarks.md") if args.benchmark_out is None
                      else args.benchmark_out)
     if bench_out.is_dir():  # found now, not when the page is written after the benchmark
         p.error(f"--benchmark-out {args.benchmark_out!r} is a folder: give the markdown file")

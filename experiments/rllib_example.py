@@ -24,9 +24,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from cuegym.cli_errors import checkout_path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         result = algo.train()
         ret = result.get("env_runners", {}).get("episode_return_mean")
         print(f"iteration {it:>3}: mean episode return {ret}", flush=True)
-    out = ROOT / "runs" / "rllib" / name
+    out = checkout_path("runs", "rllib", name)
     out.mkdir(parents=True, exist_ok=True)
     saved = algo.save(str(out))  # a TrainingResult on recent Ray: print its path only
     print("checkpoint:", getattr(getattr(saved, "checkpoint", None), "path", saved))

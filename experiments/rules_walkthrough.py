@@ -15,14 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main
+from cuegym.cli_errors import checkout_path, cli_main
 from cuegym.configs import load_params, load_table
 from cuegym.games.kegle import Kegle as KeglebillardGame
 from cuegym.physics import simulate
 from cuegym.physics.plot import plot_shot
 from cuegym.rules.keglebillard_game import GameState
-
-ROOT = Path(__file__).resolve().parents[1]
 
 SHOTS = [
     # (title, red/white/spotted positions, strike V0, phi, theta, a, b)
@@ -52,9 +50,9 @@ def describe(out) -> str:
 @cli_main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "img",
-                    help="folder for walkthrough_<n>.png (default: the repository's docs/img, "
-                         "wherever the command runs)")
+    ap.add_argument("--out", type=Path, default=checkout_path("docs", "img"),
+                    help="folder for walkthrough_<n>.png (default: docs/img of the checkout "
+                         "cuegym runs from, else under the working directory)")
     args = ap.parse_args(argv)
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -39,13 +39,13 @@ from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main, seed_arg
+from cuegym.cli_errors import checkout_path, cli_main, seed_arg
 
 ROOT = Path(__file__).resolve().parents[1]
-PT_VENV = ROOT / ".venv-pooltool"
+PT_VENV = checkout_path(".venv-pooltool")
 PT_PYTHON = PT_VENV / "bin" / "python"
 RUNNER = ROOT / "experiments" / "pooltool_runner.py"
-CACHE_DIR = ROOT / "runs" / "pooltool_cache"
+CACHE_DIR = checkout_path("runs", "pooltool_cache")
 POOLTOOL_VERSION = "0.6.0"
 #: Bump when the shot generator or the runner's output changes: old caches are then ignored.
 GENERATOR_VERSION = 2

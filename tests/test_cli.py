@@ -486,3 +486,11 @@ def test_play_refuses_a_save_dir_that_is_a_file(tmp_path, capsys):
     f = tmp_path / "records"
     f.write_text("")
     assert "is a file, not a folder" in _usage_error(main, ["--save-dir", str(f)], capsys)
+
+
+def test_python_dash_m_cuegym_is_the_cuegym_command(tmp_path):
+    """``python -m cuegym`` failed: 'cuegym is a package and cannot be directly executed'."""
+    out = subprocess.run([sys.executable, "-m", "cuegym", "--help"], capture_output=True,
+                         text=True, cwd=tmp_path, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("usage: cuegym")

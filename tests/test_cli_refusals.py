@@ -462,3 +462,39 @@ def test_make_position_bank_writes_under_the_working_directory(tmp_path, capsys,
     rec = json.loads(capsys.readouterr().out)
     assert rec["path"] == str(Path("runs") / "banks" / "keglebillard_positions.npz")
     assert (tmp_path / rec["path"]).read_text() == "bank"
+
+
+def test_an_output_folder_that_may_not_be_written_is_refused_before_the_work(tmp_path,
+                                                                            monkeypatch):
+    """evaluate checked only that no parent of --out was a file: in a folder it may not write
+    to it played every game, then failed; on a read-only file system with a traceback."""
+    import os
+
+    from cuegym import cli_errors
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != locked and real(p, mode))
+    for out in (locked, locked / "runs" / "eval"):  # the folder, or its nearest parent
+        with pytest.raises(cli_errors.UsageError, match="may not be written to"):
+            cli_errors.check_writable_dir(out, "--out")
+    cli_errors.check_writable_dir(tmp_path / "free" / "eval", "--out")
+    assert not (tmp_path / "free").exists()  # nothing made
+    err = OSError(30, "Read-only file system", "/data/runs")
+    assert cli_errors.one_line(err) == "Read-only file system: '/data/runs'"
+
+
+def test_docs_refreshing_scripts_write_to_the_checkout_or_the_working_directory(tmp_path,
+                                                                               monkeypatch):
+    """An installed cuegym has no docs/ and is no place to write: evaluate --benchmark,
+    rules_walkthrough and draw_golf_zones wrote into site-packages/cuegym/docs."""
+    from cuegym import cli_errors
+
+    root = Path(cli_errors.__file__).resolve().parent
+    assert cli_errors.checkout_path("docs", "img") == root / "docs" / "img"  # this checkout
+    installed = tmp_path / "site" / "cuegym"
+    installed.mkdir(parents=True)  # a package folder without the checkout's Makefile
+    monkeypatch.setattr(cli_errors, "__file__", str(installed / "cli_errors.py"))
+    monkeypatch.chdir(tmp_path)
+    assert cli_errors.checkout_path("docs", "benchmarks.md") == tmp_path / "docs" / "benchmarks.md"

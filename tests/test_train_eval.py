@@ -666,3 +666,21 @@ def test_resume_of_a_run_that_never_existed_is_refused(tmp_path, capsys, monkeyp
                                "never_existed", "--no-progress", "--resume"], capsys)
     assert f"--resume: {tmp_path / 'never_existed'} holds no run (no config.yaml)" in line, line
     assert not any(tmp_path.iterdir())
+
+
+def test_a_bank_generated_on_a_read_only_install_is_kept_in_the_user_cache(tmp_path,
+                                                                          monkeypatch):
+    """The helmatch bank is generated on first use into envs/data; where the package may not
+    be written it was generated again in every process (3.5 s each)."""
+    import os
+
+    from cuegym.envs import positions as P
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, m: Path(p) != P.DATA_DIR and real(p, m))
+    assert P._bank_path("keglebillard") == P.DATA_DIR / "keglebillard_positions.npz"  # shipped
+    assert P._bank_path("keglebillard-helmatch") == (tmp_path / "cuegym" /
+                                                     "keglebillard-helmatch_positions.npz")
+    monkeypatch.undo()
+    assert P._bank_path("keglebillard-helmatch").parent == P.DATA_DIR  # a writable package
