@@ -42,22 +42,33 @@ import math
 import sys
 
 import numpy as np
-import pooltool as pt
-from pooltool.events import EventType
-from pooltool.objects.table.components import (
-    CircularCushionSegment,
-    CushionDirection,
-    CushionSegments,
-    LinearCushionSegment,
-)
-from pooltool.physics.engine import PhysicsEngine
-from pooltool.physics.resolve.ball_ball.friction import AlciatoreBallBallFriction
-from pooltool.physics.resolve.ball_ball.frictional_inelastic import FrictionalInelastic
-from pooltool.physics.resolve.ball_cushion.han_2005 import Han2005Circular, Han2005Linear
-from pooltool.physics.resolve.ball_pocket import CanonicalBallPocket
-from pooltool.physics.resolve.resolver import VERSION, Resolver
-from pooltool.physics.resolve.stick_ball.instantaneous_point import InstantaneousPoint
-from pooltool.physics.resolve.transition import CanonicalTransition
+
+try:
+    import pooltool as pt
+    from pooltool.events import EventType
+    from pooltool.objects.table.components import (
+        CircularCushionSegment,
+        CushionDirection,
+        CushionSegments,
+        LinearCushionSegment,
+    )
+    from pooltool.physics.engine import PhysicsEngine
+    from pooltool.physics.resolve.ball_ball.friction import AlciatoreBallBallFriction
+    from pooltool.physics.resolve.ball_ball.frictional_inelastic import FrictionalInelastic
+    from pooltool.physics.resolve.ball_cushion.han_2005 import Han2005Circular, Han2005Linear
+    from pooltool.physics.resolve.ball_pocket import CanonicalBallPocket
+    from pooltool.physics.resolve.resolver import VERSION, Resolver
+    from pooltool.physics.resolve.stick_ball.instantaneous_point import InstantaneousPoint
+    from pooltool.physics.resolve.transition import CanonicalTransition
+except ModuleNotFoundError as e:  # cuegym's own environment: say where this script runs
+    if not (e.name or "").startswith("pooltool"):
+        raise
+    _WHERE = ("pooltool_runner runs inside pooltool's own environment (.venv-pooltool/), which "
+              "experiments/validate_pooltool.py creates and calls it in; pooltool is not "
+              "installed here")
+    if __name__ == "__main__":
+        sys.exit(f"error: {_WHERE}")
+    raise ImportError(_WHERE) from None
 
 #: cuegym defaults for keys a shot may leave out (keglebillard balls, docs/physics.md section 0).
 DEFAULT_PARAMS = {
