@@ -155,6 +155,17 @@ def checkout_path(*parts: str) -> Path:
     return (root if (root / "Makefile").is_file() else Path.cwd()).joinpath(*parts)
 
 
+def user_cache_dir(app: str) -> Path:
+    """The user's cache folder of ``app``, as numba's ``AppDirs(app).user_cache_dir`` puts it
+    on Linux (``$XDG_CACHE_HOME/<app>`` or ``~/.cache/<app>``) and macOS
+    (``~/Library/Caches/<app>``): numba's user-wide kernel cache (``numba``) and cuegym's own
+    (``cuegym``, position banks made on a read-only install)."""
+    home = os.path.expanduser("~")
+    if sys.platform == "darwin":
+        return Path(home, "Library", "Caches", app)
+    return Path(os.environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache"), app)
+
+
 def resolve_path(path: str | os.PathLike, what: str = "file") -> Path:
     """A user-given file, found by :func:`packaged_path`.
 

@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from cuegym.cli_errors import user_cache_dir
+
 _SKIP = {".git", ".venv", "runs", "node_modules", "__pycache__", ".pytest_cache"}
 
 
@@ -41,15 +43,6 @@ def _sources(root: Path) -> list[Path]:
     return out
 
 
-def _user_wide_dir() -> Path:
-    """numba's user-wide cache folder (its ``AppDirs("numba").user_cache_dir`` on Linux and
-    macOS-like systems: ``$XDG_CACHE_HOME/numba`` or ``~/.cache/numba``)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    if sys.platform == "darwin":
-        base = os.path.join(os.path.expanduser("~"), "Library", "Caches")
-    return Path(base) / "numba"
-
-
 def _subpath(folder: Path) -> str:
     """The folder numba keeps a source folder's caches in, under a cache root: the folder's
     name and the SHA-1 of its absolute path (numba's ``get_suitable_cache_subpath``)."""
@@ -61,7 +54,7 @@ def _cache_dirs(sources: list[Path]) -> set[Path]:
     """Where numba may keep the caches of ``sources``: ``__pycache__`` beside them, their
     folders under ``NUMBA_CACHE_DIR`` when it is set, else under the user-wide cache."""
     root = os.environ.get("NUMBA_CACHE_DIR")
-    root_dir = Path(root) if root else _user_wide_dir()
+    root_dir = Path(root) if root else user_cache_dir("numba")
     dirs = set()
     for p in sources:
         dirs.add(p.parent / "__pycache__")
@@ -88,7 +81,7 @@ def ensure_cache_location(root: str | Path | None = None) -> Path | None:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return None
     root = Path(root) if root is not None else Path(__file__).resolve().parent
-    if _writable(root / "physics" / "__pycache__") or _writable(_user_wide_dir()):
+    if _writable(root / "physics" / "__pycache__") or _writable(user_cache_dir("numba")):
         return None
     user = os.getuid() if hasattr(os, "getuid") else os.getpid()
     folder = Path(tempfile.gettempdir()) / f"cuegym-numba-{user}"

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cuegym.cli_errors import user_cache_dir
 from cuegym.games.kegle_state import HAND_CLOTH, HAND_NONE, HAND_SALVO  # noqa: F401
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -93,8 +94,7 @@ def _bank_path(name: str) -> Path:
     shipped = DATA_DIR / f"{name}_positions.npz"
     if shipped.exists() or os.access(DATA_DIR, os.W_OK):
         return shipped
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(cache) / "cuegym" / f"{name}_positions.npz"
+    return user_cache_dir("cuegym") / f"{name}_positions.npz"
 
 
 def make_stamp(generator: str, **args) -> dict:

@@ -11,6 +11,7 @@ written as JSON (docs/rules_golfbillard.md), then the call of the stroke's outco
 from __future__ import annotations
 
 import numpy as np
+from golf_outcomes import g12_kader_foul
 
 from cuegym.play.call import golf_call, golf_question_call
 from cuegym.play.session import GolfTable
@@ -132,13 +133,7 @@ def test_a_ball_sent_to_a_penalty_spot_is_not_also_put_back():
         assert "penalty: turn lost; every ball the stroke moved goes back; the cue ball goes " \
                "to a penalty spot" in lines
     # a hand-written G-12 outcome: only r1 went back where it lay
-    g = {"shooter": 1, "cue_ball": "r2", "kader": True, "fouls": [
-        {"rule": "G-12", "time": 0.1, "balls": ["r2", "r1"], "kind": "own_ball",
-         "detail": "r2 struck directly onto own ball r1"}], "foul": "G-12",
-         "consequences": ["CS", "LT", "RA"], "scored": [0, 0], "scored_balls": [],
-         "spotted": [{"ball": "r2", "spot": 2}], "replaced": ["r1", "r2"], "into_goal": [],
-         "turn_kept": False, "duty_met": True, "left_kader": False, "game_over": False,
-         "winner": None}
+    g = g12_kader_foul()
     lines = golf_call(g, ["W", "R"])
     assert "r2 to penalty spot 2 (G-30)" in lines and "put back: r1" in lines, lines
     g["replaced"] = ["r2"]

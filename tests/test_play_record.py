@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from golf_outcomes import g12_kader_foul
 
 from cuegym.play import record, session
 from cuegym.play.call import golf_call, golf_question_call, kegle_call
@@ -132,13 +133,7 @@ def test_calls_name_points_fouls_skaeve_and_ball_in_hand():
     lines = kegle_call(clean, ["Ann", "Bo", "Cy"])
     assert lines[0] == "Ann scores 16 points" and "clean 16 (K-7), 5 pins down" in lines
     assert lines[-1] == "game over — 1. Ann, 2. Bo, 3. Cy"
-    g = {"shooter": 1, "cue_ball": "r2", "kader": True, "fouls": [
-        {"rule": "G-12", "time": 0.1, "balls": ["r2", "r1"], "kind": "own_ball",
-         "detail": "r2 struck directly onto own ball r1"}], "foul": "G-12",
-         "consequences": ["CS", "LT", "RA"], "scored": [0, 0], "scored_balls": [],
-         "spotted": [{"ball": "r2", "spot": 2}], "replaced": ["r1", "r2"], "into_goal": [],
-         "turn_kept": False, "duty_met": True, "left_kader": False, "game_over": False,
-         "winner": None}
+    g = g12_kader_foul()
     lines = golf_call(g, ["W", "R"])
     assert lines[0].startswith("R: foul G-12")
     assert "r2 to penalty spot 2 (G-30)" in lines
