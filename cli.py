@@ -79,7 +79,12 @@ def _fail(msg: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Dispatch ``cuegym <command> [args]`` to the command's ``main(args)``."""
+    """Dispatch ``cuegym <command> [args]`` to the command's ``main(args)``; the usage and
+    version lines too end quietly when stdout's reader has gone (``cuegym --help | head -0``)."""
+    return run_cli(_dispatch, argv)
+
+
+def _dispatch(argv: list[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help", "help"):
         print(_usage())

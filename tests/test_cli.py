@@ -270,6 +270,21 @@ def test_closed_pipe_exits_quietly(tmp_path):
     assert err == ""
 
 
+@pytest.mark.parametrize("args", [["--help"], ["--version"], []])
+def test_usage_into_a_closed_pipe_exits_quietly(args, tmp_path):
+    # the reader is gone before cuegym writes (`cuegym --help | true`): its usage and version
+    # lines end like a command's output does, not in a BrokenPipeError traceback
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "cuegym.cli", *args], cwd=tmp_path,
+                              stdout=write, stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(write)
+    assert proc.returncode == EXIT_BROKEN_PIPE
+    assert proc.stderr.decode() == ""
+
+
 def test_run_cli_turns_user_mistakes_into_one_line(capsys):
     def bad_value(argv):
         raise ValueError("n_envs must be a positive integer,\n got 'x'")
