@@ -122,9 +122,10 @@ def check_stamp(stamp: dict | None, path: Path, generator: str | None = None) ->
     """Refuse a bank whose stamp does not match this code (ValueError naming the file, the
     versions and the command that regenerates it). ``generator``: the one it must come from."""
     name = path.name.removesuffix("_positions.npz")
-    fix = (f"regenerate it: python experiments/make_position_bank.py --game {name} "
+    # module form: the command works from an installed package as well as from a checkout
+    fix = (f"regenerate it: python -m cuegym.experiments.make_position_bank --game {name} "
            "--overwrite-shipped" if path.parent == DATA_DIR and name in BANK_GENERATORS else
-           "regenerate it with experiments/make_position_bank.py")
+           "regenerate it with python -m cuegym.experiments.make_position_bank")
     if not stamp:
         raise ValueError(f"position bank {path} carries no version stamp (made by an older "
                          f"cuegym); {fix}")

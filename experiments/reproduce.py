@@ -276,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps({"check": report["check"]}))
     minutes = {k.removesuffix("_s"): round(v / 60, 1) for k, v in times.items()}
     print(json.dumps({"times_min": minutes}))
-    print(f"wrote {out}; play it: python experiments/evaluate.py --game {args.game} "
+    print(f"wrote {out}; play it: cuegym evaluate --game {args.game} "
           f"--agents \"{spec},planner\" --games 500 --seed 900")
     return 0
 

@@ -4,6 +4,7 @@ Tiny budgets throughout."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import re
@@ -340,8 +341,11 @@ def test_bank_stamp_is_checked_on_load(tmp_path, monkeypatch):
         P.load_bank_file(path, "generate_golfbillard_positions")
     np.savez(tmp_path / "old_positions.npz", kind=np.array("KeglebillardPositions"),
              red=bank.red)
-    with pytest.raises(ValueError, match="carries no version stamp"):
+    with pytest.raises(ValueError, match="carries no version stamp") as err:
         P.load_bank_file(tmp_path / "old_positions.npz")
+    # the fix it names runs from an installed package too (a module, not a checkout's path)
+    module = re.search(r"python -m (\S+)", str(err.value)).group(1)
+    assert importlib.util.find_spec(module) is not None
     # a spoilt file: a stamp that is not an object, an array or the kind missing
     arrays = dict(np.load(path, allow_pickle=False))
     for change, says in (({"stamp": np.array("[1]")}, "its stamp is not a JSON object"),
