@@ -60,6 +60,7 @@ from .golf_codes import (
     K_WRONG_OPENER,
     KIND_BITS,
     LT,
+    N_FALL,
     N_IGNORED,
     N_SPOTS_REPEAT,
     N_SPOTS_UNUSED,
@@ -78,6 +79,7 @@ from .golf_stroke import (
     balls_on_table,
     final_xy,
     new_drops,
+    put_back_on_rim,
     referee_play,
     table_drops,
 )
@@ -261,10 +263,16 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
         return
     out.n_fouls[t] = nf
     db, dg, dt = new_drops()
+    fell = np.full(N_BALLS, -1, np.int64)
     nd = table_drops(n, lg.ev_type[t], lg.ev_time[t], lg.ev_i[t], lg.ev_j[t], lg.pocket[t],
-                     lg.t_end[t], on0, db, dg, dt)
+                     lg.t_end[t], on0, db, dg, dt, fell)
     write_drops(out, t, db, dg, dt, nd)
     final = final_xy(lg.rvw[t], on0)
+    put_back_on_rim(fell, n, lg.ev_type[t], lg.ev_i[t], lg.ev_j[t], lg.ev_state[t], lg.pocket[t],
+                    ga.goals, final)
+    for b in range(N_BALLS):
+        if fell[b] >= 0:
+            note(out, t, N_FALL, b)
     # RA / RF of a side's G-18 foul: those balls go back (and neither count nor go to a spot)
     back = np.zeros(N_BALLS, np.bool_)
     blocked = np.zeros(N_BALLS, np.bool_)

@@ -21,6 +21,7 @@ from cuegym.physics.constants import (
     EV_BALL_POCKET,
     EV_BALL_POST,
     EV_TRANSITION,
+    STATIONARY,
 )
 
 from .golf_apply import apply_stroke, error, note
@@ -141,20 +142,26 @@ def _after(free_a, time_a, rule_a, free_b, time_b, rule_b):
 
 
 @nb.njit(cache=True)
-def table_drops(n, ev_type, ev_time, ev_i, ev_j, pocket, t_end, on, db, dg, dt):
+def table_drops(n, ev_type, ev_time, ev_i, ev_j, pocket, t_end, on, db, dg, dt, fell):
     """Balls on the table before the stroke that dropped, by time: (ball, goal, time) into
-    db, dg, dt; returns their count (a pocket without its event drops at t_end)."""
+    db, dg, dt; returns their count (a pocket without its event drops at t_end). A drop that
+    is a ball's next event after it came to rest is no goal (G-6a: a goal falls before the
+    ball rests; one that falls after goes back on the rim): it is left out, and ``fell[b]``
+    (N_BALLS,) is set to its event's index (-1 for every other ball)."""
     nd = 0
     seen = np.zeros(N_BALLS, np.bool_)
     for k in range(n):
         if ev_type[k] == EV_BALL_POCKET:
             b = ev_i[k]
             if on[b] and not seen[b]:
+                seen[b] = True
+                if _rested_before(b, k, ev_type, ev_i, ev_j) >= 0:
+                    fell[b] = k
+                    continue
                 db[nd] = b
                 dg[nd] = ev_j[k]
                 dt[nd] = ev_time[k]
                 nd += 1
-                seen[b] = True
     for b in range(N_BALLS):
         if on[b] and pocket[b] >= 0 and not seen[b]:
             db[nd] = b
@@ -163,6 +170,62 @@ def table_drops(n, ev_type, ev_time, ev_i, ev_j, pocket, t_end, on, db, dg, dt):
             nd += 1
     sort_drops(db, dg, dt, nd)
     return nd
+
+
+@nb.njit(cache=True)
+def _rested_before(b, k, ev_type, ev_i, ev_j):
+    """The index of ball b's coming to rest (a transition to stationary) if that is its last
+    event before event k, else -1."""
+    for m in range(k - 1, -1, -1):
+        if ev_i[m] == b or (ev_type[m] == EV_BALL_BALL and ev_j[m] == b):
+            return m if ev_type[m] == EV_TRANSITION and ev_j[m] == STATIONARY else -1
+    return -1
+
+
+@nb.njit(cache=True)
+def fall_after_rest(b, db, dg, dt, nd, n, ev_type, ev_i, fell):
+    """An injected G-6a fall of ball b: if the log drops it, that drop is left out of db, dg,
+    dt and ``fell[b]`` names its event (``n`` for a drop without one). Returns the drop
+    count."""
+    m = 0
+    for i in range(nd):
+        if db[i] != b:
+            db[m], dg[m], dt[m] = db[i], dg[i], dt[i]
+            m += 1
+    if m < nd and fell[b] < 0:
+        fell[b] = n
+        for k in range(n):
+            if ev_type[k] == EV_BALL_POCKET and ev_i[k] == b:
+                fell[b] = k
+                break
+    return m
+
+
+@nb.njit(cache=True)
+def put_back_on_rim(fell, n, ev_type, ev_i, ev_j, ev_state, pocket, goals, final):
+    """G-6a: each ball that fell after it came to rest (``fell``, :func:`table_drops`) goes
+    back on the rim of the goal it fell into, in ``final`` (N_BALLS, 2) [m]: where it lay (its
+    rest event's centre), else where it dropped, else the goal's centre; a point inside the
+    hole circle is moved out along the radius to its edge (from the centre: towards the table's
+    middle)."""
+    for b in range(N_BALLS):
+        k = fell[b]
+        if k < 0:
+            continue
+        g = ev_j[k] if k < n else pocket[b]
+        gx, gy, r = goals[g, 0], goals[g, 1], goals[g, 2]
+        r_k = _rested_before(b, k, ev_type, ev_i, ev_j) if k < n else -1
+        px, py = gx, gy
+        if r_k >= 0 and not math.isnan(ev_state[r_k, 0, 0]):
+            px, py = ev_state[r_k, 0, 0], ev_state[r_k, 0, 1]
+        elif k < n and not math.isnan(ev_state[k, 0, 0]):
+            px, py = ev_state[k, 0, 0], ev_state[k, 0, 1]
+        d = math.hypot(px - gx, py - gy)
+        if d < r:
+            ux, uy = ((px - gx) / d, (py - gy) / d) if d > 1e-12 else (-math.copysign(1.0, gx),
+                                                                     0.0)
+            px, py = gx + r * ux, gy + r * uy
+        final[b, 0], final[b, 1] = px, py
 
 
 @nb.njit(cache=True)
@@ -360,14 +423,19 @@ def referee_play(t, st, lg, inp, ga, rp, prm, out):
 
     # --- what physics produced, and what it cannot know (injected events) --------------------
     db, dg, dt = new_drops()
+    fell = np.full(N_BALLS, -1, np.int64)
     nd = table_drops(n, ev_type, ev_time, ev_i, ev_j, lg.pocket[t], lg.t_end[t], on0, db, dg,
-                     dt)
+                     dt, fell)
     final = final_xy(lg.rvw[t], on0)
     is_off, off_time, off_seq, jammed = new_off_table()
     nd, nf, ok = _injected_events(t, s, on0, inp, out, db, dg, dt, nd, is_off, off_time, off_seq,
-                                  jammed, fr, ft, fk, fnb, fb, fd, nf)
+                                  jammed, fr, ft, fk, fnb, fb, fd, nf, n, ev_type, ev_i, fell)
     if not ok:
         return
+    put_back_on_rim(fell, n, ev_type, ev_i, ev_j, lg.ev_state[t], lg.pocket[t], ga.goals, final)
+    for b in range(N_BALLS):
+        if fell[b] >= 0:
+            note(out, t, N_FALL, b)
     gone = lift_gone(db, nd, is_off, jammed, final)
 
     # --- G-2 an opponent's ball struck; G-31 a partner out of turn ---------------------------
@@ -481,12 +549,14 @@ def final_xy(rvw, on):
 
 @nb.njit(cache=True)
 def _injected_events(t, s, on0, inp, out, db, dg, dt, nd, is_off, off_time, off_seq, jammed,
-                     fr, ft, fk, fnb, fb, fd, nf):
+                     fr, ft, fk, fnb, fb, fd, nf, n, ev_type, ev_i, fell):
     """Table t's injected events (``inp.inj_*``, what physics cannot know) in order: balls off
     the table or on the rail (``is_off``, ``off_time`` [s], ``off_seq``), notes for rail
-    returns, falls and freed jams, jams (``jammed``: G-19 in the shooter's defence goal, a drop
-    in the other) and G-18 fouls. Returns (drop count, foul count, ok); not ok after an input
-    error was written to ``out``."""
+    returns and freed jams, falls after rest (G-6a: a drop of that ball is undone, ``fell``;
+    a ball the log leaves on the rim gets the note only), jams (``jammed``: G-19 in the
+    shooter's defence goal, a drop in the other) and G-18 fouls. ``n``, ``ev_type``, ``ev_i``:
+    the log's events. Returns (drop count, foul count, ok); not ok after an input error was
+    written to ``out``."""
     g_def = 1 - s
     n_off = 0
     for e in range(inp.inj_n[t]):
@@ -501,7 +571,9 @@ def _injected_events(t, s, on0, inp, out, db, dg, dt, nd, is_off, off_time, off_
         elif typ == I_RETURN:
             note(out, t, N_RAIL_RETURN, b)
         elif typ == I_FALL:
-            note(out, t, N_FALL, b)
+            nd = fall_after_rest(b, db, dg, dt, nd, n, ev_type, ev_i, fell)
+            if fell[b] < 0:  # it lies on the rim in the log: nothing to undo
+                note(out, t, N_FALL, b)
         elif typ == I_JAM:
             g = inp.inj_goal[t, e]
             if g < 0:

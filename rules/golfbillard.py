@@ -38,6 +38,7 @@ Injected events (a list per table; ``ball`` is an index or id, ``time`` in s; G-
 - ``{"type": "jam", "ball": b, "goal": g}`` jammed between goal g's caps (G-19); or
   ``{"type": "jam", "ball": b, "where": "cap_cushion"}`` between a cap and the short cushion: freed
 - ``{"type": "fall_after_rest", "ball": b}`` fell after coming to rest: no goal, back on the rim
+  (a drop of it in the log is undone; a log whose drop follows the ball's rest is read alike)
 - ``{"type": "foul", "kind": <BEHAVIOURAL key>, "ball": b, "time": t}`` (G-18, G-25; ``ball``
   is the touched ball where the kind names one). The deflect kinds (:data:`RESTORE_KINDS`) may
   add ``"restore": {ball: [x, y]}``: the balls the foul displaced and where they lay before it;

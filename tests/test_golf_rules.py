@@ -119,6 +119,55 @@ def test_G6a_ball_falling_after_rest_is_no_goal():
     assert any("G-6a" in n for n in o.notes)
 
 
+def test_G6a_drop_after_the_ball_came_to_rest_is_no_goal():
+    """G-6a: a log that has the ball come to rest on the rim and then drop, with nothing
+    moving it in between, is a fall after rest (with or without the injected event): no goal,
+    the ball back where it lay, the turn lost."""
+    st = state()
+    for injected in (None, [{"type": "fall_after_rest", "ball": "w1"}]):
+        o = stroke(st, lambda b: (b.strike("w1", (1.0, 0.0)).rest("w1", (0.855, 0.0), 0.5)
+                                  .drop(2.0, "w1", 0)), "w1", injected=injected)
+        assert o.scored.tolist() == [0, 0] and not o.turn_kept and o.foul is None
+        assert at(o, "w1").tolist() == [0.855, 0.0]
+        assert [n for n in o.notes if "G-6a" in n] == \
+            ["G-6a: w1 fell after coming to rest: no goal, back on the rim"]
+
+
+def test_G6a_a_ball_set_moving_again_after_rest_scores():
+    """G-6a: a ball that came to rest on the rim and is then hit into the goal scores."""
+    gx = GEO.goals[0, 0]
+    # w2 glances off r1 (a legal first contact, G-12), then sends w1 to the rim
+    st = state({**BASE, "w1": (gx - 0.2, 0.0), "w2": (gx - 0.5, 0.0),
+                "r1": (gx - 0.4, 2 * R * 0.9)})
+    o = stroke(st, lambda b: (b.strike("w2", (1.0, 0.0))
+                              .ball_ball(0.05, "w2", "r1", (gx - 0.4 - 2 * R * 0.44, 0.0))
+                              .rest("r1", (gx - 0.35, 0.1), 0.4)
+                              .ball_ball(0.1, "w2", "w1", (gx - 0.2 - 2 * R, 0.0))
+                              .rest("w1", (gx - 0.04, 0.0), 0.5)
+                              .ball_ball(0.9, "w2", "w1", (gx - 0.04 - 2 * R, 0.0))
+                              .drop(1.0, "w1", 0)
+                              .rest("w2", (gx - 0.1, 0.0), 1.2)), "w2")
+    assert o.foul is None and o.scored.tolist() == [1, 0] and o.turn_kept
+    assert not any("G-6a" in n for n in o.notes)
+
+
+def test_G6a_injected_fall_undoes_the_logs_drop():
+    """G-6a: the injected event on a ball the log drops (no rest in the log) undoes the goal;
+    the ball goes back on the rim, at the hole circle's edge where it dropped (the goal's
+    centre, the log's default drop point: towards the table's middle)."""
+    st = state()
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).drop(0.7, "w1", 0), "w1",
+               injected=[{"type": "fall_after_rest", "ball": "w1"}])
+    gx, gy, r = GEO.goals[0]
+    assert o.scored.tolist() == [0, 0] and not o.turn_kept
+    assert np.allclose(at(o, "w1"), [gx - r, gy])
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).drop(0.7, "w1", 0, at=(gx - 0.01,
+                                                                               gy + 0.02)),
+               "w1", injected=[{"type": "fall_after_rest", "ball": "w1"}])
+    assert math.isclose(math.hypot(*(at(o, "w1") - (gx, gy))), r)
+    assert at(o, "w1")[1] > gy
+
+
 # --- G-4: game over ---------------------------------------------------------------------------
 
 

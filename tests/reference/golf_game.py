@@ -382,6 +382,10 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     drops = tl.drops(on0)
     final = tl.final_xy()
     final[~on0] = np.nan
+    for x, k in sorted(tl.falls(on0).items()):  # G-6a: back on the rim
+        final[x] = tl.rim_point(x, k, geo.goals)
+        notes.append(f"G-6a: {geo.ball_ids[x]} fell after coming to rest: no goal, back on the "
+                     "rim")
     # RA / RF of a side's penalised foul: those balls go back, neither counting nor spotted
     moved = _moved(tl, before, final, {x for x, _, _ in drops} | set(off))
     back: set[int] = set()

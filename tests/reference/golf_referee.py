@@ -28,6 +28,7 @@ Injected events (a list per table; ``ball`` is an index or id, ``time`` in s; G-
 - ``{"type": "jam", "ball": b, "goal": g}`` jammed between goal g's caps (G-19); or
   ``{"type": "jam", "ball": b, "where": "cap_cushion"}`` between a cap and the short cushion: freed
 - ``{"type": "fall_after_rest", "ball": b}`` fell after coming to rest: no goal, back on the rim
+  (a drop of it in the log is undone; a log whose drop follows the ball's rest is read alike)
 - ``{"type": "foul", "kind": <BEHAVIOURAL key>, "ball": b, "time": t}`` (G-18, G-25; ``ball``
   is the touched ball where the kind names one). The deflect kinds (:data:`RESTORE_KINDS`) may
   add ``"restore": {ball: [x, y]}``: the balls the foul displaced and where they lay before it;
@@ -894,15 +895,58 @@ class TableLog:
         other = self.j[k] if self.i[k] == b else self.i[k]
         return int(self.type[k]), float(self.time[k]), int(other)
 
+    def rested_before(self, b: int, k: int) -> int:
+        """The index of ball ``b``'s coming to rest if that is its last event before event
+        ``k``, else -1."""
+        prior = np.flatnonzero(self.involves(b)[:k])
+        if len(prior) and self.type[prior[-1]] == EV_TRANSITION and \
+                self.j[prior[-1]] == STATIONARY:
+            return int(prior[-1])
+        return -1
+
+    def falls(self, on: np.ndarray) -> dict[int, int]:
+        """G-6a: ball -> index of its drop event, for the balls on the table whose first drop
+        comes right after they came to rest (no goal: they go back on the rim)."""
+        out: dict[int, int] = {}
+        seen = set()
+        for k in np.flatnonzero(self.type == EV_BALL_POCKET):
+            b = int(self.i[k])
+            if on[b] and b not in seen:
+                seen.add(b)
+                if self.rested_before(b, int(k)) >= 0:
+                    out[b] = int(k)
+        return out
+
+    def rim_point(self, b: int, k: int, goals: np.ndarray) -> np.ndarray:
+        """G-6a: where ball ``b``, fallen by drop event ``k`` (``len(events)``: a drop without
+        its event), goes back on the rim: where it lay, else where it dropped, else the goal's
+        centre, moved out to the hole circle's edge when inside it."""
+        n = len(self.type)
+        g = int(self.j[k]) if k < n else int(self.pocket[b])
+        centre, r = goals[g, :2], goals[g, 2]
+        p = centre.copy()
+        rest = self.rested_before(b, k) if k < n else -1
+        if rest >= 0 and not np.isnan(self.state[rest, 0, 0]):
+            p = self.state[rest, 0, :2].astype(np.float64)
+        elif k < n and not np.isnan(self.state[k, 0, 0]):
+            p = self.state[k, 0, :2].astype(np.float64)
+        d = math.hypot(*(p - centre))
+        if d < r:
+            u = (p - centre) / d if d > 1e-12 else np.array([-math.copysign(1.0, centre[0]), 0.0])
+            p = centre + r * u
+        return p
+
     def drops(self, on: np.ndarray) -> list[tuple[int, int, float]]:
-        """(ball, goal, time) of balls on the table before the stroke that dropped, by time."""
+        """(ball, goal, time) of balls on the table before the stroke that dropped, by time
+        (not those that fell after they came to rest: :meth:`falls`)."""
         out = []
         seen = set()
         for k in np.flatnonzero(self.type == EV_BALL_POCKET):
             b = int(self.i[k])
             if on[b] and b not in seen:
-                out.append((b, int(self.j[k]), float(self.time[k])))
                 seen.add(b)
+                if self.rested_before(b, int(k)) < 0:
+                    out.append((b, int(self.j[k]), float(self.time[k])))
         for b in np.flatnonzero(on & (self.pocket >= 0)):  # a pocket without its event
             if int(b) not in seen:
                 out.append((int(b), int(self.pocket[b]), self.t_end))
@@ -1661,6 +1705,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
 
     # --- what physics produced ---------------------------------------------------------------
     drops = tl.drops(on0)
+    fell = tl.falls(on0)
     final = tl.final_xy()
     final[~on0] = np.nan
     off: dict[int, tuple[float, str]] = {}
@@ -1675,7 +1720,13 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
         elif e["type"] == "rail_return":
             notes.append(f"G-17b: {ids[b]} rode over the rail and came back: not penalised")
         elif e["type"] == "fall_after_rest":
-            notes.append(f"G-6a: {ids[b]} fell after coming to rest: no goal, back on the rim")
+            if any(d[0] == b for d in drops):  # the log's drop of it is undone
+                drops = [d for d in drops if d[0] != b]
+                ks = np.flatnonzero((tl.type == EV_BALL_POCKET) & (tl.i == b))
+                fell[b] = int(ks[0]) if len(ks) else len(tl.type)
+            elif b not in fell:
+                notes.append(f"G-6a: {ids[b]} fell after coming to rest: no goal, back on the "
+                             "rim")
         elif e["type"] == "jam":
             if "goal" not in e:
                 notes.append(f"G-19: {ids[b]} jammed between a cap and the short cushion: freed")
@@ -1690,6 +1741,10 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
             check_injected_foul(e, s, on0, geo)
             fouls.append(Foul("G-18", e["time"], () if b is None else (b,), e["kind"],
                               f"behavioural foul {e['kind']}", e.get("restore", ())))
+    for b in range(N_BALLS):
+        if b in fell:
+            final[b] = tl.rim_point(b, fell[b], geo.goals)
+            notes.append(f"G-6a: {ids[b]} fell after coming to rest: no goal, back on the rim")
     dropped = {b for b, _, _ in drops}
     for b in dropped | set(off) | jammed:
         final[b] = np.nan
