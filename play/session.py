@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents.base import SPIN_MAX, THETA_MAX, V0_MAX
-from cuegym.rules.golf_arrays import SIDE_OF
+from cuegym.rules.golf_arrays import BALLS_PER_SIDE, SIDE_OF
 
 GAMES = ("keglebillard", "golfbillard")
 NOISES = ("none", "tournament")
@@ -503,10 +503,13 @@ class GolfTable:
         cue = parse_strike(move.get("strike"))
         if st.phase == "opening":
             want = self.opening_balls(st)[side]
-            if move.get("ball", want) != want:
-                raise PlayError(f"the opening (G-3) is played with {want}, got "
-                                f"{move.get('ball')!r}")
-            return self._ball(st, want, side), cue
+            if st.on_table[side * BALLS_PER_SIDE]:  # the middle ball: only it may open (G-3)
+                if move.get("ball", want) != want:
+                    raise PlayError(f"the opening (G-3) is played with {want}, got "
+                                    f"{move.get('ball')!r}")
+                return self._ball(st, want, side), cue
+            # a repeat after both sides scored their middle balls: any own ball may open
+            return self._ball(st, move.get("ball", want), side), cue
         return self._ball(st, move.get("ball"), side), cue
 
     def agent_move(self, agent: Any, st: Any, rng: np.random.Generator,

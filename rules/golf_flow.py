@@ -482,17 +482,19 @@ def add_scored(removed, scored_mask, scored):
 @nb.njit(cache=True)
 def _opening_fouls(t, st, inp, ga, rp, before, on0, lost, off, pen_l, pen_t, pen_e, pen_b, out):
     """The opening's fouls into row t of ``out``: G-3 (a side opened with another ball than its
-    middle one), injected G-18 fouls, G-31 (a duo side's wrong partner opened). G-3 and a G-18
-    foul with LT lose the opening for their side (``lost``); each side's penalised G-18 foul
-    (:func:`_penalise`) goes to ``pen_l``, ``pen_t``, ``pen_e``, ``pen_b``. Balls the caller
+    middle one while that is on the table; in a repeat after both sides scored, any own ball
+    may open: "another ball each"), injected G-18 fouls, G-31 (a duo side's wrong partner
+    opened). G-3 and a G-18 foul with LT lose the opening for their side (``lost``); each
+    side's penalised G-18 foul (:func:`_penalise`) goes to ``pen_l``, ``pen_t``, ``pen_e``,
+    ``pen_b``. Balls the caller
     put off the table or on the rail are marked in ``off`` (an opening ball among them also
     loses). Returns the foul count, -1 after an input error was written to ``out``."""
     bo = inp.cue_ball[t]
     nf = 0
     for s in range(2):
-        due = opening_ball(before, s, ga)
-        if bo[s] != due:  # G-3: only the middle ball may open
-            _opening_foul(out, t, nf, 0.0, bo[s], F_G3, K_WRONG_BALL, D_WRONG_BALL, s, due, 0)
+        mid = s * BALLS_PER_SIDE
+        if on0[mid] and bo[s] != mid:  # G-3: only the middle ball may open
+            _opening_foul(out, t, nf, 0.0, bo[s], F_G3, K_WRONG_BALL, D_WRONG_BALL, s, mid, 0)
             nf += 1
             lost[s] = True
     for e in range(inp.inj_n[t]):
@@ -584,8 +586,11 @@ def _opening_foul(out, t, k, time, ball, rule, kind, variant, a, b, c):
 
 @nb.njit(cache=True)
 def opening_ball(xy, s, ga):
-    """G-3: the ball side ``s`` must open with: its on-table ball nearest its middle start spot
-    (the middle ball while it is on the table; ties: the lower number)."""
+    """G-3: the ball side ``s`` opens with: its middle ball while that is on the table (the only
+    one that may open), else (a repeat after both sides scored, where any own ball may) its
+    on-table ball nearest its middle start spot (ties: the lower number)."""
+    if not math.isnan(xy[s * BALLS_PER_SIDE, 0]):
+        return s * BALLS_PER_SIDE
     mx, my = ga.start[s * BALLS_PER_SIDE, 0], ga.start[s * BALLS_PER_SIDE, 1]
     best = -1
     bd = np.inf

@@ -135,10 +135,10 @@ def finish_game(state: GolfState, winner: int, rules: GolfRules,
 
 
 def opening_balls(state: GolfState, geo: GolfGeometry | None = None) -> tuple[int, int]:
-    """The ball each side must open with (G-3): its middle ball w1 / r1 while that is on the
-    table; in a repeat after both sides scored their opening balls, the on-table own ball
-    nearest the middle start spot (ties: the lower number). The referee takes the opening from
-    a side that strikes any other ball."""
+    """The ball each side opens with (G-3): its middle ball w1 / r1 while that is on the table
+    (the referee takes the opening from a side that strikes any other ball); in a repeat after
+    both sides scored their opening balls, where any own ball may open, the on-table own ball
+    nearest the middle start spot (ties: the lower number), as :func:`opening_strike` plays."""
     out = np.zeros((1, 2), np.int64)
     opening_balls_kernel(np.ascontiguousarray(state.xy, np.float64)[None],
                          geometry_struct(geo or golf_geometry()), out)

@@ -1,6 +1,7 @@
 """Golfbillard game flow on hand-written logs: opening (G-3), turns (G-1, G-14), duos (G-31),
 kader phase (G-20), no progress (G-5), matches (G-4), the state JSON and the score CLI."""
 
+import copy
 import json
 import subprocess
 import sys
@@ -202,10 +203,24 @@ def test_G3_both_score_repeat_with_another_ball():
     assert outs[0].repeat and not outs[0].replaced
     n = new[0]
     assert n.phase == "opening" and n.balls_left.tolist() == [4, 4]
-    assert opening_balls(n) == (idx("w2"), idx("r2"))
-    # in the repeat, the due ball is the one nearest the middle start spot: w3 loses it
-    o = score_opening(n, _opening_with(n, "w3", "r2", (0.3, 0.1), (-0.3, -0.1)), ("w3", "r2"))
-    assert o.first == 1 and o.fouls[0].rule == "G-3"
+    assert opening_balls(n) == (idx("w2"), idx("r2"))  # what opening_strike plays
+    # "another ball each": with the middle balls scored, any own ball may open the repeat
+    o = score_opening(n, _opening_with(n, "w3", "r2", (0.5, 0.1), (-0.3, -0.1)), ("w3", "r2"))
+    assert o.fouls == [] and o.first == 0
+    o = score_opening(n, _opening_with(n, "w2", "r5", (0.3, 0.1), (-0.5, -0.1)), ("w2", "r5"))
+    assert o.fouls == [] and o.first == 1
+
+
+def test_G3_a_middle_ball_on_a_penalty_spot_still_is_the_only_opener():
+    """G-3: "only the middle ball (w1, r1) may open", wherever it lies (here on a penalty
+    spot after an opening both sides lost), not the ball nearest its start spot."""
+    st = new_match()
+    moved = copy.deepcopy(st)
+    moved.xy[W1] = (0.3, 0.35)  # w1 off its start spot: w2 lies nearest that spot now
+    assert opening_balls(moved) == (W1, R1)
+    o = score_opening(moved, _opening_with(moved, "w2", "r1", (0.5, 0.1), (-0.3, -0.1)),
+                      ("w2", "r1"))
+    assert [f.rule for f in o.fouls] == ["G-3"] and o.first == 1
 
 
 def test_G3_G20_repeats_down_to_one_ball_each_start_kader_play():

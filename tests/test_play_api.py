@@ -9,6 +9,7 @@ import json
 import math
 import time
 
+import numpy as np
 import pytest
 
 pytest.importorskip("fastapi")
@@ -395,6 +396,23 @@ def _opening(c, gid, v):
             "seat": seat, "move": {"ball": ball, "strike": {"V0": float(V0), "phi": float(phi)}}})
         assert r.status_code == 200, r.text
     return r.json()
+
+
+def test_golfbillard_opening_repeat_takes_any_own_ball():
+    """G-3: the middle ball alone may open while it is on the table; in the repeat after both
+    sides scored theirs, any own ball may ("another ball each")."""
+    from cuegym.play.session import GolfTable, PlayError
+    from cuegym.rules.golfbillard_game import new_match
+
+    t = GolfTable()
+    st = new_match()
+    with pytest.raises(PlayError, match="played with w1"):
+        t.check_move(st, {"ball": "w3", "strike": STRIKE}, 0)
+    st.xy[[0, 5]] = np.nan  # both middle balls scored: the repeat
+    assert t.check_move(st, {"ball": "w3", "strike": STRIKE}, 0)[0] == 2
+    assert t.check_move(st, {"strike": STRIKE}, 1)[0] == 6  # default: the suggested r2
+    with pytest.raises(PlayError, match="not one of side 1's balls"):
+        t.check_move(st, {"ball": "w3", "strike": STRIKE}, 1)
 
 
 def test_golfbillard_opening_and_the_opponents_penalty_spot_choice(client):

@@ -263,13 +263,16 @@ class OpeningOutcome:
 
 
 def opening_balls(state: GolfState, geo: GolfGeometry | None = None) -> tuple[int, int]:
-    """The ball each side must open with (G-3): its middle ball w1 / r1 while that is on the
-    table; in a repeat after both sides scored their opening balls, the on-table own ball
-    nearest the middle start spot (ties: the lower number). :func:`score_opening` takes the
-    opening from a side that strikes any other ball."""
+    """The ball each side opens with (G-3): its middle ball w1 / r1 while that is on the table
+    (:func:`score_opening` takes the opening from a side that strikes any other ball); in a
+    repeat after both sides scored, where any own ball may open, the on-table own ball nearest
+    the middle start spot (ties: the lower number)."""
     geo = geo or golf_geometry()
     out = []
     for s in range(N_SIDES):
+        if not np.isnan(state.xy[s * BALLS_PER_SIDE, 0]):
+            out.append(s * BALLS_PER_SIDE)
+            continue
         own = [b for b in range(N_BALLS) if SIDE_OF[b] == s and not np.isnan(state.xy[b, 0])]
         mid = geo.start[s * BALLS_PER_SIDE]
         out.append(min(own, key=lambda b: float(np.hypot(*(state.xy[b] - mid)))))
@@ -334,12 +337,13 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     lost = [False, False]
     notes: list[str] = []
     off = set()
-    due = opening_balls(state, geo)
     for s in range(N_SIDES):
-        if b[s] != due[s]:  # G-3: only the middle ball may open
+        mid = s * BALLS_PER_SIDE
+        # G-3: only the middle ball may open; once both scored it, any own ball ("another each")
+        if not np.isnan(state.xy[mid, 0]) and b[s] != mid:
             fouls.append(Foul("G-3", 0.0, (b[s],), "wrong_opening_ball",
                               f"side {s} opened with {geo.ball_ids[b[s]]}; only "
-                              f"{geo.ball_ids[due[s]]} may open"))
+                              f"{geo.ball_ids[mid]} may open"))
             lost[s] = True
     pen: dict[int, tuple] = {}  # side -> its penalised G-18 foul: letters, time, restore, ball
 
