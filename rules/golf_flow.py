@@ -51,6 +51,7 @@ from .golf_codes import (
     F_G3,
     F_G18,
     GOAL,
+    I_FALL,
     I_FOUL,
     I_OFF,
     I_RAIL,
@@ -77,6 +78,7 @@ from .golf_stroke import (
     _injected_foul_error,
     _path,
     balls_on_table,
+    fall_after_rest,
     final_xy,
     new_drops,
     put_back_on_rim,
@@ -266,6 +268,12 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     fell = np.full(N_BALLS, -1, np.int64)
     nd = table_drops(n, lg.ev_type[t], lg.ev_time[t], lg.ev_i[t], lg.ev_j[t], lg.pocket[t],
                      lg.t_end[t], on0, db, dg, dt, fell)
+    for e in range(inp.inj_n[t]):  # injected G-6a falls undo the log's drop of their ball
+        if inp.inj_type[t, e] == I_FALL:
+            b = inp.inj_ball[t, e]
+            nd = fall_after_rest(b, db, dg, dt, nd, n, lg.ev_type[t], lg.ev_i[t], fell)
+            if fell[b] < 0:  # it lies on the rim in the log: nothing to undo
+                note(out, t, N_FALL, b)
     write_drops(out, t, db, dg, dt, nd)
     final = final_xy(lg.rvw[t], on0)
     put_back_on_rim(fell, n, lg.ev_type[t], lg.ev_i[t], lg.ev_j[t], lg.ev_state[t], lg.pocket[t],
@@ -525,7 +533,7 @@ def _opening_fouls(t, st, inp, ga, rp, before, on0, lost, off, pen_l, pen_t, pen
             off[b] = True
             if b == bo[0] or b == bo[1]:
                 lost[b // BALLS_PER_SIDE] = True
-        else:
+        elif typ != I_FALL:  # a fall is applied to the drops (referee_opening)
             note(out, t, N_IGNORED + typ, b)
     if rp[R_DUO] > 0 and inp.players[t, 0] >= 0:
         for s in range(2):

@@ -211,6 +211,24 @@ def test_G3_both_score_repeat_with_another_ball():
     assert o.fouls == [] and o.first == 1
 
 
+def test_G3_G6a_an_opening_ball_that_falls_after_rest_is_no_opening_score():
+    """G-6a in the opening: w1 that dropped only after it came to rest (injected, or a log
+    whose drop follows its rest) scores nothing and goes back on the rim, where it lies nearer
+    its goal than r1 does to its own: side 0 takes the first turn."""
+    st = new_match()
+    gx, gy, r = GEO.goals[0]
+    by_event = score_opening(st, _opening_with(st, "w1", "r1", None, (-0.3, -0.1), w_drop=0),
+                             ("w1", "r1"), injected=[{"type": "fall_after_rest", "ball": "w1"}])
+    log = (LogBuilder(st.xy).strike("w1", (1.0, 0.6)).strike("r1", (-1.0, -0.6))
+           .rest("w1", (gx - r - 0.001, gy), 1.4).drop(1.5, "w1", 0)
+           .rest("r1", (-0.3, -0.1), 2.0).build())
+    by_log = score_opening(st, log, ("w1", "r1"))
+    for o, where in ((by_event, (gx - r, gy)), (by_log, (gx - r - 0.001, gy))):
+        assert o.scored == (False, False) and idx("w1") not in o.scored_balls
+        assert np.allclose(o.xy[idx("w1")], where) and o.first == 0
+        assert any("G-6a: w1 fell after coming to rest" in n for n in o.notes)
+
+
 def test_G3_a_middle_ball_on_a_penalty_spot_still_is_the_only_opener():
     """G-3: "only the middle ball (w1, r1) may open", wherever it lies (here on a penalty
     spot after an opening both sides lost), not the ball nearest its start spot."""

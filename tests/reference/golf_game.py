@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.configs.zones import path_max
+from cuegym.physics.constants import EV_BALL_POCKET
 from cuegym.rules.inputs import (
     RefereeInputError,
     read_sim_output,
@@ -373,7 +374,7 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
             off.add(e["ball"])
             if e["ball"] in b:
                 lost[SIDE_OF[e["ball"]]] = True
-        else:
+        elif e["type"] != "fall_after_rest":  # a fall is applied to the drops (below)
             notes.append(f"{e['type']} of {geo.ball_ids[e['ball']]} ignored in the opening")
     if rules.duo:
         for s in range(N_SIDES):
@@ -384,9 +385,20 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
                 lost[s] = True
                 penalise(s, BEHAVIOURAL["wrong_opener"][0], 0.0, (), None)
     drops = tl.drops(on0)
+    falls = tl.falls(on0)
+    for e in events:  # injected G-6a falls undo the log's drop of their ball
+        if e["type"] == "fall_after_rest":
+            x = e["ball"]
+            if any(d[0] == x for d in drops):
+                drops = [d for d in drops if d[0] != x]
+                ks = np.flatnonzero((tl.type == EV_BALL_POCKET) & (tl.i == x))
+                falls[x] = int(ks[0]) if len(ks) else len(tl.type)
+            elif x not in falls:
+                notes.append(f"G-6a: {geo.ball_ids[x]} fell after coming to rest: no goal, "
+                             "back on the rim")
     final = tl.final_xy()
     final[~on0] = np.nan
-    for x, k in sorted(tl.falls(on0).items()):  # G-6a: back on the rim
+    for x, k in sorted(falls.items()):  # G-6a: back on the rim
         final[x] = tl.rim_point(x, k, geo.goals)
         notes.append(f"G-6a: {geo.ball_ids[x]} fell after coming to rest: no goal, back on the "
                      "rim")
