@@ -439,10 +439,13 @@ def _pin_event(kind: str, a: Any, b: Any, t: float, n: int, pins_up: np.ndarray,
     balls) and ``t_top`` in place."""
     if kind == "pin_pin":
         p, q = _pin_index(a, "pin_pin"), _pin_index(b, "pin_pin")
+        if not pins_up[p] and not pins_up[q] and t_top[q] == t:
+            toppler[q] |= toppler[p]  # K-P3: chains that reach a pin at once: it is both's
+            return p, q
         if pins_up[p] or not pins_up[q]:
             raise RefereeInputError(f"build_log events[{n}]: pin_pin {PIN_IDS[p]} -> "
                                     f"{PIN_IDS[q]} at t = {t} needs a fallen pin and a "
-                                    "standing one")
+                                    "standing one (or one that fell at that instant)")
         pins_up[q], toppler[q], t_top[q] = False, toppler[p], t
         return p, q
     i, p = _ball_index(a, kind), _pin_index(b, kind)

@@ -195,6 +195,18 @@ def test_KP2_KP3_chain_pins_belong_to_the_ball_that_started_it():
     assert r["toppler"][0] == r["toppler"][3] == 0b010 and r["pin_points"] == 6
 
 
+def test_KP2_KP3_chains_that_reach_a_pin_at_once_both_own_it():
+    """Two falling pins reach the king at the same instant (the physics logs both pin_pin
+    events and gives the king to both chains' balls): a hand-built log may say so too; a
+    later second chain onto a fallen pin is refused."""
+    r = one(HIT + [(0.8, "pin", "white", "pin1"), (0.8, "pin", "spotted", "pin3"),
+                   (0.9, "pin_pin", "pin1", "king"), (0.9, "pin_pin", "pin3", "king")])
+    assert r["toppler"][KING] == 0b110 and r["pin_points"] == 6 and not r["foul"]
+    with pytest.raises(ValueError, match="needs a fallen pin and a standing one"):
+        build_log(HIT + [(0.8, "pin", "white", "pin1"), (0.8, "pin", "spotted", "pin3"),
+                         (0.9, "pin_pin", "pin1", "king"), (1.0, "pin_pin", "pin3", "king")])
+
+
 def test_scoring_is_batched_over_tables():
     logs = [build_log(HIT + [(0.8, "pin", "white", "king")]),
             build_log([(0.1, "cushion", "red", 0)]),
