@@ -17,6 +17,11 @@ from .config import ActionSpec
 #: The strike components of every action, in order.
 STRIKE_FIELDS = ("V0", "phi", "theta", "a", "b")
 
+#: How far past +-1 an action may lie and still be taken (clipped) without ``clip``: float32
+#: rounding, as when ``gymnasium.wrappers.RescaleAction`` maps its own float32 bound to
+#: 1.0000001. A few float32 steps (1.2e-7 each); a real overshoot is refused.
+BOUND_ROUNDING = 1e-6
+
 
 def layout_box(layout) -> gym.spaces.Box:
     """The float32 Box of an observation layout ``((name, low, high), ...)``."""
@@ -37,12 +42,13 @@ def check_actions(actions, n: int | None, dim: int, *, clip: bool) -> np.ndarray
         actions: (n, dim) array-like, a vector env's batch; with ``n=None`` one env's (dim,)
             action, returned as (1, dim). Nothing else is reshaped: a (1, dim) action to a
             single env, or a (dim,) one to a vector env of one table, is a shape error.
-        clip: clip values outside [-1, 1] instead of raising.
+        clip: clip values outside [-1, 1] instead of raising. Values within
+            :data:`BOUND_ROUNDING` of the bounds (float32 rounding) are clipped either way.
 
     Raises:
         ValueError: not real numbers (strings, complex, booleans, objects), wrong shape, a NaN
-            or inf (always), or a value outside [-1, 1] (unless
-            ``clip``); the message names the first offending entry.
+            or inf (always), or a value outside [-1, 1] by more than :data:`BOUND_ROUNDING`
+            (unless ``clip``); the message names the first offending entry.
     """
     if np.ma.is_masked(actions):  # np.asarray would drop the mask and play the hidden values
         raise ValueError(f"action must not have masked entries, got {actions!r}")
@@ -69,8 +75,9 @@ def check_actions(actions, n: int | None, dim: int, *, clip: bool) -> np.ndarray
         raise ValueError(f"{where} is {float(a[t, k])!r}: actions must be finite")
     out = (a < -1.0) | (a > 1.0)
     if out.any():
-        if not clip:
-            t, k = np.argwhere(out)[0]
+        far = np.abs(a) > 1.0 + BOUND_ROUNDING
+        if not clip and far.any():
+            t, k = np.argwhere(far)[0]
             where = f"action[{k}]" if single else f"action[{t}, {k}]"
             raise ValueError(f"{where} = {float(a[t, k])!r} is outside [-1, 1] (pass clip=True "
                              "to the env to clip instead)")

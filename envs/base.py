@@ -273,12 +273,23 @@ class CoreVectorEnv(VectorEnv):
         """Set a setting of the core (one value for all tables). An attribute the core does not
         have is refused (a misspelt name would silently do nothing); ``clip``, ``threads``,
         ``noise`` and ``reward`` are checked as the constructor checks them."""
-        if isinstance(values, list | tuple):
-            if len(set(map(id, values))) > 1:
+        if isinstance(values, list | tuple):  # gymnasium's per-table form: all must be equal
+            if not values or not all(_equal(v, values[0]) for v in values[1:]):
                 raise ValueError("a native vector env shares one setting across its tables: "
-                                 "give one value")
+                                 f"give one value (or {self.num_envs} equal ones), got "
+                                 f"{values!r}")
             values = values[0]
         setattr(self.core, name, checked_setting(self.core, name, values))
+
+
+def _equal(a: Any, b: Any) -> bool:
+    """``a == b`` for settings (numbers, names, mappings, arrays); False where it cannot tell."""
+    if a is b:
+        return True
+    try:
+        return bool(np.all(a == b))
+    except (TypeError, ValueError):  # e.g. mappings of arrays
+        return False
 
 
 def _merge_reset_info(infos: dict, reset_info: dict, idx: np.ndarray, done: np.ndarray) -> None:

@@ -208,4 +208,8 @@ class CuegymVecEnv(VecEnv):
 
     def env_is_wrapped(self, wrapper_class: type[gym.Wrapper], indices: VecEnvIndices = None
                        ) -> list[bool]:
-        return [False for _ in self._get_indices(indices)]
+        """True only for SB3's ``Monitor``, whose episode statistics every table's last info
+        carries (so ``evaluate_policy`` reads them instead of warning that it cannot)."""
+        from stable_baselines3.common.monitor import Monitor
+
+        return [wrapper_class is Monitor for _ in self._get_indices(indices)]

@@ -64,6 +64,20 @@ def test_clip_option_clips_instead_of_raising():
         env.step(np.full(7, np.nan))
 
 
+def test_float32_rounding_at_the_bounds_is_taken():
+    """gymnasium's RescaleAction with float32 bounds maps its own upper bound to 1.0000001;
+    such rounding is clipped, a real overshoot still refused."""
+    up = np.nextafter(np.float32(1), np.float32(2))
+    a = check_actions(np.array([up, -up, 0.5], np.float32), None, 3, clip=False)
+    assert a.tolist() == [[1.0, -1.0, 0.5]]
+    with pytest.raises(ValueError, match=r"action\[1\] = 1.00001 is outside"):
+        check_actions([0.0, 1.00001, 0.0], None, 3, clip=False)
+    lo, hi = np.full(7, 0.1, np.float32), np.full(7, 0.7, np.float32)
+    env = gym.wrappers.RescaleAction(gym.make("cuegym/KeglebillardShot-v0"), lo, hi)
+    env.reset(seed=0)
+    env.step(hi)  # rescales to just above 1 in float32
+
+
 def test_strike_map_ends_and_inverse():
     spec = ActionSpec(V0=(0.5, 6.0), theta=(0.0, 60.0), spin=0.5)
     a = np.array([[-1, -1, -1, -1, -1], [1, 1, 1, 1, 1], [0, 0.5, 0, 0.2, -0.4]], float)

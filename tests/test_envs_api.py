@@ -81,6 +81,32 @@ def test_sb3_vec_env_protocol():
     venv.close()
 
 
+def test_sb3_evaluate_policy_reads_the_adapters_monitor_statistics():
+    """The adapter carries Monitor's episode statistics, and says so: evaluate_policy uses them
+    without its 'not wrapped with a Monitor' warning, and they are the summed rewards."""
+    import warnings
+
+    from stable_baselines3.common.evaluation import evaluate_policy
+    from stable_baselines3.common.monitor import Monitor
+
+    venv = make_sb3_vec_env("cuegym/KeglebillardShot-v0", n_envs=2, seed=1)
+    assert venv.env_is_wrapped(Monitor) == [True, True]
+
+    class Fixed:  # a deterministic policy: the same strike every time
+        def predict(self, obs, state=None, episode_start=None, deterministic=True):
+            return np.full((len(obs), 7), 0.3, np.float32), None
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rewards, lengths = evaluate_policy(Fixed(), venv, n_eval_episodes=4,
+                                           return_episode_rewards=True)
+    venv.close()
+    plain = make_sb3_vec_env("cuegym/KeglebillardShot-v0", n_envs=2, seed=1)
+    plain.reset()
+    _, r, _, _ = plain.step(np.full((2, 7), 0.3, np.float32))  # one shot an episode
+    assert lengths == [1, 1, 1, 1] and rewards[:2] == pytest.approx(r.tolist(), abs=1e-5)
+
+
 def test_sb3_vec_env_matches_native_vector_env():
     """Same seed: SB3 adapter observations and terminal observations equal the native env's."""
     venv = make_sb3_vec_env("cuegym/Keglebillard-v0", n_envs=3, seed=5, info_keys=None)

@@ -433,6 +433,14 @@ def test_vector_set_attr_refuses_unknown_names_and_bad_values():
     env.set_attr("reward", {"points": 0.5})
     assert env.core.noise.name == "tournament" and env.core.reward.points == 0.5
     venv.step(np.zeros((2, 7)))
+    # gymnasium's per-table list: equal values (not only the same object) are one setting
+    env.set_attr("noise", ["none", "".join(["no", "ne"])])
+    env.set_attr("reward", [{"points": 0.25}, {"points": 0.25}])
+    assert env.core.noise.name == "none" and env.core.reward.points == 0.25
+    for differ in (["none", "tournament"], [], [{"points": 1.0}, {"points": 2.0}]):
+        with pytest.raises(ValueError, match="shares one setting across its tables"):
+            env.set_attr("reward" if differ and isinstance(differ[0], dict) else "noise",
+                         differ)
 
 
 def test_vector_set_attr_refuses_the_envs_state_and_checks_the_full_game_settings():
