@@ -269,15 +269,17 @@ def main(argv: list[str] | None = None) -> int:
         else:
             shutil.copyfile(made, out / shipped)
     spec = agent_spec(args.game, out)
+    play = (f"cuegym evaluate --game {args.game} --agents \"{spec},planner\" --games 500 "
+            "--seed 900")
     report = {"game": args.game, "times": times, "files": sorted(files), "spec": spec,
               "check": check(args.game, spec, {"geometric": args.check,
-                                               "planner": args.check_planner}, args.seed)}
+                                               "planner": args.check_planner}, args.seed),
+              "play": play}
     (out / "reproduce.json").write_text(json.dumps(report, indent=1))
     print(json.dumps({"check": report["check"]}))
     minutes = {k.removesuffix("_s"): round(v / 60, 1) for k, v in times.items()}
     print(json.dumps({"times_min": minutes}))
-    print(f"wrote {out}; play it: cuegym evaluate --game {args.game} "
-          f"--agents \"{spec},planner\" --games 500 --seed 900")
+    print(f"wrote {out}; play it: {play}")
     return 0
 
 

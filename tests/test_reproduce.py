@@ -73,6 +73,9 @@ def test_golfbillard_is_one_stage_of_expert_iteration(tmp_path):
     from cuegym.agents import make_agent
 
     assert isinstance(make_agent(report["spec"], "golfbillard"), ExpertAgent)
+    # the command that plays the agent it made (the docs point to it)
+    assert report["play"] == (f'cuegym evaluate --game golfbillard --agents "{report["spec"]},'
+                              'planner" --games 500 --seed 900')
 
 
 def test_bad_options_are_refused(tmp_path, capsys):
