@@ -213,3 +213,18 @@ class CuegymVecEnv(VecEnv):
         from stable_baselines3.common.monitor import Monitor
 
         return [wrapper_class is Monitor for _ in self._get_indices(indices)]
+
+
+def vec_monitor(venv: VecEnv) -> VecEnv:
+    """SB3's ``VecMonitor`` over ``venv``: the adapter, or wrappers of it that may reshape the
+    rewards (``ResidualVecEnv``'s golfbillard shaping), so that the logged returns are the ones
+    the learner gets. SB3 warns that this overwrites the adapter's own ``Monitor`` statistics;
+    here that is the point, so that one warning is not shown."""
+    import warnings
+
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="The environment is already wrapped with a "
+                                "`Monitor` wrapper", category=UserWarning)
+        return VecMonitor(venv)

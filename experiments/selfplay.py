@@ -323,11 +323,11 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs"), overwrite: bool = Fa
     import torch
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.utils import set_random_seed
-    from stable_baselines3.common.vec_env import VecMonitor
 
     from cuegym.agents import make_agent, make_arena
     from cuegym.agents.sb3_agent import SB3Agent
     from cuegym.envs import make_sb3_vec_env
+    from cuegym.envs.sb3 import vec_monitor
 
     out = Path(runs_dir) / cfg.name
     tcfg = train_config(cfg)  # checked before anything is written
@@ -349,7 +349,7 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs"), overwrite: bool = Fa
     env_kwargs = {k: v for k, v in tcfg.env_kwargs.items() if k != "noise"}  # (checked: same)
     venv = make_sb3_vec_env(env_id, n_envs=cfg.n_envs, seed=cfg.seed, noise=cfg.noise,
                             opponent=opponent, **env_kwargs)
-    env = VecMonitor(wrapper(venv, spec))
+    env = vec_monitor(wrapper(venv, spec))
     model = _learner(cfg, tcfg, env)
     if overwrite:  # only now, with everything checked: a refused run leaves the old one as it was
         clear_run_dir(out)

@@ -106,9 +106,8 @@ def training_positions(cfg: TrainConfig) -> Any:
 def make_env(cfg: TrainConfig, n_envs: int, seed: int, train: bool = True) -> Any:
     """The SB3 VecEnv: the native batched env (on the generated training positions when
     configured and ``train``), the residual or choice wrapper if configured, a monitor."""
-    from stable_baselines3.common.vec_env import VecMonitor
-
     from cuegym.envs import make_sb3_vec_env
+    from cuegym.envs.sb3 import vec_monitor
 
     kwargs = dict(cfg.env_kwargs)
     bank = training_positions(cfg) if train else None
@@ -123,7 +122,7 @@ def make_env(cfg: TrainConfig, n_envs: int, seed: int, train: bool = True) -> An
         from cuegym.agents.choice import ChoiceSpec, ChoiceVecEnv
 
         venv = ChoiceVecEnv(venv, ChoiceSpec(game=game_of(cfg.env_id), **cfg.choice))
-    return VecMonitor(venv)
+    return vec_monitor(venv)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -124,10 +124,14 @@ def test_shot_model_sees_no_game_scores(tmp_path):
     assert np.array_equal(o1, o2) and o2[0, OBS_INDEX["own_score"]] == 0.0
 
 
-def test_train_dqn_choice_from_demonstrations_plays_and_exports(tmp_path, capsys):
+def test_train_dqn_choice_from_demonstrations_plays_and_exports(tmp_path, capsys, monkeypatch):
     from cuegym.agents import make_agent, make_arena, play_games
     from cuegym.agents.sb3_agent import export_model
+    from cuegym.experiments import train as train_module
     from cuegym.experiments.train import load_config, train
+
+    # the process's bank cache may hold this bank from another test: generate (and report) anew
+    monkeypatch.setattr(train_module, "_BANKS", {})
 
     cfg = load_config(ROOT / "configs" / "train" / "keglebillard_dqn.yaml",
                       {"name": "t_dqn", "n_envs": 4, "total_timesteps": 32, "eval_freq": 16,

@@ -31,7 +31,6 @@ from typing import Any
 import numpy as np
 
 from cuegym.configs.zones import path_max
-from cuegym.physics.constants import EV_BALL_POCKET
 from cuegym.rules.inputs import (
     RefereeInputError,
     read_sim_output,
@@ -47,6 +46,7 @@ from cuegym.rules.inputs import (
 from .golf_referee import (
     BALLS_PER_SIDE,
     BEHAVIOURAL,
+    FALL_NOTE,
     N_BALLS,
     N_SIDES,
     SIDE_OF,
@@ -388,20 +388,14 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     falls = tl.falls(on0)
     for e in events:  # injected G-6a falls undo the log's drop of their ball
         if e["type"] == "fall_after_rest":
-            x = e["ball"]
-            if any(d[0] == x for d in drops):
-                drops = [d for d in drops if d[0] != x]
-                ks = np.flatnonzero((tl.type == EV_BALL_POCKET) & (tl.i == x))
-                falls[x] = int(ks[0]) if len(ks) else len(tl.type)
-            elif x not in falls:
-                notes.append(f"G-6a: {geo.ball_ids[x]} fell after coming to rest: no goal, "
-                             "back on the rim")
+            drops, on_rim = tl.fall_after_rest(e["ball"], drops, falls)
+            if on_rim:
+                notes.append(FALL_NOTE.format(geo.ball_ids[e["ball"]]))
     final = tl.final_xy()
     final[~on0] = np.nan
     for x, k in sorted(falls.items()):  # G-6a: back on the rim
         final[x] = tl.rim_point(x, k, geo.goals)
-        notes.append(f"G-6a: {geo.ball_ids[x]} fell after coming to rest: no goal, back on the "
-                     "rim")
+        notes.append(FALL_NOTE.format(geo.ball_ids[x]))
     # RA / RF of a side's penalised foul: those balls go back, neither counting nor spotted
     moved = _moved(tl, before, final, {x for x, _, _ in drops} | set(off))
     back: set[int] = set()

@@ -149,6 +149,8 @@ BEHAVIOURAL: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 INJECTED_TYPES = ("off_table", "rests_on_rail", "rail_return", "jam", "fall_after_rest", "foul")
+#: The note of a G-6a fall after rest (``.format(ball id)``).
+FALL_NOTE = "G-6a: {} fell after coming to rest: no goal, back on the rim"
 #: G-18 kinds whose consequence puts back only "die durch den Fehler verschobenen Baelle" (RF):
 #: their event may carry ``restore``, the displaced balls and where they lay before the foul.
 RESTORE_KINDS = frozenset(k for k, v in BEHAVIOURAL.items() if "RF" in v[0] | v[1])
@@ -936,6 +938,16 @@ class TableLog:
             p = centre + r * u
         return p
 
+    def fall_after_rest(self, b: int, drops: list, falls: dict[int, int]) -> tuple[list, bool]:
+        """An injected G-6a fall of ball ``b``: ``drops`` without the log's drop of it (that
+        drop's event, or ``len(events)`` for a drop without one, goes into ``falls``), and
+        whether it gets only a note (the log leaves it on the rim)."""
+        if any(d[0] == b for d in drops):
+            ks = np.flatnonzero((self.type == EV_BALL_POCKET) & (self.i == b))
+            falls[b] = int(ks[0]) if len(ks) else len(self.type)
+            return [d for d in drops if d[0] != b], False
+        return drops, b not in falls
+
     def drops(self, on: np.ndarray) -> list[tuple[int, int, float]]:
         """(ball, goal, time) of balls on the table before the stroke that dropped, by time
         (not those that fell after they came to rest: :meth:`falls`)."""
@@ -1720,13 +1732,9 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
         elif e["type"] == "rail_return":
             notes.append(f"G-17b: {ids[b]} rode over the rail and came back: not penalised")
         elif e["type"] == "fall_after_rest":
-            if any(d[0] == b for d in drops):  # the log's drop of it is undone
-                drops = [d for d in drops if d[0] != b]
-                ks = np.flatnonzero((tl.type == EV_BALL_POCKET) & (tl.i == b))
-                fell[b] = int(ks[0]) if len(ks) else len(tl.type)
-            elif b not in fell:
-                notes.append(f"G-6a: {ids[b]} fell after coming to rest: no goal, back on the "
-                             "rim")
+            drops, on_rim = tl.fall_after_rest(b, drops, fell)
+            if on_rim:
+                notes.append(FALL_NOTE.format(ids[b]))
         elif e["type"] == "jam":
             if "goal" not in e:
                 notes.append(f"G-19: {ids[b]} jammed between a cap and the short cushion: freed")
@@ -1744,7 +1752,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
     for b in range(N_BALLS):
         if b in fell:
             final[b] = tl.rim_point(b, fell[b], geo.goals)
-            notes.append(f"G-6a: {ids[b]} fell after coming to rest: no goal, back on the rim")
+            notes.append(FALL_NOTE.format(ids[b]))
     dropped = {b for b, _, _ in drops}
     for b in dropped | set(off) | jammed:
         final[b] = np.nan
