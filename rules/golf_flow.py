@@ -277,10 +277,7 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     write_drops(out, t, db, dg, dt, nd)
     final = final_xy(lg.rvw[t], on0)
     put_back_on_rim(fell, n, lg.ev_type[t], lg.ev_i[t], lg.ev_j[t], lg.ev_state[t], lg.pocket[t],
-                    ga.goals, final)
-    for b in range(N_BALLS):
-        if fell[b] >= 0:
-            note(out, t, N_FALL, b)
+                    ga.goals, final, out, t)
     # RA / RF of a side's G-18 foul: those balls go back (and neither count nor go to a spot)
     back = np.zeros(N_BALLS, np.bool_)
     blocked = np.zeros(N_BALLS, np.bool_)

@@ -187,11 +187,7 @@ def fall_after_rest(b, db, dg, dt, nd, n, ev_type, ev_i, fell):
     """An injected G-6a fall of ball b: if the log drops it, that drop is left out of db, dg,
     dt and ``fell[b]`` names its event (``n`` for a drop without one). Returns the drop
     count."""
-    m = 0
-    for i in range(nd):
-        if db[i] != b:
-            db[m], dg[m], dt[m] = db[i], dg[i], dt[i]
-            m += 1
+    m = _without_drop(b, db, dg, dt, nd)
     if m < nd and fell[b] < 0:
         fell[b] = n
         for k in range(n):
@@ -202,16 +198,28 @@ def fall_after_rest(b, db, dg, dt, nd, n, ev_type, ev_i, fell):
 
 
 @nb.njit(cache=True)
-def put_back_on_rim(fell, n, ev_type, ev_i, ev_j, ev_state, pocket, goals, final):
+def _without_drop(b, db, dg, dt, nd):
+    """Ball b's drop left out of db, dg, dt (order kept). Returns the drop count."""
+    m = 0
+    for i in range(nd):
+        if db[i] != b:
+            db[m], dg[m], dt[m] = db[i], dg[i], dt[i]
+            m += 1
+    return m
+
+
+@nb.njit(cache=True)
+def put_back_on_rim(fell, n, ev_type, ev_i, ev_j, ev_state, pocket, goals, final, out, t):
     """G-6a: each ball that fell after it came to rest (``fell``, :func:`table_drops`) goes
     back on the rim of the goal it fell into, in ``final`` (N_BALLS, 2) [m]: where it lay (its
     rest event's centre), else where it dropped, else the goal's centre; a point inside the
     hole circle is moved out along the radius to its edge (from the centre: towards the table's
-    middle)."""
+    middle). Each gets its note in row t of ``out``."""
     for b in range(N_BALLS):
         k = fell[b]
         if k < 0:
             continue
+        note(out, t, N_FALL, b)
         g = ev_j[k] if k < n else pocket[b]
         gx, gy, r = goals[g, 0], goals[g, 1], goals[g, 2]
         r_k = _rested_before(b, k, ev_type, ev_i, ev_j) if k < n else -1
@@ -432,10 +440,8 @@ def referee_play(t, st, lg, inp, ga, rp, prm, out):
                                   jammed, fr, ft, fk, fnb, fb, fd, nf, n, ev_type, ev_i, fell)
     if not ok:
         return
-    put_back_on_rim(fell, n, ev_type, ev_i, ev_j, lg.ev_state[t], lg.pocket[t], ga.goals, final)
-    for b in range(N_BALLS):
-        if fell[b] >= 0:
-            note(out, t, N_FALL, b)
+    put_back_on_rim(fell, n, ev_type, ev_i, ev_j, lg.ev_state[t], lg.pocket[t], ga.goals, final,
+                    out, t)
     gone = lift_gone(db, nd, is_off, jammed, final)
 
     # --- G-2 an opponent's ball struck; G-31 a partner out of turn ---------------------------
@@ -620,11 +626,7 @@ def _mark_off(b, tm, is_off, off_time, off_seq, n_off):
 def _jam_drop(b, g, tm, db, dg, dt, nd):
     """Ball b jammed between goal g's caps at ``tm`` [s] counts as its drop into g (replacing
     a drop of b physics saw); the drops stay by time. Returns the drop count."""
-    m = 0
-    for i in range(nd):
-        if db[i] != b:
-            db[m], dg[m], dt[m] = db[i], dg[i], dt[i]
-            m += 1
+    m = _without_drop(b, db, dg, dt, nd)
     db[m], dg[m], dt[m] = b, g, tm
     nd = m + 1
     sort_drops(db, dg, dt, nd)
