@@ -64,6 +64,20 @@ def prog_name(module_prog: str) -> str:
     return argv0 if argv0 == "cuegym" or argv0.startswith("cuegym ") else module_prog
 
 
+def script_prog(module_name: str, spec: Any) -> str | None:
+    """argparse's ``prog`` for a script's ``main`` (call it with the script's ``__name__`` and
+    ``__spec__``): what the user typed to run it. The ``cuegym`` command's name when that runs
+    it; ``python -m cuegym.experiments.evaluate`` when run as a module (argparse would give the
+    file's name, which does not run that way); else None, argparse's own (the file's name, as
+    in ``python experiments/evaluate.py``)."""
+    argv0 = sys.argv[0] if sys.argv else ""
+    if argv0 == "cuegym" or argv0.startswith("cuegym "):
+        return argv0
+    if module_name == "__main__" and getattr(spec, "name", None):
+        return f"python -m {spec.name}"
+    return None
+
+
 def did_you_mean(value: Any, known: Iterable[Any]) -> str:
     """`` (did you mean 'x'?)`` for the closest of ``known`` to ``value``, else ``""``: the
     best difflib match (case-insensitive), or else the shortest name containing ``value`` or

@@ -34,7 +34,7 @@ from cuegym.agents.aim import aim_curves, choose_and_turn
 from cuegym.agents.arena import make_arena, play_games
 from cuegym.agents.base import Agent, Strikes, load_noise
 from cuegym.agents.ratings import wilson_interval
-from cuegym.cli_errors import check_counts, cli_main, seed_arg
+from cuegym.cli_errors import check_counts, cli_main, script_prog, seed_arg
 
 
 class AimSearchAgent(Agent):
@@ -123,7 +123,8 @@ def tally_text(res: dict[str, Any]) -> str:
 
 @cli_main
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    p = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--entries", type=int, default=1, help="the leave's best strikes searched")
     p.add_argument("--games", type=int, default=500)

@@ -47,7 +47,7 @@ from cuegym.agents.arena import make_arena
 from cuegym.agents.base import Strikes, load_noise
 from cuegym.agents.expert import collect_positions, mean_values
 from cuegym.agents.geometric_kegle import kegle_candidates_batch
-from cuegym.cli_errors import check_counts, cli_main, seed_arg
+from cuegym.cli_errors import check_counts, cli_main, script_prog, seed_arg
 
 #: Cut-angle bins [deg] of the printed table.
 CUT_BINS = ((0, 15), (15, 30), (30, 50), (50, 80))
@@ -283,7 +283,8 @@ FIT_DEFAULTS = {"holdout": 60, "epochs": 200, "hidden": 256, "batch": 256, "devi
 
 def _args(argv: list[str] | None) -> tuple[argparse.Namespace, list[int]]:
     """The command line, checked, with the --fit defaults filled in; and the --fit-sizes."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                 description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=30, help="geometric-vs-geometric games whose "
                     "positions are swept")
     ap.add_argument("--draws", type=int, default=24, help="noise draws per offset")

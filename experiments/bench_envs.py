@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main, seed_arg
+from cuegym.cli_errors import cli_main, script_prog, seed_arg
 
 TARGET_ID = "cuegym/KeglebillardShot-v0"
 
@@ -140,7 +140,8 @@ def run(cfg: Settings) -> list[dict]:
 
 @cli_main
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                 description=__doc__.splitlines()[0])
     d = Settings()
     ap.add_argument("--env-ids", nargs="+", default=None,
                     help=f"the env ids to measure (default {' '.join(d.env_ids)})")

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main
+from cuegym.cli_errors import cli_main, script_prog
 from cuegym.configs import load_params, load_table
 from cuegym.physics import Workspace, simulate
 from cuegym.physics.scenarios import golfbillard_shots, json_shots, keglebillard_shots
@@ -382,7 +382,8 @@ def check_against(ap: argparse.ArgumentParser, against: str) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])  # the whole sentence
+    ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                 description=__doc__.split("\n\n")[0])  # the whole sentence
     ap.add_argument("--json", action="store_true", help="print a JSON list of records")
     ap.add_argument("--shots", nargs="?", const="", default=None, metavar="FILE",
                     help="JSON path vs array API on the same shots, side by side: the shots of "

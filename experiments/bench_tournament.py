@@ -29,7 +29,7 @@ import tempfile
 import time
 from typing import Any
 
-from cuegym.cli_errors import cli_main, seed_arg
+from cuegym.cli_errors import cli_main, script_prog, seed_arg
 from cuegym.experiments.evaluate import split_specs
 
 
@@ -74,7 +74,8 @@ def whole_process(game: str, agents: list[str], games: int, seed: int) -> float:
 
 @cli_main
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])  # the whole sentence
+    ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                 description=__doc__.split("\n\n")[0])  # the whole sentence
     ap.add_argument("--game", choices=("keglebillard", "golfbillard"), default="golfbillard",
                     help="the game (default golfbillard)")
     ap.add_argument("--agents", default="geometric,geometric",

@@ -31,7 +31,7 @@ from cuegym.agents import make_agent, with_aim
 from cuegym.agents.arena import make_arena
 from cuegym.agents.base import Strikes, load_noise
 from cuegym.agents.leave import LeaveAwareAgent, reply_search, shot_and_leave
-from cuegym.cli_errors import check_counts, cli_main, seed_arg
+from cuegym.cli_errors import check_counts, cli_main, script_prog, seed_arg
 from cuegym.experiments.aim_bound import match_tally, tally_text
 
 #: which of the leave network's outputs are replaced by simulation
@@ -111,7 +111,8 @@ def bound(simulate: str, entries: int, draws: int, games: int, seed: int,
 
 @cli_main
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    p = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--simulate", choices=SIMULATE, default="both",
                    help="the predictions replaced by simulation")

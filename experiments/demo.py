@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main, seed_arg
+from cuegym.cli_errors import cli_main, script_prog, seed_arg
 from cuegym.configs import load_params, load_table
 from cuegym.physics import simulate
 from cuegym.physics.constants import EVENT_NAMES
@@ -93,7 +93,8 @@ def run(cmd: list[str]) -> None:
 
 @cli_main
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                 description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="runs/demo",
                     help="output folder, relative to the working directory (default runs/demo)")
     ap.add_argument("--minutes", type=float, default=None,

@@ -21,7 +21,7 @@ import matplotlib.patches as mp  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from cuegym.cli_errors import checkout_path  # noqa: E402
+from cuegym.cli_errors import checkout_path, script_prog  # noqa: E402
 from cuegym.configs import load_params, load_table  # noqa: E402
 from cuegym.configs.zones import load_zones  # noqa: E402
 
@@ -181,7 +181,8 @@ def kaders_panel(ax, table, zs, R: float) -> None:
 
 
 def main(argv: list[str] | None = None) -> Path:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                description=__doc__.splitlines()[0])
     p.add_argument("--out", default=str(checkout_path(Settings.out)),
                    help="the PNG (default docs/img/golfbillard_zones.png of the checkout cuegym "
                         "runs from, else under the working directory)")

@@ -54,7 +54,14 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.cli_errors import UsageError, check_writable_dir, checkout_path, cli_main, seed_arg
+from cuegym.cli_errors import (
+    UsageError,
+    check_writable_dir,
+    checkout_path,
+    cli_main,
+    script_prog,
+    seed_arg,
+)
 
 
 def split_specs(text: str) -> list[str]:
@@ -490,7 +497,8 @@ def stamp_game_records(paths: list[Path], seed: int, pair_seed: int, games: int,
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    p = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", choices=("keglebillard", "golfbillard"),
                    help="the game (default keglebillard); with --benchmark: only its Shot env "

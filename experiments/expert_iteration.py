@@ -34,7 +34,7 @@ import numpy as np
 import yaml
 
 from cuegym.agents.pool import label_pool
-from cuegym.cli_errors import check_int, cli_main
+from cuegym.cli_errors import check_int, cli_main, script_prog
 from cuegym.configs import load_yaml
 from cuegym.experiments.train import require_run, write_atomic
 from cuegym.experiments.train_config import (
@@ -472,7 +472,8 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
 
 @cli_main
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    p = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", help="YAML config (configs/expert/keglebillard.yaml, "
                    "configs/expert/golfbillard.yaml)")

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import check_counts, cli_main, seed_arg
+from cuegym.cli_errors import check_counts, cli_main, script_prog, seed_arg
 from cuegym.experiments.expert_iteration import load_labels, pool_labels
 
 
@@ -85,7 +85,8 @@ def retrain(runs: list[Path], out: Path, hidden: list[int] | None, steps: int, b
 
 @cli_main
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    p = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--runs", nargs="+", action="extend", required=True, type=Path,
                    help="expert-iteration run directories (runs/<name>) whose labels to pool")

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main, seed_arg
+from cuegym.cli_errors import cli_main, script_prog, seed_arg
 
 
 def probe(games: int, draws: int, seed: int, entries: int = 36, best: int = 9,
@@ -85,7 +85,8 @@ def probe(games: int, draws: int, seed: int, entries: int = 36, best: int = 9,
 
 @cli_main
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    p = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=40, help="games whose positions are probed")
     p.add_argument("--draws", type=int, default=8, help="noise draws per entry (even)")

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cuegym.cli_errors import check_writable_dir, cli_main, seed_arg
+from cuegym.cli_errors import check_writable_dir, cli_main, script_prog, seed_arg
 
 GAMES = ("keglebillard", "keglebillard-helmatch", "keglebillard-play", "golfbillard")
 
@@ -44,7 +44,8 @@ class Settings:
 
 @cli_main
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                 description=__doc__.splitlines()[0])
     d = Settings()
     ap.add_argument("--game", default=d.game, choices=GAMES)
     ap.add_argument("--n", type=int, default=d.n, help="positions (0: the generator's default)")

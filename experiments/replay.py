@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.cli_errors import UsageError, check_writable_dir, cli_main, seed_arg
+from cuegym.cli_errors import UsageError, check_writable_dir, cli_main, script_prog, seed_arg
 
 
 @dataclass
@@ -315,7 +315,8 @@ def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
 @cli_main
 def main(argv: list[str] | None = None) -> int:
     d = Settings()
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                 description=__doc__.splitlines()[0])
     ap.add_argument("--game", default=d.game, choices=["keglebillard", "golfbillard"],
                     help=f"the game (default {d.game})")
     ap.add_argument("--what", default=None, choices=["shot", "game"],

@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from cuegym.cli_errors import UsageError, cli_main, seed_arg
+from cuegym.cli_errors import UsageError, cli_main, script_prog, seed_arg
 from cuegym.experiments.train_config import check_run_name, deep_merge, parse_set
 
 HERE = Path(__file__).resolve().parent
@@ -213,7 +213,8 @@ GAME_STAGES = {"keglebillard": ("dqn", "leave", "aim"), "golfbillard": ("expert"
 
 @cli_main
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    p = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", required=True, choices=sorted(STAGES))
     p.add_argument("--name", help="run name prefix (default: reproduce_<game>)")

@@ -25,11 +25,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cuegym.cli_errors import checkout_path
+from cuegym.cli_errors import checkout_path, script_prog
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                description=__doc__.split("\n\n")[0])
     p.add_argument("--env", default="cuegym/KeglebillardShot-v0")
     p.add_argument("--runners", type=int, default=2, help="RLlib env runners")
     p.add_argument("--tables", type=int, default=64, help="tables per runner")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import checkout_path, cli_main
+from cuegym.cli_errors import checkout_path, cli_main, script_prog
 from cuegym.configs import load_params, load_table
 from cuegym.games.kegle import Kegle as KeglebillardGame
 from cuegym.physics import simulate
@@ -49,7 +49,8 @@ def describe(out) -> str:
 
 @cli_main
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                 description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=checkout_path("docs", "img"),
                     help="folder for walkthrough_<n>.png (default: docs/img of the checkout "
                          "cuegym runs from, else under the working directory)")

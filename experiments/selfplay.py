@@ -45,7 +45,7 @@ from typing import Any
 
 import yaml
 
-from cuegym.cli_errors import check_writable_dir, cli_main, packaged_path, resolve_path
+from cuegym.cli_errors import check_writable_dir, cli_main, packaged_path, resolve_path, script_prog
 from cuegym.cli_errors import unknown as unknown_name
 from cuegym.configs import load_yaml
 
@@ -425,7 +425,8 @@ def plot(out: Path, rows: list[dict]) -> Path | None:
 
 @cli_main
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    p = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", help="YAML with SelfPlayConfig keys")
     d = SelfPlayConfig()

@@ -26,7 +26,7 @@ import traceback
 
 import numpy as np
 
-from cuegym.cli_errors import UsageError, cli_main, seed_arg, unknown
+from cuegym.cli_errors import UsageError, cli_main, script_prog, seed_arg, unknown
 from cuegym.configs import load_params, load_table
 from cuegym.physics import Models, Workspace, simulate
 from cuegym.physics.constants import MAX_T, POCKETED
@@ -73,7 +73,8 @@ GENERATORS = {"keglebillard": keglebillard_shots, "golfbillard": golfbillard_sho
 
 def _args(argv: list[str] | None) -> argparse.Namespace:
     """The command line, checked."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                 description=__doc__.splitlines()[0])
     ap.add_argument("--shots", type=int, default=100_000, help="shots per game")
     ap.add_argument("--batch", type=int, default=None, help="tables per call (4096, hostile 1024)")
     ap.add_argument("--seed", type=seed_arg, default=0)

@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from cuegym.cli_errors import cli_main, seed_arg
+from cuegym.cli_errors import cli_main, script_prog, seed_arg
 from cuegym.experiments.train_config import (
     ALGOS,
     TrainConfig,
@@ -561,7 +561,8 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
 
 @cli_main
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    p = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", help="YAML config (configs/train/*.yaml)")
     p.add_argument("--name", help="run name (directory under runs/)")

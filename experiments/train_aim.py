@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents.pool import label_pool, shares
-from cuegym.cli_errors import check_int, cli_main
+from cuegym.cli_errors import check_int, cli_main, script_prog
 from cuegym.experiments.expert_iteration import (
     _atomic_npz,
     _eval_games,
@@ -273,7 +273,8 @@ def train_aim(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume: bool =
 
 @cli_main
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    p = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", help="YAML config (configs/aim/keglebillard.yaml)")
     p.add_argument("--name", help="run name (directory under runs/)")

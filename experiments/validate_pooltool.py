@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import checkout_path, cli_main, seed_arg
+from cuegym.cli_errors import checkout_path, cli_main, script_prog, seed_arg
 
 ROOT = Path(__file__).resolve().parents[1]
 PT_VENV = checkout_path(".venv-pooltool")
@@ -477,7 +477,8 @@ def save_fixtures(folder: Path, k: int, shots, pt_results, rows, chaos, cfg: Set
 
 def _settings(argv: list[str] | None) -> tuple[Settings, bool]:
     """The command line as :class:`Settings`, and whether to run pooltool only."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
+                                 description=__doc__.splitlines()[0])
     ap.add_argument("--shots", type=int, default=500)
     ap.add_argument("--seed", type=seed_arg, default=0)
     ap.add_argument("--strikes", type=int, default=1000)

@@ -5,6 +5,7 @@ subpackage), subcommands from a directory outside the checkout, one-line errors 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -155,6 +156,21 @@ def test_module_entry_points_keep_their_own_names(capsys):
     with pytest.raises(SystemExit):
         rules_main(["--help"])
     assert capsys.readouterr().out.startswith("usage: python -m cuegym.rules ")
+
+
+def test_scripts_name_what_the_user_typed(tmp_path):
+    """Under ``python -m`` argparse named the file (``usage: evaluate.py``), which does not run
+    that way; a script run by its path keeps the file's name, ``cuegym evaluate`` its own."""
+    from cuegym.cli_errors import script_prog
+
+    out = subprocess.run([sys.executable, "-m", "cuegym.experiments.evaluate", "--help"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("usage: python -m cuegym.experiments.evaluate ")
+    spec = importlib.util.find_spec("cuegym.experiments.evaluate")
+    assert script_prog("__main__", spec) == "python -m cuegym.experiments.evaluate"
+    assert script_prog("__main__", None) is None  # python experiments/evaluate.py
+    assert script_prog("cuegym.experiments.evaluate", spec) is None  # imported, e.g. by a test
 
 
 def test_unknown_command_suggests_the_closest(capsys):
