@@ -7,7 +7,8 @@ independent of the order in which games were played: it works on counts.
   decided games), good also near 0 and 1 and for few games, unlike the normal approximation.
 * :func:`bradley_terry`: maximum-likelihood Bradley-Terry strengths from a matrix of wins (a
   draw counts half a win for each side), on the Elo scale (400 log10 of the odds), with
-  standard errors from the Fisher information.
+  standard errors from the Fisher information; :func:`rating_groups` says which agents share
+  a scale (those joined by a chain of games).
 * :func:`mean_interval`: mean and 95 % normal interval of a sample (mean returns).
 """
 
@@ -88,7 +89,9 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, tol: float = 1e-10,
     Returns:
         (ratings (n,), standard errors (n,)), Elo points with mean 0. The errors come from the
         inverse Fisher information under the mean-zero constraint; NaN for an agent that
-        played no game.
+        played no game. Agents joined by no chain of games (:func:`rating_groups` gives more
+        than one group) have no common scale: each group is then centred on its own mean 0,
+        and ratings compare only within a group.
     """
     try:
         w = np.asarray(wins, np.float64)
@@ -134,12 +137,47 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, tol: float = 1e-10,
     # reaches the maximum in a few steps (the likelihood is concave in the log-strengths)
     theta = _newton(np.log(p), w, games, played, idx, tol)
     r = np.where(active, theta, np.nan)
+    for group in _groups(played):  # the likelihood fixes no offset between groups
+        r[group] -= r[group].mean()
     se = np.full(n, np.nan)
     if len(idx) > 1:
-        # the inverse Fisher information; the mean-zero constraint removes the null direction
+        # the inverse Fisher information; the pseudo-inverse removes each group's null
+        # direction, i.e. the errors are those under each group's mean-zero constraint
         cov = np.linalg.pinv(_information(theta, games, played)[np.ix_(idx, idx)])
         se[idx] = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    return (r - np.nanmean(r)) * ELO, se * ELO
+    return r * ELO, se * ELO
+
+
+def rating_groups(games: np.ndarray) -> list[list[int]]:
+    """The agents that can be rated on one scale: the connected parts of the graph whose edges
+    are the pairs with at least one game (``games`` (n, n): games, e.g. finished games, between
+    i and j), each a sorted list of indices, largest first; agents with no game are in none.
+    One group means one scale; with several, :func:`bradley_terry`'s ratings compare only
+    within a group."""
+    g = np.asarray(games, np.float64)
+    played = (g + g.T) > 0
+    np.fill_diagonal(played, False)
+    return sorted((grp.tolist() for grp in _groups(played)), key=lambda grp: (-len(grp), grp))
+
+
+def _groups(played: np.ndarray) -> list[np.ndarray]:
+    """Connected parts (index arrays) of the symmetric (n, n) bool graph ``played``, agents
+    without an edge left out."""
+    n = len(played)
+    seen = ~played.any(1)
+    out = []
+    for start in range(n):
+        if seen[start]:
+            continue
+        part = np.zeros(n, bool)
+        part[start] = seen[start] = True
+        frontier = part.copy()
+        while frontier.any():
+            frontier = played[frontier].any(0) & ~seen
+            seen |= frontier
+            part |= frontier
+        out.append(np.flatnonzero(part))
+    return out
 
 
 def _beats(theta: np.ndarray) -> np.ndarray:

@@ -1,11 +1,12 @@
 """Tournament between agents: win rates with 95 % intervals, Bradley-Terry ratings, points per
 shot, foul rate; and a benchmark of mean returns per env id (``--benchmark``).
 
-Every pair of agents plays ``--games`` games (seats alternate: each agent breaks / plays side 0
-in half of them) through the rules' game flow (``cuegym.agents.arena``), with tournament shot
-noise on every strike. Agents are names (``random``, ``geometric``, ``planner``, ``guided``,
-``pretrained``) with optional settings after a colon (``planner:n_candidates=32,n_noise=2``), or
-saved SB3 models (``runs/<name>/best_model.zip``).
+Every pair of agents plays ``--games`` games (seats alternate: the first-listed agent breaks /
+plays side 0 in the games numbered 0, 2, 4, ..., so each does in half of them, the first one
+game more when ``--games`` is odd) through the rules' game flow (``cuegym.agents.arena``), with
+tournament shot noise on every strike. Agents are names (``random``, ``geometric``,
+``planner``, ``guided``, ``pretrained``) with optional settings after a colon
+(``planner:n_candidates=32,n_noise=2``), or saved SB3 models (``runs/<name>/best_model.zip``).
 
     python experiments/evaluate.py --game keglebillard --agents pretrained,geometric,random \\
         --games 100 --seed 0 --json
@@ -15,12 +16,16 @@ Outcomes: a game is *won*, *drawn* (it ended by the rules and nobody won: golfbi
 *unfinished* (cut off by ``--max-shots`` before its end, whatever the score: neither a win nor
 a draw). ``win_rate[a][b]`` is a's wins over the *finished* games against b (null if none
 finished), with its Wilson 95 % interval in ``win_rate_ci``; unfinished games are counted in
-``unfinished`` and left out of every rate and rating.
+``unfinished`` and left out of the win and draw rates and the ratings. The per-shot columns
+(``points_per_shot``, ``foul_rate``, ``given_per_shot``) count every shot an agent played,
+in finished and unfinished games alike.
 
 ``rating`` is the Bradley-Terry strength fitted by maximum likelihood to all finished games
 (a draw half a win for each side; one virtual draw per pair as a weak prior), on the Elo scale
-(mean 0; +191 means 3 : 1 odds), ``rating_se`` its standard error: it does not depend on the
-order of the games. ``--json`` prints one object: ``{"agents": {"<name>": {"points_per_shot",
+(mean 0; +191 means 3 : 1 odds), ``rating_se`` its standard error (the printed table's
+``± se``; the figure's bars are 95 % intervals, 1.96 se): it does not depend on the order of
+the games. Agents joined by no chain of finished games are rated on separate scales (a note
+says which). ``--json`` prints one object: ``{"agents": {"<name>": {"points_per_shot",
 "foul_rate", "rating", "rating_se", "wins", "losses", "draws", "unfinished", "lost_on_own_shot"
 (losses the agent's own shot ended: a keglebillard foul whose skæve took the opponent to 70),
 "spec", ...}},
@@ -30,13 +35,15 @@ its run directory's or file's name; ``spec`` keeps the full one). Otherwise a ta
 Both write ``<out>/results.json`` and ``<out>/tournament.png`` (default ``runs/eval/<game>/``);
 ``--save-games N`` also writes the first N games of each pair as game records to
 ``<out>/games/`` (replayable in ``python -m cuegym.play``); a record's ``seed`` is its pair's
-generator seed (``--seed`` + 1000 x the pair's index), which plays the pair's
+generator seed (``--seed`` + 1000 x the pair's index: replica round robins of P pairs need
+seeds more than 1000 x (P - 1) apart, or they share games), which plays the pair's
 ``meta.games_per_pair`` games again, this one as ``meta.game_index``. ``--games`` is at most
 :data:`MAX_GAMES` per pair, ``--episodes`` at most :data:`MAX_EPISODES`. Options of the
 other mode (``--episodes``, ``--benchmark-out`` in a tournament; ``--games``, ``--max-shots``,
 ``--out``, ``--save-games`` with ``--benchmark``) are refused, not ignored, and so is an empty
 ``--out`` or ``--benchmark-out`` (not the default); ``--benchmark --game G`` benchmarks that
-game's Shot env only.
+game's Shot env only. The benchmark's table seeds are drawn from ``--seed``
+(:func:`benchmark_table_seed`), so benchmarks at different seeds play independent positions.
 
 Golfbillard: ``points_per_shot`` counts the shooter's own balls scored per stroke.
 """
@@ -168,7 +175,7 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
     the first that many games of each pair as game records (replayable in
     ``python -m cuegym.play``) to ``save_dir``."""
     from cuegym.agents import make_arena
-    from cuegym.agents.ratings import wilson_interval
+    from cuegym.agents.ratings import rating_groups, wilson_interval
 
     if not 1 <= games <= MAX_GAMES:
         raise UsageError(f"games must be in [1, {MAX_GAMES:,}] per pair, got {games}")
@@ -207,7 +214,13 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
                      for j in others[i]} for i in range(n)}
     if cut.any():
         notes.append(f"{int(cut.sum() / 2)} game(s) reached --max-shots {max_shots} unfinished; "
-                     "they count neither as wins nor as draws and are left out of the rates")
+                     "they count neither as wins nor as draws and are left out of the win and "
+                     "draw rates and the ratings (the per-shot columns count every shot)")
+    groups = rating_groups(finished)
+    if len(groups) > 1:
+        notes.append("no finished game joins " + " and ".join(
+            "{" + ", ".join(names[i] for i in grp) + "}" for grp in groups) + ": their ratings "
+            "are on separate scales (each group's mean 0) and compare only within a group")
     return {"game": game, "games_per_pair": games, "seed": seed, "noise": str(noise),
             "max_shots": max_shots, "agents": out_agents, "win_rate": win_rate,
             "win_rate_ci": ci,
@@ -259,6 +272,10 @@ def _rate(k: float, n: float) -> float | None:
     return None if n == 0 else round(float(k / n), 4)
 
 
+def _plural(k: int, noun: str) -> str:
+    return f"{k} {noun}{'' if k == 1 else 's'}"
+
+
 def _fmt_rate(res: dict[str, Any], r: str, c: str) -> str:
     v = res["win_rate"][r][c]
     if v is None:
@@ -282,9 +299,9 @@ def format_table(res: dict[str, Any]) -> str:
     names = list(res["agents"])
     unit = "points/shot" if res["game"] == "keglebillard" else "goals/stroke"
     w = max(12, *(len(n) for n in names)) + 2
-    lines = [f"{res['game']}: {res['games_per_pair']} games per pair, seed {res['seed']}, "
-             f"noise {res['noise']}", ""]
-    head = (f"{'agent':<{w}}{unit:>13}{'foul rate':>11}{'BT rating (Elo)':>18}{'won':>6}"
+    lines = [f"{res['game']}: {_plural(res['games_per_pair'], 'game')} per pair, "
+             f"seed {res['seed']}, noise {res['noise']}", ""]
+    head = (f"{'agent':<{w}}{unit:>13}{'foul rate':>11}{'BT rating (Elo ± se)':>22}{'won':>6}"
             f"{'lost':>6}{'drawn':>7}{'unfin.':>8}")
     lines += [head, "-" * len(head)]
     order = by_rating(res)
@@ -292,7 +309,7 @@ def format_table(res: dict[str, Any]) -> str:
         a = res["agents"][n]
         rating = "n/a" if a["rating"] is None else f"{a['rating']:+.0f} ± {a['rating_se']:.0f}"
         lines.append(f"{n:<{w}}{a['points_per_shot']:>13.3f}{a['foul_rate']:>11.3f}"
-                     f"{rating:>18}{a['wins']:>6}{a['losses']:>6}{a['draws']:>7}"
+                     f"{rating:>22}{a['wins']:>6}{a['losses']:>6}{a['draws']:>7}"
                      f"{a['unfinished']:>8}")
     cw = max(19, *(len(n) + 2 for n in order))
     lines += ["", "win rate of finished games (row beat column) [Wilson 95 % interval]"]
@@ -334,7 +351,12 @@ def plot_results(res: dict[str, Any], path: Path) -> Path:
         for j, b in enumerate(names):
             if i != j:
                 txt = _fmt_rate(res, a, b).replace(" ", "\n")
-                ax.text(j, i, txt, ha="center", va="center", fontsize=7 if n > 4 else 8)
+                d = res["draw_rate"][a][b]
+                if d:  # a drawn game is no win: without this two drawers look like losers
+                    txt += f"\ndrawn {d:.2f}"
+                dark = np.isfinite(M[i, j]) and not 0.2 < M[i, j] < 0.85
+                ax.text(j, i, txt, ha="center", va="center", fontsize=7 if n > 4 else 8,
+                        color="white" if dark else "black")
     ax.set_title("win rate, row beat column\n[95 % interval]", fontsize=10)
     fig.colorbar(im, ax=ax, fraction=0.046)
     unit = "points / shot" if res["game"] == "keglebillard" else "own goals / stroke"
@@ -350,13 +372,15 @@ def plot_results(res: dict[str, Any], path: Path) -> Path:
         ax.set_xticks(x, names, rotation=30, ha="right")
         ax.set_title(label, fontsize=10)
         ax.grid(axis="y", alpha=0.3)
-    fig.suptitle(f"{res['game']} tournament: {res['games_per_pair']} games per pair, "
-                 f"seed {res['seed']}, noise {res['noise']}")
+    fig.suptitle(f"{res['game']} tournament: {_plural(res['games_per_pair'], 'game')} per "
+                 f"pair, seed {res['seed']}, noise {res['noise']}")
     caption = [f"{a} = {ag[a]['spec']}" for a in names if ag[a]["spec"] != a]
     unfinished = sum(ag[a]["unfinished"] for a in names) // 2
     if unfinished:
-        caption.append(f"{unfinished} unfinished game(s) (cut off at {res['max_shots']} shots) "
-                       "left out of the rates")
+        caption.append(f"{_plural(unfinished, 'unfinished game')} (cut off at "
+                       f"{_plural(res['max_shots'], 'shot')}) left out of the win rates and "
+                       "ratings")
+    caption += [note for note in res["notes"] if note.startswith("no finished game joins")]
     if caption:
         fig.text(0.01, 0.005, "\n".join(caption), fontsize=8, va="bottom", ha="left")
     fig.tight_layout(rect=(0, 0.035 * len(caption), 1, 1))
@@ -375,12 +399,23 @@ BENCH_ENVS = ("cuegym/KeglebillardShot-v0", "cuegym/GolfbillardShot-v0")
 BENCH_AGENTS = ("random", "geometric", "planner", "guided", "pretrained", "expert")
 
 
+def benchmark_table_seed(seed: int) -> int:
+    """The first table's seed in a benchmark run at ``--seed seed`` (table t gets this + t):
+    drawn from ``seed`` by numpy's SeedSequence, so that runs at different seeds play
+    independent positions. With ``seed + t``, as before, ``--seed 1`` replayed 63 of the 64
+    tables of ``--seed 0``, and replicas at neighbouring seeds were nearly the same sample."""
+    return int(np.random.SeedSequence(seed).generate_state(1)[0]) % 2**31
+
+
 def episode_returns(env_id: str, spec: str, episodes: int, seed: int, *,
                     noise: Any = "tournament", n_envs: int = 64) -> np.ndarray:
     """Returns of ``episodes`` episodes of the Shot env ``env_id`` played by the agent ``spec``
-    (the env's reward; positions from the env's bank with table seeds ``seed + i``, the same
-    for every agent). The agent sees the rules state read back from the observation and its
-    strikes enter the env as the env's own actions (``cuegym.agents.residual.env_actions``)."""
+    (the env's reward). Positions come from the env's bank, the same for every agent: table t
+    of ``n_envs`` is seeded ``benchmark_table_seed(seed) + t`` at its first reset and plays
+    its episodes in turn (the env's own stream goes on from there: the episodes after the
+    first ``n_envs`` are not those of a fresh reset with the next seeds). The agent sees the
+    rules state read back from the observation and its strikes enter the env as the env's own
+    actions (``cuegym.agents.residual.env_actions``)."""
     from cuegym.agents import make_agent, make_arena
     from cuegym.agents.residual import env_actions, golf_states_from_obs, kegle_states_from_obs
     from cuegym.envs import make_sb3_vec_env
@@ -394,7 +429,8 @@ def episode_returns(env_id: str, spec: str, episodes: int, seed: int, *,
     agent = make_agent(spec, game, arena=arena)
     agent.reset()
     settings = load_settings(game)  # once: env_actions would read the YAML every round
-    venv = make_sb3_vec_env(env_id, n_envs=min(n_envs, episodes), seed=seed, noise=noise)
+    venv = make_sb3_vec_env(env_id, n_envs=min(n_envs, episodes),
+                            seed=benchmark_table_seed(seed), noise=noise)
     rng = np.random.default_rng(seed)
     from_obs = kegle_states_from_obs if game == "keglebillard" else golf_states_from_obs
     obs = venv.reset()
@@ -435,7 +471,7 @@ def benchmark_markdown(rows: list[dict[str, Any]], command: str, noise: Any) -> 
     """The benchmark page (model-zoo style: one table per env id)."""
     lines = ["# Benchmarks: mean return per env id", "",
              "Written by `" + command + "` (`experiments/evaluate.py --benchmark`). Each agent "
-             "plays the same positions of the env's bank (table seeds fixed) with "
+             "plays the same positions of the env's bank (table seeds drawn from --seed) with "
              f"`noise={noise}`; one episode is one shot, its return the env's reward (see "
              "docs/envs.md) without any wrapper's shaping: golfbillard strokes mostly score "
              "nothing, so its returns separate agents weakly (whole games: the tournament "
@@ -509,8 +545,9 @@ def _parser() -> argparse.ArgumentParser:
                    "one or more")
     p.add_argument("--games", type=int, help=f"games per pair of agents (default 100, at most "
                    f"{MAX_GAMES:,}: a pair's games are played at once, in memory)")
-    p.add_argument("--seed", type=seed_arg, default=0, help="seeds the games (each pair's "
-                   "from it; seats alternate), or the benchmark's episodes (default 0)")
+    p.add_argument("--seed", type=seed_arg, default=0, help="seeds the games (pair k's "
+                   "generator is SEED + 1000 k; seats alternate), or the benchmark's positions "
+                   "(default 0)")
     p.add_argument("--noise", default="tournament",
                    help="shot noise: tournament, none, or a scale factor of the tournament noise")
     p.add_argument("--max-shots", type=int, help="shots after which a game is cut off "

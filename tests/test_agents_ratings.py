@@ -101,3 +101,42 @@ def test_ratings_sort_a_rating_of_zero_as_a_rating():
     res = {"agents": {"a": {"rating": -120.0}, "b": {"rating": 0.0}, "c": {"rating": None},
                       "d": {"rating": 120.0}}}
     assert by_rating(res) == ["d", "b", "a", "c"]
+
+
+def test_agents_joined_by_no_game_are_rated_per_group():
+    """Two groups with no game between them were put on one scale by where the iteration
+    started (a 10 : 0 pair and a 1 : 1 pair came out +188, -340, +76, +76); each group is now
+    centred on its own mean, and rating_groups says which agents share a scale."""
+    from cuegym.agents.ratings import rating_groups
+
+    w = np.zeros((5, 5))
+    w[0, 1] = 10
+    w[2, 3] = w[3, 2] = 1
+    r, se = bradley_terry(w)
+    alone, _ = bradley_terry(w[:2, :2])
+    assert r[:2] == pytest.approx(alone)  # the group's ratings are those it has on its own
+    assert r[2:4] == pytest.approx([0.0, 0.0], abs=1e-9)
+    assert np.isnan(r[4]) and np.isnan(se[4])  # played nothing
+    assert rating_groups(w) == [[0, 1], [2, 3]]
+    w[1, 2] = 1  # one game joins them: one scale
+    assert rating_groups(w) == [[0, 1, 2, 3]]
+    r, _ = bradley_terry(w)
+    assert np.nansum(r) == pytest.approx(0.0, abs=1e-9)
+    assert rating_groups(np.zeros((3, 3))) == []
+
+
+def test_tournament_notes_and_draws_are_shown(tmp_path):
+    """The figure showed two agents that drew every game as two losers (0.00 each); the
+    table's ratings now say they are ± 1 standard error."""
+    from cuegym.experiments.evaluate import format_table, plot_results
+
+    agents = {n: {"points_per_shot": 0.0, "foul_rate": 0.0, "rating": 0.0, "rating_se": 77.7,
+                  "wins": 0, "losses": 0, "draws": 4, "unfinished": 0, "spec": n}
+              for n in ("a", "b")}
+    res = {"game": "golfbillard", "games_per_pair": 1, "seed": 0, "noise": "tournament",
+           "max_shots": 300, "agents": agents, "win_rate": {"a": {"b": 0.0}, "b": {"a": 0.0}},
+           "win_rate_ci": {"a": {"b": [0.0, 0.49]}, "b": {"a": [0.0, 0.49]}},
+           "draw_rate": {"a": {"b": 1.0}, "b": {"a": 1.0}}, "notes": []}
+    text = format_table(res)
+    assert "1 game per pair" in text and "Elo ± se" in text and "+0 ± 78" in text
+    assert plot_results(res, tmp_path / "t.png").stat().st_size > 0

@@ -305,7 +305,7 @@ def test_wilson_interval_and_bradley_terry_on_known_inputs():
 
 
 def test_benchmark_rows_and_page(tmp_path):
-    from cuegym.experiments.evaluate import benchmark_markdown, main
+    from cuegym.experiments.evaluate import benchmark_markdown, benchmark_table_seed, main
 
     out = tmp_path / "bench.md"
     assert main(["--benchmark", "--agents", "geometric,random", "--episodes", "4", "--quiet",
@@ -314,6 +314,10 @@ def test_benchmark_rows_and_page(tmp_path):
     for env_id in ("cuegym/KeglebillardShot-v0", "cuegym/GolfbillardShot-v0"):
         assert f"## {env_id}" in text
     assert text.count("| `geometric` |") == 2 and "95 % interval" in text
+    # runs at neighbouring seeds play other tables (with seed + t, --seed 1 replayed 63 of the
+    # 64 tables of --seed 0)
+    starts = [benchmark_table_seed(s) for s in range(50)]
+    assert min(np.diff(np.sort(starts))) > 64
     rows = [{"env_id": "e", "agent": "a", "episodes": 2, "mean_return": 0.5,
              "ci95": [0.25, 0.75], "seconds": 1.0}]
     assert "| `a` | +0.5000 | [+0.2500, +0.7500] | 2 | 1 |" in benchmark_markdown(rows, "c", 1)
