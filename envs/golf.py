@@ -434,6 +434,7 @@ class GolfGameCore(Core):
         self.check_learner_to_play(over, ~over & ~self._learner_turn())
         side = self.side.copy()
         xy0 = self.states.xy.copy()
+        game0 = self.states.game_no.copy()
         opening = self.states.phase == P_OPENING
         struck = self.actions.select(a, side, xy0)
         op = np.flatnonzero(opening)
@@ -456,7 +457,8 @@ class GolfGameCore(Core):
         executed = np.where((opening & (side == 1))[:, None], out.strike[:, 1], out.strike[:, 0])
         cut = self._play_opponents(np.arange(n), terms)
         self.steps += 1
-        terms["progress"] = self.game.progress(xy0, self.states.xy, side)
+        terms["progress"] = self.game.progress(xy0, self.states.xy, side,
+                                                new_game=self.states.game_no != game0)
         over = self.states.phase == P_OVER
         no_progress = self.game.ended_by_no_progress(self.states)  # G-5: the env truncates
         terminated = over & ~no_progress

@@ -183,9 +183,11 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
             k = self._side(name)
             tk, _ = self.game.reward_terms(out, w, viewer=np.array([k]))
             terms = {t: float(tk[t][0]) for t in w.terms}
-            # progress over the stroke, to the state after it (a new game in a match resets)
-            terms["progress"] = float(self.game.progress(before.xy, self.states.xy,
-                                                         np.array([k]))[0]) \
+            # progress over the stroke, to the state after it (0 if it ended a game of a
+            # match: the balls are then on the next game's start spots)
+            terms["progress"] = float(self.game.progress(
+                before.xy, self.states.xy, np.array([k]),
+                new_game=self.states.game_no != before.game_no)[0]) \
                 if (out.opening[0] or out.shooter[0] == k) else 0.0
             terms["result"] = float(self.game.result(self.states, np.array([k]))[0])
             if over and not no_progress:

@@ -120,12 +120,24 @@ class Golf:
 
     Args:
         rules: a :class:`~cuegym.rules.golfbillard.GolfRules`, a mapping of options over the
-            shipped file (``configs/rules/golfbillard.yaml``), or None.
+            shipped file (``configs/rules/golfbillard.yaml``), or None. Its ``spot_policy``
+            and ``pick_policy`` (G-30, G-25) must be policies (``first_free``, ``random``,
+            ...): a stroke here is played whole, with no one to ask, so ``agent`` (the
+            caller answers each choice: :func:`cuegym.rules.golfbillard_game.play_strokes`
+            with ``choices``, or the web table) is refused.
     """
 
     def __init__(self, rules: GolfRules | Mapping | None = None) -> None:
         self.rules = rules if isinstance(rules, GolfRules) else load_golf_rules(
             **dict(rules or {}))
+        for opt in ("spot_policy", "pick_policy"):
+            # the referee would stop at the first penalised ball, in the middle of a step
+            if getattr(self.rules, opt) == "agent":
+                raise ValueError(
+                    f"rules {opt} 'agent' needs the caller to answer each choice, which the "
+                    "games, envs and arenas do not ask (they play whole strokes): use a policy "
+                    "(configs/rules/golfbillard.yaml lists them), or play_strokes with choices "
+                    "(cuegym.rules.golfbillard_game)")
         self.geo = golf_geometry()
         self.arrays = golf_arrays(self.geo)
         self.table = self.geo.table
@@ -345,10 +357,14 @@ class Golf:
         d = np.hypot(xy[..., 0] - goal[:, None, 0], xy[..., 1] - goal[:, None, 1])
         return np.where(own, np.nan_to_num(d, nan=0.0), 0.0).sum(1) / BALLS_PER_SIDE
 
-    def progress(self, xy0: np.ndarray, xy1: np.ndarray, side: np.ndarray) -> np.ndarray:
-        """(T,) decrease of :meth:`goal_distance` from ``xy0`` to ``xy1``, in table lengths."""
-        return (self.goal_distance(xy0, side) - self.goal_distance(xy1, side)) \
+    def progress(self, xy0: np.ndarray, xy1: np.ndarray, side: np.ndarray,
+                 new_game: np.ndarray | None = None) -> np.ndarray:
+        """(T,) decrease of :meth:`goal_distance` from ``xy0`` to ``xy1``, in table lengths;
+        0 where ``new_game`` (T,) bool: a game of the match ended between them, and ``xy1`` is
+        the next game's start (its balls back on their spots are no move of the player's)."""
+        out = (self.goal_distance(xy0, side) - self.goal_distance(xy1, side)) \
             / self.table.length
+        return out if new_game is None else np.where(new_game, 0.0, out)
 
     def reward_terms(self, outcomes: GolfOutcomes, weights: Any = None,
                      viewer: np.ndarray | None = None, result: np.ndarray | None = None

@@ -67,7 +67,7 @@ def observe_arrays(states: GolfStates, sides: np.ndarray, half: tuple[float, flo
     obs[:, 31] = on_o[:, BALLS_PER_SIDE:].sum(1) / BALLS_PER_SIDE
     obs[:, 32] = states.kader
     obs[:, 33] = opening
-    obs[:, 34] = mine & (states.turn_strokes > 0)
+    obs[:, 34] = mine & states.turn_scored  # also a kept turn after a scored opening (G-3)
     duty = states.duty.reshape(T, 2, BALLS_PER_SIDE)[rows, side]
     obs[:, 35:40] = np.where(mine[:, None], duty, 0.0)
     obs[:, 40] = (opening | mine) if to_move is None else np.asarray(to_move, bool)

@@ -313,6 +313,49 @@ def test_G4_G5_best_of_three_truncates_only_a_match_without_a_winner(games, trun
     assert Golf.result(ps, np.array([0])).tolist() == [result]
 
 
+def test_golf_progress_is_zero_on_the_step_that_ends_a_game_of_a_match():
+    """The step that ended game 1 of a best of 3 counted the next game's start spots as the
+    player's move (progress -0.85 whoever won); in PettingZoo too."""
+    env = gym.make("cuegym/Golfbillard-v0", opponent="geometric", seat=0,
+                   rules={"match": "best_of_3"}, reward={"progress": 1.0}).unwrapped
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    seen = 0
+    for _ in range(200):
+        game0 = int(env.core.states.game_no[0])
+        _, _, term, trunc, info = env.step(rng.uniform(-1, 1, env.action_space.shape)
+                                           .astype(np.float32))
+        p = info["reward_terms"]["progress"]
+        if int(env.core.states.game_no[0]) != game0:
+            assert p == 0.0
+            seen += 1
+        if term or trunc:
+            break
+    assert seen  # a game of the match ended within the episode
+    from cuegym.games.golf import Golf
+
+    xy0 = np.zeros((2, 10, 2))
+    xy1 = xy0 + [0.5, 0.0]
+    g = Golf()
+    moved = g.progress(xy0, xy1, np.zeros(2, np.int64))
+    assert moved[0] > 0
+    assert g.progress(xy0, xy1, np.zeros(2, np.int64), new_game=np.array([False, True])
+                      ).tolist() == [moved[0], 0.0]
+
+
+@pytest.mark.parametrize("option", ["spot_policy", "pick_policy"])
+def test_golf_envs_refuse_choices_they_cannot_ask(option):
+    """spot_policy 'agent' was taken, and the first penalised ball raised ChoiceNeeded in the
+    middle of a step: the envs play whole strokes and ask no one."""
+    from cuegym.envs import golfbillard_v0
+
+    with pytest.raises(ValueError, match=f"rules {option} 'agent' needs the caller"):
+        gym.make("cuegym/GolfbillardShot-v0", rules={option: "agent"})
+    with pytest.raises(ValueError, match=f"rules {option} 'agent'"):
+        golfbillard_v0.env(rules={option: "agent"})
+    gym.make("cuegym/GolfbillardShot-v0", rules={option: "random"}).reset(seed=0)
+
+
 def _forked_work(queue):
     """In a forked process: a physics batch big enough for the thread pool and one golfbillard
     step (the referee), as an AsyncVectorEnv worker would run them."""

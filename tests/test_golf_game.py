@@ -91,6 +91,25 @@ def test_G3_G31_scoring_the_opening_ball_takes_the_turn_and_the_opener_continues
     assert n.partner.tolist() == [1, 1]  # opener 1 of side 0 continues; side 1: its 2nd partner
 
 
+def test_G3_G1_the_observation_says_the_turn_continues_after_a_scored_opening():
+    """turn_continues read turn_strokes > 0, which is 0 after a scored opening, though the
+    opener keeps the turn with a goal to its name (G-3)."""
+    from cuegym.games.golf import Golf
+    from cuegym.games.golf_obs import OBS_INDEX
+
+    rules = GolfRules()
+    st = new_match(rules)
+    log = opening_log(st, None, (-0.6, -0.1), w_drop=0)
+    _, new = play_strokes([st], log, [[W1, R1]], rules=rules)
+    assert new[0].to_move == 0 and new[0].turn_scored and new[0].turn_strokes == 0
+    g = Golf(rules)
+    batch = g.batch(new)
+    mine = g.observe(batch, [0])[0]
+    theirs = g.observe(batch, [1])[0]
+    assert mine[OBS_INDEX["turn_continues"]] == 1.0
+    assert theirs[OBS_INDEX["turn_continues"]] == 0.0
+
+
 def test_G31_opening_won_by_distance_continues_with_the_second_partner():
     rules = GolfRules(duo=True)
     st = new_match(rules, openers=(1, 0))
