@@ -253,9 +253,14 @@ def golf_call(o: dict, names: Sequence[str], before: dict | None = None,
         lines.append(_penalty(o["consequences"]))
     if opp:
         lines.append(f"{opp} ball{'s' if opp != 1 else ''} scored for {names[1 - s]}")
+    # G-26: in kader play a fouling cue ball that lay on a penalty spot moves on to the next
+    # spot by rule, with no choice; every other placement is G-30's
+    on_spot_before = (before or {}).get("on_spot") or {}
+    g26 = o["cue_ball"] if o["foul"] and o.get("kader") and on_spot_before.get(o["cue_ball"]) \
+        else None
     for sp in o["spotted"]:
         where = f"penalty spot {sp['spot']}" if sp["spot"] else "the free point nearest spot 3"
-        lines.append(f"{sp['ball']} to {where} (G-30)")
+        lines.append(f"{sp['ball']} to {where} ({'G-26' if sp['ball'] == g26 else 'G-30'})")
     # RA then CS (or SPOT): a ball sent on to a penalty spot or into its goal did not stay
     # where it lay
     moved_on = {sp["ball"] for sp in o["spotted"]} | set(o["into_goal"])

@@ -89,8 +89,8 @@ def parse_seats(game: str, table: KegleTable | GolfTable, seats: Any) -> list[Se
         raise PlayError(f"{game} with options {table.options} needs {table.players} seats, "
                         f"got {seats!r}")
     out = []
-    given = {s.get("name") for s in seats if isinstance(s, Mapping) and
-             isinstance(s.get("name"), str)}
+    given = {s.get("name").strip() for s in seats if isinstance(s, Mapping) and
+             isinstance(s.get("name"), str)}  # trimmed, as each seat's name is
     for k, s in enumerate(seats):
         if not isinstance(s, Mapping):
             raise PlayError(f"seats[{k}] must be an object {{kind, agent, name}}, got {s!r}")
@@ -284,16 +284,28 @@ class LiveGame:
             self.thinking = None
             self.lock.release()
 
-    def answer(self, seat: Any, answer: Any, expect_shot: Any = None) -> dict:
+    def answer(self, seat: Any, answer: Any, expect_shot: Any = None,
+               expect_question: Any = None) -> dict:
         """A person's answer to a pending golfbillard choice (penalty spot, picked ball);
-        ``expect_shot`` as for a move (a stale tab's answer is refused)."""
+        ``expect_shot`` as for a move, ``expect_question`` the ``number`` of the question
+        answered: a stale tab's answer is refused (one stroke can ask several questions, so
+        the shot alone does not tell them apart)."""
         self._locked()
         try:
             self._check_seat(seat)
             if expect_shot is not None:
                 self._check_shot(expect_shot)
+            if expect_question is not None and (isinstance(expect_question, bool) or not
+                                                isinstance(expect_question, int) or
+                                                expect_question < 0):
+                raise PlayError(f"question must be the number of the question answered (its "
+                                f"'number'), got {expect_question!r}")
             if self.pending is None:
                 raise Conflict("no choice is pending")
+            q = self.pending.question
+            if expect_question is not None and expect_question != q["number"]:
+                raise Conflict(f"question {expect_question} was answered already; the open one "
+                               f"is question {q['number']}: {q['text']} (reload the game)")
             if seat != self.pending_seats[0]:
                 raise Conflict(f"seat {seat!r} is not asked: seat {self.pending_seats[0]} "
                                "chooses")
@@ -303,8 +315,8 @@ class LiveGame:
             self.lock.release()
 
     def _check_shot(self, expect_shot: Any) -> None:
-        if isinstance(expect_shot, bool) or not isinstance(expect_shot, int):
-            raise PlayError(f"shot must be the number of shots played so far, got "
+        if isinstance(expect_shot, bool) or not isinstance(expect_shot, int) or expect_shot < 0:
+            raise PlayError(f"shot must be the number of shots played so far (0 or more), got "
                             f"{expect_shot!r}")
         if expect_shot != len(self.shots):
             raise Conflict(f"the game has moved on: {len(self.shots)} shots played, the request "

@@ -217,7 +217,7 @@ GameDep = Annotated[LiveGame, Depends(game_of)]
 NewGameBody = Annotated[dict, json_body("game", "options", "seats", "noise", "seed")]
 MoveBody = Annotated[dict, json_body("seat", "move", "shot")]
 AgentBody = Annotated[dict, json_body("shot")]
-ChoiceBody = Annotated[dict, json_body("seat", "answer", "shot")]
+ChoiceBody = Annotated[dict, json_body("seat", "answer", "shot", "question")]
 ReplayBody = Annotated[dict, json_body("name", "record")]
 
 
@@ -240,7 +240,7 @@ def _saved(out: dict, why: str | None) -> dict:
 page_router = APIRouter()
 
 
-@page_router.get("/")
+@page_router.api_route("/", methods=["GET", "HEAD"])
 def index() -> FileResponse:
     """The page (static/index.html), never cached."""
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
@@ -308,11 +308,13 @@ async def agent(g: GameDep, games: GamesDep, d: AgentBody) -> dict:
 
 @games_router.post("/{gid}/choice")
 async def choice(g: GameDep, games: GamesDep, d: ChoiceBody) -> dict:
-    """A person's answer ``{seat, answer, shot}`` to the pending question (golfbillard: a
-    penalty spot ``{"spot": k}`` or a ball ``{"pick": id}``; ``shot``, optional, as for a
-    move). Returns ``{"view"}`` with ``"shot"`` or, for a further question, ``"pending"``."""
+    """A person's answer ``{seat, answer, shot, question}`` to the pending question
+    (golfbillard: a penalty spot ``{"spot": k}`` or a ball ``{"pick": id}``; ``shot``,
+    optional, as for a move; ``question``, optional, the ``number`` of the question answered:
+    one stroke can ask several, and an answer to one already answered is refused with 409).
+    Returns ``{"view"}`` with ``"shot"`` or, for a further question, ``"pending"``."""
     return await play_and_save(games, g, g.answer, d.get("seat"), d.get("answer"),
-                               d.get("shot"))
+                               d.get("shot"), d.get("question"))
 
 
 @games_router.get("/{gid}/placement")

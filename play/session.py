@@ -601,6 +601,13 @@ class GolfTable:
                 except ValueError:
                     pend.preview = None
             pend.question = self._question(pend, rules, choices, need)
+            only = pend.question["options"]
+            if len(only) == 1:  # no choice to make: taken, and the next one asked (if any)
+                if pend.question["kind"] == "spot":
+                    pend.answers["spots"].append(only[0])
+                else:
+                    pend.answers["pick"] = only[0]
+                return self._referee(pend, ask)
             return pend
         used = None
         if rules is self.rules_asked:
@@ -638,17 +645,20 @@ class GolfTable:
                 return False
             return True
 
+        # a question's number: the answers already given in this stroke (a stale answer names
+        # an earlier one)
+        number = len(choices.get("spots", ())) + (choices.get("pick") is not None)
         if need.kind == "spot":
             ball = ids[need.ball]
             # whose spots (G-27: toward the offender's attack goal): the shooter's in play, an
             # opening ball's own side in the opening
             side = int(SIDE_OF[need.ball]) if pend.state.phase == "opening" \
                 else int(pend.state.to_move)
-            return {"kind": "spot", "ball": ball, "side": side,
+            return {"kind": "spot", "number": number, "ball": ball, "side": side,
                     "options": [k for k in (1, 2, 3)
                                 if accepted({"spots": [*choices["spots"], k]})],
                     "text": f"choose a penalty spot for {ball} (G-30)"}
-        return {"kind": "pick",
+        return {"kind": "pick", "number": number,
                 "options": [ids[b] for b in np.flatnonzero(pend.state.on_table)
                             if accepted({"pick": ids[b]})],
                 "text": "pick one of the offender's balls for a penalty spot (G-25)"}

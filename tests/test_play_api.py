@@ -67,6 +67,7 @@ def test_info_and_geometry(client):
 def test_page_and_static_files(client):
     r = client.get("/")
     assert r.status_code == 200 and "<canvas id=\"table\">" in r.text
+    assert client.head("/").status_code == 200  # curl -I and link checkers probe with HEAD
     for f in ("app.js", "table.js", "style.css"):
         assert client.get(f"/static/{f}").status_code == 200
 
@@ -225,6 +226,10 @@ def test_default_seat_names_are_unique(client):
     assert [s["name"] for s in v["seats"]] == ["geometric", "geometric 2", "geometric 3",
                                                "Player 4"]
     seats = [{"kind": "agent", "agent": "random"}, {"kind": "human", "name": "random"}]
+    v = new_game(client, seats=seats)
+    assert [s["name"] for s in v["seats"]] == ["random 2", "random"]
+    # a name is trimmed before the defaults avoid it (" random" was refused as taken)
+    seats = [{"kind": "agent", "agent": "random"}, {"kind": "human", "name": " random "}]
     v = new_game(client, seats=seats)
     assert [s["name"] for s in v["seats"]] == ["random 2", "random"]
 
@@ -677,6 +682,35 @@ def _golf_spot_question(c):
     return gid, 1 - s, q
 
 
+def test_a_question_with_one_answer_is_not_asked(client):
+    """A G-14 foul sends w3 and w5 to penalty spots; once w3 takes spot 2, w5 has only spot 1
+    left, and the person was asked to click it. It is now taken at once and recorded as an
+    answer; the second tab's answer for w3 finds no question."""
+    r = client.post("/api/games", json={"game": "golfbillard", "seats": [
+        {"name": "A"}, {"name": "B"}], "noise": "none", "seed": 9})
+    gid = r.json()["view"]["id"]
+    for seat, ball, V0, phi in ((0, "w1", 2.2, 4.916), (1, "r1", 2.2, 189.671),
+                                (0, "w1", 2.2, 11.808), (1, "r1", 2.2, 197.698),
+                                (0, "w1", 3.09, 152.037)):
+        r = client.post(f"/api/games/{gid}/move", json={
+            "seat": seat, "move": {"ball": ball, "strike": {"V0": V0, "phi": phi}}})
+        assert r.status_code == 200, r.text
+    q = r.json()["pending"]["question"]
+    assert (q["ball"], q["options"], q["number"]) == ("w3", [1, 2], 0)
+    r = client.post(f"/api/games/{gid}/choice", json={"seat": 1, "answer": {"spot": 2},
+                                                      "question": 0})
+    assert r.status_code == 200, r.text
+    shot = r.json()["shot"]
+    assert shot["outcome"]["spotted"] == [{"ball": "w3", "spot": 2}, {"ball": "w5", "spot": 1}]
+    assert shot["choices"]["spots"] == [2, 1]
+    refused(client, gid, "POST", f"/api/games/{gid}/choice", 409, "no choice is pending",
+            json={"seat": 1, "answer": {"spot": 1}, "question": 0})
+    rec = client.get(f"/api/games/{gid}/record").json()
+    rv = client.post("/api/replays", json={"record": rec})
+    assert rv.status_code == 200, rv.text
+    assert rv.json()["view"]["state"] == r.json()["view"]["state"]
+
+
 def test_choice_answers_and_seats_are_type_checked(client):
     gid, o, q = _golf_spot_question(client)
     url = f"/api/games/{gid}/choice"
@@ -696,7 +730,18 @@ def test_choice_answers_and_seats_are_type_checked(client):
     shots = client.get(f"/api/games/{gid}").json()["shots"]
     refused(client, gid, "POST", url, 409, "the game has moved on",
             json={"seat": o, "answer": {"spot": k}, "shot": shots - 1})
-    r = client.post(url, json={"seat": o, "answer": {"spot": k}, "shot": shots})
+    # ... and so is an answer to a question already answered: one stroke can ask several
+    # (a penalty spot for each ball), all at the same shot, and a second tab's answer to the
+    # first was taken for the next
+    assert q["number"] == 0
+    refused(client, gid, "POST", url, 409, "question 1 was answered already; the open one is "
+            "question 0", json={"seat": o, "answer": {"spot": k}, "question": 1})
+    for bad in (-1, True, "0", 0.0):
+        refused(client, gid, "POST", url, 400, "question must be the number of the question",
+                json={"seat": o, "answer": {"spot": k}, "question": bad})
+    refused(client, gid, "POST", url, 400, "shot must be the number of shots played so far "
+            "(0 or more), got -1", json={"seat": o, "answer": {"spot": k}, "shot": -1})
+    r = client.post(url, json={"seat": o, "answer": {"spot": k}, "shot": shots, "question": 0})
     assert r.status_code == 200, r.text
     assert r.json()["shot"]["choices"] == {"spots": [k], "pick": None}
     # the record keeps the answer; malformed choices in a record are refused, not a 500

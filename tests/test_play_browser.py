@@ -404,6 +404,14 @@ def test_lobby_shows_names_as_text_not_markup(server, browser):
     js(d, "const k = document.querySelectorAll('#p-seats .kind')[0]; k.value = 'agent';"
           "k.dispatchEvent(new Event('change'));")
     assert names[0].get_attribute("value") == "Ann" and len(kinds) == 2
+    # the first person is "You" whichever seat it takes (a person in seat 2 behind an agent
+    # was "Player 2"); a person after a named one gets the seat's label
+    js(d, "const k = document.querySelectorAll('#p-seats .kind')[1]; k.value = 'human';"
+          "k.dispatchEvent(new Event('change'));")
+    assert names[1].get_attribute("value") == "You"
+    js(d, "const k = document.querySelectorAll('#p-seats .kind')[0]; k.value = 'human';"
+          "k.dispatchEvent(new Event('change'));")
+    assert [n.get_attribute("value") for n in names] == ["Ann", "Player 2"]
 
 
 def test_spin_rim_keys_and_small_windows(server, browser, scratch):

@@ -136,6 +136,10 @@ def test_a_ball_sent_to_a_penalty_spot_is_not_also_put_back():
     g = g12_kader_foul()
     lines = golf_call(g, ["W", "R"])
     assert "r2 to penalty spot 2 (G-30)" in lines and "put back: r1" in lines, lines
+    # G-26: in kader play a fouling cue ball that lay on a penalty spot moves on by rule,
+    # with no choice (the call said G-30 for it too)
+    assert "r2 to penalty spot 2 (G-26)" in golf_call(g, ["W", "R"], {"on_spot": {"r2": 1}})
+    assert "r2 to penalty spot 2 (G-30)" in golf_call(g, ["W", "R"], {"on_spot": {"r1": 1}})
     g["replaced"] = ["r2"]
     assert not any(x.startswith("put back") for x in golf_call(g, ["W", "R"]))
     assert golf_question_call(g, ["W", "R"], "W", {"text": "choose a penalty spot for r2"})[1:] \

@@ -71,16 +71,28 @@ function renderSeats() {
     const kind = row.querySelector(".kind"), agent = row.querySelector(".agent"), name = row.querySelector(".name");
     agentOptions(agent, prev.agent && prev.agent !== "__zip" ? prev.agent : "pretrained");
     kind.value = prev.kind || (k === 0 ? "human" : "agent");
-    // a default name (data-auto) follows the seat's kind: "You" for the first person, the
-    // seat's label for other people, none for an agent (the server names it after the agent,
-    // "geometric", "geometric 2", ...); a name typed in stays
-    const defaultName = () => kind.value === "human" ? (k === 0 ? "You" : lab) : "";
-    const autoName = () => { const n = defaultName(); name.value = n; if (n) name.dataset.auto = n; else delete name.dataset.auto; };
-    if (prev.name) name.value = prev.name; else autoName();
+    if (prev.name) name.value = prev.name;
     name.addEventListener("input", () => { delete name.dataset.auto; });
     const sync = () => { agent.disabled = kind.value !== "agent"; };
-    kind.addEventListener("change", () => { sync(); if (!name.value || name.dataset.auto) autoName(); });
+    kind.addEventListener("change", () => { sync(); autoNames(); });
     sync();
+  });
+  autoNames();
+}
+
+// Default names (data-auto) follow the seats' kinds: "You" for the first person (whichever
+// seat it takes), the seat's label for other people, none for an agent (the server names it
+// after the agent, "geometric", "geometric 2", ...); a name typed in stays.
+function autoNames() {
+  const labels = seatLabels();
+  let first = true;
+  $("p-seats").querySelectorAll(".seat").forEach((row, k) => {
+    const human = row.querySelector(".kind").value === "human", name = row.querySelector(".name");
+    const n = human ? (first ? "You" : labels[k]) : "";
+    if (human) first = false;
+    if (name.value && !name.dataset.auto) return;
+    name.value = n;
+    if (n) name.dataset.auto = n; else delete name.dataset.auto;
   });
 }
 
@@ -561,7 +573,9 @@ async function shoot() {
 }
 
 async function answer(ans) {
-  await act(() => api("POST", `/api/games/${S.view.id}/choice`, { seat: S.view.awaiting.seat, answer: ans }));
+  // the shot and the question's number: a tab showing an answered question is refused (409)
+  const aw = S.view.awaiting;
+  await act(() => api("POST", `/api/games/${S.view.id}/choice`, { seat: aw.seat, answer: ans, shot: S.view.shots, question: aw.question.number }));
 }
 
 async function agentMove() {
@@ -609,6 +623,8 @@ async function act(request) {
   }
   S.view = r.view; S.shown = S.view.shots; S.busy = false;
   if (r.shot) resetAim();
+  // the game goes on, but the lobby promised it is saved: say so when it was not
+  if (r.save_error) $("g-err").textContent = `This game could not be saved: ${r.save_error}`;
   refresh();
 }
 
