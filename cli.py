@@ -86,12 +86,23 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(argv: list[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] in (["-h"], ["--help"], ["help"]) and len(args) > 1:
+        # "cuegym help train" is "cuegym train --help" (as git help does); it printed the
+        # top-level usage, ignoring the command named
+        if len(args) > 2:
+            return _fail(f"{args[0]} takes one command name, got {' '.join(args[1:])!r}")
+        if args[1] not in COMMANDS:
+            return _fail(f"unknown command {args[1]!r}{did_you_mean(args[1], COMMANDS)}; "
+                         f"commands: {', '.join(COMMANDS)}")
+        args = [args[1], "--help"]
     if not args or args[0] in ("-h", "--help", "help"):
         print(_usage())
         return 0 if args else EXIT_USAGE
     if args[0] == "--version":
         from cuegym import __version__
 
+        if len(args) > 1:
+            return _fail(f"--version takes no arguments, got {' '.join(args[1:])!r}")
         print(f"cuegym {__version__}")
         return 0
     command, rest = args[0], args[1:]

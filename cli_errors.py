@@ -132,19 +132,21 @@ def check_counts(parser: Any, args: Any, *names: str) -> None:
             parser.error(f"--{name.replace('_', '-')} must be >= 1, got {value}")
 
 
-def check_writable_dir(path: str | os.PathLike, option: str) -> None:
+def check_writable_dir(path: str | os.PathLike, option: str,
+                       given: str | os.PathLike | None = None) -> None:
     """Refuse, before any work, an output folder that could not be made or written: one of its
     parents is a file, or the folder (else its nearest existing parent) may not be written to.
-    Nothing is created (a later mistake leaves no empty folder behind)."""
+    Nothing is created (a later mistake leaves no empty folder behind). ``given``: the value
+    the option was given, when ``path`` is derived from it (an output file's folder), so the
+    message quotes what the user typed."""
     p = Path(path).expanduser().absolute()
+    shown = str(path if given is None else given)
     for parent in (p, *p.parents):
         if parent.exists():
             if not parent.is_dir():
-                raise UsageError(f"{option} {str(path)!r}: {str(parent)!r} is a file, not a "
-                                 "folder")
+                raise UsageError(f"{option} {shown!r}: {str(parent)!r} is a file, not a folder")
             if not os.access(parent, os.W_OK | os.X_OK):
-                raise UsageError(f"{option} {str(path)!r}: {str(parent)!r} may not be written "
-                                 "to")
+                raise UsageError(f"{option} {shown!r}: {str(parent)!r} may not be written to")
             return
 
 

@@ -580,7 +580,7 @@ def _benchmark_cli(p: argparse.ArgumentParser, args: argparse.Namespace, specs: 
                      else args.benchmark_out)
     if bench_out.is_dir():  # found now, not when the page is written after the benchmark
         p.error(f"--benchmark-out {args.benchmark_out!r} is a folder: give the markdown file")
-    check_writable_dir(bench_out.parent, "--benchmark-out")
+    check_writable_dir(bench_out.parent, "--benchmark-out", bench_out)
     env_ids = [e for e in BENCH_ENVS if args.game is None or
                ("Golf" in e) == (args.game == "golfbillard")]
     rows = benchmark(specs, episodes, args.seed, env_ids=env_ids, noise=args.noise,

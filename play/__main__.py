@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 import threading
 
@@ -50,6 +51,14 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--port must be 0..65535, got {args.port}")
     if os.path.exists(args.save_dir) and not os.path.isdir(args.save_dir):
         p.error(f"--save-dir {args.save_dir!r} is a file, not a folder for the game records")
+    for folder in args.records or ():  # given, so meant: a typo would list nothing, silently
+        if not os.path.isdir(folder):
+            p.error(f"--records {folder!r} is not a folder of saved games"
+                    + (" (it is a file)" if os.path.exists(folder) else " (no such folder)"))
+    try:  # before uvicorn, whose error for it is a log line with another exit status
+        socket.getaddrinfo(args.host or None, args.port)
+    except (OSError, UnicodeError) as e:
+        p.error(f"--host {args.host!r} is not an address this machine can bind: {e}")
     try:
         import uvicorn
 

@@ -126,10 +126,14 @@ def main(argv: list[str] | None = None) -> int:
     p_new = sub.add_parser("new", help="print the state of a new game")
     p_play = sub.add_parser("play", help="play a whole game with random strikes")
     for p in (p_score, p_new, p_play):
-        p.add_argument("--game", default="keglebillard", help=f"one of {', '.join(GAMES)}")
-        p.add_argument("--indent", type=int, default=None, help="indent the JSON output")
+        p.add_argument("--game", default="keglebillard",
+                       help=f"one of {', '.join(GAMES)} (default keglebillard)")
+        p.add_argument("--indent", type=int, default=None,
+                       help="indent the JSON output (default: one line)")
     for p in (p_new, p_play):
-        p.add_argument("--players", type=int, default=2, help="number of players (>= 2)")
+        p.add_argument("--players", type=int, default=2,
+                       help="number of players (default 2; keglebillard 2 or more, "
+                            "golfbillard 2, or 4 for duos)")
     p_new.add_argument("--seed", type=seed_arg, default=None,
                        help="seed of the state's generator (golfbillard: its penalty-spot and "
                             "pick draws); a new keglebillard game draws nothing")
@@ -137,13 +141,15 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--max-shots", type=int, default=5000, help="stop after this many shots")
     p_play.add_argument("--shots", action="store_true", help="include every shot's outcome")
     args = parser.parse_args(argv)
+    # the subcommand's own usage line with the error (the parent's named no option)
+    command = {"score": p_score, "new": p_new, "play": p_play}[args.command]
     if args.indent is not None and args.indent < 0:
-        parser.error(f"--indent must be >= 0, got {args.indent}")
+        command.error(f"--indent must be >= 0, got {args.indent}")
     if getattr(args, "max_shots", 1) < 1:
-        parser.error(f"--max-shots must be >= 1, got {args.max_shots}")
+        command.error(f"--max-shots must be >= 1, got {args.max_shots}")
     if args.command == "new" and args.seed is not None and args.game == "keglebillard":
-        parser.error(f"--seed {args.seed}: a new keglebillard game draws nothing (player 0 "
-                     "breaks), so a seed would change nothing")
+        command.error(f"--seed {args.seed}: a new keglebillard game draws nothing (player 0 "
+                      "breaks), so a seed would change nothing")
     try:
         fn = entry_point(args.game, args.command)
         if args.command == "score":

@@ -179,6 +179,34 @@ def test_unknown_command_suggests_the_closest(capsys):
     assert "unknown command 'tran' (did you mean 'train'?)" in err and len(err.splitlines()) == 1
 
 
+def test_help_names_a_command_and_version_takes_nothing(capsys):
+    """'cuegym help train' and 'cuegym --help train' printed the top-level usage, and
+    'cuegym --version extra' ignored 'extra'."""
+    for first in ("help", "--help", "-h"):
+        with pytest.raises(SystemExit) as exc:
+            cli.main([first, "train"])
+        assert exc.value.code == 0
+        assert capsys.readouterr().out.startswith("usage: cuegym train ")
+    assert cli.main(["help", "tran"]) == 2
+    assert "unknown command 'tran' (did you mean 'train'?)" in capsys.readouterr().err
+    assert cli.main(["help", "train", "evaluate"]) == 2
+    assert "help takes one command name, got 'train evaluate'" in capsys.readouterr().err
+    assert cli.main(["--version", "extra"]) == 2
+    assert "--version takes no arguments, got 'extra'" in capsys.readouterr().err
+
+
+def test_rules_subcommand_errors_show_the_subcommands_usage(capsys):
+    """The checks after parsing printed the parent's usage ('cuegym rules [-h]
+    {score,new,play}'), which names none of the options refused."""
+    for argv, says in ((["rules", "new", "--seed", "5"], "--seed 5: a new keglebillard game"),
+                       (["rules", "play", "--max-shots", "0"], "--max-shots must be >= 1")):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(argv)
+        err = capsys.readouterr().err
+        assert exc.value.code == 2
+        assert err.startswith(f"usage: cuegym rules {argv[1]} ") and says in err, err
+
+
 def test_play_without_the_play_package_is_one_line(capsys, monkeypatch):
     monkeypatch.setitem(cli.COMMANDS, "play", ("cuegym.no_such_play.__main__", "main", (), ""))
     assert cli.main(["play"]) == 2
@@ -517,6 +545,21 @@ def test_play_refuses_a_save_dir_that_is_a_file(tmp_path, capsys):
     f = tmp_path / "records"
     f.write_text("")
     assert "is a file, not a folder" in _usage_error(main, ["--save-dir", str(f)], capsys)
+
+
+def test_play_refuses_records_that_are_no_folder_and_a_host_it_cannot_bind(tmp_path, capsys):
+    """--records /typo started the server listing nothing; a bad --host ended in uvicorn's log
+    line with exit status 3."""
+    pytest.importorskip("uvicorn")
+    from cuegym.play.__main__ import main
+
+    err = _usage_error(main, ["--records", str(tmp_path / "nope"), "--no-warmup"], capsys)
+    assert "is not a folder of saved games (no such folder)" in err
+    f = tmp_path / "file"
+    f.write_text("")
+    assert "(it is a file)" in _usage_error(main, ["--records", str(f)], capsys)
+    err = _usage_error(main, ["--host", "999.1.1.1", "--no-warmup"], capsys)
+    assert "--host '999.1.1.1' is not an address this machine can bind" in err
 
 
 def test_python_dash_m_cuegym_is_the_cuegym_command(tmp_path):

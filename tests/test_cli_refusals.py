@@ -366,17 +366,20 @@ def test_selfplay_refuses_an_empty_pool_and_empty_options(files, argv, says, cap
     (["--out", ""], "--out '': give a folder"),
     (["--benchmark", "--benchmark-out", ""], "--benchmark-out '': give a file"),
     (["--benchmark", "--benchmark-out", "adir"], "--benchmark-out 'adir' is a folder"),
+    # the value given, not the folder made from it (which the message quoted as the option's)
+    (["--benchmark", "--benchmark-out", "afile/b.md"], "--benchmark-out 'afile/b.md': "),
     (["--benchmark", "--episodes", "100000000000"], "--episodes must be in [2, 100,000]"),
 ])
 def test_evaluate_refuses_empty_paths_and_huge_benchmarks(argv, says, capsys, tmp_path,
                                                           monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "adir").mkdir()
+    (tmp_path / "afile").write_text("")
     page = ROOT / "docs" / "benchmarks.md"
     before = page.read_bytes() if page.exists() else None
     line = _refused("evaluate", ["--quiet", *argv], capsys)
     assert says in line, line
-    assert [p.name for p in tmp_path.iterdir()] == ["adir"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["adir", "afile"]
     assert (page.read_bytes() if page.exists() else None) == before
 
 
