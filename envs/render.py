@@ -609,6 +609,18 @@ def render_golf_state(core, t: int) -> np.ndarray:
 # Animation (replays)
 # ---------------------------------------------------------------------------------------------
 
+#: Most frames of one animated shot (each about 1 MB in memory until the file is written): a
+#: tiny speed would otherwise fill the memory for hours (``replay --speed 1e-6``).
+MAX_SHOT_FRAMES = 2500
+
+
+def shot_frame_count(shown: float, fps: float, speed: float) -> int | float:
+    """Frames :func:`shot_frames` draws for ``shown`` simulated seconds at ``fps`` frames per
+    second and ``speed`` simulated seconds per real second (both ends included); ``inf`` where
+    the count would not fit in a float."""
+    n = shown * fps / speed
+    return max(2, math.ceil(n) + 1) if math.isfinite(n) else math.inf
+
 
 def shot_frames(game: str, res, row: int, *, hud: Sequence[str] = (), result: str = "",
                 fps: float = 20.0, speed: float = 1.0, max_seconds: float = 10.0,
@@ -632,8 +644,12 @@ def shot_frames(game: str, res, row: int, *, hud: Sequence[str] = (), result: st
     ids = KEGLE_IDS if kegle else GOLF_IDS
     t_end = float(res.t_end[row])
     shown = min(t_end, max_seconds)
-    n = max(2, int(np.ceil(shown * fps / speed)) + 1)
-    times = np.linspace(0.0, shown, n)
+    n = shot_frame_count(shown, fps, speed)
+    if n > MAX_SHOT_FRAMES:
+        raise ValueError(f"speed {speed:g} at {fps:g} fps would make {n:,} frames of a "
+                         f"{shown:g} s shot (at most {MAX_SHOT_FRAMES}): raise the speed or "
+                         "lower the fps")
+    times = np.linspace(0.0, shown, int(n))
     if t_end > shown:
         times = np.append(times, t_end)
     one = _one_table(res, row)

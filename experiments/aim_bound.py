@@ -121,19 +121,28 @@ def tally_text(res: dict[str, Any]) -> str:
             f"{res['opponent_foul_rate']:.1%}); {res['seconds']} s")
 
 
+#: Largest --offset [deg]: the range of the aim network's offsets (train_aim's max_deg).
+MAX_OFFSET_DEG = 10.0
+
+
 @cli_main
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
                                 description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--entries", type=int, default=1, help="the leave's best strikes searched")
-    p.add_argument("--games", type=int, default=500)
-    p.add_argument("--seed", type=seed_arg, default=900)
-    p.add_argument("--opponent", default="planner", help="agent spec (make_agent)")
+    p.add_argument("--entries", type=int, default=1,
+                   help="the leave's best strikes searched (default 1)")
+    p.add_argument("--games", type=int, default=500, help="games played (default 500)")
+    p.add_argument("--seed", type=seed_arg, default=900, help="the games' seed (default 900)")
+    p.add_argument("--opponent", default="planner",
+                   help="agent spec (make_agent; default planner)")
     p.add_argument("--agent", default="pretrained:aim=none,leave=shipped",
-                   help="the agent whose strikes are searched")
-    p.add_argument("--draws", type=int, default=16, help="noise draws per turned strike")
-    p.add_argument("--offset", type=float, default=1.0, help="largest aim offset [deg]")
+                   help="the agent whose strikes are searched (default "
+                        "pretrained:aim=none,leave=shipped)")
+    p.add_argument("--draws", type=int, default=16,
+                   help="noise draws per turned strike (default 16)")
+    p.add_argument("--offset", type=float, default=1.0,
+                   help=f"largest aim offset [deg], in (0, {MAX_OFFSET_DEG:g}] (default 1)")
     p.add_argument("--n", type=int, default=21, help="aim offsets in [-offset, offset], an odd "
                    "number >= 3 (0 in the middle; default 21)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a line")
@@ -142,8 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.n < 3 or args.n % 2 == 0:  # the offsets must include 0, the strike as it is
         p.error(f"--n must be an odd number >= 3 (offsets from -offset to +offset with 0, the "
                 f"strike unturned, in the middle), got {args.n}")
-    if not (np.isfinite(args.offset) and args.offset >= 0):
-        p.error(f"--offset must be a finite number >= 0, got {args.offset}")
+    if not 0.0 < args.offset <= MAX_OFFSET_DEG:  # (nan too) as train_aim's offsets.max_deg
+        p.error(f"--offset must be in (0, {MAX_OFFSET_DEG:g}] degrees, got {args.offset}")
     res = bound(args.entries, args.games, args.seed, args.opponent, args.agent, args.draws,
                 args.offset, args.n)
     if args.json:

@@ -47,7 +47,8 @@ from cuegym.agents.arena import make_arena
 from cuegym.agents.base import Strikes, load_noise
 from cuegym.agents.expert import collect_positions, mean_values
 from cuegym.agents.geometric_kegle import kegle_candidates_batch
-from cuegym.cli_errors import check_counts, cli_main, script_prog, seed_arg
+from cuegym.cli_errors import check_counts, check_writable_dir, cli_main, script_prog, seed_arg
+from cuegym.experiments.train_config import check_device
 
 #: Cut-angle bins [deg] of the printed table.
 CUT_BINS = ((0, 15), (15, 30), (30, 50), (50, 80))
@@ -333,27 +334,15 @@ def _args(argv: list[str] | None) -> tuple[argparse.Namespace, list[int]]:
     if args.layout == "contact" and args.device != "cpu":
         ap.error(f"--device {args.device}: the contact layout trains on the cpu")
     if args.fit:
-        check_device(ap, args.device)  # now, not after the sweep
+        check_device(args.device, "--device")  # now, not after the sweep
+    if args.json is not None:  # written after the sweep and the fits: found unwritable now
+        if not args.json.strip() or Path(args.json).is_dir():
+            ap.error(f"--json {args.json!r}: give the file to write the fits' figures to")
+        check_writable_dir(Path(args.json).parent, "--json", args.json)
     check_counts(ap, args, "games", "draws")  # (before --workers, which is checked against it)
     if not 1 <= args.workers <= args.games:
         ap.error(f"--workers must be in 1..--games ({args.games}), got {args.workers}")
     return args, sizes
-
-
-def check_device(ap: argparse.ArgumentParser, device: str) -> None:
-    """Refuse a torch ``--device`` that is no device name, or not on this machine (a tensor is
-    put there to find out), before the sweep rather than when the network is trained."""
-    import torch
-
-    try:
-        dev = torch.device(device)
-    except (RuntimeError, TypeError, ValueError):
-        ap.error(f"--device {device!r} is not a torch device (cpu, cuda, cuda:0, ...)")
-    try:
-        torch.zeros(1, device=dev)
-    except (RuntimeError, AssertionError, TypeError, ValueError) as exc:
-        why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        ap.error(f"--device {device!r} is not usable here ({why})")
 
 
 def _print_sweep(r: dict, draws: int, seconds: float) -> None:

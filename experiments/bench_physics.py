@@ -29,6 +29,7 @@ import numpy as np
 from cuegym.cli_errors import cli_main, script_prog
 from cuegym.configs import load_params, load_table
 from cuegym.physics import Workspace, simulate
+from cuegym.physics.constants import MAX_EVENTS
 from cuegym.physics.scenarios import golfbillard_shots, json_shots, keglebillard_shots
 
 
@@ -335,9 +336,16 @@ def check_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.n_shots < 1:
         ap.error(f"--n-shots must be >= 1, got {args.n_shots}")
     table_opts = [k for k in TABLE_DEFAULTS if getattr(args, k) is not None]
-    if table_opts and modes:
-        ap.error(f"{', '.join('--' + k for k in table_opts)} set the table benchmark, not "
-                 f"{modes[0]}")
+    # the other modes size and reuse their logs themselves (--per-event 2000 slots, --per-call
+    # the default, --shots the shots' max_events), so these two would do nothing there
+    given = [*table_opts, *(["max_events"] if args.max_events is not None else []),
+             *(["no_reuse"] if args.no_reuse else [])]
+    if given and modes:
+        ap.error(f"{', '.join('--' + k.replace('_', '-') for k in given)} set the table "
+                 f"benchmark, not {modes[0]}")
+    args.max_events = Settings.max_events if args.max_events is None else args.max_events
+    if not 1 <= args.max_events <= MAX_EVENTS:  # (the simulator's limit) now, not when timing
+        ap.error(f"--max-events must be in [1, {MAX_EVENTS}], got {args.max_events}")
     for k, v in TABLE_DEFAULTS.items():
         if getattr(args, k) is None:
             setattr(args, k, v)
@@ -410,10 +418,11 @@ def _parser() -> argparse.ArgumentParser:
                     f"(default {TABLE_DEFAULTS['batches']})")
     ap.add_argument("--threads", default=None, help="comma-separated numba thread counts "
                     f"(default {TABLE_DEFAULTS['threads']})")
-    ap.add_argument("--max-events", type=int, default=Settings.max_events,
-                    help=f"event-log size per table (default {Settings.max_events})")
+    ap.add_argument("--max-events", type=int, default=None,
+                    help=f"event-log size per table of the table benchmark (default "
+                         f"{Settings.max_events})")
     ap.add_argument("--no-reuse", action="store_true",
-                    help="allocate fresh log buffers on every call")
+                    help="table benchmark: allocate fresh log buffers on every call")
     return ap
 
 

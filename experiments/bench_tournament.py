@@ -27,9 +27,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
-from cuegym.cli_errors import cli_main, script_prog, seed_arg
+from cuegym.cli_errors import UsageError, cli_main, debug_mode, script_prog, seed_arg
 from cuegym.experiments.evaluate import split_specs
 
 
@@ -61,15 +62,52 @@ def peak_rss_mb() -> float:
     return peak / 2**20 if sys.platform == "darwin" else peak / 1024
 
 
+#: what a model file's name ends in (SB3 models, expert, aim and leave networks)
+MODEL_SUFFIXES = (".zip", ".pt")
+
+
+def _absolute(text: str) -> str:
+    """``text`` made absolute when it names a model file under the working directory."""
+    p = Path(text).expanduser()
+    if text.lower().endswith(MODEL_SUFFIXES) and not p.is_absolute() and p.is_file():
+        return str(p.resolve())
+    return text
+
+
+def absolute_specs(agents: list[str]) -> list[str]:
+    """The agent specs with the model files they name relative to the working directory (the
+    part before ``:``, and option values such as ``aim=x.pt``) made absolute: the evaluate
+    process runs in a temporary folder (so that it imports the cuegym of ``PYTHONPATH``, not
+    one under the working directory). Other names are left for ``packaged_path`` to find."""
+    out = []
+    for spec in agents:
+        name, sep, opts = spec.partition(":")
+        if sep:
+            pairs = (o.partition("=") for o in opts.split(","))
+            opts = ",".join(k + eq + (_absolute(v) if eq else "") for k, eq, v in pairs)
+        out.append(_absolute(name) + sep + opts)
+    return out
+
+
 def whole_process(game: str, agents: list[str], games: int, seed: int) -> float:
-    """Wall seconds of one ``cuegym evaluate`` process."""
+    """Wall seconds of one ``cuegym evaluate`` process; a :class:`UsageError` with the last
+    line it wrote on stderr where it fails."""
     with tempfile.TemporaryDirectory() as out:
         cmd = [sys.executable, "-m", "cuegym.experiments.evaluate", "--game", game, "--agents",
-               ",".join(agents), "--games", str(games), "--seed", str(seed), "--quiet",
-               "--json", "--out", out]
+               ",".join(absolute_specs(agents)), "--games", str(games), "--seed", str(seed),
+               "--quiet", "--json", "--out", out]
         t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=out)
-        return round(time.perf_counter() - t0, 3)
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              cwd=out)
+        wall = round(time.perf_counter() - t0, 3)
+    if proc.returncode == 0 or debug_mode():  # its warnings; or all of it (a traceback, say)
+        sys.stderr.write(proc.stderr or "")
+    if proc.returncode != 0:
+        lines = (proc.stderr or "").strip().splitlines()
+        last = lines[-1].removeprefix("error: ") if lines else "no message"
+        raise UsageError(f"--cli: the evaluate process failed (exit status {proc.returncode}): "
+                         f"{last}")
+    return wall
 
 
 @cli_main
@@ -82,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="two agent specs (default geometric,geometric)")
     ap.add_argument("--games", type=int, default=100, help="games per measurement (default 100)")
     ap.add_argument("--seed", type=seed_arg, default=0, help="the games' seed (default 0)")
-    ap.add_argument("--repeat", type=int, default=1, help="measurements (one record each)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="measurements (one record each; default 1)")
     ap.add_argument("--cli", action="store_true", help="also time the whole evaluate process")
     ap.add_argument("--json", action="store_true", help="print a JSON list of records")
     args = ap.parse_args(argv)

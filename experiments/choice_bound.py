@@ -115,15 +115,18 @@ def main(argv: list[str] | None = None) -> int:
                                 description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--simulate", choices=SIMULATE, default="both",
-                   help="the predictions replaced by simulation")
-    p.add_argument("--entries", type=int, default=9, help="the DQN's best entries (1-36)")
-    p.add_argument("--draws", type=int, default=8, help="noise draws per entry")
-    p.add_argument("--games", type=int, default=300)
-    p.add_argument("--seed", type=seed_arg, default=900)
-    p.add_argument("--opponent", default="planner", help="agent spec (make_agent)")
+                   help="the predictions replaced by simulation (default both)")
+    p.add_argument("--entries", type=int, default=9,
+                   help="the DQN's best entries (1-36; default 9)")
+    p.add_argument("--draws", type=int, default=8, help="noise draws per entry (default 8)")
+    p.add_argument("--games", type=int, default=300, help="games played (default 300)")
+    p.add_argument("--seed", type=seed_arg, default=900, help="the games' seed (default 900)")
+    p.add_argument("--opponent", default="planner",
+                   help="agent spec (make_agent; default planner)")
     p.add_argument("--weight", type=float, default=None,
                    help="a point of leave against one of own value (default: the shipped one)")
-    p.add_argument("--aim", default="shipped", help="aim correction: shipped, none or a .pt")
+    p.add_argument("--aim", default="shipped",
+                   help="aim correction: shipped, none or a .pt (default shipped)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a line")
     args = p.parse_args(argv)
     check_counts(p, args, "entries", "games", "draws")

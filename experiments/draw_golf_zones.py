@@ -11,6 +11,7 @@ panel: the 15 kaders (G-24) and the G-23 merged kaders.
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +22,7 @@ import matplotlib.patches as mp  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from cuegym.cli_errors import checkout_path, script_prog  # noqa: E402
+from cuegym.cli_errors import check_writable_dir, checkout_path, script_prog  # noqa: E402
 from cuegym.configs import load_params, load_table  # noqa: E402
 from cuegym.configs.zones import load_zones  # noqa: E402
 
@@ -180,12 +181,28 @@ def kaders_panel(ax, table, zs, R: float) -> None:
                   "merged kader.", fontsize=10)
 
 
+def out_file(p: argparse.ArgumentParser, text: str) -> Path:
+    """The file ``--out`` names, as matplotlib writes it: a name without a suffix gets ``.png``
+    (so ``wrote ...`` names the file written); a folder, or a folder that could not be
+    written, is refused before the picture is drawn."""
+    if not text.strip() or text.endswith(("/", os.sep)) or Path(text).is_dir():
+        p.error(f"--out {text!r}: give the picture's file, not a folder")
+    out = Path(text)
+    if not os.path.splitext(text)[1][1:]:  # matplotlib's own test: no format in the name
+        out = Path(text.rstrip(".") + ".png")
+    if out.is_dir():
+        p.error(f"--out {text!r}: {str(out)!r} is a folder")
+    check_writable_dir(out.parent, "--out", text)
+    return out
+
+
 def main(argv: list[str] | None = None) -> Path:
     p = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
                                 description=__doc__.splitlines()[0])
     p.add_argument("--out", default=str(checkout_path(Settings.out)),
-                   help="the PNG (default docs/img/golfbillard_zones.png of the checkout cuegym "
-                        "runs from, else under the working directory)")
+                   help="the picture: its suffix sets the format, a name without one gets .png "
+                        "(default docs/img/golfbillard_zones.png of the checkout cuegym runs "
+                        "from, else under the working directory)")
     p.add_argument("--dpi", type=int, default=Settings.dpi,
                    help=f"resolution, 1 to {Settings.max_dpi} (default {Settings.dpi})")
     args = p.parse_args(argv)
@@ -193,6 +210,7 @@ def main(argv: list[str] | None = None) -> Path:
         w, h = Settings.width * args.dpi, Settings.width * 1.08 * args.dpi
         p.error(f"--dpi must be in [1, {Settings.max_dpi}], got {args.dpi} (a {w:,.0f} x "
                 f"{h:,.0f} pixel picture)")
+    out = out_file(p, args.out)
     table = load_table("golfbillard")
     R = load_params("golfbillard").R
     zs = load_zones("golfbillard")
@@ -200,7 +218,6 @@ def main(argv: list[str] | None = None) -> Path:
     zones_panel(axes[0], table, zs, R)
     kaders_panel(axes[1], table, zs, R)
     fig.tight_layout(h_pad=2.0)
-    out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out, dpi=args.dpi)
     plt.close(fig)

@@ -35,6 +35,7 @@ import yaml
 
 from cuegym.agents.pool import label_pool
 from cuegym.cli_errors import check_int, cli_main, script_prog
+from cuegym.cli_errors import unknown as unknown_name
 from cuegym.configs import load_yaml
 from cuegym.experiments.train import require_run, write_atomic
 from cuegym.experiments.train_config import (
@@ -82,8 +83,17 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
     check_run_name(cfg["name"])
     for key, lo in INT_MIN.items():
         check_int(f"config key {key}", cfg[key], lo)
+    games = DEFAULTS["games"]
+    for key in cfg["games"]:  # (check_like checks only the keys the defaults have)
+        if key not in games:
+            raise ValueError(unknown_name("games key", key, games))
+    cfg["games"] = {**games, **cfg["games"]}  # a key set to null takes its default
     for key in ("first", "later"):
-        for row in cfg["games"].get(key, []):
+        if not cfg["games"][key] and (key == "first" or cfg["generations"] > 1):
+            raise ValueError(f"games.{key} must list at least one row [agent, agent, n_games]"
+                             f"{' (generations after the first play them)' * (key == 'later')}"
+                             f", got {cfg['games'][key]!r}")
+        for row in cfg["games"][key]:
             if not (isinstance(row, list) and len(row) == 3 and all(
                     isinstance(a, str) for a in row[:2]) and isinstance(row[2], int) and
                     not isinstance(row[2], bool) and row[2] >= 1):
@@ -125,6 +135,12 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
         load_noise(teacher.noise)
     except ValueError as e:
         raise ValueError(f"config key teacher.noise: {e}") from None
+    from cuegym.agents.arena import GolfbillardArena, KeglebillardArena
+    from cuegym.agents.planner import _numbers
+
+    # the arena reads the terms only where the teacher's first search runs (after the games)
+    arena = KeglebillardArena if cfg["game"] == "keglebillard" else GolfbillardArena
+    _numbers("teacher.terms", teacher.terms, arena.TERMS)
     TrainSpec(**(cfg["train"] or {}))
     final = dict(cfg["final_fit"] or {})
     if "hidden" in final:

@@ -36,10 +36,14 @@ def probe(games: int, draws: int, seed: int, entries: int = 36, best: int = 9,
     from cuegym.agents.base import load_noise
     from cuegym.agents.leave import LeaveAwareAgent, q_points, reply_search, shot_and_leave
 
-    if draws < 2 or draws % 2:
-        raise ValueError(f"draws must be even and >= 2 (half to pick, half to value), got {draws}")
-    if not 1 <= best <= entries <= 36:
-        raise ValueError(f"need 1 <= best <= entries <= 36, got best={best}, entries={entries}")
+    if draws < 2 or draws % 2:  # (named as main's options: checked here before any work)
+        raise ValueError(f"--draws must be even and >= 2 (half to pick, half to value), got "
+                         f"{draws}")
+    if not 1 <= entries <= 36:
+        raise ValueError(f"entries must be in [1, 36] (the DQN's menu), got {entries}")
+    if not 1 <= best <= entries:
+        raise ValueError(f"--best must be in [1, {entries}] (the DQN's entries probed), got "
+                         f"{best}")
     t0 = time.time()
     arena, dqn, states, rng = game_positions("pretrained:aim=none", "geometric", games,
                                              (seed,))
@@ -88,12 +92,15 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
                                 description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--games", type=int, default=40, help="games whose positions are probed")
-    p.add_argument("--draws", type=int, default=8, help="noise draws per entry (even)")
-    p.add_argument("--seed", type=seed_arg, default=2)
+    p.add_argument("--games", type=int, default=40,
+                   help="games whose positions are probed (default 40)")
+    p.add_argument("--draws", type=int, default=8,
+                   help="noise draws per entry (even; default 8)")
+    p.add_argument("--seed", type=seed_arg, default=2, help="the games' seed (default 2)")
     p.add_argument("--best", type=int, default=9, help="the DQN's best entries a rule with Q "
-                   "picks among")
-    p.add_argument("--weight", type=float, default=0.5, help="weight of the simulated leave")
+                   "picks among (1-36; default 9)")
+    p.add_argument("--weight", type=float, default=0.5,
+                   help="weight of the simulated leave (default 0.5)")
     p.add_argument("--leave", help="a leave network (.pt) to add its pick as a rule")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = p.parse_args(argv)

@@ -47,9 +47,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
                                  description=__doc__.splitlines()[0])
     d = Settings()
-    ap.add_argument("--game", default=d.game, choices=GAMES)
-    ap.add_argument("--n", type=int, default=d.n, help="positions (0: the generator's default)")
-    ap.add_argument("--seed", type=seed_arg, default=d.seed)
+    ap.add_argument("--game", default=d.game, choices=GAMES,
+                    help=f"the bank (default {d.game})")
+    ap.add_argument("--n", type=int, default=d.n,
+                    help="positions (default 0: the generator's default, 8192, "
+                         "keglebillard-play 16384)")
+    ap.add_argument("--seed", type=seed_arg, default=d.seed,
+                    help=f"generator seed (default {d.seed}, as the shipped banks)")
     ap.add_argument("--out", default=None, help="output .npz (default "
                     "./runs/banks/<game>_positions.npz, under the working directory)")
     ap.add_argument("--overwrite-shipped", action="store_true",
@@ -79,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{ap.prog}: error: {path} is the shipped bank; pass --overwrite-shipped to "
               "replace it", file=sys.stderr)
         return 2
-    check_writable_dir(path.parent, "--out")  # before the positions are generated
+    check_writable_dir(path.parent, "--out", path)  # before the positions are generated
     t0 = time.perf_counter()
     bank, stamp = positions.generate_bank(cfg.game, cfg.n, cfg.seed, progress=not cfg.quiet)
     positions.save_positions(bank, path, stamp)

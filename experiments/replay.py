@@ -46,6 +46,11 @@ class Settings:
     agents: str = ""  # game between two agents "a,b" (else the rules' random policy)
 
 
+#: Simulated seconds of a shot animated at most (``shot_frames``' ``max_seconds``): with --fps
+#: and --speed it bounds a shot's frames, checked before anything is simulated.
+SHOT_SECONDS = 10.0
+
+
 def _kegle_policy_action(core, rng) -> np.ndarray:
     """The rules' random policy for a Shot-env keglebillard table, as an env action."""
     from cuegym.envs.actions import actions_from_strikes
@@ -110,7 +115,7 @@ def replay_shot(cfg: Settings) -> list[np.ndarray]:
     line = _shot_line(info_batch(info), 0) if cfg.game == "keglebillard" else \
         _golf_line(core.last["outs"][0], int(core.last["side"][0]))
     frames = shot_frames(cfg.game, res, row, result=f"{line}   reward {reward:+.3f}",
-                         fps=cfg.fps, speed=cfg.speed)
+                         fps=cfg.fps, speed=cfg.speed, max_seconds=SHOT_SECONDS)
     return [start] * int(cfg.fps) + frames + [end] * int(2 * cfg.fps)
 
 
@@ -159,7 +164,7 @@ def _kegle_random_game(cfg: Settings, rng: np.random.Generator, noise: Any,
         if cfg.animate and row >= 0:
             hud = [f"P{shooter} shoots   scores {list(st.scores)}"]
             frames += shot_frames("keglebillard", res, row, hud=hud, result=outcome_summary(o),
-                                  fps=cfg.fps, speed=cfg.speed)
+                                  fps=cfg.fps, speed=cfg.speed, max_seconds=SHOT_SECONDS)
         st = states.state(0)
         frames += [render_kegle_game(game, st, (res, row, o, shooter, out.strike[0]))] * hold
     return frames
@@ -192,7 +197,7 @@ def _golf_random_game(cfg: Settings, rng: np.random.Generator, noise: Any,
             side = st.to_move
             hud = [f"side {side} strokes   balls left {st.balls_left.tolist()}"]
             frames += shot_frames("golfbillard", res, 0, hud=hud, result=_golf_line(o, side),
-                                  fps=cfg.fps, speed=cfg.speed)
+                                  fps=cfg.fps, speed=cfg.speed, max_seconds=SHOT_SECONDS)
         frames += [render_golf_game(states[0], (res, 0, o, st, out.cue_ball[0],
                                                 out.strike[0]))] * hold
         st = states[0]
@@ -231,8 +236,11 @@ def replay_agents(cfg: Settings) -> list[np.ndarray]:
             scores = (f"scores {list(p.state.scores)}" if kegle else
                       f"balls left {p.state.balls_left.tolist()}")
             hud = [f"shot {k + 1}   {specs[0]} vs {specs[1]}   {scores}"]
+            # not animated: two frames, of which the last (the shot's end) is kept
             shot = shot_frames(cfg.game, p.res, 0, hud=hud, result=call[0],
-                               fps=cfg.fps if cfg.animate else 1e-3, speed=cfg.speed)
+                               fps=cfg.fps if cfg.animate else 1e-3,
+                               speed=cfg.speed if cfg.animate else 1.0,
+                               max_seconds=SHOT_SECONDS)
             frames += (shot if cfg.animate else []) + [shot[-1]] * hold
         st = p.state
     return frames + [still(st)] * int(cfg.fps)
@@ -293,8 +301,20 @@ def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
     # a GIF frame lasts at most 655.35 s: fps >= 0.01; more than 100 only makes huge files
     if not (np.isfinite(a.fps) and 0.01 <= a.fps <= 100):
         ap.error(f"--fps must be a number in [0.01, 100], got {a.fps}")
-    if not (np.isfinite(a.speed) and a.speed > 0):
+    if a.speed is not None and not (np.isfinite(a.speed) and a.speed > 0):
         ap.error(f"--speed must be a finite number > 0, got {a.speed}")
+    if a.speed is not None and game and not a.animate:  # one still frame a shot: no pace
+        ap.error("--speed sets the pace of an animated shot (--what shot, or a game with "
+                 "--animate); without --animate a game shows one frame per shot")
+    if not game or a.animate:  # every shot animated: its frames, before anything is simulated
+        from cuegym.envs.render import MAX_SHOT_FRAMES, shot_frame_count
+
+        speed = Settings.speed if a.speed is None else a.speed
+        n = shot_frame_count(SHOT_SECONDS, a.fps, speed)
+        if n > MAX_SHOT_FRAMES:
+            ap.error(f"--speed {speed:g} at --fps {a.fps:g} would make {n:,} frames of a "
+                     f"{SHOT_SECONDS:g} s shot (at most {MAX_SHOT_FRAMES}): raise --speed or "
+                     "lower --fps")
     if a.out is not None and not a.out.strip():
         ap.error(f"--out {a.out!r}: give the output file (an empty one is not the default)")
     if a.out and Path(a.out).suffix.lower() not in OUT_SUFFIXES:
@@ -304,7 +324,7 @@ def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
     if out is not None and out.is_dir():  # found now, not when writing after the simulation
         ap.error(f"--out {a.out!r} is a folder: give the output file")
     if out is not None:
-        check_writable_dir(out.parent, "--out")
+        check_writable_dir(out.parent, "--out", out)
     from cuegym.games.noise import check_noise_option
 
     check_noise_option(a.noise)  # before the replay is simulated
@@ -335,8 +355,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="game: animate every shot (default: one frame per shot)")
     ap.add_argument("--fps", type=float, default=d.fps,
                     help=f"frames per second of the output (default {d.fps:g})")
-    ap.add_argument("--speed", type=float, default=d.speed,
-                    help=f"simulated seconds per real second (default {d.speed:g})")
+    ap.add_argument("--speed", type=float, default=None,
+                    help=f"simulated seconds per real second of an animated shot (default "
+                         f"{d.speed:g}; with --fps it sets a shot's frames, of which there may "
+                         "be a few thousand at most)")
     ap.add_argument("--out", default=None, help="output .gif or .mp4 (default "
                     "runs/replay/<game>_<what>_<seed>.gif)")
     ap.add_argument("--agents", default=None,
@@ -346,7 +368,8 @@ def main(argv: list[str] | None = None) -> int:
     check_args(ap, a)
     cfg = Settings(game=a.game, what="game" if a.agents else a.what or d.what, seed=a.seed,
                    action=list(a.action or []), noise=a.noise, max_shots=a.max_shots or d.max_shots,
-                   animate=a.animate, fps=a.fps, speed=a.speed, out=a.out or d.out,
+                   animate=a.animate, fps=a.fps, speed=d.speed if a.speed is None else a.speed,
+                   out=a.out or d.out,
                    agents=a.agents or d.agents)
     out = out_path(cfg)
     if out.is_dir():  # the default path, taken by a folder

@@ -36,7 +36,13 @@ from pathlib import Path
 from typing import Any
 
 from cuegym.cli_errors import UsageError, cli_main, script_prog, seed_arg
-from cuegym.experiments.train_config import check_run_name, deep_merge, parse_set
+from cuegym.experiments.train_config import (
+    check_run_name,
+    deep_merge,
+    flag_override,
+    parse_set,
+    refuse_empty,
+)
 
 HERE = Path(__file__).resolve().parent
 CONFIGS = HERE.parent / "configs"
@@ -235,9 +241,11 @@ def main(argv: list[str] | None = None) -> int:
                        metavar="KEY=VALUE", help=f"override keys of {says} (values as YAML; "
                        f"mappings merge; may be repeated)")
     args = p.parse_args(argv)
+    refuse_empty(p, ("--runs-dir", args.runs_dir))
     if args.fit_threads is not None and args.game != "keglebillard":
         p.error(f"--fit-threads: {args.game} has no fit stage of train_aim.py (its threads are "
                 "expert iteration's own `threads`: --expert threads=N)")
+    fit_threads_given = args.fit_threads is not None
     args.fit_threads = 2 if args.fit_threads is None else args.fit_threads
     if args.fit_threads < 1 or args.check < 0 or args.check_planner < 0:
         p.error(f"--fit-threads must be >= 1 and --check/--check-planner >= 0, got "
@@ -247,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     runs, out = Path(args.runs_dir), Path(args.runs_dir) / name
     times: dict[str, float] = {}
     t0 = time.time()
-    sets = {stage: parse_set(getattr(args, stage)) for stage in STAGE_SETS}
+    sets = {stage: parse_set(getattr(args, stage), f"--{stage}") for stage in STAGE_SETS}
     wrong = [f"--{k}" for k, v in sets.items() if v and k not in GAME_STAGES[args.game]]
     if wrong:
         p.error(f"{', '.join(wrong)}: no such stage for {args.game} "
@@ -256,6 +264,11 @@ def main(argv: list[str] | None = None) -> int:
     if named:  # the chain finds each stage's files by the run names it gives them
         p.error(f"{', '.join(named)}: a stage's run is named by --name "
                 f"(runs/<name>_<stage>), not by its name key")
+    for stage in ("leave", "aim"):  # the fits' threads: --fit-threads, or a stage's own
+        fit = sets[stage].get("fit")
+        if fit_threads_given and isinstance(fit, dict):
+            flag_override(fit, "threads", args.fit_threads, "--fit-threads", f"--{stage}",
+                          "fit.")
     configs, stages = STAGES[args.game]
     cfgs = configs(name, runs, args.resume, not args.no_progress, args.fit_threads, sets)
     files = stages(name, runs, args.resume, times, cfgs)

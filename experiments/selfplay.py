@@ -45,9 +45,8 @@ from typing import Any
 
 import yaml
 
-from cuegym.cli_errors import check_writable_dir, cli_main, packaged_path, resolve_path, script_prog
+from cuegym.cli_errors import check_writable_dir, cli_main, packaged_path, script_prog
 from cuegym.cli_errors import unknown as unknown_name
-from cuegym.configs import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -111,11 +110,13 @@ def check_config(cfg: SelfPlayConfig) -> SelfPlayConfig:
     from cuegym.games.noise import check_noise_option
 
     check_noise_option(cfg.noise, "self-play key noise")  # a preset, a scale or a mapping
-    for key in ("name", "init_model", "train_config"):
+    from cuegym.experiments.train_config import check_run_name
+
+    check_run_name(cfg.name, "self-play key name")  # (no absolute path or '..': --runs-dir)
+    for key in ("init_model", "train_config"):
         v = getattr(cfg, key)
-        if not isinstance(v, str) or (key == "name" and not v.strip()):
-            raise ValueError(f"self-play key {key} must be a {'non-empty ' * (key == 'name')}"
-                             f"string, got {v!r}")
+        if not isinstance(v, str):
+            raise ValueError(f"self-play key {key} must be a string, got {v!r}")
     if not isinstance(cfg.progress, bool):  # "maybe" or "no" would silently be true
         raise ValueError(f"self-play key progress must be true or false, got {cfg.progress!r}")
     if cfg.init_model and _init_model_file(cfg.init_model) is None:
@@ -453,18 +454,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--overwrite", action="store_true", help="delete the files of an existing "
                    "runs/<name> and start over (a self-play run cannot be resumed)")
     args = p.parse_args(argv)
-    for opt, v in (("--config", args.config), ("--init", args.init_model),
-                   ("--train-config", args.train_config), ("--name", args.name),
-                   ("--runs-dir", args.runs_dir)):
-        if v is not None and not v.strip():  # '' would silently mean the default
-            what = {"--runs-dir": "folder", "--name": "run name"}.get(opt, "file")
-            p.error(f"{opt} {v!r}: give a {what} (an empty one is not the default)")
+    from cuegym.experiments.train_config import check_run_name, read_yaml_mapping, refuse_empty
+
+    # '' would silently mean the default (the working directory for --runs-dir)
+    refuse_empty(p, ("--config", args.config), ("--init", args.init_model),
+                 ("--train-config", args.train_config), ("--name", args.name),
+                 ("--runs-dir", args.runs_dir))
+    if args.name is not None:  # (a name from --config: check_config)
+        check_run_name(args.name, "--name")
     data: dict = {}
-    if args.config:
-        data = load_yaml(resolve_path(args.config, "config file").read_text()) or {}
-        if not isinstance(data, dict):
-            p.error(f"config file {args.config} must be a mapping of self-play keys, got a "
-                    f"{type(data).__name__}")
+    if args.config:  # (an empty file is refused, as every run script refuses it)
+        data = read_yaml_mapping(args.config, "self-play keys")
     for k in ("game", "name", "generations", "steps_per_generation", "n_envs", "eval_games",
               "promote_at", "init_model", "train_config", "seed", "progress"):
         v = getattr(args, k)

@@ -29,7 +29,8 @@ import numpy as np
 from cuegym.cli_errors import UsageError, cli_main, script_prog, seed_arg, unknown
 from cuegym.configs import load_params, load_table
 from cuegym.physics import Models, Workspace, simulate
-from cuegym.physics.constants import MAX_T, POCKETED
+from cuegym.physics.api import check_memory
+from cuegym.physics.constants import MAX_EVENTS, MAX_T, POCKETED
 from cuegym.physics.scenarios import golfbillard_shots, hostile_shots, keglebillard_shots
 
 #: Tolerance [m] of the overlap and tunnelling checks; a table cut short (overflow) may be in
@@ -75,13 +76,16 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     """The command line, checked."""
     ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
                                  description=__doc__.splitlines()[0])
-    ap.add_argument("--shots", type=int, default=100_000, help="shots per game")
-    ap.add_argument("--batch", type=int, default=None, help="tables per call (4096, hostile 1024)")
-    ap.add_argument("--seed", type=seed_arg, default=0)
+    ap.add_argument("--shots", type=int, default=100_000,
+                    help="shots per game (default 100000)")
+    ap.add_argument("--batch", type=int, default=None,
+                    help="tables per call (default 4096, hostile 1024)")
+    ap.add_argument("--seed", type=seed_arg, default=0, help="shot generator seed (default 0)")
     ap.add_argument("--max-events", type=int, default=None,
-                    help="log size per table (default 2000, hostile 5000)")
+                    help=f"log size per table, 1 to {MAX_EVENTS} (default 2000, hostile 5000)")
     ap.add_argument("--hostile", action="store_true", help="inputs at the edges (see above)")
-    ap.add_argument("--games", default="keglebillard,golfbillard")
+    ap.add_argument("--games", default="keglebillard,golfbillard",
+                    help="comma-separated tables (default keglebillard,golfbillard)")
     ap.add_argument("--save-failures", metavar="DIR",
                     help="write the inputs of every failing shot to DIR/<game>_seed<S>_at<N>.npz")
     ap.add_argument("--progress", action="store_true", help="running counts on stderr")
@@ -93,6 +97,9 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
                        ("--max-events", args.max_events, 1)):
         if v is not None and v < lo:  # 0 would silently mean the default
             ap.error(f"{opt} must be >= {lo}, got {v}")
+    if args.max_events is not None and args.max_events > MAX_EVENTS:  # else every call crashes
+        ap.error(f"--max-events must be at most {MAX_EVENTS} (the simulator's limit), got "
+                 f"{args.max_events}")
     if args.save_failures and not os.path.isdir(args.save_failures):
         ap.error(f"--save-failures: no directory {args.save_failures!r}")
     return args
@@ -157,6 +164,14 @@ def main(argv=None) -> int:
     fails = ("crashes", "nan", "overlap", "tunnelling", "not_at_rest")
     if not args.hostile:
         fails += ("overflow",)
+    tables = min(batch, args.shots)  # of the largest call
+    for game in args.games.split(","):  # a log too large for the memory: refused now, not
+        table = load_table(game)  # counted as a crash of every call
+        try:
+            check_memory(tables, len(table.ball_ids), len(table.pin_spots), max_events)
+        except ValueError as exc:
+            raise UsageError(f"--max-events {max_events} with {tables} tables a call (--batch)"
+                             f": {exc}") from None
     summary = {}
     bad_total = 0
     for game in args.games.split(","):

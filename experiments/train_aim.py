@@ -40,6 +40,7 @@ from cuegym.experiments.expert_iteration import (
 )
 from cuegym.experiments.train import write_atomic
 from cuegym.experiments.train_config import (
+    _in_range,
     check_agent_specs,
     check_run_name,
     layered_config,
@@ -110,6 +111,11 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None,
             (ft is not None and (isinstance(ft, bool) or not isinstance(ft, int) or ft < 1)):
         raise ValueError(f"fit: epochs and batch must be >= 1 and threads null or an integer "
                          f">= 1, got {cfg['fit']}")
+    # the network's sizes and learning rate are read only after the labelling: checked now
+    _in_range("config key fit.lr", cfg["fit"]["lr"], 0.0, None, True, False)
+    for key in ("hidden", "head"):  # (check_like: lists of integers)
+        for i, width in enumerate(cfg["fit"][key]):
+            check_int(f"config key fit.{key}[{i}]", width, 1)
     from cuegym.agents.aim import LAYOUTS
 
     if cfg["fit"]["layout"] not in LAYOUTS:
@@ -118,6 +124,9 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None,
     if cfg["fit"]["layout"] == "contact" and cfg["target"] == "leave":
         raise ValueError("fit: layout 'contact' scores aim offsets; the leave (target: leave) "
                          "takes layout 'mlp'")
+    if cfg["fit"]["layout"] == "contact" and not (cfg["fit"]["hidden"] and cfg["fit"]["head"]):
+        raise ValueError(f"fit: layout 'contact' needs trunk and head layers, got hidden="
+                         f"{cfg['fit']['hidden']}, head={cfg['fit']['head']}")
     mirror = cfg["fit"]["mirror"]
     if not isinstance(mirror, list) or not all(a in ("long", "short") for a in mirror):
         raise ValueError(f"fit: mirror must be a list of the axes long, short, got {mirror!r}")

@@ -3,7 +3,7 @@ its YAML loading with ``--set`` overrides, and every check that runs before a ru
 touched (unknown keys, null values, the keys of the mappings passed on to SB3, the env and the
 action wrappers, the wrappers' specs, the network sizes). The other run scripts (selfplay,
 train_aim, expert_iteration, reproduce) share the command-line half: ``parse_run_args``,
-``run_overrides``, ``flag_override``."""
+``run_overrides``, ``flag_override``, ``refuse_empty``, ``check_device``."""
 
 from __future__ import annotations
 
@@ -121,12 +121,13 @@ def deep_merge(base: dict, over: dict) -> dict:
 def layered_config(defaults: dict[str, Any], path: str | Path | None,
                    over: dict[str, Any] | None, what: str,
                    free: tuple[str, ...] = ()) -> dict[str, Any]:
-    """``defaults``, then the YAML file ``path`` (if any), then ``over``, merged deeply
-    (:func:`deep_merge`); a top-level key not in ``defaults`` is a ValueError naming it (``what``
-    names the config), a key set to null takes its default. Every value must be of its
-    default's kind (:func:`check_like`), except the top-level keys ``free``."""
+    """``defaults``, then the YAML file ``path`` (if any; an empty one is refused, as
+    :func:`load_config` refuses it), then ``over``, merged deeply (:func:`deep_merge`); a
+    top-level key not in ``defaults`` is a ValueError naming it (``what`` names the config), a
+    key set to null takes its default. Every value must be of its default's kind
+    (:func:`check_like`), except the top-level keys ``free``."""
     cfg = dict(defaults)
-    for part in (read_yaml_mapping(path, f"{what} config keys", empty_ok=True) if path
+    for part in (read_yaml_mapping(path, f"{what} config keys") if path is not None
                  else {}, over or {}):
         if not isinstance(part, dict):
             raise ValueError(f"{what} config overrides must be a mapping, got {part!r}")
@@ -501,8 +502,6 @@ def check_arguments(cfg: TrainConfig) -> None:
     ``algo_kwargs``, ``env_kwargs`` and ``policy_kwargs``, the values of ``algo_kwargs``
     (:func:`check_algo_kwargs`), and the ``residual`` / ``choice`` settings. (train.py's
     ``check_config`` adds what needs the env and the model built.)"""
-    import torch
-
     if cfg.demos.get("states") and not (cfg.action == "choice" or (
             cfg.algo in ("sac", "td3") and cfg.action == "residual")):
         raise ValueError("demos need an off-policy algo (sac, td3) and the residual action, "
@@ -519,29 +518,45 @@ def check_arguments(cfg: TrainConfig) -> None:
         for key, lo in (("n", 1), ("seed", 0)):
             if key in cfg.train_positions:
                 check_int(f"config key train_positions.{key}", cfg.train_positions[key], lo)
-    try:
-        torch.device(cfg.device)
-    except (RuntimeError, TypeError):
-        raise ValueError(f"config key device: {cfg.device!r} is not a torch device (cpu, "
-                         "cuda, cuda:0, ...)") from None
+    check_device(cfg.device, "config key device")
     if "net_arch" in cfg.policy_kwargs:
         _check_net_arch(cfg.policy_kwargs["net_arch"])
     for section in ("residual", "choice"):
         check_spec(cfg, section)
 
 
-def parse_set(items: list[str]) -> dict[str, Any]:
+def check_device(device: Any, what: str) -> None:
+    """Refuse a torch device that is no device name, or one not on this machine (``cuda``
+    without CUDA: a tensor is put there to find out), before any work rather than when the
+    network is built (or, where SB3 falls back to the cpu, never): a :class:`UsageError`
+    ``<what> 'cuda' is not usable here (...)``. (aim_sweep.py's ``--device`` too.)"""
+    import torch
+
+    try:
+        dev = torch.device(device)
+    except (RuntimeError, TypeError, ValueError):
+        raise UsageError(f"{what} {device!r} is not a torch device (cpu, cuda, cuda:0, ...)"
+                         ) from None
+    try:
+        torch.zeros(1, device=dev)
+    except (RuntimeError, AssertionError, TypeError, ValueError) as exc:
+        why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UsageError(f"{what} {device!r} is not usable here ({why})") from None
+
+
+def parse_set(items: list[str], option: str = "--set") -> dict[str, Any]:
     """``--set key=value`` pairs; values are parsed as YAML (numbers, lists, mappings); a
-    repeated key's mappings merge."""
+    repeated key's mappings merge. ``option``: the command-line option that gave them, which
+    the errors name (reproduce.py's ``--aim``)."""
     out: dict[str, Any] = {}
     for item in items:
         if "=" not in item:
-            raise ValueError(f"--set needs key=value, got {item!r}")
+            raise UsageError(f"{option} needs key=value, got {item!r}")
         k, v = item.split("=", 1)
         try:
             val = load_yaml(v)
         except yaml.YAMLError:
-            raise ValueError(f"--set {k.strip()}: {v!r} is not valid YAML") from None
+            raise UsageError(f"{option} {k.strip()}: {v!r} is not valid YAML") from None
         out = _merge_sets(out, {k.strip(): val})
     return out
 
@@ -574,7 +589,18 @@ def parse_run_args(p: argparse.ArgumentParser, argv: list[str] | None,
     args = p.parse_args(argv)
     if args.resume and args.overwrite:
         p.error("--resume and --overwrite exclude each other")
+    refuse_empty(p, ("--runs-dir", args.runs_dir), ("--config", getattr(args, "config", None)))
     return args
+
+
+def refuse_empty(p: argparse.ArgumentParser, *options: tuple[str, str | None]) -> None:
+    """``p.error`` for an option of ``options`` (``(option, value)`` pairs; None: not given)
+    given as an empty or blank string: ``--runs-dir ''`` would silently be the working
+    directory, ``--config ''`` no config at all."""
+    for opt, v in options:
+        if v is not None and not v.strip():
+            what = {"--runs-dir": "folder", "--name": "run name"}.get(opt, "file")
+            p.error(f"{opt} {v!r}: give a {what} (an empty one is not the default)")
 
 
 def run_overrides(args: argparse.Namespace) -> dict[str, Any]:
@@ -589,9 +615,13 @@ def run_overrides(args: argparse.Namespace) -> dict[str, Any]:
     return over
 
 
-def flag_override(over: dict[str, Any], key: str, value: Any, flag: str) -> None:
+def flag_override(over: dict[str, Any], key: str, value: Any, flag: str,
+                  option: str = "--set", where: str = "") -> None:
     """Set ``over[key]`` from the command-line flag ``flag``; a ``--set key=...`` of another
-    value is a :class:`UsageError` (one of the two would be ignored)."""
+    value is a :class:`UsageError` (one of the two would be ignored). ``option`` names the
+    option that gave ``over`` and ``where`` the mapping ``over`` is in (``fit.``), for the
+    message."""
     if key in over and over[key] != value:
-        raise UsageError(f"--set {key}={over[key]!r} contradicts {flag}: give one of them")
+        raise UsageError(f"{option} {where}{key}={over[key]!r} contradicts {flag}: give one of "
+                         "them")
     over[key] = value

@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import checkout_path, cli_main, script_prog, seed_arg
+from cuegym.cli_errors import check_writable_dir, checkout_path, cli_main, script_prog, seed_arg
 
 ROOT = Path(__file__).resolve().parents[1]
 PT_VENV = checkout_path(".venv-pooltool")
@@ -477,26 +477,50 @@ def save_fixtures(folder: Path, k: int, shots, pt_results, rows, chaos, cfg: Set
 
 def _settings(argv: list[str] | None) -> tuple[Settings, bool]:
     """The command line as :class:`Settings`, and whether to run pooltool only."""
+    d = Settings()
     ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
                                  description=__doc__.splitlines()[0])
-    ap.add_argument("--shots", type=int, default=500)
-    ap.add_argument("--seed", type=seed_arg, default=0)
-    ap.add_argument("--strikes", type=int, default=1000)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--json", action="store_true", help="print the summary as JSON")
-    ap.add_argument("--out", help="write the full report (summary and per-shot rows) here")
+    ap.add_argument("--shots", type=int, default=d.shots,
+                    help=f"random shots compared (default {d.shots})")
+    ap.add_argument("--seed", type=seed_arg, default=d.seed,
+                    help=f"seed of the shot generator (default {d.seed})")
+    ap.add_argument("--strikes", type=int, default=None,
+                    help=f"random strikes of the strike-model comparison (default {d.strikes})")
+    ap.add_argument("--workers", type=int, default=d.workers,
+                    help=f"pooltool subprocesses run in parallel (default {d.workers})")
+    ap.add_argument("--json", action="store_true",
+                    help="print the summary as JSON (default: a table)")
+    ap.add_argument("--out", help="write the full report (summary and per-shot rows) here "
+                    "(default: none)")
     ap.add_argument("--save-fixtures", nargs=2, metavar=("DIR", "K"),
-                    help="write K regression fixtures into DIR")
-    ap.add_argument("--no-cache", action="store_true")
+                    help="write K regression fixtures into DIR (default: none)")
+    ap.add_argument("--no-cache", action="store_true",
+                    help="run pooltool again, ignoring runs/pooltool_cache/ (default: use it)")
     ap.add_argument("--pooltool-only", action="store_true",
-                    help="run (and cache) pooltool only; skip the cuegym side")
+                    help="run (and cache) pooltool on the shots only; skip the cuegym side "
+                         "(default: compare)")
     a = ap.parse_args(argv)
+    if a.pooltool_only:  # it stops before the comparison these set
+        given = [opt for opt, v in (("--json", a.json), ("--out", a.out is not None),
+                                    ("--save-fixtures", a.save_fixtures is not None),
+                                    ("--strikes", a.strikes is not None)) if v]
+        if given:
+            ap.error(f"{', '.join(given)} set{'s' if len(given) == 1 else ''} the comparison "
+                     "with cuegym, which --pooltool-only skips")
+    a.strikes = d.strikes if a.strikes is None else a.strikes
     for opt, v, lo in (("--shots", a.shots, 1), ("--strikes", a.strikes, 1),
                        ("--workers", a.workers, 1)):
         if v < lo:
             ap.error(f"{opt} must be >= {lo}, got {v}")
     if a.save_fixtures and not (a.save_fixtures[1].isdigit() and int(a.save_fixtures[1]) >= 1):
         ap.error(f"--save-fixtures DIR K: K must be an integer >= 1, got {a.save_fixtures[1]!r}")
+    # the outputs are written after pooltool and the comparison: found unwritable now
+    if a.out is not None and (not a.out.strip() or Path(a.out).is_dir()):
+        ap.error(f"--out {a.out!r}: give the report's file")
+    if a.out is not None:
+        check_writable_dir(Path(a.out).parent, "--out", a.out)
+    if a.save_fixtures:
+        check_writable_dir(a.save_fixtures[0], "--save-fixtures")
     cfg = Settings(shots=a.shots, seed=a.seed, strikes=a.strikes, workers=a.workers,
                    json=a.json, out=a.out, no_cache=a.no_cache)
     if a.save_fixtures:
