@@ -132,6 +132,10 @@ def random_injected(st: GolfState, rng: np.random.Generator) -> list[dict]:
     return [e]
 
 
+#: the shipped choice policies, for an arena built from a variant whose choices are 'agent'
+POLICY_DEFAULTS = {"spot_policy": "first_free", "pick_policy": "nearest_goal"}
+
+
 def random_choices(st: GolfState, rules, rng: np.random.Generator) -> dict | None:
     """The opponent's choices where the rule options take them (spots 1-3, a pick)."""
     ch = {}
@@ -153,7 +157,10 @@ def run(T: int, strokes: int, seed: int, variant: dict, sparse: float = 0.3,
     opts = {"match": "best_of_3", **variant}
     rules = load_golf_rules(**opts)
     rules_o = OR.load_golf_rules(**opts)
-    arena = GolfbillardArena(rules)
+    # the agent only aims (the choices are random_choices'); an arena plays whole strokes, so
+    # it takes policies, not 'agent'
+    arena = GolfbillardArena({**opts, **{k: v for k, v in POLICY_DEFAULTS.items()
+                                         if opts.get(k) == "agent"}})
     agent = GeometricAgent("golfbillard", arena=arena)
     states = [new_match(rules, seed=k) if rng.random() > sparse else sparse_state(rng, rules)
               for k in range(T)]
