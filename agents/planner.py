@@ -43,10 +43,11 @@ def check_budget(what: str, shots: int) -> None:
                          f"{MAX_SHOTS_PER_MOVE:,} (the shipped keglebillard planner simulates 576)")
 
 
-def _numbers(name: str, values: Any, known: Any, lo: float = -np.inf, hi: float = np.inf
+def check_numbers(name: str, values: Any, known: Any, lo: float = -np.inf, hi: float = np.inf
              ) -> dict[Any, float]:
     """A mapping of finite numbers in [lo, hi] with keys among ``known``; an unknown key would
-    otherwise be silently ignored."""
+    otherwise be silently ignored. (Also what expert iteration checks its teacher's ``terms``
+    with, before its games.)"""
     if values is None:
         return {}
     if not isinstance(values, Mapping):
@@ -99,18 +100,18 @@ class PlannerAgent(Agent):
         check_budget(f"n_candidates x n_noise = {self.n_candidates} x {self.n_noise}",
                      self.n_candidates * self.n_noise)
         self.jitter = {"phi": 1.0, "V0": 0.15, "b": 0.15, "a": 0.1, "place": 0.03}
-        for k, v in _numbers("jitter", jitter, self.jitter, lo=0.0).items():
+        for k, v in check_numbers("jitter", jitter, self.jitter, lo=0.0).items():
             if v > MAX_JITTER[k]:
                 raise ValueError(f"jitter[{k!r}] must be at most {MAX_JITTER[k]:g} (the whole "
                                  f"range of {k}), got {v!r}")
             self.jitter[k] = v
-        self.terms = _numbers("terms", terms, self.arena.TERMS, lo=-MAX_WEIGHT, hi=MAX_WEIGHT)
+        self.terms = check_numbers("terms", terms, self.arena.TERMS, lo=-MAX_WEIGHT, hi=MAX_WEIGHT)
         if spins is None:
             spins = (-0.4, -0.1, 0.2) if game == "keglebillard" else (0.0, -0.2)
         if isinstance(spins, str | bytes) or not isinstance(spins, Sequence | np.ndarray) or \
                 not len(spins):
             raise ValueError(f"spins must be a list of back/top spins b, got {spins!r}")
-        self.spins = tuple(_numbers("spins", dict(enumerate(spins)), range(len(spins)),
+        self.spins = tuple(check_numbers("spins", dict(enumerate(spins)), range(len(spins)),
                                     lo=-1.0, hi=1.0).values())
 
     # -- candidates -------------------------------------------------------------------------

@@ -136,11 +136,11 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
     except ValueError as e:
         raise ValueError(f"config key teacher.noise: {e}") from None
     from cuegym.agents.arena import GolfbillardArena, KeglebillardArena
-    from cuegym.agents.planner import _numbers
+    from cuegym.agents.planner import MAX_WEIGHT, check_numbers
 
     # the arena reads the terms only where the teacher's first search runs (after the games)
     arena = KeglebillardArena if cfg["game"] == "keglebillard" else GolfbillardArena
-    _numbers("teacher.terms", teacher.terms, arena.TERMS)
+    check_numbers("teacher.terms", teacher.terms, arena.TERMS, lo=-MAX_WEIGHT, hi=MAX_WEIGHT)
     TrainSpec(**(cfg["train"] or {}))
     final = dict(cfg["final_fit"] or {})
     if "hidden" in final:

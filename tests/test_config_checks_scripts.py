@@ -100,6 +100,7 @@ def test_reproduce_refuses_a_bad_aim_fit_before_its_first_stage(tmp_path, capsys
      "n_games >= 1]"),
     ("teacher={terms: {bogus: 1}}", "unknown teacher.terms key 'bogus'"),
     ("teacher={terms: {fuol: 1}}", "unknown teacher.terms key 'fuol' (did you mean 'foul'?)"),
+    ("teacher={terms: {foul: 1e9}}", "teacher.terms['foul']"),  # the planner's weight bound
 ])
 def test_expert_iteration_refuses_games_and_terms_before_the_run_directory(
         tmp_path, capsys, monkeypatch, key, says):
