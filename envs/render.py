@@ -622,6 +622,18 @@ def shot_frame_count(shown: float, fps: float, speed: float) -> int | float:
     return max(2, math.ceil(n) + 1) if math.isfinite(n) else math.inf
 
 
+def check_shot_frames(shown: float, fps: float, speed: float) -> int:
+    """:func:`shot_frame_count`, or a ValueError naming the speed, fps and count where it is
+    over :data:`MAX_SHOT_FRAMES` (replay.py asks before simulating, :func:`shot_frames` when
+    drawing)."""
+    n = shot_frame_count(shown, fps, speed)
+    if n > MAX_SHOT_FRAMES:
+        raise ValueError(f"speed {speed:g} at {fps:g} fps would make {n:,} frames of a "
+                         f"{shown:g} s shot (at most {MAX_SHOT_FRAMES}): raise the speed or "
+                         "lower the fps")
+    return int(n)
+
+
 def shot_frames(game: str, res, row: int, *, hud: Sequence[str] = (), result: str = "",
                 fps: float = 20.0, speed: float = 1.0, max_seconds: float = 10.0,
                 zones: bool = True) -> list[np.ndarray]:
@@ -644,12 +656,8 @@ def shot_frames(game: str, res, row: int, *, hud: Sequence[str] = (), result: st
     ids = KEGLE_IDS if kegle else GOLF_IDS
     t_end = float(res.t_end[row])
     shown = min(t_end, max_seconds)
-    n = shot_frame_count(shown, fps, speed)
-    if n > MAX_SHOT_FRAMES:
-        raise ValueError(f"speed {speed:g} at {fps:g} fps would make {n:,} frames of a "
-                         f"{shown:g} s shot (at most {MAX_SHOT_FRAMES}): raise the speed or "
-                         "lower the fps")
-    times = np.linspace(0.0, shown, int(n))
+    n = check_shot_frames(shown, fps, speed)
+    times = np.linspace(0.0, shown, n)
     if t_end > shown:
         times = np.append(times, t_end)
     one = _one_table(res, row)

@@ -307,14 +307,12 @@ def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
         ap.error("--speed sets the pace of an animated shot (--what shot, or a game with "
                  "--animate); without --animate a game shows one frame per shot")
     if not game or a.animate:  # every shot animated: its frames, before anything is simulated
-        from cuegym.envs.render import MAX_SHOT_FRAMES, shot_frame_count
+        from cuegym.envs.render import check_shot_frames
 
-        speed = Settings.speed if a.speed is None else a.speed
-        n = shot_frame_count(SHOT_SECONDS, a.fps, speed)
-        if n > MAX_SHOT_FRAMES:
-            ap.error(f"--speed {speed:g} at --fps {a.fps:g} would make {n:,} frames of a "
-                     f"{SHOT_SECONDS:g} s shot (at most {MAX_SHOT_FRAMES}): raise --speed or "
-                     "lower --fps")
+        try:
+            check_shot_frames(SHOT_SECONDS, a.fps, Settings.speed if a.speed is None else a.speed)
+        except ValueError as exc:
+            ap.error(f"--speed, --fps: {exc}")
     if a.out is not None and not a.out.strip():
         ap.error(f"--out {a.out!r}: give the output file (an empty one is not the default)")
     if a.out and Path(a.out).suffix.lower() not in OUT_SUFFIXES:

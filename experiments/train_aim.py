@@ -40,8 +40,8 @@ from cuegym.experiments.expert_iteration import (
 )
 from cuegym.experiments.train import write_atomic
 from cuegym.experiments.train_config import (
-    _in_range,
     check_agent_specs,
+    check_in_range,
     check_run_name,
     layered_config,
     parse_run_args,
@@ -112,7 +112,7 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None,
         raise ValueError(f"fit: epochs and batch must be >= 1 and threads null or an integer "
                          f">= 1, got {cfg['fit']}")
     # the network's sizes and learning rate are read only after the labelling: checked now
-    _in_range("config key fit.lr", cfg["fit"]["lr"], 0.0, None, True, False)
+    check_in_range("config key fit.lr", cfg["fit"]["lr"], 0.0, None, True, False)
     for key in ("hidden", "head"):  # (check_like: lists of integers)
         for i, width in enumerate(cfg["fit"][key]):
             check_int(f"config key fit.{key}[{i}]", width, 1)

@@ -438,7 +438,7 @@ _ALGO_KWARGS_OWNED = {"tensorboard_log": "the run logs to runs/<name>/logs (Tens
                       "_init_setup_model": "the model is always set up"}
 
 
-def _in_range(name: str, value: Any, lo: float | None, hi: float | None, lo_open: bool,
+def check_in_range(name: str, value: Any, lo: float | None, hi: float | None, lo_open: bool,
               hi_open: bool) -> None:
     """``value`` a finite number in the interval: a ValueError naming ``name`` otherwise."""
     x = finite_number(name, value)
@@ -465,7 +465,7 @@ def check_algo_kwargs(cfg: TrainConfig) -> None:
         if kind is not None and kind[0] == "int":
             check_int(name, v, kind[1])
         elif kind is not None and kind[0] == "num":
-            _in_range(name, v, *kind[1:])
+            check_in_range(name, v, *kind[1:])
         elif kind is not None and kind[0] == "bool" and not isinstance(v, bool):
             raise ValueError(f"{name} must be true or false, got {v!r}")
         elif key in ("gradient_steps", "sde_sample_freq"):
@@ -491,7 +491,7 @@ def check_algo_kwargs(cfg: TrainConfig) -> None:
                     raise ValueError(f"{name} must be a number >= 0, 'auto' or 'auto_<initial "
                                      f"value > 0>' (auto_0.1), got {v!r}")
             else:
-                _in_range(name, v, 0.0, None, False, False)
+                check_in_range(name, v, 0.0, None, False, False)
         elif key == "target_entropy" and v != "auto":
             finite_number(name, v)
 
