@@ -41,17 +41,27 @@ import numpy as np
 
 from cuegym.cli_errors import UsageError, did_you_mean
 from cuegym.cli_errors import unknown as unknown_name
-from cuegym.configs import CONFIG_DIR, ConfigError, finite_number, load_yaml
+from cuegym.configs import (
+    CONFIG_DIR,
+    TABLE_NAMES,
+    ConfigError,
+    finite_number,
+    load_table,
+    load_yaml,
+)
 
 from .strikes import THETA_LIMIT, TIP_LIMIT, V0_LIMIT, Strikes, clamp_cue
 
 NOISE_PATH = CONFIG_DIR / "envs" / "noise.yaml"
 _KEYS = ("V0", "phi", "theta", "a", "b", "place")
+#: The longest shipped table's length [m] (configs/tables: the helmatch table, 2.84 m).
+LONGEST_TABLE = max(load_table(name).length for name in TABLE_NAMES)
 #: The largest deviation of each component, with its unit: the whole range the clamp keeps it in
-#: (V0 [0, 20] m/s, theta [0, 90] deg, a and b within the unit disc), a full turn of phi, and a
-#: table's length for a placement. A wider deviation only means "anything", so it is refused.
+#: (V0 [0, 20] m/s, theta [0, 90] deg, a and b within the unit disc), a full turn of phi, and the
+#: longest table's length for a placement. A wider deviation only means "anything", so it is
+#: refused.
 MAX_DEVIATION = {"V0": (V0_LIMIT, "m/s"), "phi": (360.0, "deg"), "theta": (THETA_LIMIT, "deg"),
-                 "a": (TIP_LIMIT, "R"), "b": (TIP_LIMIT, "R"), "place": (3.0, "m")}
+                 "a": (TIP_LIMIT, "R"), "b": (TIP_LIMIT, "R"), "place": (LONGEST_TABLE, "m")}
 
 
 def _deviation(name: str, value: Any) -> float:

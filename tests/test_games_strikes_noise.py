@@ -71,3 +71,15 @@ def test_zero_noise_draws_nothing_and_placement_noise_moves_only_placements():
     out = ShotNoise(place=0.01).apply(s, rng)
     assert np.array_equal(out.cue, s.cue) and not np.array_equal(out.place, s.place)
     assert np.abs(out.place - 0.1).max() < 0.06
+
+
+def test_placement_deviation_is_capped_at_the_longest_shipped_table():
+    """The cap on ``noise.place`` comes from configs/tables (one source of truth), not a literal."""
+    from cuegym.configs import TABLE_NAMES, load_table
+    from cuegym.games.noise import MAX_DEVIATION
+
+    longest = max(load_table(n).length for n in TABLE_NAMES)
+    assert MAX_DEVIATION["place"] == (longest, "m")
+    assert ShotNoise(place=longest).place == longest
+    with pytest.raises(ConfigError, match=r"noise.place must be at most 2.84 m .*got 2.9"):
+        ShotNoise(place=2.9)
