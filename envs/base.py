@@ -250,6 +250,8 @@ class CoreVectorEnv(VectorEnv):
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode")
             return None
+        if not self._started:  # the core's blank state is no position: nothing to draw
+            raise RuntimeError("call reset() before render()")
         return tuple(self.core.render_table(t) for t in range(self.num_envs))
 
     # SB3-style helpers (the SB3 adapter forwards to these)
@@ -332,6 +334,7 @@ class CoreEnv(HumanDisplay, gym.Env):
         self.action_space = core.action_space
         self.render_mode = core.render_mode
         self._done = True
+        self._reset_once = False  # render() before any reset() would draw the core's blank state
         self._viewer = None
         self._frames: list[np.ndarray] = []  # rgb_array_list: the frames since render()
         if self.render_mode == "rgb_array_list":  # videos play the animation in real time
@@ -343,7 +346,7 @@ class CoreEnv(HumanDisplay, gym.Env):
         super().reset(seed=check_seed(seed))
         self.core.rngs[0] = self.np_random
         info = _unbatch(self.core.reset(np.array([0])))
-        self._done = False
+        self._done, self._reset_once = False, True
         if self.render_mode == "human":
             self.render()
         elif self.render_mode == "rgb_array_list":
@@ -400,6 +403,8 @@ class CoreEnv(HumanDisplay, gym.Env):
             gym.logger.warn("render() called without a render_mode (pass render_mode="
                             "'rgb_array', 'rgb_array_list' or 'human' to the env)")
             return None
+        if not self._reset_once:
+            raise RuntimeError("call reset() before render()")
         if self.render_mode == "rgb_array_list":
             frames, self._frames = self._frames, []
             return frames

@@ -590,9 +590,16 @@ def render_golf_game(st, last, learner: int | None = None, zones: bool = True) -
            + ("   kader play" if st.kader else "")]
     paths, starts = (), None
     if last is not None:
+        from cuegym.rules.golfbillard_game import OpeningOutcome
+
         res, row, o, before, _, _ = last
         shooter = getattr(o, "shooter", None)
-        hud.append(_golf_line(o, before.to_move if shooter is None else shooter))
+        side = before.to_move if shooter is None else shooter
+        line = _golf_line(o, side)
+        # "own" and "turn passes" are the shooter's: name it (an opponent's stroke may be the
+        # last one of a full-game step, and the opening is both sides' at once)
+        hud.append(line if isinstance(o, OpeningOutcome)
+                   else f"last stroke side {side} ({SIDE_NAMES[side]}): {line}")
         paths = shot_paths(res, row, GOLF_IDS)
         starts = res.rvw0[row, :, 0, :2].copy()
         starts[res.motion0[row] == 4] = np.nan

@@ -269,17 +269,116 @@ OUT_SUFFIXES = (".gif", ".mp4", ".webm", ".mov", ".mkv", ".avi")
 
 
 def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
-    import imageio.v2 as imageio
+    """Write ``frames`` ((H, W, 3) uint8 each, one size) to ``path`` at ``fps`` frames per
+    second: a GIF (:func:`write_gif`) or a video through imageio's ffmpeg plugin.
 
+    The file is written next to ``path`` under a temporary name and renamed when complete, so
+    a failed or interrupted write leaves no half-written file (and an older ``path`` intact).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix.lower() == ".gif":
-        imageio.mimsave(path, frames, duration=1000.0 / fps, loop=0)
-    else:
-        try:
-            imageio.mimsave(path, frames, fps=fps)
-        except (ValueError, RuntimeError, ImportError) as e:
-            raise UsageError(f"cannot write {path.suffix} ({e}); install imageio-ffmpeg or "
-                             "write a .gif") from None
+    tmp = path.with_name(f".{path.stem}.partial{path.suffix}")  # the suffix picks the format
+    try:
+        if path.suffix.lower() == ".gif":
+            write_gif(frames, tmp, fps)
+        else:
+            import imageio.v2 as imageio
+
+            try:
+                imageio.mimsave(tmp, video_frames(frames), fps=fps)
+            except (ValueError, RuntimeError, ImportError) as e:
+                raise UsageError(f"cannot write {path.suffix} ({e}); install imageio-ffmpeg or "
+                                 "write a .gif") from None
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+#: Rows and columns of a video frame are a multiple of this (the codecs' macro block; imageio
+#: would otherwise resize the frames, stretching the table).
+VIDEO_BLOCK = 16
+
+
+def video_frames(frames: list[np.ndarray]) -> list[np.ndarray]:
+    """``frames`` padded to a multiple of :data:`VIDEO_BLOCK` pixels (H, W): rows added on top
+    in the text strip's colour, columns on the right in the edge's colour, so that the table
+    keeps its proportions (imageio's own fix is to resize, stretching it by up to 15 / H)."""
+    from cuegym.envs.render import HUD_BG
+
+    if not frames:
+        return frames
+    h, w = frames[0].shape[:2]
+    dh, dw = -h % VIDEO_BLOCK, -w % VIDEO_BLOCK
+    if not dh and not dw:
+        return frames
+    out = []
+    for f in frames:
+        g = np.empty((h + dh, w + dw, 3), np.uint8)
+        g[:dh] = HUD_BG
+        g[dh:, :w] = f
+        g[dh:, w:] = f[:, -1:]
+        out.append(g)
+    return out
+
+
+#: A GIF frame's delay is a whole number of centiseconds; browsers show a delay under 2 cs as
+#: 10 cs, so no frame is shorter than this.
+GIF_MIN_CS = 2
+
+
+def gif_timing(n: int, fps: float) -> tuple[list[int], list[int]]:
+    """Which of ``n`` frames at ``fps`` a GIF shows and for how long: (frame indices, delays
+    [ms], multiples of 10). Frame k is due at k / fps s; each shown frame starts at its due
+    time rounded to a centisecond, so the total is n / fps s to within 5 ms whatever the fps
+    (equal 1000 / fps ms delays, rounded down by the format, made a 30 fps GIF 10 % fast).
+    Frames due less than :data:`GIF_MIN_CS` after the last shown one are skipped (fps > 50);
+    the last frame is always shown."""
+    t = np.rint(np.arange(n + 1) * 100.0 / fps).astype(np.int64)  # due times [cs]
+    keep = [0]
+    for k in range(1, n):
+        if t[k] - t[keep[-1]] >= GIF_MIN_CS:
+            keep.append(k)
+    starts = t[keep]
+    keep[-1] = n - 1  # the final resting state, in the last slot
+    cs = np.maximum(np.diff(np.append(starts, t[n])), GIF_MIN_CS)
+    return keep, [int(10 * c) for c in cs]
+
+
+def gif_palette(frames: list[np.ndarray]):
+    """One 256-colour palette (a PIL "P" image) for every frame of a GIF: the renderer's named
+    colours exactly (the king's gold, the balls' faces, the cloth), then a median cut of a few
+    frames for the edges and text. imageio cut each frame on its own: a small patch such as
+    the king lost its colour in some frames (drawn pale wood) and flickered."""
+    from PIL import Image
+
+    from cuegym.envs import render as r
+
+    named = [r.CLOTH, r.RAIL, r.RAIL_EDGE, r.CUSHION, r.POCKET, r.CAP_FILL, r.CAP_RING,
+             r.PIN_WOOD, r.PIN_EDGE, r.KING_WOOD, r.FALLEN, r.LINE, r.HUD_BG, r.HUD_FG,
+             *r.BALL_COLOURS.values(), (255, 255, 255), (20, 20, 20), (0, 0, 0)]
+    named = list(dict.fromkeys(named))
+    step = max(1, len(frames) // 8)
+    sample = np.concatenate([*frames[::step][:8], frames[-1]], axis=0)
+    cut = Image.fromarray(sample).quantize(256 - len(named), method=Image.Quantize.MEDIANCUT,
+                                           dither=Image.Dither.NONE)
+    rest = cut.getpalette()[: 3 * (256 - len(named))]
+    pal = [c for rgb in named for c in rgb] + rest
+    img = Image.new("P", (1, 1))
+    img.putpalette(pal + [0] * (768 - len(pal)))
+    return img
+
+
+def write_gif(frames: list[np.ndarray], path: Path, fps: float) -> None:
+    """A looping GIF of ``frames`` at ``fps``: one shared palette (:func:`gif_palette`), delays
+    that add up to the real duration (:func:`gif_timing`)."""
+    from PIL import Image
+
+    keep, delays = gif_timing(len(frames), fps)
+    pal = gif_palette(frames)
+    images = [Image.fromarray(frames[k]).quantize(palette=pal, dither=Image.Dither.NONE)
+              for k in keep]
+    images[0].save(path, format="GIF", save_all=True, append_images=images[1:],
+                   duration=delays, loop=0)
 
 
 def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:

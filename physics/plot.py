@@ -40,12 +40,20 @@ def draw_table(ax, table: TableSpec, R: float, pins_up=None) -> None:
     rail = 0.06
     ax.add_patch(mp.Rectangle((-L / 2 - rail, -W / 2 - rail), L + 2 * rail, W + 2 * rail,
                               color=RAIL, zorder=0))
-    ax.add_patch(mp.Rectangle((-L / 2, -W / 2), L, W, color=CLOTH, zorder=1))
+    cloth = mp.Rectangle((-L / 2, -W / 2), L, W, color=CLOTH, zorder=1)
+    ax.add_patch(cloth)
     for c in table.cushions:
         ax.plot([c.x1, c.x2], [c.y1, c.y2], color=CUSHION, lw=3, zorder=2,
                 solid_capstyle="butt")
     for p in table.pockets:
-        ax.add_patch(mp.Circle((p.x, p.y), p.radius, color="black", zorder=2))
+        # a pocket cuts the cushion (its centre lies on or past the nose line); a goal inside
+        # the cloth (golfbillard) does not: its hole ends at the unbroken cushion, under it,
+        # as in envs/render.py
+        inside = abs(p.x) < L / 2 - 1e-9 and abs(p.y) < W / 2 - 1e-9
+        hole = ax.add_patch(mp.Circle((p.x, p.y), p.radius, color="black",
+                                      zorder=1.5 if inside else 2))
+        if inside:
+            hole.set_clip_path(cloth)
     for c in table.circles:
         if c.kind == 0:
             ax.add_patch(mp.Circle((c.x, c.y), max(c.radius, 0.002), color=CUSHION, zorder=3))
@@ -72,13 +80,11 @@ def plot_shot(res, table_index: int = 0, ball_ids=None, title: str | None = None
     final positions (filled), pins at the end (fallen pins as crosses with their fall line).
 
     Returns:
-        The matplotlib Figure.
+        The matplotlib Figure: a new one (not registered with pyplot, so the caller's backend
+        and open figures are left alone; ``fig.savefig`` writes it) unless ``ax`` is given.
     """
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
     import matplotlib.patches as mp
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
     table = res.table
     R = res.params.R
@@ -86,7 +92,9 @@ def plot_shot(res, table_index: int = 0, ball_ids=None, title: str | None = None
     B = res.motion.shape[1]
     ids = list(ball_ids or table.ball_ids or [f"b{i}" for i in range(B)])
     if ax is None:
-        fig, ax = plt.subplots(figsize=(10, 10 * (table.width + 0.12) / (table.length + 0.12)))
+        # no pyplot: selecting a backend here switched a caller's (inline, Qt, ...) to Agg
+        fig = Figure(figsize=(10, 10 * (table.width + 0.12) / (table.length + 0.12)))
+        ax = fig.subplots()
     else:
         fig = ax.figure
     draw_table(ax, table, R, res.pins_up[t])

@@ -695,3 +695,20 @@ def test_a_step_its_opponent_broke_off_is_refused_until_reset(env_id):
         env.step(a)
     env.reset(seed=1)
     env.step(a)
+
+
+@pytest.mark.parametrize("env_id", SHOT_IDS + GAME_IDS)
+def test_render_before_reset_is_refused(env_id):
+    """Was: a frame of the core's blank state ("position 0", no red drawn), in the vector env
+    and the unwrapped env (gymnasium.make's order check hid it for the wrapped one)."""
+    venv = gym.make_vec(env_id, num_envs=2, vectorization_mode="vector_entry_point",
+                        render_mode="rgb_array")
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before render\(\)"):
+        venv.render()
+    venv.reset(seed=0)
+    assert len(venv.render()) == 2
+    env = gym.make(env_id, render_mode="rgb_array").unwrapped
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before render\(\)"):
+        env.render()
+    env.reset(seed=0)
+    assert env.render().ndim == 3
