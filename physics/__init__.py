@@ -15,12 +15,18 @@ import hashlib as _hashlib
 from pathlib import Path as _Path
 
 
+def _kernel_sources(here: _Path) -> list[_Path]:
+    """The modules of ``here`` that define compiled kernels (their text names ``njit``): an edit
+    to a plain Python module (the API's checks, the JSON reader) leaves the cache valid."""
+    return [p for p in sorted(here.glob("*.py")) if b"njit" in p.read_bytes()]
+
+
 def _drop_stale_numba_cache() -> None:
     """numba's on-disk cache (cache=True) is keyed on each function's own file only, so a kernel
     that calls into a changed module would load stale machine code. Drop this package's cache
-    whenever any of its sources changed."""
+    whenever any of its kernel sources changed."""
     here = _Path(__file__).resolve().parent
-    digest = _hashlib.sha1(b"".join(p.read_bytes() for p in sorted(here.glob("*.py"))))
+    digest = _hashlib.sha1(b"".join(p.read_bytes() for p in _kernel_sources(here)))
     cache = here / "__pycache__"
     stamp = cache / "numba_sources.sha1"
     try:

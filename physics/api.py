@@ -21,7 +21,15 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from ..configs import ConfigError, PhysicsParams, TableSpec, short_repr
+from ..configs import (
+    CIRCLE_JAW,
+    CIRCLE_POST,
+    MAX_TABLE_SIDE,
+    ConfigError,
+    PhysicsParams,
+    TableSpec,
+    short_repr,
+)
 from .checks import (
     PhysicsInputError,
     as_array,
@@ -66,10 +74,11 @@ class Models:
     squirt: bool = False
 
     def __post_init__(self) -> None:
-        if self.ball_ball not in BALL_BALL_MODELS:
+        # a name must be a string before the dict lookup (a list raised "unhashable type")
+        if not isinstance(self.ball_ball, str) or self.ball_ball not in BALL_BALL_MODELS:
             raise ConfigError(f"unknown ball_ball model {self.ball_ball!r}; "
                               f"known: {sorted(BALL_BALL_MODELS)}")
-        if self.cushion not in CUSHION_MODELS:
+        if not isinstance(self.cushion, str) or self.cushion not in CUSHION_MODELS:
             raise ConfigError(f"unknown cushion model {self.cushion!r}; "
                               f"known: {sorted(CUSHION_MODELS)}")
         if not isinstance(self.squirt, bool | np.bool_):
@@ -187,9 +196,65 @@ class Workspace:
 _CHECKED: dict = {}
 
 
+def _bad_number(x, lo: float = -math.inf, positive: bool = False, hi: float = math.inf) -> bool:
+    """True unless ``x`` is a finite real number in [lo, hi] (> 0 with ``positive``)."""
+    if not is_real(x):
+        return True
+    x = float(x)
+    return not (math.isfinite(x) and lo <= x <= hi and (x > 0.0 or not positive))
+
+
+def table_problem(table: TableSpec) -> str | None:
+    """The first thing wrong with a table's geometry, or None.
+
+    The config readers (``load_table``, ``custom_table``) check every number, but a
+    :class:`~cuegym.configs.TableSpec` built directly (or by ``dataclasses.replace``) is not
+    checked there, and the layout check and the kernels trust it: a NaN table length passed
+    every ball as on the cloth, a NaN cushion end let a ball leave the table (it came to rest
+    145 m away), a NaN pin radius made the pins ghosts. Refused: non-finite numbers anywhere;
+    sides outside (0, MAX_TABLE_SIDE] m; pin radius, base radius or height <= 0; a cushion of
+    zero length or whose normal is not a unit vector; a jaw/post radius < 0 or a kind other
+    than jaw (0) or post (1); a pocket radius <= 0.
+    """
+    for name in ("length", "width"):
+        x = getattr(table, name)
+        if _bad_number(x, positive=True, hi=MAX_TABLE_SIDE):
+            return f"table.{name} = {short_repr(x)} m must be in (0, {MAX_TABLE_SIDE}] m"
+    for name in ("pin_radius", "pin_base_radius", "pin_height"):
+        x = getattr(table, name)
+        if _bad_number(x, positive=True):
+            return f"table.{name} = {short_repr(x)} m must be > 0 and finite"
+    for k, c in enumerate(table.cushions):
+        values = (c.x1, c.y1, c.x2, c.y2, c.nx, c.ny)
+        if any(map(_bad_number, values)):
+            return (f"table.cushions[{k}] = {short_repr(values)}: every coordinate must be a "
+                    f"finite number")
+        if (c.x2 - c.x1) ** 2 + (c.y2 - c.y1) ** 2 == 0.0:
+            return f"table.cushions[{k}] has zero length (both ends at ({c.x1}, {c.y1}))"
+        if abs(math.hypot(c.nx, c.ny) - 1.0) > 1e-6:
+            return (f"table.cushions[{k}] normal ({c.nx}, {c.ny}) must be a unit vector into "
+                    f"the playing area")
+    for k, c in enumerate(table.circles):
+        if _bad_number(c.x) or _bad_number(c.y) or _bad_number(c.radius, lo=0.0):
+            return (f"table.circles[{k}] at ({short_repr(c.x)}, {short_repr(c.y)}) with radius "
+                    f"{short_repr(c.radius)} m: coordinates must be finite, the radius >= 0")
+        if isinstance(c.kind, bool) or c.kind not in (CIRCLE_JAW, CIRCLE_POST):
+            return (f"table.circles[{k}].kind = {short_repr(c.kind)} must be {CIRCLE_JAW} "
+                    f"(jaw) or {CIRCLE_POST} (post)")
+    for k, p in enumerate(table.pockets):
+        if _bad_number(p.x) or _bad_number(p.y) or _bad_number(p.radius, positive=True):
+            return (f"table.pockets[{k}] at ({short_repr(p.x)}, {short_repr(p.y)}) with radius "
+                    f"{short_repr(p.radius)} m: coordinates must be finite, the radius > 0")
+    for k, spot in enumerate(table.pin_spots):
+        if np.shape(spot) != (2,) or any(map(_bad_number, spot)):
+            return f"table.pin_spots[{k}] = {short_repr(spot)} must be a finite (x, y) [m]"
+    return None
+
+
 def check_physics(table: TableSpec, params: PhysicsParams, kiss: float = KISS) -> None:
     """Refuse parameters that make the simulation meaningless (ranges in
-    ``constants.PARAM_RANGES``), a cushion height outside (0, 2R) and a kiss spacer outside
+    ``constants.PARAM_RANGES``), a table geometry with non-finite or impossible numbers
+    (:func:`table_problem`), a cushion height outside (0, 2R) and a kiss spacer outside
     [0, MAX_KISS]. Cached by identity: a call with the same table and parameter objects costs
     nothing."""
     if not is_real(kiss):  # before the cache: False == 0 and "x" are no spacer
@@ -203,6 +268,9 @@ def check_physics(table: TableSpec, params: PhysicsParams, kiss: float = KISS) -
         if not lo <= x <= hi:
             raise PhysicsInputError(f"params.{name} = {short_repr(x)} is outside the valid range "
                                     f"[{lo}, {hi}] (outside it the simulation is not meaningful)")
+    problem = table_problem(table)
+    if problem is not None:
+        raise PhysicsInputError(problem)
     h, R = table.cushion_height, params.R
     if not 0.0 < h < 2.0 * R:
         raise PhysicsInputError(f"cushion_height = {short_repr(h)} m must be in (0, 2R) = "
@@ -266,13 +334,15 @@ def check_memory(T: int, B: int, P: int, K: int, workspace: Workspace | None = N
     return need
 
 
-def _layout_arrays(table: TableSpec, xy, present, pins_up
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _layout_arrays(table: TableSpec, xy, present, pins_up, K: int,
+                   workspace: Workspace | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`simulate`'s ``xy`` (T, B, 2), ``present`` (T, B) and ``pins_up`` (T, P) checked
-    for shape and type (defaults: every ball present, every pin standing)."""
+    for shape and type (defaults: every ball present, every pin standing), and the call's
+    memory (:func:`check_memory`, ``K`` log slots) checked as soon as T and B are known."""
     what = "a (T, B, 2) array of real numbers"
     xy = xy if isinstance(xy, np.ndarray) else convert("xy", xy, what)
-    xy = real_array("xy", xy, what)
+    if xy.dtype.kind not in "fiuO":
+        real_array("xy", xy, what)  # raises, naming the dtype
     if xy.ndim != 3 or xy.shape[2] != 2:
         raise PhysicsInputError(f"xy must have shape (T, B, 2), got {xy.shape}")
     T, B, _ = xy.shape
@@ -280,8 +350,12 @@ def _layout_arrays(table: TableSpec, xy, present, pins_up
         raise PhysicsInputError(f"at most 62 balls per table, got {B}")
     if T > MAX_TABLES:
         raise PhysicsInputError(f"at most {MAX_TABLES} tables per call, got {T}")
-    xy = as_array("xy", xy, (T, B, 2))
     P = len(table.pin_spots)
+    # Before anything of size T x B is made: a broadcast xy (np.broadcast_to) costs nothing,
+    # but its float64 copy, finiteness mask and the default flags would (1 GiB and more for a
+    # call that is then refused).
+    check_memory(T, B, P, K, workspace)
+    xy = as_array("xy", xy, (T, B, 2))
     present = (np.ones((T, B), bool) if present is None
                else flag_array("present", present, (T, B), "(T, B)"))
     pins = (np.ones((T, P), bool) if pins_up is None
@@ -417,13 +491,12 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
         :class:`SimResult`.
     """
     models = _check_objects(table, params, models)
-    xy, present, pins = _layout_arrays(table, xy, present, pins_up)
+    K, t_max, n_threads = _run_limits(max_events, t_max, threads)
+    # refuses an oversized call before the per-ball arrays are made (check_memory)
+    xy, present, pins = _layout_arrays(table, xy, present, pins_up, K, workspace)
     T, B, _ = xy.shape
     P = pins.shape[1]
     _check_labels(ball_names, table_names, pin_names, B, T, P)
-    K, t_max, n_threads = _run_limits(max_events, t_max, threads)
-    # refuse an oversized call before the per-ball arrays below are allocated
-    check_memory(T, B, P, K, workspace)
     check_physics(table, params, kiss)
     if validate:
         validate_layout(table, params, xy, present, pins, ball_names, table_names, pin_names)

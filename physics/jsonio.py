@@ -232,8 +232,20 @@ def simulate_json(obj: Any) -> Any:
 def main_simulate(stdin, stdout, indent: int | None = None) -> int:
     """Read a shot object or a list from ``stdin``, write the result(s) to ``stdout`` as JSON
     (``indent`` spaces, default one line); 0 on success (bad input raises)."""
+    text = stdin.read()
+    if isinstance(text, str):
+        # Python reads bytes that are not UTF-8 as lone surrogates (surrogateescape in the C
+        # and C.UTF-8 locales) instead of failing: a ball id "r\xe9d" came back as "r\udce9d",
+        # which strict JSON readers refuse
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            bad = ord(text[exc.start])
+            byte = f"byte 0x{bad - 0xDC00:02x}" if 0xDC80 <= bad <= 0xDCFF else f"U+{bad:04X}"
+            raise PhysicsInputError(f"input is not valid JSON: it is not UTF-8 text ({byte} at "
+                                    f"character {exc.start})") from None
     try:
-        obj = load_json(stdin)
+        obj = load_json(text)
     except ValueError as exc:  # malformed, not UTF-8, or a key given twice
         raise PhysicsInputError(f"input is not valid JSON: {exc}") from None
     except RecursionError:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 from itertools import chain
 from operator import contains, itemgetter
 from typing import Any
@@ -30,7 +31,7 @@ from ..configs import (
     short_repr,
 )
 from .api import Models, Workspace, check_physics
-from .checks import PhysicsInputError, norm_problem, strike_problem
+from .checks import PhysicsInputError, is_real, norm_problem, strike_problem
 from .constants import (
     MAX_EVENTS,
     MAX_JSON_SHOTS,
@@ -59,11 +60,12 @@ CHUNK_LOG_BYTES = 32 * 2**20
 
 
 def _num(where: str, value: Any) -> float:
-    """A finite JSON number as a float (bool is not a number)."""
+    """A finite JSON number as a float (bool is not a number). Called from Python, numpy
+    numbers are numbers too (np.int64(5) was refused as "must be a number, got 5")."""
     if type(value) is float:  # the common case first: a JSON float
         if value - value == 0.0:  # finite (inf - inf and nan - nan are nan)
             return value
-    elif isinstance(value, int | float) and not isinstance(value, bool):
+    elif is_real(value):
         try:
             x = float(value)
         except OverflowError:  # an integer too large for a float
@@ -202,7 +204,7 @@ def _check_physics(where: str, table, params: PhysicsParams, custom: bool) -> No
         check_physics(table, params)
     except PhysicsInputError as exc:
         msg = str(exc)
-        if msg.startswith("params."):
+        if msg.startswith(("params.", "table.")):
             raise PhysicsInputError(f"{where}.{msg}") from None
         raise PhysicsInputError(f"{where}.table.{msg}" if custom else f"{where}: {msg}") from None
 
@@ -226,6 +228,12 @@ def _parse_balls(where: str, balls: Any, table) -> list:
     if len(balls) > MAX_BALLS:
         raise PhysicsInputError(f"{where}.balls: at most {MAX_BALLS} balls per table, got "
                                 f"{len(balls)}")
+    # JSON keys are strings; from Python, 0 and "0" were two balls that the output named "0"
+    # twice, and a tuple id made the output unwritable as JSON
+    odd = next((b for b in balls if not isinstance(b, str)), _MISSING)
+    if odd is not _MISSING:
+        raise PhysicsInputError(f"{where}.balls: ball ids must be strings, got "
+                                f"{type(odd).__name__} {short_repr(odd)}")
     if table.ball_ids:
         unknown = [b for b in balls if b not in table.ball_ids]
         if unknown:
@@ -319,14 +327,15 @@ def _parse(i: int, shot: Any, cache: _Cache) -> dict:
     strikes = _parse_strikes(where, shot, shot["balls"])
     up = _pins_up(where, shot.get("pins", bool(table.pin_spots)), table)
     max_events = shot.get("max_events", 1000)
-    if (isinstance(max_events, bool) or not isinstance(max_events, int)
+    if (isinstance(max_events, bool | np.bool_) or not isinstance(max_events, numbers.Integral)
             or not 1 <= max_events <= MAX_EVENTS):
         raise PhysicsInputError(f"{where}.max_events must be an integer in [1, {MAX_EVENTS}], "
                                 f"got {short_repr(max_events)}")
+    max_events = int(max_events)  # np.int64(5) and 5: one group
     t_max = _fnum(shot.get("t_max", 60.0), where, ".t_max")
     if not 0 < t_max <= MAX_T:
         raise PhysicsInputError(f"{where}.t_max must be in (0, {MAX_T}] s, got {short_repr(t_max)}")
-    if not isinstance(shot.get("event_states", False), bool):
+    if not isinstance(shot.get("event_states", False), bool | np.bool_):
         raise PhysicsInputError(f"{where}.event_states must be true or false, got "
                                 f"{short_repr(shot['event_states'])}")
     return {"i": i, "table": table, "params": params, "models": models, "balls": balls,
@@ -370,8 +379,8 @@ class _Group:
 def _pins_up(where: str, pins: Any, table) -> tuple:
     """Standing flags of ``table``'s pins from a shot's ``pins`` value (True: all standing)."""
     if table.pin_spots:
-        if isinstance(pins, bool):
-            return (pins,) * len(table.pin_spots)
+        if isinstance(pins, bool | np.bool_):
+            return (bool(pins),) * len(table.pin_spots)
         if isinstance(pins, list) and all(p in table.pin_ids for p in pins):
             if len(set(pins)) != len(pins):
                 twice = next(p for k, p in enumerate(pins) if p in pins[:k])
@@ -379,7 +388,8 @@ def _pins_up(where: str, pins: Any, table) -> tuple:
             return tuple(pid in pins for pid in table.pin_ids)
         raise PhysicsInputError(f"{where}.pins must be true/false or a list of pin ids "
                                 f"{list(table.pin_ids)}, got {short_repr(pins)}")
-    if not (pins is None or pins is False or (isinstance(pins, list) and not pins)):
+    if not (pins is None or (isinstance(pins, bool | np.bool_) and not pins)
+            or (isinstance(pins, list) and not pins)):
         # 0 == False: only the JSON false (or no pins at all) says "none" here
         raise PhysicsInputError(f"{where}.pins: table {table.name!r} has no pins, got "
                                 f"{short_repr(pins)} (false, [] or no key)")
@@ -516,6 +526,8 @@ def _fast_columns(g: _Group) -> _Columns | None:
     if max(c.counts) > MAX_BALLS:
         return None
     c.ids = list(chain.from_iterable(balls))
+    if set(map(type, c.ids)) != {str}:
+        return None
     known = g.table.ball_ids
     if known and not set(c.ids) <= set(known):
         return None

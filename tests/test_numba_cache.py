@@ -130,3 +130,17 @@ def test_an_unwritable_kernel_folder_and_home_still_compile(tmp_path):
             d.chmod(0o755)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [str(tmp_path / f"cuegym-numba-{os.getuid()}"), "2"]
+
+
+def test_physics_cache_stamp_covers_the_kernel_modules_only():
+    """An edit to a plain module (the API's checks, the JSON reader) left every physics kernel
+    to compile again (~100 s): the stamp hashed every physics/*.py."""
+    from pathlib import Path
+
+    import cuegym.physics as P
+
+    names = {p.name for p in P._kernel_sources(Path(P.__file__).parent)}
+    assert {"engine.py", "kiss.py", "motion.py", "resolve.py", "roots.py", "path.py",
+            "predict.py", "layout.py"} <= names
+    assert not names & {"api.py", "jsonio.py", "jsonparse.py", "checks.py", "scenarios.py",
+                        "plot.py", "parallel.py"}
