@@ -33,6 +33,7 @@ from ..configs import (
 from .checks import (
     PhysicsInputError,
     as_array,
+    check_index,
     check_norm,
     check_strikes,
     convert,
@@ -130,6 +131,7 @@ class SimResult:
         """The event log of table t as (type name, time, i, j) tuples (for inspection)."""
         from .constants import EVENT_NAMES
 
+        t = check_index("t", t, self.n_tables, "tables")
         n = int(self.n_events[t])
         return [(EVENT_NAMES[self.ev_type[t, k]], float(self.ev_time[t, k]),
                  int(self.ev_i[t, k]), int(self.ev_j[t, k])) for k in range(n)]

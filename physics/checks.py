@@ -245,3 +245,15 @@ def check_norm(name: str, vec: np.ndarray, limit: float, unit: str,
     problem = norm_problem(name, vec, limit, unit, table_names, ball_names)
     if problem is not None:
         raise PhysicsInputError(problem[1])
+
+
+def check_index(name: str, value, n: int, what: str) -> int:
+    """``value`` as an index in [0, n) of a result's ``what`` (tables, balls): a Python or
+    numpy integer, not a bool; a negative index is refused, not counted from the end."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+        raise PhysicsInputError(f"{name} must be an integer index, got {short_repr(value)}")
+    if not 0 <= value < n:
+        span = f"0 to {n - 1}" if n else "none"
+        raise PhysicsInputError(f"{name} = {int(value)} is out of range: the result has {n} "
+                                f"{what} ({span})")
+    return int(value)

@@ -18,14 +18,12 @@ Example:
 
 from __future__ import annotations
 
-import numbers
-
 import numba as nb
 import numpy as np
 
 from ..configs import short_repr
 from .api import MEMORY_CHECK_FROM, available_memory
-from .checks import PhysicsInputError, as_array, convert, is_real, real_array
+from .checks import PhysicsInputError, as_array, check_index, convert, is_real, real_array
 from .constants import EV_BALL_BALL, EV_PIN_PIN
 from .motion import evolve, path_coeffs
 
@@ -119,7 +117,8 @@ def states_at(res, times) -> np.ndarray:
     N = times.shape[1]
     _check_output_memory("times", T * N * B * 7 * 8)
     order = None
-    if N > 1 and np.any(np.diff(times, axis=1) < 0):  # the kernel walks each row in order
+    # the kernel walks each row in order (compared, not differenced: 1e308 - -1e308 overflows)
+    if N > 1 and np.any(times[:, 1:] < times[:, :-1]):
         order = np.argsort(times, axis=1, kind="stable")
         times = np.take_along_axis(times, order, axis=1)
     out = np.empty((T, N, B, 7))
@@ -178,16 +177,6 @@ def sample_paths(res, dt: float = 0.01) -> tuple[np.ndarray, np.ndarray]:
     return times, positions_at(res, times)
 
 
-def _index(name: str, value, n: int, what: str) -> int:
-    """``value`` as an index in [0, n): a Python or numpy integer (not a bool)."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
-        raise PhysicsInputError(f"{name} must be an integer index, got {short_repr(value)}")
-    if not 0 <= value < n:
-        raise PhysicsInputError(f"{name} = {int(value)} is out of range: the result has {n} "
-                                f"{what} (0 to {n - 1})")
-    return int(value)
-
-
 def ball_segments(res, table: int, ball: int) -> list[tuple[float, float, np.ndarray,
                                                              np.ndarray, np.ndarray]]:
     """The closed-form pieces of one ball's path.
@@ -201,8 +190,8 @@ def ball_segments(res, table: int, ball: int) -> list[tuple[float, float, np.nda
         result (negative indices are refused, not counted from the end).
     """
     T, B = res.motion.shape
-    table = _index("table", table, T, "tables")
-    ball = _index("ball", ball, B, "balls")
+    table = check_index("table", table, T, "tables")
+    ball = check_index("ball", ball, B, "balls")
     n = int(res.n_events[table])
     t_end = float(res.t_end[table])
     st = _start_state(res)[table, ball].copy()

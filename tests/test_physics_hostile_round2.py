@@ -334,3 +334,31 @@ def test_json_lists_match_their_shots_alone_bit_for_bit():
     together = json.dumps(simulate_json(shots))
     assert together == json.dumps([simulate_json(s) for s in shots])
     assert together == json.dumps(simulate_json(copy.deepcopy(shots)))
+
+
+def test_result_indices_are_refused_clearly_and_unsorted_extreme_times_do_not_warn():
+    """``SimResult.events(-1)`` read the last table and ``events(5)`` raised a bare IndexError;
+    an empty result's range read "(0 to -1)"; ``positions_at`` differenced the times (an
+    overflow warning for 1e308 after -1e308)."""
+    import warnings
+
+    from cuegym.configs import default_params, load_table
+    from cuegym.physics import simulate
+    from cuegym.physics.checks import PhysicsInputError
+    from cuegym.physics.path import ball_segments, positions_at
+
+    table, params = load_table("rectangle"), default_params("keglebillard")
+    res = simulate(table, params, np.array([[[0.0, 0.0], [0.5, 0.2]]]), cue_ball=[0],
+                   cue=[[1.0, 0.0, 0.0, 0.0, 0.0]])
+    assert res.events(0) == res.events(np.int64(0))
+    for bad, msg in ((-1, r"t = -1 is out of range: the result has 1 tables \(0 to 0\)"),
+                     (5, r"t = 5 is out of range"), (True, "t must be an integer index")):
+        with pytest.raises(PhysicsInputError, match=msg):
+            res.events(bad)
+    with pytest.raises(PhysicsInputError, match=r"ball = 0 is out of range: the result has 0 "
+                                                r"balls \(none\)"):
+        ball_segments(simulate(table, params, np.zeros((1, 0, 2))), 0, 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = positions_at(res, np.array([[1e308, -1e308]]))
+    assert np.isfinite(out).all()
