@@ -57,7 +57,7 @@ clean-cache:
 
 # the environment and caches only: runs/ holds trained models and tournaments (clean-runs)
 clean: clean-cache
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache build *.egg-info
 
 clean-runs:
 	rm -rf runs
