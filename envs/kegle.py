@@ -87,6 +87,19 @@ class KegleActionMap:
         return out
 
 
+def check_num_players(num_players: Any) -> int:
+    """``num_players`` of a full-game env as an int in [2, MAX_PLAYERS] (K-1; a numpy integer
+    becomes an int; a bool, float or string raises). Checked when the env is made: the AEC env
+    builds its games only at ``reset``, where a refused count would surface late and under
+    the game layer's name ``n_players``."""
+    from cuegym.rules.inputs import MAX_PLAYERS
+
+    if isinstance(num_players, bool | np.bool_) or \
+            not isinstance(num_players, int | np.integer) or \
+            not 2 <= num_players <= MAX_PLAYERS:
+        raise ValueError(f"num_players must be an integer from 2 to {MAX_PLAYERS}, got "
+                         f"{num_players!r}")
+    return int(num_players)
 
 
 def kegle_game(rules: Any, table: Any) -> Kegle:
@@ -319,10 +332,7 @@ class KegleGameCore(Core):
             raise ValueError(f"rules first_player={self.game.rules.first_player!r}: in the "
                              "full-game env seat 0 breaks (K-4); seat='random' (the default) "
                              "draws the learner's seat instead")
-        if isinstance(num_players, bool) or not isinstance(num_players, int | np.integer) or \
-                num_players < 2:
-            raise ValueError(f"num_players must be an integer >= 2, got {num_players!r}")
-        self.num_players = int(num_players)
+        self.num_players = check_num_players(num_players)
         self.seat_choice = check_seat(seat, self.num_players)
         self.opponent_batching = check_opponent_batching(opponent_batching)
         self._configure("keglebillard", settings, reward, noise, clip, threads, render_mode)

@@ -170,6 +170,8 @@ class KeglebillardEnv(CoreEnv):
     ## Observation Space
     ``Box((29,), float32)`` from the learner's point of view (it is always the learner's turn):
     {_OBS_TABLE}
+    It describes up to six players: with more, the seats after the fifth next are not shown
+    (their scores are in ``info["scores"]``).
 
     ## Rewards
     As the Shot env for the learner's own shot (``points``, ``skaeve``, ``foul``, ``win``), plus

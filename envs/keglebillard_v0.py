@@ -34,7 +34,13 @@ from cuegym.games.strikes import Strikes
 
 from .actions import check_actions
 from .aec import CuegymAEC
-from .kegle import KegleActionMap, action_space, kegle_game, observation_space
+from .kegle import (
+    KegleActionMap,
+    action_space,
+    check_num_players,
+    kegle_game,
+    observation_space,
+)
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -64,10 +70,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
                  settings: Any = None, clip: bool = False, max_shots: int | None = None,
                  render_mode: str | None = None) -> None:
         super().__init__()
-        if isinstance(num_players, bool) or not isinstance(num_players, int | np.integer) or \
-                num_players < 2:
-            raise ValueError(f"num_players must be an integer >= 2, got {num_players!r}")
-        num_players = int(num_players)
+        num_players = check_num_players(num_players)
         self.num_players = num_players
         self.game = kegle_game(rules, table)
         if self.game.rules.first_player == "lag":

@@ -460,21 +460,55 @@ def random_policy(game: KeglebillardGame, state: GameState, rng: np.random.Gener
     return red, cue
 
 
-def play_game(n_players: int = 2, *, policy: Policy | None = None, seed: int = 0,
-              rules: KeglebillardRules | Mapping | None = None, table: str = "keglebillard",
-              max_shots: int = 5000, state: GameState | None = None) -> dict[str, Any]:
+def play_game(n_players: int | None = None, *, policy: Policy | None = None,
+              seed: int | None = 0, rules: KeglebillardRules | Mapping | None = None,
+              table: str | None = None, max_shots: int = 5000,
+              state: GameState | None = None) -> dict[str, Any]:
     """Play one whole game with real physics, every player using ``policy`` (default random).
+
+    Args:
+        n_players: players of a new game (K-1; default 2). With ``state`` it defaults to the
+            state's and must agree with it (a state is never played with another count).
+        seed: seed of the generator of strikes and placements (an int >= 0, None, or a
+            ``numpy.random.Generator``, used as is).
+        table: the table's config name (default: the state's, else ``keglebillard``); must be
+            the state's table.
+        max_shots: shots after which the game is cut off (an int >= 1).
+        state: a rules ``GameState`` to play on from (default: a new game); checked against
+            the rules as the CLI's ``score`` checks it (``KeglebillardGame.check_state``).
 
     Returns:
         ``{"shots": [..outcome dicts..], "state": final state dict, "ranking": [...],
         "n_shots": int}``; ``ranking`` is None if ``max_shots`` ran out first.
+
+    Raises:
+        ValueError: a bad argument, named (``max_shots``, ``seed``, ``n_players``), or a state
+            that contradicts ``n_players``, ``table`` or the rules.
     """
     from cuegym.games.strikes import Strikes
 
-    game = KeglebillardGame(rules, table)
+    # checked here: numpy and ``while len(shots) < max_shots`` would take 2.5, True or -1
+    # silently (a cut-off at 3, 1 or 0 shots)
+    max_shots = req_int(max_shots, "max_shots", 1)
+    if seed is not None and not isinstance(seed, np.random.Generator):
+        seed = req_int(seed, "seed", 0)
+    if state is not None:
+        if not isinstance(state, GameState):
+            raise TypeError(f"state must be a keglebillard GameState or None, got "
+                            f"{type(state).__name__}")
+        if n_players is not None and req_int(n_players, "n_players") != state.n_players:
+            raise ValueError(f"n_players = {n_players!r} but the state has "
+                             f"{state.n_players} players")
+        if table is not None and table != state.table:
+            raise ValueError(f"table = {table!r} but the state is on {state.table!r}")
+        table = state.table
+    game = KeglebillardGame(rules, table or "keglebillard")
     rng = np.random.default_rng(seed)
     policy = policy or random_policy
-    state = state or game.new_state(n_players, rng=rng)
+    if state is None:
+        state = game.new_state(2 if n_players is None else n_players, rng=rng)
+    else:
+        game.check_state(state)  # K-21/K-22 scores, the K-25 counters (what __init__ can't)
     states = game.batch([state])
     shots = []
     while not states.game_over[0] and len(shots) < max_shots:
