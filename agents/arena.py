@@ -90,6 +90,15 @@ def _max_tables(n: Any) -> int:
     return int(n)
 
 
+def _physics_limits(max_events: Any, t_max: Any) -> tuple[int, float]:
+    """An arena's per-shot physics limits, checked (``int``/``float`` took 2.5 as 2 and "60"
+    as 60 silently); the physics checks their ranges when it runs."""
+    from cuegym.configs import finite_number
+    from cuegym.rules.inputs import req_int
+
+    return req_int(max_events, "max_events", 1), finite_number("t_max", t_max, positive=True)
+
+
 # ---------------------------------------------------------------------------------------------
 # Keglebillard
 # ---------------------------------------------------------------------------------------------
@@ -126,9 +135,10 @@ class KeglebillardArena:
         self.table = self.g.table
         self.params = self.g.params
         self.R = self.g.R
-        self.n_players = int(n_players)
-        self.max_events = int(max_events)
-        self.t_max = float(t_max)
+        from cuegym.rules.inputs import MAX_PLAYERS, req_int
+
+        self.n_players = req_int(n_players, "n_players", 2, MAX_PLAYERS)
+        self.max_events, self.t_max = _physics_limits(max_events, t_max)
         self.max_tables = _max_tables(max_tables)
         self.hx, self.hy = self.g.hx, self.g.hy
         t = self.table
@@ -282,8 +292,7 @@ class GolfbillardArena:
         self.params = self.g.params
         self.table = self.geo.table
         self.R = self.params.R
-        self.max_events = int(max_events)
-        self.t_max = float(t_max)
+        self.max_events, self.t_max = _physics_limits(max_events, t_max)
         self.max_tables = _max_tables(max_tables)
         self._cones: dict[int, Any] = {}
 
@@ -616,8 +625,15 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
     Returns:
         :class:`GameResults`.
     """
+    from cuegym.rules.inputs import req_int
+
     if len(agents) != 2:
         raise ValueError(f"play_games needs two agents, got {len(agents)}")
+    if getattr(arena, "n_players", 2) != 2:  # the seats and results below are two-seat
+        raise ValueError(f"play_games plays two-seat games; the arena has n_players = "
+                         f"{arena.n_players}")
+    n_games = req_int(n_games, "n_games", 0)
+    max_shots = req_int(max_shots, "max_shots", 1)
     for ag in agents:
         if ag.game != arena.game:
             raise ValueError(f"agent {ag.name!r} plays {ag.game!r}, the arena {arena.game!r}")

@@ -533,9 +533,11 @@ class Kegle:
     def apply(self, state, log: Any, *, injected: Iterable | None = None, index: int = 0,
               allow_overflow: bool = False):
         """Score table ``index`` of ``log`` (played from the rules ``GameState`` ``state``)
-        and advance: (ShotOutcome, next GameState); ``allow_overflow`` as in :meth:`play`."""
+        and advance: (ShotOutcome, next GameState); ``allow_overflow`` as in :meth:`play`.
+        A state these rules cannot reach is refused (:meth:`check_state`)."""
         if state.game_over:
             raise ValueError("the game is over")
+        self.check_state(state)
         lg = read_log(log, self.table).take([index])
         out, new = self.apply_log([state], lg, injected=[injected],
                                   allow_overflow=allow_overflow)
@@ -548,6 +550,7 @@ class Kegle:
         (K-25: the turn just passes.) Returns (ShotOutcome, next GameState)."""
         if state.game_over:
             raise ValueError("the game is over")
+        self.check_state(state)
         if state.ball_in_hand is None:
             raise ValueError("placement_foul: the player does not have ball in hand")
         if red_xy is not None and not reason and self.placement_error(state, red_xy) is None:

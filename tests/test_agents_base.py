@@ -328,3 +328,29 @@ def test_golfbillard_act_refuses_states_in_their_opening():
             make_agent(spec, "golfbillard").act(states, np.random.default_rng(0))
         out = make_agent(spec, "golfbillard").act_opening(states, 0, np.random.default_rng(0))
         assert len(out) == 2
+
+
+def test_arena_numbers_are_checked_not_truncated():
+    """Were ``int()``/``float()``: n_players 2.5 played 2 players, "3" played 3, True became 1
+    (and the error named 1); max_events 2.5 became 2; play_games on a 3-player arena failed
+    with an IndexError deep in the seats, and took n_games 2.5 as 2."""
+    from cuegym.agents.arena import GolfbillardArena, KeglebillardArena, play_games
+
+    for bad, msg in ((2.5, "got 2.5"), ("3", "got '3'"), (True, "got True"), (1, "got 1"),
+                     (1001, "got 1001")):
+        with pytest.raises(ValueError, match=f"n_players must be an integer.*{msg}"):
+            KeglebillardArena(n_players=bad)
+    for arena in (KeglebillardArena, GolfbillardArena):
+        with pytest.raises(ValueError, match="max_events must be an integer, got 2.5"):
+            arena(max_events=2.5)
+        with pytest.raises(ValueError, match="t_max"):
+            arena(t_max="60")
+    agents = [make_agent("random", "keglebillard")] * 2
+    with pytest.raises(ValueError, match="two-seat games; the arena has n_players = 3"):
+        play_games(KeglebillardArena(n_players=3), agents, 4)
+    arena = KeglebillardArena()
+    with pytest.raises(ValueError, match="n_games must be an integer, got 2.5"):
+        play_games(arena, agents, 2.5)
+    with pytest.raises(ValueError, match="max_shots must be an integer >= 1, got 0"):
+        play_games(arena, agents, 2, max_shots=0)
+    assert len(play_games(arena, agents, np.int64(2), max_shots=3).winner) == 2

@@ -11,6 +11,7 @@ player counts, ``play_game`` arguments and states.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -417,3 +418,19 @@ def test_referee_player_counts(bad):
         with pytest.raises(ValueError, match=repr(bad).replace(".", r"\.")):
             play_game(bad, max_shots=1)
     assert game.new_state(6).n_players == 6 and game.new_state(7).n_players == 7
+
+
+def test_game_layer_apply_and_placement_foul_check_the_state():
+    """Were unchecked: ``Kegle.apply`` and ``placement_foul`` played a state the rules cannot
+    reach (a player at 75 still in with four players) and "finished" her on the next shot."""
+    from cuegym.games.kegle import Kegle
+
+    g = Kegle()
+    bad = GameState(order=(0, 1, 2, 3), scores=(0, 75, 0, 0), to_play=0,
+                    balls=(None, START["white"], START["spotted"]), ball_in_hand="salvo",
+                    shot=1)
+    with pytest.raises(ValueError, match=r"state.scores\[1\] = 75 reaches the distance 70"):
+        g.placement_foul(bad, reason="test")
+    good = dataclasses.replace(bad, scores=(0, 10, 0, 0))
+    out, new = g.placement_foul(good, reason="test")  # K-19: skæve 6 to each of the others
+    assert out.foul and new.to_play == 1 and new.scores == (0, 16, 6, 6)
