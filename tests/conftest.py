@@ -1,3 +1,4 @@
+import argparse
 import os
 
 import numpy as np
@@ -40,3 +41,17 @@ def open_bed():
 @pytest.fixture
 def rng():
     return np.random.default_rng(1234)
+
+
+@pytest.fixture
+def stop_after_parsing(monkeypatch):
+    """``argparse`` stops right after parsing, raising ``markdown_docs.Parsed`` with the
+    namespace: a documented command is checked against the real parser without running it."""
+    from markdown_docs import Parsed
+
+    original = argparse.ArgumentParser.parse_args
+
+    def parse_args(self, args=None, namespace=None):
+        raise Parsed(original(self, args, namespace))
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", parse_args)

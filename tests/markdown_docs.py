@@ -42,3 +42,8 @@ def anchors(text: str) -> set[str]:
         out.add(f"{slug}-{n}" if n else slug)
         seen[slug] = n + 1
     return out
+
+
+class Parsed(BaseException):
+    """Raised once a command's arguments parsed: BaseException, so no CLI wrapper catches it."""
+

@@ -9,7 +9,6 @@ app's limits, the agent option strings, the version and what the wheel holds.
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import importlib
 import io
@@ -24,7 +23,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import yaml
-from markdown_docs import DOCS, ROOT, doc_id, fenced_blocks
+from markdown_docs import DOCS, ROOT, Parsed, doc_id, fenced_blocks
 
 from cuegym import cli
 
@@ -94,20 +93,6 @@ def test_make_help_lists_every_phony_target():
     helped = set(re.findall(r"[\w-]+", text[text.index("\nhelp:"):]))
     assert {"demo", "test", "reproduce-golfbillard"} <= phony <= _make_targets()
     assert phony - helped - {"help"} == set(), f"`make help` leaves out {sorted(phony - helped)}"
-
-
-class Parsed(BaseException):
-    """Raised once a command's arguments parsed (BaseException: no CLI wrapper catches it)."""
-
-
-@pytest.fixture
-def stop_after_parsing(monkeypatch):
-    original = argparse.ArgumentParser.parse_args
-
-    def parse_args(self, args=None, namespace=None):
-        raise Parsed(original(self, args, namespace))
-
-    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", parse_args)
 
 
 #: `python -m <module>` -> the function that is its command line

@@ -8,14 +8,13 @@ with their real argument parsers; parsing stops there (a sentinel raised from
 """
 from __future__ import annotations
 
-import argparse
 import importlib
 import re
 import shlex
 from pathlib import Path
 
 import pytest
-from markdown_docs import DOCS, doc_id, fenced_blocks
+from markdown_docs import DOCS, Parsed, doc_id, fenced_blocks
 
 from cuegym import cli
 
@@ -43,20 +42,6 @@ def documented_commands() -> dict[str, str]:
 
 
 COMMANDS = documented_commands()
-
-
-class Parsed(BaseException):
-    """Raised once a command's arguments parsed: BaseException, so no CLI wrapper catches it."""
-
-
-@pytest.fixture
-def stop_after_parsing(monkeypatch):
-    original = argparse.ArgumentParser.parse_args
-
-    def parse_args(self, args=None, namespace=None):
-        raise Parsed(original(self, args, namespace))
-
-    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", parse_args)
 
 
 def run_parser(command: str) -> int | None:

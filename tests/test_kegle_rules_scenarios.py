@@ -736,7 +736,7 @@ def test_K16_deliberate_touch_gives_no_ball_in_hand(game):
     assert out.penalty == 6 and s.ball_in_hand is None and s.balls[1] == (-0.3, -0.2)
 
 
-# --- an independent oracle written from the rules doc, over random hand-built logs ------------------
+# --- an independent oracle written from the rules doc, over random hand-built logs ------------
 
 BALLS = ("red", "white", "spotted")
 PINS = ("king", "pin1", "pin2", "pin3", "pin4")
