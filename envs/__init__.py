@@ -79,13 +79,16 @@ def make_sb3_vec_env(env_id: str, n_envs: int = 1, seed: int | None = None, **kw
     ``info["terminal_observation"]`` and ``info["TimeLimit.truncated"]``, as SB3 expects.
 
     Args:
-        env_id: a registered cuegym id. n_envs: number of tables. seed: table i gets seed
+        env_id: a registered cuegym id (or ``cuegym:<id>``, as ``gym.make`` takes it).
+            n_envs: number of tables. seed: table i gets seed
             ``seed + i`` at the first reset. **kwargs: env arguments (see the env cards).
     """
     from cuegym.cli_errors import unknown
 
     from .sb3 import CuegymVecEnv
 
+    # gymnasium's "module:id" form, as gym.make takes it (cuegym is imported already)
+    env_id = env_id.removeprefix("cuegym:") if isinstance(env_id, str) else env_id
     if env_id not in ENV_IDS:
         raise ValueError(unknown("env id", env_id, ENV_IDS))
     return CuegymVecEnv(env_id, n_envs, seed=seed, **kwargs)

@@ -187,7 +187,12 @@ class CuegymVecEnv(VecEnv):
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
         if attr_name == "render_mode":
             return [self.venv.render_mode for _ in self._get_indices(indices)]
-        value = getattr(self.venv.core, attr_name)
+        if attr_name == "spec":  # each table's env spec, as DummyVecEnv gives its envs' specs
+            value = gym.spec(self.env_id)
+        elif attr_name == "metadata" and not hasattr(self.venv.core, attr_name):
+            value = self.venv.metadata
+        else:
+            value = getattr(self.venv.core, attr_name)
         return [value for _ in self._get_indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:

@@ -325,3 +325,20 @@ def test_pettingzoo_seed_test_and_no_parallel_conversion(module):
     assert m.env().metadata["is_parallelizable"] is False
     with pytest.raises(AssertionError, match="is_parallelizable"):
         aec_to_parallel(m.env())
+
+
+def test_sb3_adapter_answers_spec_and_metadata_and_takes_the_module_id_form():
+    """Were: ``get_attr("spec")`` / ``("metadata")`` raised AttributeError (SB3's DummyVecEnv
+    answers both, and ``has_attr`` read False); ``make_sb3_vec_env("cuegym:cuegym/...")``, the
+    form gym.make takes, was refused as an unknown id."""
+    import gymnasium as gym
+
+    from cuegym.envs import make_sb3_vec_env
+
+    venv = make_sb3_vec_env("cuegym:cuegym/KeglebillardShot-v0", n_envs=2, seed=0)
+    try:
+        assert venv.get_attr("spec") == [gym.spec("cuegym/KeglebillardShot-v0")] * 2
+        assert venv.has_attr("metadata") and "render_modes" in venv.get_attr("metadata")[0]
+        assert not venv.has_attr("no_such_attribute")
+    finally:
+        venv.close()
