@@ -279,6 +279,10 @@ class LiveGame:
                     ms = (time.perf_counter() - t0) * 1000
                 out = self._move(seat, move, agent=True)
                 out["think_ms"] = round(ms, 1)
+            # the answer's view: no agent is thinking now (the view built in _move still
+            # named this one, and a page would wait for it to finish)
+            self.thinking = None
+            out["view"] = self.view()
             return out
         finally:
             self.thinking = None

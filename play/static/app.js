@@ -318,6 +318,7 @@ function animate(anim, before) {
     setStatus("animating");
     const t0 = performance.now(), tv = S.tv;
     S.anim = { anim, before };
+    stepButtons();  // no stepping while a shot is shown moving (the step would land past it)
     const pins = kegle() ? anim.pins : [];
     const frame = now => {
       const speed = +$("speed").value, t = Math.min(anim.t_end, (now - t0) / 1000 * speed);
@@ -347,6 +348,7 @@ function animate(anim, before) {
 
 function renderCall(lines) {
   const box = $("call"); box.innerHTML = "";
+  S.callShown = JSON.stringify(lines || []);
   (lines || []).forEach(l => { const p = document.createElement("p"); p.textContent = l; if (/^[KG]-\d/.test(l) || /foul/.test(l)) p.className = "foul"; box.appendChild(p); });
 }
 
@@ -360,8 +362,8 @@ function renderScoreboard() {
       const d = document.createElement("div");
       const fin = st.finished.includes(k);
       d.className = "player" + (k === toMove && !st.game_over ? " to-move" : "") + (fin ? " finished" : "");
-      const tag = s.kind === "agent" && s.agent !== s.name ? `<small>${esc(s.agent)}</small>` : "";
-      const rank = fin ? `<small>#${st.finished.indexOf(k) + 1}</small>` : "";
+      const tag = s.kind === "agent" && s.agent !== s.name ? `<small class="tag">${esc(s.agent)}</small>` : "";
+      const rank = fin ? `<small class="rank">#${st.finished.indexOf(k) + 1}</small>` : "";
       d.innerHTML = `<span class="swatch" style="background:${colours[k]}"></span><span class="pname" title="${esc(s.name)}">${esc(s.name)}${tag}${rank}</span><span class="pts" data-seat="${k}">${esc(st.scores[k])}</span><span class="bar"><i style="width:${Math.min(100, 100 * st.scores[k] / dist)}%"></i></span>`;
       box.appendChild(d);
     });
@@ -435,11 +437,17 @@ function renderTurn() {
   if (h && kegle() && displayState().ball_in_hand && S.placeOk === false) hint.push("Illegal placement: " + S.placeReason);
   $("aim-hint").textContent = hint.length ? hint.join(" ") : "Drag on the table to aim; ←/→ fine-tune, space shoots.";
   $("aim-hint").className = hint.length ? "err" : "hint";
-  $("shotpos").textContent = `${S.shown} / ${v.shots}`;
-  for (const [id, dis] of [["first", S.shown === 0], ["prev", S.shown === 0], ["next", S.shown >= v.shots], ["last", S.shown >= v.shots]]) $(id).disabled = dis || !!S.anim;
+  stepButtons();
   renderChoice();
   renderHistory();
   updateSliders();
+}
+
+// The shot counter and ◀◀ ◀ ▶ ▶▶: disabled at the ends and while a shot is animated.
+function stepButtons() {
+  const v = S.view;
+  $("shotpos").textContent = `${S.shown} / ${v.shots}`;
+  for (const [id, dis] of [["first", S.shown === 0], ["prev", S.shown === 0], ["next", S.shown >= v.shots], ["last", S.shown >= v.shots]]) $(id).disabled = dis || !!S.anim;
 }
 
 function renderChoice() {
@@ -668,10 +676,17 @@ async function fetchShots() {
 
 // The call the live table shows: the last shot's, or while the opponent chooses, why.
 function currentCall() { return S.view.pending && S.view.pending.call ? S.view.pending.call : S.view.last_call; }
+// The call of what the table shows: the present's (above), else the last shot shown (none
+// before the first): stepping back shows that shot's call, as the shot list marks it.
+function shownCall() {
+  if (S.view.mode === "play" && S.shown >= S.view.shots) return currentCall() || [];
+  const s = S.shown > 0 ? S.shots[S.shown - 1] : null;
+  return s ? s.call : [];
+}
 
 function refresh() {
   renderScoreboard(); renderTurn(); draw();
-  if (S.shown >= S.view.shots && currentCall() && !$("call").children.length) renderCall(currentCall());
+  if (!S.anim && JSON.stringify(shownCall()) !== S.callShown) renderCall(shownCall());
   if (S.view.mode === "play" && S.shown >= S.view.shots && kegle() && humanTurn() && S.view.state.ball_in_hand && !S.place) {
     S.place = defaultPlace(S.view.state); aimAtTarget(); checkPlacement();
   }
@@ -687,18 +702,22 @@ function schedule() {
   if (S.view.mode !== "play" || S.view.awaiting.type === "over") return;
   if (S.view.thinking !== null) {  // an agent is already thinking (a request before a reload)
     $("thinking").hidden = false;
-    S.timer = setTimeout(async () => { await reload(); $("thinking").hidden = true; refresh(); }, 400);
+    S.timer = setTimeout(async () => {
+      try { await reload(); }
+      catch (e) { $("g-err").textContent = e.message; await new Promise(r => setTimeout(r, 1600)); }
+      $("thinking").hidden = true; refresh();
+    }, 400);
     return;
   }
   if (S.view.agents_to_act.length) S.timer = setTimeout(agentMove, pause);
 }
 
 async function stepForward() {
-  if (S.anim || S.shown >= S.view.shots) return;
-  const s = S.shots[S.shown];
+  if (S.anim || S.busy || S.shown >= S.view.shots) return;
+  const k = S.shown, s = S.shots[k];
   await animate(s.anim, s.before);
   renderCall(s.call);
-  S.shown += 1; refresh();
+  S.shown = k + 1; refresh();
 }
 
 async function initTable(gid, watch) {
@@ -707,7 +726,8 @@ async function initTable(gid, watch) {
   catch (e) { $("table-view").hidden = true; $("lobby").hidden = false; initLobby(); $("p-err").textContent = e.message; return; }
   S.geo = await api("GET", `/api/geometry/${S.view.game}`);
   S.tv = new TableView($("table"), S.geo, S.view.game);
-  $("title").textContent = `${S.view.game} · ${S.view.mode === "replay" ? "replay" : S.view.seats.map(s => s.name).join(" vs ")}`;
+  const sides = S.view.side_names || S.view.seats.map(s => s.name);
+  $("title").textContent = `${S.view.game} · ${S.view.mode === "replay" ? "replay" : sides.join(" vs ")}`;
   $("download").href = `/api/games/${gid}/record`;
   $("autoplay").checked = S.view.mode === "play";
   await fetchShots();
@@ -727,10 +747,10 @@ async function initTable(gid, watch) {
   window.addEventListener("pointerup", () => { spinDrag = false; });
   $("spin").addEventListener("dblclick", () => { S.aim.a = 0; S.aim.b = 0; updateSliders(); });
   $("shoot").addEventListener("click", shoot);
-  $("first").addEventListener("click", () => { S.shown = 0; refresh(); });
-  $("prev").addEventListener("click", () => { S.shown = Math.max(0, S.shown - 1); refresh(); });
+  $("first").addEventListener("click", () => { if (!S.anim) { S.shown = 0; refresh(); } });
+  $("prev").addEventListener("click", () => { if (!S.anim) { S.shown = Math.max(0, S.shown - 1); refresh(); } });
   $("next").addEventListener("click", () => stepForward());
-  $("last").addEventListener("click", () => { S.shown = S.view.shots; refresh(); });
+  $("last").addEventListener("click", () => { if (!S.anim) { S.shown = S.view.shots; refresh(); } });
   $("autoplay").addEventListener("change", schedule);
   $("speed").addEventListener("change", schedule);
   window.addEventListener("keydown", e => {
