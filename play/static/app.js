@@ -128,13 +128,20 @@ async function loadRecords() {
       const row = document.createElement("div"); row.className = "rec";
       // every string here comes from a record file: text only, never markup
       const what = r.meta && r.meta.tournament ? `tournament ${r.meta.tournament}` : (r.over ? "finished" : "unfinished");
-      const seats = Array.isArray(r.seats) ? r.seats.map(x => String(x)).join(" vs ") : "";
+      const seats = Array.isArray(r.seats) ? sidesText(r.game, r.seats.map(x => String(x))) : "";
       const file = String(r.name).split(":").slice(1).join(":");
       row.innerHTML = `<div>${esc(r.game)}: ${esc(seats)}<small>${esc(r.shots)} shot${r.shots === 1 ? "" : "s"} · ${esc(what)} · ${esc(file)}</small></div><button>Open</button>`;
       row.querySelector("button").addEventListener("click", () => openReplay({ name: r.name }));
       box.appendChild(row);
     }
   } catch (e) { box.textContent = e.message; }
+}
+
+// Who plays whom in a record: "A vs B vs C", a golfbillard duo (four seats, G-31) by its sides,
+// "A & B vs C & D" (as the game's title says it).
+function sidesText(game, names) {
+  if (game === "golfbillard" && names.length === 4) return `${names[0]} & ${names[1]} vs ${names[2]} & ${names[3]}`;
+  return names.join(" vs ");
 }
 
 async function openReplay(body) {
@@ -386,6 +393,7 @@ function renderScoreboard() {
     const phase = st.phase === "over" ? `${v.options.match === "best_of_3" ? "match" : "game"} over after ${st.turns} turns`
       : `${st.phase === "opening" ? "opening (G-3)" : st.kader ? "kader play (G-20)" : "play"} · turn ${st.turns}`;
     p.textContent = `${game}${phase} · noise ${v.noise}`;
+    if (st.phase === "play" && st.kader) p.textContent += " · G-21: a ball must leave its kader";
     if (st.phase === "play" && st.turn.duty.length && !st.turn.duty_met) {
       p.textContent += ` · G-14 duty: ${st.turn.duty.join(", ")} in the defence triangle`;
     }
@@ -513,6 +521,25 @@ function legalSpin(a, b, m) {
   return [a + 0, b + 0];  // no -0
 }
 window.legalSpin = legalSpin;
+
+// The spin from the keyboard: the arrows move the tip (seen from behind the cue: left is a > 0,
+// up is b > 0) by 0.02, with Shift 0.1; a step past the dashed limit stops on it (Home, 0 or
+// Delete centres it). Returns whether the key was one of these.
+function spinKey(e) {
+  const step = e.shiftKey ? 0.1 : 0.02, m = S.info.limits.spin;
+  let a = S.aim.a, b = S.aim.b;
+  if (e.key === "ArrowLeft") a += step;
+  else if (e.key === "ArrowRight") a -= step;
+  else if (e.key === "ArrowUp") b += step;
+  else if (e.key === "ArrowDown") b -= step;
+  else if (["Home", "0", "Delete", "Backspace"].includes(e.key)) { a = 0; b = 0; }
+  else return false;
+  const n = Math.hypot(a, b);
+  if (n > m) { a *= m / n; b *= m / n; }
+  [S.aim.a, S.aim.b] = legalSpin(a, b, m);
+  updateSliders();
+  return true;
+}
 
 function spinFromEvent(ev) {
   const c = $("spin"), rect = c.getBoundingClientRect();
@@ -746,6 +773,11 @@ async function initTable(gid, watch) {
   $("spin").addEventListener("pointermove", e => { if (spinDrag) spinFromEvent(e); });
   window.addEventListener("pointerup", () => { spinDrag = false; });
   $("spin").addEventListener("dblclick", () => { S.aim.a = 0; S.aim.b = 0; updateSliders(); });
+  // the diagram's own keys (it is focusable): its arrows move the tip, not the aim
+  $("spin").addEventListener("keydown", e => {
+    if (e.altKey || e.ctrlKey || e.metaKey || !spinKey(e)) return;
+    e.preventDefault(); e.stopPropagation();
+  });
   $("shoot").addEventListener("click", shoot);
   $("first").addEventListener("click", () => { if (!S.anim) { S.shown = 0; refresh(); } });
   $("prev").addEventListener("click", () => { if (!S.anim) { S.shown = Math.max(0, S.shown - 1); refresh(); } });
