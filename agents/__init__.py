@@ -263,8 +263,8 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
 
         aim, leave, opts = _pop_trained_options(kw, None)
         _check_options("<path>.zip", SB3Agent, kw, _TRAINED_OPTIONS)
-        return _trained(SB3Agent(packaged_path(name), game=game, **kw), arena, aim, leave,
-                        opts)
+        return _trained(SB3Agent(packaged_path(name), game=game, arena=arena, **kw), arena, aim,
+                        leave, opts)
     if name in _CLASSES:
         _check_options(name, _CLASSES[name], kw)
     if name == "random":
@@ -282,8 +282,8 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
             from cuegym.agents.sb3_agent import SB3Agent
 
             _check_options(name, SB3Agent, kw, _TRAINED_OPTIONS, fixed=("name",))
-            return _trained(SB3Agent(path, game=game, name="pretrained", **kw), arena, aim,
-                            leave, opts)
+            return _trained(SB3Agent(path, game=game, name="pretrained", arena=arena, **kw),
+                            arena, aim, leave, opts)
         if aim not in (None, "none", "shipped") or leave not in (None, "none", "shipped") \
                 or opts:
             raise ValueError(f"aim={aim!r}, leave={leave!r}, {opts}: no trained {game} agent "

@@ -112,8 +112,11 @@ class KeglebillardArena:
     table, which agents read.
 
     Args:
-        rules: a rule set, a mapping of options, or None (the shipped file).
-        table: table config name.
+        rules: a rule set, a mapping of options, or None (the shipped file); its
+            ``first_player`` must be ``player0`` (player 0 breaks every game; the seats are the
+            order, :func:`play_games` alternates them).
+        table: table config name (``keglebillard``, the kleinmatch, or
+            ``keglebillard-helmatch``).
         n_players: players per game (K-1).
         max_events, t_max: physics limits per shot.
         max_tables: most tables one physics call of a search plays (:func:`played_values`: a
@@ -132,6 +135,12 @@ class KeglebillardArena:
 
         self.g = Kegle(rules, table)
         self.rules = self.g.rules
+        if self.rules.first_player != "player0":
+            # new_states breaks with player 0 and play_games alternates the agents' seats:
+            # the option would be ignored without a word
+            raise ValueError(f"rules first_player={self.rules.first_player!r}: the arena's "
+                             "games are broken by player 0 (play_games alternates which agent "
+                             "sits there: swap=True), so only first_player: player0 is played")
         self.table = self.g.table
         self.params = self.g.params
         self.R = self.g.R
@@ -517,8 +526,15 @@ class GolfbillardArena:
 
 
 def make_arena(game: str, rules: Any = None, **kw: Any) -> KeglebillardArena | GolfbillardArena:
-    """The arena of ``game`` (``keglebillard`` or ``golfbillard``)."""
+    """The arena of ``game`` (``keglebillard`` or ``golfbillard``); ``kw`` are the arena's
+    arguments (keglebillard: ``table``, ``n_players``; both: ``max_events``, ``t_max``,
+    ``max_tables``). Golfbillard has one table (``configs/tables/golfbillard.yaml``)."""
     check_game(game)
+    if game == "golfbillard" and "table" in kw:
+        table = kw.pop("table")
+        if table != "golfbillard":  # a TypeError about an unexpected argument said less
+            raise ValueError(f"table {table!r}: golfbillard is played on its one table "
+                             "('golfbillard'); the table option is keglebillard's")
     return KeglebillardArena(rules, **kw) if game == "keglebillard" else \
         GolfbillardArena(rules, **kw)
 
@@ -599,6 +615,46 @@ def _play_openings(arena: Any, agents: Sequence[Agent], states: Any, seats: np.n
     arena.put(states, opening, arena.opening(sub, *parts))
 
 
+def _agent_arenas(agent: Any) -> list[Any]:
+    """The arenas ``agent`` searches, observes or aims in: its own (``agent.arena``) and those
+    of the agents it wraps or asks (``base``: an aim correction's or leave's model;
+    ``policy``: the guided planner's proposals)."""
+    out, seen, todo = [], set(), [agent]
+    while todo:
+        a = todo.pop()
+        if a is None or id(a) in seen:
+            continue
+        seen.add(id(a))
+        if getattr(a, "arena", None) is not None:
+            out.append(a.arena)
+        todo += [getattr(a, "base", None), getattr(a, "policy", None)]
+    return out
+
+
+def setting_mismatch(agent: Any, arena: Any) -> str | None:
+    """Why ``agent`` would play ``arena``'s games on another table or other rules than the
+    arena's (an agent made without ``arena=`` has the default ones: its candidates, searches
+    and observations would be those of the default table while the games are played on
+    another), or None where every arena it uses has the arena's table and rules."""
+    import dataclasses
+
+    table, rules = getattr(arena, "table", None), getattr(arena, "rules", None)
+    for own in _agent_arenas(agent):
+        if own is arena or getattr(arena, "arena", None) is own:  # itself, or recorded
+            continue
+        t, r = getattr(own, "table", None), getattr(own, "rules", None)
+        if t != table:
+            return (f"its table is {getattr(t, 'name', t)!r}, the arena's "
+                    f"{getattr(table, 'name', table)!r}")
+        if r != rules:
+            diff = [f"{f.name}: {getattr(r, f.name)!r} vs {getattr(rules, f.name)!r}"
+                    for f in dataclasses.fields(rules) if getattr(r, f.name, None)
+                    != getattr(rules, f.name)] if dataclasses.is_dataclass(rules) else []
+            return "its rules differ from the arena's" + (f" ({', '.join(diff)})" if diff
+                                                          else "")
+    return None
+
+
 def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int = 0,
                noise: ShotNoise | str | float | None = "tournament", max_shots: int = 400,
                swap: bool = True, progress: Callable[[int, int], None] | None = None,
@@ -613,7 +669,9 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
 
     Args:
         arena: a :class:`KeglebillardArena` or :class:`GolfbillardArena`.
-        agents: two agents of the arena's game (the same agent twice is allowed).
+        agents: two agents of the arena's game (the same agent twice is allowed), made for
+            the arena's table and rules (``make_agent(spec, game, arena=arena)``): one whose
+            own arena has another table or other rules is refused (:func:`setting_mismatch`).
         n_games: games to play. seed: the seed. noise: execution noise (:class:`ShotNoise`).
         max_shots: shots after which a game is cut off (unfinished: no winner).
         progress: optional callback ``(games finished, n_games)``.
@@ -637,6 +695,11 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
     for ag in agents:
         if ag.game != arena.game:
             raise ValueError(f"agent {ag.name!r} plays {ag.game!r}, the arena {arena.game!r}")
+        why = setting_mismatch(ag, arena)
+        if why is not None:  # it would search and aim on one table while playing on another
+            raise ValueError(f"agent {ag.name!r} was made for another setting: {why}; make it "
+                             "with make_agent(spec, game, arena=arena)")
+    for ag in agents:
         ag.reset()
     noise = load_noise(noise)
     rng = np.random.default_rng(seed)

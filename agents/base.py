@@ -68,6 +68,11 @@ def load_torch_file(path: Any, what: str) -> Any:
     except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError) as e:
         raise ValueError(f"{path} is not a readable {what} file ({unreadable_reason(e)})"
                          ) from None
+    except (KeyError, IndexError, TypeError, AttributeError, OverflowError,
+            UnicodeDecodeError) as e:  # bytes that are not a torch file, read as a legacy
+        # pickle ("hello" is the opcode h, a memo look-up: KeyError 101)
+        raise ValueError(f"{path} is not a readable {what} file (not a torch file: "
+                         f"{type(e).__name__} {unreadable_reason(e)})") from None
 
 
 def unreadable_reason(exc: BaseException) -> str:

@@ -65,12 +65,13 @@ from cuegym.configs import finite_number
 ValueFn = Callable[[Any], np.ndarray]
 
 
-def load_policy(policy: Any, game: str) -> Agent | None:
+def load_policy(policy: Any, game: str, arena: Any = None) -> Agent | None:
     """The proposal policy: an :class:`Agent`, ``"pretrained"`` (the shipped model ``.zip`` of
     ``game`` alone, without an aim correction; None with a note on stderr while none is
     shipped), None / ``"none"`` (no proposals), or any
     other spec :func:`~cuegym.agents.make_agent` takes (``"expert"``, a model ``.zip`` or
-    ``.pt`` path, ...)."""
+    ``.pt`` path, ...). A policy made here plays in ``arena`` (default: the game's default
+    arena), so that it proposes strikes for the table and rules the planner searches on."""
     if policy is None or isinstance(policy, Agent):
         if policy is not None and policy.game != game:
             raise ValueError(f"policy {policy.name!r} plays {policy.game}, not {game}")
@@ -89,12 +90,12 @@ def load_policy(policy: Any, game: str) -> Agent | None:
             print(f"note: no trained {game} agent is shipped; the guided planner runs without "
                   "policy proposals", file=sys.stderr)
             return None
-        return SB3Agent(path, game=game, name="pretrained")
+        return SB3Agent(path, game=game, name="pretrained", arena=arena)
     from cuegym.agents import make_agent
 
     if policy.partition(":")[0] == "guided":
         raise ValueError("the guided planner's policy cannot be a guided planner")
-    return make_agent(policy, game)
+    return make_agent(policy, game, arena=arena)
 
 
 class GuidedPlannerAgent(Agent):
@@ -153,7 +154,7 @@ class GuidedPlannerAgent(Agent):
                            ("reply_recheck", reply_recheck, 0), ("max_states", max_states, 1),
                            ("n_refine", n_refine, 0), ("refine_top", refine_top, 1)):
             check_int(key, v, lo)  # a float (2.5) would silently be truncated
-        self.policy = load_policy(policy, game)
+        self.policy = load_policy(policy, game, self.arena)
         self.n_policy = int(n_policy) if self.policy is not None else 0
         self.n_candidates, self.n_noise = int(n_candidates), int(n_noise)
         self.n_top, self.n_next = int(n_top), int(n_next)

@@ -204,11 +204,22 @@ def load_model(path: str | Path, algo: str) -> Any:
     cls = classes[algo]
     try:
         with global_rngs_kept():
-            return cls.load(str(path), device="cpu")
+            model = cls.load(str(path), device="cpu")
     except (pickle.UnpicklingError, RuntimeError, EOFError, KeyError, ValueError,
             zipfile.BadZipFile) as e:  # a member cut short or not what SB3 wrote
         raise ValueError(f"{path} is not a readable {algo.upper()} model zip "
                          f"({unreadable_reason(e)})") from None
+    except (AttributeError, TypeError) as e:  # another algorithm's policy, set up as this one
+        raise ValueError(f"{path} cannot be loaded as a {algo.upper()} model "
+                         f"({unreadable_reason(e)}): is its metadata's algo {algo!r} the one it "
+                         "was saved by?") from None
+    # SB3 loads another algorithm's zip as this one without a word (a DQN zip read as SAC
+    # then fails at its first move: "no attribute 'actor'"): its policy must be the algorithm's
+    bases = tuple(set(getattr(cls, "policy_aliases", {}).values()))
+    if bases and not isinstance(model.policy, bases):
+        raise ValueError(f"{path} holds a {type(model.policy).__name__}, not a {algo.upper()} "
+                         f"policy: its metadata's algo {algo!r} is not the one it was saved by")
+    return model
 
 
 class SB3Agent(Agent):
@@ -219,10 +230,14 @@ class SB3Agent(Agent):
         game: optional check: the game the model must be for.
         deterministic: use the policy's mean action (default) instead of sampling.
         name: label in tables (default: the file's stem, or its run directory's name).
+        arena: the arena it plays in (default: the game's default arena). Its table and rules
+            shape what the model sees: positions in units of that table's half lengths (a
+            model trained on the default table sees another table's positions scaled to its
+            own), candidates aimed at that table's pockets and pins, placements in its areas.
     """
 
     def __init__(self, path: str | Path, game: str | None = None, deterministic: bool = True,
-                 name: str | None = None) -> None:
+                 name: str | None = None, arena: Any = None) -> None:
         from cuegym.agents.arena import make_arena
 
         self.path = existing_file(path, "model file")
@@ -234,7 +249,11 @@ class SB3Agent(Agent):
         if not isinstance(deterministic, bool | np.bool_):  # "no" would silently be True
             raise ValueError(f"deterministic must be true or false, got {deterministic!r}")
         self.deterministic = bool(deterministic)
-        self.arena = make_arena(self.game)
+        # the caller's arena: the default one would observe and aim on the default table and
+        # rules whatever the game is played on (helmatch positions read as kleinmatch ones)
+        if arena is not None and arena.game != self.game:
+            raise ValueError(f"model {self.path} plays {self.game}, the arena {arena.game}")
+        self.arena = arena if arena is not None else make_arena(self.game)
         stem = self.path.stem
         self.name = name or (self.path.parent.name if stem in ("model", "best_model") else stem)
         self.residual = None
@@ -253,6 +272,33 @@ class SB3Agent(Agent):
         from cuegym.envs.config import load_settings
 
         self.settings = load_settings(self.game)
+        self._check_fit()
+
+    def _check_fit(self) -> None:
+        """Refuse, up front, metadata that does not fit the model: an env id that is not a
+        cuegym env of the model's game, or an observation (with the candidate block of a
+        residual or choice model) of another size than the model's input (else SB3 fails at
+        the first move with a shape error, or the model reads inputs it never saw)."""
+        import gymnasium
+
+        import cuegym.envs  # noqa: F401 - registers the env ids
+
+        env_id = str(self.meta["env_id"])
+        games = {k: "golfbillard" if "Golf" in k else "keglebillard"
+                 for k in gymnasium.registry if k.startswith("cuegym/")}
+        if games.get(env_id) != self.game:
+            ids = ", ".join(k for k, g in games.items() if g == self.game)
+            raise ValueError(f"{self.path}: metadata env_id {env_id!r} is not a cuegym "
+                             f"{self.game} env ({ids})")
+        states = self.arena.new_states(1)
+        obs = self._observe(self.arena.g.batch(states))
+        if self.residual is not None:
+            obs = self._candidates(self.arena.g.batch(states), obs)[3]
+        want = getattr(self.model.observation_space, "shape", None)
+        if want is not None and tuple(want) != obs.shape[1:]:
+            raise ValueError(f"{self.path}: the model reads observations of shape "
+                             f"{tuple(want)}, its metadata (env_id {env_id!r}, action "
+                             f"{self.meta['action']!r}) gives {obs.shape[1:]}")
 
     # -- observations -------------------------------------------------------------------------
 
