@@ -136,7 +136,8 @@ def checked_setting(core: Any, name: Any, value: Any) -> Any:
     if name == "opponent":
         from .opponents import as_opponent
 
-        return as_opponent(value, core.random_opponent, core.game_name)
+        return as_opponent(value, core.random_opponent, core.game_name,
+                           getattr(core, "opponent_arena", None))
     if name == "opponent_batching":
         return check_opponent_batching(value)
     return check_seat(value, getattr(core, "num_players", 2))

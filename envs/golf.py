@@ -305,7 +305,8 @@ class GolfGameCore(Core):
         self.observation_space = observation_space()
         self.action_space = action_space()
         self.actions = GolfActionMap(self.settings, self.geo)
-        self.opponent = as_opponent(opponent, self.random_opponent, "golfbillard")
+        self.opponent = as_opponent(opponent, self.random_opponent, "golfbillard",
+                                    self.opponent_arena)
         self.half = self.game.half
         self.rngs = [np.random.default_rng() for _ in range(self.n)]
         self.states: GolfStates = self.game.new(self.n)
@@ -405,6 +406,12 @@ class GolfGameCore(Core):
     def random_opponent(self) -> GolfRandomOpponent:
         """The env's default opponent (``opponent="random"``): uniform random actions."""
         return GolfRandomOpponent(self.actions)
+
+    def opponent_arena(self) -> Any:
+        """The arena of this env's rules (match, duo...): named opponents are made for it."""
+        from cuegym.agents import make_arena
+
+        return make_arena("golfbillard", self.rules)
 
     def reset(self, idx: np.ndarray) -> dict[str, np.ndarray]:
         idx = np.asarray(idx, np.int64)

@@ -339,7 +339,8 @@ class KegleGameCore(Core):
         self.observation_space = observation_space()
         self.action_space = action_space()
         self.actions = KegleActionMap(self.game, self.settings)
-        self.opponent = as_opponent(opponent, self.random_opponent, "keglebillard")
+        self.opponent = as_opponent(opponent, self.random_opponent, "keglebillard",
+                                    self.opponent_arena)
         self.rngs = [np.random.default_rng() for _ in range(self.n)]
         self.states = self.game.new(self.n, self.num_players, first_player=0)
         self.seat = np.zeros(self.n, np.int64)
@@ -410,6 +411,14 @@ class KegleGameCore(Core):
     def random_opponent(self) -> KegleRandomOpponent:
         """The env's default opponent (``opponent="random"``): uniform random actions."""
         return KegleRandomOpponent(self.actions)
+
+    def opponent_arena(self) -> Any:
+        """The arena of this env's table, rules and player count: named opponents (planner,
+        pretrained...) are made for it, so they aim and search on the table played."""
+        from cuegym.agents import make_arena
+
+        return make_arena("keglebillard", self.game.rules, table=self.game.table_name,
+                          n_players=self.num_players)
 
     # -- episodes ----------------------------------------------------------------------------
 

@@ -26,7 +26,8 @@ class _CallableOpponent:
         return self.fn(states, rng)
 
 
-def as_opponent(opponent: Any, default: Callable[[], Any], game: str) -> Any:
+def as_opponent(opponent: Any, default: Callable[[], Any], game: str,
+                arena: Callable[[], Any] | None = None) -> Any:
     """An object with ``act(states, rng)``.
 
     Args:
@@ -36,6 +37,9 @@ def as_opponent(opponent: Any, default: Callable[[], Any], game: str) -> Any:
             only then; an object with ``act(states, rng)`` (a ``cuegym.agents`` Agent); or a
             callable ``f(states, rng)``.
         game: ``keglebillard`` or ``golfbillard`` (for named agents).
+        arena: builds the arena of the env's table, rules and players, for named agents (an
+            agent made for the default setting would aim, search and observe on the default
+            table and rules whatever the env's); None: the default arena.
     """
     if opponent is None or opponent == "random":
         return default()
@@ -43,7 +47,7 @@ def as_opponent(opponent: Any, default: Callable[[], Any], game: str) -> Any:
         from cuegym.agents import make_agent
 
         try:
-            return make_agent(str(opponent), game)
+            return make_agent(str(opponent), game, arena=None if arena is None else arena())
         except ValueError as e:
             raise ValueError(f"unknown opponent {str(opponent)!r}: {e}") from None
     if hasattr(opponent, "act"):

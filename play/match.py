@@ -268,7 +268,7 @@ class LiveGame:
             for seat in seats:
                 spec = self.seats[seat].agent
                 self.thinking = seat
-                agent = session.get_agent(spec, self.game)
+                agent = session.get_agent(spec, self.game, self.table)
                 with _agent_lock(spec, self.game):
                     t0 = time.perf_counter()
                     if self.game == "golfbillard" and self.state.phase == "opening":

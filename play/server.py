@@ -423,6 +423,6 @@ def warm_up(agents: tuple[str, ...] = ("pretrained",)) -> None:
     for game in session.GAMES:
         t = session.make_table(game)
         for spec in agents:
-            ag = session.get_agent(spec, game)
+            ag = session.get_agent(spec, game, t)
             session.agents_move(t, [ag, ag], t.new_state(), session.noise_of("none"),
                                 np.random.default_rng(0))

@@ -22,6 +22,7 @@ here and one recorded by ``experiments/evaluate.py --save-games`` re-simulate th
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -738,7 +739,10 @@ def make_table(game: str, options: Mapping | None = None) -> KegleTable | GolfTa
 # Agents (loaded once per process; acting is serialised per agent)
 # ---------------------------------------------------------------------------------------------
 
-_AGENTS: dict[tuple[str, str], Any] = {}
+_AGENTS: OrderedDict[tuple, Any] = OrderedDict()
+#: Agents kept loaded: one per (spec, game, table options) met, the least recently used dropped
+#: first (a client choosing many distances must not load a model for each without bound).
+MAX_AGENTS = 32
 
 
 def check_agent_spec(spec: Any) -> str:
@@ -762,21 +766,28 @@ def check_agent_spec(spec: Any) -> str:
                     "path")
 
 
-def get_agent(spec: str, game: str) -> Any:
-    """The agent ``spec`` of ``game`` (cached: a model loads once)."""
+def get_agent(spec: str, game: str, table: KegleTable | GolfTable | None = None) -> Any:
+    """The agent ``spec`` of ``game`` for ``table``'s setting (its arena: players, distance,
+    match, duo; None: the default setting), cached: a model loads once per setting. An agent
+    made for the default setting would search and observe under the default rules (70 points,
+    two players) whatever the game's options."""
     from cuegym.agents import make_agent
 
-    key = (spec, game)
-    if key not in _AGENTS:
+    key = (spec, game) if table is None else (spec, game, tuple(sorted(table.options.items())))
+    if key in _AGENTS:
+        _AGENTS.move_to_end(key)
+    else:
         spec = check_agent_spec(spec)
         try:
-            _AGENTS[key] = make_agent(spec, game)
+            _AGENTS[key] = make_agent(spec, game, arena=None if table is None else table.arena)
         except Exception as e:  # a file that is not a model of this game: the request's fault
             if spec in AGENT_NAMES:
                 raise
             why = str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}"
             raise PlayError(f"model file {spec!r} cannot be loaded as a {game} agent: "
                             f"{why}") from None
+        while len(_AGENTS) > MAX_AGENTS:
+            _AGENTS.popitem(last=False)
     return _AGENTS[key]
 
 

@@ -893,3 +893,20 @@ def test_seat_names_seeds_and_null_strike_parts_are_checked(client):
     refused(client, gid, "POST", f"/api/games/{gid}/move", 400,
             "strike.a must be a number, got null (it may be left out: 0)",
             json={"seat": 0, "move": {"strike": {**STRIKE, "a": None}, "place": [-0.9, 0.1]}})
+
+
+def test_agents_play_the_games_setting():
+    """Was: every agent was made for the default setting (70 points, two players), so in a
+    3-player game to 30 the planner valued its shots under the wrong rules."""
+    from cuegym.play import session
+
+    t = session.make_table("keglebillard", {"players": 3, "distance": 30})
+    for spec in ("planner", "geometric"):
+        agent = session.get_agent(spec, "keglebillard", t)
+        assert agent.arena is t.arena and agent.arena.rules.distance == 30
+        assert agent.arena.n_players == 3
+        assert session.get_agent(spec, "keglebillard", t) is agent  # cached per setting
+        assert session.get_agent(spec, "keglebillard").arena.rules.distance == 70
+    golf = session.make_table("golfbillard", {"match": "best_of_3"})
+    assert session.get_agent("planner", "golfbillard", golf).arena is golf.arena
+    assert len(session._AGENTS) <= session.MAX_AGENTS
