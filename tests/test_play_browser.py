@@ -25,6 +25,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from browser_support import post
 
 pytest.importorskip("fastapi")
 uvicorn = pytest.importorskip("uvicorn")
@@ -363,13 +364,6 @@ def test_watch_agents_then_replay_a_saved_game(server, browser, img):
     wait(d, "window.cuegym.shown === 2 && document.body.dataset.status === 'idle'", 30,
          "the second replayed shot")
     d.save_screenshot(str(img / "play_replay.png"))
-
-
-def post(base, url, body):
-    req = urllib.request.Request(base + url, json.dumps(body).encode(),
-                                 {"Content-Type": "application/json"})
-    with urllib.request.urlopen(req) as r:
-        return json.load(r)
 
 
 def test_lobby_shows_names_as_text_not_markup(server, browser):

@@ -13,25 +13,14 @@ missing.
 
 from __future__ import annotations
 
-import json
-import shutil
-import urllib.request
-
 import pytest
 
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-try:
-    import selenium  # noqa: F401
-    HAVE_SELENIUM = True
-except ImportError:  # pragma: no cover - CI installs it
-    HAVE_SELENIUM = False
-pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER and HAVE_SELENIUM),
-                                reason="needs chromium and chromedriver (apt: chromium "
-                                       "chromium-driver) and selenium")
+from browser_support import HAVE_SELENIUM, get, needs_browser, post
+
+pytestmark = needs_browser
 
 if HAVE_SELENIUM:
     from test_play_browser import (  # noqa: F401
@@ -51,18 +40,6 @@ LAST_WHITE = {"w1": [0.5, 0.0], "r1": [0.2, -0.3], "r2": [-0.2, -0.1]}  # w1 1.5
 FOUR = {"w1": [0.2, 0.1], "w2": [-0.2, 0.1], "r1": [0.2, -0.1], "r2": [-0.2, -0.1]}
 KADER = {"w1": [0.2, 0.1], "r1": [0.5, -0.3], "r2": [-0.2, -0.1], "r3": [-0.5, 0.3]}
 SPOT1 = [0.86925, 0.09387]  # side 0's penalty spot 1 (G-27)
-
-
-def post(base, url, body):
-    req = urllib.request.Request(base + url, json.dumps(body).encode(),
-                                 {"Content-Type": "application/json"})
-    with urllib.request.urlopen(req) as r:
-        return json.load(r)
-
-
-def get(base, url):
-    with urllib.request.urlopen(base + url) as r:
-        return json.load(r)
 
 
 def golf_game(base, app, balls=None, names=("W", "R"), options=None, **fields):

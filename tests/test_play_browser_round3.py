@@ -8,41 +8,17 @@ One test here is plain API (an agent's answer says no agent is thinking) and alw
 
 from __future__ import annotations
 
-import json
 import math
-import shutil
-import urllib.request
 
 import pytest
 
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-try:
-    import selenium  # noqa: F401
-    HAVE_SELENIUM = True
-except ImportError:  # pragma: no cover - CI installs it
-    HAVE_SELENIUM = False
-needs_browser = pytest.mark.skipif(not (CHROMIUM and DRIVER and HAVE_SELENIUM),
-                                   reason="needs chromium and chromedriver (apt: chromium "
-                                          "chromium-driver) and selenium")
+from browser_support import HAVE_SELENIUM, get, needs_browser, post
 
 if HAVE_SELENIUM:
     from test_play_browser import browser, js, my_turn, server, start_server, text, wait  # noqa: F401
-
-
-def post(base, url, body):
-    req = urllib.request.Request(base + url, json.dumps(body).encode(),
-                                 {"Content-Type": "application/json"})
-    with urllib.request.urlopen(req) as r:
-        return json.load(r)
-
-
-def get(base, url):
-    with urllib.request.urlopen(base + url) as r:
-        return json.load(r)
 
 
 def size(d, w, h):
