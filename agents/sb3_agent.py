@@ -279,15 +279,11 @@ class SB3Agent(Agent):
         cuegym env of the model's game, or an observation (with the candidate block of a
         residual or choice model) of another size than the model's input (else SB3 fails at
         the first move with a shape error, or the model reads inputs it never saw)."""
-        import gymnasium
-
-        import cuegym.envs  # noqa: F401 - registers the env ids
+        from cuegym.envs import ENV_IDS  # env id -> (game, env class, vector class)
 
         env_id = str(self.meta["env_id"])
-        games = {k: "golfbillard" if "Golf" in k else "keglebillard"
-                 for k in gymnasium.registry if k.startswith("cuegym/")}
-        if games.get(env_id) != self.game:
-            ids = ", ".join(k for k, g in games.items() if g == self.game)
+        if ENV_IDS.get(env_id, (None,))[0] != self.game:
+            ids = ", ".join(k for k, v in ENV_IDS.items() if v[0] == self.game)
             raise ValueError(f"{self.path}: metadata env_id {env_id!r} is not a cuegym "
                              f"{self.game} env ({ids})")
         states = self.arena.new_states(1)
