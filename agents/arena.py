@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents.base import Agent, ShotNoise, Strikes, check_game, load_noise
+from cuegym.configs import finite_number
+from cuegym.rules.inputs import MAX_PLAYERS, req_int
 
 #: Value of winning the game outright with a shot (keglebillard K-20, golfbillard G-4), in the
 #: units of :meth:`KeglebillardArena.values` / :meth:`GolfbillardArena.values`.
@@ -93,9 +95,6 @@ def _max_tables(n: Any) -> int:
 def _physics_limits(max_events: Any, t_max: Any) -> tuple[int, float]:
     """An arena's per-shot physics limits, checked (``int``/``float`` took 2.5 as 2 and "60"
     as 60 silently); the physics checks their ranges when it runs."""
-    from cuegym.configs import finite_number
-    from cuegym.rules.inputs import req_int
-
     return req_int(max_events, "max_events", 1), finite_number("t_max", t_max, positive=True)
 
 
@@ -144,8 +143,6 @@ class KeglebillardArena:
         self.table = self.g.table
         self.params = self.g.params
         self.R = self.g.R
-        from cuegym.rules.inputs import MAX_PLAYERS, req_int
-
         self.n_players = req_int(n_players, "n_players", 2, MAX_PLAYERS)
         self.max_events, self.t_max = _physics_limits(max_events, t_max)
         self.max_tables = _max_tables(max_tables)
@@ -683,8 +680,6 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
     Returns:
         :class:`GameResults`.
     """
-    from cuegym.rules.inputs import req_int
-
     if len(agents) != 2:
         raise ValueError(f"play_games needs two agents, got {len(agents)}")
     if getattr(arena, "n_players", 2) != 2:  # the seats and results below are two-seat
