@@ -196,8 +196,9 @@ class LiveGame:
 
     def awaiting(self) -> dict:
         """What the game waits for: ``{"type": "over"}``, ``{"type": "move", "seat": k}``,
-        ``{"type": "opening", "seats": [a, b], "missing": [...]}`` or ``{"type": "choice",
-        "seat": k, "question": {...}}``."""
+        ``{"type": "opening", "seats": [a, b], "missing": [...], "balls": [default ball per
+        side], "options": [balls each side may open with]}`` or ``{"type": "choice", "seat": k,
+        "question": {...}}``."""
         st = self.state
         if self.mode == "replay":
             return {"type": "replay"}
@@ -210,7 +211,8 @@ class LiveGame:
             seats = self.shooters(st)
             return {"type": "opening", "seats": seats,
                     "missing": [s for k, s in enumerate(seats) if k not in self.opening_moves],
-                    "balls": self.table.opening_balls(st)}
+                    "balls": self.table.opening_balls(st),
+                    "options": self.table.opening_options(st)}
         return {"type": "move", "seat": self.table.seat_to_move(st)}
 
     def shooters(self, state: Any) -> list[int]:
@@ -407,9 +409,11 @@ class LiveGame:
 
     def pending_view(self, p: Pending) -> dict:
         """While the opponent chooses (golfbillard G-25, G-30): the question, the call so far
-        (the foul that gives the choice, its penalty, who is asked) and ``balls``: where the
-        stroke left them (the referee moves balls only once every answer is in)."""
+        (the foul that gives the choice, its penalty, who is asked), ``chooser_side``: the side
+        that acts now (not the shooter's, which the state still has to move), and ``balls``:
+        where the stroke left them (the referee moves balls only once every answer is in)."""
         return {"question": p.question,
+                "chooser_side": self.table.side_of(self.pending_seats[0]),
                 "call": golf_question_call(p.preview, self.side_names(),
                                            self.seats[self.pending_seats[0]].name, p.question),
                 "balls": session.anim_end(p.anim, self.table.ball_ids)}

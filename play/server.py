@@ -253,8 +253,10 @@ def info() -> dict:
             "noises": list(session.NOISES),
             "limits": {"V0": [session.V0_MIN, session.V0_MAX], "theta": [0, session.THETA_MAX],
                        "spin": session.SPIN_MAX},
+            # deciding_openers: a duo best-of-3 only (G-31)
             "defaults": {"keglebillard": {"players": 2, "distance": 70},
-                         "golfbillard": {"duo": False, "match": "single"}}}
+                         "golfbillard": {"duo": False, "match": "single",
+                                         "deciding_openers": [0, 0]}}}
 
 
 @page_router.get("/api/geometry/{game}")

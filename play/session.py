@@ -21,6 +21,7 @@ here and one recorded by ``experiments/evaluate.py --save-games`` re-simulate th
 
 from __future__ import annotations
 
+import json
 import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -416,18 +417,32 @@ class GolfTable:
 
     Args:
         duo: G-31 duo play. match: ``single`` (one game) or ``best_of_3`` (G-4).
+        deciding_openers: G-31, a duo best-of-3 only: the partner (0 or 1) of each side who
+            opens a deciding game; None: the rules' default (``[0, 0]``).
     """
 
     game = "golfbillard"
 
-    def __init__(self, duo: bool = False, match: str = "single") -> None:
+    def __init__(self, duo: bool = False, match: str = "single",
+                 deciding_openers: Any = None) -> None:
         from cuegym.agents import make_arena
 
         if not isinstance(duo, bool):
             raise PlayError(f"duo must be true or false, got {duo!r}")
         if match not in ("single", "best_of_3"):
             raise PlayError(f"match must be 'single' or 'best_of_3', got {match!r}")
-        self.arena = make_arena("golfbillard", {"match": match, "duo": duo})
+        rules: dict[str, Any] = {"match": match, "duo": duo}
+        if deciding_openers is not None:
+            if not (duo and match == "best_of_3"):  # singles open with their one player
+                raise PlayError(f"deciding_openers {deciding_openers!r} applies to a duo "
+                                f"best-of-3 match (G-31), not to duo={duo!r}, match={match!r}")
+            if not (isinstance(deciding_openers, list) and len(deciding_openers) == 2 and all(
+                    isinstance(p, int) and not isinstance(p, bool) and p in (0, 1)
+                    for p in deciding_openers)):
+                raise PlayError(f"deciding_openers must be [partner of side 0, partner of side "
+                                f"1], each 0 or 1 (G-31), got {deciding_openers!r}")
+            rules["deciding_openers"] = deciding_openers
+        self.arena = make_arena("golfbillard", rules)
         self.rules = self.arena.rules
         # a person choosing penalty spots / the picked ball (G-25, G-30) answers through these
         self.rules_asked = type(self.rules).from_dict(
@@ -440,7 +455,10 @@ class GolfTable:
 
     @property
     def options(self) -> dict:
-        return {"duo": self.duo, "match": self.match}
+        out: dict[str, Any] = {"duo": self.duo, "match": self.match}
+        if self.duo and self.match == "best_of_3":  # the record says who opens a game 3
+            out["deciding_openers"] = list(self.rules.deciding_openers)
+        return out
 
     def new_state(self) -> Any:
         from cuegym.rules.golfbillard_game import new_match
@@ -465,6 +483,10 @@ class GolfTable:
         partner = st.openers[side] if opening else st.partner[side]
         return 2 * int(side) + int(partner)
 
+    def side_of(self, seat: int) -> int:
+        """The side (0 white, 1 red) of ``seat`` (:meth:`seat_of` the other way)."""
+        return seat // 2 if self.duo else seat
+
     def seat_to_move(self, st: Any) -> int | None:
         """The seat to strike (None when over; in the opening: side 0's opener, see
         :meth:`opening_seats`)."""
@@ -485,6 +507,18 @@ class GolfTable:
 
         return [self.ball_ids[b] for b in opening_balls(st, self.geo)]
 
+    @staticmethod
+    def middle_opens(st: Any, side: int) -> bool:
+        """Must ``side`` open with its middle ball (G-3)? While it is on the table; in a
+        repeat after both sides scored theirs, any own ball may open."""
+        return bool(st.on_table[side * BALLS_PER_SIDE])
+
+    def opening_options(self, st: Any) -> list[list[str]]:
+        """The balls each side may open with (G-3): its middle ball, or any own ball, the
+        side's choice (:meth:`middle_opens`)."""
+        return [[self.opening_balls(st)[side]] if self.middle_opens(st, side)
+                else self.own_balls(st, side) for side in (0, 1)]
+
     def _ball(self, st: Any, name: Any, side: int) -> int:
         from cuegym.rules.golfbillard import ball_index
 
@@ -504,12 +538,11 @@ class GolfTable:
         cue = parse_strike(move.get("strike"))
         if st.phase == "opening":
             want = self.opening_balls(st)[side]
-            if st.on_table[side * BALLS_PER_SIDE]:  # the middle ball: only it may open (G-3)
+            if self.middle_opens(st, side):
                 if move.get("ball", want) != want:
                     raise PlayError(f"the opening (G-3) is played with {want}, got "
                                     f"{move.get('ball')!r}")
                 return self._ball(st, want, side), cue
-            # a repeat after both sides scored their middle balls: any own ball may open
             return self._ball(st, move.get("ball", want), side), cue
         return self._ball(st, move.get("ball"), side), cue
 
@@ -718,7 +751,7 @@ class GolfTable:
 
 def make_table(game: str, options: Mapping | None = None) -> KegleTable | GolfTable:
     """The table of ``game`` with its options (keglebillard: players, distance; golfbillard:
-    duo, match)."""
+    duo, match, deciding_openers)."""
     if options is not None and not isinstance(options, Mapping):
         raise PlayError(f"options must be an object, got {options!r}")
     opts = dict(options or {})
@@ -728,10 +761,12 @@ def make_table(game: str, options: Mapping | None = None) -> KegleTable | GolfTa
             raise PlayError(f"unknown keglebillard option(s) {extra} (players, distance)")
         return KegleTable(opts.get("players", 2), opts.get("distance", 70))
     if game == "golfbillard":
-        extra = sorted(set(opts) - {"duo", "match"})
+        extra = sorted(set(opts) - {"duo", "match", "deciding_openers"})
         if extra:
-            raise PlayError(f"unknown golfbillard option(s) {extra} (duo, match)")
-        return GolfTable(opts.get("duo", False), opts.get("match", "single"))
+            raise PlayError(f"unknown golfbillard option(s) {extra} (duo, match, "
+                            "deciding_openers)")
+        return GolfTable(opts.get("duo", False), opts.get("match", "single"),
+                         opts.get("deciding_openers"))
     raise PlayError(f"unknown game {game!r}; use one of {list(GAMES)}")
 
 
@@ -773,7 +808,9 @@ def get_agent(spec: str, game: str, table: KegleTable | GolfTable | None = None)
     two players) whatever the game's options."""
     from cuegym.agents import make_agent
 
-    key = (spec, game) if table is None else (spec, game, tuple(sorted(table.options.items())))
+    # the options as text: a key must be hashable, and deciding_openers is a list
+    key = (spec, game) if table is None else (spec, game, json.dumps(table.options,
+                                                                      sort_keys=True))
     if key in _AGENTS:
         _AGENTS.move_to_end(key)
     else:

@@ -6,7 +6,7 @@ const $ = id => document.getElementById(id);
 const S = {           // page state
   info: null, geo: null, view: null, tv: null, shots: [], shown: 0, anim: null, busy: false,
   aim: { phi: 0, V0: 3, theta: 0, a: 0, b: 0 }, place: null, placeOk: null, placeReason: "",
-  ball: null, drag: null, pending: null, status: "idle", error: "", timer: null,
+  ball: null, openWith: [null, null], drag: null, pending: null, status: "idle", error: "", timer: null,
   thoughts: 0,  // agent moves requested by this page (tests read it)
 };
 window.cuegym = S;
@@ -106,9 +106,14 @@ function seatsFromForm() {
   });
 }
 
+// G-31: a duo best-of-3 may come to a deciding game, whose openers the duos choose
+function decidingAsked() { return $("p-game").value === "golfbillard" && $("p-duo").value === "1" && $("p-match").value === "best_of_3"; }
+
 function gameOptions(game) {
   if (game === "keglebillard") return { players: +$("p-players").value, distance: +$("p-distance").value };
-  return { duo: $("p-duo").value === "1", match: $("p-match").value };
+  const opts = { duo: $("p-duo").value === "1", match: $("p-match").value };
+  if (decidingAsked()) opts.deciding_openers = [+$("p-dec0").value, +$("p-dec1").value];
+  return opts;
 }
 
 async function startGame(body, errEl, watch) {
@@ -156,10 +161,12 @@ function initLobby() {
   const syncGame = () => {
     const kegle = $("p-game").value === "keglebillard";
     $("p-kegle-opts").hidden = !kegle; $("p-golf-opts").hidden = kegle; renderSeats();
+    $("p-deciding").hidden = !decidingAsked();
   };
   $("p-game").addEventListener("change", syncGame);
   $("p-players").addEventListener("change", renderSeats);
-  $("p-duo").addEventListener("change", renderSeats);
+  $("p-duo").addEventListener("change", syncGame);
+  $("p-match").addEventListener("change", syncGame);
   syncGame();
   $("p-start").addEventListener("click", () => {
     const game = $("p-game").value;
@@ -223,11 +230,18 @@ function humanTurn() {
   return null;
 }
 
+// The ball person ``h`` opens with (G-3): the middle ball; in a repeat after both sides scored,
+// when any own ball may open, the one clicked (default: the one the server names).
+function openingBall(h) {
+  const a = S.view.awaiting, b = S.openWith[h.side];
+  return a.options[h.side].includes(b) ? b : a.balls[h.side];
+}
+
 function cueBall(st) {
   const h = humanTurn();
   if (!h) return null;
   if (kegle()) return st.ball_in_hand ? S.place : st.balls.red;
-  if (st.phase === "opening") { const b = S.view.awaiting.balls[h.side]; return st.balls[b]; }
+  if (st.phase === "opening") return st.balls[openingBall(h)];
   return S.ball ? st.balls[S.ball] : null;
 }
 
@@ -243,6 +257,10 @@ function pinsOf(st) {
   return S.geo.pin_spots.map((p, k) => ({ x: p[0], y: p[1], up: Object.values(st.pins)[k], fall: null, king: k === 0 }));
 }
 
+// Did shot ``s`` end a game of a match (golfbillard G-4, G-5)? Then the state after it is the
+// next game's fresh rack, which its trails do not belong on.
+function newGame(s) { return !kegle() && s.before.match.game !== s.after.match.game; }
+
 function draw() {
   const tv = S.tv; if (!tv) return;
   if (S.anim) return;  // the animation loop draws
@@ -252,7 +270,8 @@ function draw() {
   // the last shot's trails (while the opponent chooses: the stroke's, when this page played it)
   const pend = pendingShown();
   S.pending = pend;
-  const prev = pend ? (S.pendingAnim ? { anim: S.pendingAnim } : null) : S.shown > 0 && S.shown <= S.view.shots ? S.shots[S.shown - 1] : null;
+  let prev = pend ? (S.pendingAnim ? { anim: S.pendingAnim } : null) : S.shown > 0 && S.shown <= S.view.shots ? S.shots[S.shown - 1] : null;
+  if (prev && prev.before && newGame(prev)) prev = null;  // its table was cleared for the next game
   if (prev && prev.anim) for (const [id, b] of Object.entries(prev.anim.balls)) tv.trail(trailPoints(b, prev.anim.t_end), ballColour(id));
   if (kegle()) {
     if (st.ball_in_hand && h) {
@@ -267,7 +286,7 @@ function draw() {
     if (!p) continue;
     let ring = null;
     if (!kegle() && h && st.phase === "play" && S.view.own_balls && S.view.own_balls.includes(id)) ring = id === S.ball ? "#ffd24a" : "rgba(255,210,74,0.45)";
-    if (!kegle() && h && st.phase === "opening" && S.view.awaiting.balls[h.side] === id) ring = "#ffd24a";
+    if (!kegle() && h && st.phase === "opening" && S.view.awaiting.options[h.side].includes(id)) ring = openingBall(h) === id ? "#ffd24a" : "rgba(255,210,74,0.45)";
     if (pend && pend.question.kind === "spot" && pend.question.ball === id) ring = "#ff9b7b";
     if (pend && pend.question.kind === "pick" && pend.question.options.includes(id)) ring = "#ffd24a";
     tv.ball(id, p[0], p[1], { ring });
@@ -279,7 +298,7 @@ function draw() {
 }
 
 function drawAim(st, p) {
-  const tv = S.tv, skip = kegle() ? "red" : (st.phase === "opening" ? S.view.awaiting.balls[humanTurn().side] : S.ball);
+  const tv = S.tv, skip = kegle() ? "red" : (st.phase === "opening" ? openingBall(humanTurn()) : S.ball);
   const g = ghostLine(S.geo, p, S.aim.phi, obstacles(st, skip));
   tv.line(p[0], p[1], g.end[0], g.end[1], "rgba(255,255,255,0.8)", 1.4, [6, 5]);
   tv.circle(g.end[0], g.end[1], S.geo.R, null, "rgba(255,255,255,0.9)", 1.3);
@@ -376,7 +395,9 @@ function renderScoreboard() {
     });
     const p = document.createElement("p"); p.className = "hint"; p.textContent = `to ${dist} points · noise ${v.noise}`; box.appendChild(p);
   } else {
-    const names = v.side_names, toMove = st.phase === "play" ? st.to_move : null;
+    // while the opponent chooses a penalty spot or ball, that side acts, not the shooter
+    const pend = pendingShown(), names = v.side_names;
+    const toMove = pend ? pend.chooser_side : st.phase === "play" ? st.to_move : null;
     [0, 1].forEach(side => {
       const d = document.createElement("div");
       d.className = "player" + (side === toMove ? " to-move" : "");
@@ -432,7 +453,7 @@ function renderTurn() {
     const st = displayState();
     let what = "";
     if (kegle() && st.ball_in_hand) what = st.ball_in_hand === "salvo" ? " — red in hand: drag it behind the salvo line" : " — red in hand: drag it anywhere";
-    if (!kegle() && st.phase === "opening") what = ` — opening: strike ${v.awaiting.balls[h.side]} off the left long cushion (G-3)`;
+    if (!kegle() && st.phase === "opening") what = ` — opening: strike ${openingBall(h)} off the left long cushion (G-3)`;
     if (!kegle() && st.phase === "play") what = S.ball ? ` — striking ${S.ball}` : " — click one of your balls";
     el.textContent = `${seatName(h.seat)} to play${what}`;
   } else {
@@ -443,7 +464,10 @@ function renderTurn() {
   $("shoot").disabled = !h || (kegle() && displayState().ball_in_hand && S.placeOk !== true) || (!kegle() && displayState().phase === "play" && !S.ball);
   const hint = [];
   if (h && kegle() && displayState().ball_in_hand && S.placeOk === false) hint.push("Illegal placement: " + S.placeReason);
-  $("aim-hint").textContent = hint.length ? hint.join(" ") : "Drag on the table to aim; ←/→ fine-tune, space shoots.";
+  const choose = h && !kegle() && displayState().phase === "opening" && v.awaiting.options[h.side].length > 1;
+  const usual = "Drag on the table to aim; ←/→ fine-tune, space shoots.";
+  // a repeated opening (G-3, both sides scored): any own ball may open, so say it can be chosen
+  $("aim-hint").textContent = hint.length ? hint.join(" ") : choose ? `Any of your balls may open this repeat (G-3): click one to strike it. ${usual}` : usual;
   $("aim-hint").className = hint.length ? "err" : "hint";
   stepButtons();
   renderChoice();
@@ -572,10 +596,13 @@ function onPointer(ev) {
   if (ev.type === "pointerdown") {
     S.tv.c.setPointerCapture(ev.pointerId);
     if (kegle() && st.ball_in_hand && S.place && Math.hypot(p[0] - S.place[0], p[1] - S.place[1]) < 2.2 * R) { S.drag = "place"; return; }
-    if (!kegle() && st.phase === "play") {
-      for (const id of S.view.own_balls || []) {
+    if (!kegle()) {  // a click on a ball to strike: an own ball, or one the opening may use (G-3)
+      const opening = st.phase === "opening";
+      for (const id of opening ? S.view.awaiting.options[h.side] : S.view.own_balls || []) {
         const b = st.balls[id];
-        if (b && Math.hypot(p[0] - b[0], p[1] - b[1]) < 1.4 * R) { S.ball = id; S.drag = null; aimAtTarget(); renderTurn(); draw(); return; }
+        if (!b || Math.hypot(p[0] - b[0], p[1] - b[1]) >= 1.4 * R) continue;
+        if (opening) S.openWith[h.side] = id; else S.ball = id;
+        S.drag = null; aimAtTarget(); renderTurn(); draw(); return;
       }
     }
     S.drag = "aim";
@@ -603,7 +630,7 @@ async function shoot() {
   const strike = { V0: S.aim.V0, phi: S.aim.phi, theta: S.aim.theta, a: S.aim.a, b: S.aim.b };
   const move = { strike };
   if (kegle() && st.ball_in_hand) move.place = S.place;
-  if (!kegle()) move.ball = st.phase === "opening" ? S.view.awaiting.balls[h.side] : S.ball;
+  if (!kegle()) move.ball = st.phase === "opening" ? openingBall(h) : S.ball;
   await act(() => api("POST", `/api/games/${S.view.id}/move`, { seat: h.seat, move, shot: S.view.shots }));
 }
 
@@ -667,6 +694,7 @@ function resetAim() {
   const st = S.view.state;
   S.place = null; S.placeOk = null; S.placeReason = "";
   if (!kegle() && S.ball && !(S.view.own_balls || []).includes(S.ball)) S.ball = null;
+  S.openWith = [null, null];  // each opening stroke (G-3) starts from the suggested ball
   if (kegle() && st.ball_in_hand && humanTurn()) { S.place = defaultPlace(st); checkPlacement(); }
   aimAtTarget();
 }
