@@ -3,13 +3,25 @@
 Used by ``experiments/evaluate.py`` (tables, JSON, figure, benchmark page). Everything here is
 independent of the order in which games were played: it works on counts.
 
-* :func:`wilson_interval`: the Wilson score interval of a binomial proportion (wins out of
-  decided games), good also near 0 and 1 and for few games, unlike the normal approximation.
-* :func:`bradley_terry`: maximum-likelihood Bradley-Terry strengths from a matrix of wins (a
-  draw counts half a win for each side), on the Elo scale (400 log10 of the odds), with
+* :func:`wilson_interval`: the Wilson score interval of a binomial proportion (``wins`` of ``n``
+  trials; the tournament's win rate is wins over *finished* games, a draw counted as no win),
+  good also near 0 and 1 and for few games, unlike the normal approximation.
+* :func:`bradley_terry`: maximum-likelihood Bradley-Terry strengths from a matrix of pairwise
+  wins of two-player games (a draw counts half a win for each side; games of three or more
+  players are not rated: the tournament plays two-seat games only), on the Elo scale
+  (``400 / ln 10`` points per unit of log-strength: P(i beats j) = 1 / (1 + 10^((r_j - r_i) /
+  400)), +191 is 3 : 1 odds), anchored so that the rated agents of each group have mean 0, with
   standard errors from the Fisher information; :func:`rating_groups` says which agents share
-  a scale (those joined by a chain of games).
-* :func:`mean_interval`: mean and 95 % normal interval of a sample (mean returns).
+  a scale (those joined by a chain of games). A weak prior (``prior``: one virtual draw per
+  pair that played) keeps every rating finite; with ``prior=0`` a tournament in which some
+  agents won every game against the rest has no maximum-likelihood estimate (it diverges) and
+  is refused with a ValueError naming them. The model has no seat (first-move) term: the
+  tournament alternates the seats, so each agent of a pair has the first move in half its
+  games (one game more for the first-listed when the number is odd) and a first-move advantage
+  favours neither (it only pulls the rating differences slightly towards 0).
+* :func:`mean_interval`: mean and 95 % interval of a sample (mean returns): normal, or with
+  ``student=True`` Student's t with n - 1 degrees of freedom (the benchmark's), none for a
+  single value.
 """
 
 from __future__ import annotations
@@ -48,8 +60,8 @@ def wilson_interval(wins: float, n: float, z: float = Z95) -> tuple[float, float
     """Wilson score interval of the proportion ``wins / n``.
 
     Args:
-        wins: successes (may be fractional, e.g. draws counted half). n: trials, a whole
-            number >= 0.
+        wins: successes (may be fractional, e.g. draws counted half; ``evaluate.py`` counts
+            a draw as no win: wins over finished games). n: trials, a whole number >= 0.
         z: normal quantile > 0 (default: 95 % two-sided).
 
     Returns:
@@ -83,7 +95,10 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, tol: float = 1e-10,
         wins: (n, n) ``wins[i, j]`` = games i won against j (a draw: 0.5 to each side).
         prior: virtual wins given to each side of every pair that played (a weak prior, one
             virtual draw per pair for 0.5): keeps the estimate finite when an agent won or lost
-            every game. 0 gives the plain maximum-likelihood estimate (which then diverges).
+            every game. 0 gives the plain maximum-likelihood estimate, which exists only when
+            no set of agents won every game against the other agents of its group (Ford's
+            condition: the graph of "i won (or drew) a game against j" is strongly connected
+            within each group); otherwise it diverges and a ValueError names the agents.
         tol, max_iter: convergence of the MM iteration (change of log-strength).
 
     Returns:
@@ -121,6 +136,7 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, tol: float = 1e-10,
     active = played.any(1)
     if not active.any():  # no finished game at all: no rating
         return np.full(n, np.nan), np.full(n, np.nan)
+    _check_estimate_exists(w, played)
     p = np.ones(n)
     total = w.sum(1)
     for _ in range(max_iter):
@@ -146,6 +162,32 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, tol: float = 1e-10,
         cov = np.linalg.pinv(_information(theta, games, played)[np.ix_(idx, idx)])
         se[idx] = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     return r * ELO, se * ELO
+
+
+def _check_estimate_exists(w: np.ndarray, played: np.ndarray) -> None:
+    """Refuse wins ``w`` (n, n) (prior included) whose maximum-likelihood ratings diverge: in a
+    group (:func:`_groups` of ``played``) the agents some agent ``i`` beat, directly or through
+    a chain of wins, are not the whole group, so the others won every game against them
+    (Ford 1957; Hunter 2004, assumption 1). A prior > 0 never fails: every pair that played
+    then has a (virtual) win each way. Without this check the fit stopped where Newton's steps
+    ran out: ratings of +-120,000 Elo with standard errors of 0."""
+    beat = (w > 0) & played
+    for group in _groups(played):
+        for i in group:
+            reach = np.zeros(len(w), bool)
+            reach[i] = True
+            frontier = reach.copy()
+            while frontier.any():
+                frontier = beat[frontier].any(0) & ~reach
+                reach |= frontier
+            losers = [int(j) for j in group if reach[j]]
+            if len(losers) < len(group):
+                winners = [int(j) for j in group if not reach[j]]
+                raise ValueError(
+                    f"no maximum-likelihood ratings: agents {winners} won every game against "
+                    f"agents {losers} (no loss, no draw), so their rating difference grows "
+                    "without bound; give prior > 0 (e.g. the default 0.5, one virtual draw "
+                    "per pair) for finite ratings")
 
 
 def rating_groups(games: np.ndarray) -> list[list[int]]:
@@ -220,14 +262,112 @@ def _newton(theta: np.ndarray, w: np.ndarray, games: np.ndarray, played: np.ndar
     return theta
 
 
-def mean_interval(x: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
-    """(mean, low, high): the sample mean and its normal 95 % interval (mean +- z s / sqrt n);
-    the interval collapses to the mean for fewer than two values."""
+def t_quantile(p: float, df: float) -> float:
+    """The ``p`` quantile of Student's t distribution with ``df`` > 0 degrees of freedom (no
+    scipy): closed forms for 1 and 2 degrees of freedom, Hill's expansion (1970) above 1,000
+    (error < 1e-12), else the t distribution function (the regularised incomplete beta,
+    Lentz's continued fraction) inverted by bisection to 1e-13."""
+    p = _count(p, "p")
+    df = _positive(df, "df")
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"p must be in (0, 1), got {p!r}")
+    if p < 0.5:
+        return -t_quantile(1.0 - p, df)
+    if p == 0.5:
+        return 0.0
+    if df == 1.0:
+        return math.tan(math.pi * (p - 0.5))
+    if df == 2.0:
+        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
+    if df > 1000.0:
+        z = _normal_quantile(p)
+        z2 = z * z
+        g = ((z2 + 1) * z / 4, ((5 * z2 + 16) * z2 + 3) * z / 96,
+             (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384,
+             ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160)
+        return z + sum(gk / df ** (k + 1) for k, gk in enumerate(g))
+    tail = 1.0 - p  # P(T > t) = I_{df / (df + t^2)}(df / 2, 1 / 2) / 2
+
+    def upper(t: float) -> float:
+        return 0.5 * _betainc(df / 2, 0.5, df / (df + t * t))
+
+    lo, hi = 0.0, 1.0
+    while upper(hi) > tail:
+        lo, hi = hi, 2 * hi
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if upper(mid) > tail:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-13 * max(1.0, hi):
+            break
+    return 0.5 * (lo + hi)
+
+
+def _normal_quantile(p: float) -> float:
+    """The ``p`` quantile (0.5 < p < 1) of the standard normal: Newton on ``erfc``."""
+    z = 0.0
+    for _ in range(100):
+        step = (0.5 * math.erfc(-z / math.sqrt(2)) - p) / (
+            math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi))
+        z -= step
+        if abs(step) < 1e-15:
+            break
+    return z
+
+
+def _betainc(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b) (Numerical Recipes' ``betai``)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x)
+                     + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 100_000):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-16:
+            break
+    return h
+
+
+def mean_interval(x: np.ndarray, z: float = Z95, *,
+                  student: bool = False) -> tuple[float, float, float]:
+    """(mean, low, high): the sample mean and its interval, mean +- q s / sqrt n with ``s`` the
+    sample standard deviation.
+
+    ``q`` is ``z`` (default: the normal 95 % interval, fine for hundreds of values), or with
+    ``student`` the quantile of Student's t with n - 1 degrees of freedom at the same two-sided
+    level (for 95 %: 12.71 for 2 values, 2.78 for 5, 2.26 for 10, 1.97 for 256), the exact
+    interval for normal samples: the normal one covers the mean in about 70 % of samples of 2,
+    88 % of 5. A single value has no interval: (mean, nan, nan) (it was a zero-width interval,
+    a claim of no uncertainty at all). Values all equal give a zero-width interval: the sample
+    shows no spread to measure."""
     a = np.asarray(x, np.float64).ravel()
     if a.size == 0:
         raise ValueError("mean_interval of an empty sample")
+    z = _positive(z, "z")
     m = float(a.mean())
     if a.size < 2:
-        return m, m, m
-    h = z * float(a.std(ddof=1)) / math.sqrt(a.size)
+        return m, math.nan, math.nan
+    q = t_quantile(0.5 * math.erfc(-z / math.sqrt(2)), a.size - 1) if student else z
+    h = q * float(a.std(ddof=1)) / math.sqrt(a.size)
     return m, m - h, m + h

@@ -10,7 +10,23 @@ tournament shot noise on every strike. Agents are names (``random``, ``geometric
 
     python experiments/evaluate.py --game keglebillard --agents pretrained,geometric,random \\
         --games 100 --seed 0 --json
+    python experiments/evaluate.py --game keglebillard --table keglebillard-helmatch \\
+        --agents planner,geometric --games 50
+    python experiments/evaluate.py --game golfbillard --rules duo=true match=best_of_3 \\
+        --agents planner,geometric --games 50
     python experiments/evaluate.py --benchmark --episodes 256     # writes docs/benchmarks.md
+
+The setting: ``--table`` a table config name (``configs/tables``: keglebillard is played on
+``keglebillard``, the kleinmatch, the default, or ``keglebillard-helmatch``; golfbillard on its
+one table), ``--rules`` rule options over the shipped ``configs/rules/<game>.yaml``, as
+``KEY=VALUE`` words (values read as YAML, as ``--set``'s in train.py) or a YAML file of them,
+later over earlier (keglebillard ``distance=50``, ``variant=ddbu``; golfbillard ``duo=true``,
+``match=best_of_3``: single games, ``match: single``, unless given). The arena plays it
+(:func:`tournament_arena`) and every agent is made for it (``make_agent(..., arena=arena)``).
+A bad table or rule option is refused before any game, naming the option and its value; so
+are options the arenas do not play (``first_player`` other than ``player0``; two players
+only: ``play_games`` is two-seat). The results name the setting (``table``, and ``rules``:
+the options that differ from the default).
 
 Outcomes: a game is *won*, *drawn* (it ended by the rules and nobody won: golfbillard G-5) or
 *unfinished* (cut off by ``--max-shots`` before its end, whatever the score: neither a win nor
@@ -34,16 +50,21 @@ says which). ``--json`` prints one object: ``{"agents": {"<name>": {"points_per_
 its run directory's or file's name; ``spec`` keeps the full one). Otherwise a table is printed.
 Both write ``<out>/results.json`` and ``<out>/tournament.png`` (default ``runs/eval/<game>/``);
 ``--save-games N`` also writes the first N games of each pair as game records to
-``<out>/games/`` (replayable in ``python -m cuegym.play``); a record's ``seed`` is its pair's
+``<out>/games/`` (replayable in ``python -m cuegym.play``, on the tournament's setting: the
+record's ``options`` are the web table's for it, and off the default setting ``meta.table``
+and ``meta.rules`` name it; ``--save-games`` on a setting the web table does not play, such as
+another table, is refused before the games); a record's ``seed`` is its pair's
 generator seed (``--seed`` + 1000 x the pair's index: replica round robins of P pairs need
 seeds more than 1000 x (P - 1) apart, or they share games), which plays the pair's
-``meta.games_per_pair`` games again, this one as ``meta.game_index``. ``--games`` is at most
+``meta.games_per_pair`` games again (on ``make_arena(game, meta.rules, table=meta.table)``),
+this one as ``meta.game_index``. ``--games`` is at most
 :data:`MAX_GAMES` per pair, ``--episodes`` at most :data:`MAX_EPISODES`. Options of the
 other mode (``--episodes``, ``--benchmark-out`` in a tournament; ``--games``, ``--max-shots``,
-``--out``, ``--save-games`` with ``--benchmark``) are refused, not ignored, and so is an empty
-``--out`` or ``--benchmark-out`` (not the default); ``--benchmark --game G`` benchmarks that
-game's Shot env only. The benchmark's table seeds are drawn from ``--seed``
-(:func:`benchmark_table_seed`), so benchmarks at different seeds play independent positions.
+``--out``, ``--save-games``, ``--table``, ``--rules`` with ``--benchmark``) are refused, not
+ignored, and so is an empty ``--out`` or ``--benchmark-out`` (not the default);
+``--benchmark --game G`` benchmarks that game's Shot env only. The benchmark's table seeds
+are drawn from ``--seed`` (:func:`benchmark_table_seed`), so benchmarks at different seeds
+play independent positions.
 
 Golfbillard: ``points_per_shot`` counts the shooter's own balls scored per stroke.
 """
@@ -54,8 +75,10 @@ import argparse
 import itertools
 import json
 import math
+import re
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +89,8 @@ from cuegym.cli_errors import (
     check_writable_dir,
     checkout_path,
     cli_main,
+    existing_file,
+    packaged_path,
     script_prog,
     seed_arg,
 )
@@ -166,21 +191,61 @@ def _play_pair(arena: Any, pair: tuple, games: int, seed: int, pair_seed: int, n
     return res
 
 
+def tournament_arena(game: str, table: str | None = None,
+                     rules: Mapping[str, Any] | None = None) -> Any:
+    """The arena of a tournament of ``game`` on ``table`` (a table config name; None: the
+    game's own, the kleinmatch for keglebillard) under ``rules`` (rule options over the
+    shipped ones, :func:`parse_rules`; None: the shipped rules; golfbillard plays single games,
+    ``match: single``, unless ``rules`` say ``match: best_of_3``). A bad table or rule option
+    is a :class:`UsageError` naming the option and its value."""
+    from cuegym.agents import make_arena
+
+    kw = {} if table is None else {"table": table}
+    if table is not None:
+        try:
+            make_arena(game, None, **kw)
+        except (ValueError, TypeError) as exc:
+            raise UsageError(f"--table {table!r}: {exc}") from None
+    try:
+        return make_arena(game, None if rules is None else dict(rules), **kw)
+    except (ValueError, TypeError) as exc:
+        raise UsageError(f"--rules {rules_text(rules)}: {exc}") from None
+
+
+def rules_text(rules: Mapping[str, Any] | None) -> str:
+    """``rules`` as ``--rules`` takes them (``duo=true match=best_of_3``; values but text as
+    JSON)."""
+    return " ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}"
+                    for k, v in (rules or {}).items()) or "(none)"
+
+
+def setting_text(res: Mapping[str, Any]) -> str:
+    """The tournament's setting for the table and figure headings: empty on the default one,
+    else ``, table <name>`` and ``, rules <options>``."""
+    table, rules = res.get("table"), res.get("rules") or {}
+    out = f", table {table}" if table not in (None, "keglebillard", "golfbillard") else ""
+    return out + (f", rules {rules_text(rules)}" if rules else "")
+
+
 def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
                    noise: Any = "tournament", max_shots: int | None = None,
                    quiet: bool = False, save_games: int = 0,
-                   save_dir: Path | None = None) -> dict[str, Any]:
+                   save_dir: Path | None = None, table: str | None = None,
+                   rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Round robin: every pair plays ``games`` games (a progress bar per pair on stderr unless
     ``quiet``). Returns the results dictionary (keys in the module doc). ``save_games``: write
     the first that many games of each pair as game records (replayable in
-    ``python -m cuegym.play``) to ``save_dir``."""
-    from cuegym.agents import make_arena
+    ``python -m cuegym.play``) to ``save_dir``. ``table``, ``rules``: the setting
+    (:func:`tournament_arena`); the agents are made for it."""
     from cuegym.agents.ratings import rating_groups, wilson_interval
+    from cuegym.play.record import arena_setting
 
     if not 1 <= games <= MAX_GAMES:
         raise UsageError(f"games must be in [1, {MAX_GAMES:,}] per pair, got {games}")
     check_agent_names(specs)
-    arena = make_arena(game)
+    arena = tournament_arena(game, table, rules)
+    if save_games:
+        check_recordable(arena)  # before the games, which may take hours
     names = display_names(specs)
     notes: list[str] = []
     agents = _tournament_agents(game, specs, names, arena, notes)
@@ -221,9 +286,9 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
         notes.append("no finished game joins " + " and ".join(
             "{" + ", ".join(names[i] for i in grp) + "}" for grp in groups) + ": their ratings "
             "are on separate scales (each group's mean 0) and compare only within a group")
-    return {"game": game, "games_per_pair": games, "seed": seed, "noise": str(noise),
-            "max_shots": max_shots, "agents": out_agents, "win_rate": win_rate,
-            "win_rate_ci": ci,
+    return {"game": game, **arena_setting(arena), "games_per_pair": games, "seed": seed,
+            "noise": str(noise), "max_shots": max_shots, "agents": out_agents,
+            "win_rate": win_rate, "win_rate_ci": ci,
             "draw_rate": {names[i]: {names[j]: _rate(drawn[i, j], finished[i, j])
                                      for j in others[i]} for i in range(n)},
             "unfinished": {names[i]: {names[j]: int(cut[i, j]) for j in others[i]}
@@ -300,7 +365,7 @@ def format_table(res: dict[str, Any]) -> str:
     unit = "points/shot" if res["game"] == "keglebillard" else "goals/stroke"
     w = max(12, *(len(n) for n in names)) + 2
     lines = [f"{res['game']}: {_plural(res['games_per_pair'], 'game')} per pair, "
-             f"seed {res['seed']}, noise {res['noise']}", ""]
+             f"seed {res['seed']}, noise {res['noise']}{setting_text(res)}", ""]
     head = (f"{'agent':<{w}}{unit:>13}{'foul rate':>11}{'BT rating (Elo ± se)':>22}{'won':>6}"
             f"{'lost':>6}{'drawn':>7}{'unfin.':>8}")
     lines += [head, "-" * len(head)]
@@ -373,7 +438,7 @@ def plot_results(res: dict[str, Any], path: Path) -> Path:
         ax.set_title(label, fontsize=10)
         ax.grid(axis="y", alpha=0.3)
     fig.suptitle(f"{res['game']} tournament: {_plural(res['games_per_pair'], 'game')} per "
-                 f"pair, seed {res['seed']}, noise {res['noise']}")
+                 f"pair, seed {res['seed']}, noise {res['noise']}{setting_text(res)}")
     caption = [f"{a} = {ag[a]['spec']}" for a in names if ag[a]["spec"] != a]
     unfinished = sum(ag[a]["unfinished"] for a in names) // 2
     if unfinished:
@@ -449,7 +514,8 @@ def episode_returns(env_id: str, spec: str, episodes: int, seed: int, *,
 
 def benchmark(specs: list[str], episodes: int, seed: int, *, env_ids=BENCH_ENVS,
               noise: Any = "tournament", quiet: bool = False) -> list[dict[str, Any]]:
-    """One row per (env id, agent): mean return and its 95 % interval over ``episodes``."""
+    """One row per (env id, agent): mean return and its 95 % interval (Student's t) over
+    ``episodes``."""
     from tqdm.auto import tqdm
 
     from cuegym.agents.ratings import mean_interval
@@ -460,7 +526,7 @@ def benchmark(specs: list[str], episodes: int, seed: int, *, env_ids=BENCH_ENVS,
                              file=sys.stderr):
         t0 = time.time()
         r = episode_returns(env_id, spec, episodes, seed, noise=noise)
-        m, lo, hi = mean_interval(r)
+        m, lo, hi = mean_interval(r, student=True)  # t: --episodes may be as few as 2
         rows.append({"env_id": env_id, "agent": spec, "episodes": int(r.size),
                      "mean_return": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)],
                      "seconds": round(time.time() - t0, 1)})
@@ -475,7 +541,8 @@ def benchmark_markdown(rows: list[dict[str, Any]], command: str, noise: Any) -> 
              f"`noise={noise}`; one episode is one shot, its return the env's reward (see "
              "docs/envs.md) without any wrapper's shaping: golfbillard strokes mostly score "
              "nothing, so its returns separate agents weakly (whole games: the tournament "
-             "tables in docs/agents.md). The interval is the normal 95 % interval of the mean. "
+             "tables in docs/agents.md). The interval is the 95 % interval of the mean with "
+             "Student's t (n - 1 degrees of freedom). "
              "Timings were taken on a shared 2-core machine and are noisy.", ""]
     for env_id in dict.fromkeys(r["env_id"] for r in rows):
         lines += [f"## {env_id}", "",
@@ -497,7 +564,7 @@ MAX_GAMES = 10_000
 #: 20 times narrower, and a searching agent needs hours for them)
 MAX_EPISODES = 100_000
 #: the tournament's options that a --benchmark would ignore, and the reverse
-TOURNAMENT_ONLY = ("games", "max_shots", "out", "save_games")
+TOURNAMENT_ONLY = ("games", "max_shots", "out", "save_games", "table", "rules")
 BENCHMARK_ONLY = ("episodes", "benchmark_out")
 
 
@@ -511,6 +578,54 @@ def check_agent_names(specs: list[str]) -> None:
             parse_options(spec)
         except ValueError as exc:
             raise UsageError(f"agent {spec!r}: {exc}") from None
+
+
+def parse_rules(items: list[str] | None) -> dict[str, Any] | None:
+    """``--rules``: ``KEY=VALUE`` words, values read as YAML as ``--set``'s are
+    (:func:`cuegym.experiments.train_config.parse_set`), and YAML files of rule options (a
+    mapping, as ``configs/rules/<game>.yaml``), in order, a later one over an earlier one;
+    None when none is given. A malformed word is a :class:`UsageError` naming it (the options'
+    names and values are the arena's to check: :func:`tournament_arena`)."""
+    if items is None:
+        return None
+    from cuegym.configs import load_yaml
+    from cuegym.experiments.train_config import parse_set
+
+    out: dict[str, Any] = {}
+    for item in items:
+        if "=" in item:
+            kv = parse_set([item], "--rules")
+            (key, value), = kv.items()
+            if isinstance(value, str) and re.search(r",\s*[A-Za-z_]\w*\s*=", value):
+                # duo=true,match=best_of_3 would read as duo = 'true,match=best_of_3'
+                raise UsageError(f"--rules {item!r}: one KEY=VALUE per word, separated by "
+                                 "spaces (--rules duo=true match=best_of_3), not by commas")
+            out[key] = value
+            continue
+        try:
+            path = existing_file(packaged_path(item), "rules file")
+            data = load_yaml(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"--rules {item!r}: {exc} (give KEY=VALUE rule options or a YAML "
+                             "file of them)") from None
+        if data is not None and not isinstance(data, Mapping):  # None: an empty file
+            raise UsageError(f"--rules {item!r}: a rules file holds a mapping of rule options, "
+                             f"got {type(data).__name__}")
+        out.update(data or {})
+    return out
+
+
+def check_recordable(arena: Any) -> None:
+    """``--save-games`` on ``arena``'s setting: a :class:`UsageError` when the web table
+    (``python -m cuegym.play``) could not replay its games (:func:`cuegym.play.record.web_table`),
+    found before the games rather than after them."""
+    from cuegym.play.record import web_table
+    from cuegym.play.session import PlayError
+
+    try:
+        web_table(arena)
+    except PlayError as exc:
+        raise UsageError(f"--save-games: {exc}") from None
 
 
 def stamp_game_records(paths: list[Path], seed: int, pair_seed: int, games: int,
@@ -552,6 +667,14 @@ def _parser() -> argparse.ArgumentParser:
                    help="shot noise: tournament, none, or a scale factor of the tournament noise")
     p.add_argument("--max-shots", type=int, help="shots after which a game is cut off "
                    "(reported as unfinished)")
+    p.add_argument("--table", help="the table, a table config name (configs/tables): "
+                   "keglebillard (the kleinmatch, the default) or keglebillard-helmatch; "
+                   "golfbillard has one, golfbillard")
+    p.add_argument("--rules", nargs="+", action="extend", metavar="KEY=VALUE|FILE",
+                   help="rule options over the shipped rules (configs/rules/<game>.yaml), "
+                   "values as YAML, or a YAML file of them; may be repeated, later over "
+                   "earlier: --rules distance=50, --rules duo=true match=best_of_3 "
+                   "(golfbillard plays single games unless match=best_of_3)")
     p.add_argument("--out", help="output directory (default runs/eval/<game>)")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bars on stderr")
@@ -607,11 +730,21 @@ def _tournament_cli(p: argparse.ArgumentParser, args: argparse.Namespace,
     save_games = args.save_games or 0
     if save_games < 0:
         p.error(f"--save-games must be >= 0, got {save_games}")
+    if args.table is not None and not args.table.strip():
+        p.error(f"--table {args.table!r}: give a table (an empty one is not the default)")
+    try:
+        rules = parse_rules(args.rules)
+        arena = tournament_arena(game, args.table, rules)  # found now, not after the agents
+        if save_games:
+            check_recordable(arena)
+    except UsageError as exc:
+        p.error(str(exc))
     out = Path(args.out) if args.out is not None else Path("runs") / "eval" / game
     check_writable_dir(out, "--out")  # before the games, which may take hours
     res = run_tournament(game, specs, games, args.seed, noise=args.noise,
                          max_shots=args.max_shots, quiet=args.quiet,
-                         save_games=save_games, save_dir=out / "games")
+                         save_games=save_games, save_dir=out / "games", table=args.table,
+                         rules=rules)
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(res, indent=1))
     png = plot_results(res, out / "tournament.png")

@@ -14,6 +14,9 @@ States and outcomes are the rules' JSON (docs/rules_keglebillard.md, docs/rules_
 moves are those of :mod:`cuegym.play.session`. ``executed`` is the strike after execution noise:
 re-playing it from ``before`` through the same physics and referee gives ``outcome`` and
 ``after`` exactly (:func:`load_record` checks every shot and refuses a record that differs).
+``options`` are the web table's (:func:`cuegym.play.session.make_table`): the setting the
+replay plays on; a tournament game off the default setting (``evaluate.py --table / --rules``)
+also names it in ``meta.table`` and ``meta.rules`` (:func:`arena_setting`).
 """
 
 from __future__ import annotations
@@ -292,27 +295,105 @@ class RecordingArena:
         return new
 
 
+def arena_setting(arena: Any) -> dict:
+    """The setting of a tournament arena (``cuegym.agents.make_arena``): ``{"table": <table
+    config name>, "rules": {<the rule options that differ from the arena's default>}}``, what
+    ``make_arena(game, rules, table=table)`` takes to play its games again (golfbillard's
+    default is the arena's, ``match: single``)."""
+    from cuegym.agents import make_arena
+
+    arena = getattr(arena, "arena", arena)  # a RecordingArena: the arena it wraps
+    ref = make_arena(arena.game).rules.as_dict()
+    rules = {k: v for k, v in arena.rules.as_dict().items() if v != ref.get(k)}
+    return _canon({"table": arena.table.name, "rules": rules})
+
+
+def is_default_setting(setting: Mapping) -> bool:
+    """``setting`` (:func:`arena_setting`) is its game's default: the shipped table and rules."""
+    return setting["table"] in ("keglebillard", "golfbillard") and not setting["rules"]
+
+
+def web_options(arena: Any) -> dict:
+    """The options of the web table (:func:`cuegym.play.session.make_table`) for a tournament
+    arena's setting: keglebillard ``players`` and ``distance``, golfbillard ``duo`` and
+    ``match`` (as on the default setting), every other rule option that differs from the
+    default under its own name (``deciding_openers``), and a table other than the game's own
+    as ``table``. The web table must take them all: :func:`web_table` checks."""
+    arena = getattr(arena, "arena", arena)
+    setting = arena_setting(arena)
+    if arena.game == "keglebillard":
+        opts: dict[str, Any] = {"players": int(arena.n_players),
+                                "distance": int(arena.rules.distance)}
+        if setting["table"] != "keglebillard":
+            opts["table"] = setting["table"]
+    else:
+        opts = {"duo": bool(arena.rules.duo), "match": str(arena.rules.match)}
+    for k, v in setting["rules"].items():
+        opts.setdefault(k, v)
+    return opts
+
+
+def web_table(arena: Any) -> tuple[dict, Any]:
+    """``(options, table)``: the web table (:func:`cuegym.play.session.make_table`) that
+    replays a tournament arena's games, on the arena's table and rules; PlayError naming the
+    setting when the web table cannot play it (another table or rule options that it does
+    not take), so that a record is never written for a setting its replay would not load, or
+    would re-simulate on another one."""
+    from types import SimpleNamespace
+
+    from cuegym.agents.arena import setting_mismatch
+
+    arena = getattr(arena, "arena", arena)
+    opts = web_options(arena)
+    setting = arena_setting(arena)
+    shown = f"table {setting['table']!r}" + "".join(
+        f", {k}={v if isinstance(v, str) else json.dumps(v)}"
+        for k, v in setting["rules"].items())
+    try:
+        table = session.make_table(arena.game, opts)
+    except PlayError as e:
+        raise PlayError(f"games on {shown} cannot be saved as game records: the web table "
+                        f"(python -m cuegym.play) does not play that setting ({e})") from None
+    why = setting_mismatch(SimpleNamespace(arena=table.arena), arena)
+    if why is not None:
+        raise PlayError(f"games on {shown} cannot be saved as game records: the web table "
+                        f"(python -m cuegym.play) would replay them on another setting ({why})")
+    return opts, table
+
+
 def save_tournament_games(rec_arena: RecordingArena, results: Any, names: Sequence[str],
                           specs: Sequence[str], noise: Any, out_dir: str | Path,
                           pair: str) -> list[Path]:
-    """Write the recorded games of one pair as game records (re-simulated through
-    :mod:`cuegym.play.session`; a game that would not re-simulate exactly raises)."""
+    """Write the recorded games of one pair as game records, on the tournament's setting
+    (table and rules: the record's ``options`` are the web table's for it, :func:`web_options`,
+    and off the default setting ``meta.table`` and ``meta.rules`` name it, :func:`arena_setting`),
+    re-simulated through :mod:`cuegym.play.session` on that setting; a game that would not
+    re-simulate exactly raises, and so does a setting the web table cannot replay
+    (:func:`web_table`: PlayError). Golfbillard duo: each side's agent plays both partners'
+    seats (``<name> 1``, ``<name> 2``)."""
     import re
 
     out = []
+    game = rec_arena.arena.game
+    opts, table = web_table(rec_arena.arena)  # before any file is written
+    setting = arena_setting(rec_arena.arena)
     d = Path(out_dir)
     d.mkdir(parents=True, exist_ok=True)
-    game = rec_arena.arena.game
     pair = re.sub(r"[^A-Za-z0-9_.=-]+", "-", pair)
     for g, moves in sorted(rec_arena.moves.items()):
-        seats = [{"name": names[int(a)], "kind": "agent", "agent": specs[int(a)]}
-                 for a in results.seats[g]]
-        lg = LiveGame(game, {}, [{"kind": "human", "name": s["name"]} for s in seats],
+        sides = [int(a) for a in results.seats[g]]  # the agent of each player / side
+        per_side = table.players // len(sides)  # golfbillard duo: two partners a side
+        seats = [{"name": names[a] if per_side == 1 else f"{names[a]} {p + 1}",
+                  "kind": "agent", "agent": specs[a]}
+                 for a in sides for p in range(per_side)]
+        lg = LiveGame(game, opts, [{"kind": "human", "name": s["name"]} for s in seats],
                       "none", seed=0)
         for k, s in enumerate(seats):
             lg.seats[k].kind, lg.seats[k].agent = "agent", s["agent"]
         lg.noise_name = str(noise)
         lg.meta = {"tournament": pair, "game_index": g}
+        if not is_default_setting(setting):
+            lg.meta.update(setting)
         state = moves[0][0] if moves else lg.state  # the arena's start (its own seed)
         lg.start = lg.table.state_json(state)
         for k, (before, move) in enumerate(moves):
