@@ -18,8 +18,11 @@ def doc_id(path: Path) -> str:
 def fenced_blocks(text: str, info: str) -> list[tuple[int, str]]:
     """(first line number, source) of each fenced code block whose info string matches the
     regular expression `info` (``"python"``; ``"(?:bash|sh)?"`` also takes unlabelled ones)."""
-    block = re.compile(rf"^```{info}\n(.*?)^```", re.S | re.M)
-    return [(text[:m.start(1)].count("\n") + 1, m.group(1)) for m in block.finditer(text)]
+    # Every fence is paired in order and only then filtered: matching just the wanted info
+    # strings would take the closing fence of a ```python block for an unlabelled opening one.
+    block = re.compile(r"^```([^\n]*)\n(.*?)^```", re.S | re.M)
+    return [(text[:m.start(2)].count("\n") + 1, m.group(2)) for m in block.finditer(text)
+            if re.fullmatch(info, m.group(1).strip())]
 
 
 _FENCE = re.compile(r"^```.*?^```", re.S | re.M)

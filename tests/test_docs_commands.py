@@ -31,6 +31,9 @@ def documented_commands() -> dict[str, str]:
         for _, block in fenced_blocks(text, "(?:bash|sh|console|shell)?"):
             spans += block.replace("\\\n", " ").splitlines()
         prose = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+        # indented code blocks (four spaces) show commands too
+        spans += [line for line in prose.replace("\\\n", " ").splitlines()
+                  if line.startswith("    ")]
         spans += [s.replace("\n", " ") for s in re.findall(r"`([^`]+)`", prose)]
         for span in spans:
             cmd = re.sub(r"\s+#.*$", "", span).strip()
@@ -76,3 +79,18 @@ def test_documented_command_parses(command, stop_after_parsing, capsys):
 def test_a_bad_documented_command_would_fail(stop_after_parsing, capsys):
     assert run_parser("python experiments/evaluate.py --game keglebillard --no-such-flag") == 2
     assert run_parser("cuegym evaluate --game keglebillard --games 10") is None
+
+
+def test_fences_pair_in_order():
+    """A closing fence is never read as an unlabelled opening one (that hid the commands of
+    the bash block after a python block, and read the prose between them as code)."""
+    text = "```python\nx = 1\n```\nprose `a`\n```bash\ncuegym --help\n```\n"
+    assert fenced_blocks(text, "(?:bash|sh|console|shell)?") == [(6, "cuegym --help\n")]
+    assert [b for _, b in fenced_blocks(text, r"[\w-]*")] == ["x = 1\n", "cuegym --help\n"]
+
+
+def test_commands_of_every_kind_of_block_are_found():
+    """Commands after a python block, in a continued bash block and in an indented block."""
+    assert ("python experiments/evaluate.py --game keglebillard --agents "
+            "pretrained,geometric,random --games 100 --seed 0 --json") in COMMANDS
+    assert any(c.startswith("python experiments/expert_retrain.py --runs") for c in COMMANDS)
