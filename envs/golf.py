@@ -14,6 +14,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from cuegym.configs import short_repr
 from cuegym.games.golf import Golf, GolfOutcomes
 from cuegym.games.golf_obs import (  # noqa: F401 (the layout, re-exported for the envs)
     OBS_DIM,
@@ -30,10 +31,10 @@ from cuegym.rules.golf_arrays import N_BALLS, SIDE_OF, GolfStates
 from cuegym.rules.golf_codes import P_OPENING, P_OVER, P_PLAY
 from cuegym.rules.golfbillard import GolfRules, load_golf_rules
 
-from .actions import layout_box, strikes_from_actions, unit_box
+from .actions import STRIKE_FIELDS, layout_box, strikes_from_actions, unit_box
 from .base import Core
 from .checks import check_bank, check_opponent_batching, check_seat
-from .golf_positions import GolfbillardPositions
+from .golf_positions import GolfbillardPositions, check_golf_positions
 from .positions import load_positions
 
 ACTION_LAYOUT = ("V0", "phi", "theta", "a", "b", "select_x", "select_y")
@@ -106,6 +107,49 @@ def policy_seeds(rules: GolfRules, rngs: Sequence[np.random.Generator]) -> np.nd
     return np.array([int(g.integers(2**63)) for g in rngs], np.int64)
 
 
+def _opponent_strikes(answer: Any, method: str) -> Strikes:
+    """An opponent's answer to ``method`` as :class:`Strikes` (a Strikes batch, or anything with
+    ``cue`` and ``cue_ball``); anything else, or ball indices that are not integers (a float
+    ball was cut to an int: 0.7 struck ball 0), is a ValueError naming the opponent."""
+    if isinstance(answer, Strikes):
+        return answer
+    if not (hasattr(answer, "cue") and hasattr(answer, "cue_ball")):
+        raise ValueError(f"the opponent's {method}() must return strikes (a cuegym.games.strikes"
+                         f".Strikes batch: cue (T, 5), cue_ball (T,)), got "
+                         f"{type(answer).__name__}: {short_repr(answer)}")
+    try:
+        return Strikes(answer.cue, answer.cue_ball, np.full((np.size(answer.cue_ball), 2),
+                                                              np.nan))
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"the opponent's {method}() returned unusable strikes: {e}") from None
+
+
+def _check_opponent_cue(cue: np.ndarray, tables: np.ndarray, noise: Any) -> None:
+    """Refuse an opponent's strikes (n, 5) before anything is played or drawn: non-finite
+    values always (they reached the physics as a PhysicsInputError, after the noise draws);
+    without noise also values outside the physics' limits (with noise they are clamped, as
+    every executed strike is). The message names the opponent, the table and the value."""
+    bad = ~np.isfinite(cue)
+    if bad.any():
+        k, j = np.argwhere(bad)[0]
+        raise ValueError(f"the opponent's strike on table {int(tables[k])} has "
+                         f"{STRIKE_FIELDS[j]} = {float(cue[k, j])!r}: strikes must be finite")
+    if noise is None or noise.is_zero:
+        try:
+            _strikes(cue, np.zeros(len(cue), np.int64)).validate()
+            return
+        except ValueError:
+            pass  # find the table to name
+        for k in range(len(cue)):
+            try:
+                _strikes(cue[k:k + 1], np.zeros(1, np.int64)).validate()
+            except ValueError as e:
+                why = str(e).split(": ", 1)[-1]
+                raise ValueError(f"the opponent's strike on table {int(tables[k])}: {why} (the "
+                                 "physics' limits; without shot noise nothing clamps it)"
+                                 ) from None
+
+
 def _strikes(cue: np.ndarray, balls: np.ndarray) -> Strikes:
     return Strikes(cue, balls, np.full((len(balls), 2), np.nan))
 
@@ -156,8 +200,11 @@ class GolfShotCore(Core):
         self.rules = self.game.rules
         self.geo = self.game.geo
         self._configure("golfbillard", settings, reward, noise, clip, threads, render_mode)
+        # a user's bank is checked whole here (a ball off the cloth was played, overlapping
+        # balls raised a ZeroDivisionError at the first step, ragged arrays went unnoticed)
         self.bank = load_positions(self.settings.positions, "golfbillard") if positions is None \
-            else check_bank(positions, GolfbillardPositions, "golfbillard")
+            else check_golf_positions(check_bank(positions, GolfbillardPositions, "golfbillard"),
+                                      self.rules)
         self.observation_space = observation_space()
         self.action_space = action_space()
         self.actions = GolfActionMap(self.settings, self.geo)
@@ -285,7 +332,7 @@ class GolfGameCore(Core):
     #: the keys of the step info (``make_sb3_vec_env``'s ``info_keys`` are checked against them)
     INFO_KEYS = (
         "side", "cue_ball", "foul", "foul_rule", "opening", "turn_kept", "balls_left",
-        "game_over", "winner", "overflow", "strike", "reward_terms"
+        "game_over", "winner", "overflow", "strike", "reward_terms", "opponent_strokes"
     )
 
     def __init__(self, n: int, *, opponent: Any = "random",
@@ -350,14 +397,14 @@ class GolfGameCore(Core):
         for g in groups:
             if not len(g):
                 continue
-            part = call(g, rngs(g))
-            c = np.asarray(part.cue, np.float64).reshape(-1, 5)
-            b = np.asarray(part.cue_ball, np.int64).reshape(-1)
+            part = _opponent_strikes(call(g, rngs(g)), method)
+            c, b = part.cue, part.cue_ball
             if c.shape != (len(g), 5) or b.shape != (len(g),):
                 raise ValueError(f"the opponent returned strikes of shape {c.shape} and balls "
                                  f"of shape {b.shape} for {len(g)} states")
             cue[g] = c
             cb[g] = b
+        _check_opponent_cue(cue, tables, self.noise)
         ok = (cb >= 0) & (cb < N_BALLS)
         ok[ok] &= (SIDE_OF[cb[ok]] == opp_side[ok]) & ~np.isnan(states.xy[np.flatnonzero(ok),
                                                                           cb[ok], 0])
@@ -383,7 +430,11 @@ class GolfGameCore(Core):
                                 out.cue_ball[t], out.strike[t])
         return out
 
-    def _play_opponents(self, tables: np.ndarray, terms: dict | None) -> np.ndarray:
+    def _play_opponents(self, tables: np.ndarray, terms: dict | None
+                        ) -> tuple[np.ndarray, np.ndarray]:
+        """The opponent's strokes on ``tables`` until the learner is to play, the game is over
+        or ``max_opponent_shots`` strokes are played: (cut (n,) bool, the tables stopped by
+        that limit; count (n,) int, the opponent's strokes per table)."""
         count = np.zeros(self.n, np.int64)
         cut = np.zeros(self.n, bool)
         mask = np.zeros(self.n, bool)
@@ -393,7 +444,7 @@ class GolfGameCore(Core):
             todo = mask & (st.phase == P_PLAY) & ~cut & (st.to_move != self.side)
             idx = np.flatnonzero(todo)
             if not len(idx):
-                return cut
+                return cut, count
             full = Strikes.empty(self.n)
             full.put(idx, self._opp("act", idx))
             out = self._stroke(todo, full)
@@ -413,19 +464,41 @@ class GolfGameCore(Core):
 
         return make_arena("golfbillard", self.rules)
 
+    #: New games a table may start in one reset, each ended by the opponent before the
+    #: learner's first stroke, before the reset gives up (an opponent that wins every game
+    #: from the start position: ``opening: alternate``, the learner side 1).
+    MAX_RESET_GAMES = 100
+
     def reset(self, idx: np.ndarray) -> dict[str, np.ndarray]:
+        """New games on ``idx``: the learner's side (one ``random()`` draw when random), then
+        the opponent's strokes until the learner is to play (``opening: alternate`` with the
+        learner side 1: the opponent's whole first turn, however many strokes it keeps it
+        for; ``max_opponent_shots`` bounds a step's strokes, and a reset is no step). A game
+        the opponent ends before the learner's first stroke (G-4, G-17a) is replaced by a
+        new one, as keglebillard does after a break that ends the game."""
         idx = np.asarray(idx, np.int64)
-        for t in idx:
-            if self.seat_choice == "random":
-                self.side[t] = int(self.rngs[t].random() < 0.5)
-            else:
-                self.side[t] = int(self.seat_choice)
-            self.last[t] = None
-        self.states.put(idx, self.game.new(
-            len(idx), seed=policy_seeds(self.game.rules, [self.rngs[t] for t in idx])))
-        self.steps[idx] = 0
-        self._play_opponents(idx, None)
-        return {"side": self.side[idx].copy()}
+        todo = idx
+        for _ in range(self.MAX_RESET_GAMES):
+            if not len(todo):
+                return {"side": self.side[idx].copy()}
+            for t in todo:
+                if self.seat_choice == "random":
+                    self.side[t] = int(self.rngs[t].random() < 0.5)
+                else:
+                    self.side[t] = int(self.seat_choice)
+                self.last[t] = None
+            self.states.put(todo, self.game.new(
+                len(todo), seed=policy_seeds(self.game.rules, [self.rngs[t] for t in todo])))
+            self.steps[todo] = 0
+            # was: one capped round, then a table could be left with the opponent to play (cut
+            # by max_opponent_shots) or its game over, and the first step raised
+            while self._play_opponents(todo, None)[0][todo].any():
+                pass
+            todo = todo[self.states.phase[todo] == P_OVER]
+        if not len(todo):
+            return {"side": self.side[idx].copy()}
+        raise RuntimeError(f"reset: the opponent ended {self.MAX_RESET_GAMES} new games in a "
+                           f"row before the learner's first stroke (tables {todo.tolist()})")
 
     @property
     def max_episode_steps(self) -> int:
@@ -462,7 +535,7 @@ class GolfGameCore(Core):
         out = self._stroke(np.ones(n, bool), s0, s1)
         terms, _ = self.game.reward_terms(out, self.reward, viewer=side)
         executed = np.where((opening & (side == 1))[:, None], out.strike[:, 1], out.strike[:, 0])
-        cut = self._play_opponents(np.arange(n), terms)
+        cut, opp_strokes = self._play_opponents(np.arange(n), terms)
         self.steps += 1
         terms["progress"] = self.game.progress(xy0, self.states.xy, side,
                                                 new_game=self.states.game_no != game0)
@@ -474,6 +547,7 @@ class GolfGameCore(Core):
         terms = {k: terms[k] for k in self.reward.terms}
         reward = self.game.total(terms, self.reward)
         info = golf_info(out, self.states, side, struck, executed, terms)
+        info["opponent_strokes"] = opp_strokes
         return np.asarray(reward, np.float64), terminated, truncated, info
 
     def render_table(self, t: int) -> np.ndarray:

@@ -85,6 +85,76 @@ class GolfbillardPositions:
                 "on_penalty_spot": float((self.on_spot > 0).any(1).mean())}
 
 
+#: The bank's fields: (name, shape after N, kind) with kind ``"f"`` (float), ``"i"`` (integer)
+#: or ``"b"`` (0/1 flags, bool or integer).
+_FIELDS = (("xy", (10, 2), "f"), ("to_move", (), "i"), ("kader", (), "b"), ("duty", (10,), "b"),
+           ("duty_met", (), "b"), ("turn_strokes", (), "i"), ("turn_scored", (), "b"),
+           ("on_spot", (10,), "i"), ("fouled_spots", (2, 5), "b"), ("turns", (), "i"),
+           ("idle_turns", (), "i"))
+_DTYPES = {"f": np.float64, "i": np.int64, "b": bool}
+
+
+def check_golf_positions(positions: GolfbillardPositions, rules=None) -> GolfbillardPositions:
+    """A user-given bank, checked before an env plays from it; returns a copy with the arrays
+    in canonical dtypes.
+
+    Every field must be an array with the leading axis N (the same for all) and the documented
+    shape after it, of real numbers (flags: bool or 0/1, counts: integers); ``to_move`` 0/1,
+    ``on_spot`` 0..5, counts >= 0; and every position must be one the rules can play
+    (:func:`cuegym.rules.golf_state.check_state` under ``rules``: balls finite, on the cloth,
+    clear of each other and the caps; both sides with a ball; kader play once a side is down
+    to one; the duty names the side to move's balls; ...). Raises ValueError naming the field
+    or the position (``positions[k]``) and the value. About 75 us a position.
+    """
+    from cuegym.rules.golf_state import check_state
+
+    if not isinstance(positions, GolfbillardPositions):
+        raise ValueError(f"positions must be a GolfbillardPositions, got "
+                         f"{type(positions).__name__}")
+    try:
+        n = len(positions.to_move) if np.ndim(positions.to_move) == 1 else -1
+    except (TypeError, ValueError):
+        n = -1
+    if n < 0:
+        raise ValueError(f"positions.to_move must have shape (N,), one side per position, got "
+                         f"shape {np.shape(positions.to_move)}")
+    out = {}
+    for name, shape, kind in _FIELDS:
+        raw = getattr(positions, name)
+        try:
+            a = np.asarray(raw)
+        except (TypeError, ValueError):
+            raise ValueError(f"positions.{name} must be an array, got {type(raw).__name__}") \
+                from None
+        if a.dtype.kind not in ("biuf" if kind == "f" else "biu"):
+            raise ValueError(f"positions.{name} must hold "
+                             f"{'real numbers' if kind == 'f' else 'integers'}, got dtype "
+                             f"{a.dtype}")
+        if a.shape != (n, *shape):
+            want = "(" + ", ".join(["N", *map(str, shape)]) + ("," if not shape else "") + ")"
+            raise ValueError(f"positions.{name} must have shape {want} with N = "
+                             f"len(positions.to_move) = {n}, got {a.shape}")
+        if kind == "b" and ((a != 0) & (a != 1)).any():
+            raise ValueError(f"positions.{name} must hold flags (bool or 0/1), got "
+                             f"{a[(a != 0) & (a != 1)][0]!r}")
+        out[name] = a.astype(_DTYPES[kind])
+    if n < 1:
+        raise ValueError("positions: the bank is empty")
+    for name, lo, hi in (("to_move", 0, 1), ("on_spot", 0, 5), ("turn_strokes", 0, None),
+                         ("turns", 0, None), ("idle_turns", 0, None)):
+        a = out[name]
+        bad = (a < lo) | (a > hi) if hi is not None else a < lo
+        if bad.any():
+            k = int(np.argwhere(bad)[0][0])
+            want = f"in {lo}..{hi}" if hi is not None else f">= {lo}"
+            raise ValueError(f"positions[{k}].{name} must be {want}, got "
+                             f"{a[k].tolist()!r}")
+    bank = GolfbillardPositions(**out)
+    for k in range(n):
+        check_state(bank.state(k), rules, path=f"positions[{k}]")
+    return bank
+
+
 def _layout_ok(xy: np.ndarray, R: float, caps: np.ndarray, r_cap: float) -> bool:
     on = xy[~np.isnan(xy[:, 0])]
     d = np.linalg.norm(on[:, None] - on[None], axis=-1)

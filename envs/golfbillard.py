@@ -96,14 +96,18 @@ class GolfbillardShotEnv(CoreEnv):
     ## Arguments
     ``rules`` (golfbillard options over ``configs/rules/golfbillard.yaml``; the envs set
     ``match: single``), ``reward``, ``noise`` (``"none"``, ``"tournament"``, ...), ``settings``
-    (over ``configs/envs/golfbillard.yaml``), ``positions``, ``clip``, ``threads``,
+    (over ``configs/envs/golfbillard.yaml``), ``positions`` (a ``GolfbillardPositions`` bank
+    instead of the settings' named one; checked whole when the env is made, each position
+    against the rules: balls on the cloth and apart, both sides with a ball, ...), ``clip``,
+    ``threads``,
     ``render_mode`` (``"rgb_array"``; ``"rgb_array_list"``: each stroke animated, for videos;
     ``"human"``). All keyword-only; a bad value raises ``ValueError`` naming it.
 
     ``info``: ``foul``, ``foul_rule`` (``"G-12"``, ``""`` for none), ``turn_kept``, ``opening``,
     ``cue_ball`` (ball index 0..9), ``strike`` (executed, table frame), ``overflow``,
     ``balls_left`` (own, opponent), ``game_over``, ``winner`` (+1 the striker's side won, -1
-    lost, 0 none), ``side``, ``position_index``, ``reward_terms``.
+    lost, 0 none), ``side``, ``position_index``, ``reward_terms``. Reset ``info``:
+    ``position_index`` (the start position's index in the bank).
 
     ## Version History
     * v0: first version.
@@ -163,7 +167,10 @@ class GolfbillardEnv(CoreEnv):
 
     ## Starting State
     A new game: balls on their start spots, the opening to play. The learner's side is drawn at
-    each reset (``seat="random"``) or fixed (``seat=0`` / ``1``).
+    each reset (``seat="random"``) or fixed (``seat=0`` / ``1``). With ``opening: alternate``
+    and the learner side 1 the opponent plays its first turn in ``reset`` (all of it:
+    ``max_opponent_shots`` bounds a step's strokes); a game it ends there is replaced by a new
+    one (side drawn again).
 
     ## Episode End
     Terminates when the game is over (G-4 win, G-17a). Truncates when it ends in a G-5
@@ -181,7 +188,12 @@ class GolfbillardEnv(CoreEnv):
 
     ``info``: the learner's stroke (``foul``, ``foul_rule``, ``turn_kept``, ``opening``,
     ``cue_ball``, ``strike``, ``overflow``), then ``balls_left``, ``game_over``, ``winner``,
-    ``side``, ``reward_terms``.
+    ``side``, ``reward_terms`` and ``opponent_strokes`` (the opponent's strokes after the
+    learner's in this step; its simultaneous opening stroke is not counted). Reset ``info``:
+    ``side`` (the learner's side). An opponent's answer that is no strikes, strikes a ball not
+    its own on the table, or holds a non-finite value (without noise: one outside the physics'
+    limits) raises a ValueError naming the opponent; after the learner's stroke that leaves the
+    table to be reset.
 
     ## Version History
     * v0: first version; default opponent random.

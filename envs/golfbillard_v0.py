@@ -66,8 +66,9 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
                  noise: Any = "none", settings: Any = None, clip: bool = False,
                  max_shots: int | None = None, render_mode: str | None = None) -> None:
         super().__init__()
-        if not isinstance(duo, bool):
+        if not isinstance(duo, bool | np.bool_):  # a numpy bool is one (as check_bool takes)
             raise ValueError(f"duo must be true or false, got {duo!r}")
+        duo = bool(duo)
         if rules is not None and not isinstance(rules, Mapping):
             raise ValueError(f"rules must be None or a mapping of rule options, got {rules!r}")
         if rules and "duo" in rules and rules["duo"] != duo:
