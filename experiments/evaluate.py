@@ -53,7 +53,7 @@ Both write ``<out>/results.json`` and ``<out>/tournament.png`` (default ``runs/e
 ``<out>/games/`` (replayable in ``python -m cuegym.play``, on the tournament's setting: the
 record's ``options`` are the web table's for it, and off the default setting ``meta.table``
 and ``meta.rules`` name it; ``--save-games`` on a setting the web table does not play, such as
-another table, is refused before the games); a record's ``seed`` is its pair's
+the ``variant: ddbu`` rules, is refused before the games); a record's ``seed`` is its pair's
 generator seed (``--seed`` + 1000 x the pair's index: replica round robins of P pairs need
 seeds more than 1000 x (P - 1) apart, or they share games), which plays the pair's
 ``meta.games_per_pair`` games again (on ``make_arena(game, meta.rules, table=meta.table)``),

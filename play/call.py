@@ -66,10 +66,6 @@ _PLURAL = {"has": "have", "wins": "win", "scores": "score", "pockets": "pocket",
            "picks": "pick"}
 
 
-def _names(names: Sequence[str], ids: Sequence[int]) -> str:
-    return ", ".join(names[i] for i in ids)
-
-
 def plural(name: str) -> bool:
     """Does ``name`` take a plural verb? The person called "You" and a duo side ("A & B")."""
     return name == "You" or " & " in name
@@ -100,18 +96,27 @@ def _opening_reason(reason: str, names: Sequence[str]) -> str:
     return re.sub(r"\bit\b", "you" if name == "You" else "they", out)
 
 
+def _skaeve(o: dict, names: Sequence[str]) -> str:
+    """Who gets a foul's skæve: "skæve 6 to Bob"; with several recipients each gets it in full
+    (K-17), "skæve 6 each to Bob and Cy" (not "6 to Bob, Cy", which reads as 6 shared)."""
+    to = [names[i] for i in o["skaeve_to"]]
+    if len(to) < 2:
+        return f"skæve {o['skaeve']} to {', '.join(to)}"
+    return f"skæve {o['skaeve']} each to {', '.join(to[:-1])} and {to[-1]}"
+
+
 def kegle_call(o: dict, names: Sequence[str]) -> list[str]:
     """The call of one keglebillard shot; ``names``: the players' names by id."""
     who = names[o["shooter"]]
     lines = []
     if not o["played"]:
         lines.append(f"{who}: K-19 the red cannot be placed there — no shot, "
-                     f"skæve {o['skaeve']} to {_names(names, o['skaeve_to'])}")
+                     f"{_skaeve(o, names)}")
     elif o["win"]:
         lines.append(f"{said(who, 'pockets')} all three balls: {verb(who, 'wins')} the game "
                      "(K-20)")
     elif o["foul"]:
-        lines.append(f"{who}: foul — skæve {o['skaeve']} to {_names(names, o['skaeve_to'])} "
+        lines.append(f"{who}: foul — {_skaeve(o, names)} "
                      f"(points {o['points']} + penalty {o['penalty']})")
     else:
         lines.append(f"{said(who, 'scores')} {o['shooter_points']} point"

@@ -192,7 +192,8 @@ def load_file(path: str | Path) -> LiveGame:
 
 def list_records(directory: str | Path) -> list[dict]:
     """Saved records under ``directory`` (recursively), newest first: path relative to it,
-    game, seats' names, shots, size."""
+    game, seats' names, shots, over, meta, and ``table`` when the game was played on another
+    table than its game's default (keglebillard ``keglebillard-helmatch``)."""
     d = Path(directory)
     out = []
     if not d.is_dir():
@@ -206,6 +207,9 @@ def list_records(directory: str | Path) -> list[dict]:
                      "seats": [s.get("name") for s in rec.get("seats", [])],
                      "shots": len(rec.get("shots", [])), "over": _over(rec),
                      "meta": rec.get("meta") or {}}
+            opts = rec.get("options")
+            if isinstance(opts, dict) and opts.get("table") is not None:  # not the default
+                entry["table"] = str(opts["table"])
             session.check_plain_json(entry, p.name)  # PlayError is a ValueError
             json.dumps(entry, allow_nan=False)
         except (OSError, ValueError, RecursionError, TypeError, AttributeError):
@@ -335,10 +339,10 @@ def web_options(arena: Any) -> dict:
 
 def web_table(arena: Any) -> tuple[dict, Any]:
     """``(options, table)``: the web table (:func:`cuegym.play.session.make_table`) that
-    replays a tournament arena's games, on the arena's table and rules; PlayError naming the
-    setting when the web table cannot play it (another table or rule options that it does
-    not take), so that a record is never written for a setting its replay would not load, or
-    would re-simulate on another one."""
+    replays a tournament arena's games, on the arena's table and rules (keglebillard on
+    either of its tables); PlayError naming the setting when the web table cannot play it
+    (rule options that it does not take, such as ``variant``), so that a record is never
+    written for a setting its replay would not load, or would re-simulate on another one."""
     from types import SimpleNamespace
 
     from cuegym.agents.arena import setting_mismatch

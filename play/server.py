@@ -7,7 +7,7 @@ every game after every shot. Endpoints (JSON; errors are ``{"detail": "<why>"}``
 ======  ======================================  =============================================
 GET     /                                        the page
 GET     /api/info                                games, agents, noise presets, defaults
-GET     /api/geometry/{game}                     table geometry for drawing
+GET     /api/geometry/{game}?table=              table geometry for drawing (a table config)
 POST    /api/games                               new game ``{game, options, seats, noise, seed}``
 GET     /api/games/{id}                          the game's view (state, seats, whose turn)
 POST    /api/games/{id}/move                     a person's move ``{seat, move, shot}``
@@ -33,6 +33,7 @@ replays); the routes get this app's games and the game in the path through depen
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 from collections.abc import Callable
@@ -253,19 +254,47 @@ def info() -> dict:
             "noises": list(session.NOISES),
             "limits": {"V0": [session.V0_MIN, session.V0_MAX], "theta": [0, session.THETA_MAX],
                        "spin": session.SPIN_MAX},
+            # the tables each game is played on (the option "table"), its default first
+            "tables": {game: [_table_info(t) for t in session.tables_of(game)]
+                       for game in session.GAMES},
             # deciding_openers: a duo best-of-3 only (G-31)
-            "defaults": {"keglebillard": {"players": 2, "distance": 70},
+            "defaults": {"keglebillard": {"players": 2, "distance": 70,
+                                          "table": session.DEFAULT_TABLES["keglebillard"]},
                          "golfbillard": {"duo": False, "match": "single",
                                          "deciding_openers": [0, 0]}}}
 
 
+#: What the lobby calls a table config (the rules' names for the keglebillard tables, K-1).
+TABLE_LABELS = {"keglebillard": "kleinmatch", "keglebillard-helmatch": "helmatch"}
+
+
+def _table_info(name: str) -> dict:
+    """``{name, label, length, width}`` of a table config, for the lobby's choice."""
+    from cuegym.configs import load_table
+
+    t = load_table(name)
+    return {"name": name, "label": TABLE_LABELS.get(name, name), "length": float(t.length),
+            "width": float(t.width)}
+
+
 @page_router.get("/api/geometry/{game}")
-def geometry(game: str) -> dict:
-    """The table of ``game`` for drawing (cushions, pockets or goals, spots); 404 for an
-    unknown game."""
+def geometry(game: str, table: str | None = None) -> dict:
+    """The table of ``game`` for drawing (cushions, pockets or goals, spots): its default
+    table, or ``?table=`` one of the tables it is played on (keglebillard:
+    ``keglebillard-helmatch``); 404 for an unknown game, 400 naming a table it is not played
+    on."""
     if game not in session.GAMES:
         raise NotFound(f"unknown game {game!r}; use one of {list(session.GAMES)}")
-    return session.make_table(game).geometry()
+    if table is None:
+        table = session.DEFAULT_TABLES[game]
+    return _geometry(game, session.check_table(game, table))
+
+
+@functools.lru_cache(maxsize=8)
+def _geometry(game: str, table: str) -> dict:
+    """The drawing of a table (built once: a config does not change while the server runs)."""
+    opts = {"table": table} if game == "keglebillard" else {}
+    return session.make_table(game, opts).geometry()
 
 
 # --- games: start one, read it, play it --------------------------------------------------------

@@ -21,6 +21,7 @@ here and one recorded by ``experiments/evaluate.py --save-games`` re-simulate th
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections import OrderedDict
@@ -34,6 +35,8 @@ from cuegym.agents.base import SPIN_MAX, THETA_MAX, V0_MAX
 from cuegym.rules.golf_arrays import BALLS_PER_SIDE, SIDE_OF
 
 GAMES = ("keglebillard", "golfbillard")
+#: The table each game is played on unless told otherwise (a config of configs/tables).
+DEFAULT_TABLES = {"keglebillard": "keglebillard", "golfbillard": "golfbillard"}
 NOISES = ("none", "tournament")
 AGENT_NAMES = ("pretrained", "expert", "guided", "planner", "geometric", "random")
 #: The strike limits a person may use: the agents' (cuegym.agents.base), V0 from 0.05 m/s.
@@ -42,6 +45,32 @@ V0_MIN = 0.05
 
 class PlayError(ValueError):
     """A move or request the game cannot take; the message says why (HTTP 4xx)."""
+
+
+@functools.cache
+def tables_of(game: str) -> tuple[str, ...]:
+    """The table configs ``game`` is played on (``configs/tables``, the one source of their
+    sizes, pockets, pins and spots), its default first: keglebillard the kleinmatch
+    (``keglebillard``) and ``keglebillard-helmatch``; golfbillard its one table."""
+    from cuegym.configs import TABLE_NAMES, load_table
+
+    if game not in GAMES:
+        raise PlayError(f"unknown game {game!r}; use one of {list(GAMES)}")
+    own = [n for n in TABLE_NAMES if load_table(n).game == game]
+    return tuple(sorted(own, key=lambda n: n != DEFAULT_TABLES[game]))
+
+
+def check_table(game: str, table: Any) -> str:
+    """``table`` when it is a table ``game`` is played on (:func:`tables_of`), else PlayError
+    naming it and the tables there are."""
+    names = tables_of(game)
+    if not isinstance(table, str) or table not in names:
+        shown = repr(table) if not isinstance(table, str) or len(table) <= 80 \
+            else repr(table[:77] + "...")
+        if len(names) == 1:
+            raise PlayError(f"table {shown}: {game} is played on its one table ({names[0]!r})")
+        raise PlayError(f"unknown {game} table {shown}; use one of {list(names)}")
+    return table
 
 
 #: How deep a request body or a game record may nest. The responses echo parts of them
@@ -271,26 +300,38 @@ class KegleTable:
 
     Args:
         players: 2..6 (K-1). distance: points to reach (K-21; 70 by the rules).
+        table: the table config (:func:`tables_of`): ``keglebillard``, the kleinmatch (the
+            default), or ``keglebillard-helmatch``; its size, pockets, pins and spots are the
+            config's, for the physics, the referee, the agents and the drawing alike.
     """
 
     game = "keglebillard"
 
-    def __init__(self, players: int = 2, distance: int = 70) -> None:
+    def __init__(self, players: int = 2, distance: int = 70,
+                 table: str = "keglebillard") -> None:
         from cuegym.agents import make_arena
 
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
             raise PlayError(f"keglebillard is played by 2 to 6 players, got {players!r}")
         if isinstance(distance, bool) or not isinstance(distance, int) or not 1 <= distance <= 500:
             raise PlayError(f"distance must be an integer 1..500, got {distance!r}")
-        self.arena = make_arena("keglebillard", {"distance": distance}, n_players=players)
+        table = check_table("keglebillard", table)
+        self.arena = make_arena("keglebillard", {"distance": distance}, table=table,
+                                n_players=players)
         self.g = self.arena.g
         self.players = players
         self.distance = distance
+        self.table = table
         self.ball_ids = ("red", "white", "spotted")
 
     @property
     def options(self) -> dict:
-        return {"players": self.players, "distance": self.distance}
+        """The game's options, as :func:`make_table` takes them: the table only when it is
+        not the default (a record of a kleinmatch game is as it always was)."""
+        out: dict[str, Any] = {"players": self.players, "distance": self.distance}
+        if self.table != DEFAULT_TABLES["keglebillard"]:
+            out["table"] = self.table
+        return out
 
     def new_state(self) -> Any:
         return self.arena.new_states(1)[0]
@@ -299,9 +340,17 @@ class KegleTable:
         return st.to_dict()
 
     def state_from_json(self, obj: dict) -> Any:
+        """The state of ``obj`` (the rules' JSON); PlayError when it is on another table than
+        this game's (a record's options and its states must name the same table)."""
         from cuegym.rules.keglebillard_game import GameState
 
-        return GameState.from_dict(obj)
+        st = GameState.from_dict(obj)
+        if st.table != self.table:
+            raise PlayError(f"the state is on table {st.table!r}, the game on {self.table!r}"
+                            + ("" if self.table != DEFAULT_TABLES["keglebillard"] else
+                               f" (a game on {st.table!r} names it in its options: "
+                               f"{{\"table\": {json.dumps(st.table)}}})"))
+        return st
 
     @staticmethod
     def over(st: Any) -> bool:
@@ -397,7 +446,8 @@ class KegleTable:
 
 
 def _table_json(t: Any, R: float) -> dict:
-    return {"length": float(t.length), "width": float(t.width), "R": float(R),
+    return {"table": str(t.name), "length": float(t.length), "width": float(t.width),
+            "R": float(R),
             "pockets": [[float(p.x), float(p.y), float(p.radius)] for p in t.pockets],
             "circles": [[float(c.x), float(c.y), float(c.radius), int(c.kind)]
                         for c in t.circles],
@@ -750,17 +800,21 @@ class GolfTable:
 
 
 def make_table(game: str, options: Mapping | None = None) -> KegleTable | GolfTable:
-    """The table of ``game`` with its options (keglebillard: players, distance; golfbillard:
-    duo, match, deciding_openers)."""
+    """The table of ``game`` with its options (keglebillard: players, distance, table, a
+    table config of :func:`tables_of`; golfbillard: duo, match, deciding_openers)."""
     if options is not None and not isinstance(options, Mapping):
         raise PlayError(f"options must be an object, got {options!r}")
     opts = dict(options or {})
     if game == "keglebillard":
-        extra = sorted(set(opts) - {"players", "distance"})
+        extra = sorted(set(opts) - {"players", "distance", "table"})
         if extra:
-            raise PlayError(f"unknown keglebillard option(s) {extra} (players, distance)")
-        return KegleTable(opts.get("players", 2), opts.get("distance", 70))
+            raise PlayError(f"unknown keglebillard option(s) {extra} (players, distance, "
+                            "table)")
+        return KegleTable(opts.get("players", 2), opts.get("distance", 70),
+                          opts.get("table", DEFAULT_TABLES["keglebillard"]))
     if game == "golfbillard":
+        if "table" in opts:  # the option is keglebillard's: say so rather than "unknown"
+            check_table("golfbillard", opts.pop("table"))
         extra = sorted(set(opts) - {"duo", "match", "deciding_openers"})
         if extra:
             raise PlayError(f"unknown golfbillard option(s) {extra} (duo, match, "
@@ -775,8 +829,9 @@ def make_table(game: str, options: Mapping | None = None) -> KegleTable | GolfTa
 # ---------------------------------------------------------------------------------------------
 
 _AGENTS: OrderedDict[tuple, Any] = OrderedDict()
-#: Agents kept loaded: one per (spec, game, table options) met, the least recently used dropped
-#: first (a client choosing many distances must not load a model for each without bound).
+#: Agents kept loaded: one per (spec, game, table options, the table config included) met, the
+#: least recently used dropped first (a client choosing many distances must not load a model
+#: for each without bound).
 MAX_AGENTS = 32
 
 
@@ -802,10 +857,11 @@ def check_agent_spec(spec: Any) -> str:
 
 
 def get_agent(spec: str, game: str, table: KegleTable | GolfTable | None = None) -> Any:
-    """The agent ``spec`` of ``game`` for ``table``'s setting (its arena: players, distance,
-    match, duo; None: the default setting), cached: a model loads once per setting. An agent
-    made for the default setting would search and observe under the default rules (70 points,
-    two players) whatever the game's options."""
+    """The agent ``spec`` of ``game`` for ``table``'s setting (its arena: the table config,
+    players, distance, match, duo; None: the default setting), cached: a model loads once per
+    setting. An agent made for the default setting would search and observe under the default
+    rules (70 points, two players) and aim at the default table's pockets and pins whatever
+    the game's options (``play_games`` refuses such an agent: ``setting_mismatch``)."""
     from cuegym.agents import make_agent
 
     # the options as text: a key must be hashable, and deciding_openers is a list

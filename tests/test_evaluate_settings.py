@@ -126,46 +126,9 @@ def test_kegle_distance_tournament_records_replay_on_its_setting(tmp_path):
         assert int(again.n_shots[g]) == len(rec["shots"])
 
 
-def _web_table_takes(game: str, options: dict) -> bool:
-    try:
-        session.make_table(game, options)
-    except PlayError:
-        return False
-    return True
-
-
-@pytest.fixture
-def helmatch_web_table(monkeypatch):
-    """The web table with a keglebillard ``table`` option (a table config name), as the
-    records of helmatch tournaments name it: the real one where play/session.py takes it,
-    else a stand-in that plays its games on that table's arena."""
-    if _web_table_takes("keglebillard", {"table": HELMATCH}):
-        return
-    from cuegym.agents import make_arena
-
-    real = session.make_table
-
-    class OnTable(session.KegleTable):
-        @property
-        def options(self) -> dict:  # what record_of writes: the table too
-            return {**super().options, "table": self.arena.table.name}
-
-    def make_table(game, options=None):
-        opts = dict(options or {})
-        name = opts.pop("table", "keglebillard") if game == "keglebillard" else None
-        table = real(game, opts)
-        if name not in (None, "keglebillard"):
-            table.__class__ = OnTable
-            table.arena = make_arena("keglebillard", {"distance": table.distance}, table=name,
-                                     n_players=table.players)
-            table.g = table.arena.g
-        return table
-
-    monkeypatch.setattr(session, "make_table", make_table)
-
-
-def test_helmatch_tournament_records_replay_on_the_helmatch_table(tmp_path,
-                                                                  helmatch_web_table):
+def test_helmatch_tournament_records_replay_on_the_helmatch_table(tmp_path):
+    """The web table plays the helmatch table (its option ``table``): a helmatch tournament's
+    records name it and replay on it (they were refused: the web table had no such option)."""
     out = _evaluate(tmp_path, "--game", "keglebillard", "--table", HELMATCH, "--games", "2",
                     "--max-shots", "40", "--save-games", "2")
     res = json.loads((out / "results.json").read_text())
@@ -176,6 +139,7 @@ def test_helmatch_tournament_records_replay_on_the_helmatch_table(tmp_path,
         assert rec["options"]["table"] == HELMATCH
         assert rec["meta"]["table"] == HELMATCH and rec["meta"]["rules"] == {}
         assert r.table.arena.table.name == HELMATCH
+        assert r.table.geometry()["length"] == 2.84  # the page draws the table played on
         _check_replays_identically(rec, r)
         assert int(again.n_shots[g]) == len(rec["shots"])
     # the same shots on the kleinmatch (the default setting) do not re-simulate
@@ -191,14 +155,13 @@ def test_save_games_on_a_setting_the_web_table_cannot_replay_is_refused_first(tm
     the refusal comes before any game is played."""
     from cuegym.experiments.evaluate import main
 
-    cases = [(["--table", HELMATCH], {"players": 2, "distance": 70, "table": HELMATCH},
-              HELMATCH),
-             (["--rules", "variant=ddbu"], {"players": 2, "distance": 70, "variant": "ddbu"},
-              "variant")]
-    cases = [c for c in cases if not _web_table_takes("keglebillard", c[1])]
-    if not cases:
-        pytest.skip("the web table plays every setting of this test")
-    for argv, _, named in cases:
+    # the web table plays either keglebillard table but has no rule option ``variant``
+    cases = [(["--rules", "variant=ddbu"], "variant=ddbu"),
+             (["--table", HELMATCH, "--rules", "variant=ddbu"],
+              f"table '{HELMATCH}', variant=ddbu")]
+    with pytest.raises(PlayError, match="variant"):  # the web table has no variant option
+        session.make_table("keglebillard", {"players": 2, "distance": 70, "variant": "ddbu"})
+    for argv, named in cases:
         with pytest.raises(SystemExit) as e:
             main(["--game", "keglebillard", "--agents", "geometric,random", "--games", "1",
                   "--save-games", "1", "--quiet", "--out", str(tmp_path / "x"), *argv])

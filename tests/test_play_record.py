@@ -122,7 +122,8 @@ def test_calls_name_points_fouls_skaeve_and_ball_in_hand():
          "whites_waiting": [], "ball_in_hand": "salvo", "next_player": 1, "finished": [],
          "game_over": False, "ranking": None}
     lines = kegle_call(o, ["Ann", "Bo", "Cy"])
-    assert lines[0] == "Ann: foul — skæve 14 to Bo, Cy (points 8 + penalty 6)"
+    # K-17: each opponent gets the full skæve ("14 to Bo, Cy" read as 14 shared)
+    assert lines[0] == "Ann: foul — skæve 14 each to Bo and Cy (points 8 + penalty 6)"
     assert any(x.startswith("K-12:") for x in lines) and any(x.startswith("K-13:") for x in lines)
     assert "rødt (K-8), 2 pins down, pocketed: white" in lines
     assert "Bo has the red in hand, behind the salvo line (K-19)" in lines

@@ -109,8 +109,27 @@ function seatsFromForm() {
 // G-31: a duo best-of-3 may come to a deciding game, whose openers the duos choose
 function decidingAsked() { return $("p-game").value === "golfbillard" && $("p-duo").value === "1" && $("p-match").value === "best_of_3"; }
 
+// The keglebillard tables (configs/tables, as /api/info lists them: kleinmatch, the default,
+// and helmatch) in a select; the option "table" is sent only for another than the default.
+function tableOptions(sel) {
+  sel.innerHTML = "";
+  for (const t of S.info.tables.keglebillard) {
+    sel.add(new Option(`${t.label} (${t.length.toFixed(2)} × ${t.width.toFixed(2)} m)`, t.name));
+  }
+  sel.value = S.info.defaults.keglebillard.table;
+}
+// What the page calls a table config ("helmatch"), from /api/info; the name when not listed.
+function tableLabel(game, name) {
+  const t = ((S.info.tables || {})[game] || []).find(x => x.name === name);
+  return t ? t.label : String(name);
+}
+function withTable(opts, sel) {
+  if (sel.value !== S.info.defaults.keglebillard.table) opts.table = sel.value;
+  return opts;
+}
+
 function gameOptions(game) {
-  if (game === "keglebillard") return { players: +$("p-players").value, distance: +$("p-distance").value };
+  if (game === "keglebillard") return withTable({ players: +$("p-players").value, distance: +$("p-distance").value }, $("p-table"));
   const opts = { duo: $("p-duo").value === "1", match: $("p-match").value };
   if (decidingAsked()) opts.deciding_openers = [+$("p-dec0").value, +$("p-dec1").value];
   return opts;
@@ -135,7 +154,8 @@ async function loadRecords() {
       const what = r.meta && r.meta.tournament ? `tournament ${r.meta.tournament}` : (r.over ? "finished" : "unfinished");
       const seats = Array.isArray(r.seats) ? sidesText(r.game, r.seats.map(x => String(x))) : "";
       const file = String(r.name).split(":").slice(1).join(":");
-      row.innerHTML = `<div>${esc(r.game)}: ${esc(seats)}<small>${esc(r.shots)} shot${r.shots === 1 ? "" : "s"} · ${esc(what)} · ${esc(file)}</small></div><button>Open</button>`;
+      const on = r.table ? ` (${tableLabel(r.game, r.table)})` : "";
+      row.innerHTML = `<div>${esc(r.game)}${esc(on)}: ${esc(seats)}<small>${esc(r.shots)} shot${r.shots === 1 ? "" : "s"} · ${esc(what)} · ${esc(file)}</small></div><button>Open</button>`;
       row.querySelector("button").addEventListener("click", () => openReplay({ name: r.name }));
       box.appendChild(row);
     }
@@ -158,6 +178,7 @@ async function openReplay(body) {
 function initLobby() {
   $("lobby").hidden = false;
   for (let n = 2; n <= 6; n++) $("p-players").add(new Option(String(n), String(n)));
+  tableOptions($("p-table")); tableOptions($("w-table"));
   const syncGame = () => {
     const kegle = $("p-game").value === "keglebillard";
     $("p-kegle-opts").hidden = !kegle; $("p-golf-opts").hidden = kegle; renderSeats();
@@ -173,9 +194,14 @@ function initLobby() {
     startGame({ game, options: gameOptions(game), seats: seatsFromForm(), noise: $("p-noise").value }, $("p-err"), false);
   });
   agentOptions($("w-a0"), "pretrained"); agentOptions($("w-a1"), "geometric");
+  const syncWatch = () => { $("w-kegle-opts").hidden = $("w-game").value !== "keglebillard"; };
+  $("w-game").addEventListener("change", syncWatch);
+  syncWatch();
   $("w-start").addEventListener("click", () => {
-    const a = [$("w-a0").value, $("w-a1").value];
-    startGame({ game: $("w-game").value, seats: a.map(x => ({ kind: "agent", agent: x })), noise: $("w-noise").value }, $("w-err"), true);
+    const a = [$("w-a0").value, $("w-a1").value], game = $("w-game").value;
+    const body = { game, seats: a.map(x => ({ kind: "agent", agent: x })), noise: $("w-noise").value };
+    if (game === "keglebillard") { const opts = withTable({}, $("w-table")); if (opts.table) body.options = opts; }
+    startGame(body, $("w-err"), true);
   });
   $("r-file").addEventListener("change", async ev => {
     const f = ev.target.files[0]; if (!f) return;
@@ -393,7 +419,7 @@ function renderScoreboard() {
       d.innerHTML = `<span class="swatch" style="background:${colours[k]}"></span><span class="pname" title="${esc(s.name)}">${esc(s.name)}${tag}${rank}</span><span class="pts" data-seat="${k}">${esc(st.scores[k])}</span><span class="bar"><i style="width:${Math.min(100, 100 * st.scores[k] / dist)}%"></i></span>`;
       box.appendChild(d);
     });
-    const p = document.createElement("p"); p.className = "hint"; p.textContent = `to ${dist} points · noise ${v.noise}`; box.appendChild(p);
+    const p = document.createElement("p"); p.className = "hint"; p.textContent = `to ${dist} points${v.options.table ? " · " + tableLabel(v.game, v.options.table) : ""} · noise ${v.noise}`; box.appendChild(p);
   } else {
     // while the opponent chooses a penalty spot or ball, that side acts, not the shooter
     const pend = pendingShown(), names = v.side_names;
@@ -779,10 +805,13 @@ async function initTable(gid, watch) {
   $("lobby").hidden = true; $("table-view").hidden = false; $("gamebar").hidden = false;
   try { S.view = await api("GET", `/api/games/${gid}`); }
   catch (e) { $("table-view").hidden = true; $("lobby").hidden = false; initLobby(); $("p-err").textContent = e.message; return; }
-  S.geo = await api("GET", `/api/geometry/${S.view.game}`);
+  // the game's own table (a keglebillard game on helmatch names it in its options)
+  const table = (S.view.options || {}).table;
+  S.geo = await api("GET", `/api/geometry/${S.view.game}` + (table ? `?table=${encodeURIComponent(table)}` : ""));
   S.tv = new TableView($("table"), S.geo, S.view.game);
   const sides = S.view.side_names || S.view.seats.map(s => s.name);
-  $("title").textContent = `${S.view.game} · ${S.view.mode === "replay" ? "replay" : sides.join(" vs ")}`;
+  const on = table ? ` (${tableLabel(S.view.game, table)})` : "";
+  $("title").textContent = `${S.view.game}${on} · ${S.view.mode === "replay" ? "replay" : sides.join(" vs ")}`;
   $("download").href = `/api/games/${gid}/record`;
   $("autoplay").checked = S.view.mode === "play";
   await fetchShots();
