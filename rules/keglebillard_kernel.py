@@ -129,7 +129,8 @@ def _contacts(et, tmv, ei, ej, n):
 
 @njit(cache=True)
 def _pins(pins_up0, pins_up, pin_toppler, inj_pins, down, toppler, inj_only):
-    """Pins toppled this shot by balls (``down``, attributed ``toppler``, K-P3) and by K-16
+    """Pins toppled this shot by balls (``down``, attributed ``toppler``, K-P3: the red's alone
+    when the log names it among others) and by K-16
     events only (``inj_only``), written; returns (all stood at the start, all are down, number
     down by balls, number by events)."""
     all_stood = all_down = True
@@ -138,7 +139,10 @@ def _pins(pins_up0, pins_up, pin_toppler, inj_pins, down, toppler, inj_only):
         st = pins_up0[p]
         d = st and not pins_up[p]
         down[p] = d
-        toppler[p] = pin_toppler[p] if d else 0
+        m = pin_toppler[p]
+        # K-P3: the red and a white at the same instant (chains reaching the pin at once too,
+        # which the log gives to both): the red's alone; two whites keep both
+        toppler[p] = ((1 if m & 1 else m) if d else 0)
         all_stood = all_stood and st
         all_down = all_down and d
         n_ball += d

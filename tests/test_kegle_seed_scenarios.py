@@ -730,13 +730,6 @@ def test_K12_chain_started_by_the_red_is_the_reds(game):
     assert out.pins_toppled == {"pin3": ("red",), "king": ("red",)} and out.fouls == ("K-12",)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "K-P3 (spec): 'If the red and a white topple the same pin at the same instant, the red is "
-    "blamed'. Two chains, one started by the red and one by a white, reaching the king at the "
-    "same instant: the project (build_log._pin_event and physics engine._topple, documented in "
-    "docs K-P3) gives the king to BOTH balls ('red', 'white') instead of blaming the red. Points, "
-    "fouls and penalty are unaffected; only the attribution (pins_toppled / pin_toppler) "
-    "differs."))
 def test_KP3_red_and_white_chains_reach_a_pin_at_once_red_is_blamed(game):
     """K-P3: "Each toppled pin is attributed to the ball that started its chain. If the red and
     a white topple the same pin at the same instant, the red is blamed". The red's chain (pin3)

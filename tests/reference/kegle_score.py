@@ -183,7 +183,8 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
     # Pins: toppled this shot, attribution (K-P3), time of the chain's first topple (K-P2)
     stood = lg.pins_up0
     down = stood & ~lg.pins_up
-    toppler = np.where(down, lg.pin_toppler, 0)
+    # K-P3: a pin the log gives to the red and a white (chains at one instant) is the red's
+    toppler = np.where(down, np.where(lg.pin_toppler & 1, 1, lg.pin_toppler), 0)
     root_time = _chain_root_time(lg, valid)
     all_stood = stood.all(1)
     inj_only = inj_pins & ~down
