@@ -131,8 +131,9 @@ def apply_stroke(t, s, c, kader, fr, ft, fk, fnb, fb, fd, nf, db, dg, dt, nd, is
         # --- G-30: place the balls one at a time, the cue ball first ---------------------------
         n_order = spot_order(c, to_spot, order)
         # the shooter is the offender: its spots, for an opponent's ball too (G-19)
-        n_sp, used, err, ev, eb = place_on_spots(order, n_order, s, xy, ga, int(rp[R_SPOT]),
-                                                 inp.spot_n[t], inp.spot_choice[t], g26, allowed,
+        n_sp, used, err, ev, eb = place_on_spots(order, n_order, np.full(N_BALLS, s, np.int64),
+                                                 xy, ga, int(rp[R_SPOT]), inp.spot_n[t],
+                                                 inp.spot_choice[t], g26, allowed,
                                                  inp.draws[t, 1:], out.spot_ball[t],
                                                  out.spot_k[t], on_spot)
         if err != E_NONE:

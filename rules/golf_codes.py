@@ -107,10 +107,10 @@ D_PLAIN, D_INJECTED, D_PLAYED_OPP, D_OUT_OF_TURN, D_OPENING_SIDE, D_WRONG_OPENER
 INJECTED_TYPES = ("off_table", "rests_on_rail", "rail_return", "jam", "fall_after_rest", "foul")
 I_OFF, I_RAIL, I_RETURN, I_JAM, I_FALL, I_FOUL = range(6)
 
-# Notes (code, value): what an outcome says beyond its fouls. N_IGNORED + type: an injected
-# event of that type ignored in the opening.
+# Notes (code, value): what an outcome says beyond its fouls (no injected event is ignored,
+# in play or in the opening).
 (N_LIMIT_EVENTS, N_LIMIT_TIME, N_RAIL_RETURN, N_FALL, N_JAM_FREED, N_SPOTS_UNUSED,
- N_PICK_UNUSED, N_SPOTS_REPEAT, N_IGNORED) = range(9)
+ N_PICK_UNUSED, N_SPOTS_REPEAT) = range(8)
 
 #: G-3 reasons of an opening outcome, code = index.
 OPENING_REASONS = (

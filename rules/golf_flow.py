@@ -19,6 +19,8 @@ import math
 import numba as nb
 import numpy as np
 
+from cuegym.physics.constants import EV_BALL_BALL
+
 from .golf_apply import (
     _check_restored,
     error,
@@ -39,6 +41,7 @@ from .golf_arrays import (
     R_MAXG,
     R_NPT,
     R_NPW,
+    R_PICK,
     R_SPOT,
 )
 from .golf_codes import (
@@ -47,35 +50,44 @@ from .golf_codes import (
     D_WRONG_BALL,
     D_WRONG_OPENER,
     E_NONE,
+    E_NOT_ON_TABLE,
     E_OPENING_FOUL_SIDE,
     F_G3,
     F_G18,
+    F_G19,
     GOAL,
     I_FALL,
     I_FOUL,
+    I_JAM,
     I_OFF,
     I_RAIL,
+    I_RETURN,
     K_DEFLECT_OPP,
     K_DEFLECT_OWN,
+    K_JAM,
     K_WRONG_BALL,
     K_WRONG_OPENER,
     KIND_BITS,
     LT,
     N_FALL,
-    N_IGNORED,
+    N_JAM_FREED,
+    N_PICK_UNUSED,
+    N_RAIL_RETURN,
     N_SPOTS_REPEAT,
     N_SPOTS_UNUSED,
     P_OPENING,
     P_OVER,
     P_PLAY,
+    PICK,
     RA,
     RF,
     SPOT,
 )
 from .golf_paths import in_poly, path_max
-from .golf_spots import place_on_spots
+from .golf_spots import pick_ball, place_on_spots
 from .golf_stroke import (
     _injected_foul_error,
+    _jam_drop,
     _path,
     balls_on_table,
     fall_after_rest,
@@ -237,9 +249,15 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     another ball each. Otherwise the ball that stops nearer its attack goal wins; a ball that
     does not cross x = 0 loses; equal distances, or neither crossing: balls back, repeat. A side's
     G-18 foul (injected, or a duo side whose opener is not the due partner) with LT loses the
-    opening, and its other letters apply to that side's stroke (:func:`_opening_penalties`).
-    Other balls that drop count for their side (into its attack goal) or go to a penalty spot
-    (into its defence goal).
+    opening, and its other letters apply to that side's stroke (:func:`_opening_penalties`,
+    G-25 PICK :func:`_opening_picks`); an opening that starts with a side at one ball is kader
+    play (G-20), so those are the kader letters. A ball that drops, or jams between a goal's
+    caps (G-19), is judged for the side that played it (:func:`played_by`,
+    :func:`_opening_fates`): a drop counts for the ball's side (G-6, G-7) unless it is an own
+    ball its side played into its defence goal (G-8: a penalty spot); a jam between the caps of
+    that side's attack goal is a drop there, between those of its defence goal a G-19 foul (the
+    ball to a penalty spot of that side). Rail returns (G-17b) and jams between a cap and the
+    short cushion are notes, as in play.
     """
     before = st.xy[t]
     n = lg.n_events[t]
@@ -251,7 +269,8 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     out.winner[t] = -1
     out.overflow[t] = lg.overflow[t]
     out.op_balls[t, 0], out.op_balls[t, 1] = bo[0], bo[1]
-    on0, _ = balls_on_table(before)
+    on0, cnt = balls_on_table(before)
+    kader = st.kader[t] or cnt[0] == 1 or cnt[1] == 1  # G-20: also for an opening
     lost = np.zeros(2, np.bool_)
     off = np.zeros(N_BALLS, np.bool_)
     # each side's penalised G-18 foul: its letters (-1: none), time [s], event (-1: G-31), ball
@@ -259,21 +278,35 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     pen_t = np.zeros(2)
     pen_e = np.full(2, -1, np.int64)
     pen_b = np.full(2, -1, np.int64)
-    nf = _opening_fouls(t, st, inp, ga, rp, before, on0, lost, off, pen_l, pen_t, pen_e, pen_b,
-                        out)
+    nf = _opening_fouls(t, st, inp, ga, rp, before, on0, kader, lost, off, pen_l, pen_t, pen_e,
+                        pen_b, out)
     if nf < 0:
         return
-    out.n_fouls[t] = nf
     db, dg, dt = new_drops()
     fell = np.full(N_BALLS, -1, np.int64)
     nd = table_drops(n, lg.ev_type[t], lg.ev_time[t], lg.ev_i[t], lg.ev_j[t], lg.pocket[t],
                      lg.t_end[t], on0, db, dg, dt, fell)
-    for e in range(inp.inj_n[t]):  # injected G-6a falls undo the log's drop of their ball
-        if inp.inj_type[t, e] == I_FALL:
-            b = inp.inj_ball[t, e]
+    jammed = np.zeros(N_BALLS, np.bool_)  # G-19: between the caps of its player's defence goal
+    jam_side = np.full(N_BALLS, -1, np.int64)  # the side that played it there
+    for e in range(inp.inj_n[t]):  # in order, as in play:
+        typ = inp.inj_type[t, e]
+        b = inp.inj_ball[t, e]
+        if typ == I_FALL:  # G-6a: an injected fall undoes the log's drop of its ball
             nd = fall_after_rest(b, db, dg, dt, nd, n, lg.ev_type[t], lg.ev_i[t], fell)
             if fell[b] < 0:  # it lies on the rim in the log: nothing to undo
                 note(out, t, N_FALL, b)
+        elif typ == I_JAM and inp.inj_goal[t, e] >= 0:  # G-19, for the side that played b
+            g = inp.inj_goal[t, e]
+            tm = inp.inj_time[t, e]
+            p = played_by(b, tm, bo, n, lg.ev_type[t], lg.ev_time[t], lg.ev_i[t], lg.ev_j[t])
+            if g == p:  # its attack goal (goal index == side): it counts as a drop into g
+                nd = _jam_drop(b, g, tm, db, dg, dt, nd)
+            else:  # its defence goal: the G-19 foul of side p (no LT), b to p's penalty spot
+                jammed[b] = True
+                jam_side[b] = p
+                _opening_foul(out, t, nf, tm, b, F_G19, K_JAM, D_OPENING_SIDE, p, 0, 0)
+                nf += 1
+    out.n_fouls[t] = nf
     write_drops(out, t, db, dg, dt, nd)
     final = final_xy(lg.rvw[t], on0)
     put_back_on_rim(fell, n, lg.ev_type[t], lg.ev_i[t], lg.ev_j[t], lg.ev_state[t], lg.pocket[t],
@@ -281,13 +314,19 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     # RA / RF of a side's G-18 foul: those balls go back (and neither count nor go to a spot)
     back = np.zeros(N_BALLS, np.bool_)
     blocked = np.zeros(N_BALLS, np.bool_)
-    _opening_back(t, lg, inp, ga.R, before, final, db, nd, off, pen_l, pen_e, back, blocked)
-    # where each ball goes: scored for its side, or a penalty spot
+    _opening_back(t, lg, inp, ga.R, before, final, db, nd, off, jammed, pen_l, pen_e, back,
+                  blocked)
+    # where each ball goes: scored for its side, or a penalty spot (of its side; a G-19 jam: of
+    # the side that played it there)
     removed = np.zeros(N_BALLS, np.bool_)
     rtime = np.zeros(N_BALLS)
     to_spot = np.zeros(2 * N_BALLS + 2, np.int64)  # in order; a ball may appear twice
     in_ts = np.zeros(N_BALLS, np.bool_)
-    n_ts = _opening_fates(db, dg, dt, nd, off, back, blocked, removed, rtime, to_spot, in_ts)
+    spot_side = np.empty(N_BALLS, np.int64)
+    for x in range(N_BALLS):
+        spot_side[x] = x // BALLS_PER_SIDE
+    n_ts = _opening_fates(t, lg, bo, db, dg, dt, nd, off, jammed, jam_side, back, blocked,
+                          removed, rtime, to_spot, in_ts, spot_side)
     n_ts = _opening_penalties(bo, pen_l, pen_t, pen_b, removed, rtime, to_spot, in_ts, n_ts)
     # G-3: which opening ball takes the first turn, or a repeat
     seg = np.empty((n + 2, 8))
@@ -300,6 +339,7 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     xy = out.xy[t]
     xy[:, :] = before if replaced else final
     n_sp = 0
+    picked = 0
     if not replaced:
         for x in range(N_BALLS):
             if back[x]:  # RA
@@ -311,6 +351,9 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
                     xy[inp.inj_rb[t, e, i], :] = inp.inj_rxy[t, e, i]
         n_ts = _listed(to_spot, n_ts, in_ts)
         lift_balls(xy, removed, in_ts)
+        n_ts, picked = _opening_picks(t, bo, pen_l, xy, ga, rp, inp, to_spot, in_ts, n_ts, out)
+        if picked < 0:
+            return
         for s in range(2):
             if pen_l[s] > 0 and pen_l[s] & RF:
                 e = pen_e[s]
@@ -319,39 +362,76 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
                     error(out, t, err, eb, eo)
                     return
         on_spot = np.zeros(N_BALLS, np.int64)
-        n_sp, used, err, ev, eb = place_on_spots(to_spot, n_ts, -1, xy, ga, int(rp[R_SPOT]),
-                                                 inp.spot_n[t], inp.spot_choice[t], -1,
-                                                 np.zeros(5, np.bool_), inp.draws[t, 1:],
-                                                 out.spot_ball[t], out.spot_k[t], on_spot)
+        n_sp, used, err, ev, eb = place_on_spots(to_spot, n_ts, spot_side, xy, ga,
+                                                 int(rp[R_SPOT]), inp.spot_n[t],
+                                                 inp.spot_choice[t], -1, np.zeros(5, np.bool_),
+                                                 inp.draws[t, 1:], out.spot_ball[t],
+                                                 out.spot_k[t], on_spot)
         if err != E_NONE:
             error(out, t, err, ev, eb)
             return
+        out.on_spot[t, :] = on_spot
         if inp.spot_n[t] > used:
             note(out, t, N_SPOTS_UNUSED, used)
         add_scored(removed, out.scored_mask[t], out.scored[t])
     elif inp.spot_n[t] >= 0:
         note(out, t, N_SPOTS_REPEAT, -1)
+    if inp.pick[t] >= 0 and picked == 0:
+        note(out, t, N_PICK_UNUSED, -1)
     out.n_spotted[t] = n_sp
     left_after = np.array([_balls_left(xy, 0), _balls_left(xy, 1)])
-    # G-4, reached only after repeated double scores (no ball goes into its goal at the opening)
+    # G-4: a side emptied by the opening (its last ball scored: after repeated double scores, or
+    # knocked in by the other side, G-7)
     winner = game_winner(0, left_after, 0, removed, rtime)
     out.winner[t] = winner
     out.game_over[t] = winner >= 0
 
 
 @nb.njit(cache=True)
-def _opening_fates(db, dg, dt, nd, off, back, blocked, removed, rtime, to_spot, in_ts):
-    """G-3: where the opening's balls go. A drop (``db[:nd]`` into goal ``dg`` at ``dt`` [s])
-    into its side's attack goal scores (``removed``, ``rtime``); a drop into the other goal, a
-    ball ``off`` the table or on the rail and a ball ``blocked`` from going back go to a penalty
-    spot: listed in ``to_spot`` in that order and marked in ``in_ts``. Balls going ``back`` (a
-    G-18 foul's RA / RF) do neither. Returns how many are listed."""
+def played_by(b, until, bo, n, ev_type, ev_time, ev_i, ev_j):
+    """G-3 / G-7 / G-8 / G-19: the side that played ball b in the opening, by time ``until``
+    [s] (its drop or jam). Both sides play at once, so a ball is played by the chain of
+    contacts it was last reached by: each side's opening ball ``bo[s]`` is played by its side;
+    at a ball-ball contact (events ``n``, ``ev_*``, in log order, those up to ``until``) a ball
+    other than the opening balls takes the side of the ball it touched, if that one has a side
+    (two such balls exchange theirs). A ball no contact reached (possible only in a hand-written
+    log or an injected event) counts as played by its own side."""
+    lab = np.full(N_BALLS, -1, np.int64)
+    lab[bo[0]] = 0
+    lab[bo[1]] = 1
+    for k in range(n):
+        if ev_type[k] != EV_BALL_BALL or ev_time[k] > until:
+            continue
+        i, j = ev_i[k], ev_j[k]
+        li, lj = lab[i], lab[j]
+        if lj >= 0 and i != bo[0] and i != bo[1]:
+            lab[i] = lj
+        if li >= 0 and j != bo[0] and j != bo[1]:
+            lab[j] = li
+    return lab[b] if lab[b] >= 0 else b // BALLS_PER_SIDE
+
+
+@nb.njit(cache=True)
+def _opening_fates(t, lg, bo, db, dg, dt, nd, off, jammed, jam_side, back, blocked, removed,
+                   rtime, to_spot, in_ts, spot_side):
+    """G-3: where the opening's balls go (table t's log ``lg``, opening balls ``bo``). A drop
+    (``db[:nd]`` into goal ``dg`` at ``dt`` [s]) counts for the ball's side (``removed``,
+    ``rtime``): into its attack goal (G-6), or into its defence goal when the other side played
+    it (:func:`played_by`; G-7); an own ball its side played into its defence goal (G-8), a ball
+    ``off`` the table or on the rail, a ball ``jammed`` between the caps of its player's
+    defence goal (G-19: on the spots of that side, ``jam_side``, written to ``spot_side``) and a
+    ball ``blocked`` from going back go to a penalty spot: listed in ``to_spot`` in that order
+    and marked in ``in_ts``. Balls going ``back`` (a G-18 foul's RA / RF) do neither. Returns
+    how many are listed."""
     n_ts = 0
+    n = lg.n_events[t]
     for i in range(nd):
         x = db[i]
         if back[x] or blocked[x]:
             continue
-        if dg[i] == x // BALLS_PER_SIDE:
+        side = x // BALLS_PER_SIDE
+        if dg[i] == side or played_by(x, dt[i], bo, n, lg.ev_type[t], lg.ev_time[t],
+                                      lg.ev_i[t], lg.ev_j[t]) != side:
             removed[x] = True
             rtime[x] = dt[i]
         else:
@@ -364,6 +444,12 @@ def _opening_fates(db, dg, dt, nd, off, back, blocked, removed, rtime, to_spot, 
             n_ts += 1
             in_ts[x] = True
     for x in range(N_BALLS):
+        if jammed[x] and not removed[x] and not in_ts[x] and not back[x] and not blocked[x]:
+            to_spot[n_ts] = x
+            n_ts += 1
+            in_ts[x] = True
+            spot_side[x] = jam_side[x]
+    for x in range(N_BALLS):
         if blocked[x] and not in_ts[x]:
             to_spot[n_ts] = x
             n_ts += 1
@@ -372,14 +458,16 @@ def _opening_fates(db, dg, dt, nd, off, back, blocked, removed, rtime, to_spot, 
 
 
 @nb.njit(cache=True)
-def _opening_back(t, lg, inp, R, before, final, db, nd, off, pen_l, pen_e, back, blocked):
+def _opening_back(t, lg, inp, R, before, final, db, nd, off, jammed, pen_l, pen_e, back,
+                  blocked):
     """RA of a side's penalised G-18 foul in the opening (``pen_l`` (2,) its letters): every
     ball of that side the opening moved goes back where it lay, unless a ball of the other
     side's stroke now lies there (then it is ``blocked`` and goes to a penalty spot); RF: the
     balls its event lists (``inp.inj_rb``) go back to where it says. Marks them in ``back``
-    (N_BALLS,). R: ball radius [m]."""
+    (N_BALLS,). Balls dropped (``db[:nd]``), ``off`` the table or ``jammed`` (G-19) have left
+    the cloth. R: ball radius [m]."""
     moved = stroke_moved(lg.n_events[t], lg.ev_type[t], lg.ev_i[t], lg.ev_j[t], lg.rvw0[t],
-                         before, final, db, nd, off, np.zeros(N_BALLS, np.bool_))
+                         before, final, db, nd, off, jammed)
     for s in range(2):
         if pen_l[s] <= 0:
             continue
@@ -398,7 +486,7 @@ def _opening_back(t, lg, inp, R, before, final, db, nd, off, pen_l, pen_e, back,
         if not back[x] or own <= 0 or not (own & RA):
             continue
         for o in range(N_BALLS):
-            if back[o] or blocked[o] or gone[o] or off[o] or math.isnan(final[o, 0]):
+            if back[o] or blocked[o] or gone[o] or off[o] or jammed[o] or math.isnan(final[o, 0]):
                 continue
             if math.hypot(final[o, 0] - before[x, 0], final[o, 1] - before[x, 1]) < 2 * R - 1e-9:
                 blocked[x] = True
@@ -433,6 +521,35 @@ def _opening_penalties(bo, pen_l, pen_t, pen_b, removed, rtime, to_spot, in_ts, 
             n_ts += 1
             in_ts[c] = True
     return n_ts
+
+
+@nb.njit(cache=True)
+def _opening_picks(t, bo, pen_l, xy, ga, rp, inp, to_spot, in_ts, n_ts, out):
+    """G-25 PICK of each side's penalised G-18 foul in the opening (kader letters, G-20): the
+    opponent picks one of the offender's balls on the table (``xy`` (N_BALLS, 2), the balls
+    scored or going to a spot already lifted) for a penalty spot, by ``pick_policy`` (the
+    ``agent`` policy takes ``inp.pick[t]``, which must be a ball of that offender). The ball is
+    appended to ``to_spot`` and lifted; an opening ball picked is no longer at a distance
+    (``op_dist`` inf). Returns (the list's length, how many picks were made; -1 after an input
+    error was written to ``out``)."""
+    picked = 0
+    for s in range(2):
+        if pen_l[s] <= 0 or not pen_l[s] & PICK:
+            continue
+        b, err, ev = pick_ball(s, bo[s], xy, ga, int(rp[R_PICK]), inp.pick[t], inp.draws[t, 0])
+        if err != E_NONE:
+            error(out, t, err, ev, s)
+            return n_ts, -1
+        picked += 1
+        if b >= 0 and not in_ts[b]:
+            to_spot[n_ts] = b
+            n_ts += 1
+            in_ts[b] = True
+            xy[b, 0] = np.nan
+            xy[b, 1] = np.nan
+            if b == bo[s]:
+                out.op_dist[t, s] = np.inf
+    return n_ts, picked
 
 
 @nb.njit(cache=True)
@@ -485,15 +602,19 @@ def add_scored(removed, scored_mask, scored):
 
 
 @nb.njit(cache=True)
-def _opening_fouls(t, st, inp, ga, rp, before, on0, lost, off, pen_l, pen_t, pen_e, pen_b, out):
+def _opening_fouls(t, st, inp, ga, rp, before, on0, kader, lost, off, pen_l, pen_t, pen_e, pen_b,
+                   out):
     """The opening's fouls into row t of ``out``: G-3 (a side opened with another ball than its
     middle one while that is on the table; in a repeat after both sides scored, any own ball
     may open: "another ball each"), injected G-18 fouls, G-31 (a duo side's wrong partner
     opened). G-3 and a G-18 foul with LT lose the opening for their side (``lost``); each
-    side's penalised G-18 foul (:func:`_penalise`) goes to ``pen_l``, ``pen_t``, ``pen_e``,
-    ``pen_b``. Balls the caller
-    put off the table or on the rail are marked in ``off`` (an opening ball among them also
-    loses). Returns the foul count, -1 after an input error was written to ``out``."""
+    side's penalised G-18 foul (:func:`_penalise`; its kader letters when the opening is in
+    ``kader`` play, G-20, G-25) goes to ``pen_l``, ``pen_t``, ``pen_e``, ``pen_b``. Balls the
+    caller put off the table or on the rail are marked in ``off`` (an opening ball among them
+    also loses); rail returns (G-17b) and jams between a cap and the short cushion (G-19) get
+    their notes, as in play (falls and goal jams: :func:`referee_opening`). Returns the foul
+    count, -1 after an input error was written to ``out`` (an injected event names a ball that
+    is not on the table, as in play)."""
     bo = inp.cue_ball[t]
     nf = 0
     for s in range(2):
@@ -502,9 +623,13 @@ def _opening_fouls(t, st, inp, ga, rp, before, on0, lost, off, pen_l, pen_t, pen
             _opening_foul(out, t, nf, 0.0, bo[s], F_G3, K_WRONG_BALL, D_WRONG_BALL, s, mid, 0)
             nf += 1
             lost[s] = True
+    kc = 1 if kader else 0
     for e in range(inp.inj_n[t]):
         typ = inp.inj_type[t, e]
         b = inp.inj_ball[t, e]
+        if b >= 0 and not on0[b]:
+            error(out, t, E_NOT_ON_TABLE, b, 1)
+            return -1
         if typ == I_FOUL:
             kind = inp.inj_kind[t, e]
             deflect = kind == K_DEFLECT_OWN or kind == K_DEFLECT_OPP
@@ -519,7 +644,7 @@ def _opening_fouls(t, st, inp, ga, rp, before, on0, lost, off, pen_l, pen_t, pen
             if err != E_NONE:
                 error(out, t, err, ea, eb)
                 return -1
-            letters = KIND_BITS[kind, 0]
+            letters = KIND_BITS[kind, kc]
             _opening_foul(out, t, nf, inp.inj_time[t, e], bo[side], F_G18, kind,
                           D_OPENING_SIDE, side, 0, 0)
             nf += 1
@@ -530,8 +655,10 @@ def _opening_fouls(t, st, inp, ga, rp, before, on0, lost, off, pen_l, pen_t, pen
             off[b] = True
             if b == bo[0] or b == bo[1]:
                 lost[b // BALLS_PER_SIDE] = True
-        elif typ != I_FALL:  # a fall is applied to the drops (referee_opening)
-            note(out, t, N_IGNORED + typ, b)
+        elif typ == I_RETURN:  # G-17b: not penalised
+            note(out, t, N_RAIL_RETURN, b)
+        elif typ == I_JAM and inp.inj_goal[t, e] < 0:  # G-19: between a cap and the cushion
+            note(out, t, N_JAM_FREED, b)
     if rp[R_DUO] > 0 and inp.players[t, 0] >= 0:
         for s in range(2):
             if inp.players[t, s] != st.openers[t, s]:  # G-31: the wrong partner opened
@@ -539,7 +666,7 @@ def _opening_fouls(t, st, inp, ga, rp, before, on0, lost, off, pen_l, pen_t, pen
                               inp.players[t, s], st.openers[t, s])
                 nf += 1
                 lost[s] = True
-                _penalise(s, KIND_BITS[K_WRONG_OPENER, 0], 0.0, -1, -1, pen_l, pen_t, pen_e,
+                _penalise(s, KIND_BITS[K_WRONG_OPENER, kc], 0.0, -1, -1, pen_l, pen_t, pen_e,
                           pen_b)
     return nf
 
@@ -621,9 +748,7 @@ def advance_opening(ns, t, out, rp, ga):
     """The state after the opening: the first turn (G-3) with its partner (G-31), or a repeat."""
     ns.xy[t, :, :] = out.xy[t]
     ns.stroke_no[t] += 1
-    ns.on_spot[t, :] = 0
-    for i in range(out.n_spotted[t]):
-        ns.on_spot[t, out.spot_ball[t, i]] = out.spot_k[t, i]
+    ns.on_spot[t, :] = out.on_spot[t]  # the spots of the balls put on their own side's (G-26)
     if out.game_over[t]:
         finish_game(ns, t, out.winner[t], rp, ga)
         return

@@ -308,10 +308,11 @@ def moved_balls(n, ev_type, ev_i, ev_j, rvw0, before, final, gone, out):
 
 
 @nb.njit(cache=True)
-def place_on_spots(order, n_order, offender, xy, ga, policy, spot_n, spot_choice, g26, allowed,
+def place_on_spots(order, n_order, sides, xy, ga, policy, spot_n, spot_choice, g26, allowed,
                    u, out_b, out_k, on_spot):
     """Put balls ``order[:n_order]`` on penalty spots one at a time, in that order (G-30, G-26),
-    the spots of side ``offender`` (-1: of each ball's own side, as in the opening).
+    ball b on the spots of side ``sides[b]`` ((N_BALLS,): the offender's; in the opening a
+    ball's own side, or the side whose G-19 jam it was).
 
     ``xy`` is updated in place (the balls must be NaN there). With the ``agent`` policy (2) the
     opponent's choices ``spot_choice[:spot_n]`` (``spot_n`` -1: none given) are consumed in
@@ -326,7 +327,7 @@ def place_on_spots(order, n_order, offender, xy, ga, policy, spot_n, spot_choice
     used = 0
     for i in range(n_order):
         b = order[i]
-        side = b // BALLS_PER_SIDE if offender < 0 else offender
+        side = sides[b]
         use_allowed = False
         if b == g26:
             for k in range(5):

@@ -208,13 +208,17 @@ def _without_drop(b, db, dg, dt, nd):
     return m
 
 
+#: how far outside the hole circle [m] a ball put back on the rim (G-6a) lies
+RIM_CLEARANCE = 1e-9
+
+
 @nb.njit(cache=True)
 def put_back_on_rim(fell, n, ev_type, ev_i, ev_j, ev_state, pocket, goals, final, out, t):
     """G-6a: each ball that fell after it came to rest (``fell``, :func:`table_drops`) goes
     back on the rim of the goal it fell into, in ``final`` (N_BALLS, 2) [m]: where it lay (its
     rest event's centre), else where it dropped, else the goal's centre; a point inside the
-    hole circle is moved out along the radius to its edge (from the centre: towards the table's
-    middle). Each gets its note in row t of ``out``."""
+    hole circle is moved out along the radius to its edge (:data:`RIM_CLEARANCE` outside it;
+    from the centre: towards the table's middle). Each gets its note in row t of ``out``."""
     for b in range(N_BALLS):
         k = fell[b]
         if k < 0:
@@ -232,7 +236,9 @@ def put_back_on_rim(fell, n, ev_type, ev_i, ev_j, ev_state, pocket, goals, final
         if d < r:
             ux, uy = ((px - gx) / d, (py - gy) / d) if d > 1e-12 else (-math.copysign(1.0, gx),
                                                                      0.0)
-            px, py = gx + r * ux, gy + r * uy
+            # 1 nm outside the circle: exactly on it, rounding can leave the centre a hair
+            # inside, and the physics then refuses the next stroke (ball inside the goal)
+            px, py = gx + (r + RIM_CLEARANCE) * ux, gy + (r + RIM_CLEARANCE) * uy
         final[b, 0], final[b, 1] = px, py
 
 

@@ -39,7 +39,6 @@ from .golf_codes import (
     KINDS,
     LETTERS,
     N_FALL,
-    N_IGNORED,
     N_JAM_FREED,
     N_LIMIT_EVENTS,
     N_LIMIT_TIME,
@@ -238,7 +237,9 @@ class OpeningOutcome:
         scored: (2,) the side scored its opening ball. crossed: (2,) its ball crossed x = 0.
         distance: (2,) final centre distance of each opening ball to its attack goal [m]
             (inf when it did not stay on the table).
-        fouls: G-18 fouls of the opening (injected, or a wrong duo opener, G-31).
+        fouls: the opening's fouls: G-3 (another ball than the due one), G-18 (injected, or a
+            wrong duo opener, G-31), G-19 (a jam in the defence goal of the side that played
+            the ball).
         first: side that takes the first turn, -1 when the opening is repeated.
         repeat: the opening is played again (both scored, a tie, or neither crossed).
         replaced: the balls were put back (tie, or neither crossed).
@@ -321,6 +322,8 @@ def foul_detail(out: OutcomeArrays, t: int, i: int, ids: Sequence[str]) -> str:
         return f"{cb} frozen to {what} and struck into it"
     if rule == "G-12":
         return f"{cb} struck directly onto own ball {ids[balls[-1]]}"
+    if rule == "G-19" and v == D_OPENING_SIDE:  # the opening: the side that played it there
+        return f"{cb} jammed between the caps of side {int(a)}'s defence goal"
     return {
         "G-19": f"{cb} jammed between the defence goal's caps",
         "G-8": "own ball into the own defence goal",
@@ -359,8 +362,6 @@ def note_text(out: OutcomeArrays, t: int, k: int, ids: Sequence[str],
         return "choices['pick'] not used: no G-25 pick in this stroke"
     if code == N_SPOTS_REPEAT:
         return "choices['spots'] not used: the balls went back (repeat)"
-    if code >= N_IGNORED:
-        return f"{INJECTED_TYPES[code - N_IGNORED]} of {b} ignored in the opening"
     raise ValueError(f"unknown note code {code}")
 
 

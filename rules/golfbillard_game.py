@@ -161,13 +161,16 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     not spotted and, if it drops, counts like any other ball that drops). A G-18 foul
     (injected with ``side``, or a duo side whose ``players`` entry is not its opener, G-31) with
     LT loses the opening, and the side's penalised one applies its other letters to that side's
-    stroke (RA, RF, SPOT, GOAL, CS; docs/rules_golfbillard.md, G-3 reading). Other balls that
-    drop count for their side (into its attack goal) or go to a penalty spot (into its defence
-    goal).
+    stroke (RA, RF, SPOT, GOAL, CS; an opening at one ball is kader play, G-20: the kader
+    letters, PICK included, G-25; docs/rules_golfbillard.md, G-3 reading). A ball that drops
+    or jams between a goal's caps is judged for the side that played it (the chain of contacts
+    from its opening ball): a drop counts for the ball's side (G-6, G-7) unless its own side
+    played it into its defence goal (G-8: a penalty spot); a jam between the caps of that
+    side's attack goal is a drop there, of its defence goal a G-19 foul (a penalty spot).
 
     ``players`` (the two partners who opened) is required with ``rules.duo`` and may only be
-    None or [0, 0] without it; ``choices`` (``spots`` only, with ``spot_policy = 'agent'``),
-    ``allow_overflow`` and the errors are those of
+    None or [0, 0] without it; ``choices`` (``spots`` with ``spot_policy = 'agent'``, ``pick``
+    with ``pick_policy = 'agent'``), ``allow_overflow`` and the errors are those of
     :func:`~cuegym.rules.golfbillard.score_strokes`.
     """
     if state.phase != "opening":
@@ -227,8 +230,9 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
         cue: (T, 5) or (T, 2, 5) strikes (only the first is used for play strokes).
         injected, players, choices: one entry per table, always a list of T (where
             :func:`~cuegym.rules.golfbillard.score_strokes` also takes one table's entries when
-            T = 1); for an opening ``players[t]`` is the pair of partners who opened (G-31) and
-            ``choices[t]`` may hold ``spots`` only.
+            T = 1); for an opening ``players[t]`` is the pair of partners who opened (G-31);
+            its ``choices[t]`` ``pick`` (G-25, an opening in kader play) names a ball of the
+            offending side.
         paths, rules, geo, allow_overflow: as in :func:`~cuegym.rules.golfbillard.score_strokes`.
 
     Returns:
@@ -260,9 +264,6 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
     for t, st in enumerate(states):
         choices[t] = check_choices(choices[t], rules, f"choices[{t}]")
         if st.phase == "opening":
-            if "pick" in choices[t]:
-                raise ValueError("choices['pick'] has no use in the opening (G-25 applies in "
-                                 "kader play only)")
             p = players[t]
             if p is None:
                 check_player(None, rules, f"players[{t}]")  # duo play needs them

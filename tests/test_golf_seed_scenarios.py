@@ -346,6 +346,22 @@ def test_ball_on_the_rim_falling_after_rest_is_no_goal_and_goes_back():
     assert np.allclose(at(o, "w1"), rim)
 
 
+@pytest.mark.parametrize("dy", [-0.0009, -0.0004, 0.0003, 0.0011])
+def test_a_ball_that_fell_after_rest_goes_back_outside_the_hole(dy):
+    """G-6a: a ball put back on the rim lies outside the hole circle as the physics reads it
+    (centre distance squared not below r squared), so the next stroke can be simulated: exactly
+    on the circle, rounding left it a hair inside and the physics refused the next stroke
+    ("inside pocket 0")."""
+    gx, gy, r = GEO.goals[0][:3]
+    st = state()
+    edge = (gx - 0.032, gy + dy)  # it dropped there, just inside the circle (no rest event)
+    o = stroke(st, lambda b: b.strike("w1", (1.0, 0.0)).drop(0.8, "w1", 0, edge), "w1",
+               injected=[{"type": "fall_after_rest", "ball": "w1"}])
+    x, y = at(o, "w1")
+    assert (gx - x) ** 2 + (gy - y) ** 2 >= r ** 2
+    assert math.hypot(x - gx, y - gy) - r < 1e-8  # and still on the rim
+
+
 def test_goal_off_the_goal_cap_rubber_is_valid():
     """Seed: "... the goal is valid, even if it is played off the rubber." (G-6a.)"""
     st = state()
@@ -1157,15 +1173,11 @@ def test_winning_stroke_starts_the_next_game_with_an_opening():
 
 
 # =============================================================================================
-# Disagreements (xfail, strict): the opening (G-3) ignores or re-reads rules that the spec and
-# the seed state for every stroke
+# The opening (G-3) follows the rules that the spec and the seed state for every stroke: jams
+# (G-19), an opponent's ball played into a goal (G-7), kader play at one ball each (G-20, G-25)
 # =============================================================================================
 
 
-@pytest.mark.xfail(strict=True, reason="the opening ignores jam events ('jam of w1 ignored in "
-                   "the opening'); G-19: a ball jammed between the caps of its attack goal "
-                   "without touching the cloth is a valid goal, so side 0 scored its opening "
-                   "ball and takes the first turn (G-3)")
 def test_opening_ball_jammed_between_its_attack_goal_caps_scores_the_opening():
     """Seed: "A ball jammed between the caps of the attack goal and not touching the cloth
     counts as validly scored." (G-19.) G-3: "a side that scores its opening ball takes it".
@@ -1179,9 +1191,6 @@ def test_opening_ball_jammed_between_its_attack_goal_caps_scores_the_opening():
     assert new[0].to_move == 0 and new[0].balls_left.tolist() == [4, 5]
 
 
-@pytest.mark.xfail(strict=True, reason="the opening ignores jam events: w2 stays where the log "
-                   "left it; G-19: a ball jammed between the defence goal's caps goes to a "
-                   "penalty spot")
 def test_opening_ball_jammed_between_defence_goal_caps_goes_to_a_spot():
     """Seed: "A ball jammed between the goal caps of the defence goal is put on the penalty
     spot." (G-19.) In the opening w1 knocks w2, which jams between goal 1's caps."""
@@ -1195,9 +1204,6 @@ def test_opening_ball_jammed_between_defence_goal_caps_goes_to_a_spot():
     assert np.allclose(new[0].xy[idx("w2")], SPOTS0[0])
 
 
-@pytest.mark.xfail(strict=True, reason="the opening puts an opponent's ball that drops (here r2, "
-                   "knocked by w1 into goal 0) on a penalty spot of its side instead of scoring "
-                   "it for its side (G-7)")
 def test_opening_opponent_ball_knocked_into_a_goal_counts_for_its_side():
     """Seed: "A legally played opponent's ball that disappears into one's own goal or the
     opponent's goal is valid too." (G-7; G-3 is silent on other balls.) In the opening w1
@@ -1212,9 +1218,6 @@ def test_opening_opponent_ball_knocked_into_a_goal_counts_for_its_side():
     assert idx("r2") in outs[0].scored_balls and new[0].balls_left.tolist() == [5, 4]
 
 
-@pytest.mark.xfail(strict=True, reason="in the opening a G-18 foul always takes its letters "
-                   "outside kader play, though an opening at one ball each starts in kader "
-                   "play (G-20) and G-25 adds the kader consequences (foot_off_floor: CS)")
 def test_opening_at_one_ball_each_is_kader_play_for_behavioural_fouls():
     """Seed: "One plays with at least one foot on the floor; otherwise ... every displaced ball
     is put back. In kader play the cue ball is put on the penalty spot." (G-18, G-25.) After
@@ -1226,3 +1229,119 @@ def test_opening_at_one_ball_each_is_kader_play_for_behavioural_fouls():
     outs, new = play_strokes([st], log, [[idx("w5"), idx("r5")]],
                              injected=[[foul("foot_off_floor", side=0)]])
     assert outs[0].first == 1 and (idx("w5"), 1) in outs[0].spotted
+
+
+# --- the opening: who played a ball (G-3 reading), jams, notes, kader letters -----------------
+
+
+def _both_cross(xy, *extra):
+    """Both opening balls cross x = 0; w1 stops nearer its goal (0.41 m) than r1 (0.61 m)."""
+    b = LogBuilder(xy).strike("w1", (1.0, 0.3)).strike("r1", (-1.0, -0.6))
+    for f in extra:
+        b = f(b)
+    return b.rest("w1", (0.6, 0.1), 2.0).rest("r1", (-0.3, -0.1), 2.0).build()
+
+
+@pytest.mark.parametrize("last", ["w1", "r1"])
+def test_opening_ball_dropping_counts_for_the_side_whose_chain_touched_it_last(last):
+    """G-3 reading (G-7, G-8): r2 is touched by both opening balls and then drops into goal 0,
+    side 1's defence goal. Played last by side 0 (w1): an opponent's ball, scored for side 1
+    (G-7). Played last by its own side (r1): an own ball into its defence goal, a penalty spot
+    of side 1 (G-8) and no goal."""
+    st = new_match()
+    first = "r1" if last == "w1" else "w1"
+    at_ = {"w1": (0.77, 0.12), "r1": (0.825, 0.09)}
+    log = _both_cross(st.xy, lambda b: b.ball_ball(0.2, first, "r2", at_[first], (0.825, 0.15))
+                       .ball_ball(1.0, last, "r2", at_[last], (0.825, 0.15)).drop(1.4, "r2", 0))
+    outs, new = play_strokes([st], log, [[W1, R1]])
+    assert outs[0].first == 0 and outs[0].fouls == []
+    if last == "w1":
+        assert outs[0].scored_balls == [idx("r2")] and new[0].balls_left.tolist() == [5, 4]
+    else:
+        assert outs[0].scored_balls == [] and (idx("r2"), 1) in outs[0].spotted
+        assert np.allclose(new[0].xy[idx("r2")], SPOTS1[0])
+        assert new[0].balls_left.tolist() == [5, 5]
+
+
+def test_opening_opponent_ball_jammed_in_its_players_attack_goal_counts_for_its_side():
+    """G-19 in the opening is judged for the side that played the ball: w1 knocks r2 between the
+    caps of goal 0, side 0's attack goal: a drop there, so r2 is scored for side 1 (G-7)."""
+    st = new_match()
+    log = _both_cross(st.xy, lambda b: b.ball_ball(1.0, "w1", "r2", (0.77, 0.12),
+                                                    (0.825, 0.15)))
+    outs, new = play_strokes([st], log, [[W1, R1]],
+                             injected=[[{"type": "jam", "ball": "r2", "goal": 0, "time": 1.3}]])
+    assert outs[0].first == 0 and outs[0].fouls == [] and outs[0].spotted == []
+    assert outs[0].scored_balls == [idx("r2")] and new[0].balls_left.tolist() == [5, 4]
+
+
+def test_opening_G19_jam_of_an_opponent_ball_goes_to_the_jamming_sides_spot():
+    """G-19 in the opening: r1 knocks w2 (lying near goal 0 after earlier openings) between the
+    caps of goal 0, side 1's defence goal: side 1's G-19 foul (no LT: side 1 still opened
+    validly), w2 to a penalty spot of side 1, the offender (as in play), which is none of
+    side 0's own spots (G-26: not on_spot)."""
+    st = GolfState.with_balls({"w1": tuple(GEO.start[0]), "w3": tuple(GEO.start[2]),
+                               "w2": (0.6, 0.25), "r1": tuple(GEO.start[5]),
+                               "r2": tuple(GEO.start[6]), "r3": tuple(GEO.start[7])},
+                              phase="opening")
+    log = _both_cross(st.xy, lambda b: b.ball_ball(0.2, "r1", "w2", (0.63, 0.19), (0.6, 0.25)))
+    outs, new = play_strokes([st], log, [[W1, R1]],
+                             injected=[[{"type": "jam", "ball": "w2", "goal": 0, "time": 0.6}]])
+    o = outs[0]
+    assert [(f.rule, f.balls) for f in o.fouls] == [("G-19", (idx("w2"),))]
+    assert o.fouls[0].detail == "w2 jammed between the caps of side 1's defence goal"
+    assert o.first == 0 and o.reason == "side 0's ball stopped nearer its attack goal"
+    assert (idx("w2"), 1) in o.spotted and np.allclose(new[0].xy[idx("w2")], SPOTS1[0])
+    assert new[0].on_spot[idx("w2")] == 0 and new[0].balls_left.tolist() == [3, 3]
+
+
+def test_opening_rail_return_and_cap_cushion_jam_are_notes_as_in_play():
+    """G-17b (a ball over the rail and back is not penalised) and G-19 (a ball jammed between a
+    cap and the short cushion is freed) hold for every stroke: the opening notes them as play
+    does, and nothing changes."""
+    st = new_match()
+    log = _both_cross(st.xy)
+    inj = [{"type": "rail_return", "ball": "w1"},
+           {"type": "jam", "ball": "r1", "where": "cap_cushion"}]
+    outs, _ = play_strokes([st], log, [[W1, R1]], injected=[inj])
+    assert outs[0].notes == ["G-17b: w1 rode over the rail and came back: not penalised",
+                             "G-19: r1 jammed between a cap and the short cushion: freed"]
+    assert outs[0].fouls == [] and outs[0].first == 0 and outs[0].spotted == []
+
+
+def test_opening_in_kader_play_PICK_takes_the_offenders_ball_and_the_agents_pick():
+    """G-20, G-25 in the opening at one ball each: `time` (LT; in kader play LT PICK): the
+    opponent picks one of the offender's balls for a penalty spot; with pick_policy agent the
+    pick is the caller's (a ball of the offending side), and choices['pick'] is accepted in
+    the opening."""
+    st = GolfState.with_balls({"w5": tuple(GEO.start[4]), "r5": tuple(GEO.start[9])},
+                              phase="opening", kader=True)
+    log = (LogBuilder(st.xy).strike("w5", (1.0, 0.0)).strike("r5", (-1.0, 0.0))
+           .rest("w5", (0.5, -0.3), 2.0).rest("r5", (-0.5, -0.3), 2.0).build())
+    cb = [[idx("w5"), idx("r5")]]
+    inj = [[foul("time", side=0)]]
+    outs, new = play_strokes([st], log, cb, injected=inj)
+    assert outs[0].first == 1 and outs[0].spotted == [(idx("w5"), 1)]
+    assert math.isinf(outs[0].distance[0])
+    agent = GolfRules(pick_policy="agent")
+    outs, _ = play_strokes([st], log, cb, injected=inj, rules=agent, choices=[{"pick": "w5"}])
+    assert outs[0].spotted == [(idx("w5"), 1)]
+    with pytest.raises(ValueError, match="not one of the offender's balls"):
+        play_strokes([st], log, cb, injected=inj, rules=agent, choices=[{"pick": "r5"}])
+    # outside kader play `time` is LT only: the pick is not needed, and the outcome says so
+    st5 = new_match()
+    outs, _ = play_strokes([st5], _both_cross(st5.xy), [[W1, R1]], injected=inj, rules=agent,
+                           choices=[{"pick": "w1"}])
+    assert outs[0].first == 1 and outs[0].spotted == []
+    assert outs[0].notes == ["choices['pick'] not used: no G-25 pick in this stroke"]
+
+
+def test_opening_injected_event_naming_a_ball_off_the_table_is_refused():
+    """As in play: an injected event names a ball on the table (a jam of a scored ball would
+    score it twice)."""
+    st = GolfState.with_balls({"w1": tuple(GEO.start[0]), "w3": tuple(GEO.start[2]),
+                               "r1": tuple(GEO.start[5]), "r2": tuple(GEO.start[6])},
+                              phase="opening")
+    with pytest.raises(ValueError, match="w2, which is not on the table"):
+        play_strokes([st], _both_cross(st.xy), [[W1, R1]],
+                     injected=[[{"type": "jam", "ball": "w2", "goal": 0}]])

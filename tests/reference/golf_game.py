@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.configs.zones import path_max
+from cuegym.physics.constants import EV_BALL_BALL
 from cuegym.rules.inputs import (
     RefereeInputError,
     read_sim_output,
@@ -59,6 +60,7 @@ from .golf_referee import (
     _check_restored,
     _injected,
     _moved,
+    _pick_ball,
     _rng_for,
     attack_goal,
     ball_index,
@@ -215,7 +217,9 @@ class OpeningOutcome:
         scored: (2,) the side scored its opening ball. crossed: (2,) its ball crossed x = 0.
         distance: (2,) final centre distance of each opening ball to its attack goal [m]
             (inf when it did not stay on the table).
-        fouls: G-18 fouls of the opening (injected, or a wrong duo opener, G-31).
+        fouls: the opening's fouls: G-3 (another ball than the due one), G-18 (injected, or a
+            wrong duo opener, G-31), G-19 (a jam in the defence goal of the side that played
+            the ball).
         first: side that takes the first turn, -1 when the opening is repeated.
         repeat: the opening is played again (both scored, a tie, or neither crossed).
         replaced: the balls were put back (tie, or neither crossed).
@@ -240,6 +244,9 @@ class OpeningOutcome:
     winner: int
     xy: np.ndarray
     notes: list[str] = field(default_factory=list)
+    #: (10,) the penalty spot each ball put on one of its own side's lies on (G-26; 0: none,
+    #: also for a ball put on the spots of the side that jammed it, G-19)
+    on_spot: np.ndarray = field(default_factory=lambda: np.zeros(N_BALLS, np.int64))
 
     def to_json(self, geo: GolfGeometry | None = None) -> dict:
         geo = geo or golf_geometry()
@@ -299,14 +306,22 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     LT loses the opening; the side's penalised G-18 foul (the first by time with consequences)
     applies its letters to that side's stroke: RA its balls the opening moved go back, RF the
     event's ``restore``, SPOT the touched ball to a penalty spot, GOAL the touched opponent's
-    ball into its goal, CS its opening ball to a penalty spot unless it scored. Other balls that
-    drop count for their side (into its attack goal) or go to a penalty spot (into its defence
-    goal).
+    ball into its goal, CS its opening ball to a penalty spot unless it scored, PICK (kader
+    play: an opening that starts with a side at one ball, G-20, G-25) one of its balls the
+    opponent picks to a penalty spot.
+
+    Balls that drop or jam are judged for the side that played them (:func:`_players`, the
+    chains of contacts from the two opening balls): a drop counts for the ball's side (G-6 in
+    its attack goal, G-7 in its defence goal when the other side played it), except an own
+    ball its own side played into its defence goal (G-8: a penalty spot); a jam between the
+    caps of the player's attack goal counts as a drop there, between the caps of its defence
+    goal it is that side's G-19 foul: the ball to one of that side's penalty spots. A rail
+    return (G-17b) and a jam between a cap and the short cushion change nothing (a note).
 
     ``players`` (the two partners who opened) is required with ``rules.duo`` and may only be
-    None or [0, 0] without it; ``choices`` (``spots`` only, with ``spot_policy = 'agent'``),
-    ``allow_overflow`` and the errors are those of
-    :func:`~cuegym.rules.golfbillard.score_strokes`.
+    None or [0, 0] without it; ``choices`` (``spots`` with ``spot_policy = 'agent'``, ``pick``
+    with ``pick_policy = 'agent'``: a ball of the offending side), ``allow_overflow`` and the
+    errors are those of :func:`~cuegym.rules.golfbillard.score_strokes`.
     """
     rules = rules or load_golf_rules()
     geo = geo or golf_geometry()
@@ -321,9 +336,6 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
         if not on0[x]:
             raise ValueError(f"opening ball {geo.ball_ids[x]} is not on the table")
     choices = check_choices(choices, rules, "choices")
-    if "pick" in choices:
-        raise ValueError("choices['pick'] has no use in the opening (G-25 applies in kader "
-                         "play only)")
     if players is None:
         check_player(None, rules, "players")  # duo play needs them
     else:
@@ -334,6 +346,8 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     tl = TableLog(log, t, segments)
     events = _injected(injected, geo, tl.t_end)
     rng = rng or _rng_for(state)
+    # G-20: an opening that starts with a side at one ball is kader play (G-25 letters)
+    kader = bool(state.kader or np.any(np.bincount(SIDE_OF[on0], minlength=N_SIDES) == 1))
     fouls: list[Foul] = []
     lost = [False, False]
     notes: list[str] = []
@@ -355,6 +369,9 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
             pen[side] = (letters, time, restore, ball)
 
     for e in events:
+        if "ball" in e and not on0[e["ball"]]:
+            raise ValueError(f"injected {e['type']} names ball {geo.ball_ids[e['ball']]}, which "
+                             "is not on the table")
         if e["type"] == "foul":
             deflect = e["kind"] in ("deflect_own_ball", "deflect_opponent_ball")
             side = e.get("side")
@@ -365,7 +382,7 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
                                  f"side; a deflect foul needs its side: {e!r}")
             check_injected_foul(e, side, on0, geo)
             touched = e.get("ball")
-            letters = BEHAVIOURAL[e["kind"]][0]
+            letters = BEHAVIOURAL[e["kind"]][int(kader)]
             fouls.append(Foul("G-18", e["time"], (b[side],), e["kind"], f"side {side}"))
             lost[side] = lost[side] or "LT" in letters
             penalise(side, letters, e["time"], e.get("restore", ()),
@@ -374,8 +391,13 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
             off.add(e["ball"])
             if e["ball"] in b:
                 lost[SIDE_OF[e["ball"]]] = True
-        elif e["type"] != "fall_after_rest":  # a fall is applied to the drops (below)
-            notes.append(f"{e['type']} of {geo.ball_ids[e['ball']]} ignored in the opening")
+        elif e["type"] == "rail_return":
+            notes.append(f"G-17b: {geo.ball_ids[e['ball']]} rode over the rail and came back: "
+                         "not penalised")
+        elif e["type"] == "jam" and "goal" not in e:
+            notes.append(f"G-19: {geo.ball_ids[e['ball']]} jammed between a cap and the short "
+                         "cushion: freed")
+        # falls and jams between a goal's caps act on the drops (below)
     if rules.duo:
         for s in range(N_SIDES):
             if int(players[s]) != int(state.openers[s]):  # G-31: the wrong partner opened
@@ -383,21 +405,33 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
                                   f"side {s}: partner {players[s]} opened, "
                                   f"partner {int(state.openers[s])} was due"))
                 lost[s] = True
-                penalise(s, BEHAVIOURAL["wrong_opener"][0], 0.0, (), None)
+                penalise(s, BEHAVIOURAL["wrong_opener"][int(kader)], 0.0, (), None)
     drops = tl.drops(on0)
     falls = tl.falls(on0)
-    for e in events:  # injected G-6a falls undo the log's drop of their ball
-        if e["type"] == "fall_after_rest":
-            drops, on_rim = tl.fall_after_rest(e["ball"], drops, falls)
+    jam_by: dict[int, int] = {}  # G-19 jammed ball -> the side whose defence goal holds it
+    for e in events:  # in their order
+        x = e.get("ball")
+        if e["type"] == "fall_after_rest":  # G-6a: undoes the log's drop of its ball
+            drops, on_rim = tl.fall_after_rest(x, drops, falls)
             if on_rim:
-                notes.append(FALL_NOTE.format(geo.ball_ids[e["ball"]]))
+                notes.append(FALL_NOTE.format(geo.ball_ids[x]))
+        elif e["type"] == "jam" and "goal" in e:
+            p = _players(tl, b, e["time"]).get(x, SIDE_OF[x])
+            if e["goal"] == attack_goal(p):  # held by the caps of its player's attack goal
+                drops = sorted([d for d in drops if d[0] != x] + [(x, int(e["goal"]), e["time"])],
+                               key=lambda d: d[2])
+            else:  # the caps of its player's defence goal: that side's G-19 (no LT)
+                jam_by[x] = p
+                fouls.append(Foul("G-19", e["time"], (x,), "jam",
+                                  f"{geo.ball_ids[x]} jammed between the caps of side {p}'s "
+                                  "defence goal"))
     final = tl.final_xy()
     final[~on0] = np.nan
     for x, k in sorted(falls.items()):  # G-6a: back on the rim
         final[x] = tl.rim_point(x, k, geo.goals)
         notes.append(FALL_NOTE.format(geo.ball_ids[x]))
     # RA / RF of a side's penalised foul: those balls go back, neither counting nor spotted
-    moved = _moved(tl, before, final, {x for x, _, _ in drops} | set(off))
+    moved = _moved(tl, before, final, {x for x, _, _ in drops} | set(off) | set(jam_by))
     back: set[int] = set()
     restored: dict[int, tuple[float, float]] = {}
     for s in range(N_SIDES):
@@ -409,7 +443,7 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
                 back.add(r)
                 restored[r] = (x, y)
     # a ball RA would put back where the other side's stroke left a ball goes to a spot instead
-    gone = {x for x, _, _ in drops} | set(off)
+    gone = {x for x, _, _ in drops} | set(off) | set(jam_by)
     blocked: list[int] = []
     for x in range(N_BALLS):
         if x not in back or "RA" not in pen.get(SIDE_OF[x], (frozenset(),))[0]:
@@ -421,15 +455,23 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
             back.discard(x)
     removed: dict[int, float] = {}
     to_spot: list[int] = []
+    spot_of: dict[int, int] = {}  # a ball placed on another side's spots than its own: that side
     for x, g, tt in drops:
         if x in back or x in blocked:
             continue
-        if g == attack_goal(SIDE_OF[x]):
+        own = SIDE_OF[x]
+        # G-6 its attack goal; G-7 an opponent's ball counts in either goal; G-8 its own side
+        # played it into its defence goal
+        if g == attack_goal(own) or _players(tl, b, tt).get(x, own) != own:
             removed[x] = tt
         else:
             to_spot.append(x)
     to_spot += [x for x in sorted(off) if x not in removed and x not in to_spot and x not in back
                 and x not in blocked]
+    for x in sorted(jam_by):
+        if x not in removed and x not in to_spot and x not in back and x not in blocked:
+            to_spot.append(x)
+            spot_of[x] = jam_by[x]
     to_spot += [x for x in blocked if x not in to_spot]
     for s in range(N_SIDES):  # the penalised fouls' other letters
         letters, tm, _, touched = pen.get(s, (frozenset(), 0.0, (), None))
@@ -473,6 +515,8 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
                                                 "x = 0, or both fouled): balls back, repeat")
     xy = before.copy() if replaced else final.copy()
     spotted: list[tuple[int, int]] = []
+    on_spot = np.zeros(N_BALLS, np.int64)
+    picks = 0
     if not replaced:
         for x in back:
             xy[x] = before[x]
@@ -482,18 +526,38 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
             xy[x] = np.nan
         for x in to_spot:
             xy[x] = np.nan
+        for s in range(N_SIDES):  # G-25 PICK (kader letters): one of the offender's balls
+            if "PICK" not in pen.get(s, (frozenset(),))[0]:
+                continue
+            picks += 1
+            x = _pick_ball(state, xy, b[s], choices.get("pick"), rules, geo, rng, side=s)
+            if x is not None and x not in to_spot:
+                to_spot.append(x)
+                xy[x] = np.nan
+                if x == b[s]:
+                    dist[s] = math.inf
         for s in range(N_SIDES):
             letters, _, rest, _ = pen.get(s, (frozenset(), 0.0, (), None))
             if "RF" in letters and rest:
                 _check_restored(xy, [r for r, _, _ in rest], geo)
-        spotted, unused = place_on_spots(to_spot, xy, geo, rules, rng, choices.get("spots"))
-        if unused:
-            notes.append(f"choices['spots']: entries {unused} not needed")
+        pending = choices.get("spots")
+        for x in to_spot:  # one at a time, each on its side's spots (G-19: the jamming side's)
+            got, left = place_on_spots([x], xy, geo, rules, rng, pending,
+                                       offender=spot_of.get(x, SIDE_OF[x]))
+            spotted += got
+            if isinstance(pending, (list, tuple)):
+                pending = left
+            k = got[0][1]
+            on_spot[x] = k if spot_of.get(x, SIDE_OF[x]) == SIDE_OF[x] else 0
+        if isinstance(pending, (list, tuple)) and pending:
+            notes.append(f"choices['spots']: entries {list(pending)} not needed")
     elif "spots" in choices:
         notes.append("choices['spots'] not used: the balls went back (repeat)")
+    if choices.get("pick") is not None and not picks:
+        notes.append("choices['pick'] not used: no G-25 pick in this stroke")
     left = np.bincount(SIDE_OF[~np.isnan(xy[:, 0])], minlength=N_SIDES)
     winner = -1
-    if np.any(left == 0):  # G-4 (only after repeated double scores)
+    if np.any(left == 0):  # G-4 (after double scores, or a last ball scored by G-7)
         if np.all(left == 0):
             last = [max(tt for x, tt in removed.items() if SIDE_OF[x] == s) for s in range(2)]
             winner = int(np.argmin(last))
@@ -502,7 +566,26 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     return OpeningOutcome(balls=b, scored=scored, crossed=tuple(crossed), distance=tuple(dist),
                           fouls=fouls, first=first, repeat=repeat, replaced=replaced,
                           scored_balls=[] if replaced else sorted(removed), spotted=spotted,
-                          reason=reason, game_over=winner >= 0, winner=winner, xy=xy, notes=notes)
+                          reason=reason, game_over=winner >= 0, winner=winner, xy=xy, notes=notes,
+                          on_spot=on_spot)
+
+
+def _players(tl: TableLog, openers: Sequence[int], until: float) -> dict[int, int]:
+    """G-3 / G-7 / G-8 / G-19: who played each ball of the opening by time ``until`` [s]: ball ->
+    side. The two sides play at once; the opening balls (``openers``, side 0's then side 1's)
+    are their sides' own, and every other ball belongs to the chain of contacts that reached
+    it last: at each ball-ball contact up to ``until`` (in the log's order) it takes the side
+    of the ball it met, when that ball has one (two such balls swap). A ball missing from the
+    result was reached by neither chain (the caller takes its own side)."""
+    side = {int(openers[0]): 0, int(openers[1]): 1}
+    for k in np.flatnonzero((tl.type == EV_BALL_BALL) & (tl.time <= until)):
+        x, y = int(tl.i[k]), int(tl.j[k])
+        sx, sy = side.get(x), side.get(y)
+        if sy is not None and x not in openers:
+            side[x] = sy
+        if sx is not None and y not in openers:
+            side[y] = sx
+    return side
 
 
 def advance_opening(state: GolfState, outcome: OpeningOutcome, rules: GolfRules | None = None,
@@ -512,9 +595,7 @@ def advance_opening(state: GolfState, outcome: OpeningOutcome, rules: GolfRules 
     st = state.copy()
     st.xy = outcome.xy.copy()
     st.stroke_no += 1
-    st.on_spot = np.zeros(N_BALLS, np.int64)
-    for x, k in outcome.spotted:
-        st.on_spot[x] = k
+    st.on_spot = outcome.on_spot.copy()  # G-26: only a ball on its own side's spots
     if outcome.game_over:
         return finish_game(st, outcome.winner, rules, geo)
     st.kader = bool(np.any(st.balls_left == 1))  # G-20, a repeat included

@@ -935,7 +935,7 @@ class TableLog:
         d = math.hypot(*(p - centre))
         if d < r:
             u = (p - centre) / d if d > 1e-12 else np.array([-math.copysign(1.0, centre[0]), 0.0])
-            p = centre + r * u
+            p = centre + (r + 1e-9) * u  # just outside: on the circle, rounding may put it in
         return p
 
     def fall_after_rest(self, b: int, drops: list, falls: dict[int, int]) -> tuple[list, bool]:
@@ -2091,9 +2091,11 @@ def _check_restored(xy: np.ndarray, balls: Sequence[int], geo: GolfGeometry) -> 
 
 
 def _pick_ball(st: GolfState, xy: np.ndarray, c: int, choice: Any, rules: GolfRules,
-               geo: GolfGeometry, rng: np.random.Generator) -> int | None:
-    """G-25: the offender's ball the opponent picks for a penalty spot."""
-    s = int(st.to_move)
+               geo: GolfGeometry, rng: np.random.Generator, side: int | None = None
+               ) -> int | None:
+    """G-25: the offender's ball the opponent picks for a penalty spot; the offender is the side
+    to move, or ``side`` (the opening, where both sides strike)."""
+    s = int(st.to_move) if side is None else side
     mine = [int(b) for b in np.flatnonzero((SIDE_OF == s) & ~np.isnan(xy[:, 0]))]
     if not mine:
         return None
