@@ -248,7 +248,8 @@ def plot_curves(run: Path, rows: list[dict[str, Any]], game: str = "keglebillard
                 a.set_xticks(list(g) + [g[-1] + 1], [str(k) for k in g] + ["final\nfit"])
             else:
                 a.set_xlim(ax[0].get_xlim())
-        a.legend(fontsize=8)
+        if a.get_legend_handles_labels()[0]:  # (no eval games: no curves to name)
+            a.legend(fontsize=8)
         a.grid(alpha=0.3)
     fig.tight_layout()
     out = run / "learning_curve.png"

@@ -11,8 +11,10 @@ kader-duel positions (kader play, one ball left on each side) repeated, since th
         --steps 8000 --batch 512 --duel-repeat 5
 
 The network keeps the menu and observation of the first run's ``model.pt`` and its play
-settings (``select``, ``res_gain``); the output is a ``.pt`` that ``make_agent`` and
-``evaluate.py --agents <path>.pt`` load. One torch thread by default (the machine is shared).
+settings (``select``, ``res_gain``); the runs must share the game, the menu and the residual
+scale their labels are in terms of (others are refused, naming the field). The output is a
+``.pt`` that ``make_agent`` and ``evaluate.py --agents <path>.pt`` load. One torch thread by
+default (the machine is shared).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import dataclasses
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +41,42 @@ def kader_duel(obs: np.ndarray) -> np.ndarray:
     one = 1.0 / BALLS_PER_SIDE + 1e-6
     return ((obs[:, OBS_INDEX["kader"]] > 0.5) & (obs[:, OBS_INDEX["own_balls_left"]] < one)
             & (obs[:, OBS_INDEX["opp_balls_left"]] < one))
+
+
+#: the ExpertSpec fields the stored labels are in terms of (the menu the entries index, the
+#: residual units): runs whose labels are pooled must agree on them
+LABEL_FIELDS = ("game", "n_cand", "spins", "speeds", "spin0", "res_scale")
+
+
+def run_spec(run: Path) -> Any:
+    """The :class:`~cuegym.agents.expert.ExpertSpec` of an expert-iteration run: its
+    ``model.pt``'s, or where there is none yet (a run stopped in its first generation) the one
+    its ``config.yaml`` describes."""
+    from cuegym.agents.expert import ExpertSpec, load_net
+    from cuegym.configs import load_yaml
+
+    if (run / "model.pt").is_file():
+        return load_net(run / "model.pt")[0].spec
+    if not (run / "config.yaml").is_file():
+        raise ValueError(f"{run} has no model.pt or config.yaml (not an expert-iteration run?)")
+    cfg = load_yaml((run / "config.yaml").read_text()) or {}
+    return ExpertSpec(**{**(cfg.get("spec") or {}), "game": cfg.get("game", "keglebillard")})
+
+
+def check_same_menu(runs: list[Path]) -> None:
+    """Refuse runs whose labels index different menus or residual units (a ValueError naming
+    the run and the field): pooled, an entry or a residual of one would be read as another's
+    (silently where the sizes happen to agree)."""
+    if len(runs) < 2:
+        return
+    first = run_spec(runs[0]).as_dict()
+    for run in runs[1:]:
+        other = run_spec(run).as_dict()
+        diff = [f"{k}: {first[k]!r} in {runs[0]}, {other[k]!r} here" for k in LABEL_FIELDS
+                if first[k] != other[k]]
+        if diff:
+            raise ValueError(f"{run} labels another menu than {runs[0]} ({'; '.join(diff)}): "
+                             "only runs of one game, menu and residual scale pool")
 
 
 def pooled_labels(runs: list[Path]) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
@@ -62,6 +101,7 @@ def retrain(runs: list[Path], out: Path, hidden: list[int] | None, steps: int, b
 
     if duel_repeat < 1:
         raise ValueError(f"duel_repeat must be >= 1, got {duel_repeat}")
+    check_same_menu(runs)
     labels, vobs, vz = pooled_labels(runs)
     base, meta = load_net(runs[0] / "model.pt")
     if duel_repeat > 1 and base.spec.game != "golfbillard":
@@ -108,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--hidden widths must be >= 1, got {a.hidden}")
     if a.duel_repeat < 1:
         p.error(f"--duel-repeat must be >= 1, got {a.duel_repeat}")
+    if a.out.is_dir():  # (found otherwise only when the fit is done, naming a temporary file)
+        p.error(f"--out {a.out} is a directory: give the .pt file to write")
     info = retrain(a.runs, a.out, a.hidden, a.steps, a.batch, a.lr, a.duel_repeat, a.seed,
                    a.threads, command="python experiments/expert_retrain.py "
                    + " ".join(sys.argv[1:] if argv is None else argv))

@@ -18,7 +18,8 @@ one check of the finished agent follows (``--check``). The golfbillard agent
 Writes ``runs/<name>_<stage>/`` (each stage's run, as its own script writes it) and
 ``runs/<name>/``: the finished networks under their shipped names, ``reproduce.json`` (the
 stages' wall-clock times, the check's games) and the ``evaluate.py`` command that plays them.
-``--resume`` skips finished stages and reuses a stage's labels. Every stage's settings (and its
+``--resume`` skips finished stages (``skipped`` in reproduce.json, their times kept from an
+earlier reproduce.json, else null) and reuses a stage's labels. Every stage's settings (and its
 run directory) are checked before the first stage runs: a mistake in ``--aim`` is refused at
 once, not after the stages before it.
 """
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from cuegym.cli_errors import UsageError, cli_main, script_prog, seed_arg
+from cuegym.experiments.train import write_atomic
 from cuegym.experiments.train_config import (
     check_run_name,
     deep_merge,
@@ -144,13 +146,13 @@ def keglebillard(name: str, runs: Path, resume: bool, times: dict[str, float],
     if not _skipped(run["dqn"], "dqn", resume):
         train.train(cfgs["dqn"], runs_dir=run["dqn"].parent,
                     resume=resume and _started(run["dqn"]))
-    times["dqn_s"] = time.time() - t0
+        times["dqn_s"] = time.time() - t0
     for stage in ("leave", "aim"):
         t0 = time.time()
         if not _skipped(run[stage], stage, resume):
             train_aim.train_aim(cfgs[stage], runs_dir=run[stage].parent,
                                 resume=resume and _started(run[stage]))
-        times[f"{stage}_s"] = time.time() - t0
+            times[f"{stage}_s"] = time.time() - t0
     return {"keglebillard.zip": run["dqn"] / "best_model.zip",
             "keglebillard_leave.pt": run["leave"] / "model.pt",
             "keglebillard_aim.pt": run["aim"] / "model.pt"}
@@ -181,7 +183,7 @@ def golfbillard(name: str, runs: Path, resume: bool, times: dict[str, float],
     if not _skipped(run, "expert", resume):
         ei.expert_iteration(cfgs["expert"], runs_dir=run.parent,
                             resume=resume and _started(run))
-    times["expert_s"] = time.time() - t0
+        times["expert_s"] = time.time() - t0
     return {"golfbillard_expert.pt": run / "model.pt"}
 
 
@@ -203,6 +205,21 @@ def check(game: str, spec: str, games: dict[str, int], seed: int) -> dict[str, A
 
     arena = make_arena(game)
     return _eval_games(arena, make_agent(spec, game, arena=arena), games, seed)
+
+
+def _stage_times(game: str, out: Path, times: dict[str, float]
+                 ) -> tuple[dict[str, float | None], list[str]]:
+    """The stages' wall-clock times for reproduce.json, in stage order, and the stages this
+    session skipped (``--resume``: finished before): a skipped stage keeps the time an earlier
+    session's reproduce.json recorded, or None where none did (not the zero seconds of its
+    skip). ``total_s`` is this session's."""
+    before: dict[str, Any] = {}
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        before = json.loads((out / "reproduce.json").read_text()).get("times") or {}
+    keys = [f"{stage}_s" for stage in GAME_STAGES[game]]
+    skipped = [k.removesuffix("_s") for k in keys if k not in times]
+    merged = {k: times[k] if k in times else before.get(k) for k in keys}
+    return {**merged, "total_s": times["total_s"]}, skipped
 
 
 #: each game's (configs, stages): every config is loaded and checked before the first stage
@@ -273,6 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     cfgs = configs(name, runs, args.resume, not args.no_progress, args.fit_threads, sets)
     files = stages(name, runs, args.resume, times, cfgs)
     times["total_s"] = time.time() - t0
+    times, skipped = _stage_times(args.game, out, times)
     out.mkdir(parents=True, exist_ok=True)
     for shipped, made in files.items():
         if shipped.endswith(".zip"):  # the lean copy that ships (plays identically)
@@ -285,13 +303,15 @@ def main(argv: list[str] | None = None) -> int:
     spec = agent_spec(args.game, out)
     play = (f"cuegym evaluate --game {args.game} --agents \"{spec},planner\" --games 500 "
             "--seed 900")
-    report = {"game": args.game, "times": times, "files": sorted(files), "spec": spec,
+    report = {"game": args.game, "times": times, **({"skipped": skipped} if skipped else {}),
+              "files": sorted(files), "spec": spec,
               "check": check(args.game, spec, {"geometric": args.check,
                                                "planner": args.check_planner}, args.seed),
               "play": play}
-    (out / "reproduce.json").write_text(json.dumps(report, indent=1))
+    write_atomic(out / "reproduce.json", json.dumps(report, indent=1))
     print(json.dumps({"check": report["check"]}))
-    minutes = {k.removesuffix("_s"): round(v / 60, 1) for k, v in times.items()}
+    minutes = {k.removesuffix("_s"): None if v is None else round(v / 60, 1)
+               for k, v in times.items()}
     print(json.dumps({"times_min": minutes}))
     print(f"wrote {out}; play it: {play}")
     return 0

@@ -25,10 +25,13 @@ deletes the old run's files first.
 Of the train config the learner takes its algorithm, action (``residual`` / ``choice`` settings),
 ``policy``, ``policy_kwargs``, ``algo_kwargs`` (``gamma`` 0.9, no action noise), ``env_kwargs``
 (passed to the full-game env; its ``noise`` must be the self-play's ``noise``), ``device`` and
-``threads``. The keys of a train.py run that self-play replaces by its own settings or does not
-have (``n_envs``, ``total_timesteps``, ``time_limit_min``, ``demos``, ``train_positions``,
-``eval_freq``, ``eval_episodes``, ``checkpoint_freq``, ``save_replay_buffer``, ``seed``) are
-named on stderr when the run starts, not silently dropped.
+``threads``. An ``--init`` model is loaded with those ``algo_kwargs`` too (not the ones saved in
+it: a Shot-env model's gamma is 0); its network stays its own, so a train config whose
+``policy`` or ``policy_kwargs`` differ from it is refused. The keys of a train.py run that
+self-play replaces by its own settings or does not have (``n_envs``, ``total_timesteps``,
+``time_limit_min``, ``demos``, ``train_positions``, ``eval_freq``, ``eval_episodes``,
+``checkpoint_freq``, ``save_replay_buffer``, ``seed``) are named on stderr when the run
+starts, not silently dropped.
 """
 
 from __future__ import annotations
@@ -129,7 +132,12 @@ def train_config(cfg: SelfPlayConfig) -> Any:
     ``configs/train/<game>_sac.yaml``), checked against the self-play: its game, its action
     (residual or choice), the settings it passes on (``cuegym.experiments.train``); and the
     ``init_model``'s game, algorithm and action against it. ValueErrors name the mismatch."""
-    from cuegym.experiments.train_config import check_arguments, game_of, load_config
+    from cuegym.experiments.train_config import (
+        check_arguments,
+        check_episodic,
+        game_of,
+        load_config,
+    )
 
     path = cfg.train_config or ROOT / "configs" / "train" / f"{cfg.game}_sac.yaml"
     tcfg = load_config(path)
@@ -140,6 +148,7 @@ def train_config(cfg: SelfPlayConfig) -> Any:
         raise ValueError(f"train config {str(path)!r} is for {game_of(tcfg.env_id)} "
                          f"({tcfg.env_id}), not {cfg.game}: give a {cfg.game} train config")
     check_arguments(tcfg)
+    check_episodic(tcfg.algo_kwargs, cfg.n_envs, "self-play key n_envs (--n-envs)")
     _check_env_noise(cfg, tcfg, path)
     if cfg.init_model:
         from cuegym.agents.sb3_agent import model_meta
@@ -296,26 +305,59 @@ def _action_space(cfg: SelfPlayConfig, tcfg: Any, env_id: str) -> tuple[Any, typ
 
 
 def _learner(cfg: SelfPlayConfig, tcfg: Any, env: Any) -> Any:
-    """The SB3 model that learns: ``cfg.init_model`` loaded onto ``env``, or a new one with the
-    recipe's settings (gamma 0.9: in whole games the learner's later shots depend on this one;
-    no action noise)."""
+    """The SB3 model that learns, with the recipe's ``algo_kwargs`` (gamma 0.9: in whole games
+    the learner's later shots depend on this one; no action noise): a new one with the recipe's
+    policy and ``policy_kwargs``, or ``cfg.init_model`` loaded onto ``env`` with those
+    ``algo_kwargs`` (its network stays the model's: a recipe ``policy`` / ``policy_kwargs``
+    that differs from it is refused, not ignored)."""
+    from cuegym.experiments.train import sb3_kwargs
     from cuegym.experiments.train_config import algo_class, policy_class
 
     Algo = algo_class(tcfg.algo)
-    if cfg.init_model:
-        init = _init_model_file(cfg.init_model)
-        if init is None:  # run() called without check_config
-            raise ValueError(f"init_model (--init): no model file {cfg.init_model!r}")
-        try:
-            return Algo.load(init, env=env, device=tcfg.device)
-        except ValueError as e:  # SB3's message prints both spaces in full: kilobytes
-            raise ValueError(f"init_model (--init): model {cfg.init_model!r} does not fit the "
-                             f"{cfg.game} self-play env: {str(e).split(':')[0]}") from e
-    kw = dict(tcfg.algo_kwargs)
-    kw["gamma"] = 0.9
-    kw.pop("action_noise", None)
-    return Algo(policy_class(tcfg.policy), env, policy_kwargs=dict(tcfg.policy_kwargs),
-                seed=cfg.seed, device=tcfg.device, verbose=0, **kw)
+    kw = sb3_kwargs(tcfg.algo, {**tcfg.algo_kwargs, "gamma": 0.9, "action_noise": None}, env)
+    if tcfg.algo not in ("sac", "td3"):
+        kw.pop("action_noise")
+    if not cfg.init_model:
+        return Algo(policy_class(tcfg.policy), env, policy_kwargs=dict(tcfg.policy_kwargs),
+                    seed=cfg.seed, device=tcfg.device, verbose=0, **kw)
+    init = _init_model_file(cfg.init_model)
+    if init is None:  # run() called without check_config
+        raise ValueError(f"init_model (--init): no model file {cfg.init_model!r}")
+    if "stats_window_size" in kw:  # (load sets attributes: SB3 keeps this one private)
+        kw["_stats_window_size"] = kw.pop("stats_window_size")
+    try:  # (SB3's load takes the hyper-parameters to change; it seeds nothing)
+        model = Algo.load(init, env=env, device=tcfg.device, **kw)
+    except ValueError as e:  # SB3's message prints both spaces in full: kilobytes
+        raise ValueError(f"init_model (--init): model {cfg.init_model!r} does not fit the "
+                         f"{cfg.game} self-play env: {str(e).split(':')[0]}") from e
+    _check_init_network(cfg, tcfg, model)
+    model.set_random_seed(cfg.seed)
+    return model
+
+
+def _check_init_network(cfg: SelfPlayConfig, tcfg: Any, model: Any) -> None:
+    """The ``--init`` model's network must be the train config's ``policy`` and (each key it
+    sets) ``policy_kwargs``: the loaded network cannot take others."""
+    from cuegym.experiments.train_config import policy_class
+
+    want = policy_class(tcfg.policy)
+    if isinstance(want, str):
+        want = type(model).policy_aliases.get(want, want)
+    if want is not model.policy_class:
+        raise ValueError(f"init_model (--init): model {cfg.init_model!r} has the policy "
+                         f"{model.policy_class.__name__}, the train config {tcfg.policy!r}: "
+                         "give --train-config of the model's network")
+
+    def same(a: Any, b: Any) -> bool:  # (YAML lists, saved tuples)
+        return (list(a) if isinstance(a, tuple) else a) == (list(b) if isinstance(b, tuple)
+                                                             else b)
+
+    stored = model.policy_kwargs or {}
+    for key, value in tcfg.policy_kwargs.items():
+        if not same(stored.get(key), value):
+            raise ValueError(f"init_model (--init): model {cfg.init_model!r} has policy_kwargs."
+                             f"{key} {stored.get(key)!r}, the train config {value!r}: give "
+                             "--train-config of the model's network")
 
 
 def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs"), overwrite: bool = False) -> Path:
@@ -367,7 +409,10 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs"), overwrite: bool = Fa
 
         quiet_progress_bar()
     for gen in range(1, cfg.generations + 1):
-        model.learn(total_timesteps=cfg.steps_per_generation, reset_num_timesteps=False,
+        # self-play's steps count from 0, also for an --init model (whose saved count would
+        # put learning_starts and the exploration schedule behind it): the steps column and the
+        # schedules are those of a run from a fresh model
+        model.learn(total_timesteps=cfg.steps_per_generation, reset_num_timesteps=gen == 1,
                     progress_bar=cfg.progress)
         snap = _save_snapshot(model, out / "model.zip", meta)
         learner = SB3Agent(snap, game=cfg.game, name=f"gen{gen}")

@@ -29,9 +29,13 @@ resume never overwrites a log: ``tensorboard --logdir runs/<name>/logs``),
 buffer and metadata file is written to a temporary file and renamed, so an interrupt never
 leaves a half-written checkpoint; Ctrl-C saves a last checkpoint and exits (status 130).
 ``--resume`` refuses a run directory whose config differs from the one given (other than
-``total_timesteps``, ``time_limit_min``, ``progress_bar``, ``device``, ``threads``) and says
+``total_timesteps``, ``time_limit_min``, ``progress_bar``, ``device``, ``threads`` and
+``name``, so a run folder moved to another name resumes there) and says
 so, and exits 0, when the run is already finished (a larger ``total_timesteps`` or
-``time_limit_min`` continues it).
+``time_limit_min`` continues it; a ``total_timesteps`` below the steps done is refused). A
+resumed session seeds its tables, action draws, numpy and torch from (``seed``, steps done):
+new episodes, not the first session's again, and the same ones at every resume from a
+checkpoint.
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ from cuegym.experiments.train_config import (
     TrainConfig,
     algo_class,
     check_arguments,
+    check_episodic,
     check_run_name,
     flag_override,
     game_of,
@@ -68,8 +73,10 @@ from cuegym.experiments.train_config import (
 T_START = time.time()  # the time limit counts from the start of the process (demos included)
 
 
-#: keys a resumed run may change (how long and how it runs, not what it learns)
-RESUME_MAY_CHANGE = ("total_timesteps", "time_limit_min", "progress_bar", "device", "threads")
+#: keys a resumed run may change (how long and how it runs, not what it learns; ``name`` is
+#: where it is: a run folder moved or copied to another name resumes there)
+RESUME_MAY_CHANGE = ("total_timesteps", "time_limit_min", "progress_bar", "device", "threads",
+                     "name")
 #: what makes a directory hold a run's work (a directory with only config.yaml, from a run that
 #: stopped before learning, is reused)
 RUN_WORK = ("status.json", "checkpoints", "model.zip", "best_model.zip", "logs",
@@ -294,6 +301,15 @@ def read_progress(run: Path) -> list[dict[str, str]]:
     return sorted(rows, key=lambda r: float(r["time/total_timesteps"]))
 
 
+def steps_tick(v: float, _pos: Any = None) -> str:
+    """A learning curve's step axis label: 250, 2.5k, 1.2M (not 0.25k below a thousand)."""
+    if abs(v) >= 1e6:
+        return f"{v / 1e6:g}M"
+    if abs(v) >= 1e3:
+        return f"{v / 1e3:g}k"
+    return f"{v:g}"
+
+
 def plot_learning_curve(run: Path, title: str = "") -> Path | None:
     """learning_curve.png from SB3's CSV logs: mean reward, foul rate and points per shot of
     the evaluations; with demonstrations, the reward of the aimer's own shot as the
@@ -315,7 +331,7 @@ def plot_learning_curve(run: Path, title: str = "") -> Path | None:
         before = info.get("mean_reward_aimer", info.get("mean_reward_first"))
     fig, axs = plt.subplots(1, 3, figsize=(13, 3.6))
     for ax, key, label in zip(axs, ("mean_reward", "foul_rate", "points_per_shot"),
-                              ("mean reward (eval)", "foul rate",
+                              ("mean reward", "foul rate",
                                "own goals / stroke" if golf else "points / shot"), strict=True):
         y = np.array([float(r.get(f"eval/{key}") or "nan") for r in rows])
         ax.plot(x, y, marker="o", ms=3, label="evaluation")
@@ -324,15 +340,16 @@ def plot_learning_curve(run: Path, title: str = "") -> Path | None:
                        label="the aimer's own shot (before learning)")
             ax.legend(fontsize=8, loc="best")
         ax.set_xlabel("environment steps")
-        ax.xaxis.set_major_formatter(FuncFormatter(
-            lambda v, _: f"{v / 1e6:g}M" if v >= 1e6 else f"{v / 1e3:g}k" if v else "0"))
-        ax.set_title(label)
+        ax.set_ylabel(label)
+        ax.xaxis.set_major_formatter(FuncFormatter(steps_tick))
         ax.grid(alpha=0.3)
-    fig.suptitle(title or run.name)
+    fig.suptitle(f"{title or run.name}: periodic evaluations")
     fig.tight_layout()
     out = run / "learning_curve.png"
-    fig.savefig(out, dpi=110)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp.png")
+    fig.savefig(tmp, dpi=110)
     plt.close(fig)
+    os.replace(tmp, out)
     return out
 
 
@@ -385,13 +402,21 @@ def check_run_dir(cfg: TrainConfig, run: Path, resume: bool, overwrite: bool) ->
     already (nothing to do). Raises :class:`RunError` for a directory that does not fit."""
     if resume:
         st = check_resume(cfg, run)
+        done = int(st.get("timesteps", 0))
+        if done > cfg.total_timesteps:  # a smaller budget than the work done: nothing fits
+            raise RunError(f"--resume: {run} has done {done:,} steps already, more than the "
+                           f"total_timesteps {cfg.total_timesteps:,} given: give a larger "
+                           "--timesteps (or none: the run's own) to continue it")
         same_budget = (st.get("total_timesteps"), st.get("time_limit_min")) == \
             (cfg.total_timesteps, cfg.time_limit_min)
-        if st["finished"] and same_budget:  # a larger budget continues the run
+        # a larger budget continues the run; a longer time limit only where steps are left
+        if st["finished"] and (same_budget or done >= cfg.total_timesteps):
             why = "its time limit" if st.get("stopped_by") == "time_limit" else "all its steps"
+            more = "total_timesteps" if done >= cfg.total_timesteps else \
+                "total_timesteps or time_limit_min"
             print(f"run {run} is finished ({st['timesteps']:,} of {cfg.total_timesteps:,} "
-                  f"steps, stopped by {why}); nothing to resume (raise total_timesteps or "
-                  "time_limit_min to continue it)", flush=True)
+                  f"steps, stopped by {why}); nothing to resume (raise {more} to continue it)",
+                  flush=True)
             return False
     elif any((run / f).exists() for f in RUN_WORK) and not overwrite:
         raise RunError(f"{run} holds a run already: continue it with --resume, start over "
@@ -416,12 +441,13 @@ def prepare_run_dir(cfg: TrainConfig, run: Path, resume: bool, overwrite: bool) 
     return True
 
 
-def new_model(cfg: TrainConfig, env: Any, Algo: Any = None) -> Any:
-    """A new ``cfg.algo`` model (``Algo``, default SB3's class) on ``env`` with the config's
-    policy and ``algo_kwargs``; a value SB3 or torch refuse is a one-line ValueError."""
-    Algo = Algo or algo_class(cfg.algo)
-    kwargs = dict(cfg.algo_kwargs)
-    if cfg.algo in ("sac", "td3") and "action_noise" in kwargs:
+def sb3_kwargs(algo: str, algo_kwargs: dict[str, Any], env: Any) -> dict[str, Any]:
+    """``algo_kwargs`` of a config as SB3's constructor (and ``load``) take them: SAC/TD3's
+    ``action_noise`` (the standard deviation of Gaussian noise, action units) as SB3's
+    ``NormalActionNoise``, ``train_freq: [n, step | episode]`` as a tuple. Shared with
+    selfplay.py."""
+    kwargs = dict(algo_kwargs)
+    if algo in ("sac", "td3") and kwargs.get("action_noise") is not None:
         from stable_baselines3.common.noise import NormalActionNoise
 
         sd = float(kwargs.pop("action_noise"))
@@ -429,6 +455,14 @@ def new_model(cfg: TrainConfig, env: Any, Algo: Any = None) -> Any:
         kwargs["action_noise"] = NormalActionNoise(np.zeros(dim), sd * np.ones(dim))
     if isinstance(kwargs.get("train_freq"), list):  # [n, step | episode]: SB3 takes a tuple
         kwargs["train_freq"] = tuple(kwargs["train_freq"])
+    return kwargs
+
+
+def new_model(cfg: TrainConfig, env: Any, Algo: Any = None) -> Any:
+    """A new ``cfg.algo`` model (``Algo``, default SB3's class) on ``env`` with the config's
+    policy and ``algo_kwargs``; a value SB3 or torch refuse is a one-line ValueError."""
+    Algo = Algo or algo_class(cfg.algo)
+    kwargs = sb3_kwargs(cfg.algo, cfg.algo_kwargs, env)
     try:
         return Algo(policy_class(cfg.policy), env, policy_kwargs=dict(cfg.policy_kwargs),
                     seed=cfg.seed, device=cfg.device, verbose=0, **kwargs)
@@ -466,6 +500,15 @@ def check_config(cfg: TrainConfig) -> None:
         env.close()
 
 
+def session_seed(seed: int, steps: int) -> int:
+    """The seed of a training session that starts after ``steps`` steps of a run seeded
+    ``seed``: ``seed`` itself for the first session, else one drawn from both (below 2**31, so
+    that table i's ``seed + i`` stays a valid seed)."""
+    if steps == 0:
+        return int(seed)
+    return int(np.random.SeedSequence([int(seed), int(steps)]).generate_state(1)[0] >> 2)
+
+
 def build_model(cfg: TrainConfig, env: Any, run: Path, resume: bool) -> Any:
     """A new model (with ``cfg.algo_kwargs``), or the last checkpoint with its replay buffer
     when resuming; saves are atomic and carry the run's metadata (``cuegym.agents.sb3_agent``)."""
@@ -481,6 +524,11 @@ def build_model(cfg: TrainConfig, env: Any, run: Path, resume: bool) -> Any:
         model = Algo.load(ckpt, env=env, device=cfg.device)
         if buf is not None and hasattr(model, "load_replay_buffer"):
             model.load_replay_buffer(buf)
+        # SB3's load seeds nothing: the tables would start again from seed + i, replaying the
+        # first session's positions and noise draws. A resumed session goes on from seeds of
+        # (seed, steps done) instead: new episodes, and the same ones at every resume from
+        # this checkpoint (the tables, the action space's draws, numpy and torch)
+        model.set_random_seed(session_seed(cfg.seed, model.num_timesteps))
         print(f"resumed from {ckpt} at {model.num_timesteps:,} steps", flush=True)
     else:
         model = new_model(cfg, env, Algo)
@@ -499,6 +547,7 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
     from stable_baselines3.common.utils import set_random_seed
 
     check_config(cfg)
+    check_episodic(cfg.algo_kwargs, cfg.n_envs)
     run = Path(runs_dir) / cfg.name
     if not check_run_dir(cfg, run, resume, overwrite):
         return run
@@ -518,6 +567,10 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
     start_run_dir(cfg, run, resume, overwrite)
     if cfg.demos and cfg.demos.get("states", 0) and not resume:
         seed_with_demos(model, cfg, run)
+        given = cfg.algo_kwargs.get("learning_starts")
+        if given:  # the printed hyper-parameters below are the config's
+            print(f"learning_starts {given} of algo_kwargs replaced by 0: the demonstrations "
+                  "filled the replay buffer, online learning starts at once", flush=True)
     logs = run / "logs"
     part = sum(d.is_dir() for d in logs.iterdir()) if logs.exists() else 0
     model.set_logger(configure(str(logs / str(part)), ["csv", "tensorboard"]))
@@ -537,6 +590,9 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
             model.learn(total_timesteps=remaining, callback=callbacks,
                         log_interval=1 if cfg.algo == "ppo" else max(4, cfg.eval_freq // 4),
                         progress_bar=cfg.progress_bar, reset_num_timesteps=not resume)
+        else:  # (a run interrupted at its last step) only the final evaluation and saves
+            for cb in callbacks:
+                cb.init_callback(model)
     except KeyboardInterrupt:
         path = save_checkpoint(model, run, cfg.save_replay_buffer)
         write_status(run, model, cfg, "interrupt")

@@ -244,6 +244,10 @@ def load_config(path: str | Path | None, overrides: dict | None = None) -> Train
     _check_types(data)
     cfg = TrainConfig(**data)
     check_run_name(cfg.name)
+    from cuegym.envs import ENV_IDS
+
+    if cfg.env_id.removeprefix("cuegym:") not in ENV_IDS:  # (gymnasium's message names no key)
+        raise ValueError(f"config key env_id: {unknown_name('env id', cfg.env_id, ENV_IDS)}")
     if cfg.algo not in ALGOS:
         raise ValueError(f"algo must be one of {list(ALGOS)}, got {cfg.algo!r}")
     if cfg.action not in ("absolute", "residual", "choice"):
@@ -496,6 +500,17 @@ def check_algo_kwargs(cfg: TrainConfig) -> None:
             finite_number(name, v)
 
 
+def check_episodic(algo_kwargs: dict[str, Any], n_envs: int, what: str = "n_envs") -> None:
+    """``train_freq: [n, episode]`` needs one table: SB3 trains per episode only on one env
+    and asserts so when learning starts (after the run directory is written). ``what`` names
+    the setting of the tables (self-play's ``--n-envs``)."""
+    tf = algo_kwargs.get("train_freq")
+    if isinstance(tf, list | tuple) and len(tf) == 2 and tf[1] == "episode" and n_envs > 1:
+        raise ValueError(f"config key algo_kwargs.train_freq {list(tf)!r} trains per episode, "
+                         f"which SB3 does on one table only; {what} is {n_envs}: use "
+                         f"[{tf[0]}, step] or one table")
+
+
 def check_arguments(cfg: TrainConfig) -> None:
     """Check what the config passes on to torch, SB3, the env and the action wrappers before a
     run directory is touched: the device, the keys of ``demos``, ``train_positions``,
@@ -515,6 +530,15 @@ def check_arguments(cfg: TrainConfig) -> None:
             kind = "a finite number" if key in ("jitter", "q_lr") else "an integer"
             raise ValueError(f"config key demos.{key} must be {kind} >= 0, got {v!r}")
     if cfg.train_positions:
+        # checked here, not where the positions are generated (after the config's checks)
+        kind = cfg.train_positions.get("generate")
+        if kind != "keglebillard-play":
+            raise ValueError("config key train_positions.generate must be 'keglebillard-play', "
+                             f"got {kind!r}")
+        if cfg.env_id.removeprefix("cuegym:") != "cuegym/KeglebillardShot-v0":
+            raise ValueError(f"config key train_positions generates keglebillard Shot-env start "
+                             f"positions; env_id {cfg.env_id!r} takes none (it needs "
+                             "cuegym/KeglebillardShot-v0)")
         for key, lo in (("n", 1), ("seed", 0)):
             if key in cfg.train_positions:
                 check_int(f"config key train_positions.{key}", cfg.train_positions[key], lo)
