@@ -507,7 +507,9 @@ def fit_aim(x: np.ndarray, values: np.ndarray, offsets: Sequence[float], *,
         raise ValueError(f"inputs {x.shape} and curves {values.shape} do not match "
                          f"{len(offsets)} offsets")
     if len(x) < batch:
-        raise ValueError(f"{len(x)} positions are fewer than one batch of {batch}")
+        raise ValueError(f"{len(x)} training rows (the labelled positions, with their mirror "
+                         f"images where the recipe adds them) are fewer than one batch of "
+                         f"{batch}: label more games or use a smaller batch")
     torch.manual_seed(seed)
     xt, yt = torch.as_tensor(x), torch.as_tensor(values) / POINTS_PER_UNIT
     if layout == "contact":
