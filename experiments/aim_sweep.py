@@ -277,6 +277,8 @@ def fit(train: dict[str, np.ndarray], held: dict[str, np.ndarray], *, hidden: in
     return _judge(pred, held["values2"][b], held["values"][b], int(a.sum()), train_mse)
 
 
+#: Largest --offset [deg]: a quarter turn (an aim turned further points away from its target).
+MAX_OFFSET_DEG = 90.0
 #: the --fit options' defaults (None on the command line: given without --fit is an error)
 FIT_DEFAULTS = {"holdout": 60, "epochs": 200, "hidden": 256, "batch": 256, "device": "cpu",
                 "layout": "mlp", "fit_sizes": "", "json": None}
@@ -287,31 +289,42 @@ def _args(argv: list[str] | None) -> tuple[argparse.Namespace, list[int]]:
     ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=30, help="geometric-vs-geometric games whose "
-                    "positions are swept")
-    ap.add_argument("--draws", type=int, default=24, help="noise draws per offset")
-    ap.add_argument("--offset", type=float, default=2.5, help="largest aim offset [deg]")
-    ap.add_argument("--n", type=int, default=11, help="offsets in [-offset, offset]")
-    ap.add_argument("--seed", type=seed_arg, default=123)
+                    "positions are swept (default 30)")
+    ap.add_argument("--draws", type=int, default=24, help="noise draws per offset (default 24)")
+    ap.add_argument("--offset", type=float, default=2.5,
+                    help=f"largest aim offset [deg], in (0, {MAX_OFFSET_DEG:g}] (default 2.5)")
+    ap.add_argument("--n", type=int, default=11,
+                    help="offsets in [-offset, offset], >= 2 (odd with --fit; default 11)")
+    ap.add_argument("--seed", type=seed_arg, default=123,
+                    help="the games' and the draws' seed (default 123; the held-out games "
+                         "seed + 1)")
     ap.add_argument("--fit", action="store_true", help="train a network on the curves and "
                     "judge it on --holdout other games")
-    ap.add_argument("--holdout", type=int, default=None, help="--fit: held-out games")
-    ap.add_argument("--epochs", type=int, default=None, help="--fit: training epochs")
-    ap.add_argument("--hidden", type=int, default=None, help="--fit: units per hidden layer")
-    ap.add_argument("--batch", type=int, default=None, help="--fit: positions per step")
+    d = FIT_DEFAULTS
+    ap.add_argument("--holdout", type=int, default=None,
+                    help=f"--fit: held-out games (default {d['holdout']})")
+    ap.add_argument("--epochs", type=int, default=None,
+                    help=f"--fit: training epochs (default {d['epochs']})")
+    ap.add_argument("--hidden", type=int, default=None,
+                    help=f"--fit: units per hidden layer (default {d['hidden']})")
+    ap.add_argument("--batch", type=int, default=None,
+                    help=f"--fit: positions per step (default {d['batch']})")
     ap.add_argument("--device", default=None, help="--fit: torch device (cpu, cuda; the "
-                    "mlp layout)")
+                    f"mlp layout; default {d['device']})")
     ap.add_argument("--layout", choices=LAYOUTS, default=None, help="--fit: the "
                     "network: an MLP on the sweep's inputs, or the shipped aim network's "
                     "inputs and contact geometry (cuegym.agents.aim_contact; pass --epochs, "
-                    "e.g. 30)")
+                    f"e.g. 30; default {d['layout']})")
     ap.add_argument("--fit-sizes", default=None, metavar="N,N,..", help="--fit: also fit on the "
                     "first N training positions (a data-scaling curve on the same held-out "
-                    "positions)")
+                    "positions; default: all of them only)")
     ap.add_argument("--workers", type=int, default=1, help="processes that sweep (games "
-                    "split between them, worker k with seed + 1000 k)")
-    ap.add_argument("--json", metavar="PATH", help="--fit: write the fits' figures here")
+                    "split between them, worker k with seed + 1000 k; default 1)")
+    ap.add_argument("--json", metavar="PATH", help="--fit: write the fits' figures here "
+                    "(default: none)")
     ap.add_argument("--sweeps", metavar="DIR", help="keep the sweeps in DIR (train.npz, "
-                    "held.npz) and reuse them when run again with the same sweep options")
+                    "held.npz) and reuse them when run again with the same sweep options "
+                    "(default: none)")
     args = ap.parse_args(argv)
     given = [k for k in FIT_DEFAULTS if getattr(args, k) is not None]
     if given and not args.fit:  # they would be silently ignored
@@ -340,6 +353,10 @@ def _args(argv: list[str] | None) -> tuple[argparse.Namespace, list[int]]:
             ap.error(f"--json {args.json!r}: give the file to write the fits' figures to")
         check_writable_dir(Path(args.json).parent, "--json", args.json)
     check_counts(ap, args, "games", "draws")  # (before --workers, which is checked against it)
+    if args.n < 2:  # (sweep's own check named no option)
+        ap.error(f"--n must be >= 2 (offsets from -offset to +offset), got {args.n}")
+    if not 0.0 < args.offset <= MAX_OFFSET_DEG:  # (nan, inf too: inf made every aim nan)
+        ap.error(f"--offset must be in (0, {MAX_OFFSET_DEG:g}] degrees, got {args.offset}")
     if not 1 <= args.workers <= args.games:
         ap.error(f"--workers must be in 1..--games ({args.games}), got {args.workers}")
     return args, sizes
@@ -390,10 +407,15 @@ def _fit_all(args: argparse.Namespace, r: dict, key: dict, sizes: list[int]) -> 
         print(f"held-out mean value under fresh draws: the aimer's aim {f['aimer']:+.3f}, "
               f"the network's offset {f['network']:+.3f}, the first draws' best offset "
               f"{f['search']:+.3f}")
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump({"args": vars(args), "positions": int(len(r["cut"])),
-                       "fits": fits}, out, indent=1)
+    if args.json:  # under a temporary name, then renamed: no half-written file
+        path = Path(args.json)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            tmp.write_text(json.dumps({"args": vars(args), "positions": int(len(r["cut"])),
+                                       "fits": fits}, indent=1))
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
 
 
 @cli_main

@@ -167,12 +167,21 @@ def main(argv: list[str] | None = None) -> int:
                  f"default), got {args.threads}")
     if args.all and args.env_ids is not None:  # one of the two would be ignored
         ap.error("--all measures every registered id: give it or --env-ids, not both")
-    if args.all:
-        from cuegym.envs import ENV_IDS
+    # found now, not after the single-env run (or the runs of the ids before a bad one)
+    if args.num_envs < 1:
+        ap.error(f"--num-envs must be >= 1, got {args.num_envs}")
+    from cuegym.envs import ENV_IDS
 
+    if args.all:
         args.env_ids = list(ENV_IDS)
     elif args.env_ids is None:
         args.env_ids = d.env_ids
+    for env_id in args.env_ids:
+        if env_id not in ENV_IDS:
+            from cuegym.cli_errors import did_you_mean
+
+            ap.error(f"--env-ids: unknown env id {env_id!r}{did_you_mean(env_id, ENV_IDS)}; "
+                     f"known: {', '.join(ENV_IDS)}")
     cfg = Settings(env_ids=args.env_ids, num_envs=args.num_envs, seconds=args.seconds,
                    seed=args.seed, threads=args.threads, sb3_native=args.sb3_native)
     records = run(cfg)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main, script_prog
+from cuegym.cli_errors import cli_main, script_prog, unknown
 from cuegym.configs import load_params, load_table
 from cuegym.physics import Workspace, simulate
 from cuegym.physics.constants import MAX_EVENTS
@@ -295,6 +295,10 @@ def memory_per_table(T: int = 4096, max_events: int = 256) -> float:
 MAX_BALLS = 16
 #: the table benchmark's defaults (None on the command line: the options of that mode only)
 TABLE_DEFAULTS = {"games": "keglebillard,golfbillard", "batches": "1,64,1024", "threads": "1,2"}
+#: the tables of the table benchmark (each has its shot generator in :func:`_shots`)
+GAMES = ("keglebillard", "golfbillard")
+#: the defaults of the generated --shots list: its length and each shot's max_events
+N_SHOTS, JSON_MAX_EVENTS = 256, 1000
 
 
 def _counts(ap: argparse.ArgumentParser, option: str, text: str, lo: int, hi: int) -> list[int]:
@@ -331,10 +335,13 @@ def check_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         if getattr(args, opt) is not None and args.shots != "":
             ap.error(f"--{opt.replace('_', '-')} sets the generated shots of --shots (without "
                      "FILE)")
-    args.n_shots = 256 if args.n_shots is None else args.n_shots
-    args.json_max_events = 1000 if args.json_max_events is None else args.json_max_events
+    args.n_shots = N_SHOTS if args.n_shots is None else args.n_shots
+    args.json_max_events = JSON_MAX_EVENTS if args.json_max_events is None else \
+        args.json_max_events
     if args.n_shots < 1:
         ap.error(f"--n-shots must be >= 1, got {args.n_shots}")
+    if not 1 <= args.json_max_events <= MAX_EVENTS:  # (the simulator's limit) now, not after
+        ap.error(f"--json-max-events must be in [1, {MAX_EVENTS}], got {args.json_max_events}")
     table_opts = [k for k in TABLE_DEFAULTS if getattr(args, k) is not None]
     # the other modes size and reuse their logs themselves (--per-event 2000 slots, --per-call
     # the default, --shots the shots' max_events), so these two would do nothing there
@@ -349,6 +356,10 @@ def check_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     for k, v in TABLE_DEFAULTS.items():
         if getattr(args, k) is None:
             setattr(args, k, v)
+    # every table named now: a bad one failed only after the tables before it were measured
+    for game in args.games.split(","):
+        if game not in GAMES:
+            ap.error(f"--games: {unknown('table', game, GAMES)}")
     args.batches = ",".join(map(str, _counts(ap, "--batches", args.batches, 1, Settings.pool)))
     # more threads than numba has would be clamped, and the record would name the wrong count
     # (the default 1,2 stays as it was on a one-core machine)
@@ -396,19 +407,23 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--shots", nargs="?", const="", default=None, metavar="FILE",
                     help="JSON path vs array API on the same shots, side by side: the shots of "
                          "FILE, or 256 random 2-6 ball shots (keglebillard and golfbillard)")
-    ap.add_argument("--n-shots", type=int, default=None, help="list length for --shots")
+    ap.add_argument("--n-shots", type=int, default=None,
+                    help=f"list length for --shots (default {N_SHOTS})")
     ap.add_argument("--per-event", nargs="?", const="2,3,4,5,6,10,16", default=None,
                     metavar="BALLS", help="us/event on one thread for these ball counts "
-                                          "(golfbillard table; plus 3 balls in 10 slots)")
+                                          "(golfbillard table; plus 3 balls in 10 slots; "
+                                          "default 2,3,4,5,6,10,16)")
     ap.add_argument("--per-call", nargs="?", const="1,16,256", default=None, metavar="TABLES",
                     help="us per simulate call on one thread for these batch sizes (a short "
-                         "keglebillard shot per table: the Python side around the kernel)")
+                         "keglebillard shot per table: the Python side around the kernel; "
+                         "default 1,16,256)")
     ap.add_argument("--against", metavar="PACKAGE",
                     help="with --per-event or --per-call: also time this package (a copy of an "
                          "older cuegym, e.g. made with git archive) on the same shots, side by "
                          "side")
     ap.add_argument("--json-max-events", type=int, default=None,
-                    help="max_events of the generated --shots list")
+                    help=f"max_events of the generated --shots list, 1 to {MAX_EVENTS} "
+                         f"(default {JSON_MAX_EVENTS})")
     ap.add_argument("--seconds", type=float, default=Settings.seconds,
                     help=f"minimum wall time per measurement (default {Settings.seconds:g})")
     ap.add_argument("--extras", action="store_true", help="first-call time and memory per table")

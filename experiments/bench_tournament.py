@@ -144,10 +144,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for r in records:
         whole = f", whole process {r['whole_process_s']:.2f} s" if "whole_process_s" in r else ""
+        # (the wins add up to the games only when every game was decided)
+        rest = r["games"] - sum(r["wins"])
+        undecided = (f" ({rest - r['unfinished']} drawn, {r['unfinished']} unfinished)"
+                     if rest else "")
         print(f"{r['game']} {' vs '.join(r['agents'])}, {r['games']} games: in-process "
               f"{r['in_process_s']:.2f} s ({r['cpu_s']:.2f} s CPU, peak {r['peak_rss_mb']} MiB)"
               f"{whole}; {r['shots']} shots, "
-              f"wins {r['wins'][0]}-{r['wins'][1]}; load {r['load_1min']:.2f}")
+              f"wins {r['wins'][0]}-{r['wins'][1]}{undecided}; load {r['load_1min']:.2f}")
     return 0
 
 

@@ -29,6 +29,7 @@ import numpy as np
 
 from cuegym.cli_errors import cli_main, script_prog, seed_arg
 from cuegym.configs import load_params, load_table
+from cuegym.experiments.rules_walkthrough import save_png
 from cuegym.physics import simulate
 from cuegym.physics.constants import EVENT_NAMES
 from cuegym.physics.plot import plot_shot
@@ -79,7 +80,7 @@ def physics_part(out: Path) -> None:
         s = summarise(name, table, res)
         fig = plot_shot(res, 0, title=f"{name}: {s['events']} events, {s['duration_s']} s")
         path = out / f"{name}_break.png"
-        fig.savefig(path, dpi=110)
+        save_png(fig, path, dpi=110)  # under a temporary name, then renamed
         s["plot"] = str(path)
         print(json.dumps(s), flush=True)
 
@@ -103,9 +104,11 @@ def main(argv=None) -> int:
                     "included (default 3)")
     ap.add_argument("--timesteps", type=int, default=None,
                     help="training steps at most (default 200000)")
-    ap.add_argument("--games", type=int, default=20, help="tournament games per pair")
+    ap.add_argument("--games", type=int, default=20,
+                    help="tournament games per pair (default 20)")
     ap.add_argument("--skip-train", action="store_true", help="evaluate the baselines only")
-    ap.add_argument("--seed", type=seed_arg, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0,
+                    help="seed of the training and the tournament (default 0)")
     args = ap.parse_args(argv)
     if args.skip_train and (args.minutes is not None or args.timesteps is not None):
         ap.error("--minutes and --timesteps set the training, which --skip-train skips")

@@ -22,7 +22,12 @@ import matplotlib.patches as mp  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from cuegym.cli_errors import check_writable_dir, checkout_path, script_prog  # noqa: E402
+from cuegym.cli_errors import (  # noqa: E402
+    UsageError,
+    check_writable_dir,
+    checkout_path,
+    script_prog,
+)
 from cuegym.configs import load_params, load_table  # noqa: E402
 from cuegym.configs.zones import load_zones  # noqa: E402
 
@@ -192,6 +197,12 @@ def out_file(p: argparse.ArgumentParser, text: str) -> Path:
         out = Path(text.rstrip(".") + ".png")
     if out.is_dir():
         p.error(f"--out {text!r}: {str(out)!r} is a folder")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()  # found now, not after drawing
+    if out.suffix[1:].lower() not in formats:  # (one line, in matplotlib's words, as before)
+        raise UsageError(f"--out {text!r}: Format {out.suffix[1:]!r} is not supported "
+                         f"(supported formats: {', '.join(sorted(formats))})")
     check_writable_dir(out.parent, "--out", text)
     return out
 
@@ -219,8 +230,14 @@ def main(argv: list[str] | None = None) -> Path:
     kaders_panel(axes[1], table, zs, R)
     fig.tight_layout(h_pad=2.0)
     out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=args.dpi)
-    plt.close(fig)
+    # under a temporary name, then renamed: an interrupted run leaves the old picture whole
+    tmp = out.with_name(f".{out.stem}.{os.getpid()}.tmp{out.suffix}")
+    try:
+        fig.savefig(tmp, dpi=args.dpi, format=out.suffix[1:].lower())
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
+        plt.close(fig)
     print(f"wrote {out}")
     return out
 

@@ -22,11 +22,10 @@ import json
 import math
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main, script_prog, seed_arg
+from cuegym.cli_errors import cli_main, packaged_path, script_prog, seed_arg
 
 
 def probe(games: int, draws: int, seed: int, entries: int = 36, best: int = 9,
@@ -101,17 +100,21 @@ def main(argv: list[str] | None = None) -> int:
                    "picks among (1-36; default 9)")
     p.add_argument("--weight", type=float, default=0.5,
                    help="weight of the simulated leave (default 0.5)")
-    p.add_argument("--leave", help="a leave network (.pt) to add its pick as a rule")
+    p.add_argument("--leave", help="a leave network (.pt) to add its pick as a rule (default: "
+                   "none)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = p.parse_args(argv)
     if args.games < 1:
         raise ValueError(f"--games must be >= 1, got {args.games}")
     if not (math.isfinite(args.weight) and args.weight >= 0):
         raise ValueError(f"--weight must be a finite number >= 0, got {args.weight}")
-    if args.leave is not None and not Path(args.leave).is_file():
-        raise ValueError(f"--leave: no leave network {args.leave!r}")
+    leave = None
+    if args.leave is not None:  # found as the agents find it: the shipped one from anywhere
+        leave = packaged_path(args.leave)
+        if not leave.is_file():
+            raise ValueError(f"--leave: no leave network {args.leave!r}")
     res = probe(args.games, args.draws, args.seed, best=args.best, weight=args.weight,
-                leave=args.leave)
+                leave=None if leave is None else str(leave))
     if args.json:
         print(json.dumps(res, indent=1))
         return 0

@@ -390,6 +390,9 @@ def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
         ap.error("--agents plays a whole game: it cannot be used with --what shot")
     if a.action is not None and game:
         ap.error("--action is the action of a shot (--what shot), not of a game")
+    if a.action is not None and not all(np.isfinite(x) and -1.0 <= x <= 1.0 for x in a.action):
+        ap.error(f"--action takes seven numbers in [-1, 1] (the env's action), got "
+                 f"{' '.join(f'{x:g}' for x in a.action)}")
     if a.max_shots is not None and not game:
         ap.error("--max-shots is for a game (--what game or --agents), not a shot")
     if a.animate and not game:  # a shot is always animated: the flag would do nothing

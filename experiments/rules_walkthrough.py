@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import checkout_path, cli_main, script_prog
+from cuegym.cli_errors import check_writable_dir, checkout_path, cli_main, script_prog
 from cuegym.configs import load_params, load_table
 from cuegym.games.kegle import Kegle as KeglebillardGame
 from cuegym.physics import simulate
@@ -47,6 +48,20 @@ def describe(out) -> str:
     return "; ".join(parts)
 
 
+def save_png(fig, path: Path, dpi: int = 100) -> None:
+    """``fig`` as a PNG at ``path``, written under a temporary name and renamed (an interrupted
+    run leaves the docs' picture whole), then closed."""
+    import matplotlib.pyplot as plt
+
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.png")
+    try:
+        fig.savefig(tmp, dpi=dpi, format="png")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+        plt.close(fig)
+
+
 @cli_main
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
@@ -56,6 +71,7 @@ def main(argv=None) -> int:
                          "cuegym runs from, else under the working directory)")
     args = ap.parse_args(argv)
     out_dir = Path(args.out)
+    check_writable_dir(out_dir, "--out")  # a file in the way: one line, before the shots
     out_dir.mkdir(parents=True, exist_ok=True)
     table, params = load_table("keglebillard"), load_params("keglebillard")
     game = KeglebillardGame()
@@ -67,7 +83,7 @@ def main(argv=None) -> int:
         text = describe(outcome)
         fig = plot_shot(res, 0, title=f"{title}\n{text}")
         path = out_dir / f"walkthrough_{n}.png"
-        fig.savefig(path, dpi=100)
+        save_png(fig, path)
         print(json.dumps({"shot": title, "outcome": outcome.to_dict(), "plot": str(path)},
                          default=str))
     return 0

@@ -105,6 +105,23 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def save_failures(path: str, shots: dict, idx: np.ndarray, kw: dict, max_events: int) -> None:
+    """The inputs ``shots`` (the generator's arrays) of the shots ``idx`` and the call's
+    settings, to the npz file ``path``, written under a temporary name and renamed (an
+    interrupted soak leaves no half-written file)."""
+    from pathlib import Path
+
+    final = Path(path)
+    tmp = final.with_name(f".{final.stem}.{os.getpid()}.tmp.npz")
+    try:
+        np.savez(tmp, **{k: np.asarray(v)[idx] for k, v in shots.items()},
+                 squirt=kw.get("models", Models()).squirt, t_max=kw.get("t_max", 60.0),
+                 max_events=max_events)
+        os.replace(tmp, final)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def _soak_game(game: str, args: argparse.Namespace, batch: int, max_events: int,
                fails: tuple[str, ...]) -> dict:
     """``args.shots`` shots of ``game`` in calls of ``batch`` tables: the counts of every
@@ -130,27 +147,24 @@ def _soak_game(game: str, args: argparse.Namespace, batch: int, max_events: int,
         except Exception:  # noqa: BLE001 - a soak test counts every crash
             traceback.print_exc()
             counts["crashes"] += n
-            counts["shots"] += n
-            continue
-        flags = check(table, params, res)
-        for k, v in flags.items():
-            counts[k if k != "overflow" or not args.hostile else "overflow_reported"] += int(
-                v.sum())
-        bad = np.zeros(n, bool)
-        for k in fails:
-            if k in flags:
-                bad |= flags[k]
+            bad = np.ones(n, bool)  # the whole call crashed: every input is kept
+        else:
+            flags = check(table, params, res)
+            for k, v in flags.items():
+                counts[k if k != "overflow" or not args.hostile else "overflow_reported"] += \
+                    int(v.sum())
+            bad = np.zeros(n, bool)
+            for k in fails:
+                if k in flags:
+                    bad |= flags[k]
+            counts["events"] += int(res.n_events.sum())
         if args.save_failures and bad.any():
-            idx = np.nonzero(bad)[0]
-            np.savez(f"{args.save_failures}/{game}_seed{args.seed}_at{counts['shots']}.npz",
-                     **{k: np.asarray(v)[idx] for k, v in s.items()},
-                     squirt=kw.get("models", Models()).squirt, t_max=kw.get("t_max", 60.0),
-                     max_events=max_events)
-        if args.progress:
+            save_failures(f"{args.save_failures}/{game}_seed{args.seed}_at{counts['shots']}.npz",
+                          s, np.nonzero(bad)[0], kw, max_events)
+        counts["shots"] += n
+        if args.progress:  # the counts with this call's shots and events
             print(json.dumps({game: {**counts, "seconds": round(time.perf_counter() - t0)}}),
                   file=sys.stderr, flush=True)
-        counts["events"] += int(res.n_events.sum())
-        counts["shots"] += n
     counts["seconds"] = round(time.perf_counter() - t0, 1)
     counts["events_per_shot"] = round(counts["events"] / max(counts["shots"], 1), 2)
     return counts

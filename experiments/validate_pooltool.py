@@ -39,7 +39,14 @@ from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import check_writable_dir, checkout_path, cli_main, script_prog, seed_arg
+from cuegym.cli_errors import (
+    UsageError,
+    check_writable_dir,
+    checkout_path,
+    cli_main,
+    script_prog,
+    seed_arg,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PT_VENV = checkout_path(".venv-pooltool")
@@ -108,6 +115,10 @@ def ensure_pooltool_venv() -> None:
     ``pip install pooltool-billiards`` alone resolves to 0.3.3, because 0.6.0 pins a panda3d
     dev build that PyPI lacks. So: install 0.6.0 without dependencies, then its own
     requirement list (read from its metadata) with panda3d>=1.10.13,<1.11 instead.
+
+    Raises:
+        UsageError: the environment could not be made (no network, say): one line naming the
+            step that failed and what to do, not a traceback.
     """
     check = [str(PT_PYTHON), "-c",
              "import importlib.metadata as m; print(m.version('pooltool-billiards'))"]
@@ -117,6 +128,22 @@ def ensure_pooltool_venv() -> None:
             return
     print(f"creating {PT_VENV} (pooltool {POOLTOOL_VERSION}); pip will warn that pooltool "
           "wants panda3d==1.11.0.dev3702: expected, simulation does not need it", file=sys.stderr)
+    try:
+        _install_pooltool(check)
+    except (subprocess.CalledProcessError, OSError) as exc:
+        cmd = getattr(exc, "cmd", None)
+        step = (" ".join(map(str, cmd[1:]))[:100] if isinstance(cmd, list | tuple)
+                else str(exc))
+        status = getattr(exc, "returncode", None)
+        raise UsageError(
+            f"pooltool {POOLTOOL_VERSION} is not installed and could not be installed into "
+            f"{PT_VENV} ({step!r} failed{f' with status {status}' if status else ''}): it is "
+            "needed for shots not cached in runs/pooltool_cache/; install it there by hand "
+            "(docs/validation.md), or give the --shots and --seed of a run cached there") from None
+
+
+def _install_pooltool(check: list[str]) -> None:
+    """The steps of :func:`ensure_pooltool_venv` (each a subprocess, ``check=True``)."""
     if not PT_PYTHON.exists():
         subprocess.run([sys.executable, "-m", "venv", str(PT_VENV)], check=True)
     pip = [str(PT_PYTHON), "-m", "pip", "install", "-q"]
@@ -139,7 +166,8 @@ def ensure_pooltool_venv() -> None:
     subprocess.run(pip + wanted, check=True)
     r = subprocess.run(check, capture_output=True, text=True)
     if r.returncode != 0 or r.stdout.strip() != POOLTOOL_VERSION:
-        raise RuntimeError(f"pooltool {POOLTOOL_VERSION} did not install: {r.stderr[-2000:]}")
+        raise subprocess.CalledProcessError(r.returncode or 1, check[:1] + ["pooltool-billiards",
+                                                                           "version check"])
 
 
 def run_pooltool(payload: list, args: list[str] | None = None, workers: int = 2) -> list:
@@ -269,16 +297,30 @@ def cached_pooltool(name: str, payload: list, args: list[str], cfg: Settings) ->
     path = CACHE_DIR / f"{name}.json"
     key = _digest([GENERATOR_VERSION, POOLTOOL_VERSION, args, payload])
     if path.exists() and not cfg.no_cache:
-        blob = json.loads(path.read_text())
-        if blob.get("key") == key:
+        try:
+            blob = json.loads(path.read_text())
+        except (ValueError, OSError):  # a damaged cache file: run pooltool again, rewrite it
+            blob = {}
+        if isinstance(blob, dict) and blob.get("key") == key:
             return blob["results"]
     t0 = time.perf_counter()
     results = run_pooltool(payload, args, cfg.workers)
     print(f"pooltool: {len(payload)} items in {time.perf_counter() - t0:.1f} s ({name})",
           file=sys.stderr)
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"key": key, "results": results}))
+    write_atomically(path, json.dumps({"key": key, "results": results}))
     return results
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """``text`` to ``path`` under a temporary name, then renamed: an interrupted run leaves no
+    half-written cache, report or fixture (a damaged cache failed every later run)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 # --- cuegym side ------------------------------------------------------------------------------
@@ -470,7 +512,7 @@ def save_fixtures(folder: Path, k: int, shots, pt_results, rows, chaos, cfg: Set
         if rows is not None and rows[i] is not None:
             fx["cuegym_max_err_m_at_save"] = rows[i]["max_err"]
         path = folder / f"seed{cfg.seed}_shot{i:04d}.json"
-        path.write_text(json.dumps(fx, indent=1) + "\n")
+        write_atomically(path, json.dumps(fx, indent=1) + "\n")
         written.append(path)
     return written
 
@@ -627,7 +669,7 @@ def main(argv: list[str] | None = None) -> int:
     report = {"summary": summary, "rows": rows}
     if cfg.out:
         Path(cfg.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(cfg.out).write_text(json.dumps(report, indent=1))
+        write_atomically(Path(cfg.out), json.dumps(report, indent=1))
     if cfg.save_fixtures:
         written = save_fixtures(Path(cfg.save_fixtures), cfg.n_fixtures, shots, pt_results,
                                 rows, chaos, cfg)
