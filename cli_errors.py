@@ -274,3 +274,16 @@ def cli_main(main: Callable[..., int | None]) -> Callable[[list[str] | None], in
 
     wrapped.__wrapped__ = main
     return wrapped
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """``text`` to ``path`` under a temporary name in the same folder, then renamed: an
+    interrupted run leaves the old file or the new one, never half of one (a damaged cache or
+    report would fail every later run that reads it)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)

@@ -93,6 +93,7 @@ from cuegym.cli_errors import (
     packaged_path,
     script_prog,
     seed_arg,
+    write_atomic,
 )
 
 
@@ -712,7 +713,7 @@ def _benchmark_cli(p: argparse.ArgumentParser, args: argparse.Namespace, specs: 
         a for a in (argv if argv is not None else sys.argv[1:]) if a != "--benchmark")
     text = benchmark_markdown(rows, cmd.strip(), args.noise)
     bench_out.parent.mkdir(parents=True, exist_ok=True)
-    bench_out.write_text(text)
+    write_atomic(bench_out, text)
     print(json.dumps(rows) if args.json else f"{text}\nwrote {bench_out}")
     return 0
 
@@ -746,7 +747,7 @@ def _tournament_cli(p: argparse.ArgumentParser, args: argparse.Namespace,
                          save_games=save_games, save_dir=out / "games", table=args.table,
                          rules=rules)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "results.json").write_text(json.dumps(res, indent=1))
+    write_atomic(out / "results.json", json.dumps(res, indent=1))
     png = plot_results(res, out / "tournament.png")
     if args.json:
         print(json.dumps(res))

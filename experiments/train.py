@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from cuegym.cli_errors import cli_main, script_prog, seed_arg
+from cuegym.cli_errors import cli_main, script_prog, seed_arg, write_atomic
 from cuegym.experiments.train_config import (
     ALGOS,
     TrainConfig,
@@ -282,13 +282,6 @@ def latest_checkpoint(run: Path) -> tuple[Path, Path | None] | None:
     buf = ck / zips[-1].name.replace("rl_model_", "rl_model_replay_buffer_").replace(".zip",
                                                                                       ".pkl")
     return zips[-1], buf if buf.exists() else None
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write a small text file atomically (temporary file, then a rename)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
 
 
 def read_progress(run: Path) -> list[dict[str, str]]:

@@ -46,6 +46,7 @@ from cuegym.cli_errors import (
     cli_main,
     script_prog,
     seed_arg,
+    write_atomic,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -308,19 +309,8 @@ def cached_pooltool(name: str, payload: list, args: list[str], cfg: Settings) ->
     print(f"pooltool: {len(payload)} items in {time.perf_counter() - t0:.1f} s ({name})",
           file=sys.stderr)
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, json.dumps({"key": key, "results": results}))
+    write_atomic(path, json.dumps({"key": key, "results": results}))
     return results
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """``text`` to ``path`` under a temporary name, then renamed: an interrupted run leaves no
-    half-written cache, report or fixture (a damaged cache failed every later run)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 # --- cuegym side ------------------------------------------------------------------------------
@@ -512,7 +502,7 @@ def save_fixtures(folder: Path, k: int, shots, pt_results, rows, chaos, cfg: Set
         if rows is not None and rows[i] is not None:
             fx["cuegym_max_err_m_at_save"] = rows[i]["max_err"]
         path = folder / f"seed{cfg.seed}_shot{i:04d}.json"
-        write_atomically(path, json.dumps(fx, indent=1) + "\n")
+        write_atomic(path, json.dumps(fx, indent=1) + "\n")
         written.append(path)
     return written
 
@@ -669,7 +659,7 @@ def main(argv: list[str] | None = None) -> int:
     report = {"summary": summary, "rows": rows}
     if cfg.out:
         Path(cfg.out).parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(Path(cfg.out), json.dumps(report, indent=1))
+        write_atomic(Path(cfg.out), json.dumps(report, indent=1))
     if cfg.save_fixtures:
         written = save_fixtures(Path(cfg.save_fixtures), cfg.n_fixtures, shots, pt_results,
                                 rows, chaos, cfg)

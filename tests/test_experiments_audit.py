@@ -328,3 +328,27 @@ def test_more_help_texts_give_the_defaults(name, options, capsys):
     entries = _help_entries(name, capsys)
     for opt in options:
         assert "default" in entries[opt], entries[opt]
+
+
+def test_write_atomic_keeps_the_old_file_when_a_write_fails(tmp_path, monkeypatch):
+    """The scripts' one atomic text write (evaluate's results.json and benchmark page,
+    train's status, validate_pooltool's cache): a failed write leaves the old file whole and no
+    temporary file behind."""
+    from pathlib import Path
+
+    from cuegym.cli_errors import write_atomic
+
+    target = tmp_path / "results.json"
+    write_atomic(target, '{"old": 1}')
+    real = Path.write_text
+
+    def half_then_fail(self, text, *a, **k):
+        real(self, text[:3], *a, **k)
+        raise OSError("disk full")
+
+    monkeypatch.setattr(Path, "write_text", half_then_fail)
+    with pytest.raises(OSError, match="disk full"):
+        write_atomic(target, '{"new": 2}')
+    monkeypatch.undo()
+    assert target.read_text() == '{"old": 1}'
+    assert [p.name for p in tmp_path.iterdir()] == ["results.json"]
