@@ -41,7 +41,7 @@ from .actions import layout_box, scale, strikes_from_actions, unit_box
 from .base import Core
 from .checks import check_bank, check_opponent_batching, check_seat
 from .config import load_settings
-from .positions import KeglebillardPositions, load_positions
+from .positions import KeglebillardPositions, check_kegle_positions, load_positions
 
 #: Action layout: the strike (docs: cuegym.envs.actions), then the red's placement.
 ACTION_LAYOUT = ("V0", "phi", "theta", "a", "b", "place_x", "place_y")
@@ -115,12 +115,16 @@ def kegle_game(rules: Any, table: Any) -> Kegle:
     return Kegle(rules, table)
 
 
-def shot_bank(positions: Any, settings: Any, table: str) -> KeglebillardPositions:
-    """The Shot core's bank: ``positions`` (checked), else the settings' bank on the default
-    table, else the table's own bank. A settings bank other than the shipped default with a
-    non-default table is refused: the table's own bank would silently replace it."""
+def shot_bank(positions: Any, settings: Any, table: str, game: Kegle
+              ) -> KeglebillardPositions:
+    """The Shot core's bank: ``positions`` (checked whole, a copy:
+    :func:`~cuegym.envs.positions.check_kegle_positions` on ``game``'s table), else the
+    settings' bank on the default table, else the table's own bank. A settings bank other than
+    the shipped default with a non-default table is refused: the table's own bank would
+    silently replace it."""
     if positions is not None:
-        return check_bank(positions, KeglebillardPositions, "keglebillard")
+        return check_kegle_positions(check_bank(positions, KeglebillardPositions,
+                                                "keglebillard"), game)
     name = settings.positions
     if table != "keglebillard":
         if name not in (load_settings("keglebillard").positions, table):
@@ -165,7 +169,7 @@ class KegleShotCore(Core):
         self.n = int(n)
         self.game = kegle_game(rules, table)
         self._configure("keglebillard", settings, reward, noise, clip, threads, render_mode)
-        self.bank = shot_bank(positions, self.settings, table)
+        self.bank = shot_bank(positions, self.settings, table, self.game)
         self.observation_space = observation_space()
         self.action_space = action_space()
         self.actions = KegleActionMap(self.game, self.settings)

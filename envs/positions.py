@@ -35,6 +35,7 @@ import numpy as np
 
 from cuegym.cli_errors import user_cache_dir
 from cuegym.games.kegle_state import HAND_CLOTH, HAND_NONE, HAND_SALVO  # noqa: F401
+from cuegym.rules.keglebillard import N_PINS
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -70,6 +71,101 @@ class KeglebillardPositions:
                 "in_hand_cloth": float((self.hand == HAND_CLOTH).mean()),
                 "white_waiting": float(np.isnan(self.whites[:, :, 0]).any(1).mean()),
                 "pin_down": float((~self.pins).any(1).mean())}
+
+
+#: The bank's fields: (name, shape after N, kind) with kind ``"f"`` (float), ``"i"`` (integer)
+#: or ``"b"`` (0/1 flags, bool or integer); and the dtype each is kept in.
+_FIELDS = (("red", (2,), "f"), ("whites", (2, 2), "f"), ("pins", (N_PINS,), "b"),
+           ("hand", (), "i"), ("brk", (), "b"))
+_DTYPES = {"red": np.float64, "whites": np.float64, "pins": bool, "hand": np.int8, "brk": bool}
+
+
+class _Names:
+    """``positions[k]``: the name of position k in a layout message."""
+
+    def __getitem__(self, k: int) -> str:
+        return f"positions[{k}]"
+
+
+def check_kegle_positions(positions: KeglebillardPositions, game) -> KeglebillardPositions:
+    """A user-given keglebillard bank, checked before a Shot env plays from it (``game``: the
+    env's :class:`~cuegym.games.kegle.Kegle`, its table); returns a copy with the arrays in
+    the bank's dtypes.
+
+    Every field must be an array with the leading axis N (the same for all, N >= 1) and the
+    documented shape after it, of real numbers (flags: bool or 0/1; ``hand``: integers 0..2,
+    the ``HAND_*`` codes); a ball is finite or NaN, NaN (the red in hand, a white waiting to be
+    spotted); the red is off the table exactly when in hand (K-19); a break (``brk``) has the
+    red in hand behind the salvo line (K-3); and every position is one the physics takes
+    (its layout check, :func:`cuegym.physics.layout.validate_layout`, on the game's table: the
+    balls on the cloth, apart, clear of the jaws, pockets and standing pins). Raises
+    ValueError naming the field or the position (``positions[k]``) and the value.
+    """
+    from cuegym.physics.layout import layout_problem
+    from cuegym.rules.keglebillard import BALL_IDS
+
+    if not isinstance(positions, KeglebillardPositions):
+        raise ValueError(f"positions must be a KeglebillardPositions, got "
+                         f"{type(positions).__name__}")
+    try:
+        n = len(positions.hand) if np.ndim(positions.hand) == 1 else -1
+    except (TypeError, ValueError):
+        n = -1
+    if n < 0:
+        raise ValueError(f"positions.hand must have shape (N,), one code per position, got "
+                         f"shape {np.shape(positions.hand)}")
+    out = {}
+    for name, shape, kind in _FIELDS:
+        raw = getattr(positions, name)
+        try:
+            a = np.asarray(raw)
+        except (TypeError, ValueError):
+            raise ValueError(f"positions.{name} must be an array, got {type(raw).__name__}") \
+                from None
+        if a.dtype.kind not in ("biuf" if kind == "f" else "biu"):
+            raise ValueError(f"positions.{name} must hold "
+                             f"{'real numbers' if kind == 'f' else 'integers'}, got dtype "
+                             f"{a.dtype}")
+        if a.shape != (n, *shape):
+            want = "(" + ", ".join(["N", *map(str, shape)]) + ("," if not shape else "") + ")"
+            raise ValueError(f"positions.{name} must have shape {want} with N = "
+                             f"len(positions.hand) = {n}, got {a.shape}")
+        bad = ((a != 0) & (a != 1)) if kind == "b" else (a < 0) | (a > 2) if kind == "i" \
+            else None
+        if bad is not None and bad.any():
+            k = int(np.argwhere(bad)[0][0])
+            want = "flags (bool or 0/1)" if kind == "b" else (
+                f"a hand code 0 (the red on the table), {HAND_SALVO} (in hand behind the salvo "
+                f"line) or {HAND_CLOTH} (in hand on the cloth)")
+            raise ValueError(f"positions[{k}].{name} = {a[k].tolist()!r}: {name} holds {want}")
+        out[name] = a.astype(_DTYPES[name])
+    if n < 1:
+        raise ValueError("positions: the bank is empty")
+    xy = np.concatenate([out["red"][:, None], out["whites"]], 1)
+    nan = np.isnan(xy)
+    bad = (nan[..., 0] != nan[..., 1]) | np.isinf(xy).any(-1)
+    if bad.any():
+        k, b = (int(i) for i in np.argwhere(bad)[0])
+        field = "red" if b == 0 else f"whites[{b - 1}]"
+        raise ValueError(f"positions[{k}].{field} = {xy[k, b].tolist()}: a ball is finite, or "
+                         "NaN, NaN off the table")
+    bad = nan[:, 0, 0] != (out["hand"] != HAND_NONE)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ValueError(f"positions[{k}].red = {xy[k, 0].tolist()} with hand "
+                         f"{int(out['hand'][k])}: the red is off the table (NaN) exactly when "
+                         "a player has it in hand (K-19)")
+    bad = out["brk"] & (out["hand"] != HAND_SALVO)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ValueError(f"positions[{k}] is a break (brk) with hand {int(out['hand'][k])}: the "
+                         f"break is played with the red in hand behind the salvo line (K-3, "
+                         f"hand {HAND_SALVO})")
+    problem = layout_problem(game.table, game.params, xy, ~nan[..., 0], out["pins"],
+                             BALL_IDS, _Names())
+    if problem is not None:
+        raise ValueError(problem[1])
+    return KeglebillardPositions(**out)
 
 
 #: version of each generator's output; bump when the generator, or the physics or rules it

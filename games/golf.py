@@ -36,6 +36,7 @@ from cuegym.rules.golf_arrays import (
     GolfInputs,
     GolfStates,
     OutcomeArrays,
+    check_states,
     plain_inputs,
 )
 from cuegym.rules.golf_batch import new_states, referee
@@ -169,7 +170,8 @@ class Golf:
     @staticmethod
     def _batch(states: Any) -> GolfStates:
         """``states`` as a batch, after refusing what is not golfbillard states (the other
-        game's states, arrays, ...) with a ValueError naming it."""
+        game's states, arrays, ...) with a ValueError naming it. The methods that only read
+        the batch with numpy (``observe``, ``players``, ``result``, ...) take it so."""
         from cuegym.games.kegle_state import KegleStates
         from cuegym.rules.golf_state import GolfState
         from cuegym.rules.keglebillard_game import GameState
@@ -177,26 +179,41 @@ class Golf:
         checks.batch_type(states, GolfStates, GolfState, "golfbillard", (KegleStates, GameState))
         return Golf.batch(states)
 
-    def opening_balls(self, states: GolfStates) -> np.ndarray:
+    def _checked(self, states: Any) -> GolfStates:
+        """:meth:`_batch`, then refused unless the compiled referee and flow can take its
+        arrays (:func:`~cuegym.rules.golf_arrays.check_states`: shapes, dtypes, index ranges,
+        the balls on this table) with a ValueError naming the field, the table and the value:
+        where a batch enters a kernel, before anything is changed or drawn."""
+        return check_states(self._batch(states), self.half, self.geo.ball_ids)
+
+    def opening_balls(self, states: GolfStates | Sequence[Any]) -> np.ndarray:
         """(T, 2) the ball each side must open with (G-3: the middle ball while on the table)."""
+        return self._opening_balls(self._checked(states))
+
+    def _opening_balls(self, states: GolfStates) -> np.ndarray:
         out = np.zeros((len(states), 2), np.int64)
         opening_balls_kernel(states.xy, geometry_struct(self.geo), out)
         return out
 
-    def legal_balls(self, states: GolfStates) -> np.ndarray:
+    def legal_balls(self, states: GolfStates | Sequence[Any]) -> np.ndarray:
         """(T, 10) bool: the balls the side to move may strike (G-2: its own on the table; in
         the opening, G-3, side 0's due ball; side 1's is ``opening_balls(states)[:, 1]``)."""
+        states = self._checked(states)
         on = ~np.isnan(states.xy[..., 0])
         own = SIDE_OF[None] == states.to_move[:, None]
         ok = on & own & (states.phase == P_PLAY)[:, None]
         op = np.flatnonzero(states.phase == P_OPENING)
         if len(op):
-            ok[op, self.opening_balls(states.take(op))[:, 0]] = True
+            ok[op, self._opening_balls(states.take(op))[:, 0]] = True
         return ok
 
-    def players(self, states: GolfStates) -> np.ndarray:
+    def players(self, states: GolfStates | Sequence[Any]) -> np.ndarray:
         """(T, 2) the due duo partners (G-31): play: column 0 the partner of the side to move;
         opening: the two openers."""
+        return self._players(self._batch(states))
+
+    @staticmethod
+    def _players(states: GolfStates) -> np.ndarray:
         rows = np.arange(len(states))
         out = np.stack([states.partner[rows, states.to_move], np.full(len(states), -1)], 1)
         op = states.phase == P_OPENING
@@ -214,7 +231,10 @@ class Golf:
         """Play one stroke per table: the side to move strikes (an opening: both sides).
 
         Args:
-            states: T states, none over where ``active``.
+            states: T states, none over where ``active``; a batch the compiled referee cannot
+                take (:func:`~cuegym.rules.golf_arrays.check_states`: a field of the wrong
+                shape or dtype, an index out of range, a ball half NaN or off the table) is a
+                ValueError naming the field, the table and the value, before anything is drawn.
             strikes: T strikes of the side to move (in an opening: side 0's, on its due ball).
             noise, rng: execution noise on the strikes of the active tables (a ``ShotNoise``
                 or what ``load_noise`` reads, e.g. ``"tournament"``; ``rng``: one generator or
@@ -232,7 +252,7 @@ class Golf:
         """
         from cuegym.physics import simulate
 
-        states = self._batch(states)
+        states = self._checked(states)
         T = len(states)
         for name, st in (("strikes", strikes), ("strikes1", strikes1)):
             if not isinstance(st, Strikes) and (name == "strikes" or st is not None):
@@ -246,16 +266,17 @@ class Golf:
         if len(op) and strikes1 is None:
             raise ValueError(f"table {int(op[0])} is in its opening (G-3): pass strikes1, "
                              "side 1's opening strikes")
+        if len(op) and len(strikes1) != T:
+            raise ValueError(f"{len(strikes1)} strikes1 for {T} tables")
         executed = np.zeros((T, 2, 5))
         cb = np.full((T, 2), -1, np.int64)
-        s0 = self._execute(strikes, idx, noise, rng)
-        executed[idx, 0] = s0.cue
-        cb[idx, 0] = s0.cue_ball
+        cb[idx, 0] = strikes.cue_ball[idx]  # noise keeps the struck balls: checked before it
         if len(op):
-            s1 = self._execute(strikes1, op, noise, rng)
-            executed[op, 1] = s1.cue
-            cb[op, 1] = s1.cue_ball
+            cb[op, 1] = strikes1.cue_ball[op]
         self._check_balls(states, cb, act)
+        executed[idx, 0] = self._execute(strikes, idx, noise, rng).cue
+        if len(op):
+            executed[op, 1] = self._execute(strikes1, op, noise, rng).cue
         xy = np.where(act[:, None, None], states.xy, np.nan)
         present = ~np.isnan(xy[..., 0])
         sim = None
@@ -269,7 +290,7 @@ class Golf:
                            threads=threads, validate=validate, workspace=workspace)
             row[idx] = idx
             check_overflow(sim, allow_overflow, idx)
-        pl = self.players(states) if players is None else np.asarray(players, np.int64)
+        pl = self._players(states) if players is None else np.asarray(players, np.int64)
         inputs = plain_inputs(cb, executed, pl, physics=True,
                               draws=policy_draws(states, self.rules))
         out, new = self._referee(states, sim, inputs, act)
@@ -333,7 +354,7 @@ class Golf:
         """Score T strokes already simulated from ``states`` (``log``: a SimResult or a
         hand-written log, one table per state; ``cue_ball`` (T, 2), ``cue`` (T, 2, 5)) with
         injected events, partners and the opponent's choices (the rules' JSON inputs)."""
-        states = self.batch(states)
+        states = self._checked(states)
         T = len(states)
         check_overflow(log, allow_overflow)
         inputs = make_inputs(np.asarray(cue_ball, np.int64).reshape(T, 2),

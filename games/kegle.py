@@ -65,6 +65,7 @@ from .kegle_state import (
     HAND_SALVO,
     KegleOutcomes,
     KegleStates,
+    check_states,
     empty_states,
     from_game_states,
 )
@@ -195,7 +196,8 @@ class Kegle:
     @staticmethod
     def _batch(states: Any) -> KegleStates:
         """``states`` as a batch, after refusing what is not keglebillard states (the other
-        game's states, arrays, ...) with a ValueError naming it."""
+        game's states, arrays, ...) with a ValueError naming it. The methods that only read
+        the batch with numpy (``observe``, ``result``) take it so."""
         from cuegym.rules.golf_arrays import GolfStates
         from cuegym.rules.golfbillard import GolfState
         from cuegym.rules.keglebillard_game import GameState
@@ -204,12 +206,24 @@ class Kegle:
                           (GolfStates, GolfState))
         return from_game_states(states)
 
+    def _checked(self, states: Any) -> KegleStates:
+        """:meth:`_batch`, then refused unless the compiled flow can take its arrays
+        (:func:`~cuegym.games.kegle_state.check_states`: shapes, dtypes, index ranges, the
+        turn order, who is still in, the balls on this table) with a ValueError naming the
+        field, the table and the value: where a batch enters a kernel, before anything is
+        changed or drawn."""
+        return check_states(self._batch(states), self.half, self.table_name)
+
     # -- ball in hand (K-19) ------------------------------------------------------------------
 
-    def placement_codes(self, states: KegleStates, place: np.ndarray
+    def placement_codes(self, states: KegleStates | Sequence[Any], place: np.ndarray
                         ) -> tuple[np.ndarray, np.ndarray]:
         """(T,) ``kegle_flow.PLACE_*`` codes and the object in the way, for every table that
         has the red in hand (the others: PLACE_OK)."""
+        return self._placement_codes(self._checked(states), place)
+
+    def _placement_codes(self, states: KegleStates, place: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray]:
         place = checks.placements(place, len(states))
         code = np.empty(len(states), np.int64)
         which = np.empty(len(states), np.int64)
@@ -221,8 +235,8 @@ class Kegle:
     def legal_placement(self, states: KegleStates | Sequence[Any], place: np.ndarray
                         ) -> np.ndarray:
         """(T,) bool: the placement can be played (K-19), or the red is not in hand."""
-        states = self._batch(states)
-        return self.placement_codes(states, place)[0] == flow.PLACE_OK
+        states = self._checked(states)
+        return self._placement_codes(states, place)[0] == flow.PLACE_OK
 
     def placement_error(self, state, xy: Sequence[float]) -> str | None:
         """Why the red cannot be placed at ``xy`` in ``state`` (K-19), or None if it can."""
@@ -231,7 +245,7 @@ class Kegle:
         x, y = req_xy(xy, "red placement")
         s = from_game_states([state])
         s.hand[:] = HAND_SALVO  # check the placement whatever the state says
-        code, which = self.placement_codes(s, np.array([[x, y]]))
+        code, which = self._placement_codes(s, np.array([[x, y]]))
         return placement_message(int(code[0]), int(which[0]), x, y, self.table)
 
     def layout(self, states: KegleStates, place: np.ndarray
@@ -258,7 +272,11 @@ class Kegle:
         """Play one strike per table: the player to move shoots.
 
         Args:
-            states: T games, none over where ``active``.
+            states: T games, none over where ``active``; a batch the compiled flow cannot take
+                (:func:`~cuegym.games.kegle_state.check_states`: a field of the wrong shape or
+                dtype, an index out of range, a turn order that is no permutation, a player
+                listed twice or to shoot after finishing, a ball half NaN or off the table) is a
+                ValueError naming the field, the table and the value, before anything is drawn.
             strikes: T strikes (``place`` read where the red is in hand: a NaN or illegal
                 placement is the K-19 foul, no shot).
             noise, rng: execution noise applied to the strikes of the active tables (a
@@ -279,7 +297,7 @@ class Kegle:
             (outcomes, next states); ``outcomes.sim`` is the physics result of the simulated
             tables and ``outcomes.row`` each table's row in it (-1: none).
         """
-        states = self._batch(states)
+        states = self._checked(states)
         T = len(states)
         if not isinstance(strikes, Strikes):
             raise ValueError(f"strikes must be a Strikes batch (cuegym.games.strikes), got "
@@ -300,7 +318,7 @@ class Kegle:
             executed.put(idx, noise.apply(strikes.take(idx), sub_rng))
         else:
             strikes.take(idx).validate()
-        code, _ = self.placement_codes(states, executed.place)
+        code, _ = self._placement_codes(states, executed.place)
         ok = act & (code == flow.PLACE_OK)
         play = np.flatnonzero(ok)
         mode = np.where(act, flow.MODE_PLACEMENT_FOUL, flow.MODE_SKIP).astype(np.int8)
@@ -361,7 +379,7 @@ class Kegle:
         Raises:
             ValueError: the log does not start from the states (balls, pins), or bad input.
         """
-        states = from_game_states(states)
+        states = self._checked(states)
         lg = read_log(log, self.table)
         T = len(states)
         if len(lg) != T:
@@ -369,7 +387,7 @@ class Kegle:
         if states.game_over.any():
             raise ValueError(f"table {int(np.argmax(states.game_over))}: the game is over")
         place = lg.rvw0[:, RED, 0, :2]
-        code, _ = self.placement_codes(states, place)
+        code, _ = self._placement_codes(states, place)
         ok = code == flow.PLACE_OK
         play = np.flatnonzero(ok)
         self._check_start(states.take(play), lg.take(play))

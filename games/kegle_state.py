@@ -6,6 +6,7 @@ did. Copies are array copies. The per-table JSON values of the rules
 (:class:`~cuegym.rules.keglebillard_game.GameState`, :class:`ShotOutcome`) convert to and from
 them (:func:`from_game_states`, :meth:`KegleStates.state`, :meth:`KegleOutcomes.outcome`);
 agents read a batch one table at a time through that value (``states[t]``, ``for s in states``).
+A caller's batch is checked before the compiled flow indexes with it (:func:`check_states`).
 
 Balls are indexed red = 0, white = 1, spotted = 2; pins king = 0, pin1..pin4 (K-P7).
 """
@@ -18,7 +19,10 @@ from typing import Any
 
 import numpy as np
 
+from cuegym.rules.inputs import MAX_PLAYERS
 from cuegym.rules.keglebillard import BALL_IDS, FOUL_COLUMNS, N_BALLS, N_PINS, PIN_IDS, WHITES
+
+from . import checks
 
 #: ``hand`` codes: the red on the table; in hand behind the salvo line (the break, K-3, or after
 #: K-14; the salvo line applies, K-15); in hand anywhere on the cloth (K-19).
@@ -161,6 +165,163 @@ class KegleStates:
     def states(self) -> list:
         """Every table as a ``GameState``."""
         return list(self)
+
+    def problem(self, half: Any = None, table: str | None = None) -> str | None:
+        """Why :func:`check_states` refuses this batch (``half``: the table's half length and
+        width [m]; ``table``: the game's table name), or None."""
+        try:
+            check_states(self, half, table)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+
+_COUNT = (0, checks.INT_MAX, "a count is >= 0")
+_LISTED = (-1, lambda N: N - 1, "a player id 0..N-1, or -1 after the listed ones")
+#: The fields :func:`check_states` checks: trailing shape (-1: N players), the flow kernels'
+#: dtype, integer range (a bound may be a function of N).
+STATE_FIELDS = (
+    ("xy", (N_BALLS, 2), np.float64, None),
+    ("pins", (N_PINS,), np.bool_, None),
+    ("hand", (), np.int8, (0, 2, "a hand code is 0 (the red on the table), 1 (in hand behind "
+                              "the salvo line) or 2 (in hand on the cloth)")),
+    ("order", (-1,), np.int64, (0, lambda N: N - 1, "the turn order holds the player ids "
+                                                     "0..N-1")),
+    ("scores", (-1,), np.int64, None),
+    ("to_play", (), np.int64, (-1, lambda N: N - 1, "the player to shoot is 0..N-1 (-1 when "
+                                                    "the game is over)")),
+    ("finished", (-1,), np.int64, _LISTED),
+    ("n_finished", (), np.int64, (0, lambda N: N, "a count of players is 0..N")),
+    ("lost", (-1,), np.int64, _LISTED),
+    ("n_lost", (), np.int64, (0, lambda N: N, "a count of players is 0..N")),
+    ("game_over", (), np.bool_, None),
+    ("shot", (), np.int64, _COUNT),
+    ("run_no_cushion", (), np.int64, _COUNT),
+    ("rodt_streak", (), np.int64, _COUNT),
+    ("wait_spot", (2,), np.int64, (-1, 1, "a white's waiting spot is -1 (none), 0 (bottom) or 1 "
+                                         "(top) (K-18)")),
+)
+_FIELDS = checks.BatchFields(STATE_FIELDS)
+_COLUMNS: dict[tuple, tuple[np.ndarray, ...]] = {}
+
+
+def _columns(N: int, lim: np.ndarray) -> tuple[np.ndarray, ...]:
+    """For :func:`check_states`' rows of N players: each column's lowest and highest value,
+    from :data:`STATE_FIELDS` (the order shifted by N) and ``lim`` (the balls' bounds); each
+    entry's place in finished and lost, and whether it is one of finished (compared with
+    n_finished)."""
+    key = (N, float(lim[0]), float(lim[1]))
+    c = _COLUMNS.get(key)
+    if c is None:
+        ranges = {f[0]: f[3] for f in STATE_FIELDS}
+        cols = [("finished", N, 0), ("lost", N, 0), ("to_play", 1, 0), ("order", N, N),
+                ("wait_spot", 2, 0), ("hand", 1, 0), ("n_finished", 1, 0), ("n_lost", 1, 0),
+                ("shot", 1, 0), ("run_no_cushion", 1, 0), ("rodt_streak", 1, 0)]
+        lo = [np.full(n, checks.range_value(ranges[f][0], N) + d, np.float64)
+              for f, n, d in cols] + [-np.tile(lim, N_BALLS)]
+        hi = [np.full(n, checks.range_value(ranges[f][1], N) + d, np.float64)
+              for f, n, d in cols] + [np.tile(lim, N_BALLS)]
+        if len(_COLUMNS) > 64:
+            _COLUMNS.clear()
+        c = _COLUMNS[key] = (np.concatenate(lo), np.concatenate(hi), np.tile(np.arange(N), 2),
+                             np.arange(2 * N) < N)
+    return c
+
+
+def check_states(states: KegleStates, half: Any = None, table: str | None = None,
+                 path: str = "states") -> KegleStates:
+    """``states`` checked where a user's batch enters the game layer, before anything reads it.
+
+    What the compiled flow (:func:`cuegym.games.kegle_flow.resolve`) indexes with or would
+    silently misread: every field an array of the documented shape (T tables first, N >= 2
+    players) and of a dtype that casts to the flow's without changing a value; ``hand``
+    0..2; ``order`` a permutation of 0..N-1; ``finished`` / ``lost`` their first
+    ``n_finished`` / ``n_lost`` entries player ids, the rest -1, no player in both or twice;
+    ``to_play`` a player still in the game (-1 allowed once the game is over);
+    ``wait_spot`` -1..1; counts >= 0; each ball NaN, NaN (off the table) or finite and, with
+    ``half`` (the table's half length and width [m], its cushion-nose rectangle), inside it;
+    with ``table``, the batch's table is that one. Not the rules' consistency (points against
+    the distance, K-21; ``Kegle.check_state`` checks one state). A few numpy operations over
+    the batch (no loop over tables).
+
+    Returns:
+        ``states`` itself, or, where a field had another dtype, a batch with that field
+        converted (never the caller's arrays changed).
+
+    Raises:
+        ValueError: one line naming the field, the table and the value, e.g.
+            ``states.to_play[0] = 2: the player to shoot is 0..N-1 ... (N = 2)``.
+    """
+    T = checks.lead_length(states, "hand", path)
+    order = getattr(states, "order", None)
+    if not isinstance(order, np.ndarray) or order.ndim != 2 or \
+            not 2 <= order.shape[1] <= MAX_PLAYERS:
+        got = f"shape {order.shape}" if isinstance(order, np.ndarray) else type(order).__name__
+        raise ValueError(f"{path}.order must be a numpy array of shape (T, N), the turn order "
+                         f"of N = 2..{MAX_PLAYERS} players (K-1), got {got}")
+    N = order.shape[1]
+    if table is not None and states.table != table:
+        raise ValueError(f"{path}.table = {states.table!r} is not this game's table {table!r}")
+    arrs, own = _FIELDS.arrays(states, T, N, path)
+    xy, pins, hand, order, scores, to_play, fin, n_fin, lost, n_lost, over, shot, run, rodt, \
+        wait = arrs
+    lim = checks.bounds(half)
+    lo, hi, place, first = _columns(N, lim)
+    nf, nl = n_fin[:, None], n_lost[:, None]
+    # every number but the scores, one row per table: finished, lost, the player to shoot and
+    # the turn order shifted past the ids (the part sorted below), then the rest, the balls last
+    m = np.concatenate((fin, lost, to_play[:, None], order + N, wait, hand[:, None], nf, nl,
+                        shot[:, None], run[:, None], rodt[:, None], xy.reshape(T, 2 * N_BALLS)),
+                       1, dtype=np.float64)
+    # in range (a ball inside the cushion noses, NaN passes); the first n_finished / n_lost
+    # entries of finished / lost are player ids, the others -1; where the game goes on, a
+    # player to shoot; no id twice among the listed players, the player to shoot (so one still
+    # in the game) and the order (so a permutation); a ball NaN in x and y or in neither
+    ranked = np.sort(m[:, :3 * N + 1], 1)
+    bad = (np.count_nonzero((m < lo) | (m > hi))
+           + np.count_nonzero((m[:, :2 * N] >= 0) != (place < np.where(first, nf, nl)))
+           + np.count_nonzero((ranked[:, 1:] == ranked[:, :-1]) & (ranked[:, 1:] >= 0))
+           + np.count_nonzero((to_play < 0) & ~over) + checks.half_nan(xy))
+    if bad:
+        raise ValueError(_problem(arrs, N, lim, path))
+    if own:
+        return states
+    return KegleStates(**dict(zip(_FIELDS.names, arrs, strict=True)), table=states.table)
+
+
+def _problem(arrs: list, N: int, lim: np.ndarray, path: str) -> str:
+    """The message of the first problem :func:`check_states` found (the slow path)."""
+    msg = _FIELDS.range_problem(arrs, N, path) or checks.xy_problem(arrs[0], lim, path,
+                                                                      BALL_IDS)
+    if msg:
+        return msg
+    xy, pins, hand, order, scores, to_play, fin, n_fin, lost, n_lost, over = arrs[:11]
+    ids = np.arange(N)
+    bad = (np.sort(order, 1) != ids).any(1)  # in range: a duplicate is a missing id
+    if bad.any():
+        return checks.element_problem(path, "order", order, bad, f"the turn order is a "
+                                      f"permutation of the player ids 0..{N - 1} (K-1)")
+    for name, a, n in (("finished", fin, n_fin), ("lost", lost, n_lost)):
+        bad = (a >= 0) != (ids < n[:, None])
+        if bad.any():
+            t = int(np.argmax(bad.any(1)))
+            return (f"{path}.{name}[{t}] = {a[t].tolist()} with {path}.n_{name}[{t}] = "
+                    f"{int(n[t])}: the first n_{name} entries are player ids, the rest -1")
+    bad = (to_play < 0) & ~over
+    if bad.any():
+        t = int(np.argmax(bad))
+        return (f"{path}.to_play[{t}] = {int(to_play[t])} with {path}.game_over[{t}] = False: "
+                "the player to shoot is one still in the game (-1 only once it is over)")
+    fl = np.concatenate((fin, lost, to_play[:, None]), 1)
+    ranked = np.sort(fl, 1)
+    t = int(np.argmax(((ranked[:, 1:] == ranked[:, :-1]) & (ranked[:, 1:] >= 0)).any(1)))
+    tp = to_play
+    if tp[t] >= 0 and ((fin[t] == tp[t]).any() or (lost[t] == tp[t]).any()):
+        return (f"{path}.to_play[{t}] = {int(to_play[t])}, but that player is no longer in the "
+                f"game ({path}.finished[{t}] = {fin[t].tolist()}, {path}.lost[{t}] = "
+                f"{lost[t].tolist()}): the player to shoot is one still in")
+    return (f"{path}.finished[{t}] = {fin[t].tolist()}, {path}.lost[{t}] = "
+            f"{lost[t].tolist()}: a player finishes or is lost once")
 
 
 def empty_states(T: int, N: int, table: str = "keglebillard") -> KegleStates:

@@ -7,7 +7,9 @@ state (one row per table, the fields of :class:`~cuegym.rules.golf_state.GolfSta
 (injected events, the duo partner who struck, the opponent's choices, random draws). The kernels
 take these NamedTuples (:class:`StateArrays`, :class:`OutcomeArrays`, GolfLog, GolfInputs)
 wrapped as structrefs (:mod:`cuegym.rules.golf_structs`); the batches people use are
-dataclasses whose ``arrays()`` is that view (no copy).
+dataclasses whose ``arrays()`` is that view (no copy). The kernels index with the states' fields
+without bounds checks: a caller's batch is checked first (:func:`check_states`, the game layer
+``cuegym.games.golf``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 import numpy as np
+
+from cuegym.games import checks
 
 from .inputs import events_used
 
@@ -165,9 +169,80 @@ class GolfStates:
         """Every table as a GolfState."""
         return list(self)
 
+    def problem(self, half: Any = None) -> str | None:
+        """Why :func:`check_states` refuses this batch (``half``: the table's half length and
+        width [m]), or None."""
+        try:
+            check_states(self, half)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
 
 _STATE_DTYPES = {"xy": np.float64, "kader": np.bool_, "duty": np.bool_, "duty_met": np.bool_,
                  "turn_scored": np.bool_, "fouled_spots": np.bool_}
+
+
+_COUNT = (0, checks.INT_MAX, "a count is >= 0")
+_PARTNER = (0, 1, "a duo partner is 0 or 1 (G-31)")
+_RESULT = "-1 (none yet), 0, 1 or 2 (a draw)"
+#: The fields :func:`check_states` checks: trailing shape, the kernels' dtype, integer range.
+STATE_FIELDS = (
+    ("xy", (N_BALLS, 2), np.float64, None),
+    ("to_move", (), np.int64, (0, 1, "the side to move is 0 or 1")),
+    ("phase", (), np.int64, (0, 2, "a phase is 0 (opening), 1 (play) or 2 (over)")),
+    ("kader", (), np.bool_, None),
+    ("duty", (N_BALLS,), np.bool_, None),
+    ("duty_met", (), np.bool_, None),
+    ("turn_strokes", (), np.int64, _COUNT),
+    ("turn_scored", (), np.bool_, None),
+    ("on_spot", (N_BALLS,), np.int64, (0, 5, "a penalty spot is 0 (none) or 1..5 (G-26)")),
+    ("fouled_spots", (N_SIDES, 5), np.bool_, None),
+    ("turns", (), np.int64, _COUNT),
+    ("idle_turns", (), np.int64, _COUNT),
+    ("winner", (), np.int64, (-1, 2, f"the last game's winner is {_RESULT}")),
+    ("games_won", (N_SIDES,), np.int64, _COUNT),
+    ("game_no", (), np.int64, (0, checks.INT_MAX, "the game of the match is >= 0")),
+    ("match_winner", (), np.int64, (-1, 2, f"the match winner is {_RESULT}")),
+    ("partner", (N_SIDES,), np.int64, _PARTNER),
+    ("openers", (N_SIDES,), np.int64, _PARTNER),
+    ("first_openers", (N_SIDES,), np.int64, _PARTNER),
+    ("stroke_no", (), np.int64, _COUNT),
+    ("seed", (), np.int64, (0, checks.INT_MAX, "a seed is >= 0")),
+)
+_FIELDS = checks.BatchFields(STATE_FIELDS)
+
+
+def check_states(states: GolfStates, half: Any = None, ids: Sequence[str] | None = None,
+                 path: str = "states") -> GolfStates:
+    """``states`` checked where a user's batch enters the game layer, before anything reads it.
+
+    What the compiled referee indexes with or would silently misread: every field an array
+    of the documented shape (T tables first; :class:`StateArrays`) and of a dtype that casts
+    to the kernels' without changing a value (integers for the integer fields, bool or 0/1
+    for the flags, real numbers for ``xy``); ``to_move`` 0/1, ``phase`` 0..2, ``on_spot``
+    0..5, ``winner`` and ``match_winner`` -1..2, duo partners 0/1, counts, ``game_no`` and
+    ``seed`` >= 0; each ball NaN, NaN (off the table) or finite and, with ``half`` (the
+    table's half length and width [m], its cushion-nose rectangle), inside it. Not the
+    rules' consistency (``cuegym.rules.golf_state.check_state`` checks one state whole).
+    A few numpy operations over the batch (no loop over tables).
+
+    Returns:
+        ``states`` itself, or, where a field had another dtype, a batch with that field
+        converted (never the caller's arrays changed).
+
+    Raises:
+        ValueError: one line naming the field, the table (and ball) and the value, e.g.
+            ``states.on_spot[0, 0] = 9: a penalty spot is 0 (none) or 1..5 (G-26)``.
+    """
+    T = checks.lead_length(states, "to_move", path)
+    arrs, own = _FIELDS.arrays(states, T, 0, path)
+    lim = checks.bounds(half)
+    if _FIELDS.out_of_range(arrs, T, 0, lim) or checks.half_nan(arrs[0]):
+        ids = ids or [f"ball {b}" for b in range(N_BALLS)]
+        raise ValueError(_FIELDS.range_problem(arrs, 0, path)
+                         or checks.xy_problem(arrs[0], lim, path, ids))
+    return states if own else GolfStates(**dict(zip(_FIELDS.names, arrs, strict=True)))
 
 
 def empty_states(T: int) -> GolfStates:
