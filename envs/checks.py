@@ -102,6 +102,47 @@ def check_bank(positions: Any, cls: type, game: str) -> Any:
     return positions
 
 
+def bank_arrays(positions: Any, fields: Iterable[tuple[str, tuple, str, Any]],
+                length_field: str, length_what: str) -> dict[str, np.ndarray]:
+    """The fields of a user's position bank as new arrays: ``fields`` are (name, shape after N,
+    kind, dtype kept) with kind ``"f"`` (real numbers), ``"i"`` (integers) or ``"b"`` (flags,
+    bool or 0/1); N is the length of ``length_field`` (shape (N,): ``length_what`` per
+    position). Raises ValueError naming the field and what is wrong with it (not an array, its
+    dtype, its shape, a flag that is not 0/1); ranges and positions are the game's to check."""
+    raw_n = getattr(positions, length_field)
+    try:
+        n = len(raw_n) if np.ndim(raw_n) == 1 else -1
+    except (TypeError, ValueError):
+        n = -1
+    if n < 0:
+        raise ValueError(f"positions.{length_field} must have shape (N,), {length_what}, got "
+                         f"shape {np.shape(raw_n)}")
+    out = {}
+    for name, shape, kind, dtype in fields:
+        raw = getattr(positions, name)
+        try:
+            a = np.asarray(raw)
+        except (TypeError, ValueError):
+            raise ValueError(f"positions.{name} must be an array, got {type(raw).__name__}") \
+                from None
+        if a.dtype.kind not in ("biuf" if kind == "f" else "biu"):
+            raise ValueError(f"positions.{name} must hold "
+                             f"{'real numbers' if kind == 'f' else 'integers'}, got dtype "
+                             f"{a.dtype}")
+        if a.shape != (n, *shape):
+            want = "(" + ", ".join(["N", *map(str, shape)]) + ("," if not shape else "") + ")"
+            raise ValueError(f"positions.{name} must have shape {want} with N = "
+                             f"len(positions.{length_field}) = {n}, got {a.shape}")
+        if kind == "b" and ((a != 0) & (a != 1)).any():
+            k = int(np.argwhere((a != 0) & (a != 1))[0][0])
+            raise ValueError(f"positions[{k}].{name} = {a[k].tolist()!r}: {name} holds flags "
+                             "(bool or 0/1)")
+        out[name] = a.astype(dtype)
+    if n < 1:
+        raise ValueError("positions: the bank is empty")
+    return out
+
+
 # What ``set_attr`` may change: the settings a constructor takes and checks. Everything else
 # on a core (its states, generators, step counters, action map, spaces) is the env's state or
 # structure; setting it from outside would corrupt a game silently, so it is refused.

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cuegym.envs.checks import bank_arrays
+
 
 @dataclass(frozen=True)
 class GolfbillardPositions:
@@ -111,35 +113,10 @@ def check_golf_positions(positions: GolfbillardPositions, rules=None) -> Golfbil
     if not isinstance(positions, GolfbillardPositions):
         raise ValueError(f"positions must be a GolfbillardPositions, got "
                          f"{type(positions).__name__}")
-    try:
-        n = len(positions.to_move) if np.ndim(positions.to_move) == 1 else -1
-    except (TypeError, ValueError):
-        n = -1
-    if n < 0:
-        raise ValueError(f"positions.to_move must have shape (N,), one side per position, got "
-                         f"shape {np.shape(positions.to_move)}")
-    out = {}
-    for name, shape, kind in _FIELDS:
-        raw = getattr(positions, name)
-        try:
-            a = np.asarray(raw)
-        except (TypeError, ValueError):
-            raise ValueError(f"positions.{name} must be an array, got {type(raw).__name__}") \
-                from None
-        if a.dtype.kind not in ("biuf" if kind == "f" else "biu"):
-            raise ValueError(f"positions.{name} must hold "
-                             f"{'real numbers' if kind == 'f' else 'integers'}, got dtype "
-                             f"{a.dtype}")
-        if a.shape != (n, *shape):
-            want = "(" + ", ".join(["N", *map(str, shape)]) + ("," if not shape else "") + ")"
-            raise ValueError(f"positions.{name} must have shape {want} with N = "
-                             f"len(positions.to_move) = {n}, got {a.shape}")
-        if kind == "b" and ((a != 0) & (a != 1)).any():
-            raise ValueError(f"positions.{name} must hold flags (bool or 0/1), got "
-                             f"{a[(a != 0) & (a != 1)][0]!r}")
-        out[name] = a.astype(_DTYPES[kind])
-    if n < 1:
-        raise ValueError("positions: the bank is empty")
+    out = bank_arrays(positions, ((name, shape, kind, _DTYPES[kind])
+                                  for name, shape, kind in _FIELDS),
+                      "to_move", "one side per position")
+    n = len(out["to_move"])
     for name, lo, hi in (("to_move", 0, 1), ("on_spot", 0, 5), ("turn_strokes", 0, None),
                          ("turns", 0, None), ("idle_turns", 0, None)):
         a = out[name]

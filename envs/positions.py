@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from cuegym.cli_errors import user_cache_dir
+from cuegym.envs.checks import bank_arrays
 from cuegym.games.kegle_state import HAND_CLOTH, HAND_NONE, HAND_SALVO  # noqa: F401
 from cuegym.rules.keglebillard import N_PINS
 
@@ -107,40 +108,15 @@ def check_kegle_positions(positions: KeglebillardPositions, game) -> Keglebillar
     if not isinstance(positions, KeglebillardPositions):
         raise ValueError(f"positions must be a KeglebillardPositions, got "
                          f"{type(positions).__name__}")
-    try:
-        n = len(positions.hand) if np.ndim(positions.hand) == 1 else -1
-    except (TypeError, ValueError):
-        n = -1
-    if n < 0:
-        raise ValueError(f"positions.hand must have shape (N,), one code per position, got "
-                         f"shape {np.shape(positions.hand)}")
-    out = {}
-    for name, shape, kind in _FIELDS:
-        raw = getattr(positions, name)
-        try:
-            a = np.asarray(raw)
-        except (TypeError, ValueError):
-            raise ValueError(f"positions.{name} must be an array, got {type(raw).__name__}") \
-                from None
-        if a.dtype.kind not in ("biuf" if kind == "f" else "biu"):
-            raise ValueError(f"positions.{name} must hold "
-                             f"{'real numbers' if kind == 'f' else 'integers'}, got dtype "
-                             f"{a.dtype}")
-        if a.shape != (n, *shape):
-            want = "(" + ", ".join(["N", *map(str, shape)]) + ("," if not shape else "") + ")"
-            raise ValueError(f"positions.{name} must have shape {want} with N = "
-                             f"len(positions.hand) = {n}, got {a.shape}")
-        bad = ((a != 0) & (a != 1)) if kind == "b" else (a < 0) | (a > 2) if kind == "i" \
-            else None
-        if bad is not None and bad.any():
-            k = int(np.argwhere(bad)[0][0])
-            want = "flags (bool or 0/1)" if kind == "b" else (
-                f"a hand code 0 (the red on the table), {HAND_SALVO} (in hand behind the salvo "
-                f"line) or {HAND_CLOTH} (in hand on the cloth)")
-            raise ValueError(f"positions[{k}].{name} = {a[k].tolist()!r}: {name} holds {want}")
-        out[name] = a.astype(_DTYPES[name])
-    if n < 1:
-        raise ValueError("positions: the bank is empty")
+    out = bank_arrays(positions, ((name, shape, kind, _DTYPES[name])
+                                  for name, shape, kind in _FIELDS),
+                      "hand", "one code per position")
+    bad = (out["hand"] < 0) | (out["hand"] > 2)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ValueError(f"positions[{k}].hand = {int(out['hand'][k])}: hand holds a hand code "
+                         f"0 (the red on the table), {HAND_SALVO} (in hand behind the salvo "
+                         f"line) or {HAND_CLOTH} (in hand on the cloth)")
     xy = np.concatenate([out["red"][:, None], out["whites"]], 1)
     nan = np.isnan(xy)
     bad = (nan[..., 0] != nan[..., 1]) | np.isinf(xy).any(-1)
