@@ -11,6 +11,7 @@ hand, end of game) or the scorer (score_shots).
 from __future__ import annotations
 
 import pytest
+from kegle_scenarios import mid, score
 
 from cuegym.rules.keglebillard import build_log, judge_lag, load_rules, score_shots, stack_logs
 from cuegym.rules.keglebillard_game import GameState, KeglebillardGame
@@ -30,29 +31,10 @@ CROSS = [(0.80, "pin", "white", "pin3"), (0.85, "pin", "white", "king"),
          (0.96, "pin_pin", "king", "pin4")]
 
 
-def mid(n=2, scores=None, to_play=0, *, balls=None, pins=(True,) * 5, hand=None, **kw):
-    b = {**START, **(balls or {})}
-    red = None if hand else b["red"]
-    return GameState(order=tuple(range(n)), scores=tuple(scores or (0,) * n), to_play=to_play,
-                     balls=(red, b["white"], b["spotted"]), pins=tuple(pins),
-                     ball_in_hand=hand, **{"shot": 5, **kw})
-
-
 def play(game, state, events, *, inject=None, **log_kw):
     if state.ball_in_hand is not None and "start" not in log_kw:
         raise AssertionError("give the red's placement as start")
     return game.apply(state, build_log(events, **log_kw), injected=inject)
-
-
-def score(events, *, rules=None, inject=None, salvo=False, **log_kw):
-    s = score_shots(build_log(events, **log_kw), rules, salvo_line=[salvo],
-                    injected=[inject or []])
-    r = {f: getattr(s, f)[0].item() for f in (
-        "points", "pin_points", "white_points", "bonus_points", "penalty", "shooter_points",
-        "skaeve", "foul", "rodt", "blegt", "king_alone", "clean16", "win", "ball_in_hand",
-        "bih_salvo", "legal_pin")}
-    r["fouls"] = set(s.fouls_of(0))
-    return r
 
 
 @pytest.fixture

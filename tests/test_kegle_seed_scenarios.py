@@ -1,6 +1,6 @@
-"""Keglebillard rule scenarios written from the ORIGINAL rule text (the Danish house rules,
-``/work/shared/seeds/000_80f6e5e1de649b8f.txt``) and its English restatement (the spec, rule ids
-K-..; where the two disagree the spec stands).
+"""Keglebillard rule scenarios written from the ORIGINAL rule text (the Danish house rules'
+sheet) and its English restatement with rule ids K-.. (where the two disagree the restatement
+stands; docs/rules_keglebillard.md is the project's own text of both).
 
 The file walks the seed sentence by sentence (its sections: Generelt, Spil om retten til at
 starte udlægget, Point, Fejlstød, Spillets start og diverse "Husets Regler", Fejl, Afslutning)
@@ -14,8 +14,9 @@ the lag judge (``judge_lag``), as an examiner who knows only the rule text would
 from __future__ import annotations
 
 import pytest
+from kegle_scenarios import mid, score
 
-from cuegym.rules.keglebillard import build_log, judge_lag, load_rules, score_shots, stack_logs
+from cuegym.rules.keglebillard import build_log, judge_lag, load_rules, stack_logs
 from cuegym.rules.keglebillard_game import GameState, KeglebillardGame
 
 # --- building blocks -----------------------------------------------------------------------------
@@ -44,28 +45,8 @@ ALL_DOWN = HIT + [(0.60, "ball_ball", "white", "spotted"), (0.90, "pocket", "whi
                   (1.00, "pocket", "spotted", 0), (1.20, "pocket", "red", 1)]
 
 
-def mid(n=2, scores=None, to_play=0, *, balls=None, pins=(True,) * 5, hand=None, **kw):
-    """A state between shots (not the break): red at START unless in hand, whites on spots."""
-    b = {**START, **(balls or {})}
-    red = None if hand else b["red"]
-    return GameState(order=tuple(range(n)), scores=tuple(scores or (0,) * n), to_play=to_play,
-                     balls=(red, b["white"], b["spotted"]), pins=tuple(pins),
-                     ball_in_hand=hand, **{"shot": 5, **kw})
-
-
 def play(game, state, events, *, inject=None, **log_kw):
     return game.apply(state, build_log(events, **log_kw), injected=inject)
-
-
-def score(events, *, rules=None, inject=None, salvo=False, **log_kw):
-    s = score_shots(build_log(events, **log_kw), rules, salvo_line=[salvo],
-                    injected=[inject or []])
-    r = {f: getattr(s, f)[0].item() for f in (
-        "points", "pin_points", "white_points", "bonus_points", "penalty", "shooter_points",
-        "skaeve", "foul", "rodt", "blegt", "king_alone", "clean16", "win", "ball_in_hand",
-        "bih_salvo", "legal_pin")}
-    r["fouls"] = set(s.fouls_of(0))
-    return r
 
 
 @pytest.fixture
