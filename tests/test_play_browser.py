@@ -337,10 +337,13 @@ def test_watch_agents_then_replay_a_saved_game(server, browser, img):
          "two agent shots")
     # step back and forth through the shots
     js(d, "document.getElementById('autoplay').checked = false")
-    wait(d, "document.body.dataset.status === 'idle' && !window.cuegym.busy", 60, "a pause")
+    # (the step buttons are disabled while a shot is shown moving: wait until they are not)
+    wait(d, "document.body.dataset.status === 'idle' && !window.cuegym.busy && "
+            "!document.getElementById('prev').disabled", 60, "a pause")
     n = js(d, "return window.cuegym.view.shots")
     d.find_element("id", "prev").click()
-    assert text(d, "shotpos") == f"{n - 1} / {n}"
+    wait(d, f"document.getElementById('shotpos').textContent === '{n - 1} / {n}'", 10,
+         "the step back")
     assert js(d, "return window.cuegym.shown") == n - 1
     d.find_element("id", "next").click()
     wait(d, f"window.cuegym.shown === {n} && document.body.dataset.status === 'idle'", 30,
