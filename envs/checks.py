@@ -102,13 +102,16 @@ def check_bank(positions: Any, cls: type, game: str) -> Any:
     return positions
 
 
-def bank_arrays(positions: Any, fields: Iterable[tuple[str, tuple, str, Any]],
+def bank_arrays(positions: Any, cls: type, fields: Iterable[tuple[str, tuple, str, Any]],
                 length_field: str, length_what: str) -> dict[str, np.ndarray]:
-    """The fields of a user's position bank as new arrays: ``fields`` are (name, shape after N,
-    kind, dtype kept) with kind ``"f"`` (real numbers), ``"i"`` (integers) or ``"b"`` (flags,
-    bool or 0/1); N is the length of ``length_field`` (shape (N,): ``length_what`` per
-    position). Raises ValueError naming the field and what is wrong with it (not an array, its
-    dtype, its shape, a flag that is not 0/1); ranges and positions are the game's to check."""
+    """The fields of a user's position bank (a ``cls``) as new arrays: ``fields`` are (name,
+    shape after N, kind, dtype kept) with kind ``"f"`` (real numbers), ``"i"`` (integers) or
+    ``"b"`` (flags, bool or 0/1); N is the length of ``length_field`` (shape (N,):
+    ``length_what`` per position). Raises ValueError naming the field and what is wrong with
+    it (not a ``cls``, not an array, its dtype, its shape, a flag that is not 0/1); ranges and
+    positions are the game's to check."""
+    if not isinstance(positions, cls):
+        raise ValueError(f"positions must be a {cls.__name__}, got {type(positions).__name__}")
     raw_n = getattr(positions, length_field)
     try:
         n = len(raw_n) if np.ndim(raw_n) == 1 else -1

@@ -110,10 +110,7 @@ def check_golf_positions(positions: GolfbillardPositions, rules=None) -> Golfbil
     """
     from cuegym.rules.golf_state import check_state
 
-    if not isinstance(positions, GolfbillardPositions):
-        raise ValueError(f"positions must be a GolfbillardPositions, got "
-                         f"{type(positions).__name__}")
-    out = bank_arrays(positions, ((name, shape, kind, _DTYPES[kind])
+    out = bank_arrays(positions, GolfbillardPositions, ((name, shape, kind, _DTYPES[kind])
                                   for name, shape, kind in _FIELDS),
                       "to_move", "one side per position")
     n = len(out["to_move"])

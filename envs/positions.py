@@ -105,10 +105,7 @@ def check_kegle_positions(positions: KeglebillardPositions, game) -> Keglebillar
     from cuegym.physics.layout import layout_problem
     from cuegym.rules.keglebillard import BALL_IDS
 
-    if not isinstance(positions, KeglebillardPositions):
-        raise ValueError(f"positions must be a KeglebillardPositions, got "
-                         f"{type(positions).__name__}")
-    out = bank_arrays(positions, ((name, shape, kind, _DTYPES[name])
+    out = bank_arrays(positions, KeglebillardPositions, ((name, shape, kind, _DTYPES[name])
                                   for name, shape, kind in _FIELDS),
                       "hand", "one code per position")
     bad = (out["hand"] < 0) | (out["hand"] > 2)
