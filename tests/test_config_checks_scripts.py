@@ -11,6 +11,9 @@ import importlib
 from pathlib import Path
 
 import pytest
+from script_refusals import WorkStarted as _WorkStarted
+from script_refusals import no_work as _no_work
+from script_refusals import refusal
 
 pytest.importorskip("stable_baselines3")
 
@@ -18,14 +21,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SAC_YAML = str(ROOT / "configs" / "train" / "keglebillard_sac.yaml")
 AIM_YAML = str(ROOT / "configs" / "aim" / "keglebillard.yaml")
 GOLF_EXPERT = str(ROOT / "configs" / "expert" / "golfbillard.yaml")
-
-
-class _WorkStarted(Exception):
-    """Raised by a stand-in for the long work a refusal must come before."""
-
-
-def _no_work(*args, **kwargs):
-    raise _WorkStarted("the long work started")
 
 
 def _script(name: str):
@@ -50,13 +45,7 @@ def _no_long_work(monkeypatch) -> None:
 
 def _refusal(name: str, argv: list[str], capsys) -> str:
     """Exit status 2 without a traceback; the last line of stderr."""
-    try:
-        code = _script(name).main(argv)
-    except SystemExit as exc:  # argparse's own errors
-        code = exc.code
-    err = capsys.readouterr().err
-    assert code == 2 and "Traceback" not in err, err
-    return err.strip().splitlines()[-1]
+    return refusal(_script(name).main, argv, capsys)
 
 
 # -- 1. train_aim: the fit's widths and learning rate, checked before the labelling -----------

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from script_refusals import WorkStarted as _WorkStarted
+from script_refusals import no_work as _no_work
+from script_refusals import refusal as _refusal
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -460,25 +463,6 @@ def test_losses_ended_by_the_losers_own_shot():
 DQN_YAML = ROOT / "configs" / "train" / "keglebillard_dqn.yaml"
 GOLF_EXPERT = str(ROOT / "configs" / "expert" / "golfbillard.yaml")
 AIM_YAML = str(ROOT / "configs" / "aim" / "keglebillard.yaml")
-
-
-class _WorkStarted(Exception):
-    """Raised by a stand-in for the long work a refusal must come before."""
-
-
-def _no_work(*args, **kwargs):
-    raise _WorkStarted("the long work started")
-
-
-def _refusal(main, argv: list[str], capsys) -> str:
-    """Exit status 2 without a traceback; the last line of stderr."""
-    try:
-        code = main(argv)
-    except SystemExit as exc:  # argparse's own errors
-        code = exc.code
-    err = capsys.readouterr().err
-    assert code == 2 and "Traceback" not in err, err
-    return err.strip().splitlines()[-1]
 
 
 @pytest.mark.parametrize("argv,says", [

@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+from script_refusals import no_work as _no_work
+from script_refusals import refusal as _refusal
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,25 +35,6 @@ def _tiny(name: str, **over):
             "policy_kwargs": {"net_arch": [8]},
             "algo_kwargs": {"learning_starts": 8, "batch_size": 8, "buffer_size": 500}}
     return load_config(SAC_YAML, {**base, **over})
-
-
-class _WorkStarted(Exception):
-    """Raised by a stand-in for the long work a refusal must come before."""
-
-
-def _no_work(*args, **kwargs):
-    raise _WorkStarted("the long work started")
-
-
-def _refusal(main, argv: list[str], capsys) -> str:
-    """Exit status 2 without a traceback; the last line of stderr."""
-    try:
-        code = main(argv)
-    except SystemExit as exc:  # argparse's own errors
-        code = exc.code
-    err = capsys.readouterr().err
-    assert code == 2 and "Traceback" not in err, err
-    return err.strip().splitlines()[-1]
 
 
 # ---------------------------------------------------------------------------------------------
