@@ -6,6 +6,7 @@
     python experiments/bench_physics.py --shots    # JSON path vs array API, 256 2-6 ball shots
     python experiments/bench_physics.py --shots shots.json   # ... on the shots of a file
     python experiments/bench_physics.py --extras   # also first-call time and memory per table
+    python experiments/bench_physics.py --json --extras   # {"records": [...], "extras": {...}}
     python experiments/bench_physics.py --per-event [--against cuegym_old]   # us/event by balls
     python experiments/bench_physics.py --per-call [--against cuegym_old]    # us/call by batch
     python experiments/bench_physics.py --max-events 1000 --no-reuse   # fresh 1000-slot logs
@@ -426,7 +427,8 @@ def _parser() -> argparse.ArgumentParser:
                          f"(default {JSON_MAX_EVENTS})")
     ap.add_argument("--seconds", type=float, default=Settings.seconds,
                     help=f"minimum wall time per measurement (default {Settings.seconds:g})")
-    ap.add_argument("--extras", action="store_true", help="first-call time and memory per table")
+    ap.add_argument("--extras", action="store_true", help="first-call time and memory per table "
+                    "(with --json: one object {\"records\": [...], \"extras\": {...}})")
     ap.add_argument("--games", default=None, help="comma-separated tables of the table "
                     f"benchmark (default {TABLE_DEFAULTS['games']})")
     ap.add_argument("--batches", default=None, help="comma-separated tables per call "
@@ -501,19 +503,21 @@ def _print_table(args: argparse.Namespace, cfg: Settings) -> int:
                     print(f"{r['game']:13s} batch {r['batch']:5d} threads {r['threads']}: "
                           f"{r['shots_per_s']:10.1f} shots/s  {r['events_per_shot']:6.2f} "
                           f"events/shot  {r['us_per_event']:7.3f} us/event", flush=True)
-    if args.json:
-        print(json.dumps(recs))
-    else:
-        by = {(r["game"], r["batch"], r["threads"]): r["shots_per_s"] for r in recs}
-        for game in args.games.split(","):
-            b = max(batches)
-            if (game, b, 1) in by and (game, b, 2) in by:
-                print(f"{game}: 2 threads / 1 thread at batch {b} = "
-                      f"{by[(game, b, 2)] / by[(game, b, 1)]:.2f}x")
+    extras = None
     if args.extras:
         extras = {"first_call_s": round(first_call_seconds(), 3),
                   "bytes_per_table_b4096_k256": round(memory_per_table(), 0)}
-        print(json.dumps(extras) if args.json else extras)
+    if args.json:  # one JSON document: the list, or with --extras an object holding it
+        print(json.dumps(recs if extras is None else {"records": recs, "extras": extras}))
+        return 0
+    by = {(r["game"], r["batch"], r["threads"]): r["shots_per_s"] for r in recs}
+    for game in args.games.split(","):
+        b = max(batches)
+        if (game, b, 1) in by and (game, b, 2) in by:
+            print(f"{game}: 2 threads / 1 thread at batch {b} = "
+                  f"{by[(game, b, 2)] / by[(game, b, 1)]:.2f}x")
+    if extras is not None:
+        print(extras)
     return 0
 
 

@@ -75,6 +75,25 @@ def test_bench_physics_refuses_json_max_events_out_of_range(value, monkeypatch, 
     assert f"--json-max-events must be in [1, 1000000], got {value}" in line, line
 
 
+def test_bench_physics_json_with_extras_is_one_document(monkeypatch, capsys):
+    """--json --extras printed the records' list and then the extras as a second JSON
+    document on the next line, which json.loads of the output refuses."""
+    from cuegym.experiments import bench_physics as bp
+
+    record = {"game": "keglebillard", "batch": 1, "threads": 1, "shots_per_s": 1.0,
+              "events_per_shot": 2.0, "us_per_event": 3.0}
+    monkeypatch.setattr(bp, "measure", lambda game, batch, threads, cfg: dict(record))
+    monkeypatch.setattr(bp, "first_call_seconds", lambda: 0.5)
+    monkeypatch.setattr(bp, "memory_per_table", lambda: 1234.0)
+    argv = ["--games", "keglebillard", "--batches", "1", "--threads", "1"]
+    assert bp.main(argv + ["--json", "--extras"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc == {"records": [record],
+                   "extras": {"first_call_s": 0.5, "bytes_per_table_b4096_k256": 1234.0}}
+    assert bp.main(argv + ["--json"]) == 0  # without --extras: the list, as before
+    assert json.loads(capsys.readouterr().out) == [record]
+
+
 # -- bench_tournament: the text says why the wins do not add up to the games -------------------
 
 
