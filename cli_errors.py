@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import math
 import numbers
 import os
 import sys
@@ -120,6 +121,20 @@ def seed_arg(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {value}")
+    return value
+
+
+def weight_arg(text: str) -> float:
+    """argparse ``type`` of a weight option (``--weight``): a finite number >= 0 (``nan``,
+    ``inf`` and negatives refused when the command line is read)."""
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}") from None
+    if not 0.0 <= value < math.inf:  # (nan fails both comparisons)
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}")
     return value
 
 

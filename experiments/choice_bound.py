@@ -31,7 +31,7 @@ from cuegym.agents import make_agent, with_aim
 from cuegym.agents.arena import make_arena
 from cuegym.agents.base import Strikes, load_noise
 from cuegym.agents.leave import LeaveAwareAgent, reply_search, shot_and_leave
-from cuegym.cli_errors import check_counts, cli_main, script_prog, seed_arg
+from cuegym.cli_errors import check_counts, cli_main, script_prog, seed_arg, weight_arg
 from cuegym.experiments.aim_bound import match_tally, tally_text
 
 #: which of the leave network's outputs are replaced by simulation
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=seed_arg, default=900, help="the games' seed (default 900)")
     p.add_argument("--opponent", default="planner",
                    help="agent spec (make_agent; default planner)")
-    p.add_argument("--weight", type=float, default=None,
+    p.add_argument("--weight", type=weight_arg, default=None,
                    help="a point of leave against one of own value (default: the shipped one)")
     p.add_argument("--aim", default="shipped",
                    help="aim correction: shipped, none or a .pt (default shipped)")

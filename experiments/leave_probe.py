@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main, packaged_path, script_prog, seed_arg
+from cuegym.cli_errors import cli_main, packaged_path, script_prog, seed_arg, weight_arg
 
 
 def probe(games: int, draws: int, seed: int, entries: int = 36, best: int = 9,
@@ -98,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=seed_arg, default=2, help="the games' seed (default 2)")
     p.add_argument("--best", type=int, default=9, help="the DQN's best entries a rule with Q "
                    "picks among (1-36; default 9)")
-    p.add_argument("--weight", type=float, default=0.5,
+    p.add_argument("--weight", type=weight_arg, default=0.5,
                    help="weight of the simulated leave (default 0.5)")
     p.add_argument("--leave", help="a leave network (.pt) to add its pick as a rule (default: "
                    "none)")
@@ -106,8 +105,6 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.games < 1:
         raise ValueError(f"--games must be >= 1, got {args.games}")
-    if not (math.isfinite(args.weight) and args.weight >= 0):
-        raise ValueError(f"--weight must be a finite number >= 0, got {args.weight}")
     leave = None
     if args.leave is not None:  # found as the agents find it: the shipped one from anywhere
         leave = packaged_path(args.leave)
