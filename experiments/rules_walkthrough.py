@@ -42,9 +42,10 @@ def describe(out) -> str:
         parts.append(f"skæve {d['skaeve']} to the opponent")
     else:
         parts.append(f"shooter +{d['shooter_points']}")
-    for k in ("rodt", "blegt", "king_alone", "clean16"):
-        if d.get(k):
-            parts.append(k.replace("rodt", "rødt"))
+    for key, name in (("rodt", "rødt"), ("blegt", "blegt"), ("king_alone", "king alone"),
+                      ("clean16", "clean 16")):
+        if d.get(key):
+            parts.append(name)
     return "; ".join(parts)
 
 

@@ -205,6 +205,18 @@ def test_rules_walkthrough_failed_write_keeps_the_old_pictures(tmp_path, monkeyp
     assert [p.name for p in tmp_path.iterdir()] == ["walkthrough_1.png"]
 
 
+def test_rules_walkthrough_names_the_scores_in_words():
+    """The pictures' titles showed the field names 'king_alone' and 'clean16'."""
+    from cuegym.experiments.rules_walkthrough import describe
+
+    class Outcome:
+        def to_dict(self):
+            return {"points": 16, "foul": False, "shooter_points": 16, "rodt": True,
+                    "blegt": False, "king_alone": True, "clean16": True}
+
+    assert describe(Outcome()) == "points 16; shooter +16; rødt; king alone; clean 16"
+
+
 # -- leave_probe: the shipped leave network from any directory --------------------------------
 
 
