@@ -198,7 +198,10 @@ def test_keglebillard_against_the_shipped_agent_to_the_end(server, browser, img)
     assert not js(d, "return document.getElementById('shoot').disabled")
     shots_by_me = 0
     reloaded = False
-    for _ in range(30):
+    # a deadline, not a count of polls: on a loaded machine the agent's move and its animation
+    # outlast 30 polls of 0.2 s, and the game (to 20) then could not end in the loop
+    deadline = time.monotonic() + 300
+    while shots_by_me < 30 and time.monotonic() < deadline:
         st = state(d)
         if st["game_over"]:
             break
