@@ -3,6 +3,7 @@ settings, spaces, the episode bookkeeping of ``reset`` and the rendering."""
 
 from __future__ import annotations
 
+import copy
 import warnings
 from collections.abc import Mapping
 from typing import Any
@@ -53,11 +54,33 @@ class CuegymAEC(HumanDisplay, AECEnv):
             raise ValueError(unknown("agent", agent, self.possible_agents))
         return agent
 
+    def _agent_spaces(self, agent: str) -> tuple[Any, Any]:
+        """``agent``'s own observation and action spaces (an unknown agent raises, naming it).
+        Each agent has its own space objects, as PettingZoo's envs do: seeding one agent's
+        action space leaves the others' samples alone."""
+        agent = self._check_agent(agent)
+        spaces = self.__dict__.setdefault("_spaces", {})
+        if agent not in spaces:
+            spaces[agent] = (copy.deepcopy(self._obs_space), copy.deepcopy(self._act_space))
+        return spaces[agent]
+
     def observation_space(self, agent: str):
-        return self._obs_space
+        return self._agent_spaces(agent)[0]
 
     def action_space(self, agent: str):
-        return self._act_space
+        return self._agent_spaces(agent)[1]
+
+    def _clear_rewards(self) -> None:
+        """Every reward 0.0 (PettingZoo's own sets the int 0: a step that decides nothing, such
+        as golfbillard side 0's opening choice, then handed out ints among floats)."""
+        for agent in self.rewards:
+            self.rewards[agent] = 0.0
+
+    def _check_reset(self, what: str) -> None:
+        """A clear error for ``observe`` or ``render`` before ``reset()`` on the unwrapped env
+        (``env()``'s OrderEnforcingWrapper says so too)."""
+        if getattr(self, "agents", None) is None:
+            raise RuntimeError(f"{self.metadata['name']}: call reset() before {what}()")
 
     def _start_episode(self, seed: int | None, options: dict | None = None) -> None:
         """Seed (once, or again when ``seed`` is given) and reset the per-agent dicts. A bad
@@ -96,6 +119,7 @@ class CuegymAEC(HumanDisplay, AECEnv):
     def render(self):
         if self.render_mode is None:
             return None
+        self._check_reset("render")
         frame = self._frame()
         if self.render_mode == "rgb_array":
             return frame

@@ -25,7 +25,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from ..configs import short_repr
 from .actions import check_actions
-from .checks import check_reset_options, check_seed, checked_setting
+from .checks import SETTABLE, check_reset_options, check_seed, checked_setting
 from .render import ANIMATION_FPS, HumanDisplay, step_frames
 
 
@@ -264,12 +264,38 @@ class CoreVectorEnv(VectorEnv):
                 raise ValueError(f"render takes no arguments, got {args!r} {kwargs!r}")
             frames = self.render()
             return (None,) * self.num_envs if frames is None else frames
+        if name in _TABLE_ATTRS and not hasattr(self.core, name):
+            return self.get_attr(name)
         attr = getattr(self.core, name)
         value = attr(*args, **kwargs) if callable(attr) else attr
         return (value,) * self.num_envs
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
+        """An attribute of the core, once per table; and what ``SyncVectorEnv.get_attr`` gives
+        for its envs' ``np_random`` (each table's own generator), ``spec`` (each table's single
+        env spec: ``gymnasium.make(spec)`` makes an env that plays as the table does) and
+        ``metadata``."""
+        if name in _TABLE_ATTRS and not hasattr(self.core, name):
+            if name == "np_random":
+                return tuple(self.core.rngs)
+            if name == "spec":
+                return (self._table_spec(),) * self.num_envs
+            return (self.metadata,) * self.num_envs
         return (getattr(self.core, name),) * self.num_envs
+
+    def _table_spec(self) -> EnvSpec | None:
+        """The single env spec of one table: the vector spec ``gymnasium.make_vec`` set, less its
+        vector arguments, with the episode limit (the full games' ``max_steps``) as
+        ``max_episode_steps``, as a single env made with the same arguments reports it."""
+        spec = self.spec
+        if spec is None:
+            return None
+        kwargs = {k: v for k, v in spec.kwargs.items()
+                  if k not in ("num_envs", "vectorization_mode", "vector_kwargs", "wrappers")}
+        limit = kwargs.pop("max_episode_steps", None)
+        limit = limit if limit is not None else spec.max_episode_steps
+        limit = limit if limit is not None else self.core.max_episode_steps
+        return dataclasses.replace(spec, kwargs=kwargs, max_episode_steps=limit)
 
     def set_attr(self, name: str, values: Any) -> None:
         """Set a setting of the core (one value for all tables). An attribute the core does not
@@ -282,6 +308,11 @@ class CoreVectorEnv(VectorEnv):
                                  f"{values!r}")
             values = values[0]
         setattr(self.core, name, checked_setting(self.core, name, values))
+
+
+#: Attributes every single env has and a core does not: ``get_attr`` / ``call`` answer them per
+#: table, as gymnasium's ``SyncVectorEnv`` does for its envs.
+_TABLE_ATTRS = ("np_random", "spec", "metadata")
 
 
 def _equal(a: Any, b: Any) -> bool:
@@ -369,6 +400,28 @@ class CoreEnv(HumanDisplay, gym.Env):
     def spec(self, value: EnvSpec | None) -> None:
         self._spec = value
 
+    def __getattr__(self, name: str) -> Any:
+        """The core's settings (``clip``, ``threads``, ``noise``, ``reward``; the full games'
+        ``opponent``, ``opponent_batching``, ``seat_choice``) read as the env's own attributes,
+        so that ``env.get_wrapper_attr``, ``SyncVectorEnv.get_attr`` and ``AsyncVectorEnv.
+        get_attr`` see them (only called when the normal lookup fails)."""
+        core = self.__dict__.get("core")
+        if core is not None and name in SETTABLE and hasattr(core, name):
+            return getattr(core, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Setting one of the core's settings (see :meth:`__getattr__`) sets it on the core,
+        checked as the constructor checks it: ``env.set_wrapper_attr("clip", True)`` and the
+        ``set_attr`` of gymnasium's vector envs change the env, as the native vector env's
+        ``set_attr`` does (they used to leave a shadow attribute on the outermost wrapper that
+        the env never read)."""
+        core = self.__dict__.get("core")
+        if core is not None and name in SETTABLE and hasattr(core, name):
+            setattr(core, name, checked_setting(core, name, value))
+        else:
+            super().__setattr__(name, value)
+
     @property
     def np_random(self) -> np.random.Generator:
         """The table's generator (shot noise, start positions, opponents)."""
@@ -413,8 +466,3 @@ class CoreEnv(HumanDisplay, gym.Env):
             return frame
         self._show_human(frame, type(self).__name__)
         return None
-
-    def __getstate__(self) -> dict:
-        state = self.__dict__.copy()
-        state["_viewer"] = None
-        return state

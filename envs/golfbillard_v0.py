@@ -113,6 +113,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         self.agent_selection = self._to_act()
 
     def observe(self, agent: str) -> np.ndarray:
+        self._check_reset("observe")
         s = self._side(agent)
         # the agent selected for its dead step after the match is not "to move" (as in
         # the Gym envs' terminal observations)

@@ -100,6 +100,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
         return self.states.state(0)
 
     def observe(self, agent: str) -> np.ndarray:
+        self._check_reset("observe")
         return self.game.observe(self.states, [self._player(agent)])[0]
 
     def step(self, action) -> None:

@@ -263,7 +263,7 @@ class TableRenderer:
                 line, hf = _fitted(d, line, room)
                 d.text((8 * SS, (4 + 20 * k) * SS), line, fill=HUD_FG, font=hf)
         small = img.resize((self.width, self.height), Image.LANCZOS)
-        return np.asarray(small, dtype=np.uint8)
+        return np.array(small, dtype=np.uint8)  # writable, as gymnasium's frames are
 
 
 def _fitted(d, line: str, room: float):
@@ -325,6 +325,13 @@ class HumanDisplay:
         if self._viewer is not None:
             self._viewer.close()
             self._viewer = None
+
+    def __getstate__(self) -> dict:
+        """Pickle and deepcopy without the window (a copy opens its own on its first render):
+        a matplotlib window cannot be pickled."""
+        state = self.__dict__.copy()
+        state["_viewer"] = None
+        return state
 
 
 # ---------------------------------------------------------------------------------------------

@@ -188,12 +188,10 @@ class CuegymVecEnv(VecEnv):
         if attr_name == "render_mode":
             return [self.venv.render_mode for _ in self._get_indices(indices)]
         if attr_name == "spec":  # each table's env spec, as DummyVecEnv gives its envs' specs
-            value = gym.spec(self.env_id)
-        elif attr_name == "metadata" and not hasattr(self.venv.core, attr_name):
-            value = self.venv.metadata
-        else:
-            value = getattr(self.venv.core, attr_name)
-        return [value for _ in self._get_indices(indices)]
+            return [gym.spec(self.env_id) for _ in self._get_indices(indices)]
+        # the native env's per-table answer (its core's settings; each table's np_random)
+        values = self.venv.get_attr(attr_name)
+        return [values[i] for i in self._get_indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
         if indices is not None and len(list(self._get_indices(indices))) != self.num_envs:

@@ -25,9 +25,20 @@ from gymnasium.vector import VectorWrapper
 from .config import load_reward
 
 
-def _game_of(env) -> str:
-    core = env.unwrapped.core if hasattr(env.unwrapped, "core") else None
-    name = type(core).__name__.lower() if core is not None else ""
+def _game_of(env, vector: bool) -> str:
+    """The game of a cuegym env (``vector``: a native vector env); anything else raises a
+    ValueError naming it (it used to be an AttributeError about ``core``)."""
+    from .base import CoreEnv, CoreVectorEnv
+
+    want = CoreVectorEnv if vector else CoreEnv
+    if not isinstance(env.unwrapped, want):
+        hint = (" (gymnasium.make_vec(id, n, vectorization_mode='vector_entry_point'); over "
+                "'sync' or 'async' envs pass wrappers=[lambda e: RewardWeights(e, weights)] to "
+                "make_vec)" if vector else "")
+        raise ValueError(f"{'VectorRewardWeights' if vector else 'RewardWeights'} needs a "
+                         f"{'native cuegym vector env' if vector else 'cuegym env'}{hint}, got "
+                         f"{type(env.unwrapped).__name__}")
+    name = type(env.unwrapped.core).__name__.lower()
     return "golfbillard" if "golf" in name else "keglebillard"
 
 
@@ -41,8 +52,8 @@ class RewardWeights(gym.Wrapper):
 
     def __init__(self, env: gym.Env, weights: Mapping[str, float] | Any) -> None:
         super().__init__(env)
+        game = _game_of(env, vector=False)
         base = env.unwrapped.core.reward
-        game = _game_of(env)
         self.reward_spec = load_reward(game, base, **dict(weights)) \
             if isinstance(weights, Mapping) else load_reward(game, weights)
 
@@ -61,8 +72,8 @@ class VectorRewardWeights(VectorWrapper):
 
     def __init__(self, env, weights: Mapping[str, float] | Any) -> None:
         super().__init__(env)
+        game = _game_of(env, vector=True)
         base = env.unwrapped.core.reward
-        game = _game_of(env)
         self.reward_spec = load_reward(game, base, **dict(weights)) \
             if isinstance(weights, Mapping) else load_reward(game, weights)
 
