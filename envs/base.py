@@ -266,6 +266,9 @@ class CoreVectorEnv(VectorEnv):
             return (None,) * self.num_envs if frames is None else frames
         if name in _TABLE_ATTRS and not hasattr(self.core, name):
             return self.get_attr(name)
+        if name in _OWN_METHODS:  # the core's would skip the checks, autoreset and episode books
+            raise ValueError(f"call({name!r}) would {name} the shared core behind the vector "
+                             f"env's back; use the vector env's own {name}()")
         attr = getattr(self.core, name)
         value = attr(*args, **kwargs) if callable(attr) else attr
         return (value,) * self.num_envs
@@ -313,6 +316,9 @@ class CoreVectorEnv(VectorEnv):
 #: Attributes every single env has and a core does not: ``get_attr`` / ``call`` answer them per
 #: table, as gymnasium's ``SyncVectorEnv`` does for its envs.
 _TABLE_ATTRS = ("np_random", "spec", "metadata")
+#: The vector env's own steps that ``call`` must not hand to the core (whose ``reset(idx)`` and
+#: ``step(a)`` know nothing of the action checks, autoreset or the episode statistics).
+_OWN_METHODS = ("reset", "step")
 
 
 def _equal(a: Any, b: Any) -> bool:

@@ -201,13 +201,11 @@ class CuegymVecEnv(VecEnv):
 
     def env_method(self, method_name: str, *method_args, indices: VecEnvIndices = None,
                    **method_kwargs) -> list[Any]:
-        """A method of the shared core, once, its value for each table of ``indices``;
-        ``"render"`` gives each table's own frame."""
-        if method_name == "render":
-            frames = self.venv.call("render", *method_args, **method_kwargs)
-            return [frames[i] for i in self._get_indices(indices)]
-        value = getattr(self.venv.core, method_name)(*method_args, **method_kwargs)
-        return [value for _ in self._get_indices(indices)]
+        """The native env's :meth:`~cuegym.envs.base.CoreVectorEnv.call`, its value for each
+        table of ``indices``: a method of the shared core, called once; ``"render"`` each
+        table's own frame; ``"reset"`` and ``"step"`` refused (use the env's own)."""
+        values = self.venv.call(method_name, *method_args, **method_kwargs)
+        return [values[i] for i in self._get_indices(indices)]
 
     def env_is_wrapped(self, wrapper_class: type[gym.Wrapper], indices: VecEnvIndices = None
                        ) -> list[bool]:

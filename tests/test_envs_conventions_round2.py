@@ -245,3 +245,20 @@ def test_pettingzoo_turn_based_parallel_conversion_passes_the_parallel_api_test(
         warnings.filterwarnings("ignore", message=".*takes no reset options")
         parallel_api_test(turn_based_aec_to_parallel(m.env()), num_cycles=20)
         parallel_seed_test(lambda: turn_based_aec_to_parallel(m.env()), num_cycles=10)
+
+
+def test_call_and_env_method_refuse_the_vector_envs_own_steps():
+    """``call("reset")`` reached the core's ``reset(idx)`` (TypeError: missing 'idx'), and
+    ``call("step", a)`` stepped the core without the action checks, autoreset or statistics."""
+    venv = gym.make_vec("cuegym/KeglebillardShot-v0", 2, vectorization_mode="vector_entry_point")
+    venv.reset(seed=0)
+    for name in ("reset", "step"):
+        with pytest.raises(ValueError, match=rf"call\('{name}'\) would {name} the shared core"):
+            venv.call(name)
+    sb3 = make_sb3_vec_env("cuegym/KeglebillardShot-v0", 2, seed=0)
+    sb3.reset()
+    with pytest.raises(ValueError, match=r"use the vector env's own reset\(\)"):
+        sb3.env_method("reset")
+    assert len(sb3.env_method("observe")) == 2  # the core's other methods still answer
+    sb3.close()
+    venv.close()
