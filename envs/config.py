@@ -266,7 +266,8 @@ def with_episode_limit(game: str, settings: Any, max_episode_steps: Any, *, one_
     """``settings`` with gymnasium's ``max_episode_steps`` applied (``gymnasium.make_vec`` passes
     it to vector entry points): the full-game envs' ``max_steps``; the Shot envs' episodes are
     one step, which no limit >= 1 shortens. None leaves ``settings`` as they are; a limit that
-    contradicts ``settings["max_steps"]`` raises."""
+    contradicts the ``max_steps`` the caller's settings state (a mapping's key, a YAML file's or
+    an EnvSettings' value) raises."""
     if max_episode_steps is None:
         return settings
     if isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, int | np.integer) \
@@ -274,7 +275,12 @@ def with_episode_limit(game: str, settings: Any, max_episode_steps: Any, *, one_
         raise ConfigError(f"max_episode_steps must be an integer >= 1, got {max_episode_steps!r}")
     if one_step:
         return settings
-    given = settings.get("max_steps") if isinstance(settings, Mapping) else None
+    if isinstance(settings, Mapping):
+        given = settings.get("max_steps")
+    elif isinstance(settings, EnvSettings | str | Path):  # they state every setting
+        given = load_settings(game, settings).max_steps
+    else:  # None: the shipped file, which the limit is meant to override
+        given = None
     if given is not None and given != max_episode_steps:
         raise ConfigError(f"max_episode_steps={max_episode_steps} contradicts settings "
                           f"max_steps={given!r}")

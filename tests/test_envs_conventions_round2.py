@@ -262,3 +262,29 @@ def test_call_and_env_method_refuse_the_vector_envs_own_steps():
     assert len(sb3.env_method("observe")) == 2  # the core's other methods still answer
     sb3.close()
     venv.close()
+
+
+def test_max_episode_steps_against_settings_given_as_an_object_or_a_file(tmp_path):
+    """A limit contradicting the ``max_steps`` of an EnvSettings or a YAML settings file won
+    without a word (only a mapping's ``max_steps`` was compared)."""
+    import dataclasses
+
+    import yaml
+
+    from cuegym.envs.config import load_settings
+
+    own = dataclasses.replace(load_settings("keglebillard"), max_steps=7)
+    with pytest.raises(ValueError, match="max_episode_steps=5 contradicts settings max_steps=7"):
+        gym.make_vec("cuegym/Keglebillard-v0", num_envs=2,
+                     vectorization_mode="vector_entry_point", max_episode_steps=5, settings=own)
+    path = tmp_path / "settings.yaml"
+    path.write_text(yaml.safe_dump({**dataclasses.asdict(own), "max_steps": 9}))
+    with pytest.raises(ValueError, match="max_episode_steps=5 contradicts settings max_steps=9"):
+        gym.make_vec("cuegym/Keglebillard-v0", num_envs=2,
+                     vectorization_mode="vector_entry_point", max_episode_steps=5,
+                     settings=str(path))
+    same = gym.make_vec("cuegym/Keglebillard-v0", num_envs=2,  # agreeing: fine
+                        vectorization_mode="vector_entry_point", max_episode_steps=7,
+                        settings=own)
+    assert same.unwrapped.core.max_episode_steps == 7
+    same.close()
