@@ -55,7 +55,7 @@ from .constants import (
 )
 from .engine import KISS, pack_params, prepare_batch, simulate_batch, simulate_serial
 from .layout import kernel_arrays, validate_layout
-from .parallel import check_threads, run_serially
+from .parallel import check_threads, pool_turn
 
 
 @dataclass(frozen=True)
@@ -526,15 +526,16 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     args = (st, mo, pk, up, arrs["lines"], arrs["circles"], arrs["circle_kind"], arrs["pockets"],
             arrs["pin_spots"], prm, models.codes(), t_max, p_mask, p_time, p_dir, ev_type,
             ev_time, ev_i, ev_j, ev_state, ev_motion, n_events, t_end, overflow)
-    if run_serially(T, n_threads):
-        simulate_serial(*args)
-    else:
-        old = numba.get_num_threads()
-        numba.set_num_threads(min(n_threads, numba.config.NUMBA_NUM_THREADS))
-        try:
-            simulate_batch(*args, 8 * numba.get_num_threads())
-        finally:
-            numba.set_num_threads(old)
+    with pool_turn(T, n_threads) as pooled:
+        if not pooled:
+            simulate_serial(*args)
+        else:
+            old = numba.get_num_threads()
+            numba.set_num_threads(min(n_threads, numba.config.NUMBA_NUM_THREADS))
+            try:
+                simulate_batch(*args, 8 * numba.get_num_threads())
+            finally:
+                numba.set_num_threads(old)
     return SimResult(rvw=_to_rvw(st, params.R), motion=mo, pocket=pk, rvw0=rvw0, motion0=motion0,
                      pins_up0=pins0, pins_up=up, pin_toppler=p_mask, pin_topple_time=p_time,
                      pin_fall_dir=p_dir, ev_type=ev_type, ev_time=ev_time, ev_i=ev_i, ev_j=ev_j,

@@ -6,12 +6,19 @@ The one place that decides it, for the physics (``simulate``) and the golfbillar
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numba
 import numpy as np
 
 _IMPORT_PID = os.getpid()
+#: numba's thread pools that several Python threads may launch kernels on at once.
+_THREADSAFE_LAYERS = ("omp", "tbb")
+#: Held by the one thread on the pool while the layer may be numba's ``workqueue``.
+_POOL_LOCK = threading.Lock()
 
 
 def pool_unusable() -> bool:
@@ -44,3 +51,36 @@ def run_serially(n_tables: int, threads: int) -> bool:
     batch too small to pay for the pool (fewer than 2 tables a thread), or a forked process
     that cannot use the pool (:func:`pool_unusable`)."""
     return threads == 1 or n_tables < 2 * threads or pool_unusable()
+
+
+def _layer_threadsafe() -> bool:
+    """Whether numba's pool is one that threads may share (GNU OpenMP or TBB). Before the pool
+    has started its layer is not known, so the answer is False until then."""
+    try:
+        return numba.threading_layer() in _THREADSAFE_LAYERS
+    except ValueError:
+        return False
+
+
+@contextmanager
+def pool_turn(n_tables: int, threads: int) -> Iterator[bool]:
+    """Whether a batched kernel of ``n_tables`` tables runs on numba's pool (True) or on the
+    calling thread (False), held for the kernel's run.
+
+    False where :func:`run_serially` says so, and also while another Python thread is on the
+    pool and the pool is numba's ``workqueue`` layer (chosen where neither OpenMP nor TBB is
+    installed): that layer aborts the whole process when two threads launch kernels at once
+    (the web table serves games on a thread pool; users call ``simulate`` from threads), so
+    the second thread plays its tables itself instead of waiting.
+    """
+    if run_serially(n_tables, threads):
+        yield False
+    elif _layer_threadsafe():
+        yield True
+    elif not _POOL_LOCK.acquire(blocking=False):
+        yield False
+    else:
+        try:
+            yield True
+        finally:
+            _POOL_LOCK.release()

@@ -14,7 +14,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from cuegym.physics.parallel import run_serially
+from cuegym.physics.parallel import pool_turn
 
 from .golf_arrays import (
     N_RULES,
@@ -140,11 +140,12 @@ def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: A
         prm = np.zeros(16)
     out = empty_outcomes(T)
     ns = empty_states(T)
-    kernel = play_serial if run_serially(T, numba.get_num_threads()) else play_kernel
-    kernel(struct(_kernel_arrays(states.arrays(), _STATE_TYPES)), struct(golf_log(log)),
-           struct(_kernel_arrays(inputs, _INPUT_TYPES)), geometry_struct(geo),
-           rules_vector(rules), kernel_ready(prm, np.float64), struct(out),
-           struct(ns.arrays()))
+    with pool_turn(T, numba.get_num_threads()) as pooled:
+        kernel = play_kernel if pooled else play_serial
+        kernel(struct(_kernel_arrays(states.arrays(), _STATE_TYPES)), struct(golf_log(log)),
+               struct(_kernel_arrays(inputs, _INPUT_TYPES)), geometry_struct(geo),
+               rules_vector(rules), kernel_ready(prm, np.float64), struct(out),
+               struct(ns.arrays()))
     bad = np.flatnonzero(out.err != E_NONE)
     if len(bad):
         t = int(bad[0])

@@ -399,6 +399,37 @@ def test_a_process_forked_after_the_thread_pool_started_runs_serially():
     assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
 
 
+def test_threads_share_the_physics_on_numbas_workqueue_pool(tmp_path):
+    # where neither OpenMP nor TBB is installed numba's pool is 'workqueue', which aborts the
+    # whole process when two Python threads launch kernels at once (the web table serves games
+    # on a thread pool): a second thread now runs its tables itself
+    import os
+    import subprocess
+
+    script = tmp_path / "threads.py"
+    script.write_text(
+        "import sys, threading\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "import numba, numpy as np\n"
+        "from test_envs_misc import _pool_work\n"
+        "want = _pool_work()\n"
+        "bad = []\n"
+        "def go():\n"
+        "    for _ in range(5):\n"
+        "        got = _pool_work()\n"
+        "        if not (np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])):\n"
+        "            bad.append(1)\n"
+        "threads = [threading.Thread(target=go) for _ in range(4)]\n"
+        "[t.start() for t in threads]\n"
+        "[t.join() for t in threads]\n"
+        "print(numba.threading_layer(), len(bad))\n")
+    env = {**os.environ, "NUMBA_THREADING_LAYER": "workqueue"}
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["workqueue", "0"], run.stdout
+
+
 def test_full_game_to_the_end_with_results():
     env = gym.make("cuegym/Keglebillard-v0", seat=0)
     env.reset(seed=2)
