@@ -41,7 +41,7 @@ from cuegym.rules.golf_arrays import (
 )
 from cuegym.rules.golf_batch import new_states, referee
 from cuegym.rules.golf_codes import P_OPENING, P_OVER, P_PLAY, RULE
-from cuegym.rules.golf_flow import opening_balls_kernel
+from cuegym.rules.golf_opening import opening_balls_kernel
 from cuegym.rules.golf_paths import golf_arrays
 from cuegym.rules.golf_structs import geometry_struct
 from cuegym.rules.golf_views import make_inputs, outcome_object, pack_states, policy_draws

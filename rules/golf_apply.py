@@ -486,3 +486,13 @@ def _check_restored(xy, balls, n, ga):
                                                                   xy[o, 1] - y) < 2 * R - tol:
                 return E_RESTORE_OVERLAP, b, o
     return E_NONE, -1, -1
+
+
+@nb.njit(cache=True)
+def balls_left(xy, side):
+    """How many of ``side``'s balls are on the table (``xy`` (N_BALLS, 2), NaN: off)."""
+    n = 0
+    for b in range(side * BALLS_PER_SIDE, (side + 1) * BALLS_PER_SIDE):
+        if not math.isnan(xy[b, 0]):
+            n += 1
+    return n

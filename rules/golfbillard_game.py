@@ -67,8 +67,8 @@ from .golf_config import (
     golf_geometry,
     load_golf_rules,
 )
-from .golf_flow import opening_balls_kernel
 from .golf_logs import LogBuilder
+from .golf_opening import opening_balls_kernel
 from .golf_state import GolfState
 from .golf_structs import geometry_struct
 from .golf_views import (
