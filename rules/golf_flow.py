@@ -9,8 +9,8 @@
   and writes the outcomes and the next states; states are copied as arrays, row by row.
 
 Numba caches each file's functions by that file's time stamp only: after editing a kernel file
-this one calls (golf_opening, golf_stroke, golf_apply, golf_spots, golf_paths), touch this file
-too so the cached entry points are rebuilt.
+this one calls (golf_opening, golf_stroke, golf_drops, golf_apply, golf_spots, golf_paths),
+touch this file too so the cached entry points are rebuilt.
 """
 
 from __future__ import annotations

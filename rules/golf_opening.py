@@ -5,8 +5,8 @@ side's opening ball (:func:`opening_ball`). The state after it is the flow's
 (``golf_flow.advance_opening``).
 
 Numba caches each file's functions by that file's time stamp only: after editing a kernel file
-this one calls (golf_stroke, golf_apply, golf_spots, golf_paths), touch this file and golf_flow
-too so the cached entry points are rebuilt.
+this one calls (golf_stroke, golf_drops, golf_apply, golf_spots, golf_paths), touch this file
+and golf_flow too so the cached entry points are rebuilt.
 """
 
 from __future__ import annotations
@@ -71,19 +71,18 @@ from .golf_codes import (
     RF,
     SPOT,
 )
-from .golf_paths import path_max
-from .golf_spots import pick_ball, place_on_spots
-from .golf_stroke import (
-    _injected_foul_error,
-    _jam_drop,
-    _path,
+from .golf_drops import (
     balls_on_table,
     fall_after_rest,
     final_xy,
+    jam_drop,
     new_drops,
     put_back_on_rim,
     table_drops,
 )
+from .golf_paths import path_max
+from .golf_spots import pick_ball, place_on_spots
+from .golf_stroke import _injected_foul_error, _path
 
 #: G-3: opening balls whose distances to their attack goals differ by no more than this [m] are
 #: "equal distances" (rounding noise of mirror-image strokes is not a win).
@@ -150,7 +149,7 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
             tm = inp.inj_time[t, e]
             p = played_by(b, tm, bo, n, lg.ev_type[t], lg.ev_time[t], lg.ev_i[t], lg.ev_j[t])
             if g == p:  # its attack goal (goal index == side): it counts as a drop into g
-                nd = _jam_drop(b, g, tm, db, dg, dt, nd)
+                nd = jam_drop(b, g, tm, db, dg, dt, nd)
             else:  # its defence goal: the G-19 foul of side p (no LT), b to p's penalty spot
                 jammed[b] = True
                 jam_side[b] = p

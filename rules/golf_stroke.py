@@ -4,8 +4,10 @@
 (:mod:`cuegym.rules.golf_arrays`), finds every foul with its rule in G-19a order (only the first
 is penalised), the G-14 defence duty over the turn and the G-21 kader duty, and hands them to
 :func:`cuegym.rules.golf_apply.apply_stroke` (consequences, goals, penalty spots, game end),
-which writes row ``t`` of the outcomes. The batched entry point and the game flow are in
-:mod:`cuegym.rules.golf_flow`; the Python views in :mod:`cuegym.rules.golfbillard`.
+which writes row ``t`` of the outcomes. What the log says happened to each ball (drops, falls
+after rest, off the table) is read by :mod:`cuegym.rules.golf_drops`. The batched entry point
+and the game flow are in :mod:`cuegym.rules.golf_flow`; the Python views in
+:mod:`cuegym.rules.golfbillard`.
 """
 
 from __future__ import annotations
@@ -18,10 +20,8 @@ import numpy as np
 from cuegym.physics.constants import (
     EV_BALL_BALL,
     EV_BALL_CUSHION,
-    EV_BALL_POCKET,
     EV_BALL_POST,
     EV_TRANSITION,
-    STATIONARY,
 )
 
 from .golf_apply import apply_stroke, error, note
@@ -78,6 +78,18 @@ from .golf_codes import (
     N_JAM_FREED,
     N_LIMIT_EVENTS,
     N_RAIL_RETURN,
+)
+from .golf_drops import (
+    balls_on_table,
+    fall_after_rest,
+    final_xy,
+    jam_drop,
+    lift_gone,
+    mark_off,
+    new_drops,
+    new_off_table,
+    put_back_on_rim,
+    table_drops,
 )
 from .golf_heading import (
     below_stroke_line,
@@ -139,118 +151,6 @@ def _after(free_a, time_a, rule_a, free_b, time_b, rule_b):
     if free_a != free_b:
         return free_a
     return time_a > time_b or (time_a == time_b and rule_a > rule_b)
-
-
-@nb.njit(cache=True)
-def table_drops(n, ev_type, ev_time, ev_i, ev_j, pocket, t_end, on, db, dg, dt, fell):
-    """Balls on the table before the stroke that dropped, by time: (ball, goal, time) into
-    db, dg, dt; returns their count (a pocket without its event drops at t_end). A drop that
-    is a ball's next event after it came to rest is no goal (G-6a: a goal falls before the
-    ball rests; one that falls after goes back on the rim): it is left out, and ``fell[b]``
-    (N_BALLS,) is set to its event's index (-1 for every other ball)."""
-    nd = 0
-    seen = np.zeros(N_BALLS, np.bool_)
-    for k in range(n):
-        if ev_type[k] == EV_BALL_POCKET:
-            b = ev_i[k]
-            if on[b] and not seen[b]:
-                seen[b] = True
-                if _rested_before(b, k, ev_type, ev_i, ev_j) >= 0:
-                    fell[b] = k
-                    continue
-                db[nd] = b
-                dg[nd] = ev_j[k]
-                dt[nd] = ev_time[k]
-                nd += 1
-    for b in range(N_BALLS):
-        if on[b] and pocket[b] >= 0 and not seen[b]:
-            db[nd] = b
-            dg[nd] = pocket[b]
-            dt[nd] = t_end
-            nd += 1
-    sort_drops(db, dg, dt, nd)
-    return nd
-
-
-@nb.njit(cache=True)
-def _rested_before(b, k, ev_type, ev_i, ev_j):
-    """The index of ball b's coming to rest (a transition to stationary) if that is its last
-    event before event k, else -1."""
-    for m in range(k - 1, -1, -1):
-        if ev_i[m] == b or (ev_type[m] == EV_BALL_BALL and ev_j[m] == b):
-            return m if ev_type[m] == EV_TRANSITION and ev_j[m] == STATIONARY else -1
-    return -1
-
-
-@nb.njit(cache=True)
-def fall_after_rest(b, db, dg, dt, nd, n, ev_type, ev_i, fell):
-    """An injected G-6a fall of ball b: if the log drops it, that drop is left out of db, dg,
-    dt and ``fell[b]`` names its event (``n`` for a drop without one). Returns the drop
-    count."""
-    m = _without_drop(b, db, dg, dt, nd)
-    if m < nd and fell[b] < 0:
-        fell[b] = n
-        for k in range(n):
-            if ev_type[k] == EV_BALL_POCKET and ev_i[k] == b:
-                fell[b] = k
-                break
-    return m
-
-
-@nb.njit(cache=True)
-def _without_drop(b, db, dg, dt, nd):
-    """Ball b's drop left out of db, dg, dt (order kept). Returns the drop count."""
-    m = 0
-    for i in range(nd):
-        if db[i] != b:
-            db[m], dg[m], dt[m] = db[i], dg[i], dt[i]
-            m += 1
-    return m
-
-
-#: how far outside the hole circle [m] a ball put back on the rim (G-6a) lies
-RIM_CLEARANCE = 1e-9
-
-
-@nb.njit(cache=True)
-def put_back_on_rim(fell, n, ev_type, ev_i, ev_j, ev_state, pocket, goals, final, out, t):
-    """G-6a: each ball that fell after it came to rest (``fell``, :func:`table_drops`) goes
-    back on the rim of the goal it fell into, in ``final`` (N_BALLS, 2) [m]: where it lay (its
-    rest event's centre), else where it dropped, else the goal's centre; a point inside the
-    hole circle is moved out along the radius to its edge (:data:`RIM_CLEARANCE` outside it;
-    from the centre: towards the table's middle). Each gets its note in row t of ``out``."""
-    for b in range(N_BALLS):
-        k = fell[b]
-        if k < 0:
-            continue
-        note(out, t, N_FALL, b)
-        g = ev_j[k] if k < n else pocket[b]
-        gx, gy, r = goals[g, 0], goals[g, 1], goals[g, 2]
-        r_k = _rested_before(b, k, ev_type, ev_i, ev_j) if k < n else -1
-        px, py = gx, gy
-        if r_k >= 0 and not math.isnan(ev_state[r_k, 0, 0]):
-            px, py = ev_state[r_k, 0, 0], ev_state[r_k, 0, 1]
-        elif k < n and not math.isnan(ev_state[k, 0, 0]):
-            px, py = ev_state[k, 0, 0], ev_state[k, 0, 1]
-        d = math.hypot(px - gx, py - gy)
-        if d < r:
-            ux, uy = ((px - gx) / d, (py - gy) / d) if d > 1e-12 else (-math.copysign(1.0, gx),
-                                                                     0.0)
-            # 1 nm outside the circle: exactly on it, rounding can leave the centre a hair
-            # inside, and the physics then refuses the next stroke (ball inside the goal)
-            px, py = gx + (r + RIM_CLEARANCE) * ux, gy + (r + RIM_CLEARANCE) * uy
-        final[b, 0], final[b, 1] = px, py
-
-
-@nb.njit(cache=True)
-def sort_drops(db, dg, dt, nd):
-    for i in range(1, nd):
-        b, g, tt = db[i], dg[i], dt[i]
-        j = i - 1
-        while j >= 0 and dt[j] > tt:
-            db[j + 1], dg[j + 1], dt[j + 1] = db[j], dg[j], dt[j]
-            j -= 1
-        db[j + 1], dg[j + 1], dt[j + 1] = b, g, tt
 
 
 @nb.njit(cache=True)
@@ -508,19 +408,6 @@ def referee_play(t, st, lg, inp, ga, rp, prm, out):
 
 
 @nb.njit(cache=True)
-def balls_on_table(xy):
-    """(N_BALLS,) bool: the balls of ``xy`` (N_BALLS, 2) [m] on the table (not NaN); (2,) how
-    many each side has there."""
-    on = np.zeros(N_BALLS, np.bool_)
-    cnt = np.zeros(2, np.int64)
-    for b in range(N_BALLS):
-        on[b] = not math.isnan(xy[b, 0])
-        if on[b]:
-            cnt[b // BALLS_PER_SIDE] += 1
-    return on, cnt
-
-
-@nb.njit(cache=True)
 def new_fouls():
     """Empty foul arrays of one stroke (see :func:`add_foul`): rule, time [s], kind, ball count
     (MAX_FOULS,), balls (MAX_FOULS, N_BALLS) padded with -1, detail (MAX_FOULS, 4)."""
@@ -531,32 +418,6 @@ def new_fouls():
     fb = np.full((MAX_FOULS, N_BALLS), -1, np.int64)
     fd = np.zeros((MAX_FOULS, 4))
     return fr, ft, fk, fnb, fb, fd
-
-
-@nb.njit(cache=True)
-def new_drops():
-    """Empty drop arrays of one stroke (see :func:`table_drops`): ball, goal, time [s], each
-    (N_BALLS + 1,)."""
-    return np.zeros(N_BALLS + 1, np.int64), np.zeros(N_BALLS + 1, np.int64), np.zeros(N_BALLS + 1)
-
-
-@nb.njit(cache=True)
-def new_off_table():
-    """Empty arrays of the balls that left the cloth in one stroke, each (N_BALLS,): off the
-    table or on the rail (bool), when [s] (inf), order of mention; jammed (bool)."""
-    return (np.zeros(N_BALLS, np.bool_), np.full(N_BALLS, np.inf), np.zeros(N_BALLS, np.int64),
-            np.zeros(N_BALLS, np.bool_))
-
-
-@nb.njit(cache=True)
-def final_xy(rvw, on):
-    """(N_BALLS, 2) where the stroke left each ball [m] (``rvw`` (N_BALLS, 3, 2) the physics
-    end state); NaN for a ball not ``on`` the table before it."""
-    final = np.empty((N_BALLS, 2))
-    for b in range(N_BALLS):
-        for d in range(2):
-            final[b, d] = rvw[b, 0, d] if on[b] else np.nan
-    return final
 
 
 @nb.njit(cache=True)
@@ -579,7 +440,7 @@ def _injected_events(t, s, on0, inp, out, db, dg, dt, nd, is_off, off_time, off_
             error(out, t, E_NOT_ON_TABLE, b, 1)
             return nd, nf, False
         if typ == I_OFF or typ == I_RAIL:
-            n_off = _mark_off(b, tm, is_off, off_time, off_seq, n_off)
+            n_off = mark_off(b, tm, is_off, off_time, off_seq, n_off)
         elif typ == I_RETURN:
             note(out, t, N_RAIL_RETURN, b)
         elif typ == I_FALL:
@@ -595,7 +456,7 @@ def _injected_events(t, s, on0, inp, out, db, dg, dt, nd, is_off, off_time, off_
                 nf = _add_ball_foul(fr, ft, fk, fnb, fb, fd, nf, F_G19, tm, K_JAM, D_PLAIN, 0, 0,
                                     b)
             else:  # between a goal's caps without touching the cloth: it counts as a drop
-                nd = _jam_drop(b, g, tm, db, dg, dt, nd)
+                nd = jam_drop(b, g, tm, db, dg, dt, nd)
         elif typ == I_FOUL:
             kind = inp.inj_kind[t, e]
             err, ea, eb = _injected_foul_error(s, b, kind, on0, inp.inj_rb[t, e],
@@ -614,32 +475,6 @@ def _injected_events(t, s, on0, inp, out, db, dg, dt, nd, is_off, off_time, off_
 
 
 @nb.njit(cache=True)
-def _mark_off(b, tm, is_off, off_time, off_seq, n_off):
-    """Ball b went off the table or onto the rail at ``tm`` [s]: its first mention sets its
-    order (``off_seq``), its earliest time counts (``off_time``). Returns how many balls are
-    off."""
-    if not is_off[b]:
-        is_off[b] = True
-        off_seq[b] = n_off
-        n_off += 1
-        off_time[b] = tm
-    elif tm < off_time[b]:
-        off_time[b] = tm
-    return n_off
-
-
-@nb.njit(cache=True)
-def _jam_drop(b, g, tm, db, dg, dt, nd):
-    """Ball b jammed between goal g's caps at ``tm`` [s] counts as its drop into g (replacing
-    a drop of b physics saw); the drops stay by time. Returns the drop count."""
-    m = _without_drop(b, db, dg, dt, nd)
-    db[m], dg[m], dt[m] = b, g, tm
-    nd = m + 1
-    sort_drops(db, dg, dt, nd)
-    return nd
-
-
-@nb.njit(cache=True)
 def _injected_foul_error(s, b, kind, on0, rb, rn):
     """An injected G-18 foul's input error: a deflect foul that does not name a ball of the side
     its kind needs, or a ball to put back (``rb[:rn]``) that was not on the table (``on0``).
@@ -655,22 +490,6 @@ def _injected_foul_error(s, b, kind, on0, rb, rn):
         if not on0[rb[i]]:
             return E_RESTORE_NOT_ON_TABLE, rb[i], 0
     return E_NONE, 0, 0
-
-
-@nb.njit(cache=True)
-def lift_gone(db, nd, is_off, jammed, final):
-    """(N_BALLS,) bool: the balls that dropped (``db[:nd]``) or went off the table (G-15,
-    G-21, G-14); those and the jammed balls are lifted from ``final`` (NaN)."""
-    dropped = np.zeros(N_BALLS, np.bool_)
-    for i in range(nd):
-        dropped[db[i]] = True
-    gone = np.zeros(N_BALLS, np.bool_)
-    for b in range(N_BALLS):
-        gone[b] = dropped[b] or is_off[b]
-        if gone[b] or jammed[b]:
-            final[b, 0] = np.nan
-            final[b, 1] = np.nan
-    return gone
 
 
 @nb.njit(cache=True)
