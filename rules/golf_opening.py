@@ -81,7 +81,7 @@ from .golf_drops import (
     table_drops,
 )
 from .golf_paths import path_max
-from .golf_spots import pick_ball, place_on_spots
+from .golf_spots import nearest_ball, pick_ball, place_on_spots
 from .golf_stroke import _injected_foul_error, _path
 
 #: G-3: opening balls whose distances to their attack goals differ by no more than this [m] are
@@ -572,16 +572,7 @@ def opening_ball(xy, s, ga):
     on-table ball nearest its middle start spot (ties: the lower number)."""
     if not math.isnan(xy[s * BALLS_PER_SIDE, 0]):
         return s * BALLS_PER_SIDE
-    mx, my = ga.start[s * BALLS_PER_SIDE, 0], ga.start[s * BALLS_PER_SIDE, 1]
-    best = -1
-    bd = np.inf
-    for b in range(s * BALLS_PER_SIDE, (s + 1) * BALLS_PER_SIDE):
-        if not math.isnan(xy[b, 0]):
-            d = math.hypot(xy[b, 0] - mx, xy[b, 1] - my)
-            if d < bd:
-                bd = d
-                best = b
-    return best
+    return nearest_ball(xy, s, ga.start[s * BALLS_PER_SIDE, 0], ga.start[s * BALLS_PER_SIDE, 1])
 
 
 @nb.njit(cache=True)

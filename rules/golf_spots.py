@@ -267,16 +267,22 @@ def pick_ball(s, c, xy, ga, policy, choice, u):
                 and not math.isnan(xy[choice, 0])):
             return -1, E_PICK_NOT_OWN, choice
         return choice, E_NONE, 0
-    gx, gy = ga.goals[s, 0], ga.goals[s, 1]  # attack goal index == side
+    return nearest_ball(xy, s, ga.goals[s, 0], ga.goals[s, 1]), E_NONE, 0  # attack goal = side
+
+
+@nb.njit(cache=True)
+def nearest_ball(xy, s, px, py):
+    """Side ``s``'s ball on the table (``xy`` (N_BALLS, 2), NaN: off) nearest the point
+    (px, py) [m] (ties: the lower number); -1 when it has none."""
     best = -1
     bd = np.inf
     for b in range(s * BALLS_PER_SIDE, (s + 1) * BALLS_PER_SIDE):
         if not math.isnan(xy[b, 0]):
-            d = math.hypot(xy[b, 0] - gx, xy[b, 1] - gy)
+            d = math.hypot(xy[b, 0] - px, xy[b, 1] - py)
             if d < bd:
                 bd = d
                 best = b
-    return best, E_NONE, 0
+    return best
 
 
 @nb.njit(cache=True)
