@@ -91,15 +91,25 @@ def _options(text: str) -> dict[str, Any]:
             raise ValueError(f"agent option {item!r} has no name (key=value)")
         if k.strip() in out:
             raise ValueError(f"agent option {k.strip()!r} is given twice in {text!r}")
+        if not v.strip() and k.strip() != "name":  # name= has its own message below
+            # an empty value is YAML's null: noise= planned without noise, aim= dropped the
+            # aim correction, policy= the proposals, entries= took the default, silently
+            raise ValueError(f"agent option {item!r} has no value (key=value; write null "
+                             "for None)")
         try:
             out[k.strip()] = load_yaml(v)
         except yaml.YAMLError:  # e.g. a list, whose comma ends the option: spins=[0,0.2]
             raise ValueError(f"agent option {item!r}: {v!r} is not a YAML value (options are "
                              "separated by commas, so a value cannot hold one)") from None
-    if "name" in out and not (isinstance(out["name"], str) and out["name"].strip()):
-        raise ValueError(f"agent option name= needs a label that YAML reads as text "
-                         f"(name=<label>), got {out['name']!r}")
+    _check_name(out)
     return out
+
+
+def _check_name(kw: dict[str, Any]) -> None:
+    """Refuse a ``name`` option that is not a label: empty, or not text (``name=3``)."""
+    if "name" in kw and not (isinstance(kw["name"], str) and kw["name"].strip()):
+        raise ValueError(f"agent option name= needs a label that YAML reads as text "
+                         f"(name=<label>), got {kw['name']!r}")
 
 
 def parse_options(spec: str) -> dict[str, Any]:
@@ -151,10 +161,33 @@ def pretrained_aim_path(game: str) -> Path | None:
     return p if p.exists() else None
 
 
+def _network_choice(kind: str, agent: Any, value: Any) -> Any:
+    """Check the agent a network wraps and the ``aim`` / ``leave`` option ``value``: None,
+    ``"shipped"``, ``"none"`` or a path (a bool such as YAML's ``aim=false``, a number or a
+    case variant such as ``None`` was looked up as a file of that name)."""
+    if not isinstance(agent, Agent):
+        raise ValueError(f"with_{kind} wraps an Agent (make_agent(...)), got {agent!r}")
+    return _network_value(kind, value)
+
+
+def _network_value(kind: str, value: Any) -> Any:
+    """The ``aim`` / ``leave`` option ``value`` checked (:func:`_network_choice`)."""
+    if value is None or isinstance(value, os.PathLike):
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"{kind}={value!r}: takes 'shipped', 'none' or a network .pt path"
+                         + (f" ({kind}=none plays without one)" if value is False else ""))
+    if value != value.lower() and value.lower() in ("none", "shipped"):
+        raise ValueError(f"{kind}={value!r}: takes 'shipped', 'none' or a network .pt path "
+                         f"(did you mean {value.lower()!r}?)")
+    return value
+
+
 def with_aim(agent: Agent, aim: Any, arena: Any, entries: Any = None) -> Agent:
     """``agent`` playing through an aim correction: ``aim`` is ``"shipped"`` (the game's
     shipped one, if any), a ``.pt`` path, or None / ``"none"`` (the agent as it is);
     ``entries``: the strikes the correction chooses among (default: its recipe's)."""
+    aim = _network_choice("aim", agent, aim)
     if aim is None or aim == "none" or (aim == "shipped" and
                                          pretrained_aim_path(agent.game) is None):
         if entries is not None:
@@ -181,11 +214,21 @@ def pretrained_leave_path(game: str) -> Path | None:
 _LEAVE_OPTIONS = ("weight", "own")
 
 
-def with_leave(agent: Agent, leave: Any, arena: Any, kw: dict[str, Any]) -> Agent:
+def with_leave(agent: Agent, leave: Any, arena: Any, kw: dict[str, Any] | None = None
+               ) -> Agent:
     """``agent`` (a DQN) choosing its entry by what it leaves the opponent: ``leave`` is
     ``"shipped"`` (the game's shipped leave network, if any), a ``.pt`` path, or None /
     ``"none"`` (the agent as it is). Pops ``entries``, ``weight`` and ``own`` from ``kw`` when
-    a leave network is used; ``weight`` or ``own`` without one is an error."""
+    a leave network is used; ``weight`` or ``own`` without one is an error, and so is any
+    other key of ``kw`` (None: no settings)."""
+    leave = _network_choice("leave", agent, leave)
+    kw = {} if kw is None else kw
+    if not isinstance(kw, dict):
+        raise ValueError(f"with_leave: kw must be a dict of the leave's settings "
+                         f"({', '.join(('entries', *_LEAVE_OPTIONS))}), got {kw!r}")
+    for key in kw:
+        if key not in ("entries", *_LEAVE_OPTIONS):
+            raise ValueError(unknown("leave setting", key, ("entries", *_LEAVE_OPTIONS)))
     if leave is None or leave == "none" or (leave == "shipped" and
                                              pretrained_leave_path(agent.game) is None):
         for key in _LEAVE_OPTIONS:
@@ -207,9 +250,18 @@ def _pop_trained_options(kw: dict[str, Any], default: Any) -> tuple[Any, Any, di
     ``default`` is what ``aim`` and ``leave`` take when not given (``"shipped"`` for
     ``pretrained``, None for a path); ``aim=none`` means the model alone, so it also turns the
     default leave off."""
-    aim = kw.pop("aim", default)
-    leave = kw.pop("leave", None if aim in (None, "none") else default)
+    aim = _network_value("aim", kw.pop("aim", default))  # before any model is loaded
+    leave = _network_value("leave", kw.pop("leave", None if aim in (None, "none") else default))
     return aim, leave, {k: kw.pop(k) for k in ("entries", *_LEAVE_OPTIONS) if k in kw}
+
+
+def _check_shipped(kw: dict[str, Any], game: str) -> None:
+    """Refuse ``aim=shipped`` / ``leave=shipped`` written out for a game that ships no such
+    network (golfbillard): the default falls back to none, an explicit request was ignored."""
+    for key, where in (("aim", pretrained_aim_path), ("leave", pretrained_leave_path)):
+        if kw.get(key) == "shipped" and where(game) is None:
+            raise ValueError(f"{key}=shipped: no {key} network is shipped for {game} "
+                             f"(agents/pretrained/{game}_{key}.pt): its model plays without one")
 
 
 def _trained(agent: Agent, arena: Any, aim: Any, leave: Any, opts: dict[str, Any]) -> Agent:
@@ -242,10 +294,18 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
     check_game(game)
     if not isinstance(spec, str | os.PathLike):
         raise ValueError(f"agent spec must be a name or a model path (a string), got {spec!r}")
-    if arena is not None and getattr(arena, "game", game) != game:
+    if arena is not None and getattr(arena, "game", None) not in GAMES:
+        raise ValueError(f"arena must be an arena of make_arena({game!r}), got {arena!r}")
+    if arena is not None and arena.game != game:
         raise ValueError(f"arena is a {arena.game} arena, not {game}")
     name, _, opts = os.fspath(spec).partition(":")
-    kw = {**_options(opts), **kwargs}
+    kw = _options(opts)
+    for key in kwargs:  # the keyword replaced the spec's value without a word
+        if key in kw:
+            raise ValueError(f"agent option {key!r} is given twice: {kw[key]!r} in the spec "
+                             f"{os.fspath(spec)!r} and {kwargs[key]!r} as a keyword")
+    kw.update(kwargs)
+    _check_name(kw)
     if Path(name).suffix == ".pt" or name == "expert":
         from cuegym.agents.expert import ExpertAgent
 
@@ -261,6 +321,7 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
     if name.endswith(".zip") or Path(name).suffix == ".zip":
         from cuegym.agents.sb3_agent import SB3Agent
 
+        _check_shipped(kw, game)
         aim, leave, opts = _pop_trained_options(kw, None)
         _check_options("<path>.zip", SB3Agent, kw, _TRAINED_OPTIONS)
         return _trained(SB3Agent(packaged_path(name), game=game, arena=arena, **kw), arena, aim,
@@ -268,7 +329,7 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
     if name in _CLASSES:
         _check_options(name, _CLASSES[name], kw)
     if name == "random":
-        return RandomAgent(game, **kw)
+        return RandomAgent(game, arena=arena, **kw)
     if name == "geometric":
         return GeometricAgent(game, arena=arena, **kw)
     if name == "planner":
@@ -277,6 +338,7 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
         return GuidedPlannerAgent(game, arena=arena, **{**planner_preset(game, "guided"), **kw})
     if name == "pretrained":
         path = pretrained_path(game)
+        _check_shipped(kw, game)
         aim, leave, opts = _pop_trained_options(kw, "shipped")
         if path is not None:
             from cuegym.agents.sb3_agent import SB3Agent
@@ -293,7 +355,12 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
               "'pretrained' resolves to the best available agent, the planner", file=sys.stderr)
         return PlannerAgent(game, arena=arena, name="pretrained=planner",
                             **{**planner_preset(game), **kw})
-    raise ValueError(unknown("agent", name, NAMES) + " (or a model .zip path)")
+    if Path(name).suffix or "/" in name or os.sep in name:  # "did you mean 'pretrained'" for
+        # agents/pretrained/x.json would mislead: a path names a model by its suffix
+        raise ValueError(f"unknown agent {name!r}: a model path ends in .zip (a "
+                         "Stable-Baselines3 model) or .pt (an expert network)")
+    raise ValueError(unknown("agent", name, NAMES) + " (or a model .zip or expert network .pt "
+                     "path)")
 
 
 __all__ = ["GAMES", "NAMES", "Agent", "GameResults", "GeometricAgent", "GolfbillardArena",

@@ -365,6 +365,22 @@ def game_positions(base: str, opponent: str, n_games: int, seed: Sequence[int],
     return arena, agent, states, np.random.default_rng([*seed, 1])
 
 
+def keglebillard_arena(arena: Any) -> Any:
+    """``arena`` (default: a new keglebillard arena), refused unless it is a keglebillard one:
+    the aim and leave networks read keglebillard positions (a golfbillard arena, or anything
+    else, failed at the first move deep inside the inputs)."""
+    from cuegym.agents.arena import make_arena
+
+    if arena is None:
+        return make_arena("keglebillard")
+    if getattr(arena, "game", None) != "keglebillard":
+        got = f"a {arena.game} arena" if isinstance(getattr(arena, "game", None), str) \
+            else repr(arena)
+        raise ValueError(f"arena must be a keglebillard arena (make_arena('keglebillard')), "
+                         f"got {got}")
+    return arena
+
+
 def entry_count(entries: Any) -> int:
     """``entries`` (how many of a DQN's best entries an agent chooses among) as an int, or a
     ValueError naming it: an integer >= 1 (not a bool, not a string)."""
@@ -605,8 +621,6 @@ class AimCorrectedAgent(Agent):
         if base.game != "keglebillard":
             raise ValueError(f"the aim correction is for keglebillard; {base.name!r} plays "
                              f"{base.game}")
-        from cuegym.agents.arena import make_arena
-
         self.base = base
         self.net, self.meta = (aim, {}) if isinstance(aim, nn.Module) else load_aim(aim)
         if is_leave_network(self.net, self.meta):
@@ -620,7 +634,7 @@ class AimCorrectedAgent(Agent):
         self.entries = entry_count(entries)
         if self.entries > 1:  # checks the base agent and the count now, not in a game
             base_strikes(base, [], self.entries, np.random.default_rng(0))
-        self.arena = arena if arena is not None else make_arena("keglebillard")
+        self.arena = keglebillard_arena(arena)
         self.name = name or f"{base.name}+aim"
 
     def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
@@ -636,5 +650,6 @@ __all__ = ["LABEL_CHUNK", "LAYOUTS", "MIRRORS", "N_STRIKE", "POINTS_PER_UNIT", "
            "STRIKE_COLUMN", "STRIKE_NAMES", "AimCorrectedAgent", "AimNet", "CurveReadout",
            "aim_curves", "aim_inputs", "base_strikes", "best_of", "choose_and_turn",
            "entry_count", "fit_aim", "first_contact", "game_positions", "ghost_contact",
-           "inputs_of", "is_leave_network", "label_games", "load_aim", "mirrorable",
-           "mirrored_inputs", "mirrored_labels", "save_aim", "strikes_and_leaves", "turned"]
+           "inputs_of", "is_leave_network", "keglebillard_arena", "label_games", "load_aim",
+           "mirrorable", "mirrored_inputs", "mirrored_labels", "save_aim", "strikes_and_leaves",
+           "turned"]

@@ -163,7 +163,8 @@ class Agent(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Every subclass's ``act`` (and ``act_opening``) first checks, once and before any
-        work, its ``states`` (:func:`check_states`), ``side``, ``rng`` (:func:`check_rng`) and
+        work, its ``states`` (:func:`check_states`; a list of states of another table than the
+        agent's arena: :func:`check_table`), ``side``, ``rng`` (:func:`check_rng`) and
         that no state is a finished game (:func:`check_live`): a wrong input is a ValueError
         saying what the method takes, not an AttributeError deep inside an aimer or a numba
         kernel, nor a strike for a game that is over."""
@@ -175,6 +176,7 @@ class Agent(ABC):
             @functools.wraps(act)
             def checked_act(self, states, rng, *args, **kw):
                 check_states(self.game, states)
+                check_table(self, states)
                 check_rng(rng, self, states)
                 check_live(self.game, states)
                 if self.game == "golfbillard":
@@ -221,10 +223,32 @@ class Agent(ABC):
 
 
 def _check_opening(game: str, states: Any, side: Any) -> None:
+    if game != "golfbillard":  # was: an AttributeError deep in the golfbillard rules
+        raise ValueError(f"act_opening is golfbillard's G-3 opening; {game} has no opening "
+                         "stroke (act() plays every shot, the break included)")
     check_states(game, states)
     if isinstance(side, bool | np.bool_) or not isinstance(side, int | np.integer) or \
             side not in (0, 1):
         raise ValueError(f"side must be 0 or 1, got {side!r}")
+
+
+def check_table(agent: Any, states: Any) -> None:
+    """Refuse a list of rules states (already checked by :func:`check_states`) whose ``table``
+    is not the one ``agent`` aims, searches and observes on (``agent.arena.table``): a list of
+    helmatch ``GameState`` values was played as kleinmatch positions without a word. A state
+    batch carries no table name (the arena that made it has it); an agent without an arena
+    is not checked."""
+    if not isinstance(states, list | tuple) or not states:
+        return
+    table = getattr(getattr(getattr(agent, "arena", None), "table", None), "name", None)
+    if not isinstance(table, str):
+        return
+    for t, s in enumerate(states):
+        own = getattr(s, "table", None)
+        if isinstance(own, str) and own != table:
+            raise ValueError(f"states[{t}] is a position on the table {own!r}, and "
+                             f"{getattr(agent, 'name', agent)!r} plays on {table!r} (make it "
+                             f"with arena=make_arena(..., table={own!r}))")
 
 
 def check_rng(rng: Any, agent: Any = None, states: Any = None) -> None:

@@ -306,7 +306,9 @@ class ExpertAgent(Agent):
         from cuegym.envs.config import load_settings
 
         self.meta: dict[str, Any] = {}
+        shown = "the network"
         if isinstance(net, (str, Path)):
+            shown = f"the network {net}"
             net, self.meta = load_net(net)
         # the network's play settings with the caller's overrides (ExpertSpec checks them)
         play = replace(net.spec, **{k: v for k, v in (("select", select),
@@ -317,8 +319,9 @@ class ExpertAgent(Agent):
         self.game = net.spec.game
         self.name = name
         self.arena = arena or make_arena(self.game)
-        if self.arena.game != self.game:
-            raise ValueError(f"the network plays {self.game}, the arena {self.arena.game}")
+        if getattr(self.arena, "game", None) != self.game:
+            raise ValueError(f"{shown} plays {self.game}, the arena "
+                             f"{getattr(self.arena, 'game', self.arena)}")
         self.settings = load_settings(self.game)
         self.mass_ratio = self.arena.params.m / self.arena.params.M
 
@@ -397,6 +400,10 @@ def load_net(path: str | Path) -> tuple[ExpertNet, dict[str, Any]]:
     """The network and metadata saved by :func:`save_net`."""
     path = existing_file(path, "expert model file")
     data = load_torch_file(path, "expert model")
+    if isinstance(data, dict) and {"n_in", "hidden", "state"} <= set(data):
+        raise ValueError(f"{path} is an aim or leave network (cuegym.agents.aim), not an expert "
+                         "model: it corrects a trained model, as pretrained:aim=<path> or "
+                         "leave=<path>")
     if not isinstance(data, dict) or "state_dict" not in data or "spec" not in data:
         raise ValueError(f"{path} is not an expert model (saved by cuegym.agents.expert)")
     with global_rngs_kept():  # the initial weights, replaced at once, draw from torch's

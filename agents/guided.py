@@ -52,9 +52,12 @@ import numpy as np
 from cuegym.agents.arena import played_values
 from cuegym.agents.base import Agent, Strikes, check_game, check_int
 from cuegym.agents.planner import (
+    MAX_JITTER,
     MAX_WEIGHT,
     PlannerAgent,
     check_budget,
+    check_numbers,
+    check_spins,
     noisy_batch,
     segment_top,
 )
@@ -187,11 +190,19 @@ class GuidedPlannerAgent(Agent):
                                   n_noise=self.n_noise, noise=noise, n_base=n_base,
                                   jitter=jitter, terms=terms, spins=spins, arena=self.arena,
                                   name=f"{name}-ply1")
-        self.refiner = PlannerAgent(game, n_candidates=1, noise=noise, jitter={
-            k: float(refine_scale) * v for k, v in self.first.jitter.items()}, arena=self.arena,
-            name=f"{name}-refine")
-        if reply_spins is None:
-            reply_spins = self.first.spins[:1]
+        refine_jitter = {k: float(refine_scale) * v for k, v in self.first.jitter.items()}
+        for k, v in refine_jitter.items():  # else the error named jitter, not refine_scale
+            if v > MAX_JITTER[k]:
+                raise ValueError(f"refine_scale={refine_scale!r} makes the refinement's "
+                                 f"jitter[{k!r}] {v:g}, more than {MAX_JITTER[k]:g} (the whole "
+                                 f"range of {k})")
+        self.refiner = PlannerAgent(game, n_candidates=1, noise=noise, jitter=refine_jitter,
+                                    arena=self.arena, name=f"{name}-refine")
+        # the reply search's own settings, named as given (PlannerAgent calls them spins, terms)
+        reply_spins = self.first.spins[:1] if reply_spins is None else \
+            check_spins("reply_spins", reply_spins)
+        check_numbers("reply_terms", reply_terms, self.arena.TERMS, lo=-MAX_WEIGHT,
+                      hi=MAX_WEIGHT)
         self.reply = PlannerAgent(game, n_candidates=int(reply_candidates),
                                   n_noise=int(reply_noise), noise=noise,
                                   n_base=min(n_base, int(reply_candidates)), jitter=jitter,

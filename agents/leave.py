@@ -42,7 +42,14 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.aim import AimNet, aim_inputs, entry_count, game_positions, load_aim
+from cuegym.agents.aim import (
+    AimNet,
+    aim_inputs,
+    entry_count,
+    game_positions,
+    keglebillard_arena,
+    load_aim,
+)
 from cuegym.agents.base import Agent, Strikes, load_noise
 
 
@@ -159,8 +166,6 @@ class LeaveAwareAgent(Agent):
     def __init__(self, base: Agent, leave: AimNet | str | Path, entries: int | None = None,
                  weight: float | None = None, own: float | None = None, arena: Any = None,
                  name: str | None = None) -> None:
-        from cuegym.agents.arena import make_arena
-
         if base.game != "keglebillard" or not hasattr(base, "ranked"):
             raise ValueError(f"the leave needs a keglebillard DQN that ranks its entries, not "
                              f"{base.name!r}")
@@ -187,7 +192,7 @@ class LeaveAwareAgent(Agent):
                              "own value (pass own=0)")
         self.entries, self.weight, self.own = entry_count(entries), float(weight), float(own)
         base.ranked([], self.entries)  # checks the count now, not in a game
-        self.arena = arena if arena is not None else make_arena("keglebillard")
+        self.arena = keglebillard_arena(arena)
         self.scale = q_points()
         self.name = name or f"{base.name}+leave"
 
@@ -212,6 +217,9 @@ class LeaveAwareAgent(Agent):
             with ``values``, also their choice values [points], (len(states), k), and the
             predicted leaves [points], (len(states), k).
         """
+        if isinstance(k, bool | np.bool_) or not isinstance(k, int | np.integer):
+            raise ValueError(f"k (the best entries asked for) must be an integer, got "
+                             f"{k!r}")  # int(2.5) gave 2 entries without a word
         k = int(k)
         if not 1 <= k <= self.entries:
             raise ValueError(f"{k} best entries asked for; the leave chooses among "

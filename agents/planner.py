@@ -67,6 +67,16 @@ def check_numbers(name: str, values: Any, known: Any, lo: float = -np.inf, hi: f
     return out
 
 
+def check_spins(name: str, spins: Any) -> tuple[float, ...]:
+    """``spins`` (a non-empty list of back/top spins b in [-1, 1]) as a tuple; a ValueError
+    naming the setting ``name`` (``spins``, a guided planner's ``reply_spins``) otherwise."""
+    if isinstance(spins, str | bytes) or not isinstance(spins, Sequence | np.ndarray) or \
+            not len(spins):
+        raise ValueError(f"{name} must be a list of back/top spins b, got {spins!r}")
+    return tuple(check_numbers(name, dict(enumerate(spins)), range(len(spins)),
+                               lo=-1.0, hi=1.0).values())
+
+
 class PlannerAgent(Agent):
     """Simulate-and-pick planner.
 
@@ -108,11 +118,7 @@ class PlannerAgent(Agent):
         self.terms = check_numbers("terms", terms, self.arena.TERMS, lo=-MAX_WEIGHT, hi=MAX_WEIGHT)
         if spins is None:
             spins = (-0.4, -0.1, 0.2) if game == "keglebillard" else (0.0, -0.2)
-        if isinstance(spins, str | bytes) or not isinstance(spins, Sequence | np.ndarray) or \
-                not len(spins):
-            raise ValueError(f"spins must be a list of back/top spins b, got {spins!r}")
-        self.spins = tuple(check_numbers("spins", dict(enumerate(spins)), range(len(spins)),
-                                    lo=-1.0, hi=1.0).values())
+        self.spins = check_spins("spins", spins)
 
     # -- candidates -------------------------------------------------------------------------
 

@@ -32,9 +32,16 @@ def label_pool(workers: int, period: float = 1.0) -> Any:
     """A ``ProcessPoolExecutor`` of ``workers`` spawned processes that exit with this one
     (checked every ``period`` seconds), or a context that yields None for one worker (the
     caller then runs the work in-process)."""
+    import math
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    from cuegym.cli_errors import check_int
+
+    workers = check_int("workers", workers)  # 0 or -1 ran in-process, 2.5 failed in a lock
+    if isinstance(period, bool) or not isinstance(period, int | float) or \
+            not (math.isfinite(period) and period > 0):  # 0 spun a core, nan killed the watch
+        raise ValueError(f"period must be a finite number of seconds > 0, got {period!r}")
     if workers <= 1:
         return contextlib.nullcontext(None)
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
@@ -44,6 +51,10 @@ def label_pool(workers: int, period: float = 1.0) -> Any:
 def shares(total: int, workers: int) -> list[int]:
     """``total`` items (games) split between ``workers`` as evenly as possible, the first
     ``total % workers`` workers taking one more."""
+    from cuegym.cli_errors import check_int
+
+    total = check_int("total", total, 0)  # 0 workers shared 5 games as [], losing them
+    workers = check_int("workers", workers)
     return [total // workers + (k < total % workers) for k in range(workers)]
 
 

@@ -17,15 +17,30 @@ from cuegym.agents.base import Agent, Strikes, check_game
 
 
 class RandomAgent(Agent):
-    """Random strikes from the rules' random policy of ``game``."""
+    """Random strikes from the rules' random policy of ``game``.
 
-    def __init__(self, game: str = "keglebillard", name: str = "random") -> None:
+    Args:
+        game: ``keglebillard`` or ``golfbillard``.
+        arena: the arena it plays in (keglebillard: a red in hand is placed in that table's
+            area and by its rules, behind its salvo line; default: the default table and
+            rules, and the agent is not tied to an arena).
+        name: label in tables.
+    """
+
+    def __init__(self, game: str = "keglebillard", name: str = "random",
+                 arena: Any = None) -> None:
         self.game = check_game(game)
         self.name = name
+        if arena is not None and getattr(arena, "game", None) != game:
+            raise ValueError(f"arena must be a {game} arena (make_arena({game!r})), got "
+                             f"{arena!r}")
+        # the arena's game: the default one placed a red in hand on the kleinmatch table
+        # whatever the arena (on the helmatch in front of its salvo line: K-15 fouls)
+        self.arena = arena
         if game == "keglebillard":
             from cuegym.rules.keglebillard_game import KeglebillardGame
 
-            self._game = KeglebillardGame()
+            self._game = arena.g if arena is not None else KeglebillardGame()
 
     def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
         out = Strikes.empty(len(states))

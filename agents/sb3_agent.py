@@ -403,6 +403,9 @@ class SB3Agent(Agent):
         if self.choice is None or not hasattr(self.model, "q_net"):
             raise ValueError(f"{self.name}: ranked entries need a discrete-menu DQN model "
                              f"(action 'choice'), not action {self.meta['action']!r}")
+        if isinstance(k, bool | np.bool_) or not isinstance(k, int | np.integer):
+            raise ValueError(f"k (the best entries asked for) must be an integer, got "
+                             f"{k!r}")  # int(2.5) gave 2 entries without a word
         k = int(k)
         if not 1 <= k <= self.choice.n_actions:
             raise ValueError(f"{k} best entries asked for; the menu has "
