@@ -189,9 +189,7 @@ class Agent(ABC):
         if opening is not None and not getattr(opening, "_checks_states", False):
             @functools.wraps(opening)
             def checked_opening(self, states, side, rng, *args, **kw):
-                _check_opening(self.game, states, side)
-                check_rng(rng, self, states)
-                check_live(self.game, states)
+                _opening_checks(self, states, side, rng)
                 return opening(self, states, side, rng, *args, **kw)
 
             checked_opening._checks_states = True
@@ -203,9 +201,7 @@ class Agent(ABC):
         The default is the rules' soft stroke off the left long cushion
         (:func:`cuegym.rules.golfbillard_game.opening_strike`) at a cue speed near 1.1 m/s.
         """
-        _check_opening(self.game, states, side)
-        check_rng(rng, self, states)
-        check_live(self.game, states)
+        _opening_checks(self, states, side, rng)
         from cuegym.rules.golfbillard_game import opening_balls, opening_strike
 
         out = Strikes.empty(len(states))
@@ -220,6 +216,15 @@ class Agent(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(game={self.game!r}, name={self.name!r})"
+
+
+def _opening_checks(agent: Any, states: Any, side: Any, rng: Any) -> None:
+    """What every ``act_opening`` checks before any work: the game, the states and ``side``
+    (:func:`_check_opening`), ``rng``, no finished match, and states in their opening."""
+    _check_opening(agent.game, states, side)
+    check_rng(rng, agent, states)
+    check_live(agent.game, states)
+    check_opening(states)
 
 
 def _check_opening(game: str, states: Any, side: Any) -> None:
@@ -297,20 +302,31 @@ def check_live(game: str, states: Any) -> None:
             "act() takes positions where a player is to move")
 
 
-def check_not_opening(states: Any) -> None:
-    """Refuse golfbillard states (checked by :func:`check_states`) in their G-3 opening:
-    ``act`` plays a turn's stroke, and the opening's strikes come from ``act_opening``."""
-    if not len(states):
-        return
+def _in_opening(states: Any) -> np.ndarray:
+    """(n,) bool: which golfbillard states (checked by :func:`check_states`) are in their G-3
+    opening (a state batch's phase codes, or a list's phase names)."""
     from cuegym.rules.golf_codes import P_OPENING
 
     phase = getattr(states, "phase", None)
     if isinstance(phase, np.ndarray):
-        opening = phase == P_OPENING
-    else:
-        opening = np.fromiter((s.phase == "opening" for s in states), bool, len(states))
-    _refuse("states", opening.reshape(-1), "the game is in its G-3 opening",
-            "act_opening(states, side, rng) gives the opening strikes, act() a turn's")
+        return (phase == P_OPENING).reshape(-1)
+    return np.fromiter((s.phase == "opening" for s in states), bool, len(states))
+
+
+def check_not_opening(states: Any) -> None:
+    """Refuse golfbillard states in their G-3 opening: ``act`` plays a turn's stroke, and the
+    opening's strikes come from ``act_opening``."""
+    if len(states):
+        _refuse("states", _in_opening(states), "the game is in its G-3 opening",
+                "act_opening(states, side, rng) gives the opening strikes, act() a turn's")
+
+
+def check_opening(states: Any) -> None:
+    """Refuse golfbillard states (finished ones already refused) that are not in their G-3
+    opening: ``act_opening`` struck a middle ball for a turn's stroke without a word."""
+    if len(states):
+        _refuse("states", ~_in_opening(states), "the game is past its G-3 opening",
+                "act_opening(states, side, rng) takes opening positions, act() a turn's")
 
 
 def _refuse(name: str, bad: np.ndarray, what: str, takes: str) -> None:

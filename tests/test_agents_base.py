@@ -199,7 +199,7 @@ def test_every_agent_refuses_rng_none_and_finished_games_alike(game):
 
 def test_the_checks_run_once_before_the_agent_works():
     """The shared check (Agent.__init_subclass__) refuses before a subclass's act runs, and
-    act_opening refuses a finished match the same way."""
+    act_opening refuses a finished match the same way, and a position past the opening."""
     from cuegym.agents.base import Agent
 
     calls = []
@@ -224,7 +224,10 @@ def test_the_checks_run_once_before_the_agent_works():
         spy.act_opening(batch, 0, np.random.default_rng(0))
     with pytest.raises(ValueError, match="rng must be"):
         spy.act_opening(batch.take([0]), 0, None)
-    assert len(spy.act_opening(batch.take([0]), 1, np.random.default_rng(0))) == 1
+    # act_opening takes opening positions: a turn's position was struck as an opening
+    with pytest.raises(ValueError, match=r"states\[0\]: the game is past its G-3 opening"):
+        spy.act_opening(batch.take([0]), 1, np.random.default_rng(0))
+    assert len(spy.act_opening(arena.new_states(1), 1, np.random.default_rng(0))) == 1
 
 
 def test_unreadable_model_files_are_named_not_tracebacks(tmp_path):
