@@ -38,8 +38,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--save-dir", default="runs/play",
                    help="where every game is saved as JSON (default runs/play)")
     p.add_argument("--records", action="append", default=None,
-                   help="extra folder of saved games to list for replay (repeatable; default "
-                        "runs/eval, where evaluate.py --save-games writes)")
+                   help="a folder of saved games to list for replay, besides --save-dir "
+                        "(repeatable; given, it replaces the default runs/eval, where "
+                        "evaluate.py --save-games writes: name runs/eval too to keep it; it "
+                        "must exist)")
     p.add_argument("--allowed-host", action="append", default=None, metavar="NAME",
                    help="a host name the page may be opened by besides localhost, 127.0.0.1 "
                         "and the --host address (repeatable); requests to other names are "

@@ -36,6 +36,7 @@ from typing import Any
 
 from cuegym.cli_errors import cli_main, debug_mode, prog_name, seed_arg, unknown
 from cuegym.configs import load_json
+from cuegym.rules.inputs import MAX_PLAYERS
 
 #: --game name -> the modules implementing it, searched in order (imported only when asked for).
 GAMES = {
@@ -132,8 +133,9 @@ def main(argv: list[str] | None = None) -> int:
                        help="indent the JSON output (default: one line)")
     for p in (p_new, p_play):
         p.add_argument("--players", type=int, default=2,
-                       help="number of players (default 2; keglebillard 2 or more, "
-                            "golfbillard 2, or 4 for duos)")
+                       help="number of players (default 2; keglebillard 2 or more; "
+                            "golfbillard 2, and for play 4 for duos: a new state is the same "
+                            "for duos, whose play is the score input's rules.duo)")
     p_new.add_argument("--seed", type=seed_arg, default=None,
                        help="seed of the state's generator (golfbillard: its penalty-spot and "
                             "pick draws); a new keglebillard game draws nothing")
@@ -147,6 +149,10 @@ def main(argv: list[str] | None = None) -> int:
         command.error(f"--indent must be >= 0, got {args.indent}")
     if getattr(args, "max_shots", 1) < 1:
         command.error(f"--max-shots must be >= 1, got {args.max_shots}")
+    if args.command != "score" and args.game == "keglebillard" and \
+            not 2 <= args.players <= MAX_PLAYERS:  # (the rules' own error named n_players)
+        command.error(f"--players: keglebillard is played by 2 to {MAX_PLAYERS} players (K-1), "
+                      f"got {args.players}")
     if args.command == "new" and args.seed is not None and args.game == "keglebillard":
         command.error(f"--seed {args.seed}: a new keglebillard game draws nothing (player 0 "
                       "breaks), so a seed would change nothing")

@@ -538,7 +538,8 @@ def check_overflow(log: Any, allow_overflow: bool, tables: Sequence[int] | None 
         limit = {1: "max_events", 2: "t_max"}.get(int(code[t]), f"code {int(code[t])}")
         raise ValueError(f"table {t}: the simulation stopped at its {limit} limit before every "
                          f"ball came to rest (overflow = {int(code[t])}); raise max_events / "
-                         "t_max, or pass allow_overflow=True to score it where the log ended")
+                         "t_max, or allow overflow (allow_overflow=True; in JSON input "
+                         '"allow_overflow": true) to score it where the log ended')
 
 
 
@@ -623,13 +624,20 @@ score_json = score_cli
 
 
 def new_state_json(n_players: int = 2, *, seed: int | None = None) -> dict:
-    """The CLI's ``new``: a new match, singles (2 players) or duos (4 players, G-31)."""
+    """The CLI's ``new``: a new match. Its state is the same for singles and duos: duo play
+    (G-31) is the rule option ``duo``, which each ``score`` input gives (``"rules": {"duo":
+    true}`` and ``"player"``), so 4 players is refused here rather than printing a singles state
+    that would be scored as singles."""
     from cuegym.rules import golfbillard_game as game
 
-    if n_players not in (2, 4):
-        raise ValueError(f"golfbillard is played by 2 players or 2 duos (4), got {n_players!r}")
-    rules = load_golf_rules(duo=n_players == 4)
-    return game.new_match(rules, seed=seed or 0).to_json()
+    if n_players == 4:
+        raise ValueError("players: a new golfbillard match's state is the same for 2 duos as for "
+                         "2 players; duo play (G-31) is a rule: give each score input "
+                         '"rules": {"duo": true} and "player" (use --players 2)')
+    if n_players != 2:
+        raise ValueError(f"players: golfbillard is played by 2 players or 2 duos, got "
+                         f"{n_players!r}")
+    return game.new_match(load_golf_rules(), seed=seed or 0).to_json()
 
 
 def play_game(n_players: int = 2, *, seed: int = 0, max_shots: int = 3000,

@@ -778,6 +778,8 @@ def score_json(payload: Any) -> dict:
                   for k, p in enumerate(req_list(player, "player", N_SIDES))]
     elif player is not None:
         player = req_choice(player, "player", (0, 1))
+    else:  # named by its JSON key here (play_strokes would name its 'players[0]' argument)
+        check_player(None, rules, "player")
     if "shot" in payload:
         cb, cue, res = _simulate_shot(payload["shot"], state, geo)
     else:

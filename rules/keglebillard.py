@@ -377,7 +377,8 @@ def check_overflow(overflow: np.ndarray, allow_overflow: bool) -> None:
         limit = {1: "max_events", 2: "t_max"}.get(code, f"code {code}")
         raise ValueError(f"table {t}: the simulation stopped at its {limit} limit before every "
                          f"ball and pin came to rest (overflow = {code}); raise max_events / "
-                         "t_max, or pass allow_overflow=True to score it where the log ended")
+                         "t_max, or allow overflow (allow_overflow=True; in JSON input "
+                         '"allow_overflow": true) to score it where the log ended')
 
 
 def _injected_arrays(inj: tuple, present0: np.ndarray, pins_up0: np.ndarray

@@ -534,10 +534,28 @@ def test_score_cli_with_a_shot_runs_the_physics_and_the_CLI_entry_point():
 
 
 def test_cli_new_state():
-    j = G.new_state_json(4)
+    j = G.new_state_json(2)
     assert j["phase"] == "opening" and j["partner"] == [0, 0]
     with pytest.raises(ValueError, match="3"):
         G.new_state_json(3)
+    # 4 printed the singles state, which score then played as singles: duo play is the score
+    # input's rules.duo, so new says so instead
+    with pytest.raises(ValueError, match=r'players: .* give each score input "rules": '
+                                         r'\{"duo": true\} and "player"'):
+        G.new_state_json(4)
+
+
+def test_cli_score_names_the_json_keys_of_player_and_allow_overflow():
+    """A duo stroke without "player" was refused naming 'players[0]' (the Python argument);
+    an overflowed log said 'pass allow_overflow=True'."""
+    payload = {"state": None, "rules": {"duo": True},
+               "shot": {"strike": [{"ball": "w1", "V0": 1.1, "phi": 25},
+                                   {"ball": "r1", "V0": 1.1, "phi": 205}]}}
+    with pytest.raises(ValueError, match=r"^player: duo play \(rules.duo\) needs the partner"):
+        G.score_cli(payload)
+    short = {**payload, "rules": {}, "shot": {**payload["shot"], "max_events": 2}}
+    with pytest.raises(ValueError, match='in JSON input "allow_overflow": true'):
+        G.score_cli(short)
 
 
 def test_rules_import_without_gymnasium():
