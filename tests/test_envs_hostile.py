@@ -596,9 +596,10 @@ def test_agents_refuse_observations_and_the_other_games_states(game, obs_dim):
         with pytest.raises(ValueError, match="rng must be a numpy.random.Generator"):
             agent.act(states, 0)
         if game == "golfbillard":
+            opening = arena.new_states(2)  # (states are play positions from the 2nd agent on)
             with pytest.raises(ValueError, match="side must be 0 or 1, got 2"):  # IndexError
-                agent.act_opening(states, 2, rng)
-            assert len(agent.act_opening(states, 1, rng)) == 2
+                agent.act_opening(opening, 2, rng)
+            assert len(agent.act_opening(opening, 1, rng)) == 2
             states.phase[:] = 1  # play (after an alternate opening)
         assert len(agent.act(states, rng)) == 2
 
