@@ -64,7 +64,7 @@ from cuegym.physics.constants import (
     ROLLING,
     STATIONARY,
 )
-from cuegym.rules.inputs import RefereeInputError, req_int
+from cuegym.rules.inputs import RefereeInputError, check_overflow_codes, req_int
 
 from .golf_arrays import BALLS_PER_SIDE, N_BALLS, N_SIDES, SIDE_OF
 from .golf_codes import (
@@ -528,18 +528,7 @@ def check_overflow(log: Any, allow_overflow: bool, tables: Sequence[int] | None 
     """Refuse a log in which the simulation stopped at a limit before every ball came to rest
     (physics ``overflow``: 1 max_events, 2 t_max), unless ``allow_overflow``; the rules judge a
     stroke from balls at rest."""
-    if not isinstance(allow_overflow, (bool, np.bool_)):
-        raise ValueError(f"allow_overflow must be true or false, got {allow_overflow!r}")
-    code = np.asarray(getattr(log, "overflow", 0)).reshape(-1)
-    idx = range(len(code)) if tables is None else tables
-    bad = [t for t in idx if code[t] != 0]
-    if bad and not allow_overflow:
-        t = bad[0]
-        limit = {1: "max_events", 2: "t_max"}.get(int(code[t]), f"code {int(code[t])}")
-        raise ValueError(f"table {t}: the simulation stopped at its {limit} limit before every "
-                         f"ball came to rest (overflow = {int(code[t])}); raise max_events / "
-                         "t_max, or allow overflow (allow_overflow=True; in JSON input "
-                         '"allow_overflow": true) to score it where the log ended')
+    check_overflow_codes(getattr(log, "overflow", 0), allow_overflow, tables, "every ball")
 
 
 

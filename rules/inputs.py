@@ -131,6 +131,25 @@ def _type_name(value: Any) -> str:
     return type(value).__name__
 
 
+def check_overflow_codes(codes: Any, allow_overflow: Any, tables: Iterable[int] | None,
+                         at_rest: str) -> None:
+    """Refuse the first of ``tables`` (default: all) whose physics ``overflow`` code (``codes``
+    (T,): 1 max_events, 2 t_max) says the simulation stopped before ``at_rest`` ("every ball",
+    "every ball and pin") came to rest, unless ``allow_overflow``: the rules judge a shot from
+    its end at rest. Both games' referees call it."""
+    if not isinstance(allow_overflow, (bool, np.bool_)):
+        raise ValueError(f"allow_overflow must be true or false, got {allow_overflow!r}")
+    codes = np.asarray(codes).reshape(-1)
+    bad = [t for t in (range(len(codes)) if tables is None else tables) if codes[t] != 0]
+    if bad and not allow_overflow:
+        t, code = bad[0], int(codes[bad[0]])
+        limit = {1: "max_events", 2: "t_max"}.get(code, f"code {code}")
+        raise ValueError(f"table {t}: the simulation stopped at its {limit} limit before "
+                         f"{at_rest} came to rest (overflow = {code}); raise max_events / t_max, "
+                         "or allow overflow (allow_overflow=True; in JSON input "
+                         '"allow_overflow": true) to score it where the log ended')
+
+
 def req_obj(value: Any, path: str, allowed: Iterable[str] | None = None,
             required: Iterable[str] = ()) -> Mapping:
     """``value`` as a JSON object; unknown keys (when ``allowed`` is given) and missing

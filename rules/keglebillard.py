@@ -53,6 +53,7 @@ from cuegym.physics.constants import (
 )
 from cuegym.rules.inputs import (
     RefereeInputError,
+    check_overflow_codes,
     req_bool,
     req_list,
     req_name,
@@ -368,17 +369,7 @@ def _vector(name: str, value: Any, T: int, dtype: type) -> np.ndarray:
 def check_overflow(overflow: np.ndarray, allow_overflow: bool) -> None:
     """Refuse shots the simulation cut off before everything came to rest (physics ``overflow``:
     1 max_events, 2 t_max) unless ``allow_overflow`` (K-P6: a shot ends at rest)."""
-    if not isinstance(allow_overflow, (bool, np.bool_)):
-        raise ValueError(f"allow_overflow must be true or false, got {allow_overflow!r}")
-    bad = np.flatnonzero(np.asarray(overflow) != 0)
-    if len(bad) and not allow_overflow:
-        t = int(bad[0])
-        code = int(np.asarray(overflow)[t])
-        limit = {1: "max_events", 2: "t_max"}.get(code, f"code {code}")
-        raise ValueError(f"table {t}: the simulation stopped at its {limit} limit before every "
-                         f"ball and pin came to rest (overflow = {code}); raise max_events / "
-                         "t_max, or allow overflow (allow_overflow=True; in JSON input "
-                         '"allow_overflow": true) to score it where the log ended')
+    check_overflow_codes(overflow, allow_overflow, None, "every ball and pin")
 
 
 def _injected_arrays(inj: tuple, present0: np.ndarray, pins_up0: np.ndarray
