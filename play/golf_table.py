@@ -14,8 +14,8 @@ from cuegym.play.session import (
     Played,
     PlayError,
     animation,
+    move_strike,
     noisy_strikes,
-    parse_strike,
     recorded_strike,
     strike_json,
     table_json,
@@ -143,12 +143,7 @@ class GolfTable:
 
     def check_move(self, st: Any, move: Mapping, side: int) -> tuple[int, np.ndarray]:
         """(ball index, cue (5,)) of a person's play stroke or opening strike of ``side``."""
-        if not isinstance(move, Mapping):
-            raise PlayError(f"a move must be an object, got {move!r}")
-        extra = sorted(set(move) - {"strike", "ball"})
-        if extra:
-            raise PlayError(f"unknown key(s) {extra} in a golfbillard move (strike, ball)")
-        cue = parse_strike(move.get("strike"))
+        cue = move_strike(move, "golfbillard", ("ball",))
         if st.phase == "opening":
             want = self.opening_balls(st)[side]
             if self.middle_opens(st, side):

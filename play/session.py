@@ -109,6 +109,17 @@ def check_plain_json(value: Any, where: str, depth: int = 0) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+def move_strike(move: Any, game: str, keys: tuple[str, ...]) -> np.ndarray:
+    """The strike (5,) of a person's move, an object with ``strike`` and the game's other
+    ``keys`` (PlayError for anything else: not an object, an unknown key, a bad strike)."""
+    if not isinstance(move, Mapping):
+        raise PlayError(f"a move must be an object, got {move!r}")
+    extra = sorted(set(move) - {"strike", *keys})
+    if extra:
+        raise PlayError(f"unknown key(s) {extra} in a {game} move (strike, {', '.join(keys)})")
+    return parse_strike(move.get("strike"))
+
+
 def parse_strike(obj: Any, where: str = "strike") -> np.ndarray:
     """(5,) V0, phi, theta, a, b from a JSON strike; PlayError naming any bad value.
 
@@ -383,12 +394,7 @@ class KegleTable:
 
     def check_move(self, st: Any, move: Mapping) -> tuple[np.ndarray, np.ndarray]:
         """(cue (5,), place (2,) NaN when none) from a person's move, or PlayError."""
-        if not isinstance(move, Mapping):
-            raise PlayError(f"a move must be an object, got {move!r}")
-        extra = sorted(set(move) - {"strike", "place"})
-        if extra:
-            raise PlayError(f"unknown key(s) {extra} in a keglebillard move (strike, place)")
-        cue = parse_strike(move.get("strike"))
+        cue = move_strike(move, "keglebillard", ("place",))
         place = np.full(2, np.nan)
         if st.ball_in_hand is not None:
             if move.get("place") is None:
