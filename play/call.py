@@ -235,6 +235,8 @@ def golf_call(o: dict, names: Sequence[str], before: dict | None = None,
             lines.append("scored: " + ", ".join(o["scored_balls"]))
         for sp in o.get("spotted", []):
             lines.append(f"{sp['ball']} to penalty spot {sp['spot']}")
+        if o.get("into_goal"):
+            lines.append("into their goal: " + ", ".join(o["into_goal"]))
         if end:
             lines.extend(end)
         elif o.get("first") is not None:

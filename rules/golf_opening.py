@@ -105,7 +105,9 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     :func:`_opening_fates`): a drop counts for the ball's side (G-6, G-7) unless it is an own
     ball its side played into its defence goal (G-8: a penalty spot); a jam between the caps of
     that side's attack goal is a drop there, between those of its defence goal a G-19 foul (the
-    ball to a penalty spot of that side). Rail returns (G-17b) and jams between a cap and the
+    ball to a penalty spot of that side); a ball played off the table (or onto the rail) by the
+    other side goes into its goal for its side (G-17), by its own side to a penalty spot (G-16,
+    an opening ball always). Rail returns (G-17b) and jams between a cap and the
     short cushion are notes, as in play.
     """
     before = st.xy[t]
@@ -122,13 +124,14 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     kader = st.kader[t] or cnt[0] == 1 or cnt[1] == 1  # G-20: also for an opening
     lost = np.zeros(2, np.bool_)
     off = np.zeros(N_BALLS, np.bool_)
+    off_time = np.zeros(N_BALLS)  # [s] when each ball ``off`` left the cloth
     # each side's penalised G-18 foul: its letters (-1: none), time [s], event (-1: G-31), ball
     pen_l = np.full(2, -1, np.int64)
     pen_t = np.zeros(2)
     pen_e = np.full(2, -1, np.int64)
     pen_b = np.full(2, -1, np.int64)
-    nf = _opening_fouls(t, st, inp, ga, rp, before, on0, kader, lost, off, pen_l, pen_t, pen_e,
-                        pen_b, out)
+    nf = _opening_fouls(t, st, inp, ga, rp, before, on0, kader, lost, off, off_time, pen_l,
+                        pen_t, pen_e, pen_b, out)
     if nf < 0:
         return
     db, dg, dt = new_drops()
@@ -165,18 +168,20 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     blocked = np.zeros(N_BALLS, np.bool_)
     _opening_back(t, lg, inp, ga.R, before, final, db, nd, off, jammed, pen_l, pen_e, back,
                   blocked)
-    # where each ball goes: scored for its side, or a penalty spot (of its side; a G-19 jam: of
-    # the side that played it there)
+    # where each ball goes: scored for its side (``into``: put into its goal, G-17 or GOAL), or
+    # a penalty spot (of its side; a G-19 jam: of the side that played it there)
     removed = np.zeros(N_BALLS, np.bool_)
+    into = np.zeros(N_BALLS, np.bool_)
     rtime = np.zeros(N_BALLS)
     to_spot = np.zeros(2 * N_BALLS + 2, np.int64)  # in order; a ball may appear twice
     in_ts = np.zeros(N_BALLS, np.bool_)
     spot_side = np.empty(N_BALLS, np.int64)
     for x in range(N_BALLS):
         spot_side[x] = x // BALLS_PER_SIDE
-    n_ts = _opening_fates(t, lg, bo, db, dg, dt, nd, off, jammed, jam_side, back, blocked,
-                          removed, rtime, to_spot, in_ts, spot_side)
-    n_ts = _opening_penalties(bo, pen_l, pen_t, pen_b, removed, rtime, to_spot, in_ts, n_ts)
+    n_ts = _opening_fates(t, lg, bo, db, dg, dt, nd, off, off_time, jammed, jam_side, back,
+                          blocked, removed, rtime, into, to_spot, in_ts, spot_side)
+    n_ts = _opening_penalties(bo, pen_l, pen_t, pen_b, removed, rtime, into, to_spot, in_ts,
+                              n_ts)
     # G-3: which opening ball takes the first turn, or a repeat
     seg = np.empty((n + 2, 8))
     ok = _opening_balls(t, bo, lost, removed, in_ts, final, lg, inp, prm, ga, seg,
@@ -223,6 +228,10 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
         if inp.spot_n[t] > used:
             note(out, t, N_SPOTS_UNUSED, used)
         add_scored(removed, out.scored_mask[t], out.scored[t])
+        for x in range(N_BALLS):
+            if into[x] and removed[x]:
+                out.into_ball[t, out.n_into[t]] = x
+                out.n_into[t] += 1
     elif inp.spot_n[t] >= 0:
         note(out, t, N_SPOTS_REPEAT, -1)
     if inp.pick[t] >= 0 and picked == 0:
@@ -261,17 +270,19 @@ def played_by(b, until, bo, n, ev_type, ev_time, ev_i, ev_j):
 
 
 @nb.njit(cache=True)
-def _opening_fates(t, lg, bo, db, dg, dt, nd, off, jammed, jam_side, back, blocked, removed,
-                   rtime, to_spot, in_ts, spot_side):
+def _opening_fates(t, lg, bo, db, dg, dt, nd, off, off_time, jammed, jam_side, back, blocked,
+                   removed, rtime, into, to_spot, in_ts, spot_side):
     """G-3: where the opening's balls go (table t's log ``lg``, opening balls ``bo``). A drop
     (``db[:nd]`` into goal ``dg`` at ``dt`` [s]) counts for the ball's side (``removed``,
     ``rtime``): into its attack goal (G-6), or into its defence goal when the other side played
-    it (:func:`played_by`; G-7); an own ball its side played into its defence goal (G-8), a ball
-    ``off`` the table or on the rail, a ball ``jammed`` between the caps of its player's
-    defence goal (G-19: on the spots of that side, ``jam_side``, written to ``spot_side``) and a
-    ball ``blocked`` from going back go to a penalty spot: listed in ``to_spot`` in that order
-    and marked in ``in_ts``. Balls going ``back`` (a G-18 foul's RA / RF) do neither. Returns
-    how many are listed."""
+    it (:func:`played_by`; G-7). A ball ``off`` the table or on the rail (since ``off_time``
+    [s]) that the other side played goes into its goal, scored for its side, whatever else
+    happens (G-17; marked in ``into``; an opening ball is always its own side's). An own ball
+    its side played into its defence goal (G-8) or off the table (G-16), a ball ``jammed``
+    between the caps of its player's defence goal (G-19: on the spots of that side,
+    ``jam_side``, written to ``spot_side``) and a ball ``blocked`` from going back go to a
+    penalty spot: listed in ``to_spot`` in that order and marked in ``in_ts``. Balls going
+    ``back`` (a G-18 foul's RA / RF) do neither. Returns how many are listed."""
     n_ts = 0
     n = lg.n_events[t]
     for i in range(nd):
@@ -288,7 +299,16 @@ def _opening_fates(t, lg, bo, db, dg, dt, nd, off, jammed, jam_side, back, block
             n_ts += 1
             in_ts[x] = True
     for x in range(N_BALLS):
-        if off[x] and not removed[x] and not in_ts[x] and not back[x] and not blocked[x]:
+        if not off[x] or removed[x] or in_ts[x]:
+            continue
+        if played_by(x, off_time[x], bo, n, lg.ev_type[t], lg.ev_time[t], lg.ev_i[t],
+                     lg.ev_j[t]) != x // BALLS_PER_SIDE:  # G-17, even over RA
+            removed[x] = True
+            rtime[x] = off_time[x]
+            into[x] = True
+            back[x] = False
+            blocked[x] = False
+        elif not back[x] and not blocked[x]:  # G-16
             to_spot[n_ts] = x
             n_ts += 1
             in_ts[x] = True
@@ -343,12 +363,12 @@ def _opening_back(t, lg, inp, R, before, final, db, nd, off, jammed, pen_l, pen_
 
 
 @nb.njit(cache=True)
-def _opening_penalties(bo, pen_l, pen_t, pen_b, removed, rtime, to_spot, in_ts, n_ts):
+def _opening_penalties(bo, pen_l, pen_t, pen_b, removed, rtime, into, to_spot, in_ts, n_ts):
     """The other letters of each side's penalised G-18 foul in the opening, after the balls'
     fates (:func:`_opening_fates`): SPOT the touched ball (``pen_b``) to a penalty spot, GOAL
     the touched opponent's ball into its goal at the foul's time ``pen_t`` [s] (scored for its
-    side), CS the side's opening ball ``bo[s]`` to a penalty spot unless it scored. Appends to
-    ``to_spot``; returns its length."""
+    side, marked in ``into``), CS the side's opening ball ``bo[s]`` to a penalty spot unless
+    it scored. Appends to ``to_spot``; returns its length."""
     for s in range(2):
         letters = pen_l[s]
         if letters <= 0:
@@ -363,6 +383,7 @@ def _opening_penalties(bo, pen_l, pen_t, pen_b, removed, rtime, to_spot, in_ts, 
         if letters & GOAL and x >= 0 and not removed[x]:
             removed[x] = True
             rtime[x] = pen_t[s]
+            into[x] = True
             in_ts[x] = False
         c = bo[s]
         if letters & CS and not removed[c] and not in_ts[c]:
@@ -451,19 +472,20 @@ def add_scored(removed, scored_mask, scored):
 
 
 @nb.njit(cache=True)
-def _opening_fouls(t, st, inp, ga, rp, before, on0, kader, lost, off, pen_l, pen_t, pen_e, pen_b,
-                   out):
+def _opening_fouls(t, st, inp, ga, rp, before, on0, kader, lost, off, off_time, pen_l, pen_t,
+                   pen_e, pen_b, out):
     """The opening's fouls into row t of ``out``: G-3 (a side opened with another ball than its
     middle one while that is on the table; in a repeat after both sides scored, any own ball
     may open: "another ball each"), injected G-18 fouls, G-31 (a duo side's wrong partner
     opened). G-3 and a G-18 foul with LT lose the opening for their side (``lost``); each
     side's penalised G-18 foul (:func:`_penalise`; its kader letters when the opening is in
     ``kader`` play, G-20, G-25) goes to ``pen_l``, ``pen_t``, ``pen_e``, ``pen_b``. Balls the
-    caller put off the table or on the rail are marked in ``off`` (an opening ball among them
-    also loses); rail returns (G-17b) and jams between a cap and the short cushion (G-19) get
-    their notes, as in play (falls and goal jams: :func:`referee_opening`). Returns the foul
-    count, -1 after an input error was written to ``out`` (an injected event names a ball that
-    is not on the table, as in play)."""
+    caller put off the table or on the rail are marked in ``off``, at the first such event's
+    time in ``off_time`` [s] (an opening ball among them also loses); rail returns (G-17b)
+    and jams between a cap and the short cushion (G-19) get their notes, as in play (falls and
+    goal jams: :func:`referee_opening`). Returns the foul count, -1 after an input error was
+    written to ``out`` (an injected event names a ball that is not on the table, as in
+    play)."""
     bo = inp.cue_ball[t]
     nf = 0
     for s in range(2):
@@ -501,6 +523,8 @@ def _opening_fouls(t, st, inp, ga, rp, before, on0, kader, lost, off, pen_l, pen
             _penalise(side, letters, inp.inj_time[t, e], e, b if deflect else -1, pen_l,
                       pen_t, pen_e, pen_b)
         elif typ == I_OFF or typ == I_RAIL:
+            if not off[b]:
+                off_time[b] = inp.inj_time[t, e]
             off[b] = True
             if b == bo[0] or b == bo[1]:
                 lost[b // BALLS_PER_SIDE] = True

@@ -114,7 +114,8 @@ class GolfState:
     def with_balls(cls, balls: dict, geo: GolfGeometry | None = None, **fields: Any) -> GolfState:
         """A play-phase state with only ``balls`` (id or index -> (x, y)) on the table; kader
         play on when a side is down to one ball unless ``kader`` is given (G-20); the G-14
-        duty as given (empty by default: ``start_turn`` records it).
+        duty as given (empty by default: ``start_turn`` records it); a ball lying on one of
+        its side's penalty spots on it unless ``on_spot`` is given (G-26, :func:`spots_lain_on`).
 
         Example:
             >>> st = GolfState.with_balls({"w1": (0.5, 0.0), "r1": (-0.5, 0.0)}, to_move=0)
@@ -127,6 +128,7 @@ class GolfState:
             xy[ball_index(b, geo)] = as_points(p, f"position of {b!r}")
         st = cls(xy=xy, phase="play")
         st.kader = st.kader_due
+        st.on_spot = spots_lain_on(xy, geo)  # unless ``on_spot`` is given (G-26)
         for name, v in fields.items():
             if not hasattr(st, name):
                 raise ValueError(f"GolfState has no field {name!r}")
@@ -205,7 +207,8 @@ class GolfState:
             # a turn that begins here: G-14 records the mover's balls in its defence triangles
             st.duty = defence_duty(xy, st.to_move, geo)
         st.duty_met = req_bool(turn.get("duty_met", False), f"{tp}.duty_met")
-        st.on_spot = np.zeros(N_BALLS, np.int64)
+        # left out: each ball lying on one of its side's penalty spots is on it (G-26)
+        st.on_spot = np.zeros(N_BALLS, np.int64) if "on_spot" in obj else spots_lain_on(xy, geo)
         for bid, k in req_obj(obj.get("on_spot", {}), f"{path}.on_spot").items():
             st.on_spot[req_name(bid, f"{path}.on_spot.{bid}", ids, "ball")] = req_int(
                 k, f"{path}.on_spot.{bid}", 1, 5)
@@ -274,7 +277,7 @@ def check_state(state: GolfState, rules: GolfRules | None = None,
     from game 2 on; a finished match names its winner; games won fit the games played and, under
     ``rules``, stay below the games to win (G-4) and the G-5 idle turns below the draw limit;
     kader play is on once a side is down to one ball (G-20); the G-14 duty names the moving
-    side's balls; a ball on a penalty spot (G-26) is on the table.
+    side's balls; a ball on a penalty spot (G-26) lies on that spot of its side.
     """
     rules = rules or load_golf_rules()
     validate_state(state, geo, path)
@@ -321,6 +324,36 @@ def check_state(state: GolfState, rules: GolfRules | None = None,
     if off.size:
         raise RefereeInputError(f"{path}.on_spot names {ids[off[0]]}, which is not on the "
                                 "table")
+    geo = geo or golf_geometry()
+    for b in np.flatnonzero(state.on_spot > 0):
+        k = int(state.on_spot[b])
+        spot = geo.zones.penalty_spots[SIDE_OF[b], k - 1]
+        if np.hypot(*(state.xy[b] - spot)) > ON_SPOT_TOL:
+            raise RefereeInputError(
+                f"{path}.on_spot.{ids[b]} = {k}, but {ids[b]} lies at "
+                f"{[round(float(v), 6) for v in state.xy[b]]}, not on penalty spot {k} of side "
+                f"{SIDE_OF[b]} at {[round(float(v), 6) for v in spot]} (a ball keeps its spot "
+                "only until it moves, G-26)")
+
+
+#: a ball whose centre lies this close [m] to one of its side's penalty spots lies on it (G-26);
+#: the referee puts balls on the spots' exact coordinates
+ON_SPOT_TOL = 1e-6
+
+
+def spots_lain_on(xy: np.ndarray, geo: GolfGeometry | None = None) -> np.ndarray:
+    """G-26: the penalty spot (1..5) of its own side each ball lies on, 0 for none.
+
+    Args:
+        xy: (10, 2) ball centres [m], NaN for a ball off the table.
+
+    Returns:
+        (10,) int64: spot k where the centre lies within ``ON_SPOT_TOL`` of its side's spot k.
+    """
+    spots = (geo or golf_geometry()).zones.penalty_spots[SIDE_OF]  # (10, 5, 2)
+    d = np.hypot(*(np.asarray(xy, np.float64)[:, None, :] - spots).transpose(2, 0, 1))
+    near = d <= ON_SPOT_TOL  # NaN compares False
+    return np.where(near.any(1), near.argmax(1) + 1, 0).astype(np.int64)
 
 
 def new_game_state(rules: GolfRules | None = None, geo: GolfGeometry | None = None,

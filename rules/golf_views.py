@@ -247,6 +247,8 @@ class OpeningOutcome:
         spotted: (ball, spot) put on penalty spots.
         reason: text for people. game_over, winner: G-4 (both sides emptied by openings).
         xy: (10, 2) positions after the opening.
+        into_goal: balls put into their goal (G-17: played off the table by the other side;
+            G-18 deflect's GOAL), among ``scored_balls``.
     """
 
     balls: tuple[int, int]
@@ -264,6 +266,7 @@ class OpeningOutcome:
     winner: int
     xy: np.ndarray
     notes: list[str] = field(default_factory=list)
+    into_goal: list[int] = field(default_factory=list)
 
     def to_json(self, geo: Any = None) -> dict:
         geo = geo or golf_geometry()
@@ -279,6 +282,7 @@ class OpeningOutcome:
             "repeat": self.repeat, "replaced": self.replaced,
             "scored_balls": [ids[b] for b in self.scored_balls],
             "spotted": [{"ball": ids[b], "spot": int(k)} for b, k in self.spotted],
+            "into_goal": [ids[b] for b in self.into_goal],
             "reason": self.reason, "game_over": self.game_over,
             "winner": None if self.winner < 0 else int(self.winner),
             "balls_after": {ids[b]: None if np.isnan(self.xy[b, 0]) else
@@ -407,7 +411,8 @@ def outcome_object(out: OutcomeArrays, t: int, geo: Any, inp: GolfInputs | None 
             distance=(float(out.op_dist[t, 0]), float(out.op_dist[t, 1])), fouls=fouls,
             first=first, repeat=bool(out.op_repeat[t]), replaced=bool(out.op_replaced[t]),
             scored_balls=scored_balls, spotted=spotted, reason=reason,
-            game_over=bool(out.game_over[t]), winner=int(out.winner[t]), xy=xy, notes=notes)
+            game_over=bool(out.game_over[t]), winner=int(out.winner[t]), xy=xy, notes=notes,
+            into_goal=[int(b) for b in out.into_ball[t, :int(out.n_into[t])]])
     cons = int(out.cons[t])
     lk = int(out.left_kader[t])
     return GolfOutcome(

@@ -442,9 +442,9 @@ def test_G31_partners_alternate_per_turn_and_out_of_order_is_a_G18_foul():
 
 
 def test_state_json_round_trip_and_errors():
-    st = GolfState.with_balls(MID)
+    st = GolfState.with_balls({**MID, "w3": (0.04175, 0.0)})  # w3 on side 0's spot 3
     st.duty[idx("w2")] = True
-    st.on_spot[idx("w1")] = 3
+    st.on_spot[idx("w3")] = 3
     st.fouled_spots[1, 4] = True
     j = st.to_json()
     assert json.loads(json.dumps(j)) == j
@@ -459,6 +459,27 @@ def test_state_json_round_trip_and_errors():
         GolfState.from_json({**j, "phase": "halftime"})
     with pytest.raises(ValueError, match="overlap"):
         GolfState.from_json({**j, "balls": {**j["balls"], "w3": [0.5, 0.01]}})
+
+
+def test_G26_a_ball_lying_on_its_sides_penalty_spot_is_on_it():
+    """G-26 ("a ball lying on (or just put on) a penalty spot"): a state written without
+    ``on_spot`` (JSON, or ``with_balls``) has each ball whose centre lies on one of its own
+    side's penalty spots on that spot; a given ``on_spot`` stands, but one naming a ball that
+    does not lie on that spot is refused with the ball, the spot and both positions."""
+    spot1_w, spot3_r = (0.86925, 0.09387), (-0.04175, 0.0)
+    st = GolfState.with_balls({**MID, "w1": spot1_w, "r3": spot3_r})
+    assert st.on_spot[idx("w1")] == 1 and st.on_spot[idx("r3")] == 3
+    assert st.on_spot.sum() == 4  # nothing else lies on a spot of its side
+    j = st.to_json()
+    assert j["on_spot"] == {"w1": 1, "r3": 3}
+    del j["on_spot"]
+    assert GolfState.from_json(j).on_spot.tolist() == st.on_spot.tolist()
+    assert GolfState.from_json({**j, "on_spot": {}}).on_spot.sum() == 0  # given: it stands
+    # side 1's ball on side 0's spot 1 (mirror image of its own) is on none of its own
+    assert GolfState.with_balls({**MID, "r1": spot1_w}).on_spot[idx("r1")] == 0
+    with pytest.raises(ValueError, match=r"state\.on_spot\.w2 = 2, but w2 lies at \[-0\.8, 0\.0\]"
+                       r", not on penalty spot 2 of side 0 at \[0\.86925, -0\.09387\]"):
+        GolfState.from_json({**j, "on_spot": {"w2": 2}})
 
 
 def test_state_json_defaults_a_turn_that_begins_here():

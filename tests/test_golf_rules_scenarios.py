@@ -133,6 +133,64 @@ def test_G3_opening_ball_off_the_table_loses():
     assert outs[0].first == 1 and (W1, 1) in outs[0].spotted
 
 
+def _opening_hit_off(st, hit, off_ball_events=()):
+    """An opening in which w1 meets ``hit`` at 1.0 s and stops at (0.6, 0.1), nearer its goal
+    than r1 at (-0.3, -0.1); ``hit`` then leaves the table at 1.4 s (injected)."""
+    log = (LogBuilder(st.xy).strike("w1", (1.0, 0.3)).strike("r1", (-1.0, -0.6))
+           .ball_ball(1.0, "w1", hit, (0.77, 0.12), (0.825, 0.15))
+           .rest("w1", (0.6, 0.1), 2.0).rest("r1", (-0.3, -0.1), 2.0).build())
+    return play_strokes([st], log, [[W1, R1]],
+                        injected=[[off(hit, 1.4), *off_ball_events]])
+
+
+def test_G3_G17_opponents_ball_played_off_the_table_in_the_opening_goes_into_its_goal():
+    """G-17 in the opening: side 0's stroke plays r2 off the table, so r2 goes into its goal,
+    scored for side 1 (the exception to "only the first foul": always), and the opening is
+    still decided by the opening balls (w1 nearer: side 0 starts)."""
+    st = new_match()
+    st.xy[idx("r2")] = (0.83, 0.15)
+    outs, new = _opening_hit_off(st, "r2")
+    o, n = outs[0], new[0]
+    assert o.first == 0 and o.scored_balls == [idx("r2")] and o.into_goal == [idx("r2")]
+    assert o.spotted == [] and n.balls_left.tolist() == [5, 4] and np.isnan(n.xy[idx("r2")]).all()
+
+
+def test_G3_G16_own_ball_played_off_the_table_in_the_opening_goes_to_a_penalty_spot():
+    """G-16 in the opening: side 0's stroke plays its own w2 off the table: a penalty spot of
+    side 0, nothing scored, and the opening still goes by the opening balls."""
+    st = new_match()
+    st.xy[idx("w2")] = (0.83, 0.15)
+    outs, new = _opening_hit_off(st, "w2")
+    o, n = outs[0], new[0]
+    assert o.first == 0 and o.scored_balls == [] and o.into_goal == []
+    assert o.spotted == [(idx("w2"), 1)] and n.balls_left.tolist() == [5, 5]
+
+
+def test_G3_G17_in_the_opening_overrides_the_owners_RA():
+    """Side 1's foot_off_floor (LT RA CS) would put back the balls its side's opening moved;
+    r2, played off the table by side 0's stroke, still goes into its goal (G-17: whatever foul
+    is penalised first). Side 1 loses the opening, r1 goes back where it lay."""
+    st = new_match()
+    st.xy[idx("r2")] = (0.83, 0.15)
+    foul = {"type": "foul", "kind": "foot_off_floor", "time": 0.0, "side": 1}
+    outs, new = _opening_hit_off(st, "r2", [foul])
+    o, n = outs[0], new[0]
+    assert o.first == 0 and o.into_goal == [idx("r2")] and n.balls_left.tolist() == [5, 4]
+    assert np.allclose(n.xy[R1], st.xy[R1])
+
+
+def test_G3_G18_deflect_opponent_ball_in_the_opening_lists_the_ball_put_into_its_goal():
+    """GOAL of a deflect foul in the opening: the touched opponent's ball is put into its
+    goal, and the outcome says so (``into_goal``), as in play."""
+    st = new_match()
+    log = (LogBuilder(st.xy).strike("w1", (1.0, 0.6)).strike("r1", (-1.0, -0.6))
+           .rest("w1", (0.5, 0.1), 2.0).rest("r1", (-0.3, -0.1), 2.0).build())
+    outs, new = play_strokes([st], log, [[W1, R1]], injected=[[
+        {"type": "foul", "kind": "deflect_opponent_ball", "ball": "r3", "time": 0.0,
+         "side": 0}]])
+    assert outs[0].into_goal == [idx("r3")] and new[0].balls_left.tolist() == [5, 4]
+
+
 def test_G3_neither_crossing_balls_back_repeat():
     st = new_match()
     outs, new = play_strokes([st], _opening(st, w_end=(-0.2, 0.3), r_end=(0.2, -0.3)),

@@ -172,3 +172,21 @@ def test_G5_draw_is_called_in_a_game_of_the_app():
 
     g = record.load_record(g5_record())
     assert g.shots[0].call[-1] == "game over — draw (G-5, no progress)", g.shots[0].call
+
+
+def test_G17_the_opening_call_names_a_ball_put_into_its_goal():
+    """An opening in which side 0's stroke plays r2 off the table (G-17): the call says r2 went
+    into its goal, as the call of a play stroke does."""
+    from cuegym.rules.golfbillard import LogBuilder
+    from cuegym.rules.golfbillard_game import new_match, play_strokes
+
+    st = new_match()
+    st.xy[6] = (0.83, 0.15)  # r2
+    log = (LogBuilder(st.xy).strike("w1", (1.0, 0.3)).strike("r1", (-1.0, -0.6))
+           .ball_ball(1.0, "w1", "r2", (0.77, 0.12), (0.825, 0.15))
+           .rest("w1", (0.6, 0.1), 2.0).rest("r1", (-0.3, -0.1), 2.0).build())
+    outs, _ = play_strokes([st], log, [[0, 5]],
+                           injected=[[{"type": "off_table", "ball": "r2", "time": 1.4}]])
+    o = outs[0].to_json()
+    assert o["opening"] and o["into_goal"] == ["r2"]
+    assert "into their goal: r2" in golf_call(o, NAMES)

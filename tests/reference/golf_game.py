@@ -227,6 +227,7 @@ class OpeningOutcome:
         spotted: (ball, spot) put on penalty spots.
         reason: text for people. game_over, winner: G-4 (both sides emptied by openings).
         xy: (10, 2) positions after the opening.
+        into_goal: balls put into their goal (G-17, G-18 deflect's GOAL).
     """
 
     balls: tuple[int, int]
@@ -247,6 +248,7 @@ class OpeningOutcome:
     #: (10,) the penalty spot each ball put on one of its own side's lies on (G-26; 0: none,
     #: also for a ball put on the spots of the side that jammed it, G-19)
     on_spot: np.ndarray = field(default_factory=lambda: np.zeros(N_BALLS, np.int64))
+    into_goal: list[int] = field(default_factory=list)
 
     def to_json(self, geo: GolfGeometry | None = None) -> dict:
         geo = geo or golf_geometry()
@@ -262,6 +264,7 @@ class OpeningOutcome:
             "repeat": self.repeat, "replaced": self.replaced,
             "scored_balls": [ids[b] for b in self.scored_balls],
             "spotted": [{"ball": ids[b], "spot": int(k)} for b, k in self.spotted],
+            "into_goal": [ids[b] for b in self.into_goal],
             "reason": self.reason, "game_over": self.game_over,
             "winner": None if self.winner < 0 else int(self.winner),
             "balls_after": {ids[b]: None if np.isnan(self.xy[b, 0]) else
@@ -351,7 +354,7 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     fouls: list[Foul] = []
     lost = [False, False]
     notes: list[str] = []
-    off = set()
+    off: dict[int, float] = {}  # ball -> when it left the cloth (its first such event) [s]
     for s in range(N_SIDES):
         mid = s * BALLS_PER_SIDE
         # G-3: only the middle ball may open; once both scored it, any own ball ("another each")
@@ -388,7 +391,7 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
             penalise(side, letters, e["time"], e.get("restore", ()),
                      touched if deflect else None)
         elif e["type"] in ("off_table", "rests_on_rail"):
-            off.add(e["ball"])
+            off.setdefault(e["ball"], e["time"])
             if e["ball"] in b:
                 lost[SIDE_OF[e["ball"]]] = True
         elif e["type"] == "rail_return":
@@ -466,8 +469,18 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
             removed[x] = tt
         else:
             to_spot.append(x)
-    to_spot += [x for x in sorted(off) if x not in removed and x not in to_spot and x not in back
-                and x not in blocked]
+    into: list[int] = []  # put into their goal (G-17, GOAL)
+    for x in sorted(off):
+        if x in removed or x in to_spot:
+            continue
+        if _players(tl, b, off[x]).get(x, SIDE_OF[x]) != SIDE_OF[x]:
+            # G-17: the other side played it off the table: into its goal, whatever else
+            removed[x] = off[x]
+            into.append(x)
+            back.discard(x)
+            blocked = [y for y in blocked if y != x]
+        elif x not in back and x not in blocked:  # G-16 (an opening ball: always its side's)
+            to_spot.append(x)
     for x in sorted(jam_by):
         if x not in removed and x not in to_spot and x not in back and x not in blocked:
             to_spot.append(x)
@@ -481,6 +494,7 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
                 to_spot.append(touched)
         if "GOAL" in letters and touched is not None and touched not in removed:
             removed[touched] = tm
+            into.append(touched)
             to_spot = [x for x in to_spot if x != touched]
         if "CS" in letters and b[s] not in removed and b[s] not in to_spot:
             to_spot.append(b[s])
@@ -567,7 +581,8 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
                           fouls=fouls, first=first, repeat=repeat, replaced=replaced,
                           scored_balls=[] if replaced else sorted(removed), spotted=spotted,
                           reason=reason, game_over=winner >= 0, winner=winner, xy=xy, notes=notes,
-                          on_spot=on_spot)
+                          on_spot=on_spot,
+                          into_goal=[] if replaced else sorted({x for x in into if x in removed}))
 
 
 def _players(tl: TableLog, openers: Sequence[int], until: float) -> dict[int, int]:
