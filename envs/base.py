@@ -66,6 +66,20 @@ class Core:
         self.clip = check_bool("clip", clip)
         self.threads = check_threads(threads)
         self.render_mode = render_mode
+        self._check_memory()
+
+    def _check_memory(self) -> None:
+        """Refuse ``n`` tables whose step would not fit in memory now, before anything is
+        allocated, rather than a MemoryError (or the physics' refusal) at the first step."""
+        from cuegym.physics.api import check_memory
+
+        t = self.game.table
+        try:
+            check_memory(self.n, len(t.ball_ids), len(t.pin_spots), self.settings.max_events)
+        except ValueError as e:
+            raise ValueError(f"num_envs = {self.n} is more tables than this machine's memory "
+                             f"holds: one step's physics {str(e).removeprefix('this call ')}"
+                             ) from None
 
     @staticmethod
     def check_learner_to_play(over: np.ndarray, waiting: np.ndarray) -> None:

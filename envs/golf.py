@@ -14,7 +14,6 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from cuegym.configs import short_repr
 from cuegym.games.golf import Golf, GolfOutcomes
 from cuegym.games.golf_obs import (  # noqa: F401 (the layout, re-exported for the envs)
     OBS_DIM,
@@ -31,10 +30,11 @@ from cuegym.rules.golf_arrays import N_BALLS, SIDE_OF, GolfStates
 from cuegym.rules.golf_codes import P_OPENING, P_OVER, P_PLAY
 from cuegym.rules.golfbillard import GolfRules, load_golf_rules
 
-from .actions import STRIKE_FIELDS, layout_box, strikes_from_actions, unit_box
+from .actions import layout_box, strikes_from_actions, unit_box
 from .base import Core
 from .checks import check_bank, check_opponent_batching, check_seat
 from .golf_positions import GolfbillardPositions, check_golf_positions
+from .opponents import check_opponent_cue, opponent_strikes
 from .positions import load_positions
 
 ACTION_LAYOUT = ("V0", "phi", "theta", "a", "b", "select_x", "select_y")
@@ -105,49 +105,6 @@ def policy_seeds(rules: GolfRules, rngs: Sequence[np.random.Generator]) -> np.nd
     if rules.spot_policy != "random" and rules.pick_policy != "random":
         return 0
     return np.array([int(g.integers(2**63)) for g in rngs], np.int64)
-
-
-def _opponent_strikes(answer: Any, method: str) -> Strikes:
-    """An opponent's answer to ``method`` as :class:`Strikes` (a Strikes batch, or anything with
-    ``cue`` and ``cue_ball``); anything else, or ball indices that are not integers (a float
-    ball was cut to an int: 0.7 struck ball 0), is a ValueError naming the opponent."""
-    if isinstance(answer, Strikes):
-        return answer
-    if not (hasattr(answer, "cue") and hasattr(answer, "cue_ball")):
-        raise ValueError(f"the opponent's {method}() must return strikes (a cuegym.games.strikes"
-                         f".Strikes batch: cue (T, 5), cue_ball (T,)), got "
-                         f"{type(answer).__name__}: {short_repr(answer)}")
-    try:
-        return Strikes(answer.cue, answer.cue_ball, np.full((np.size(answer.cue_ball), 2),
-                                                              np.nan))
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"the opponent's {method}() returned unusable strikes: {e}") from None
-
-
-def _check_opponent_cue(cue: np.ndarray, tables: np.ndarray, noise: Any) -> None:
-    """Refuse an opponent's strikes (n, 5) before anything is played or drawn: non-finite
-    values always (they reached the physics as a PhysicsInputError, after the noise draws);
-    without noise also values outside the physics' limits (with noise they are clamped, as
-    every executed strike is). The message names the opponent, the table and the value."""
-    bad = ~np.isfinite(cue)
-    if bad.any():
-        k, j = np.argwhere(bad)[0]
-        raise ValueError(f"the opponent's strike on table {int(tables[k])} has "
-                         f"{STRIKE_FIELDS[j]} = {float(cue[k, j])!r}: strikes must be finite")
-    if noise is None or noise.is_zero:
-        try:
-            _strikes(cue, np.zeros(len(cue), np.int64)).validate()
-            return
-        except ValueError:
-            pass  # find the table to name
-        for k in range(len(cue)):
-            try:
-                _strikes(cue[k:k + 1], np.zeros(1, np.int64)).validate()
-            except ValueError as e:
-                why = str(e).split(": ", 1)[-1]
-                raise ValueError(f"the opponent's strike on table {int(tables[k])}: {why} (the "
-                                 "physics' limits; without shot noise nothing clamps it)"
-                                 ) from None
 
 
 def _strikes(cue: np.ndarray, balls: np.ndarray) -> Strikes:
@@ -397,14 +354,14 @@ class GolfGameCore(Core):
         for g in groups:
             if not len(g):
                 continue
-            part = _opponent_strikes(call(g, rngs(g)), method)
+            part = opponent_strikes(call(g, rngs(g)), method, with_place=False)
             c, b = part.cue, part.cue_ball
             if c.shape != (len(g), 5) or b.shape != (len(g),):
                 raise ValueError(f"the opponent returned strikes of shape {c.shape} and balls "
                                  f"of shape {b.shape} for {len(g)} states")
             cue[g] = c
             cb[g] = b
-        _check_opponent_cue(cue, tables, self.noise)
+        check_opponent_cue(cue, tables, self.noise)
         ok = (cb >= 0) & (cb < N_BALLS)
         ok[ok] &= (SIDE_OF[cb[ok]] == opp_side[ok]) & ~np.isnan(states.xy[np.flatnonzero(ok),
                                                                           cb[ok], 0])

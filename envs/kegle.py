@@ -41,6 +41,7 @@ from .actions import layout_box, scale, strikes_from_actions, unit_box
 from .base import Core
 from .checks import check_bank, check_opponent_batching, check_seat
 from .config import load_settings
+from .opponents import check_opponent_cue, opponent_strikes
 from .positions import KeglebillardPositions, check_kegle_positions, load_positions
 
 #: Action layout: the strike (docs: cuegym.envs.actions), then the red's placement.
@@ -378,15 +379,19 @@ class KegleGameCore(Core):
         opp = self.opponent
         if self.opponent_batching == "per_table":
             if getattr(opp, "per_table_rngs", False):
-                out = opp.act(states, [self.rngs[t] for t in tables])
+                out = opponent_strikes(opp.act(states, [self.rngs[t] for t in tables]), "act",
+                                       with_place=True)
             else:
-                out = Strikes.concat([_as_strikes(opp.act(states.take([k]), self.rngs[t]))
+                out = Strikes.concat([opponent_strikes(opp.act(states.take([k]), self.rngs[t]),
+                                                       "act", with_place=True)
                                       for k, t in enumerate(tables)])
         else:
-            out = _as_strikes(opp.act(states, self.rngs[tables[0]]))
+            out = opponent_strikes(opp.act(states, self.rngs[tables[0]]), "act",
+                                   with_place=True)
         if len(out) != len(tables):
             raise ValueError(f"the opponent returned {len(out)} strikes for {len(tables)} "
                              "states")
+        check_opponent_cue(out.cue, tables, self.noise)
         full = Strikes.empty(self.n)
         full.put(tables, out)
         return full
@@ -486,13 +491,6 @@ class KegleGameCore(Core):
         from .render import render_keglebillard_state
 
         return render_keglebillard_state(self, t)
-
-
-def _as_strikes(out: Any) -> Strikes:
-    """An opponent's answer as :class:`Strikes` (anything with ``cue``, ``cue_ball``, ``place``)."""
-    if isinstance(out, Strikes):
-        return out
-    return Strikes(out.cue, out.cue_ball, out.place)
 
 
 def outcome_summary(o: ShotOutcome) -> str:

@@ -16,6 +16,13 @@ from collections.abc import Callable
 from os import PathLike
 from typing import Any
 
+import numpy as np
+
+from cuegym.configs import short_repr
+from cuegym.games.strikes import Strikes
+
+from .actions import STRIKE_FIELDS
+
 
 class _CallableOpponent:
     def __init__(self, fn: Callable) -> None:
@@ -57,3 +64,52 @@ def as_opponent(opponent: Any, default: Callable[[], Any], game: str,
     raise ValueError(f"an opponent must be 'random', an agent name or model path (as "
                      f"cuegym.agents.make_agent takes), an object with act(states, rng) or a "
                      f"callable, got {opponent!r}")
+
+
+def opponent_strikes(answer: Any, method: str, with_place: bool) -> Strikes:
+    """An opponent's answer to ``method`` (``act``, ``act_opening``) as :class:`Strikes`: a
+    Strikes batch, or anything with ``cue`` and ``cue_ball`` (and, ``with_place``
+    (keglebillard), ``place``); anything else, or strikes that are not of their shapes, or ball
+    indices that are not integers (a float ball was cut to an int: 0.7 struck ball 0), is a
+    ValueError naming the opponent."""
+    if isinstance(answer, Strikes):
+        return answer
+    need = ("cue", "cue_ball", "place") if with_place else ("cue", "cue_ball")
+    if not all(hasattr(answer, a) for a in need):
+        shapes = "cue (T, 5), cue_ball (T,)" + (", place (T, 2)" if with_place else "")
+        raise ValueError(f"the opponent's {method}() must return strikes (a cuegym.games.strikes"
+                         f".Strikes batch: {shapes}), got {type(answer).__name__}: "
+                         f"{short_repr(answer)}")
+    try:
+        place = (answer.place if with_place
+                 else np.full((np.size(answer.cue_ball), 2), np.nan))
+        return Strikes(answer.cue, answer.cue_ball, place)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"the opponent's {method}() returned unusable strikes: {e}") from None
+
+
+def check_opponent_cue(cue: np.ndarray, tables: np.ndarray, noise: Any) -> None:
+    """Refuse an opponent's strikes ``cue`` (n, 5) for ``tables`` (n,) before anything is played
+    or drawn: non-finite values always (they reached the physics as a PhysicsInputError, after
+    the noise draws); without noise (None or zero) also values outside the physics' limits
+    (with noise they are clamped, as every executed strike is). The message names the
+    opponent, the table and the value."""
+    bad = ~np.isfinite(cue)
+    if bad.any():
+        k, j = np.argwhere(bad)[0]
+        raise ValueError(f"the opponent's strike on table {int(tables[k])} has "
+                         f"{STRIKE_FIELDS[j]} = {float(cue[k, j])!r}: strikes must be finite")
+    if noise is not None and not noise.is_zero:
+        return
+    try:
+        Strikes.of(cue).validate()
+        return
+    except ValueError:
+        pass  # find the table to name
+    for k in range(len(cue)):
+        try:
+            Strikes.of(cue[k]).validate()
+        except ValueError as e:
+            why = str(e).split(": ", 1)[-1]
+            raise ValueError(f"the opponent's strike on table {int(tables[k])}: {why} (the "
+                             "physics' limits; without shot noise nothing clamps it)") from None

@@ -53,7 +53,11 @@ class Strikes:
     place: np.ndarray
 
     def __post_init__(self) -> None:
-        self.cue = np.asarray(self.cue, np.float64).reshape(-1, 5)
+        cue = np.asarray(self.cue, np.float64)
+        if cue.shape != (5,) and (cue.ndim != 2 or cue.shape[1] != 5):
+            raise ValueError(f"cue must have shape (T, 5) (V0, phi, theta, a, b per strike) "
+                             f"or (5,), got shape {cue.shape}")
+        self.cue = cue.reshape(-1, 5)
         T = len(self.cue)
         cb = np.asarray(self.cue_ball)
         if cb.size != T:
