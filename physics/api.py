@@ -52,6 +52,7 @@ from .constants import (
     MAX_T,
     MAX_TABLES,
     PARAM_RANGES,
+    TOUCHING_MODELS,
 )
 from .engine import KISS, pack_params, prepare_batch, simulate_batch, simulate_serial
 from .layout import kernel_arrays, validate_layout
@@ -68,11 +69,18 @@ class Models:
         cushion: ``"han_2005"`` (Han 2005 with the cushion contact height, default) or
             ``"mirror"`` (reflection with restitution e_c). Posts and jaws use the same choice.
         squirt: deflect the cue ball by Alciatore's squirt angle (TP A-31). Default off.
+        touching: two balls left moving together by their collision (headings within about
+            26 degrees, separating slower than 0.01 m/s) are ``"bounded"`` (default: pushed
+            apart to 0.01 m/s, adding at most about 5 microjoules) or separated as
+            ``"pooltool"`` 0.6 does it (the chased ball takes 10 % of the chaser's speed along
+            the line of centres: closer to pooltool in tight clusters, but its pairs can
+            collide again and again until ``max_events``); docs/physics.md section 7.
     """
 
     ball_ball: str = "frictional_inelastic"
     cushion: str = "han_2005"
     squirt: bool = False
+    touching: str = "bounded"
 
     def __post_init__(self) -> None:
         # a name must be a string before the dict lookup (a list raised "unhashable type")
@@ -84,10 +92,13 @@ class Models:
                               f"known: {sorted(CUSHION_MODELS)}")
         if not isinstance(self.squirt, bool | np.bool_):
             raise ConfigError(f"squirt must be true or false, got {self.squirt!r}")
+        if not isinstance(self.touching, str) or self.touching not in TOUCHING_MODELS:
+            raise ConfigError(f"unknown touching model {self.touching!r}; "
+                              f"known: {sorted(TOUCHING_MODELS)}")
 
     def codes(self) -> np.ndarray:
-        return np.array([BALL_BALL_MODELS[self.ball_ball], CUSHION_MODELS[self.cushion]],
-                        dtype=np.int64)
+        return np.array([BALL_BALL_MODELS[self.ball_ball], CUSHION_MODELS[self.cushion],
+                         TOUCHING_MODELS[self.touching]], dtype=np.int64)
 
 
 _DEFAULT_MODELS = Models()

@@ -61,6 +61,12 @@ BC_HAN_2005 = 0  # Han (2005), default
 BC_MIRROR = 1  # mirror with restitution
 CUSHION_MODELS = {"han_2005": 0, "mirror": 1}
 
+#: What separates two balls left moving together after their collision ("continually
+#: touching", docs/physics.md section 7).
+TOUCH_BOUNDED = 0  # pushed apart to the minimum separation speed, momentum conserved (default)
+TOUCH_POOLTOOL = 1  # pooltool 0.6's: the chased ball takes 10 % of the chaser's speed along n
+TOUCHING_MODELS = {"bounded": 0, "pooltool": 1}
+
 #: Column of a per-event agent state (``SimResult.ev_state[..., k]``).
 S_X, S_Y, S_VX, S_VY, S_WX, S_WY, S_WZ = range(7)
 

@@ -37,6 +37,7 @@ from .constants import (
     POCKETED,
     ROLLING,
     SLIDING,
+    TOUCH_POOLTOOL,
 )
 from .kiss import KISS, _keep_clear, _kiss_circle, _kiss_line, _kiss_pair, _unstick_resting
 from .motion import (
@@ -85,8 +86,10 @@ K_OBJECT = 1
 K_PIN_FALL = 2
 K_BALL_BALL = 3
 
-#: Minimum separation speed [m/s] after a collision of two balls moving together.
+#: Separation speed [m/s] below which two balls moving together after their collision are
+#: separated (:func:`_separate`), and the fraction of the chaser's speed pooltool moves.
 SEPARATION_SPEED = 0.01
+THEFT_FRACTION = 0.1
 
 
 def pack_params(params, cushion_height: float, pin_radius: float, pin_height: float,
@@ -218,24 +221,38 @@ def alloc_scratch(B, P):
 
 
 @nb.njit(cache=True, error_model="numpy", inline="always")
-def _separate(st, a, b, nx, ny):
-    """Two balls moving together along their line of centres (n) would otherwise collide again
-    and again (inelastic collapse). Like pooltool's "continually touching" fix (same trigger:
-    similar headings, separation speed below 0.01 m/s) push them apart, but only up to 0.01 m/s,
-    momentum-conserving: the kinetic energy added is at most m (0.01 m/s)^2 / 4 (about 5
-    microjoules), instead of pooltool's 10 %."""
+def _separate(st, a, b, nx, ny, model):
+    """Two balls moving together along their line of centres n (from a to b) would otherwise
+    collide again and again (inelastic collapse). pooltool's "continually touching" fix, when
+    both move with headings within about 26 degrees (cos > 0.9) and |separation speed| is
+    below 0.01 m/s: ``model`` TOUCH_POOLTOOL, as pooltool 0.6 does it (ball a is its ball1, the
+    earlier of the pair): the chased ball (the smaller speed along n) takes 10 % of the
+    chaser's speed along n from it; TOUCH_BOUNDED (when the separation speed is below 0.01 m/s,
+    approaching pairs included): pushed apart to 0.01 m/s, so the kinetic energy added is at
+    most m (0.01 m/s)^2 / 4 (about 5 microjoules). Momentum is conserved by both."""
     s1 = st[a, 2] * nx + st[a, 3] * ny
     s2 = st[b, 2] * nx + st[b, 3] * ny
     va = math.sqrt(st[a, 2] ** 2 + st[a, 3] ** 2)
     vb = math.sqrt(st[b, 2] ** 2 + st[b, 3] ** 2)
-    if va > 0.0 and vb > 0.0 and s2 - s1 < SEPARATION_SPEED:
-        cosang = (st[a, 2] * st[b, 2] + st[a, 3] * st[b, 3]) / (va * vb)
-        if cosang > 0.9:
-            dv = 0.5 * (SEPARATION_SPEED - (s2 - s1))
-            st[a, 2] -= dv * nx
-            st[a, 3] -= dv * ny
-            st[b, 2] += dv * nx
-            st[b, 3] += dv * ny
+    if not (va > 0.0 and vb > 0.0):
+        return
+    if model == TOUCH_POOLTOOL:
+        if abs(s2 - s1) >= SEPARATION_SPEED:
+            return
+    elif s2 - s1 >= SEPARATION_SPEED:
+        return
+    cosang = (st[a, 2] * st[b, 2] + st[a, 3] * st[b, 3]) / (va * vb)
+    if cosang <= 0.9:
+        return
+    if model == TOUCH_POOLTOOL:
+        # the sign follows pooltool: the chaser's speed along n, whichever way it points
+        dv = THEFT_FRACTION * s1 if s1 > s2 else -THEFT_FRACTION * s2
+    else:
+        dv = 0.5 * (SEPARATION_SPEED - (s2 - s1))
+    st[a, 2] -= dv * nx
+    st[a, 3] -= dv * ny
+    st[b, 2] += dv * nx
+    st[b, 3] += dv * ny
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -254,6 +271,7 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
     delta = prm[P_KISS]
     bb_model = models[0]
     c_model = models[1]
+    touch_model = models[2]
     # cached predictions (predict.py): per ball, the time of its stored state, of its next
     # transition and of its next object event (which object), and per pair their next contact
     t0 = fs[0, :B]
@@ -389,7 +407,7 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
                           st[b, 4], st[b, 5], st[b, 6], nx, ny, bb_model, prm)
             _set_vw(a, st, r[0], r[1], r[2], r[3], r[4])
             _set_vw(b, st, r[5], r[6], r[7], r[8], r[9])
-            _separate(st, a, b, nx, ny)
+            _separate(st, a, b, nx, ny, touch_model)
             mo[a] = SLIDING
             mo[b] = SLIDING
             _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots, up,

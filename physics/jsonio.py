@@ -9,7 +9,8 @@ A shot object (metres, seconds, degrees; origin at the table centre, x along the
      "pins": true,                       # keglebillard tables: all pins standing (or a list of ids)
      "params": {"R": .., "u_s": .., ...},  # overrides of the game's configs/physics/*.yaml
      "models": {"ball_ball": "frictional_inelastic" | "frictionless_elastic",
-                "cushion": "han_2005" | "mirror", "squirt": false},
+                "cushion": "han_2005" | "mirror", "squirt": false,
+                "touching": "bounded" | "pooltool"},
      "balls": {"<id>": {"x": .., "y": .., "v": [vx, vy], "w": [wx, wy, wz]}},
      "strike": {"ball": "<id>", "V0": .., "phi": .., "theta": .., "a": .., "b": ..},  # or a list
      "max_events": 1000, "t_max": 60.0,

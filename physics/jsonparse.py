@@ -46,7 +46,7 @@ SHOT_KEYS = {"table", "pins", "params", "models", "balls", "strike", "max_events
              "event_states"}
 BALL_KEYS = {"x", "y", "v", "w"}
 STRIKE_KEYS = {"ball", "V0", "phi", "theta", "a", "b"}
-MODEL_KEYS = {"ball_ball", "cushion", "squirt"}
+MODEL_KEYS = {"ball_ball", "cushion", "squirt", "touching"}
 TABLE_KEYS = {"length", "width", "cushion_height", "pockets", "posts"}
 PARAM_KEYS = frozenset(PhysicsParams.__dataclass_fields__)
 #: Most balls on one table (the array API's limit).
