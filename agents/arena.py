@@ -404,11 +404,12 @@ class GolfbillardArena:
             if states is None or new is None:
                 raise ValueError("the G-5 terms (draw, lead) need the states before and after "
                                  "the strokes: score(out, states=..., new=...)")
-            v += (self.draw_potentials(new, s, terms)
+            v += (self.draw_potentials(new, s, terms, before=states)
                   - self.draw_potentials(states, s, terms))
         return v
 
-    def draw_potentials(self, states: Any, side: np.ndarray, terms: Mapping) -> np.ndarray:
+    def draw_potentials(self, states: Any, side: np.ndarray, terms: Mapping, *,
+                        before: Any = None) -> np.ndarray:
         """(T,) Φ: the chance of a G-5 draw times its value for ``side[t]`` (T,) at each state.
 
         The value of a draw is ``terms["draw"] - terms["lead"] * lead``, with ``lead`` the
@@ -419,28 +420,42 @@ class GolfbillardArena:
         ``no_progress_turns``, then ``2 * no_progress_window`` minus the idle turns already
         counted; a turn that has scored ends the count first (G-5: a scoring turn resets it).
         ``idle_q`` (default 0.1: about the balls per turn in games between the planners) is the
-        chance that a turn scores. Needs one game per match (``match: single``): in a longer
-        match a drawn game starts the next one and its result is no longer in the state.
+        chance that a turn scores.
+
+        ``before``: the states the strokes were played from. In a match of several games a
+        stroke that ends a game starts the next one (or ends the match), so a table whose game
+        ended between ``before`` and ``states`` is valued by that game's result (the state's
+        last winner: 1 for a draw, else 0) and by the lead the side had in it (``before``'s
+        balls), not by the next game's rack.
         """
-        if self.rules.match != "single":
-            raise ValueError(f"the G-5 terms need match: single, not {self.rules.match!r}")
         q = float(terms.get("idle_q", 0.1))
         if not 0.0 <= q < 1.0:
             raise ValueError(f"idle_q must be in [0, 1), got {q}")
         b = self.g.batch(states)
         side = np.asarray(side, np.int64)
         npt, npw = self.rules.no_progress_turns, self.rules.no_progress_window
-        left = (~np.isnan(b.xy[..., 0])).reshape(len(b), 2, -1).sum(-1)  # (T, 2) balls left
-        rows = np.arange(len(b))
-        lead = left[rows, 1 - side] - left[rows, side]
+        ended = np.zeros(len(b), bool)
+        xy = b.xy
+        if before is not None:
+            b0 = self.g.batch(before)
+            ended = (b.game_no != b0.game_no) | (b.over & ~b0.over)
+            xy = np.where(ended[:, None, None], b0.xy, b.xy)
+        lead = self._lead(xy, side)
         value = terms.get("draw", 0.0) - terms.get("lead", 0.0) * lead
         scored = b.turn_scored.astype(np.int64)  # the current turn ends the count first
         r = scored + np.maximum(npt - b.turns - scored, 0) + 2 * npw \
             - np.where(scored > 0, 0, b.idle_turns)
         chance = np.where(b.kader | (npw == 0), 0.0, (1.0 - q) ** np.maximum(r, 0))
-        drawn = b.over & (b.match_winner == 2)
-        chance = np.where(b.over, drawn.astype(np.float64), chance)
+        drawn = (b.winner == 2) | (b.over & (b.match_winner == 2))
+        chance = np.where(b.over | ended, drawn.astype(np.float64), chance)
         return chance * value
+
+    @staticmethod
+    def _lead(xy: np.ndarray, side: np.ndarray) -> np.ndarray:
+        """(T,) ``side[t]``'s balls scored minus the opponent's at ``xy`` (T, 10, 2)."""
+        left = (~np.isnan(xy[..., 0])).reshape(len(xy), 2, -1).sum(-1)  # (T, 2) balls left
+        rows = np.arange(len(xy))
+        return left[rows, 1 - side] - left[rows, side]
 
     def position_value(self, xy: np.ndarray, side: int) -> float:
         """:meth:`position_values` of one table: ``xy`` (10, 2), ``side`` 0 or 1."""

@@ -112,9 +112,13 @@ def parse_seats(game: str, table: KegleTable | GolfTable, seats: Any) -> list[Se
             raise PlayError(f"seats[{k}].name must be a string of at most 40 characters, got "
                             f"{name!r}")
         if name is not None:
-            name = name.strip()  # "   " is no name: the default below
-            hidden = [c for c in name if unicodedata.category(c) in ("Cc", "Cf")]
-            if hidden:  # a NUL, or a right-to-left override that turns the calls' text around
+            # one spelling of each text ("A" + combining ring is "Å"), "   " is no name
+            name = unicodedata.normalize("NFC", name).strip()
+            # a NUL, a line break or a right-to-left override would break or turn the calls'
+            # text; a private-use character shows as nothing anyone can read
+            hidden = [c for c in name if not (c.isprintable() or c == " ")
+                      or unicodedata.category(c) == "Co"]
+            if hidden:
                 raise PlayError(f"seats[{k}].name must be printable text, got {name!r} "
                                 f"(it holds {hidden[0]!r})")
             if name and any(x.name == name for x in out):
@@ -310,8 +314,10 @@ class LiveGame:
                 raise Conflict("no choice is pending")
             q = self.pending.question
             if expect_question is not None and expect_question != q["number"]:
-                raise Conflict(f"question {expect_question} was answered already; the open one "
-                               f"is question {q['number']}: {q['text']} (reload the game)")
+                when = "was answered already" if expect_question < q["number"] else \
+                    "has not been asked"
+                raise Conflict(f"question {expect_question} {when}; the open one is question "
+                               f"{q['number']}: {q['text']} (reload the game)")
             if seat != self.pending_seats[0]:
                 raise Conflict(f"seat {seat!r} is not asked: seat {self.pending_seats[0]} "
                                "chooses")
@@ -324,9 +330,12 @@ class LiveGame:
         if isinstance(expect_shot, bool) or not isinstance(expect_shot, int) or expect_shot < 0:
             raise PlayError(f"shot must be the number of shots played so far (0 or more), got "
                             f"{expect_shot!r}")
-        if expect_shot != len(self.shots):
+        if expect_shot < len(self.shots):
             raise Conflict(f"the game has moved on: {len(self.shots)} shots played, the request "
                            f"was for shot {expect_shot} (reload the game)")
+        if expect_shot > len(self.shots):
+            raise Conflict(f"shot {expect_shot} is ahead of the game: {len(self.shots)} shots "
+                           "played (reload the game)")
 
     def _check_seat(self, seat: Any) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):

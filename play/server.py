@@ -144,6 +144,13 @@ async def play_error(_: Request, exc: PlayError) -> JSONResponse:
     return JSONResponse({"detail": clip(str(exc))}, status_code=code)
 
 
+async def server_error(_: Request, exc: Exception) -> JSONResponse:
+    """A bug (anything but a PlayError): 500 with ``{"detail": ...}``, which the page shows,
+    instead of plain text; the traceback still goes to the server's log."""
+    return JSONResponse({"detail": clip(f"internal error: {type(exc).__name__}: {exc}")},
+                        status_code=500)
+
+
 async def read_body(request: Request) -> bytes:
     """The request's body; PlayError past MAX_BODY bytes, by its Content-Length or, without
     one, as soon as the stream passes the limit (the rest is never read)."""
@@ -365,10 +372,9 @@ def placement(g: GameDep, x: str = "", y: str = "") -> dict:
 @games_router.get("/{gid}/shots/{k}")
 def shot(g: GameDep, k: str) -> dict:
     """Shot ``k`` (from 0): states before and after, strikes, outcome, call, animation."""
-    try:
-        k = int(k)
-    except ValueError:
-        raise PlayError(f"a shot number is an integer, got {k!r}") from None
+    if not (k.isascii() and k.isdigit()) or len(k) > 9:  # int() takes "+0", " 0", "1_0"
+        raise PlayError(f"a shot number is written with the digits 0-9, got {k!r}")
+    k = int(k)
     if not 0 <= k < len(g.shots):
         raise NotFound(f"shot {k} does not exist: the game has {len(g.shots)} shots")
     return g.shot(k)
@@ -426,7 +432,7 @@ def create_app(save_dir: str | Path | None = "runs/play",
     dirs = [Path(d) for d in record_dirs] if record_dirs is not None else \
         ([sd] if sd is not None else []) + [Path("runs/eval")]
     app = FastAPI(title="cuegym play", docs_url=None, redoc_url=None,
-                  exception_handlers={PlayError: play_error})
+                  exception_handlers={PlayError: play_error, Exception: server_error})
     hosts = frozenset(h.lower().strip("[]") for h in allowed_hosts)
 
     @app.middleware("http")

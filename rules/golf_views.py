@@ -291,7 +291,7 @@ class OpeningOutcome:
         }
 
 
-_STRIPS = ("strip_top", "strip_bottom")
+_STRIPS = ("strip along the +y long cushion", "strip along the -y long cushion")
 _CONTACTS = ("ball", "cushion", "cap")
 
 

@@ -287,12 +287,12 @@ def test_keglebillard_game_term_values_ending_the_game():
     assert (diff[end & (out.ranking[:, 0] == out.shooter)] == 100.0).any()
 
 
-def _golf_play_states(n, turns, idle):
+def _golf_play_states(n, turns, idle, rules=None):
     """``n`` golfbillard tables past the opening at their start spots, side 0 to move, with the
-    G-5 counters ``turns`` and ``idle`` (each (n,))."""
+    G-5 counters ``turns`` and ``idle`` (each (n,)), under ``rules``."""
     from cuegym.rules.golf_codes import P_PLAY
 
-    arena = make_arena("golfbillard")
+    arena = make_arena("golfbillard", rules=rules)
     b = arena.g.batch(arena.new_states(n))
     b.phase[:] = P_PLAY
     b.to_move[:] = 0
@@ -327,7 +327,7 @@ def test_golf_draw_terms_value_the_stroke_that_draws():
     """One scoreless turn before G-5 ends the game (45 turns, 5 idle): a stroke that scores
     nothing draws the game and gains ``draw - Φ(before)`` on top of the plain value; at turn 10
     a lost turn brings the draw one turn nearer (36 to 35 scoreless turns). The terms need the
-    states and are refused for a best-of-3 match."""
+    states before and after."""
     arena, b = _golf_play_states(12, [45] * 6 + [10] * 6, [5] * 6 + [0] * 6)
     strikes = GeometricAgent("golfbillard", arena).act(b, np.random.default_rng(0))
     out, new = arena.outcomes(b, load_noise("tournament").apply(strikes,
@@ -343,9 +343,26 @@ def test_golf_draw_terms_value_the_stroke_that_draws():
         arena.score(out, terms=terms)
     with pytest.raises(ValueError, match="unknown"):
         arena.score(out, terms={"drew": 1.0})
-    with pytest.raises(ValueError, match="match: single"):
-        make_arena("golfbillard", rules={"match": "best_of_3"}).draw_potentials(
-            b, np.zeros(12, np.int64), terms)
+
+
+def test_golf_draw_terms_in_a_best_of_3_value_the_game_the_stroke_ended():
+    """In a best-of-3 match the stroke that draws a game starts the next one, whose fresh rack
+    says nothing of the draw: Φ after it is the drawn game's (its result, the lead in it), so
+    the stroke gains what it gains in a single game (the guided planner played none of a
+    best-of-3 before: its G-5 terms refused the match, a 500 at the web table)."""
+    terms = {"draw": -10.0, "lead": 1.0, "idle_q": 0.1}
+    diffs = []
+    for match in ("single", "best_of_3"):
+        arena, b = _golf_play_states(6, [45] * 6, [5] * 6, rules={"match": match})
+        b.xy[:, 1] = np.nan  # side 0 leads by one ball: a draw costs it one more
+        strikes = GeometricAgent("golfbillard", arena).act(b, np.random.default_rng(0))
+        out, new = arena.outcomes(b, load_noise("tournament").apply(
+            strikes, np.random.default_rng(1)))
+        assert (new.winner == 2).all()
+        assert (new.game_no == (1 if match == "best_of_3" else 0)).all()
+        diffs.append(arena.score(out, terms=terms, states=b, new=new) - arena.score(out))
+    assert diffs[1] == pytest.approx(diffs[0])
+    assert diffs[0] == pytest.approx(-11.0 + 0.9 * 11.0)
 
 
 def test_recheck_scores_with_the_presets_value_terms(game_states):

@@ -259,7 +259,7 @@ def test_bad_moves_are_refused_and_change_nothing(client):
             json={**mv(), "seat": 5})
     # out of turn: seat 1 is the agent and not to move anyway
     refused(client, gid, "POST", url, 409, "not seat 1's turn", json={**mv(), "seat": 1})
-    refused(client, gid, "POST", url, 409, "has moved on", json={**mv(), "shot": 3})
+    refused(client, gid, "POST", url, 409, "shot 3 is ahead of the game", json={**mv(), "shot": 3})
     # ball in hand: a placement is required, legal, behind the salvo line
     refused(client, gid, "POST", url, 400, "place it first",
             json={"seat": 0, "move": {"strike": STRIKE}})
@@ -331,7 +331,7 @@ def test_a_short_game_against_an_agent_to_the_end(client):
     assert s0["index"] == 0 and s0["executed"]["strike"]["V0"] == 2.0
     assert set(s0["anim"]["balls"]) == {"red", "white", "spotted"}
     assert client.get(f"/api/games/{gid}/shots/{n}").status_code == 404
-    assert client.get(f"/api/games/{gid}/shots/-1").status_code == 404
+    assert client.get(f"/api/games/{gid}/shots/-1").status_code == 400  # not a shot number
     # the record: downloadable, listed, opens as a verified replay
     rec = client.get(f"/api/games/{gid}/record").json()
     assert rec["format"] == "cuegym-game" and len(rec["shots"]) == n
@@ -619,7 +619,7 @@ def test_shot_number_in_the_path_must_be_an_integer(client):
     for k in ("abc", "1.5", "1e3"):
         r = client.get(f"/api/games/{gid}/shots/{k}")
         assert r.status_code == 400, r.text
-        assert r.json()["detail"] == f"a shot number is an integer, got {k!r}"
+        assert r.json()["detail"] == f"a shot number is written with the digits 0-9, got {k!r}"
 
 
 def test_new_game_refuses_more_bad_requests(client, tmp_path, monkeypatch):
@@ -734,7 +734,7 @@ def test_choice_answers_and_seats_are_type_checked(client):
     # (a penalty spot for each ball), all at the same shot, and a second tab's answer to the
     # first was taken for the next
     assert q["number"] == 0
-    refused(client, gid, "POST", url, 409, "question 1 was answered already; the open one is "
+    refused(client, gid, "POST", url, 409, "question 1 has not been asked; the open one is "
             "question 0", json={"seat": o, "answer": {"spot": k}, "question": 1})
     for bad in (-1, True, "0", 0.0):
         refused(client, gid, "POST", url, 400, "question must be the number of the question",
