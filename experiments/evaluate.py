@@ -119,10 +119,11 @@ def parse_agents(text: str, at_least: int = 2) -> list[str]:
 
 
 def short_name(spec: str) -> str:
-    """A short label for a spec: a model path becomes its file's stem, or its run directory's
-    name for ``model.zip`` / ``best_model.zip`` (options after a colon are kept)."""
+    """A short label for a spec: a model path (``.zip``, ``.pt``) becomes its file's stem, or
+    its run directory's name for ``model.zip`` / ``best_model.zip`` (options after a colon are
+    kept)."""
     name, sep, opts = spec.partition(":")
-    if name.endswith(".zip"):
+    if name.endswith((".zip", ".pt")):
         p = Path(name)
         stem = p.stem
         name = p.parent.name if stem in ("model", "best_model") and p.parent.name else stem

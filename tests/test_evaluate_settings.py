@@ -295,3 +295,18 @@ def test_cuegym_evaluate_has_the_same_options(capsys):
     assert e.value.code == 2
     assert "cuegym evaluate: error: --table 'nope': unknown table 'nope'" in \
         capsys.readouterr().err
+
+
+@pytest.mark.parametrize("spec, name", [
+    ("/x/agents/pretrained/keglebillard_expert.pt", "keglebillard_expert"),
+    ("runs/golfbillard_expert/model.pt", "golfbillard_expert"),
+    ("runs/kegle_dqn/best_model.zip", "kegle_dqn*"),
+    ("/x/keglebillard.zip:deterministic=false", "keglebillard:deterministic=false"),
+    ("planner:n_candidates=12", "planner:n_candidates=12"),
+])
+def test_model_paths_get_short_names(spec, name):
+    """A model path is shown by its file's or run's name in tables, JSON keys and figures, a
+    ``.pt`` network as a ``.zip`` model (a full .pt path squeezed the figure's panels)."""
+    from cuegym.experiments.evaluate import short_name
+
+    assert short_name(spec) == name
