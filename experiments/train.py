@@ -48,6 +48,7 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -381,6 +382,23 @@ def check_resume(cfg: TrainConfig, run: Path) -> dict[str, Any]:
         {"timesteps": 0, "finished": False}
 
 
+def _sigterm_interrupts() -> Callable[[], None]:
+    """Until the returned function is called, SIGTERM (``kill``, ``timeout``, a job scheduler)
+    raises KeyboardInterrupt in the main thread, so that it saves a checkpoint as Ctrl-C does;
+    elsewhere (another thread) nothing changes."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, interrupt)
+    return lambda: signal.signal(signal.SIGTERM, old)
+
+
 def write_status(run: Path, model: Any, cfg: TrainConfig, stopped_by: str) -> None:
     """``status.json``: steps done, why learning stopped (``total_timesteps``, ``time_limit``
     or ``interrupt``), ``finished`` (not interrupted) and the budget it ran under."""
@@ -396,14 +414,17 @@ def check_run_dir(cfg: TrainConfig, run: Path, resume: bool, overwrite: bool) ->
     if resume:
         st = check_resume(cfg, run)
         done = int(st.get("timesteps", 0))
-        if done > cfg.total_timesteps:  # a smaller budget than the work done: nothing fits
+        own = int(st.get("total_timesteps") or cfg.total_timesteps)
+        # a smaller budget than the run's own and than the work done: nothing fits (SB3 ends
+        # on a whole rollout, so a run's own budget may lie below its steps: that is finished)
+        if done > cfg.total_timesteps and cfg.total_timesteps < own:
             raise RunError(f"--resume: {run} has done {done:,} steps already, more than the "
                            f"total_timesteps {cfg.total_timesteps:,} given: give a larger "
                            "--timesteps (or none: the run's own) to continue it")
         same_budget = (st.get("total_timesteps"), st.get("time_limit_min")) == \
             (cfg.total_timesteps, cfg.time_limit_min)
         # a larger budget continues the run; a longer time limit only where steps are left
-        if st["finished"] and (same_budget or done >= cfg.total_timesteps):
+        if done >= cfg.total_timesteps or (st["finished"] and same_budget):
             why = "its time limit" if st.get("stopped_by") == "time_limit" else "all its steps"
             more = "total_timesteps" if done >= cfg.total_timesteps else \
                 "total_timesteps or time_limit_min"
@@ -569,6 +590,11 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
     model.set_logger(configure(str(logs / str(part)), ["csv", "tensorboard"]))
     print(f"training {cfg.algo.upper()} on {cfg.env_id} ({cfg.action} action), "
           f"{cfg.n_envs} tables, {cfg.total_timesteps:,} steps, seed {cfg.seed}")
+    chunk = cfg.n_envs * int(cfg.algo_kwargs.get("n_steps", 1)) if cfg.algo == "ppo" else \
+        cfg.n_envs
+    if cfg.total_timesteps % chunk:
+        print(f"(SB3 stops after the rollout that reaches them: {cfg.total_timesteps:,} steps "
+              f"are played in whole rollouts of {chunk:,})")
     print("hyper-parameters:", json.dumps({"policy_kwargs": cfg.policy_kwargs,
                                            **{k: str(v) for k, v in cfg.algo_kwargs.items()}}))
     callbacks = make_callbacks(cfg, run, eval_env, resume)
@@ -578,6 +604,7 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
         quiet_progress_bar()
     t0, start_steps = time.time(), model.num_timesteps
     remaining = cfg.total_timesteps - model.num_timesteps
+    stop = _sigterm_interrupts()  # a job scheduler's or timeout's stop saves as Ctrl-C does
     try:
         if remaining > 0:
             model.learn(total_timesteps=remaining, callback=callbacks,
@@ -593,6 +620,8 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
         print(f"\ninterrupted at {model.num_timesteps:,} steps; checkpoint {path} saved: "
               f"continue with --name {cfg.name} --resume", file=sys.stderr, flush=True)
         raise KeyboardInterrupt("checkpoint saved") from None
+    finally:
+        stop()
     dt = time.time() - t0
     callbacks[0].evaluate_now()
     model.save(run / "model.zip")

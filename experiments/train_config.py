@@ -69,6 +69,11 @@ DEMO_KEYS = {"residual": ("states", "per_state", "noise_samples", "jitter", "bc_
                         "buffer_per_state")}
 
 
+#: ``demos`` keys that divide or scale the work (0 would divide by zero, shape an empty batch or
+#: learn at rate 0); the others may be 0 (``states: 0``: no demonstrations)
+_DEMO_POSITIVE = ("per_state", "noise_samples", "q_batch", "q_lr")
+
+
 #: integer keys and their minimum
 _INT_MIN = {"n_envs": 1, "total_timesteps": 1, "seed": 0, "eval_freq": 1, "eval_episodes": 1,
             "checkpoint_freq": 1, "threads": 1}
@@ -233,7 +238,8 @@ def load_config(path: str | Path | None, overrides: dict | None = None) -> Train
     (:func:`deep_merge`); unknown keys and values of the wrong type raise a one-line
     ValueError naming the key. A key set to null in ``overrides`` (back to its default) must be
     a known one too, at the top level and inside the mappings (``algo_kwargs={bogus: null}``
-    and the YAML typo ``{learning_starts:16}``, a key with no value, are refused)."""
+    and the YAML typo ``{learning_starts:16}``, a key with no value, are refused), unless it
+    takes out a key the file sets (switching ``algo``: ``algo_kwargs={ent_coef: null}``)."""
     file_data: dict = read_yaml_mapping(path) if path is not None else {}
     over = overrides or {}
     known = {f.name for f in dataclasses.fields(TrainConfig)}
@@ -255,7 +261,10 @@ def load_config(path: str | Path | None, overrides: dict | None = None) -> Train
     if (cfg.algo == "dqn") != (cfg.action == "choice"):
         raise ValueError("the choice action (discrete) needs algo dqn, and dqn needs it; got "
                          f"algo {cfg.algo!r} with action {cfg.action!r}")
-    resets = {k: [key for key, val in v.items() if val is None]  # keys reset to default
+    # keys reset to default must be known, unless they remove what the file sets (a key of
+    # SAC's that --algo td3 would refuse: ``algo_kwargs={ent_coef: null}`` takes it out)
+    resets = {k: [key for key, val in v.items() if val is None and not (
+                  isinstance(file_data.get(k), dict) and key in file_data[k])]
               for k, v in over.items() if k in SECTIONS and isinstance(v, dict)}
     # a wrapper's settings without its wrapper would be ignored: refused where they are given
     # together with another action (--set ones with any other action; a file's with the file's
@@ -526,9 +535,12 @@ def check_arguments(cfg: TrainConfig) -> None:
         check_section_keys(cfg, section, getattr(cfg, section))
     check_algo_kwargs(cfg)
     for key, v in cfg.demos.items():
-        if not _finite(v) or v < 0 or (key not in ("jitter", "q_lr") and not isinstance(v, int)):
+        positive = key in _DEMO_POSITIVE
+        if not _finite(v) or (v <= 0 if positive else v < 0) or (
+                key not in ("jitter", "q_lr") and not isinstance(v, int)):
             kind = "a finite number" if key in ("jitter", "q_lr") else "an integer"
-            raise ValueError(f"config key demos.{key} must be {kind} >= 0, got {v!r}")
+            bound = "> 0" if positive else ">= 0"
+            raise ValueError(f"config key demos.{key} must be {kind} {bound}, got {v!r}")
     if cfg.train_positions:
         # checked here, not where the positions are generated (after the config's checks)
         kind = cfg.train_positions.get("generate")
