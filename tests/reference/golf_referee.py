@@ -1794,11 +1794,12 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
                                   f"(speed {speed0:.2f} m/s, theta {theta:.0f} deg)"))
 
     # --- G-11 vliegeren ----------------------------------------------------------------------
-    for k, strip in enumerate(("strip_top", "strip_bottom")):
+    for k, (strip, words) in enumerate((("strip_top", "strip along the +y long cushion"),
+                                        ("strip_bottom", "strip along the -y long cushion"))):
         z = zs.zone(strip)
         if zf["strip"][c, k] and fc_type == EV_BALL_CUSHION and fc_other == z.cushion:
             fouls.append(Foul("G-11", 0.0, (c,), "vliegeren",
-                              f"{ids[c]} in the {strip} struck first onto its long cushion"))
+                              f"{ids[c]} in the {words} struck first onto its long cushion"))
 
     # --- G-13 push ---------------------------------------------------------------------------
     for kind, k, u in frozen_contacts(before, c, geo, rules.freeze_gap):
