@@ -15,22 +15,13 @@ import pytest
 from script_refusals import WorkStarted as _WorkStarted
 from script_refusals import no_work as _no_work
 from script_refusals import refusal as _refusal
+from tiny_runs import tiny_sac as _tiny
 
 ROOT = Path(__file__).resolve().parents[1]
 
 pytest.importorskip("stable_baselines3")
 
 SAC_YAML = ROOT / "configs" / "train" / "keglebillard_sac.yaml"
-
-
-def _tiny(name: str, **over):
-    from cuegym.experiments.train import load_config
-
-    base = {"name": name, "n_envs": 4, "total_timesteps": 32, "eval_freq": 32,
-            "eval_episodes": 4, "checkpoint_freq": 16, "progress_bar": False, "demos": None,
-            "policy_kwargs": {"net_arch": [8]},
-            "algo_kwargs": {"learning_starts": 8, "batch_size": 8, "buffer_size": 500}}
-    return load_config(SAC_YAML, {**base, **over})
 
 
 # ---------------------------------------------------------------------------------------------

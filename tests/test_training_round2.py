@@ -11,21 +11,12 @@ import signal
 from pathlib import Path
 
 import pytest
+from tiny_runs import tiny_sac as _tiny
 
 ROOT = Path(__file__).resolve().parents[1]
 pytest.importorskip("stable_baselines3")
 
 SAC_YAML = ROOT / "configs" / "train" / "keglebillard_sac.yaml"
-
-
-def _tiny(name: str, **over):
-    from cuegym.experiments.train import load_config
-
-    base = {"name": name, "n_envs": 4, "total_timesteps": 30, "eval_freq": 32,
-            "eval_episodes": 4, "checkpoint_freq": 16, "progress_bar": False, "demos": None,
-            "policy_kwargs": {"net_arch": [8]},
-            "algo_kwargs": {"learning_starts": 8, "batch_size": 8, "buffer_size": 500}}
-    return load_config(SAC_YAML, {**base, **over})
 
 
 def test_resume_of_a_run_that_overshot_its_budget_is_finished_not_refused(tmp_path, capsys):
@@ -34,7 +25,7 @@ def test_resume_of_a_run_that_overshot_its_budget_is_finished_not_refused(tmp_pa
     --timesteps (or none ...)' and exited 2, though none was given."""
     from cuegym.experiments.train import main, train
 
-    run = train(_tiny("o"), runs_dir=tmp_path)
+    run = train(_tiny("o", total_timesteps=30), runs_dir=tmp_path)
     assert json.loads((run / "status.json").read_text())["timesteps"] == 32
     out = capsys.readouterr().out
     assert "30 steps are played in whole rollouts of 4" in out
