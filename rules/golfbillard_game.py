@@ -24,6 +24,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from types import SimpleNamespace
@@ -32,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.rules.golfbillard import (
+    CHOICE_OPTIONS,
     check_choices,
     check_log,
     check_overflow,
@@ -415,6 +417,7 @@ def _strike_arrays(state: GolfState, obj: Any, geo: GolfGeometry, where: str
     needs one per side). Values are checked as the physics checks a strike (ranges, a ball on
     the table)."""
     from cuegym.physics.checks import PhysicsInputError, check_strikes
+    from cuegym.physics.constants import MAX_V0
 
     if isinstance(obj, dict):
         strikes, paths = [obj], [where]
@@ -442,8 +445,13 @@ def _strike_arrays(state: GolfState, obj: Any, geo: GolfGeometry, where: str
         cb[0, k] = req_name(s["ball"], f"{sp}.ball", geo.ball_ids, "ball")
         if not state.on_table[cb[0, k]]:
             raise RefereeInputError(f"{sp}.ball names {s['ball']!r}, which is not on the table")
-        cue[0, k] = [req_num(s.get(name, 0.0), f"{sp}.{name}")
-                     for name in ("V0", "phi", "theta", "a", "b")]
+        # the physics' ranges (physics.checks), named by their JSON paths
+        cue[0, k] = [req_num(s.get(name, 0.0), f"{sp}.{name}", *rng) for name, rng in (
+            ("V0", (0.0, MAX_V0)), ("phi", ()), ("theta", (0.0, 90.0)), ("a", ()), ("b", ()))]
+        tip = cue[0, k, 3] ** 2 + cue[0, k, 4] ** 2
+        if tip > 1.0 + 1e-12:
+            raise RefereeInputError(f"{sp}.a, {sp}.b: the cue tip must hit the ball, a^2 + b^2 "
+                                    f"<= 1, got {tip:.4g}")
     try:
         check_strikes(cb, cue, state.on_table[None])
     except PhysicsInputError as exc:
@@ -753,7 +761,8 @@ def score_json(payload: Any) -> dict:
                                 f"{forms or 'none'}")
     if "inject" in payload and "injected" in payload:
         raise RefereeInputError("input has both 'inject' and 'injected'; give one")
-    rules = load_golf_rules(**req_obj(payload.get("rules", {}), "rules"))
+    rules = load_golf_rules(**req_obj(payload.get("rules", {}), "rules",
+                                      [f.name for f in dataclasses.fields(GolfRules)]))
     state = (GolfState.from_json(payload["state"], geo, rules)
              if payload.get("state") is not None else new_match(rules, geo=geo))
     if state.phase == "over":
@@ -772,14 +781,20 @@ def score_json(payload: Any) -> dict:
             req_int(v, f"choices.spots[{k}]", 1, 5)
     if "pick" in choices:  # a ball id or index
         ball_index(choices["pick"], geo, "choices.pick")
+    for key in choices:  # named by its JSON path (check_choices would say choices[0]['spots'])
+        option = CHOICE_OPTIONS[key]
+        if getattr(rules, option) != "agent":
+            raise RefereeInputError(f"choices.{key} is given but rules.{option} is "
+                                    f"{getattr(rules, option)!r}: give it only with "
+                                    f"{option} 'agent'")
+    # named by its JSON key here (play_strokes would name its 'players[0]' argument)
     player = payload.get("player")
     if state.phase == "opening" and player is not None:
-        player = [req_choice(p, f"player[{k}]", (0, 1))
+        player = [check_player(req_choice(p, f"player[{k}]", (0, 1)), rules, f"player[{k}]")
                   for k, p in enumerate(req_list(player, "player", N_SIDES))]
-    elif player is not None:
-        player = req_choice(player, "player", (0, 1))
-    else:  # named by its JSON key here (play_strokes would name its 'players[0]' argument)
-        check_player(None, rules, "player")
+    else:
+        player = check_player(None if player is None else req_choice(player, "player", (0, 1)),
+                              rules, "player")
     if "shot" in payload:
         cb, cue, res = _simulate_shot(payload["shot"], state, geo)
     else:

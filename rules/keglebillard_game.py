@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -726,7 +726,8 @@ def score_json(obj: Mapping) -> dict[str, Any]:
         raise RefereeInputError("input needs 'state' and exactly one of 'shot' or 'log' or "
                                 f"'hand_log', got {forms or 'none'}")
     state = GameState.from_dict(obj["state"])
-    game = KeglebillardGame(req_obj(obj.get("rules", {}), "rules"), state.table)
+    game = KeglebillardGame(req_obj(obj.get("rules", {}), "rules",
+                                    [f.name for f in fields(KeglebillardRules)]), state.table)
     game.check_state(state)
     if state.game_over:
         raise RefereeInputError("state.game_over is true: the game is over, there is no shot "

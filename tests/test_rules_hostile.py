@@ -120,6 +120,8 @@ K_LOG_CASES = [
     (("inject", 0, "pins", 0), "queen", "inject[0].pins[0] is an unknown pin 'queen'"),
     (("inject", 0, "unsporting"), "yes", "inject[0].unsporting must be true or false"),
     (("rules",), [1], "rules must be an object"),
+    (("rules",), {"colour": 1}, "rules has unknown key(s) ['colour']; allowed: "
+                                "['ball_in_hand_area'"),
     (("allow_overflow",), 1, "allow_overflow must be true or false, got 1"),
 ]
 
@@ -325,12 +327,17 @@ G_CASES = [
     (("log", "events", 2, "time"), float("nan"), "log.events[2].time must be finite"),
     (("log", "pins"), {"king": {"standing": True, "toppled_by": None}},
      "log.pins has unknown key(s) ['king']"),
-    (("strike", "V0"), 25.0, "out of range [0.0, 20.0]"),
+    (("strike", "V0"), 25.0, "strike.V0 must be <= 20.0, got 25.0"),
     (("strike", "V0"), "fast", "strike.V0 must be a number, got 'fast'"),
+    (("strike", "theta"), 95.0, "strike.theta must be <= 90.0, got 95.0"),
+    (("player",), 1, "player = 1 but rules.duo is off"),
+    (("choices",), {"spots": [1]}, "choices.spots is given but rules.spot_policy is "
+                                   "'first_free'"),
+    (("rules",), {"colour": 1}, "rules has unknown key(s) ['colour']; allowed: ['all_balls'"),
     (("strike", "ball"), "w5", "strike.ball names 'w5', which is not on the table"),
     (("strike", "ball"), "x9", "strike.ball is an unknown ball 'x9'"),
     (("strike",), {"ball": "w1", "V0": 0.8, "phi": 10.0, "a": 0.9, "b": 0.9},
-     "strike: strike offsets need a^2 + b^2 <= 1"),
+     "strike.a, strike.b: the cue tip must hit the ball, a^2 + b^2 <= 1, got 1.62"),
     (("inject",), [{"type": "off_table", "ball": "w5"}], "inject[0].ball names 'w5', which is "
                                                          "not on the table"),
     (("inject",), [{"type": "foul", "kind": "time", "time": "late"}],
