@@ -46,6 +46,7 @@ from cuegym.rules.inputs import (
     RefereeInputError,
     check_in_pocket,
     check_layout,
+    check_overflow_codes,
     read_sim_output,
     req_bool,
     req_choice,
@@ -805,9 +806,10 @@ def score_json(payload: Any) -> dict:
         cb, cue = _strike_arrays(state, payload["strike"], geo, "strike")
         res = (log_from_json(payload["log"], state, cb, cue, geo) if form == "log" else
                hand_log_json(payload["hand_log"], state, cb, cue, geo))
+    allow = req_bool(payload.get("allow_overflow", False), "allow_overflow")
+    check_overflow_codes(getattr(res, "overflow", 0), allow, None, "every ball",
+                         forms[0])  # named by the input's key, not as "table 0"
     outs, new = play_strokes([state], res, cb, cue, injected=[inject], players=[player],
-                             choices=[choices], rules=rules, geo=geo,
-                             allow_overflow=req_bool(payload.get("allow_overflow", False),
-                                                     "allow_overflow"))
+                             choices=[choices], rules=rules, geo=geo, allow_overflow=allow)
     return {"outcome": outs[0].to_json(geo), "state": new[0].to_json(geo)}
 

@@ -132,11 +132,12 @@ def _type_name(value: Any) -> str:
 
 
 def check_overflow_codes(codes: Any, allow_overflow: Any, tables: Iterable[int] | None,
-                         at_rest: str) -> None:
+                         at_rest: str, where: str | None = None) -> None:
     """Refuse the first of ``tables`` (default: all) whose physics ``overflow`` code (``codes``
     (T,): 1 max_events, 2 t_max) says the simulation stopped before ``at_rest`` ("every ball",
     "every ball and pin") came to rest, unless ``allow_overflow``: the rules judge a shot from
-    its end at rest. Both games' referees call it."""
+    its end at rest. Both games' referees call it; the JSON input names its stroke's key
+    (``where``: "log", "shot") instead of the table."""
     if not isinstance(allow_overflow, (bool, np.bool_)):
         raise ValueError(f"allow_overflow must be true or false, got {allow_overflow!r}")
     codes = np.asarray(codes).reshape(-1)
@@ -144,8 +145,9 @@ def check_overflow_codes(codes: Any, allow_overflow: Any, tables: Iterable[int] 
     if bad and not allow_overflow:
         t, code = bad[0], int(codes[bad[0]])
         limit = {1: "max_events", 2: "t_max"}.get(code, f"code {code}")
-        raise ValueError(f"table {t}: the simulation stopped at its {limit} limit before "
-                         f"{at_rest} came to rest (overflow = {code}); raise max_events / t_max, "
+        raise ValueError(f"{where or f'table {t}'}: the simulation stopped at its {limit} "
+                         f"limit before {at_rest} came to rest (overflow = {code}); raise "
+                         "max_events / t_max, "
                          "or allow overflow (allow_overflow=True; in JSON input "
                          '"allow_overflow": true) to score it where the log ended')
 

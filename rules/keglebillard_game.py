@@ -39,6 +39,7 @@ from cuegym.rules.inputs import (
     MAX_PLAYERS,
     RefereeInputError,
     check_layout,
+    check_overflow_codes,
     req_bool,
     req_choice,
     req_int,
@@ -753,9 +754,10 @@ def score_json(obj: Mapping) -> dict[str, Any]:
             return {"outcome": outcome.to_dict(), "state": new.to_dict()}
         log = (_build_hand_log(args, game) if args is not None else
                log_from_json(obj["log"], game.table, start=start, pins_up0=state.pins))
-    outcome, new = game.apply(state, log, injected=injected,
-                              allow_overflow=req_bool(obj.get("allow_overflow", False),
-                                                      "allow_overflow"))
+    allow = req_bool(obj.get("allow_overflow", False), "allow_overflow")
+    check_overflow_codes(getattr(log, "overflow", 0), allow, None, "every ball and pin",
+                         forms[0])  # named by the input's key, not as "table 0"
+    outcome, new = game.apply(state, log, injected=injected, allow_overflow=allow)
     return {"outcome": outcome.to_dict(), "state": new.to_dict()}
 
 

@@ -577,6 +577,8 @@ def test_cli_score_names_the_json_keys_of_player_and_allow_overflow():
     short = {**payload, "rules": {}, "shot": {**payload["shot"], "max_events": 2}}
     with pytest.raises(ValueError, match='in JSON input "allow_overflow": true'):
         G.score_cli(short)
+    with pytest.raises(ValueError, match="^shot: the simulation stopped at its max_events "):
+        G.score_cli(short)  # the input's key, not "table 0"
 
 
 def test_rules_import_without_gymnasium():
