@@ -137,7 +137,7 @@ def parse_injected(events: Any, geo: Any, t_end: float, path: str = "inject") ->
         if "side" in e:
             req_choice(e["side"], f"{ep}.side", (0, 1))
         if "restore" in e:
-            e["restore"] = _restore_list(e, geo)
+            e["restore"] = _restore_list(e, geo, f"{ep}.restore")
         if e["type"] == "jam":
             if "goal" in e:
                 req_choice(e["goal"], f"{ep}.goal", (0, 1))

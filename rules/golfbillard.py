@@ -533,26 +533,29 @@ def check_overflow(log: Any, allow_overflow: bool, tables: Sequence[int] | None 
 
 
 
-def _restore_list(e: dict, geo: GolfGeometry) -> tuple[tuple[int, float, float], ...]:
+def _restore_list(e: dict, geo: GolfGeometry, path: str = "restore"
+                  ) -> tuple[tuple[int, float, float], ...]:
     """The ``restore`` of a G-18 deflect event: ``{ball: [x, y]}`` of the balls the foul
     displaced, as ``(ball, x, y)``. Only the RF kinds take it; the touched ball itself is dealt
-    with by the rule (penalty spot or goal), so it cannot be restored."""
+    with by the rule (penalty spot or goal), so it cannot be restored. Errors name ``path``
+    (the JSON input's ``inject[k].restore``)."""
     if e["type"] != "foul" or e.get("kind") not in RESTORE_KINDS:
-        raise ValueError(f"'restore' is only for the G-18 kinds {sorted(RESTORE_KINDS)} (they put "
-                         f"back the balls the foul displaced); {e.get('kind') or e['type']!r} "
-                         f"puts back every moved ball (RA) or none, got {e!r}")
+        raise ValueError(f"{path}: 'restore' is only for the G-18 kinds {sorted(RESTORE_KINDS)} "
+                         f"(they put back the balls the foul displaced); "
+                         f"{e.get('kind') or e['type']!r} puts back every moved ball (RA) or "
+                         f"none, got {e!r}")
     rest = e["restore"]
     if not isinstance(rest, dict):
-        raise ValueError(f"injected restore must map ball ids to [x, y], got {rest!r}")
+        raise ValueError(f"{path} must map ball ids to [x, y], got {rest!r}")
     out = []
     for bid, p in rest.items():
-        b = ball_index(bid, geo)
+        b = ball_index(bid, geo, f"{path}.{bid}")
         if b == e.get("ball"):
-            raise ValueError(f"restore names the touched ball {geo.ball_ids[b]}: it goes to a "
-                             "penalty spot or into its goal by the rule, not back")
-        q = as_points(p, f"restore[{bid!r}]")
+            raise ValueError(f"{path}.{bid}: restore names the touched ball {geo.ball_ids[b]}: "
+                             "it goes to a penalty spot or into its goal by the rule, not back")
+        q = as_points(p, f"{path}.{bid}")
         if q.shape != (2,):
-            raise ValueError(f"restore[{bid!r}] must be one point [x, y], got {p!r}")
+            raise ValueError(f"{path}.{bid} must be one point [x, y], got {p!r}")
         out.append((b, float(q[0]), float(q[1])))
     return tuple(out)
 
