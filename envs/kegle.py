@@ -377,17 +377,18 @@ class KegleGameCore(Core):
     def _opponent_strikes(self, tables: np.ndarray) -> Strikes:
         states = self.states.take(tables)
         opp = self.opponent
+
+        def act(batch: Any, rng: Any) -> Strikes:
+            return opponent_strikes(opp.act(batch, rng), "act", with_place=True)
+
         if self.opponent_batching == "per_table":
             if getattr(opp, "per_table_rngs", False):
-                out = opponent_strikes(opp.act(states, [self.rngs[t] for t in tables]), "act",
-                                       with_place=True)
+                out = act(states, [self.rngs[t] for t in tables])
             else:
-                out = Strikes.concat([opponent_strikes(opp.act(states.take([k]), self.rngs[t]),
-                                                       "act", with_place=True)
+                out = Strikes.concat([act(states.take([k]), self.rngs[t])
                                       for k, t in enumerate(tables)])
         else:
-            out = opponent_strikes(opp.act(states, self.rngs[tables[0]]), "act",
-                                   with_place=True)
+            out = act(states, self.rngs[tables[0]])
         if len(out) != len(tables):
             raise ValueError(f"the opponent returned {len(out)} strikes for {len(tables)} "
                              "states")

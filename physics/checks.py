@@ -17,6 +17,10 @@ import numpy as np
 from ..configs import short_repr
 from .constants import MAX_V0
 
+#: The strike values the physics accepts: V0 [m/s] and the cue elevation theta [deg] (the tip
+#: offsets need a^2 + b^2 <= 1).
+STRIKE_RANGES = {"V0": (0.0, MAX_V0), "theta": (0.0, 90.0)}
+
 
 class PhysicsInputError(ValueError):
     """Bad input to the simulator: the message names the offending value."""
@@ -177,7 +181,8 @@ def strike_problem(cue_ball: np.ndarray, cue: np.ndarray, present: np.ndarray,
         return f"(strike slot {j}, {ball})" if S > 1 else f"({ball})"
 
     found = []
-    for name, k, lo, hi in (("V0", 0, 0.0, MAX_V0), ("theta", 2, 0.0, 90.0)):
+    for name, k in (("V0", 0), ("theta", 2)):
+        lo, hi = STRIKE_RANGES[name]
         col = cue[..., k]
         badv = used & ((col < lo) | (col > hi))
         if badv.any():

@@ -481,12 +481,14 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
 CHOICE_OPTIONS = {"spots": "spot_policy", "pick": "pick_policy"}
 
 
-def check_choices(choices: Any, rules: GolfRules, where: str = "choices") -> dict:
+def check_choices(choices: Any, rules: GolfRules, where: str = "choices",
+                  json: bool = False) -> dict:
     """The opponent's choices of one stroke, checked against the rule options.
 
     Returns a dict (empty for None). Raises ValueError for anything but a mapping with keys
     ``spots`` / ``pick``, and for a key whose option (``spot_policy`` / ``pick_policy``) is not
-    ``agent``: such a choice would be ignored, so it is refused.
+    ``agent``: such a choice would be ignored, so it is refused. ``json``: name a key by its
+    JSON path (``choices.spots``) instead of the Python one (``choices['spots']``).
     """
     if choices is None:
         return {}
@@ -497,7 +499,8 @@ def check_choices(choices: Any, rules: GolfRules, where: str = "choices") -> dic
         raise ValueError(f"unknown key(s) {unknown} in {where}; known: {sorted(CHOICE_OPTIONS)}")
     for key, option in CHOICE_OPTIONS.items():
         if key in choices and getattr(rules, option) != "agent":
-            raise ValueError(f"{where}[{key!r}] is given but rules.{option} is "
+            path = f"{where}.{key}" if json else f"{where}[{key!r}]"
+            raise ValueError(f"{path} is given but rules.{option} is "
                              f"{getattr(rules, option)!r}, which does not use it: set "
                              f"{option}='agent' to let the opponent choose")
     spots = choices.get("spots")

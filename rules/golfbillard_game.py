@@ -33,7 +33,6 @@ from typing import Any
 import numpy as np
 
 from cuegym.rules.golfbillard import (
-    CHOICE_OPTIONS,
     check_choices,
     check_log,
     check_overflow,
@@ -417,8 +416,7 @@ def _strike_arrays(state: GolfState, obj: Any, geo: GolfGeometry, where: str
     """(cue_ball (1, 2), cue (1, 2, 5)) from a JSON strike object or list of them (the opening
     needs one per side). Values are checked as the physics checks a strike (ranges, a ball on
     the table)."""
-    from cuegym.physics.checks import PhysicsInputError, check_strikes
-    from cuegym.physics.constants import MAX_V0
+    from cuegym.physics.checks import STRIKE_RANGES, PhysicsInputError, check_strikes
 
     if isinstance(obj, dict):
         strikes, paths = [obj], [where]
@@ -446,9 +444,9 @@ def _strike_arrays(state: GolfState, obj: Any, geo: GolfGeometry, where: str
         cb[0, k] = req_name(s["ball"], f"{sp}.ball", geo.ball_ids, "ball")
         if not state.on_table[cb[0, k]]:
             raise RefereeInputError(f"{sp}.ball names {s['ball']!r}, which is not on the table")
-        # the physics' ranges (physics.checks), named by their JSON paths
-        cue[0, k] = [req_num(s.get(name, 0.0), f"{sp}.{name}", *rng) for name, rng in (
-            ("V0", (0.0, MAX_V0)), ("phi", ()), ("theta", (0.0, 90.0)), ("a", ()), ("b", ()))]
+        # the physics' ranges, named by their JSON paths
+        cue[0, k] = [req_num(s.get(name, 0.0), f"{sp}.{name}", *STRIKE_RANGES.get(name, ()))
+                     for name in ("V0", "phi", "theta", "a", "b")]
         tip = cue[0, k, 3] ** 2 + cue[0, k, 4] ** 2
         if tip > 1.0 + 1e-12:
             raise RefereeInputError(f"{sp}.a, {sp}.b: the cue tip must hit the ball, a^2 + b^2 "
@@ -782,12 +780,7 @@ def score_json(payload: Any) -> dict:
             req_int(v, f"choices.spots[{k}]", 1, 5)
     if "pick" in choices:  # a ball id or index
         ball_index(choices["pick"], geo, "choices.pick")
-    for key in choices:  # named by its JSON path (check_choices would say choices[0]['spots'])
-        option = CHOICE_OPTIONS[key]
-        if getattr(rules, option) != "agent":
-            raise RefereeInputError(f"choices.{key} is given but rules.{option} is "
-                                    f"{getattr(rules, option)!r}: give it only with "
-                                    f"{option} 'agent'")
+    check_choices(dict(choices), rules, "choices", json=True)
     # named by its JSON key here (play_strokes would name its 'players[0]' argument)
     player = payload.get("player")
     if state.phase == "opening" and player is not None:
