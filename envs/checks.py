@@ -97,9 +97,7 @@ def check_bank(positions: Any, cls: type, game: str) -> Any:
         raise ValueError(f"positions must be None or a {cls.__name__} ({game} bank; by name: "
                          f"settings={{'positions': <name>}}), got {type(positions).__name__}: "
                          f"{_short(positions)}")
-    if len(positions) < 1:
-        raise ValueError("positions: the bank is empty")
-    return positions
+    return positions  # its fields (lists, scalars, ragged arrays) are the game's check to name
 
 
 def bank_arrays(positions: Any, cls: type, fields: Iterable[tuple[str, tuple, str, Any]],
@@ -140,7 +138,13 @@ def bank_arrays(positions: Any, cls: type, fields: Iterable[tuple[str, tuple, st
             k = int(np.argwhere((a != 0) & (a != 1))[0][0])
             raise ValueError(f"positions[{k}].{name} = {a[k].tolist()!r}: {name} holds flags "
                              "(bool or 0/1)")
-        out[name] = a.astype(dtype)
+        cast = a.astype(dtype)
+        if kind == "i" and (cast != a).any():  # e.g. hand 256 kept in int8 would be 0
+            k = int(np.argwhere(cast != a)[0][0])
+            info = np.iinfo(dtype)
+            raise ValueError(f"positions[{k}].{name} = {a[k].tolist()!r} is out of range "
+                             f"({info.min}..{info.max})")
+        out[name] = cast
     if n < 1:
         raise ValueError("positions: the bank is empty")
     return out

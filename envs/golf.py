@@ -33,7 +33,7 @@ from cuegym.rules.golfbillard import GolfRules, load_golf_rules
 from .actions import layout_box, strikes_from_actions, unit_box
 from .base import Core
 from .checks import check_bank, check_opponent_batching, check_seat
-from .golf_positions import GolfbillardPositions, check_golf_positions
+from .golf_positions import GolfbillardPositions, check_golf_positions, playable
 from .opponents import check_opponent_cue, opponent_strikes
 from .positions import load_positions
 
@@ -162,6 +162,7 @@ class GolfShotCore(Core):
         self.bank = load_positions(self.settings.positions, "golfbillard") if positions is None \
             else check_golf_positions(check_bank(positions, GolfbillardPositions, "golfbillard"),
                                       self.rules)
+        self.drawn = playable(self.bank, self.rules)  # the bank indices reset draws from
         self.observation_space = observation_space()
         self.action_space = action_space()
         self.actions = GolfActionMap(self.settings, self.geo)
@@ -176,8 +177,8 @@ class GolfShotCore(Core):
 
     def reset(self, idx: np.ndarray) -> dict[str, np.ndarray]:
         idx = np.asarray(idx, np.int64)
-        N = len(self.bank)
-        k = np.array([min(int(self.rngs[t].random() * N), N - 1) for t in idx], np.int64)
+        N = len(self.drawn)
+        k = self.drawn[[min(int(self.rngs[t].random() * N), N - 1) for t in idx]]
         self.index[idx] = k
         self.states.put(idx, self.bank.batch(k))
         self.states.seed[idx] = policy_seeds(self.game.rules, [self.rngs[t] for t in idx])

@@ -129,6 +129,19 @@ def check_golf_positions(positions: GolfbillardPositions, rules=None) -> Golfbil
     return bank
 
 
+def playable(bank: GolfbillardPositions, rules) -> np.ndarray:
+    """(M,) int64 indices of the bank's positions that ``rules`` (a GolfRules) can reach: a
+    shorter G-5 window than the bank was made under (``no_progress_window``) ends the game of a
+    position with as many scoreless turns, so those positions are left out (a user's bank is
+    refused instead, :func:`check_golf_positions`). Raises ValueError when none is left."""
+    limit = rules.idle_limit
+    ok = np.ones(len(bank), bool) if not limit else np.asarray(bank.idle_turns) < limit
+    if not ok.any():
+        raise ValueError(f"no position of the bank has fewer scoreless turns than the G-5 "
+                         f"limit {limit} (no_progress_window {rules.no_progress_window})")
+    return np.flatnonzero(ok)
+
+
 def _layout_ok(xy: np.ndarray, R: float, caps: np.ndarray, r_cap: float) -> bool:
     on = xy[~np.isnan(xy[:, 0])]
     d = np.linalg.norm(on[:, None] - on[None], axis=-1)
@@ -140,24 +153,48 @@ def _layout_ok(xy: np.ndarray, R: float, caps: np.ndarray, r_cap: float) -> bool
 def generate_golfbillard_positions(n: int = 8192, *, seed: int = 0, tables: int = 128,
                                    keep: float = 0.25, max_events: int = 400,
                                    progress: bool = False) -> GolfbillardPositions:
-    """Simulate single golfbillard games and record ``n`` play-phase positions (each position
-    before a stroke kept with probability ``keep``; float32-rounded and checked);
-    ``progress``: a progress bar on stderr."""
+    """Simulate single golfbillard games and record ``n`` play-phase positions (``tables``
+    games in lock-step, started at staggered ages as in
+    :func:`~cuegym.envs.positions.generate_keglebillard_positions`; each position before a
+    stroke kept with probability ``keep``; float32-rounded and checked); ``progress``: a
+    progress bar on stderr."""
     from cuegym.games.golf import Golf
     from cuegym.games.strikes import Strikes
     from cuegym.rules.golfbillard_game import random_policy
 
+    from .positions import GOLF_GAME_STROKES, stagger
+
     rng = np.random.default_rng(seed)
     game = Golf({"match": "single"})
     geo = game.geo
-    states = game.new(tables, seed=rng.integers(2**31, size=tables))
+    nan2 = np.full((tables, 2), np.nan)
+
+    def play_round(states):
+        cb = np.zeros((tables, 2), np.int64)
+        cue = np.zeros((tables, 2, 5))
+        for t, st in enumerate(states):
+            cb[t], cue[t] = random_policy(st, rng, geo)
+        # random play: a stroke cut off by max_events is scored where it ended
+        return game.play(states, Strikes(cue[:, 0], cb[:, 0], nan2),
+                         strikes1=Strikes(cue[:, 1], np.maximum(cb[:, 1], 0), nan2),
+                         max_events=max_events, allow_overflow=True)[1]
+
+    def restart(states, tables=None):
+        over = states.over.copy()
+        if tables is not None:
+            over[tables] = True
+        over = np.flatnonzero(over)
+        if len(over):
+            states.put(over, game.new(len(over), seed=rng.integers(2**31, size=len(over))))
+
+    states = stagger(game.new(tables, seed=rng.integers(2**31, size=tables)), play_round,
+                     restart, GOLF_GAME_STROKES, rng)
     keys = ("xy", "to_move", "kader", "duty", "duty_met", "turn_strokes", "turn_scored",
             "on_spot", "fouled_spots", "turns", "idle_turns")
     rec: dict[str, list] = {k: [] for k in keys}
     from tqdm.auto import tqdm
 
     bar = tqdm(total=n, desc="golfbillard positions", unit="pos", disable=not progress)
-    nan2 = np.full((tables, 2), np.nan)
     while len(rec["xy"]) < n:
         bar.update(len(rec["xy"]) - bar.n)
         for st in states:
@@ -169,17 +206,8 @@ def generate_golfbillard_positions(n: int = 8192, *, seed: int = 0, tables: int 
             rec["xy"].append(xy32)
             for k in keys[1:]:
                 rec[k].append(np.array(getattr(st, k)))
-        cb = np.zeros((tables, 2), np.int64)
-        cue = np.zeros((tables, 2, 5))
-        for t, st in enumerate(states):
-            cb[t], cue[t] = random_policy(st, rng, geo)
-        # random play: a stroke cut off by max_events is scored where it ended
-        _, states = game.play(states, Strikes(cue[:, 0], cb[:, 0], nan2),
-                              strikes1=Strikes(cue[:, 1], np.maximum(cb[:, 1], 0), nan2),
-                              max_events=max_events, allow_overflow=True)
-        over = np.flatnonzero(states.over)
-        if len(over):
-            states.put(over, game.new(len(over), seed=rng.integers(2**31, size=len(over))))
+        states = play_round(states)
+        restart(states)
     bar.close()
     arr = {k: np.array(v) for k, v in rec.items()}
     return GolfbillardPositions(

@@ -12,6 +12,7 @@ generator and opponents that act one table at a time.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import gymnasium as gym
@@ -122,18 +123,26 @@ def shot_bank(positions: Any, settings: Any, table: str, game: Kegle
     :func:`~cuegym.envs.positions.check_kegle_positions` on ``game``'s table), else the
     settings' bank on the default table, else the table's own bank. A settings bank other than
     the shipped default with a non-default table is refused: the table's own bank would
-    silently replace it."""
+    silently replace it; so is a bank made on another table. Under the rules option
+    ``ball_in_hand_area: salvo`` a position with the red in hand anywhere (K-19) has it in hand
+    behind the salvo line instead, as that option's games do."""
     if positions is not None:
-        return check_kegle_positions(check_bank(positions, KeglebillardPositions,
+        bank = check_kegle_positions(check_bank(positions, KeglebillardPositions,
                                                 "keglebillard"), game)
-    name = settings.positions
-    if table != "keglebillard":
-        if name not in (load_settings("keglebillard").positions, table):
-            raise ValueError(f"settings positions {name!r} is a bank of another table; "
-                             f"table={table!r} plays its own bank {table!r} (pass positions= "
-                             "a KeglebillardPositions to use another)")
-        name = table
-    return load_positions(name, "keglebillard")
+    else:
+        name = settings.positions
+        if table != "keglebillard":
+            if name not in (load_settings("keglebillard").positions, table):
+                raise ValueError(f"settings positions {name!r} is a bank of another table; "
+                                 f"table={table!r} plays its own bank {table!r} (pass "
+                                 "positions= a KeglebillardPositions to use another)")
+            name = table
+        bank = load_positions(name, "keglebillard", table)
+    if game.rules.ball_in_hand_area == "salvo" and (bank.hand == HAND_CLOTH).any():
+        # K-19 under the salvo option: the red in hand goes behind the line, never anywhere
+        bank = replace(bank, hand=np.where(bank.hand == HAND_CLOTH, HAND_SALVO, bank.hand)
+                       .astype(bank.hand.dtype))
+    return bank
 
 
 # ---------------------------------------------------------------------------------------------

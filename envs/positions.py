@@ -81,6 +81,10 @@ _FIELDS = (("red", (2,), "f"), ("whites", (2, 2), "f"), ("pins", (N_PINS,), "b")
 _DTYPES = {"red": np.float64, "whites": np.float64, "pins": bool, "hand": np.int8, "brk": bool}
 
 
+#: how far a bank's break white may lie from its spot [m] (banks keep float32 positions)
+SPOT_TOL = 1e-5
+
+
 class _Names:
     """``positions[k]``: the name of position k in a layout message."""
 
@@ -97,9 +101,11 @@ def check_kegle_positions(positions: KeglebillardPositions, game) -> Keglebillar
     documented shape after it, of real numbers (flags: bool or 0/1; ``hand``: integers 0..2,
     the ``HAND_*`` codes); a ball is finite or NaN, NaN (the red in hand, a white waiting to be
     spotted); the red is off the table exactly when in hand (K-19); a break (``brk``) has the
-    red in hand behind the salvo line (K-3); and every position is one the physics takes
-    (its layout check, :func:`cuegym.physics.layout.validate_layout`, on the game's table: the
-    balls on the cloth, apart, clear of the jaws, pockets and standing pins). Raises
+    red in hand behind the salvo line, the whites on their spots and all pins up (K-3); a pin
+    is down only while a ball centre lies within the K-P7 clearance of its spot; and every
+    position is one the physics takes (its layout check,
+    :func:`cuegym.physics.layout.validate_layout`, on the game's table: the balls on the cloth,
+    apart, clear of the jaws, pockets and standing pins). Raises
     ValueError naming the field or the position (``positions[k]``) and the value.
     """
     from cuegym.physics.layout import layout_problem
@@ -134,6 +140,26 @@ def check_kegle_positions(positions: KeglebillardPositions, game) -> Keglebillar
         raise ValueError(f"positions[{k}] is a break (brk) with hand {int(out['hand'][k])}: the "
                          f"break is played with the red in hand behind the salvo line (K-3, "
                          f"hand {HAND_SALVO})")
+    brk = np.flatnonzero(out["brk"])
+    off = np.abs(out["whites"][brk] - game.spots[None]).max((1, 2)) > SPOT_TOL
+    down = ~out["pins"][brk].all(1)
+    if (off | down).any():
+        k = int(brk[np.argmax(off | down)])
+        raise ValueError(f"positions[{k}] is a break (brk) with "
+                         + (f"the whites at {out['whites'][k].tolist()}, not on their spots "
+                            f"{game.spots.tolist()}" if off[np.argmax(off | down)] else
+                            f"pins {out['pins'][k].tolist()}, not all standing")
+                         + " (K-3: the break starts from the whites on their spots and all pins "
+                           "up)")
+    # K-P7: a pin is down before a shot only while a ball covers its spot
+    d = np.linalg.norm(xy[:, :, None] - game.pin_spots[None, None], axis=-1)  # (N, 3, 5)
+    covered = (np.nan_to_num(d, nan=np.inf) < game.respot_r).any(1)
+    bad = ~out["pins"] & ~covered
+    if bad.any():
+        k, p = (int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"positions[{k}].pins[{p}] is down with its spot free (no ball centre "
+                         f"within {game.respot_r * 1000:.2f} mm): K-P7 stands such a pin up "
+                         "after the shot that toppled it")
     problem = layout_problem(game.table, game.params, xy, ~nan[..., 0], out["pins"],
                              BALL_IDS, _Names())
     if problem is not None:
@@ -144,9 +170,11 @@ def check_kegle_positions(positions: KeglebillardPositions, game) -> Keglebillar
 #: version of each generator's output; bump when the generator, or the physics or rules it
 #: runs, change the positions it makes (then regenerate the shipped banks:
 #: ``python experiments/make_position_bank.py --game <bank> --overwrite-shipped``)
-GENERATOR_VERSION = {"generate_keglebillard_positions": 2,
-                     "generate_keglebillard_play_positions": 2,
-                     "generate_golfbillard_positions": 2}
+GENERATOR_VERSION = {"generate_keglebillard_positions": 3,
+                     "generate_keglebillard_play_positions": 3,
+                     "generate_golfbillard_positions": 3}
+#: the banks that ship in envs/data (the others are generated on first use)
+SHIPPED_BANKS = ("keglebillard", "keglebillard-play", "golfbillard")
 #: the generator of each named bank, and its arguments besides n and seed
 BANK_GENERATORS = {"keglebillard": ("generate_keglebillard_positions", {}),
                    "keglebillard-helmatch": ("generate_keglebillard_positions",
@@ -187,9 +215,12 @@ def make_stamp(generator: str, **args) -> dict:
             "cuegym": __version__, "commit": commit or None}
 
 
-def check_stamp(stamp: dict | None, path: Path, generator: str | None = None) -> None:
+def check_stamp(stamp: dict | None, path: Path, generator: str | None = None,
+                args: dict | None = None) -> None:
     """Refuse a bank whose stamp does not match this code (ValueError naming the file, the
-    versions and the command that regenerates it). ``generator``: the one it must come from."""
+    versions and the command that regenerates it). ``generator``: the one it must come from;
+    ``args``: the generator arguments it must have been made with, besides n and seed (a named
+    bank's, :data:`BANK_GENERATORS`: a kleinmatch bank in the helmatch bank's file is refused)."""
     name = path.name.removesuffix("_positions.npz")
     # module form: the command works from an installed package as well as from a checkout
     fix = (f"regenerate it: python -m cuegym.experiments.make_position_bank --game {name} "
@@ -210,6 +241,11 @@ def check_stamp(stamp: dict | None, path: Path, generator: str | None = None) ->
                          f"{stamp.get('version')}, this code's is version "
                          f"{GENERATOR_VERSION[gen]}: its positions are not those the code "
                          f"makes now; {fix}")
+    made = {k: v for k, v in (stamp.get("args") or {}).items() if k not in ("n", "seed")}
+    if args is not None and made != args:
+        raise ValueError(f"position bank {path} was made with {made or 'the default arguments'}"
+                         f", not {args or 'the default arguments'} (another table's bank?); "
+                         f"{fix}")
 
 
 def save_positions(bank, path: Path, stamp: dict) -> None:
@@ -241,10 +277,10 @@ def read_stamp(path: Path) -> dict | None:
         return json.loads(str(z["stamp"])) if "stamp" in z.files else None
 
 
-def load_bank_file(path: str | Path, generator: str | None = None):
+def load_bank_file(path: str | Path, generator: str | None = None, args: dict | None = None):
     """A bank from ``path`` after checking its stamp (:func:`check_stamp`)."""
     path = Path(path)
-    check_stamp(read_stamp(path), path, generator)
+    check_stamp(read_stamp(path), path, generator, args)
     return _load_npz(path)
 
 
@@ -277,23 +313,38 @@ def _golf_class():
 
 
 @functools.lru_cache(maxsize=4)
-def load_positions(name: str, game: str | None = None):
-    """The bank ``name`` (``keglebillard`` or ``golfbillard``), read once per process; with
-    ``game``, a bank of the other game is a ValueError.
+def load_positions(name: str, game: str | None = None, table: str | None = None):
+    """The bank ``name`` (see :data:`BANK_GENERATORS`), read once per process; with ``game``, a
+    bank of the other game is a ValueError, and with ``table`` (keglebillard), a bank made on
+    another table.
 
     A missing file is generated with the defaults of :func:`generate_keglebillard_positions` /
     ``generate_golfbillard_positions`` and written to ``envs/data``, or to the user cache where
-    the package may not be written (:func:`_bank_path`), or else kept in memory.
+    the package may not be written (:func:`_bank_path`), or else kept in memory; a stale one
+    that does not ship (made by an older generator on first use) is generated anew the same
+    way, while a stale shipped bank is refused with the command that regenerates it.
     """
     if name not in BANK_GENERATORS:
         raise ValueError(f"unknown position bank {name!r}; known: {sorted(BANK_GENERATORS)}")
-    if game is not None and (BANK_GENERATORS[name][0] == "generate_golfbillard_positions") != (
+    gen_name, args = BANK_GENERATORS[name]
+    if game is not None and (gen_name == "generate_golfbillard_positions") != (
             game == "golfbillard"):
         raise ValueError(f"settings positions {name!r} is not a {game} bank")
+    made_on = args.get("table", "keglebillard")
+    if table is not None and made_on != table:
+        raise ValueError(f"settings positions {name!r} is the bank of the table {made_on!r}, "
+                         f"not of table={table!r} (its balls would lie off this table's "
+                         f"cloth); pass table={made_on!r}, or positions= a "
+                         "KeglebillardPositions made on this table")
     path = _bank_path(name)
-    gen_name, args = BANK_GENERATORS[name]
     if path.exists():
-        return load_bank_file(path, gen_name)
+        try:
+            return load_bank_file(path, gen_name, args)
+        except ValueError:
+            if name in SHIPPED_BANKS:
+                raise
+            # a bank this code generated on first use (envs/data or the user cache) from an
+            # older generator: generating it anew is what a first use does
     bank, stamp = generate_bank(name)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -381,17 +432,25 @@ def generate_keglebillard_positions(n: int = 8192, *, seed: int = 0, tables: int
                                     ) -> KeglebillardPositions:
     """Simulate keglebillard games (two players, house rules) and record ``n`` positions.
 
-    ``tables`` games run in lock-step (one batched ``Kegle.play`` per round); a finished game is
-    replaced by a new one; each position before a shot is kept with probability ``keep`` (so the
-    bank spreads over whole games rather than their openings). Positions are rounded to float32
-    and kept only if no balls overlap each other or a standing pin. ``table``: the keglebillard
-    table config (kleinmatch or helmatch). ``progress``: a progress bar on stderr.
+    ``tables`` games run in lock-step (one batched ``Kegle.play`` per round), started at
+    staggered ages (:func:`stagger`, a game of this policy lasts about 22 shots); a finished
+    game is replaced by a new one; each position before a shot is kept with probability ``keep``
+    (so the bank, and any prefix of it, spreads over whole games rather than their openings).
+    Positions are rounded to float32 and kept only if no balls overlap each other or a
+    standing pin. ``table``: the keglebillard table config (kleinmatch or helmatch).
+    ``progress``: a progress bar on stderr.
     """
     from cuegym.games.kegle import Kegle
 
     rng = np.random.default_rng(seed)
     game = Kegle(None, table)
-    states = game.new(tables, 2)
+
+    def play_round(states):
+        return game.play(states, _plausible_kegle_strikes(game, states, rng),
+                         max_events=max_events, allow_overflow=True)[1]
+
+    states = stagger(game.new(tables, 2), play_round, lambda st, t: _restart(game, st, t),
+                     KEGLE_GAME_SHOTS, rng)
     rec: dict[str, list] = {"red": [], "whites": [], "pins": [], "hand": [], "brk": []}
     from tqdm.auto import tqdm
 
@@ -400,16 +459,38 @@ def generate_keglebillard_positions(n: int = 8192, *, seed: int = 0, tables: int
         _kegle_record(states, game.pin_spots, game.R, game.r_pin, rec,
                       rng.random(tables) < keep, n)
         bar.update(len(rec["hand"]) - bar.n)
-        _, states = game.play(states, _plausible_kegle_strikes(game, states, rng),
-                              max_events=max_events, allow_overflow=True)
+        states = play_round(states)
         _restart(game, states)
     bar.close()
     return _bank(rec)
 
 
-def _restart(game, states) -> None:
-    """New two-player games on the tables whose game is over (in place)."""
-    over = np.flatnonzero(states.game_over)
+#: rounds of the generators' staggered start (:func:`stagger`): about the length of a game of
+#: the generator's policy (measured: keglebillard random policy 22 shots, geometric aimers 21;
+#: golfbillard random policy 51 strokes)
+KEGLE_GAME_SHOTS = 22
+GOLF_GAME_STROKES = 50
+
+
+def stagger(states, play_round, restart, rounds: int, rng: np.random.Generator):
+    """``states`` after ``rounds`` rounds of play (``play_round(states) -> states``) in which
+    table t gets a new game (``restart(states, tables)``, in place) after round ``rounds - 1 -
+    a_t`` with ``a_t`` uniform in [0, rounds), and whenever its game ends: the tables start
+    recording at ages spread over a game instead of all at the opening in lock-step (whose
+    first positions, and so a small bank, would be almost all openings)."""
+    age = rng.integers(0, rounds, size=len(states))
+    for r in range(rounds):
+        states = play_round(states)
+        restart(states, np.flatnonzero(age == rounds - 1 - r))
+    return states
+
+
+def _restart(game, states, tables: np.ndarray | None = None) -> None:
+    """New two-player games on the tables whose game is over and on ``tables`` (in place)."""
+    over = states.game_over.copy()
+    if tables is not None:
+        over[tables] = True
+    over = np.flatnonzero(over)
     if len(over):
         states.put(over, game.new(len(over), 2))
 
@@ -444,8 +525,9 @@ def generate_keglebillard_play_positions(n: int = 16384, *, seed: int = 0, table
                                          progress: bool = False) -> KeglebillardPositions:
     """Record ``n`` positions from two-player keglebillard games between geometric aimers.
 
-    ``tables`` games run in lock-step (one batched ``Kegle.play`` per round), every strike with
-    the shot noise ``noise``; a finished game is replaced by a new one and each position before
+    ``tables`` games run in lock-step (one batched ``Kegle.play`` per round, staggered as in
+    :func:`generate_keglebillard_positions`), every strike with the shot noise ``noise``; a
+    finished game is replaced by a new one and each position before
     a shot is kept with probability ``keep``. ``progress``: a progress bar on stderr.
     """
     from cuegym.agents.geometric import GeometricAgent
@@ -456,7 +538,13 @@ def generate_keglebillard_play_positions(n: int = 16384, *, seed: int = 0, table
     game = Kegle()
     agent = GeometricAgent("keglebillard")
     shot_noise = load_noise(noise)
-    states = game.new(tables, 2)
+
+    def play_round(states):
+        return game.play(states, agent.act(states, rng), shot_noise, rng,
+                         allow_overflow=True)[1]
+
+    states = stagger(game.new(tables, 2), play_round, lambda st, t: _restart(game, st, t),
+                     KEGLE_GAME_SHOTS, rng)
     rec: dict[str, list] = {"red": [], "whites": [], "pins": [], "hand": [], "brk": []}
     from tqdm.auto import tqdm
 
@@ -466,8 +554,7 @@ def generate_keglebillard_play_positions(n: int = 16384, *, seed: int = 0, table
         _kegle_record(states, game.pin_spots, game.R, game.r_pin, rec,
                       rng.random(tables) < keep, n)
         bar.update(len(rec["hand"]) - bar.n)
-        _, states = game.play(states, agent.act(states, rng), shot_noise, rng,
-                              allow_overflow=True)
+        states = play_round(states)
         _restart(game, states)
     bar.close()
     return _bank(rec)

@@ -132,8 +132,14 @@ class CuegymVecEnv(VecEnv):
     def reset(self) -> np.ndarray:
         seeds = self._seeds
         seed = None if all(s is None for s in seeds) else seeds
-        options = _shared_options(self._options)
-        obs, info = self.venv.reset(seed=seed, options=options)
+        try:
+            options = _shared_options(self._options)
+            obs, info = self.venv.reset(seed=seed, options=options)
+        except ValueError:
+            # refused options are spent like used ones, or every later reset() would repeat
+            # the error (the env itself is unchanged: the native reset checks before acting)
+            self._reset_options()
+            raise
         fresh = np.ones(self.num_envs, bool) if options is None or "reset_mask" not in options \
             else np.asarray(options["reset_mask"], bool)  # the native env checked the mask
         rows = _info_rows(info, range(self.num_envs))

@@ -83,6 +83,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{ap.prog}: error: {path} is the shipped bank; pass --overwrite-shipped to "
               "replace it", file=sys.stderr)
         return 2
+    if path.resolve().parent == positions.DATA_DIR.resolve() and not cfg.overwrite_shipped:
+        # the envs load every file there by name: another game's or table's bank in it would
+        # replace that bank (or fail to load) without a word
+        print(f"{ap.prog}: error: --out {path} is in the envs' bank folder "
+              f"{positions.DATA_DIR}; a bank goes there only as --game <bank> "
+              "--overwrite-shipped", file=sys.stderr)
+        return 2
     check_writable_dir(path.parent, "--out", path)  # before the positions are generated
     t0 = time.perf_counter()
     bank, stamp = positions.generate_bank(cfg.game, cfg.n, cfg.seed, progress=not cfg.quiet)

@@ -127,6 +127,11 @@ class GolfRules:
         """Games a match lasts at most (G-4; drawn games count)."""
         return 3 if self.match == "best_of_3" else 1
 
+    @property
+    def idle_limit(self) -> int:
+        """G-5: scoreless turns (both sides' together) that end the game as a draw; 0 off."""
+        return 2 * self.no_progress_window  # each side's window, the two sides alternating
+
     @classmethod
     def from_dict(cls, data: dict, base: GolfRules | None = None) -> GolfRules:
         """Build from a mapping; unknown keys raise ConfigError (a ValueError)."""

@@ -256,11 +256,11 @@ def validate_state(state: GolfState, geo: GolfGeometry | None = None, path: str 
     if xy.shape != (N_BALLS, 2):
         raise RefereeInputError(f"{path}.xy must have shape ({N_BALLS}, 2), got {xy.shape}")
     on = ~np.isnan(xy[:, 0])
-    bad = on & ~np.isfinite(xy).all(1)
+    bad = on & ~np.isfinite(xy).all(1) | ~on & ~np.isnan(xy[:, 1])
     if bad.any():
         b = int(np.argmax(bad))
-        raise RefereeInputError(f"{path}.balls.{geo.ball_ids[b]} must be finite, got "
-                                f"{xy[b].tolist()}")
+        raise RefereeInputError(f"{path}.balls.{geo.ball_ids[b]} must be finite, or NaN, NaN "
+                                f"(scored), got {xy[b].tolist()}")
     params = default_params("golfbillard")
     if params.R != geo.R:
         params = replace(params, R=geo.R)
@@ -303,7 +303,7 @@ def check_state(state: GolfState, rules: GolfRules | None = None,
         if state.game_no >= rules.max_games:
             raise RefereeInputError(f"{mp}.game = {state.game_no}, but a match has at most "
                                     f"{rules.max_games} games (G-4)")
-        limit = N_SIDES * rules.no_progress_window
+        limit = rules.idle_limit
         if limit and state.idle_turns >= limit:
             raise RefereeInputError(f"{path}.idle_turns = {state.idle_turns} reaches the G-5 "
                                     f"limit {limit}, which ends the game as a draw")

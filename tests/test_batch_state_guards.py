@@ -444,8 +444,13 @@ def test_helmatch_bank_passes_on_its_own_table_only(K):
     # the large table's positions are not all on the kleinmatch cloth (1.05 x 0.525 m halves)
     xy = np.concatenate([bank.red[:, None], bank.whites], 1)
     assert (np.abs(xy) > K.half).any()
-    with pytest.raises(ValueError, match="is off the cloth"):
+    with pytest.raises(ValueError, match="not on their spots"):  # its breaks (K-3)
         check_kegle_positions(bank, K)
+    later = ~bank.brk
+    with pytest.raises(ValueError, match="is off the cloth"):
+        check_kegle_positions(KeglebillardPositions(
+            bank.red[later], bank.whites[later], bank.pins[later], bank.hand[later],
+            bank.brk[later]), K)
     assert "inside the cushion noses" in s.problem(K.half)
 
 
@@ -604,6 +609,10 @@ def test_kegle_bank_positions_are_checked_on_the_env_table():
     with pytest.raises(ValueError, match=re.escape("positions[0]: 'white' at (1.2000, 0.0000) "
                                                    "is off the cloth")):
         gym.make("cuegym/KeglebillardShot-v0", positions=bank)
+    later = ~bank.brk  # a kleinmatch break is not one on the helmatch table (K-3 spots)
+    assert later[0]
+    bank = KeglebillardPositions(*(getattr(bank, f.name)[later]
+                                   for f in dataclasses.fields(bank)))
     env = gym.make("cuegym/KeglebillardShot-v0", positions=bank, table="keglebillard-helmatch")
     env.reset(seed=0)
     env.close()
