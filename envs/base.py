@@ -26,7 +26,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from ..configs import short_repr
 from .actions import check_actions
 from .checks import SETTABLE, check_reset_options, check_seed, checked_setting
-from .render import ANIMATION_FPS, HumanDisplay, step_frames
+from .render import ANIMATION_FPS, HumanDisplay, StepClip, step_clip
 
 
 class Core:
@@ -259,8 +259,10 @@ class CoreVectorEnv(VectorEnv):
                 truncated.copy(), infos)
 
     def render(self) -> tuple[np.ndarray, ...] | None:
-        """One frame per table (``render_mode="rgb_array"``): its last shot, or its position
-        if it has not shot since an explicit reset."""
+        """One frame per table (``render_mode="rgb_array"``): as the table is now. A table whose
+        episode ended in the last step shows its next episode's start (same-step autoreset
+        replaced its state), so a Shot env's tables show positions, never shots: the single
+        env, ``SyncVectorEnv`` or ``RecordShotVideo`` show each shot."""
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode")
             return None
@@ -387,7 +389,8 @@ class CoreEnv(HumanDisplay, gym.Env):
         self._done = True
         self._reset_once = False  # render() before any reset() would draw the core's blank state
         self._viewer = None
-        self._frames: list[np.ndarray] = []  # rgb_array_list: the frames since render()
+        # rgb_array_list: the frames and steps (drawn when render() asks) since render()
+        self._frames: list[np.ndarray | StepClip] = []
         if self.render_mode == "rgb_array_list":  # videos play the animation in real time
             self.metadata = {**self.metadata, "render_fps": ANIMATION_FPS}
 
@@ -463,7 +466,7 @@ class CoreEnv(HumanDisplay, gym.Env):
         if self.render_mode == "human":
             self.render()
         elif self.render_mode == "rgb_array_list":
-            self._frames += step_frames(self.core, 0)
+            self._frames.append(step_clip(self.core, 0))
         return (self.core.observe()[0], float(reward[0]), bool(terminated[0]),
                 bool(truncated[0]), _unbatch(info))
 
@@ -479,8 +482,8 @@ class CoreEnv(HumanDisplay, gym.Env):
         if not self._reset_once:
             raise RuntimeError("call reset() before render()")
         if self.render_mode == "rgb_array_list":
-            frames, self._frames = self._frames, []
-            return frames
+            kept, self._frames = self._frames, []
+            return [f for k in kept for f in (k.frames() if isinstance(k, StepClip) else [k])]
         frame = self.core.render_table(0)
         if self.render_mode == "rgb_array":
             return frame

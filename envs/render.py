@@ -283,15 +283,29 @@ class HumanViewer:
     non-interactive backend."""
 
     def __init__(self, title: str = "cuegym") -> None:
+        import matplotlib
         import matplotlib.pyplot as plt
+        from matplotlib.backends import BackendFilter, backend_registry
 
+        non_interactive_bk = backend_registry.list_builtin(BackendFilter.NON_INTERACTIVE)
         self.plt = plt
         self.fig = None
         self.im = None
         self.title = title
+        # no window to show (Agg, a headless run): no figure, and no pause of 1/fps a frame
+        self.windowless = matplotlib.get_backend().lower() in {
+            b.lower() for b in non_interactive_bk}
+        if self.windowless:
+            import gymnasium as gym
+
+            gym.logger.warn(f"render_mode='human' shows nothing on matplotlib's non-interactive "
+                            f"backend {matplotlib.get_backend()!r} (no display?); use "
+                            "render_mode='rgb_array' to get the frames")
 
     def show(self, frame: np.ndarray, pause: float) -> None:
         plt = self.plt
+        if self.windowless:
+            return
         if self.fig is None:
             plt.ion()
             self.fig, ax = plt.subplots(figsize=(frame.shape[1] / 100, frame.shape[0] / 100))
@@ -388,15 +402,18 @@ def _with_events(res, row: int, times: np.ndarray) -> np.ndarray:
     return np.union1d(times, ev[ev <= times[-1]])
 
 
-def _one_table(res, row: int):
-    """A SimResult view of one table (path queries then cost one table, not the batch)."""
+def _one_table(res, row: int, keep: bool = False):
+    """A SimResult view of one table (path queries then cost one table, not the batch);
+    ``keep``: a copy instead, which outlives the batch (a core's workspace is reused by its
+    next step)."""
     import copy
 
     one = copy.copy(res)
     for name in ("rvw", "motion", "pocket", "rvw0", "motion0", "pins_up0", "pins_up",
                  "pin_toppler", "pin_topple_time", "pin_fall_dir", "ev_type", "ev_time", "ev_i",
                  "ev_j", "ev_state", "ev_motion", "n_events", "t_end", "overflow"):
-        setattr(one, name, getattr(res, name)[row:row + 1])
+        a = getattr(res, name)[row:row + 1]
+        setattr(one, name, np.array(a) if keep else a)
     return one
 
 
@@ -467,23 +484,34 @@ def render_keglebillard(core, t: int, last: dict | None) -> np.ndarray:
     return r.draw(scene)
 
 
-def render_kegle_game(game, st, last, learner: int | None = None) -> np.ndarray:
-    """Frame of a keglebillard game state with the last shot's paths (``last``: (SimResult,
-    row, ShotOutcome, shooter, strike) or None). The position is after spotting and re-standing.
-    """
+def kegle_game_hud(st, last, learner: int | None = None) -> list[str]:
+    """The text lines of :func:`render_kegle_game`: scores (``*`` the learner) and who is to
+    move, then the last shot's outcome and the pins it toppled (the position shows them stood
+    up again, K-P7)."""
     from .kegle import outcome_summary
 
-    r = kegle_renderer(game.table_name)
-    balls = np.array([b if b is not None else (np.nan, np.nan) for b in st.balls], float)
     scores = "  ".join(f"{'*' if p == learner else ''}P{p} {s}" for p, s in enumerate(st.scores))
     who = "game over" if st.game_over else f"to move: P{st.to_play}"
     hud = [f"{scores}   {who}" + (f"   (red in hand: {st.ball_in_hand})"
                                    if st.ball_in_hand else "")]
+    if last is not None:
+        outcome, shooter = last[2], last[3]
+        down = f"; pins down: {', '.join(outcome.pins_toppled)}" if outcome.pins_toppled else ""
+        hud.append(f"last shot P{shooter}{' (learner)' if shooter == learner else ''}: "
+                   f"{outcome_summary(outcome)}{down}")
+    return hud
+
+
+def render_kegle_game(game, st, last, learner: int | None = None) -> np.ndarray:
+    """Frame of a keglebillard game state with the last shot's paths (``last``: (SimResult,
+    row, ShotOutcome, shooter, strike) or None). The position is after spotting and re-standing.
+    """
+    r = kegle_renderer(game.table_name)
+    balls = np.array([b if b is not None else (np.nan, np.nan) for b in st.balls], float)
+    hud = kegle_game_hud(st, last, learner)
     paths, starts = (), None
     if last is not None:
-        res, row, outcome, shooter, _ = last
-        hud.append(f"last shot P{shooter}{' (learner)' if shooter == learner else ''}: "
-                   f"{outcome_summary(outcome)}")
+        res, row = last[0], last[1]
         if res is not None and row >= 0:
             paths = shot_paths(res, row, KEGLE_IDS)
             starts = res.rvw0[row, :, 0, :2].copy()
@@ -714,20 +742,38 @@ def shot_frames(game: str, res, row: int, *, hud: Sequence[str] = (), result: st
 ANIMATION_FPS = 25
 
 
-def step_frames(core, t: int, fps: float = ANIMATION_FPS, max_seconds: float = 10.0
-                ) -> list[np.ndarray]:
-    """Frames of table ``t``'s last step as it happened (``render_mode="rgb_array_list"``):
-    its last shot animated at ``fps`` frames per second of simulated time (at most
-    ``max_seconds`` shown), then the table as the step left it (``core.render_table(t)``).
+@dataclass
+class StepClip:
+    """One step of table t as ``render_mode="rgb_array_list"`` shows it, kept until
+    ``render()``: the step's last shot (``res``, one table's SimResult, copied; None when
+    nothing moved) with its outcome line, and ``final``, the table as the step left it (drawn
+    at once, as gymnasium's RenderCollection draws each step). The animation is drawn only
+    when asked for (:meth:`frames`): drawing it at every step cost seconds and about 170 MiB a
+    step of a full game that nobody rendered."""
 
-    The Shot envs animate their one shot; the full-game envs the last shot of the step (an
-    opponent's when opponents shot after the learner). A keglebillard placement foul (nothing
-    moves) gives the final frame only.
-    """
+    game: str
+    res: object | None
+    result: str
+    zones: bool
+    final: np.ndarray
+
+    def frames(self, fps: float = ANIMATION_FPS, max_seconds: float = 10.0
+               ) -> list[np.ndarray]:
+        """(H, W, 3) uint8 frames: the shot at ``fps`` frames per second of simulated time (at
+        most ``max_seconds`` shown), then the final table."""
+        shot = [] if self.res is None else shot_frames(
+            self.game, self.res, 0, result=self.result, fps=fps, max_seconds=max_seconds,
+            zones=self.zones)
+        return [*shot, self.final]
+
+
+def step_clip(core, t: int) -> StepClip:
+    """Table ``t``'s last step (see :class:`StepClip`). The Shot envs keep their one shot; the
+    full-game envs the last shot of the step (an opponent's when opponents shot after the
+    learner). A keglebillard placement foul (nothing moves) keeps the final table only."""
     from .kegle import outcome_summary
 
     golf = hasattr(core, "geo")
-    game = "golfbillard" if golf else "keglebillard"
     last = core.last
     res, row, result = None, -1, ""
     if isinstance(last, dict):  # Shot cores: the step's batch of shots
@@ -742,7 +788,12 @@ def step_frames(core, t: int, fps: float = ANIMATION_FPS, max_seconds: float = 1
         o = last[t][2]
         result = (_golf_line(o, getattr(o, "shooter", None) or last[t][3].to_move) if golf
                   else outcome_summary(o))
-    frames = [] if res is None or row < 0 else shot_frames(
-        game, res, row, result=result, fps=fps, max_seconds=max_seconds,
-        zones=getattr(core, "render_zones", True))
-    return [*frames, core.render_table(t)]
+    return StepClip("golfbillard" if golf else "keglebillard",
+                    None if res is None or row < 0 else _one_table(res, row, keep=True),
+                    result, getattr(core, "render_zones", True), core.render_table(t))
+
+
+def step_frames(core, t: int, fps: float = ANIMATION_FPS, max_seconds: float = 10.0
+                ) -> list[np.ndarray]:
+    """Frames of table ``t``'s last step as it happened: :func:`step_clip`'s frames."""
+    return step_clip(core, t).frames(fps, max_seconds)

@@ -104,9 +104,11 @@ def replay_shot(cfg: Settings) -> list[np.ndarray]:
     start = env.render()
     _, reward, _, _, info = env.step(a)
     end = env.render()
+    # the start held 1 s and the end 2 s, at least one frame each (--fps may be below 1)
+    held = [start] * max(1, round(cfg.fps)), [end] * max(1, round(2 * cfg.fps))
     if cfg.game == "keglebillard":
         if core.last_row[0] < 0:  # an unplayable placement: nothing moves
-            return [start] * int(cfg.fps) + [end] * int(2 * cfg.fps)
+            return held[0] + held[1]
         res, row = core.last["res"], int(core.last_row[0])
     else:
         res, row = core.last["res"], 0
@@ -116,7 +118,7 @@ def replay_shot(cfg: Settings) -> list[np.ndarray]:
         _golf_line(core.last["outs"][0], int(core.last["side"][0]))
     frames = shot_frames(cfg.game, res, row, result=f"{line}   reward {reward:+.3f}",
                          fps=cfg.fps, speed=cfg.speed, max_seconds=SHOT_SECONDS)
-    return [start] * int(cfg.fps) + frames + [end] * int(2 * cfg.fps)
+    return held[0] + frames + held[1]
 
 
 def info_batch(info: dict) -> dict:
@@ -233,8 +235,10 @@ def replay_agents(cfg: Settings) -> list[np.ndarray]:
         if p.res is None:  # an unplayable K-19 placement: nothing moves
             frames += [still(p.state)] * hold
         else:
-            scores = (f"scores {list(p.state.scores)}" if kegle else
-                      f"balls left {p.state.balls_left.tolist()}")
+            # the score before the shot: the animation does not tell its result (shot_frames
+            # shows the call on the last frame)
+            scores = (f"scores {list(st.scores)}" if kegle else
+                      f"balls left {st.balls_left.tolist()}")
             hud = [f"shot {k + 1}   {specs[0]} vs {specs[1]}   {scores}"]
             # not animated: two frames, of which the last (the shot's end) is kept
             shot = shot_frames(cfg.game, p.res, 0, hud=hud, result=call[0],
@@ -266,6 +270,8 @@ def out_path(cfg: Settings) -> Path:
 
 #: what ``--out`` may end in: a GIF, or a video through imageio's ffmpeg plugin
 OUT_SUFFIXES = (".gif", ".mp4", ".webm", ".mov", ".mkv", ".avi")
+#: the codec of a video suffix whose container does not take imageio's default (libx264)
+VIDEO_CODECS = {".webm": "libvpx-vp9"}
 
 
 def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
@@ -283,9 +289,11 @@ def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
         else:
             import imageio.v2 as imageio
 
+            codec = VIDEO_CODECS.get(path.suffix.lower())
             try:
-                imageio.mimsave(tmp, video_frames(frames), fps=fps)
-            except (ValueError, RuntimeError, ImportError) as e:
+                imageio.mimsave(tmp, video_frames(frames), fps=fps,
+                                ffmpeg_log_level="error", **({"codec": codec} if codec else {}))
+            except (ValueError, RuntimeError, ImportError, OSError) as e:
                 raise UsageError(f"cannot write {path.suffix} ({e}); install imageio-ffmpeg or "
                                  "write a .gif") from None
         tmp.replace(path)
