@@ -14,7 +14,7 @@ trajectory of a single env reset with ``seed=s + i`` (the convention of gymnasiu
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -27,6 +27,11 @@ from ..configs import short_repr
 from .actions import check_actions
 from .checks import SETTABLE, check_reset_options, check_seed, checked_setting
 from .render import ANIMATION_FPS, HumanDisplay, StepClip, step_clip
+
+#: the full-game cores' unused settings (:attr:`Core.UNUSED_SETTINGS`)
+GAME_UNUSED_SETTINGS = {"positions": "the full-game envs start every episode from a new game "
+                                     "(the break K-3 / the opening G-3), not from a position "
+                                     "bank (the Shot envs' setting)"}
 
 
 class Core:
@@ -42,6 +47,8 @@ class Core:
 
     n: int
     rngs: list[np.random.Generator]
+    #: settings keys the core does not use, with why (a caller's mapping naming one is refused)
+    UNUSED_SETTINGS: dict[str, str] = {}
     observation_space: gym.spaces.Box
     action_space: gym.spaces.Box
     clip: bool = False
@@ -60,6 +67,11 @@ class Core:
 
         self.game_name = game
         self.params = self.game.params
+        given = sorted(set(settings) & set(self.UNUSED_SETTINGS)) \
+            if isinstance(settings, Mapping) else []
+        if given:  # it would be ignored without a word
+            raise ValueError(f"settings key {given[0]!r} is not used by {type(self).__name__}: "
+                             f"{self.UNUSED_SETTINGS[given[0]]}")
         self.settings = load_settings(game, settings)
         self.reward = load_reward(game, reward)
         self.noise = load_noise(noise)

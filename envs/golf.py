@@ -31,7 +31,7 @@ from cuegym.rules.golf_codes import P_OPENING, P_OVER, P_PLAY
 from cuegym.rules.golfbillard import GolfRules, load_golf_rules
 
 from .actions import layout_box, strikes_from_actions, unit_box
-from .base import Core
+from .base import GAME_UNUSED_SETTINGS, Core
 from .checks import check_bank, check_opponent_batching, check_seat
 from .golf_positions import GolfbillardPositions, check_golf_positions, playable
 from .opponents import check_opponent_cue, opponent_strikes
@@ -286,6 +286,8 @@ class GolfGameCore(Core):
         arguments. The default random opponent is always called once for all tables, each
         table drawing from its own generator.
     """
+
+    UNUSED_SETTINGS = GAME_UNUSED_SETTINGS
 
     #: the keys of the step info (``make_sb3_vec_env``'s ``info_keys`` are checked against them)
     INFO_KEYS = (

@@ -39,7 +39,7 @@ from cuegym.rules.keglebillard import FOUL_COLUMNS
 from cuegym.rules.keglebillard_game import ShotOutcome
 
 from .actions import layout_box, scale, strikes_from_actions, unit_box
-from .base import Core
+from .base import GAME_UNUSED_SETTINGS, Core
 from .checks import check_bank, check_opponent_batching, check_seat
 from .config import load_settings
 from .opponents import check_opponent_cue, opponent_strikes
@@ -326,6 +326,8 @@ class KegleGameCore(Core):
             (drawn at each reset).
         Others as :class:`KegleShotCore`.
     """
+
+    UNUSED_SETTINGS = GAME_UNUSED_SETTINGS
 
     #: the keys of the step info (``make_sb3_vec_env``'s ``info_keys`` are checked against them)
     INFO_KEYS = (

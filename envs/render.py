@@ -293,14 +293,9 @@ class HumanViewer:
         self.im = None
         self.title = title
         # no window to show (Agg, a headless run): no figure, and no pause of 1/fps a frame
+        # (no warning either: gymnasium's check_env renders every mode and expects none)
         self.windowless = matplotlib.get_backend().lower() in {
             b.lower() for b in non_interactive_bk}
-        if self.windowless:
-            import gymnasium as gym
-
-            gym.logger.warn(f"render_mode='human' shows nothing on matplotlib's non-interactive "
-                            f"backend {matplotlib.get_backend()!r} (no display?); use "
-                            "render_mode='rgb_array' to get the frames")
 
     def show(self, frame: np.ndarray, pause: float) -> None:
         plt = self.plt

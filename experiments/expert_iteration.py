@@ -102,7 +102,7 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
             if key == "first" and "student" in row[:2]:
                 raise ValueError(f"games.first: {row!r} names the student, which the first "
                                  "generation does not have yet (games.later may)")
-    check_eval(cfg["eval"])
+    cfg["eval"] = check_eval(cfg["eval"], DEFAULTS["eval"]["seed"])
     from cuegym.agents.expert import ExpertSpec, TeacherSpec, TrainSpec
 
     for key, cls in (("spec", ExpertSpec), ("teacher", TeacherSpec), ("train", TrainSpec)):
@@ -149,11 +149,15 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
     return cfg
 
 
-def check_eval(ev: dict[str, Any]) -> None:
-    """``eval``: games against each opponent integers >= 0 (0: none), its seed one >= 0; a
-    ValueError naming the key otherwise. Shared with train_aim.py."""
+def check_eval(ev: dict[str, Any], seed: int) -> dict[str, Any]:
+    """``eval`` with its seed (``seed`` when it names none: ``eval: {}``, which switches the
+    games off, replaced the defaults' seed too): games against each opponent integers >= 0
+    (0: none), its seed one >= 0; a ValueError naming the key otherwise. Shared with
+    train_aim.py."""
+    ev = {"seed": seed, **ev}
     for key, v in ev.items():
         check_int(f"config key eval.{key}", v, 0)
+    return ev
 
 
 def expert_spec(cfg: dict[str, Any]) -> Any:
@@ -371,16 +375,17 @@ def final_fit(cfg: dict[str, Any], run: Path, arena: Any,
 
 
 def check_run(run: Path, cfg: dict[str, Any], resume: bool, overwrite: bool,
-              refuse_resume: Callable[[dict[str, Any]], str | None]) -> None:
+              refuse_resume: Callable[[dict[str, Any]], str | None],
+              start_over: str = "--overwrite to start over") -> None:
     """Refuse, changing nothing, a run directory that does not fit: one that holds work
-    unless ``resume`` or ``overwrite``, a ``resume`` of a run that does not exist (no
-    config.yaml: :func:`train.require_run`) and one for which ``refuse_resume(saved config)``
-    gives a reason. Shared by expert iteration, train_aim.py and reproduce.py."""
+    unless ``resume`` or ``overwrite`` (the message's other way out: ``start_over``), a
+    ``resume`` of a run that does not exist (no config.yaml: :func:`train.require_run`) and
+    one for which ``refuse_resume(saved config)`` gives a reason. Shared by expert iteration,
+    train_aim.py and reproduce.py."""
     if run.exists() and not run.is_dir():
         raise ValueError(f"{run} is a file, not a run directory")
     if run.exists() and not (resume or overwrite) and any(run.iterdir()):
-        raise ValueError(f"{run} exists: pass --resume to continue it or --overwrite to start "
-                         "over")
+        raise ValueError(f"{run} exists: pass --resume to continue it or {start_over}")
     if resume:
         why = refuse_resume(load_yaml(require_run(run).read_text()))
         if why:
@@ -402,14 +407,41 @@ def open_run(run: Path, cfg: dict[str, Any], resume: bool, overwrite: bool,
     return run
 
 
+def changed_keys(saved: dict[str, Any], given: dict[str, Any]) -> list[str]:
+    """The keys whose values differ between two configs (``section.key`` inside mappings
+    both have), for a resume refusal that says what it refuses."""
+    out = []
+    for k in sorted(set(saved) | set(given)):
+        a, b = saved.get(k), given.get(k)
+        if isinstance(a, dict) and isinstance(b, dict):
+            out += [f"{k}.{sub}" for sub in changed_keys(a, b)]
+        elif a != b:
+            out.append(k)
+    return out
+
+
+#: what a resume of expert iteration may change: how far it goes, how the shipped model
+#: plays, and what does not touch the results (the run's name, as when a run is copied)
+RESUME_FREE = ("generations", "play", "name", "progress_bar", "threads")
+
+
 def resume_refusal(cfg: dict[str, Any]) -> Callable[[dict[str, Any]], str | None]:
-    """Expert iteration may resume with more generations or other play settings; a run saved
-    before a key existed had its default."""
+    """Expert iteration may resume with :data:`RESUME_FREE` changed; a run saved before a key
+    existed had its default."""
     def refuse(saved: dict[str, Any]) -> str | None:
-        same = DEFAULTS | saved | {"generations": 0, "play": {}} == \
-            cfg | {"generations": 0, "play": {}}
-        return None if same else "differs from the config given"
+        free = dict.fromkeys(RESUME_FREE)
+        diff = changed_keys(DEFAULTS | saved | free, cfg | free)
+        return None if not diff else (f"differs from the config given in {', '.join(diff)} "
+                                      f"(a resume may change {', '.join(RESUME_FREE)})")
     return refuse
+
+
+def finished(run: Path, cfg: dict[str, Any]) -> bool:
+    """Whether the run ``run`` of ``cfg`` has done all its generations and its final fit
+    (final.json is the fit's last file; model.pt is rewritten after every generation, so it
+    does not tell)."""
+    done = len(_read_metrics(run / "metrics.csv")) >= int(cfg["generations"])
+    return done and (not cfg["final_fit"] or (run / "final.json").exists())
 
 
 def _read_metrics(metrics: Path) -> list[dict[str, Any]]:
@@ -482,8 +514,14 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
             plot_curves(run, rows, cfg["game"])
             _log(row)
     bar.close()
-    if cfg["final_fit"] and (start < int(cfg["generations"]) or not (run / "final.pt").exists()):
+    if cfg["final_fit"] and (start < int(cfg["generations"]) or not (run / "final.json").exists()):
         plot_curves(run, rows, cfg["game"], final=final_fit(cfg, run, arena, data))
+    elif start and start >= int(cfg["generations"]):
+        # a resume with nothing left to run may still bring new play settings: model.pt
+        # takes them (its network is the last generation's, or the final fit's)
+        last = run / ("final.pt" if cfg["final_fit"] else f"gen{start - 1}.pt")
+        net, meta = load_net(last)
+        _save_model(net, run, meta, cfg)
     return run
 
 

@@ -60,21 +60,33 @@ def _stage(stage: str) -> Iterator[None]:
         raise UsageError(f"--{stage}: {e}") from None
 
 
+#: the way out of an existing stage run that reproduce names (it has no --overwrite)
+START_OVER = "another --name (or delete it) to start over"
+
+
 def _stage_runs(name: str, runs: Path, stages: tuple[str, ...]) -> dict[str, Path]:
     return {stage: runs / f"{name}_{stage}" for stage in stages}
 
 
 #: the file a finished stage leaves in its run: ``--resume`` skips a stage that has it. The
 #: DQN's status.json is written also when its training is interrupted, so it must say
-#: ``finished`` too; the networks' model.pt is written only once their fit is done.
-FINISHED = {"dqn": "status.json", "leave": "model.pt", "aim": "model.pt", "expert": "model.pt"}
+#: ``finished`` too; train_aim's model.pt is written only once its fit is done. Expert
+#: iteration rewrites model.pt after every generation: its run tells (``expert_iteration.
+#: finished``).
+FINISHED = {"dqn": "status.json", "leave": "model.pt", "aim": "model.pt"}
 
 
-def _skipped(run: Path, stage: str, resume: bool) -> bool:
-    """Whether ``--resume`` skips ``stage``: its run in ``run`` finished (an interrupted DQN
-    stage is continued instead)."""
+def _skipped(run: Path, stage: str, resume: bool, cfg: dict[str, Any] | None = None) -> bool:
+    """Whether ``--resume`` skips ``stage``: its run in ``run`` finished (an interrupted stage
+    is continued instead; ``cfg``: the expert stage's config)."""
+    if not resume:
+        return False
+    if stage == "expert":
+        from cuegym.experiments.expert_iteration import finished
+
+        return finished(run, cfg)
     done = run / FINISHED[stage]
-    if not (resume and done.exists()):
+    if not done.exists():
         return False
     return stage != "dqn" or bool(json.loads(done.read_text()).get("finished"))
 
@@ -94,8 +106,9 @@ def _aim_config(config: str, run: Path, base: str, progress: bool, fit_threads: 
             "fit": {"threads": fit_threads}}
     if config.endswith("_leave.yaml"):
         over["leave"] = {"aim": "none"}  # no aim network exists yet (only the check uses it)
+    # a base the user gave is there now: checked as a lone train_aim run checks it
     return train_aim.load_config(CONFIGS / "aim" / config, deep_merge(over, sets),
-                                 base_written_later=True)
+                                 base_written_later="base" not in sets)
 
 
 def keglebillard_configs(name: str, runs: Path, resume: bool, progress: bool,
@@ -131,7 +144,7 @@ def keglebillard_configs(name: str, runs: Path, resume: bool, progress: bool,
     for stage in ("leave", "aim"):
         if not _skipped(run[stage], stage, resume):
             check_run(run[stage], cfgs[stage], resume and _started(run[stage]), False,
-                      resume_refusal(cfgs[stage]))
+                      resume_refusal(cfgs[stage]), START_OVER)
     return cfgs
 
 
@@ -168,8 +181,9 @@ def golfbillard_configs(name: str, runs: Path, resume: bool, progress: bool,
         cfg = ei.load_config(CONFIGS / "expert" / "golfbillard.yaml",
                              deep_merge({"name": run.name, "progress_bar": progress},
                                         sets["expert"]))
-    if not _skipped(run, "expert", resume):
-        ei.check_run(run, cfg, resume and _started(run), False, ei.resume_refusal(cfg))
+    if not _skipped(run, "expert", resume, cfg):
+        ei.check_run(run, cfg, resume and _started(run), False, ei.resume_refusal(cfg),
+                     START_OVER)
     return {"expert": cfg}
 
 
@@ -180,7 +194,7 @@ def golfbillard(name: str, runs: Path, resume: bool, times: dict[str, float],
 
     run = _stage_runs(name, runs, GAME_STAGES["golfbillard"])["expert"]
     t0 = time.time()
-    if not _skipped(run, "expert", resume):
+    if not _skipped(run, "expert", resume, cfgs["expert"]):
         ei.expert_iteration(cfgs["expert"], runs_dir=run.parent,
                             resume=resume and _started(run))
         times["expert_s"] = time.time() - t0

@@ -3,8 +3,9 @@
 The learner (SB3; SAC on the geometric-residual action by default, or DQN on the shot menu with
 ``--train-config configs/train/keglebillard_dqn.yaml``) trains on the full-game env
 (``cuegym/Keglebillard-v0`` or ``cuegym/Golfbillard-v0``), whose opponent is a
-:class:`PoolOpponent`: at every opponent turn it plays a member drawn from the pool (by default
-the geometric baseline to begin with). After each generation of ``steps_per_generation`` steps
+:class:`PoolOpponent`: at every opponent shot it plays a member drawn from the pool (by default
+the geometric baseline to begin with; a golfbillard turn that goes on after a goal draws again
+at each stroke). After each generation of ``steps_per_generation`` steps
 the learner is saved and plays ``eval_games`` games (``cuegym.agents.arena.play_games``, fixed
 seeds) against every pool member; when it wins at least ``promote_at`` of them against each, the
 snapshot is *promoted* into the pool (the oldest self-snapshot leaves when the pool is full).
@@ -24,11 +25,13 @@ deletes the old run's files first.
 
 Of the train config the learner takes its algorithm, action (``residual`` / ``choice`` settings),
 ``policy``, ``policy_kwargs``, ``algo_kwargs`` (``gamma`` 0.9, no action noise), ``env_kwargs``
-(passed to the full-game env; its ``noise`` must be the self-play's ``noise``), ``device`` and
-``threads``. An ``--init`` model is loaded with those ``algo_kwargs`` too (not the ones saved in
-it: a Shot-env model's gamma is 0); its network stays its own, so a train config whose
-``policy`` or ``policy_kwargs`` differ from it is refused. The keys of a train.py run that
-self-play replaces by its own settings or does not have (``n_envs``, ``total_timesteps``,
+(passed to the full-game env; its ``noise`` must be the self-play's ``noise``, so the shipped
+train configs, which set ``tournament``, take only that; its ``settings.positions``, the Shot
+envs' bank, is left out and named), ``device`` and ``threads``. An ``--init`` model is loaded
+with those ``algo_kwargs`` too (not the ones saved in it: a Shot-env model's gamma is 0); its
+network stays its own, so a train config whose ``policy``, ``policy_kwargs`` or action settings
+(the residual's scales, the choice's menu) differ from it is refused. The keys of a train.py
+run that self-play replaces by its own settings or does not have (``n_envs``, ``total_timesteps``,
 ``time_limit_min``, ``demos``, ``train_positions``, ``eval_freq``, ``eval_episodes``,
 ``checkpoint_freq``, ``save_replay_buffer``, ``seed``) are named on stderr when the run
 starts, not silently dropped.
@@ -39,6 +42,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import re
 import shutil
 import sys
 import time
@@ -70,7 +74,8 @@ class SelfPlayConfig:
     init_model: str = ""  # start from this model .zip (e.g. a Shot-env run's best_model.zip)
     train_config: str = ""  # train YAML for the algorithm (default configs/train/<game>_sac.yaml)
     seed: int = 0  # seeds everything
-    noise: str | float = "tournament"  # shot noise of the env and games: preset or scale
+    noise: str | float = "tournament"  # shot noise of the env and games: preset or scale (the
+    #   train config's env_kwargs.noise, where it sets one, must agree: the SAC and DQN ones do)
     progress: bool = True  # progress bars (learning, evaluation games) on stderr
 
 
@@ -169,7 +174,34 @@ def train_config(cfg: SelfPlayConfig) -> Any:
                              f"with the {meta['action']} action, the train config {tcfg.algo} "
                              f"with the {tcfg.action} action: give --train-config of the "
                              "model's kind")
+        _check_init_spec(cfg, tcfg, meta)
     return tcfg
+
+
+def _check_init_spec(cfg: SelfPlayConfig, tcfg: Any, meta: dict[str, Any]) -> None:
+    """The ``--init`` model's action settings (the residual's scales, the choice's menu) must
+    be the train config's: the snapshots are saved with the config's, and the network's
+    outputs index the model's own (a Q-value of another menu entry, a residual on another
+    scale)."""
+    from cuegym.agents.choice import ChoiceSpec
+    from cuegym.agents.residual import ResidualSpec
+
+    section = tcfg.action
+    spec = ResidualSpec if section == "residual" else ChoiceSpec
+
+    def full(opts: dict[str, Any]) -> dict[str, Any]:
+        d = spec(game=cfg.game, **{k: v for k, v in opts.items() if k != "game"}).as_dict()
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in d.items()}
+
+    model, config = full(meta[section]), full(getattr(tcfg, section))
+    diff = [k for k in config if config[k] != model.get(k)]
+    if diff:
+        k = diff[0]
+        raise ValueError(f"init_model (--init): model {cfg.init_model!r} was trained with "
+                         f"{section}.{k} = {model.get(k)!r}, the train config has "
+                         f"{config[k]!r}" + (f" (and {', '.join(diff[1:])} differ too)"
+                                             if diff[1:] else "")
+                         + ": give --train-config with the model's settings")
 
 
 def _same_noise(a: Any, b: Any) -> bool:
@@ -200,8 +232,22 @@ def unused_train_keys(cfg: SelfPlayConfig) -> list[str]:
 
     path = cfg.train_config or ROOT / "configs" / "train" / f"{cfg.game}_sac.yaml"
     data = read_yaml_mapping(path)
-    return [k for k in TRAIN_KEYS_UNUSED if k in data and data[k] is not None
-            and data[k] != {} and not (k == "time_limit_min" and data[k] == 0)]
+    unused = [k for k in TRAIN_KEYS_UNUSED if k in data and data[k] is not None
+              and data[k] != {} and not (k == "time_limit_min" and data[k] == 0)]
+    settings = (data.get("env_kwargs") or {}).get("settings")
+    if isinstance(settings, dict) and "positions" in settings:
+        unused.append("env_kwargs.settings.positions")  # the Shot envs' bank (_game_env_kwargs)
+    return unused
+
+
+def _game_env_kwargs(tcfg: Any) -> dict[str, Any]:
+    """The train config's ``env_kwargs`` for the full-game env: without ``noise`` (checked to
+    be the self-play's) and the Shot envs' ``settings.positions``, which a full-game env
+    refuses (:func:`unused_train_keys` names it)."""
+    kw = {k: v for k, v in tcfg.env_kwargs.items() if k != "noise"}
+    if isinstance(kw.get("settings"), dict):
+        kw["settings"] = {k: v for k, v in kw["settings"].items() if k != "positions"}
+    return kw
 
 
 def check_run_dir(out: Path, overwrite: bool) -> None:
@@ -233,8 +279,21 @@ def _init_model_file(name: str) -> Path | None:
     return None
 
 
+def _named_apart(baselines: list) -> list:
+    """The baselines with names apart from each other and from this run's snapshots
+    (``gen<k>``), as selfplay.csv and its plot tell the opponents by name: an old run's
+    ``gen1.zip`` becomes ``init:gen1``, a second ``geometric`` ``geometric#2``."""
+    seen: dict[str, int] = {}
+    for agent in baselines:
+        name = f"init:{agent.name}" if re.fullmatch(r"gen\d+", agent.name) else agent.name
+        seen[name] = seen.get(name, 0) + 1
+        agent.name = name if seen[name] == 1 else f"{name}#{seen[name]}"
+    return baselines
+
+
 class PoolOpponent:
-    """An opponent for the full-game env that plays a pool member drawn at random per call,
+    """An opponent for the full-game env that plays a pool member drawn at random per call
+    (per shot: a golfbillard turn that goes on after a goal may be played by several members),
     from the generator the env passes (the table's, with the default ``per_table`` batching),
     so a table's games repeat under ``reset(seed)`` whatever the other tables do."""
 
@@ -386,10 +445,10 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs"), overwrite: bool = Fa
     env_id = "cuegym/Keglebillard-v0" if cfg.game == "keglebillard" else "cuegym/Golfbillard-v0"
     spec, wrapper, meta = _action_space(cfg, tcfg, env_id)
     arena = make_arena(cfg.game)
-    baselines = [make_agent(a, cfg.game, arena=arena) for a in cfg.initial_pool]
+    baselines = _named_apart([make_agent(a, cfg.game, arena=arena) for a in cfg.initial_pool])
     snapshots: list = []
     opponent = PoolOpponent(baselines)
-    env_kwargs = {k: v for k, v in tcfg.env_kwargs.items() if k != "noise"}  # (checked: same)
+    env_kwargs = _game_env_kwargs(tcfg)
     venv = make_sb3_vec_env(env_id, n_envs=cfg.n_envs, seed=cfg.seed, noise=cfg.noise,
                             opponent=opponent, **env_kwargs)
     env = vec_monitor(wrapper(venv, spec))

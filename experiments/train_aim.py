@@ -35,6 +35,7 @@ from cuegym.experiments.expert_iteration import (
     _atomic_npz,
     _eval_games,
     _log,
+    changed_keys,
     check_eval,
     open_run,
 )
@@ -95,7 +96,7 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None,
     for key in ("games", "workers", "draws", "chunk", "threads", "entries"):
         check_int(f"config key {key}", cfg[key], 1)
     check_int("config key seed", cfg["seed"], 0)  # numpy takes no negative seed
-    check_eval(cfg["eval"])
+    cfg["eval"] = check_eval(cfg["eval"], DEFAULTS["eval"]["seed"])
     from cuegym.agents.base import load_noise
 
     try:  # the noise is read where the labelling starts (in the workers): checked now
@@ -103,7 +104,14 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None,
     except ValueError as e:
         raise ValueError(f"config key noise: {e}") from None
     agents = {"opponent": cfg["opponent"]} | ({} if base_written_later else {"base": cfg["base"]})
-    check_agent_specs(agents, "keglebillard")
+    built = check_agent_specs(agents, "keglebillard")
+    if "base" in built and not hasattr(built["base"], "ranked") and (
+            int(cfg["entries"]) > 1 or cfg["target"] == "leave"):
+        # found where the labelling starts otherwise: after the run directory (and with
+        # --overwrite the old run) is gone
+        why = f"entries={cfg['entries']}" if int(cfg["entries"]) > 1 else "target: leave"
+        raise ValueError(f"config key base: {why} needs a base that ranks its strikes (a "
+                         f"discrete-menu DQN model), and {cfg['base']!r} does not")
     if int(cfg["games"]) < int(cfg["workers"]):
         raise ValueError(f"games ({cfg['games']}) must be at least workers ({cfg['workers']})")
     ft = cfg["fit"]["threads"]
@@ -208,7 +216,7 @@ def _targets(cfg: dict[str, Any], part: Any, path: Path) -> np.ndarray:
 def resume_refusal(cfg: dict[str, Any]) -> Callable[[dict[str, Any]], str | None]:
     """A resume reuses the labels: it may change the fit, the evaluation, the progress bar,
     the threads and the leave's play settings, nothing that labels."""
-    keep = ("fit", "eval", "progress_bar", "threads")
+    keep = ("fit", "eval", "progress_bar", "threads", "name")  # name: a copied run's labels
     play = ("weight", "own", "aim")  # the leave's play settings: not in the labels
 
     def labelling(c: dict[str, Any]) -> dict[str, Any]:
@@ -217,10 +225,11 @@ def resume_refusal(cfg: dict[str, Any]) -> Callable[[dict[str, Any]], str | None
         return c
 
     def refuse(saved: dict[str, Any]) -> str | None:
-        if labelling({**DEFAULTS, **saved}) == labelling(cfg):
+        diff = changed_keys(labelling({**DEFAULTS, **saved}), labelling(cfg))
+        if not diff:
             return None
-        return (f"labels differently from the config given (only {list(keep)} and leave "
-                f"{list(play)} may change)")
+        return (f"labels differently from the config given: {', '.join(diff)} (only "
+                f"{list(keep)} and leave {list(play)} may change)")
     return refuse
 
 

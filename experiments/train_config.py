@@ -94,18 +94,21 @@ def check_run_name(name: Any, what: str = "config key name") -> str:
     return name
 
 
-def check_agent_specs(named: dict[str, Any], game: str) -> None:
+def check_agent_specs(named: dict[str, Any], game: str) -> dict[str, Any]:
     """Each agent a config names (``{config key: agent spec}``, as ``make_agent`` and
     ``evaluate.py --agents`` take them) built once, so that a misspelt name or option is
     refused, naming its key, before a run directory or any long work exists (the agents
-    themselves are built again where the run plays them)."""
+    themselves are built again where the run plays them); returns them by key (for checks of
+    what they can do)."""
     from cuegym.agents import make_agent
 
+    built = {}
     for key, spec in named.items():
         try:
-            make_agent(spec, game)
+            built[key] = make_agent(spec, game)
         except (ValueError, FileNotFoundError) as e:
             raise ValueError(f"config key {key}: {e}") from None
+    return built
 
 
 def deep_merge(base: dict, over: dict) -> dict:

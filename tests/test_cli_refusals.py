@@ -309,11 +309,13 @@ def test_selfplay_overwrite_clears_the_old_run_once_all_is_checked(tmp_path, cap
         selfplay.main(_sp_argv(tmp_path, "--overwrite", "--train-config",
                                str(tmp_path / "tc.yaml")))
     assert _snapshot(run) == before  # nothing deleted before the learner is made
-    # the train config's env_kwargs reach the full-game env; its run keys are named
-    assert seen["reward"] == {"foul": -0.5} and seen["settings"] == {
-        "positions": "keglebillard-play"} and seen["noise"] == "tournament"
+    # the train config's env_kwargs reach the full-game env but the Shot envs' bank, which a
+    # full-game env refuses; its run keys are named
+    assert seen["reward"] == {"foul": -0.5} and seen["settings"] == {} and \
+        seen["noise"] == "tournament"
     err = capsys.readouterr().err
-    for key in ("n_envs", "time_limit_min", "demos", "train_positions"):
+    for key in ("n_envs", "time_limit_min", "demos", "train_positions",
+                "env_kwargs.settings.positions"):
         assert key in err, err
     selfplay.clear_run_dir(run)
     assert sorted(p.name for p in run.iterdir()) == ["notes.txt"]  # no stale pool/gen1.zip

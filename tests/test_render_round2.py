@@ -83,10 +83,10 @@ def test_human_mode_on_a_headless_backend_makes_no_window():
         pytest.skip("needs the Agg backend")
     before = plt.get_fignums()
     env = gym.make("cuegym/KeglebillardShot-v0", render_mode="human")
-    with pytest.warns(UserWarning, match="non-interactive backend"):
-        env.reset(seed=0)
+    env.reset(seed=0)
     env.step(np.zeros(7, np.float32))
     assert plt.get_fignums() == before
+    assert env.unwrapped._viewer.windowless
     env.close()
 
 
