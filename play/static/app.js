@@ -8,8 +8,9 @@
 const $ = id => document.getElementById(id);
 const S = {           // page state
   info: null, geo: null, view: null, tv: null, shots: [], shown: 0, anim: null, busy: false,
-  aim: { phi: 0, V0: 3, theta: 0, a: 0, b: 0 }, place: null, placeOk: null, placeReason: "",
+  aim: { phi: 0, V0: 3, theta: 0, a: 0, b: 0 }, place: null, placeOk: null, placeReason: "", placeErr: null,
   ball: null, openWith: [null, null], drag: null, pending: null, status: "idle", error: "", timer: null,
+  review: false,  // a live game's past shot looked at (◀◀, ◀, the shot list): "auto" stays there
   thoughts: 0,  // agent moves requested by this page (tests read it)
 };
 window.cuegym = S;
@@ -46,6 +47,8 @@ function esc(s) { return String(s).replace(/[&<>"']/g, c => ({ "&": "&amp;", "<"
 function agentOptions(sel, value) {
   sel.innerHTML = "";
   for (const a of S.info.agents) sel.add(new Option(a, a));
+  // a model file chosen before: the seats are drawn again when Players, Game or Format change
+  if (value && value !== "__zip" && !S.info.agents.includes(value)) sel.add(new Option(value, value));
   sel.add(new Option("model .zip…", "__zip"));
   sel.value = value || "pretrained";
   sel.addEventListener("change", () => {
@@ -134,19 +137,28 @@ function withTable(opts, sel) {
   return opts;
 }
 
+// The options, or null when the form cannot give them (said in #p-err).
 function gameOptions(game) {
-  if (game === "keglebillard") return withTable({ players: +$("p-players").value, distance: +$("p-distance").value }, $("p-table"));
+  if (game === "keglebillard") {
+    const opts = { players: +$("p-players").value }, dist = $("p-distance");
+    if (dist.validity.badInput) { $("p-err").textContent = "Play to must be a number of points (1..500)"; return null; }
+    // an empty "Play to" is no other distance: the rules' 70 (K-21), the server's default
+    if (dist.value.trim() !== "") opts.distance = +dist.value;
+    return withTable(opts, $("p-table"));
+  }
   const opts = { duo: $("p-duo").value === "1", match: $("p-match").value };
   if (decidingAsked()) opts.deciding_openers = [+$("p-dec0").value, +$("p-dec1").value];
   return opts;
 }
 
-async function startGame(body, errEl, watch) {
+// POST the new game and go to it; ``button`` waits meanwhile (a double click made two games).
+async function startGame(body, errEl, watch, button) {
   errEl.textContent = "";
+  button.disabled = true;
   try {
     const r = await api("POST", "/api/games", body);
     location.search = `?game=${r.view.id}${watch ? "&watch=1" : ""}`;
-  } catch (e) { errEl.textContent = e.message; }
+  } catch (e) { errEl.textContent = e.message; button.disabled = false; }
 }
 
 async function loadRecords() {
@@ -196,8 +208,9 @@ function initLobby() {
   $("p-match").addEventListener("change", syncGame);
   syncGame();
   $("p-start").addEventListener("click", () => {
-    const game = $("p-game").value;
-    startGame({ game, options: gameOptions(game), seats: seatsFromForm(), noise: $("p-noise").value }, $("p-err"), false);
+    const game = $("p-game").value, options = gameOptions(game);
+    if (!options) return;
+    startGame({ game, options, seats: seatsFromForm(), noise: $("p-noise").value }, $("p-err"), false, $("p-start"));
   });
   agentOptions($("w-a0"), "pretrained"); agentOptions($("w-a1"), "geometric");
   const syncWatch = () => { $("w-kegle-opts").hidden = $("w-game").value !== "keglebillard"; };
@@ -207,7 +220,7 @@ function initLobby() {
     const a = [$("w-a0").value, $("w-a1").value], game = $("w-game").value;
     const body = { game, seats: a.map(x => ({ kind: "agent", agent: x })), noise: $("w-noise").value };
     if (game === "keglebillard") { const opts = withTable({}, $("w-table")); if (opts.table) body.options = opts; }
-    startGame(body, $("w-err"), true);
+    startGame(body, $("w-err"), true, $("w-start"));
   });
   $("r-file").addEventListener("change", async ev => {
     const f = ev.target.files[0]; if (!f) return;
@@ -215,6 +228,8 @@ function initLobby() {
     try { rec = JSON.parse(await f.text()); } catch (e) { $("r-err").textContent = "not a JSON file: " + e.message; return; }
     openReplay({ record: rec });
   });
+  // back from a game (the page kept in the browser's cache): the start buttons were left waiting
+  window.addEventListener("pageshow", e => { if (e.persisted) $("p-start").disabled = $("w-start").disabled = false; });
   loadRecords();
   setStatus("lobby");
 }

@@ -79,7 +79,14 @@ async function checkPlacement() {
   try {
     const r = await api("GET", `/api/games/${S.view.id}/placement?x=${p[0]}&y=${p[1]}`);
     if (S.place === p) { S.placeOk = r.ok; S.placeReason = r.reason || ""; }
-  } catch (e) { S.placeOk = false; S.placeReason = e.message; }
+    if ($("g-err").textContent === S.placeErr) $("g-err").textContent = "";  // answered again
+  } catch (e) {
+    if (S.place !== p) return;
+    // only the server's refusal of the point (400) says the placement is illegal; no answer
+    // (status 0), a game gone or a server error says nothing about it: say it as an error
+    if (e.status === 400) { S.placeOk = false; S.placeReason = e.message; }
+    else { S.placeOk = null; S.placeReason = ""; $("g-err").textContent = S.placeErr = e.message; }
+  }
   renderTurn(); draw();
 }
 
@@ -88,28 +95,27 @@ function defaultPlace(st) {
   return [x, 0.12];
 }
 
+// The end of a press on the table (released, cancelled, capture lost), whoever's turn it is
+// now: a release while a shot was played must still end the drag, or the aim would follow
+// the bare pointer on the next turn.
+function endDrag(ev) {
+  const was = S.drag;
+  S.drag = null;
+  if (ev.type === "pointerup" && S.tv.c.hasPointerCapture(ev.pointerId)) S.tv.c.releasePointerCapture(ev.pointerId);
+  if (was === "place" && humanTurn()) checkPlacement();
+}
+
 function onPointer(ev) {
+  if (["pointerup", "pointercancel", "lostpointercapture"].includes(ev.type)) { endDrag(ev); return; }
   const h = humanTurn(); if (!h) return;
   const st = displayState(), p = S.tv.toTable(ev.clientX, ev.clientY), R = S.geo.R;
   if (ev.type === "pointerdown") {
     S.tv.c.setPointerCapture(ev.pointerId);
     if (kegle() && st.ball_in_hand && S.place && Math.hypot(p[0] - S.place[0], p[1] - S.place[1]) < 2.2 * R) { S.drag = "place"; return; }
-    if (!kegle()) {  // a click on a ball to strike: an own ball, or one the opening may use (G-3)
-      const opening = st.phase === "opening";
-      for (const id of opening ? S.view.awaiting.options[h.side] : S.view.own_balls || []) {
-        const b = st.balls[id];
-        if (!b || Math.hypot(p[0] - b[0], p[1] - b[1]) >= 1.4 * R) continue;
-        if (opening) S.openWith[h.side] = id; else S.ball = id;
-        S.drag = null; aimAtTarget(); renderTurn(); draw(); return;
-      }
-    }
+    if (!kegle() && pickBall(h, st, p)) return;
     S.drag = "aim";
   }
-  if (ev.type === "pointerup") {
-    S.tv.c.releasePointerCapture(ev.pointerId);
-    if (S.drag === "place") { S.drag = null; checkPlacement(); return; }
-    S.drag = null; return;
-  }
+  if (ev.buttons === 0) return;  // a bare pointer moving over the table aims nothing
   if (S.drag === "place") {
     const g = S.geo, x0 = -g.length / 2 + R, x1 = st.ball_in_hand === "salvo" ? g.salvo_x : g.length / 2 - R;
     S.place = [Math.min(x1, Math.max(x0, p[0])), Math.min(g.width / 2 - R, Math.max(-g.width / 2 + R, p[1]))];
@@ -117,9 +123,26 @@ function onPointer(ev) {
   }
   if (S.drag === "aim") {
     const c = cueBall(st); if (!c) return;
+    if (Math.hypot(p[0] - c[0], p[1] - c[1]) < 1.4 * R) return;  // on the cue ball: no direction yet
     S.aim.phi = Math.atan2(p[1] - c[1], p[0] - c[0]) * 180 / Math.PI;
     updateSliders(); draw();
   }
+}
+
+// Golfbillard: a press on a ball person ``h`` may strike (an own ball, or one the opening may
+// use, G-3) selects it and re-aims; a press on the ball already selected is the start of a
+// drag from the cue ball (the cue follows the pointer). Returns whether the press is handled.
+function pickBall(h, st, p) {
+  const opening = st.phase === "opening", R = S.geo.R;
+  const selected = opening ? openingBall(h) : S.ball;
+  for (const id of opening ? S.view.awaiting.options[h.side] : S.view.own_balls || []) {
+    const b = st.balls[id];
+    if (!b || Math.hypot(p[0] - b[0], p[1] - b[1]) >= 1.4 * R) continue;
+    if (id === selected) return false;
+    if (opening) S.openWith[h.side] = id; else S.ball = id;
+    S.drag = null; aimAtTarget(); renderTurn(); draw(); return true;
+  }
+  return false;
 }
 
 async function shoot() {
@@ -129,6 +152,7 @@ async function shoot() {
   const move = { strike };
   if (kegle() && st.ball_in_hand) move.place = S.place;
   if (!kegle()) move.ball = st.phase === "opening" ? openingBall(h) : S.ball;
+  S.drag = null;  // the move is sent: a press still held aims nothing more
   await act(() => api("POST", `/api/games/${S.view.id}/move`, { seat: h.seat, move, shot: S.view.shots }));
 }
 
@@ -150,6 +174,7 @@ async function agentMove() {
 // Send a request that may play a shot; animate it, then show the call.
 async function act(request) {
   if (S.busy) return;
+  const was = humanTurn();  // who acted here before: another person after it is re-aimed
   S.busy = true; $("g-err").textContent = ""; renderTurn(); draw();
   let r;
   try { r = await request(); }
@@ -182,7 +207,10 @@ async function act(request) {
     renderCall(r.shot.call);
   }
   S.view = r.view; S.shown = S.view.shots; S.busy = false;
-  if (r.shot) resetAim();
+  // a shot played, or another person to act with no shot (the first stroke of a hot-seat
+  // opening, G-3): aim afresh for them (their cushion and goal are not the last one's)
+  const now = humanTurn();
+  if (r.shot || (now && (!was || was.seat !== now.seat))) resetAim();
   // the game goes on, but the lobby promised it is saved: say so when it was not
   if (r.save_error) $("g-err").textContent = `This game could not be saved: ${r.save_error}`;
   refresh();
@@ -253,9 +281,12 @@ function refresh() {
 // Agents move by themselves (and replays advance with "auto"), after a pause for reading.
 function schedule() {
   clearTimeout(S.timer);
+  if (S.shown >= S.view.shots) S.review = false;  // back at the present
   if (S.anim || S.busy || !$("autoplay").checked) return;
   const pause = 900 / Math.max(0.25, +$("speed").value);
-  if (S.shown < S.view.shots) { S.timer = setTimeout(stepForward, pause); return; }
+  // a replay advances; a live game looked back at stays there until ▶ / ▶▶ (its own new
+  // moves wait for the present)
+  if (S.shown < S.view.shots) { if (!(S.review && S.view.mode === "play")) S.timer = setTimeout(stepForward, pause); return; }
   if (S.view.mode !== "play" || S.view.awaiting.type === "over") return;
   if (S.view.thinking !== null) {  // an agent is already thinking (a request before a reload)
     $("thinking").hidden = false;
@@ -269,6 +300,13 @@ function schedule() {
   if (S.view.agents_to_act.length) S.timer = setTimeout(agentMove, pause);
 }
 
+// Show the table before shot ``k`` (◀◀, ◀, the shot list): a look back that "auto" does not
+// step forward from in a live game.
+function showShot(k) {
+  if (S.anim) return;
+  S.shown = k; S.review = S.shown < S.view.shots; refresh();
+}
+
 async function stepForward() {
   if (S.anim || S.busy || S.shown >= S.view.shots) return;
   const k = S.shown, s = S.shots[k];
@@ -280,7 +318,10 @@ async function stepForward() {
 async function initTable(gid, watch) {
   $("lobby").hidden = true; $("table-view").hidden = false; $("gamebar").hidden = false;
   try { S.view = await api("GET", `/api/games/${gid}`); }
-  catch (e) { $("table-view").hidden = true; $("lobby").hidden = false; initLobby(); $("p-err").textContent = e.message; return; }
+  catch (e) {  // an unknown or dropped game: the lobby, with no save record link or game URL
+    $("table-view").hidden = true; $("gamebar").hidden = true; history.replaceState(null, "", "/");
+    initLobby(); $("p-err").textContent = e.message; return;
+  }
   // the game's own table (a keglebillard game on helmatch names it in its options)
   const table = (S.view.options || {}).table;
   S.geo = await api("GET", `/api/geometry/${S.view.game}` + (table ? `?table=${encodeURIComponent(table)}` : ""));
@@ -295,7 +336,7 @@ async function initTable(gid, watch) {
   if (S.view.mode === "replay") S.shown = 0;
   window.addEventListener("resize", () => { S.tv.resize(); draw(); });
   const cv = $("table");
-  for (const t of ["pointerdown", "pointermove", "pointerup"]) cv.addEventListener(t, onPointer);
+  for (const t of ["pointerdown", "pointermove", "pointerup", "pointercancel", "lostpointercapture"]) cv.addEventListener(t, onPointer);
   const [vmin, vmax] = S.info.limits.V0;
   $("v0").min = vmin; $("v0").max = vmax;
   $("v0").addEventListener("input", e => { S.aim.V0 = +e.target.value; updateSliders(); draw(); });
@@ -312,8 +353,8 @@ async function initTable(gid, watch) {
     e.preventDefault(); e.stopPropagation();
   });
   $("shoot").addEventListener("click", shoot);
-  $("first").addEventListener("click", () => { if (!S.anim) { S.shown = 0; refresh(); } });
-  $("prev").addEventListener("click", () => { if (!S.anim) { S.shown = Math.max(0, S.shown - 1); refresh(); } });
+  $("first").addEventListener("click", () => showShot(0));
+  $("prev").addEventListener("click", () => showShot(Math.max(0, S.shown - 1)));
   $("next").addEventListener("click", () => stepForward());
   $("last").addEventListener("click", () => { if (!S.anim) { S.shown = S.view.shots; refresh(); } });
   $("autoplay").addEventListener("change", schedule);
@@ -324,7 +365,8 @@ async function initTable(gid, watch) {
     const tag = e.target.tagName;
     const slider = tag === "INPUT" && e.target.type === "range";
     if (["INPUT", "SELECT", "TEXTAREA", "BUTTON"].includes(tag) && !(slider && e.key === " ")) return;
-    if (!humanTurn()) return;
+    // Alt/Ctrl/Meta + arrows are the browser's (Back, Forward): not an aim, not prevented
+    if (!humanTurn() || e.altKey || e.ctrlKey || e.metaKey) return;
     const step = e.shiftKey ? 1 : 0.1;
     if (e.key === "ArrowLeft") { S.aim.phi += step; updateSliders(); draw(); e.preventDefault(); }
     if (e.key === "ArrowRight") { S.aim.phi -= step; updateSliders(); draw(); e.preventDefault(); }

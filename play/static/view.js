@@ -158,12 +158,15 @@ function animate(anim, before) {
   return new Promise(resolve => {
     if (!anim) { resolve(); return; }
     setStatus("animating");
-    const t0 = performance.now(), tv = S.tv;
+    const tv = S.tv;
+    // the motion's own time, advanced each frame at the speed then chosen: a change of speed
+    // goes on from where the shot is (a time scaled from the start rewound or jumped it)
+    let t = 0, last = performance.now();
     S.anim = { anim, before };
     stepButtons();  // no stepping while a shot is shown moving (the step would land past it)
     const pins = kegle() ? anim.pins : [];
     const frame = now => {
-      const speed = +$("speed").value, t = Math.min(anim.t_end, (now - t0) / 1000 * speed);
+      t = Math.min(anim.t_end, t + Math.max(0, now - last) / 1000 * +$("speed").value); last = now;
       tv.background();
       if (kegle()) {
         tv.pins(pins.map((p, k) => {
@@ -221,8 +224,11 @@ function renderScoreboard() {
       let dots = "";
       for (let k = 1; k <= 5; k++) dots += `<i style="background:${st.balls[pre + k] ? col : "transparent"}"></i>`;
       const left = [1, 2, 3, 4, 5].filter(k => st.balls[pre + k]).length;
-      const won = v.options.match === "best_of_3" ? `<small>games ${esc(st.match.games_won[side])}</small>` : "";
-      d.innerHTML = `<span class="swatch" style="background:${col}"></span><span class="pname" title="${esc(names[side])}">${esc(names[side])}${won}</span><span class="pts balls" data-side="${side}" data-left="${left}">${dots}</span>`;
+      // a match's games won beside the name: the name alone is cut short, never the count
+      const bo3 = v.options.match === "best_of_3", games = bo3 ? `games ${st.match.games_won[side]}` : "";
+      const title = names[side] + (bo3 ? ` · ${games}` : "");
+      const name = bo3 ? `<span class="nm">${esc(names[side])}</span><small class="games">${esc(games)}</small>` : esc(names[side]);
+      d.innerHTML = `<span class="swatch" style="background:${col}"></span><span class="pname${bo3 ? " bo3" : ""}" title="${esc(title)}">${name}</span><span class="pts balls" data-side="${side}" data-left="${left}">${dots}</span>`;
       box.appendChild(d);
     });
     const p = document.createElement("p"); p.className = "hint";
@@ -238,14 +244,17 @@ function renderScoreboard() {
   }
 }
 
-function resultText() {
+// The result as [the winner's name ("" for none), the rest]: "Ann", "wins the match 2-1".
+function resultParts() {
   const st = S.view.state;
-  if (kegle()) return st.ranking ? says(seatName(st.ranking[0]), "wins") : "game over";
+  const win = (who, more) => [who, says(who, "wins").slice(who.length + 1) + more];
+  if (kegle()) return st.ranking ? win(seatName(st.ranking[0]), "") : ["", "game over"];
   const w = st.match.winner, won = st.match.games_won, bo3 = S.view.options.match === "best_of_3";
-  if (w === null) return "match over";
-  if (w === "draw") return bo3 ? `match drawn ${won[0]}-${won[1]}` : "drawn (G-5, no progress)";
-  return says(S.view.side_names[w], "wins") + (bo3 ? ` the match ${won[w]}-${won[1 - w]}` : "");
+  if (w === null) return ["", "match over"];
+  if (w === "draw") return ["", bo3 ? `match drawn ${won[0]}-${won[1]}` : "drawn (G-5, no progress)"];
+  return win(S.view.side_names[w], bo3 ? ` the match ${won[w]}-${won[1 - w]}` : "");
 }
+function resultText() { const [who, rest] = resultParts(); return who ? `${who} ${rest}` : rest; }
 
 function renderTurn() {
   const el = $("turn"), v = S.view, h = humanTurn();
@@ -257,8 +266,12 @@ function renderTurn() {
     el.textContent = "Game over — " + resultText();
     const b = $("banner"); b.hidden = false;
     const st = v.state;
-    const rank = kegle() && st.ranking ? st.ranking.map((p, k) => `${k + 1}. ${esc(seatName(p))} ${esc(st.scores[p])}`).join(" · ") : "";
-    b.innerHTML = `${esc(resultText())}<small>${rank}</small>`;
+    const rank = kegle() && st.ranking ? st.ranking.map((p, k) => `${k + 1}. ${seatName(p)} ${st.scores[p]}`) : [];
+    // the result on one line, the name cut short with "…" but never "wins" (the whole of it
+    // is the title): long names must not push the banner off the table over the page's header
+    const [who, rest] = resultParts();
+    b.innerHTML = `<span class="result">${who ? `<span class="who">${esc(who)}</span> ` : ""}<span>${esc(rest)}</span></span><small>${esc(rank.join(" · "))}</small>`;
+    b.title = [resultText(), ...rank].join("\n");
   } else if (v.awaiting.type === "choice") {
     el.textContent = asked(seatName(v.awaiting.seat), v.awaiting.question.text);
   } else if (h) {
@@ -315,9 +328,23 @@ function renderHistory() {
     for (let k = 0; k < S.view.shots; k++) {
       const li = document.createElement("li"); const s = S.shots[k];
       li.textContent = s ? s.call[0] : `shot ${k + 1}`;
-      li.addEventListener("click", () => { if (!S.anim) { S.shown = k + 1; refresh(); } });
+      li.addEventListener("click", () => showShot(k + 1));
       ol.appendChild(li);
     }
   }
   Array.from(ol.children).forEach((li, k) => { li.className = k === S.shown - 1 ? "current" : ""; if (S.shots[k]) li.textContent = li.title = S.shots[k].call[0]; });
+  // the shot shown in view in the list, once when it changes (a list the reader scrolled
+  // stays put while they aim); only the list scrolls, not the panel or the page
+  if (ol.dataset.scrolled !== `${S.shown}/${S.view.shots}`) {
+    ol.dataset.scrolled = `${S.shown}/${S.view.shots}`;
+    const cur = ol.querySelector("li.current");
+    if (cur) scrollInto(ol, cur);
+  }
+}
+
+// Scroll ``box`` (only) so that its child ``el`` is in view, as little as needed.
+function scrollInto(box, el) {
+  const b = box.getBoundingClientRect(), r = el.getBoundingClientRect();
+  if (r.top < b.top) box.scrollTop -= b.top - r.top;
+  else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
 }
