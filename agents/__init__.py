@@ -267,8 +267,15 @@ def _check_shipped(kw: dict[str, Any], game: str) -> None:
 def _trained(agent: Agent, arena: Any, aim: Any, leave: Any, opts: dict[str, Any]) -> Agent:
     """A trained model ``agent`` choosing by its leave network, then through its aim
     correction (:func:`with_leave`, :func:`with_aim`)."""
-    agent = with_leave(agent, leave, arena, opts)
-    return with_aim(agent, aim, arena, opts.get("entries"))
+    base = agent
+    agent = with_aim(with_leave(agent, leave, arena, opts), aim, arena, opts.get("entries"))
+    if agent is not base and not getattr(base, "deterministic", True):
+        # the leave and the aim choose among the model's ranked menu entries (its Q-values):
+        # its sampling (a DQN's exploration) never reaches them, so the option would do nothing
+        raise ValueError("deterministic=false samples the model's own policy, but the leave and "
+                         "aim networks choose among its ranked strikes: give it with aim=none,"
+                         "leave=none (the model alone)")
+    return agent
 
 
 def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Agent:
@@ -335,6 +342,9 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
     if name == "planner":
         return PlannerAgent(game, arena=arena, **{**planner_preset(game), **kw})
     if name == "guided":
+        if kw.get("policy") in (None, "none") and "policy" in kw and kw.get("n_policy"):
+            raise ValueError(f"guided: n_policy={kw['n_policy']!r} proposes that many of the "
+                             "policy's strikes, but policy=none gives none")
         return GuidedPlannerAgent(game, arena=arena, **{**planner_preset(game, "guided"), **kw})
     if name == "pretrained":
         path = pretrained_path(game)

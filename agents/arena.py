@@ -11,6 +11,7 @@ side 1 red), one game per match by default (``match: single``) so that one game 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -547,8 +548,13 @@ def make_arena(game: str, rules: Any = None, **kw: Any) -> KeglebillardArena | G
         if table != "golfbillard":  # a TypeError about an unexpected argument said less
             raise ValueError(f"table {table!r}: golfbillard is played on its one table "
                              "('golfbillard'); the table option is keglebillard's")
-    return KeglebillardArena(rules, **kw) if game == "keglebillard" else \
-        GolfbillardArena(rules, **kw)
+    cls = KeglebillardArena if game == "keglebillard" else GolfbillardArena
+    known = [p for p in inspect.signature(cls).parameters if p != "rules"]
+    bad = sorted(set(kw) - set(known))
+    if bad:  # a TypeError about an unexpected keyword argument said less
+        raise ValueError(f"make_arena({game!r}): unknown argument(s) {bad}; {game} arenas take "
+                         f"{known}")
+    return cls(rules, **kw)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -695,8 +701,19 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
     Returns:
         :class:`GameResults`.
     """
+    if getattr(arena, "game", None) not in ("keglebillard", "golfbillard"):  # (or a wrapper)
+        raise ValueError(f"play_games needs a KeglebillardArena or GolfbillardArena "
+                         f"(make_arena(game)), got {arena!r}")
     if len(agents) != 2:
         raise ValueError(f"play_games needs two agents, got {len(agents)}")
+    bad = [a for a in agents if not isinstance(a, Agent)]
+    if bad:
+        raise ValueError(f"play_games plays agents (make_agent(spec, game, arena=arena)), got "
+                         f"{bad[0]!r}")
+    for name, fn in (("progress", progress), ("observer", observer)):
+        if fn is not None and not callable(fn):
+            raise ValueError(f"{name} must be None or a callable, got {fn!r}")
+    seed = req_int(seed, "seed", 0)  # (None: not reproducible; True: 1)
     if getattr(arena, "n_players", 2) != 2:  # the seats and results below are two-seat
         raise ValueError(f"play_games plays two-seat games; the arena has n_players = "
                          f"{arena.n_players}")

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.base import Agent, Strikes, check_game
+from cuegym.agents.base import SPIN_MAX, Agent, Strikes, check_game
 from cuegym.agents.geometric_golf import (  # noqa: F401 (the golfbillard aimer, re-exported)
     GOLF_SPEED,
     GOLF_STAGING,
@@ -67,8 +67,9 @@ class GeometricAgent(Agent):
         self.arena = arena or make_arena(game)
         self.spin = (-0.2 if game == "keglebillard" else 0.0) if spin is None else \
             finite_number("spin", spin)
-        if not -1.0 <= self.spin <= 1.0:  # the spin b of the planner's spins, in ball radii
-            raise ValueError(f"spin must be in [-1, 1] ball radii, got {spin!r}")
+        if not -SPIN_MAX <= self.spin <= SPIN_MAX:  # the agents' tip limit (Strikes.clipped)
+            raise ValueError(f"spin must be in [-{SPIN_MAX}, {SPIN_MAX}] ball radii (the "
+                             f"agents' cue-tip limit), got {spin!r}")
         self.name = name
 
     def candidates(self, state: Any) -> Candidates:

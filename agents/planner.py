@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.base import Agent, Strikes, check_game, check_int, load_noise
+from cuegym.agents.base import SPIN_MAX, Agent, Strikes, check_game, check_int, load_noise
 from cuegym.agents.geometric_golf import golf_candidates_batch
 from cuegym.agents.geometric_kegle import kegle_candidates_batch
 from cuegym.agents.geometry import Candidates
@@ -68,13 +68,14 @@ def check_numbers(name: str, values: Any, known: Any, lo: float = -np.inf, hi: f
 
 
 def check_spins(name: str, spins: Any) -> tuple[float, ...]:
-    """``spins`` (a non-empty list of back/top spins b in [-1, 1]) as a tuple; a ValueError
-    naming the setting ``name`` (``spins``, a guided planner's ``reply_spins``) otherwise."""
+    """``spins`` (a non-empty list of back/top spins b within the agents' cue-tip limit
+    ``SPIN_MAX``, which :meth:`Strikes.clipped` keeps to) as a tuple; a ValueError naming the
+    setting ``name`` (``spins``, a guided planner's ``reply_spins``) otherwise."""
     if isinstance(spins, str | bytes) or not isinstance(spins, Sequence | np.ndarray) or \
             not len(spins):
         raise ValueError(f"{name} must be a list of back/top spins b, got {spins!r}")
     return tuple(check_numbers(name, dict(enumerate(spins)), range(len(spins)),
-                               lo=-1.0, hi=1.0).values())
+                               lo=-SPIN_MAX, hi=SPIN_MAX).values())
 
 
 class PlannerAgent(Agent):

@@ -39,6 +39,17 @@ META_MEMBER = "cuegym.json"
 ALGOS = ("sac", "ppo", "td3", "dqn")
 
 
+def _check_meta_types(meta: dict[str, Any], path: Path) -> None:
+    """A ValueError naming the key of a model's metadata that has the wrong type (text for
+    the ids, mappings for the action settings), not an AttributeError from using it."""
+    for key, kind, what in (("env_id", str, "text"), ("action", str, "text"),
+                            ("algo", str, "text"), ("game", str, "text"),
+                            ("residual", dict, "a mapping"), ("choice", dict, "a mapping")):
+        v = meta.get(key)
+        if v is not None and not isinstance(v, kind):
+            raise ValueError(f"{path}: metadata {key} must be {what}, got {v!r}")
+
+
 def read_zip_meta(path: str | Path) -> dict[str, Any] | None:
     """The ``cuegym.json`` member of a model zip, or None when it has none."""
     try:
@@ -48,6 +59,8 @@ def read_zip_meta(path: str | Path) -> dict[str, Any] | None:
             meta = json.loads(z.read(META_MEMBER))
     except zipfile.BadZipFile as e:
         raise ValueError(f"{path} is not a readable model zip ({e})") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: {META_MEMBER} is not valid JSON ({e})") from None
     if not isinstance(meta, dict):
         raise ValueError(f"{path}: {META_MEMBER} is not a JSON object")
     return meta
@@ -113,13 +126,24 @@ def model_meta(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     side = p.with_suffix(".json")
     meta = read_zip_meta(p)
+    cfg = None
+    if meta is None and not side.exists() and (p.parent / "config.yaml").exists():
+        cfg = load_yaml((p.parent / "config.yaml").read_text())
+        if not (isinstance(cfg, dict) and cfg.get("env_id")):  # not a train.py run's config
+            cfg = None
     if meta is None and side.exists():
-        meta = json.loads(side.read_text())
-    elif meta is None and (p.parent / "config.yaml").exists():
-        cfg = load_yaml((p.parent / "config.yaml").read_text()) or {}
+        try:
+            meta = json.loads(side.read_text())
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{side} (the metadata of {p.name}) is not valid JSON ({e})") \
+                from None
+        if not isinstance(meta, dict):
+            raise ValueError(f"{side} (the metadata of {p.name}) is not a JSON object")
+    elif meta is None and cfg is not None:
         meta = {k: cfg.get(k) for k in ("env_id", "action", "residual", "choice", "algo")}
     elif meta is None:
         meta = _infer_meta(p)
+    _check_meta_types(meta, p)
     env_id = meta.get("env_id") or "cuegym/KeglebillardShot-v0"
     meta.setdefault("game", "golfbillard" if "Golf" in env_id else "keglebillard")
     meta["env_id"] = env_id
@@ -196,7 +220,8 @@ def atomic_algo(cls: type) -> type:
 def load_model(path: str | Path, algo: str) -> Any:
     """Load an SB3 model (SAC, PPO, TD3 or DQN) on the CPU, leaving the global generators as
     they were (:func:`global_rngs_kept`)."""
-    from stable_baselines3 import DQN, PPO, SAC, TD3
+    with global_rngs_kept():  # SB3's first import moves Python's ``random`` stream too
+        from stable_baselines3 import DQN, PPO, SAC, TD3
 
     classes = {"sac": SAC, "ppo": PPO, "td3": TD3, "dqn": DQN}
     if algo not in classes:
@@ -249,6 +274,9 @@ class SB3Agent(Agent):
         if not isinstance(deterministic, bool | np.bool_):  # "no" would silently be True
             raise ValueError(f"deterministic must be true or false, got {deterministic!r}")
         self.deterministic = bool(deterministic)
+        if not self.deterministic and self.meta["algo"] == "td3":
+            raise ValueError(f"deterministic=false: {self.path} is a TD3 model, whose policy is "
+                             "deterministic (it samples nothing)")
         # the caller's arena: the default one would observe and aim on the default table and
         # rules whatever the game is played on (helmatch positions read as kleinmatch ones)
         if arena is not None and arena.game != self.game:
@@ -340,10 +368,18 @@ class SB3Agent(Agent):
 
     def _predict(self, obs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The policy's actions for ``obs``: its mean (deterministic), or sampled with draws
-        seeded from ``rng`` alone (one ``integers`` draw), so a seeded tournament repeats and
-        the caller's global generators are untouched."""
+        seeded from ``rng`` alone (one ``integers`` draw; a DQN: one ``random`` and one
+        ``integers`` draw for its epsilon-greedy exploration, state by state), so a seeded
+        tournament repeats and the caller's global generators are untouched."""
         if self.deterministic:
             return self.model.predict(obs, deterministic=True)[0]
+        if self.meta["algo"] == "dqn":
+            # SB3's predict explores the whole batch or none of it (one draw per call): here
+            # each state explores with the exploration rate, whatever else is in its batch
+            act = np.array(self.model.predict(obs, deterministic=True)[0])
+            explore = rng.random(len(act)) < float(self.model.exploration_rate)
+            act[explore] = rng.integers(int(self.model.action_space.n), size=int(explore.sum()))
+            return act
         seed = int(rng.integers(2**63))
         with global_rngs_kept(seed):
             self.model.action_space.seed(seed)  # DQN's exploration samples the space

@@ -50,7 +50,7 @@ class ConfigError(ValueError):
 
 class ConfigLoader(yaml.SafeLoader):
     """PyYAML's safe loader that also reads ``1e-3`` (an exponent without a dot in the
-    mantissa) as a float, as YAML 1.2 and Python do; plain PyYAML (YAML 1.1) reads it as
+    mantissa) and ``-.2`` as floats, as YAML 1.2 and Python do; plain PyYAML (YAML 1.1) reads it as
     the string ``'1e-3'``, a trap for learning rates. A key given twice in one mapping is an
     error (plain PyYAML keeps the last one silently)."""
 
@@ -76,6 +76,10 @@ class ConfigLoader(yaml.SafeLoader):
 ConfigLoader.add_implicit_resolver(
     "tag:yaml.org,2002:float", re.compile(r"^[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+$"),
     list("-+0123456789"))
+# ``-.2`` (a sign before a leading dot): YAML 1.1 reads ``.2`` as a float but ``-.2`` as text
+ConfigLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float", re.compile(r"^[-+]\.[0-9][0-9_]*(?:[eE][-+]?[0-9]+)?$"),
+    list("-+"))
 
 
 def load_yaml(stream: Any) -> Any:

@@ -260,7 +260,8 @@ def test_unreadable_model_files_are_named_not_tracebacks(tmp_path):
 
 @pytest.mark.parametrize("spec, says", [
     ("geometric:spin={}", "spin must be a number, got {}"),
-    ("geometric:spin=3", "spin must be in [-1, 1] ball radii, got 3"),
+    ("geometric:spin=3", "spin must be in [-0.6, 0.6] ball radii (the agents' cue-tip limit), "
+                         "got 3"),
     ("guided:discount={a: 1}", "discount must be a number"),
     ("guided:refine_scale=none", "refine_scale must be a number, got 'none'"),
     ("guided:n_candidates=2.5", "n_candidates must be an integer"),

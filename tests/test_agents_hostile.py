@@ -121,7 +121,7 @@ def test_guided_names_its_reply_and_refinement_settings():
     GuidedPlannerAgent)."""
     for spec, says in (
             ("guided:reply_spins=[5]", r"reply_spins\[0\] must be a finite number in "
-                                       r"\[-1.0, 1.0\], got 5"),
+                                       r"\[-0.6, 0.6\], got 5"),
             ("guided:reply_spins=3", "reply_spins must be a list of back/top spins b, got 3"),
             ("guided:reply_terms={draw: 1}", r"unknown reply_terms key 'draw'; known: 'bih'"),
             ("guided:refine_scale=1e6", r"refine_scale=1000000.0 makes the refinement's "

@@ -553,7 +553,7 @@ def test_pettingzoo_unknown_agent_bool_seed_and_random_breaker():
     ("planner:jitter={phii: 1}", r"unknown jitter key 'phii' \(did you mean 'phi'\?\)"),
     ("planner:jitter={phi: .nan}", r"jitter\['phi'\] must be a finite number >= 0.0"),
     ("planner:terms={bihh: 1}", "unknown terms key 'bihh'"),  # was: silently no term
-    ("planner:spins=[.inf]", r"spins\[0\] must be a finite number in \[-1.0, 1.0\]"),
+    ("planner:spins=[.inf]", r"spins\[0\] must be a finite number in \[-0.6, 0.6\]"),
     ("planner:spins=5", "spins must be a list"),  # was: TypeError
     ("planner:=3", "has no name"),
     ("guided:n_top=1.5", "n_top must be an integer >= 0, got 1.5"),
