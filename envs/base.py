@@ -482,6 +482,11 @@ class CoreEnv(HumanDisplay, gym.Env):
         return (self.core.observe()[0], float(reward[0]), bool(terminated[0]),
                 bool(truncated[0]), _unbatch(info))
 
+    def discard_frames(self) -> None:
+        """``rgb_array_list``: forget the frames and shots kept since the last ``render()``
+        (a video recorder's steps before its recording starts)."""
+        self._frames = []
+
     def render(self) -> np.ndarray | list[np.ndarray] | None:
         """``rgb_array``: the table as an (H, W, 3) uint8 image (the last shot's paths drawn);
         ``rgb_array_list``: the frames since the last ``render()`` call, each shot animated as

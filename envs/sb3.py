@@ -11,6 +11,7 @@ the same figures). Built by :func:`cuegym.envs.make_sb3_vec_env`.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -111,6 +112,7 @@ class CuegymVecEnv(VecEnv):
         self.env_id = env_id
         seed = _check_sb3_seed(seed)
         self.venv = _vector_class(env_id)(num_envs=n_envs, **kwargs)
+        self._env_kwargs = dict(kwargs)  # for each table's spec (get_attr("spec"))
         self.info_keys = _check_info_keys(info_keys, self.venv.core)
         super().__init__(n_envs, self.venv.single_observation_space,
                          self.venv.single_action_space)
@@ -193,8 +195,12 @@ class CuegymVecEnv(VecEnv):
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
         if attr_name == "render_mode":
             return [self.venv.render_mode for _ in self._get_indices(indices)]
-        if attr_name == "spec":  # each table's env spec, as DummyVecEnv gives its envs' specs
-            return [gym.spec(self.env_id) for _ in self._get_indices(indices)]
+        if attr_name == "spec":  # each table's env spec, as DummyVecEnv gives its envs' specs:
+            # with the arguments given (gym.make(spec) makes the same env) and its step limit
+            base = gym.spec(self.env_id)
+            spec = dataclasses.replace(base, kwargs={**base.kwargs, **self._env_kwargs},
+                                       max_episode_steps=self.venv.core.max_episode_steps)
+            return [spec for _ in self._get_indices(indices)]
         # the native env's per-table answer (its core's settings; each table's np_random)
         values = self.venv.get_attr(attr_name)
         return [values[i] for i in self._get_indices(indices)]

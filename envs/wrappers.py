@@ -104,8 +104,10 @@ class RecordShotVideo(gym.wrappers.RecordVideo):
     happens (``metadata["render_fps"]`` = 25 frames per second). Gymnasium's own RecordVideo
     keeps one frame per step (the last of such a list), which for a one-shot episode is a
     two-frame video; this subclass keeps them all and is otherwise RecordVideo (triggers,
-    ``video_length`` in frames, ``name_prefix``; writes MP4 with moviepy: ``pip install
-    'cuegym[video]'``). With ``render_mode="rgb_array"`` it behaves exactly as RecordVideo.
+    ``video_length`` in frames, at most, ``name_prefix``; writes MP4 with moviepy: ``pip
+    install 'cuegym[video]'``). A step trigger's video starts with the triggering step's shot.
+    The frames a recording takes are not returned again by the env's ``render()``. With
+    ``render_mode="rgb_array"`` it behaves exactly as RecordVideo.
 
         >>> import gymnasium as gym, cuegym
         >>> from cuegym.envs.wrappers import RecordShotVideo
@@ -113,6 +115,16 @@ class RecordShotVideo(gym.wrappers.RecordVideo):
         ...                                render_mode="rgb_array_list"), "videos")
         >>> _ = env.reset(seed=0); _ = env.step(env.action_space.sample()); env.close()
     """
+
+    def step(self, action):
+        if not self.recording and self.step_trigger is not None:
+            # the steps before a recording starts are not in it: drop their kept shots, or the
+            # first capture would take them all (render() returns what is kept since its last
+            # call)
+            discard = getattr(self.env.unwrapped, "discard_frames", None)
+            if discard is not None:
+                discard()
+        return super().step(action)
 
     def _capture_frame(self) -> None:
         frames = self.env.render()
@@ -123,7 +135,11 @@ class RecordShotVideo(gym.wrappers.RecordVideo):
 
     def _record(self, frames: list) -> None:
         if all(isinstance(f, np.ndarray) for f in frames):
-            self.recorded_frames += frames
+            # at most video_length frames (RecordVideo checks after whole steps, each a shot)
+            room = self.video_length - len(self.recorded_frames)
+            self.recorded_frames += frames[:max(0, room)] if room != float("inf") else frames
+            if len(self.recorded_frames) >= self.video_length:
+                self.stop_recording()
         else:
             self.stop_recording()
             gym.logger.warn("recording stopped: render() returned something other than frames")

@@ -1,19 +1,22 @@
 """Scale-out example: train on the registered cuegym envs with Ray RLlib (optional, not in CI).
 
 Ray is *not* a cuegym dependency; install it yourself (``pip install "ray[rllib]"``, a large
-download) on every machine of the cluster, together with cuegym. The envs register a
-``vector_entry_point``, so each RLlib env runner steps a whole batch of tables in one physics
-call; runners spread over the cluster's CPUs.
+download) on every machine of the cluster, together with cuegym. Each RLlib env runner steps
+``--tables`` single envs in a ``SyncVectorEnv`` (RLlib's runners expect gymnasium's next-step
+autoreset; the envs' ``vector_entry_point``, one physics call for all tables, resets a finished
+table in the same step, which RLlib would mistake); runners spread over the cluster's CPUs.
 
     python experiments/rllib_example.py --env cuegym/KeglebillardShot-v0 --runners 4 \\
         --tables 64 --iterations 50
     # on a cluster: start Ray first (ray start --head / --address=...), then add --address auto
 
 Checked with Ray 2.60.0 (``pip install "ray[rllib]" torch==2.13.0`` in a separate venv; 2
-iterations, 1 runner x 16 tables, 4 s). What it does: PPO (RLlib's new API stack, Ray >= 2.40)
-on the env's own action space, ``--runners`` env runners with ``--tables`` tables each, built by
-RLlib as ``gymnasium.make_vec(id, num_envs, vectorization_mode="vector_entry_point")`` (the ids
-are registered on every worker by a ``worker_process_setup_hook``), tournament shot noise;
+iterations, 1 runner x 16 tables, 4 s) when it still used the ``vector_entry_point``; the
+``sync`` mode it uses since is RLlib's default, not re-run here (no Ray in this venv). What it
+does: PPO (RLlib's new API stack, Ray >= 2.40) on the env's own action space (gamma 0 for the
+Shot envs, 0.9 for whole games), ``--runners`` env runners with ``--tables`` tables each, built
+by RLlib as ``gymnasium.make_vec(id, num_envs, vectorization_mode="sync")`` (the ids are
+registered on every worker by a ``worker_process_setup_hook``), tournament shot noise;
 prints the mean episode return per iteration and saves a checkpoint under ``runs/rllib/<id>/``
 of the working directory. The
 trained RLlib policy is not an SB3 model; to evaluate it in ``experiments/evaluate.py`` wrap its
@@ -84,9 +87,14 @@ def main(argv: list[str] | None = None) -> int:
     config = (
         PPOConfig()
         .environment(args.env, env_config={"noise": "tournament"})
+        # SYNC: RLlib's runners take a finished env's reset from the *next* step (Ray 2.60's
+        # single_agent_env_runner), while the native vector env resets in the same step: its
+        # next episode's first step and every truncation's bootstrap would be wrong
         .env_runners(num_env_runners=args.runners, num_envs_per_env_runner=args.tables,
-                     gym_env_vectorize_mode=gym.VectorizeMode.VECTOR_ENTRY_POINT)
-        .training(gamma=0.0, lr=3e-4,  # (--runners 0: the driver's runner samples)
+                     gym_env_vectorize_mode=gym.VectorizeMode.SYNC)
+        # a Shot episode is one shot (gamma 0); whole games value the shots after (as selfplay)
+        .training(gamma=0.0 if "Shot" in args.env else 0.9, lr=3e-4,
+                  # (--runners 0: the driver's runner samples)
                   train_batch_size_per_learner=max(args.runners, 1) * args.tables * 32)
     )
     algo = config.build_algo()
