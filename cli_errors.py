@@ -59,10 +59,13 @@ def existing_file(path: str | os.PathLike, what: str) -> Path:
 def prog_name(module_prog: str) -> str:
     """argparse's ``prog`` for a module's ``main``: the ``cuegym`` command's name for it when
     that command runs it (:mod:`cuegym.cli` sets ``sys.argv[0]``, e.g. ``cuegym rules``), so
-    usage lines and errors name what the user typed; ``module_prog`` (``python -m
-    cuegym.rules``) otherwise."""
+    usage lines and errors name what the user typed; a console script of its own
+    (``cuegym-physics``) by its name; ``module_prog`` (``python -m cuegym.rules``) otherwise."""
     argv0 = sys.argv[0] if sys.argv else ""
-    return argv0 if argv0 == "cuegym" or argv0.startswith("cuegym ") else module_prog
+    if argv0 == "cuegym" or argv0.startswith("cuegym "):
+        return argv0
+    script = Path(argv0).name  # a console script of its own (cuegym-physics), by its name
+    return script if script.startswith("cuegym-") else module_prog
 
 
 def script_prog(module_name: str, spec: Any) -> str | None:

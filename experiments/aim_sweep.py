@@ -35,7 +35,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -147,12 +149,17 @@ def kept_sweep(path: str | None, key: dict, compute: Any) -> dict[str, np.ndarra
     if path is None:
         return compute()
     if os.path.exists(path):
-        with np.load(path) as f:
-            made = json.loads(str(f["key"]))
-            if made != key:
-                raise ValueError(f"{path} holds a sweep of {made}, not of {key}: remove it or "
-                                 f"pass another --sweeps folder")
-            return {k: f[k] for k in f.files if k != "key"}
+        try:
+            with np.load(path) as f:
+                made = json.loads(str(f["key"]))
+                kept = {k: f[k] for k in f.files if k != "key"}
+        except (KeyError, ValueError, OSError, zipfile.BadZipFile):  # (JSONDecodeError too)
+            raise ValueError(f"{path} is not a sweep made by aim_sweep.py: remove it or pass "
+                             "another --sweeps folder") from None
+        if made != key:
+            raise ValueError(f"{path} holds a sweep of {made}, not of {key}: remove it or "
+                             f"pass another --sweeps folder")
+        return kept
     from cuegym.experiments.expert_iteration import (
         _atomic_npz,  # the sibling's writer: no half-written file
     )
@@ -391,7 +398,12 @@ def _fit_all(args: argparse.Namespace, r: dict, key: dict, sizes: list[int]) -> 
                                args.seed + 1, held_workers, redraw=True))
     print(f"held-out sweep: {len(held['cut'])} positions, {time.perf_counter() - t0:.0f} s")
     fits = []
-    for rows in [*sorted(set(sizes)), len(r["cut"])]:
+    # each size once: those at or past the positions labelled are the whole set's fit (said)
+    whole = len(r["cut"])
+    if any(n >= whole for n in sizes):
+        print(f"note: --fit-sizes {sorted(n for n in sizes if n >= whole)} reach the {whole} "
+              "positions labelled: fitted once, on all of them", file=sys.stderr)
+    for rows in [*sorted({n for n in sizes if n < whole}), whole]:
         t0 = time.perf_counter()
         if args.layout == "contact":
             f = fit_contact(head(r, rows), held, epochs=args.epochs, seed=args.seed,
@@ -423,6 +435,7 @@ def main(argv: list[str] | None = None) -> int:
     args, sizes = _args(argv)
     t0 = time.perf_counter()
     if args.sweeps:
+        check_writable_dir(args.sweeps, "--sweeps")  # a file there: named, not "File exists"
         os.makedirs(args.sweeps, exist_ok=True)
     key = {"games": args.games, "draws": args.draws, "offset": args.offset, "n": args.n,
            "seed": args.seed, "workers": args.workers}

@@ -67,7 +67,7 @@ def measure(game: str, batch: int, threads: int, cfg: Settings) -> dict:
     run(0)  # compile / warm up
     best = None
     for _ in range(3):
-        shots = events = 0
+        shots = events = cut = 0
         k = 0
         t0 = time.perf_counter()
         while True:
@@ -75,6 +75,7 @@ def measure(game: str, batch: int, threads: int, cfg: Settings) -> dict:
             k += 1
             shots += batch
             events += int(res.n_events.sum())
+            cut += int((res.overflow != 0).sum())  # cut off by max_events: not whole shots
             el = time.perf_counter() - t0
             if el >= cfg.seconds:
                 break
@@ -83,7 +84,7 @@ def measure(game: str, batch: int, threads: int, cfg: Settings) -> dict:
             best = {"game": game, "batch": batch, "threads": threads,
                     "shots_per_s": round(rate, 1),
                     "events_per_shot": round(events / shots, 2),
-                    "us_per_event": round(el / events * 1e6, 3)}
+                    "us_per_event": round(el / events * 1e6, 3), "cut_off_shots": cut}
     return best
 
 
@@ -363,9 +364,12 @@ def check_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
             ap.error(f"--games: {unknown('table', game, GAMES)}")
     args.batches = ",".join(map(str, _counts(ap, "--batches", args.batches, 1, Settings.pool)))
     # more threads than numba has would be clamped, and the record would name the wrong count
-    # (the default 1,2 stays as it was on a one-core machine)
+    # (the default 1,2 keeps to numba's threads; an explicit count beyond them is refused)
     hi = numba.config.NUMBA_NUM_THREADS if "threads" in table_opts else 2
-    args.threads = ",".join(map(str, _counts(ap, "--threads", args.threads, 1, hi)))
+    counts = _counts(ap, "--threads", args.threads, 1, hi)
+    if "threads" not in table_opts:  # the default 1,2 on a one-thread numba: 1 only
+        counts = [t for t in counts if t <= numba.config.NUMBA_NUM_THREADS]
+    args.threads = ",".join(map(str, counts))
 
 
 def check_against(ap: argparse.ArgumentParser, against: str) -> None:
@@ -404,7 +408,8 @@ def check_against(ap: argparse.ArgumentParser, against: str) -> None:
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
                                  description=__doc__.split("\n\n")[0])  # the whole sentence
-    ap.add_argument("--json", action="store_true", help="print a JSON list of records")
+    ap.add_argument("--json", action="store_true", help="print JSON: the table's records as "
+                    "one list; --per-event and --per-call one object per line")
     ap.add_argument("--shots", nargs="?", const="", default=None, metavar="FILE",
                     help="JSON path vs array API on the same shots, side by side: the shots of "
                          "FILE, or 256 random 2-6 ball shots (keglebillard and golfbillard)")
@@ -426,7 +431,9 @@ def _parser() -> argparse.ArgumentParser:
                     help=f"max_events of the generated --shots list, 1 to {MAX_EVENTS} "
                          f"(default {JSON_MAX_EVENTS})")
     ap.add_argument("--seconds", type=float, default=Settings.seconds,
-                    help=f"minimum wall time per measurement (default {Settings.seconds:g})")
+                    help=f"minimum time per measurement: wall time for the table, process "
+                    f"CPU time for --shots, --per-event and --per-call (default "
+                    f"{Settings.seconds:g})")
     ap.add_argument("--extras", action="store_true", help="first-call time and memory per table "
                     "(with --json: one object {\"records\": [...], \"extras\": {...}})")
     ap.add_argument("--games", default=None, help="comma-separated tables of the table "
@@ -503,6 +510,10 @@ def _print_table(args: argparse.Namespace, cfg: Settings) -> int:
                     print(f"{r['game']:13s} batch {r['batch']:5d} threads {r['threads']}: "
                           f"{r['shots_per_s']:10.1f} shots/s  {r['events_per_shot']:6.2f} "
                           f"events/shot  {r['us_per_event']:7.3f} us/event", flush=True)
+                if recs[-1]["cut_off_shots"]:
+                    print(f"note: {recs[-1]['cut_off_shots']} of the timed {game} shots filled "
+                          f"--max-events {args.max_events} and were cut off: the figures are "
+                          "not those of whole shots", file=sys.stderr, flush=True)
     extras = None
     if args.extras:
         extras = {"first_call_s": round(first_call_seconds(), 3),

@@ -131,6 +131,11 @@ def main(argv: list[str] | None = None) -> int:
     for name, v in (("--games", args.games), ("--repeat", args.repeat)):
         if v < 1:
             raise ValueError(f"{name} must be at least 1, got {v}")
+    from cuegym.experiments.evaluate import MAX_GAMES
+
+    if args.games > MAX_GAMES:  # evaluate's cap: a pair's games are played at once, in memory
+        raise ValueError(f"--games must be at most {MAX_GAMES:,} (as evaluate's), got "
+                         f"{args.games}")
     records = []
     for _ in range(args.repeat):
         rec = {"game": args.game, "agents": agents, "games": args.games, "seed": args.seed,

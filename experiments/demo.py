@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main, script_prog, seed_arg
+from cuegym.cli_errors import check_writable_dir, cli_main, script_prog, seed_arg
 from cuegym.configs import load_params, load_table
 from cuegym.experiments.rules_walkthrough import save_png
 from cuegym.physics import simulate
@@ -87,7 +87,14 @@ def physics_part(out: Path) -> None:
 
 def run(cmd: list[str]) -> None:
     print("$ " + " ".join(cmd), flush=True)
-    code = subprocess.run(cmd).returncode  # in the working directory, like every command
+    child = subprocess.Popen(cmd)  # in the working directory, like every command
+    try:
+        code = child.wait()
+    except KeyboardInterrupt:
+        # Ctrl-C reached the child too (one process group): let it finish its own handling
+        # (train.py saves a last checkpoint), where subprocess.run killed it after 0.25 s
+        child.wait()
+        raise
     if code:  # the step has said why on stderr; its status is the demo's
         raise SystemExit(code)
 
@@ -125,6 +132,7 @@ def main(argv=None) -> int:
         ap.error(f"--games must be <= {MAX_GAMES} (the tournament's limit per pair), got "
                  f"{args.games}")
     out = Path(args.out)
+    check_writable_dir(out, "--out")  # a file there: named, not a bare "File exists"
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     print("== 1. physics: a break on each table (the first call compiles the kernels)",

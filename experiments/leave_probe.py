@@ -110,6 +110,12 @@ def main(argv: list[str] | None = None) -> int:
         leave = packaged_path(args.leave)
         if not leave.is_file():
             raise ValueError(f"--leave: no leave network {args.leave!r}")
+        from cuegym.agents import make_agent
+
+        try:  # made as the probe makes it, now: not after minutes of simulated shots
+            make_agent(f"pretrained:aim=none,leave={leave}", "keglebillard")
+        except ValueError as e:
+            raise ValueError(f"--leave: {e}") from None
     res = probe(args.games, args.draws, args.seed, best=args.best, weight=args.weight,
                 leave=None if leave is None else str(leave))
     if args.json:

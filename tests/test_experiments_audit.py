@@ -81,7 +81,7 @@ def test_bench_physics_json_with_extras_is_one_document(monkeypatch, capsys):
     from cuegym.experiments import bench_physics as bp
 
     record = {"game": "keglebillard", "batch": 1, "threads": 1, "shots_per_s": 1.0,
-              "events_per_shot": 2.0, "us_per_event": 3.0}
+              "events_per_shot": 2.0, "us_per_event": 3.0, "cut_off_shots": 0}
     monkeypatch.setattr(bp, "measure", lambda game, batch, threads, cfg: dict(record))
     monkeypatch.setattr(bp, "first_call_seconds", lambda: 0.5)
     monkeypatch.setattr(bp, "memory_per_table", lambda: 1234.0)
