@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.configs import load_params
+from cuegym.configs import load_params, short_repr
 from cuegym.rules.golf_arrays import (
     BALLS_PER_SIDE,
     N_BALLS,
@@ -50,7 +50,7 @@ from cuegym.rules.inputs import events_used, req_int
 
 from . import checks
 from .golf_obs import OBS_DIM, observe_arrays
-from .noise import ShotNoise
+from .noise import ShotNoise, check_intended, execute_strikes
 from .rewards import weighted_total
 from .strikes import Strikes, active_tables
 
@@ -274,9 +274,12 @@ class Golf:
         if len(op):
             cb[op, 1] = strikes1.cue_ball[op]
         self._check_balls(states, cb, act)
-        executed[idx, 0] = self._execute(strikes, idx, noise, rng).cue
+        pl = self._players(states) if players is None else self._checked_players(players, T)
+        if len(op):  # side 1's strikes checked too before side 0's noise is drawn
+            check_intended(strikes1, op)
+        executed[idx, 0] = execute_strikes(strikes, idx, noise, rng).cue
         if len(op):
-            executed[op, 1] = self._execute(strikes1, op, noise, rng).cue
+            executed[op, 1] = execute_strikes(strikes1, op, noise, rng).cue
         xy = np.where(act[:, None, None], states.xy, np.nan)
         present = ~np.isnan(xy[..., 0])
         sim = None
@@ -290,7 +293,6 @@ class Golf:
                            threads=threads, validate=validate, workspace=workspace)
             row[idx] = idx
             check_overflow(sim, allow_overflow, idx)
-        pl = self._players(states) if players is None else np.asarray(players, np.int64)
         inputs = plain_inputs(cb, executed, pl, physics=True,
                               draws=policy_draws(states, self.rules))
         out, new = self._referee(states, sim, inputs, act)
@@ -298,16 +300,23 @@ class Golf:
                             np.where(cb[..., None] >= 0, executed, np.nan), act, sim, row,
                             self.geo), new
 
-    def _execute(self, strikes: Strikes, idx: np.ndarray, noise: ShotNoise | None,
-                 rng: Any) -> Strikes:
-        sub = strikes.take(idx)
-        if noise is None or noise.is_zero:
-            sub.validate()
-            return sub
-        g = rng if isinstance(rng, np.random.Generator) or rng is None else [rng[t] for t in idx]
-        if g is None:
-            raise ValueError("noise needs rng (a Generator or one per table)")
-        return noise.apply(sub, g)
+    def _checked_players(self, players: Any, T: int) -> np.ndarray:
+        """``players`` as (T, 2) int64: each side's partner at the table, 0 or 1 in duo play
+        (G-31), 0 in singles; a ValueError naming the value otherwise."""
+        try:
+            pl = np.asarray(players)
+        except (TypeError, ValueError):
+            pl = np.asarray(None)
+        if pl.shape != (T, 2) or pl.dtype.kind not in "iub":
+            raise ValueError(f"players must be a (T, 2) = ({T}, 2) integer array of each "
+                             f"side's partner, got {short_repr(players)}")
+        hi = 1 if self.rules.duo else 0
+        bad = (pl < 0) | (pl > hi)
+        if bad.any():
+            t, s = (int(i) for i in np.argwhere(bad)[0])
+            raise ValueError(f"players[{t}, {s}] = {int(pl[t, s])}: a partner is "
+                             + ("0 or 1 (G-31 duo)" if hi else "0 in singles (duo is off)"))
+        return pl.astype(np.int64)
 
     def _check_balls(self, states: GolfStates, cb: np.ndarray, act: np.ndarray) -> None:
         """Struck balls must be on the table (a ball of the other side is legal input: the
@@ -356,9 +365,16 @@ class Golf:
         injected events, partners and the opponent's choices (the rules' JSON inputs)."""
         states = self._checked(states)
         T = len(states)
+        n_log = len(np.asarray(log.t_end))
+        if n_log != T:  # (Kegle.apply_log says the same)
+            raise ValueError(f"{T} states for a log of {n_log} tables")
+        cue_ball, cue = np.asarray(cue_ball, np.int64), np.asarray(cue, np.float64)
+        for name, a, shape in (("cue_ball", cue_ball, (T, 2)), ("cue", cue, (T, 2, 5))):
+            if a.size != np.prod(shape):
+                raise ValueError(f"{name} must have shape {shape} (both sides' strikes per "
+                                 f"table), got {a.shape}")
         check_overflow(log, allow_overflow)
-        inputs = make_inputs(np.asarray(cue_ball, np.int64).reshape(T, 2),
-                             np.asarray(cue, np.float64).reshape(T, 2, 5),
+        inputs = make_inputs(cue_ball.reshape(T, 2), cue.reshape(T, 2, 5),
                              np.asarray(log.t_end, np.float64), self.geo, injected=injected,
                              players=players, choices=choices,
                              physics=getattr(log, "prm", None) is not None,
@@ -407,7 +423,7 @@ class Golf:
         T = len(outcomes)
         act = outcomes.active
         v = (np.where(a.opening, 0, a.shooter) if viewer is None
-             else np.broadcast_to(np.asarray(viewer, np.int64), (T,)))
+             else checks.seats(viewer, T, 2, "viewer"))
         rows = np.arange(T)
         own_struck = act & (a.opening | (a.shooter == v))
         terms = {name: np.zeros(T) for name in REWARD_TERMS}

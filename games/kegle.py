@@ -59,7 +59,7 @@ from cuegym.rules.keglebillard import (
 
 from . import checks
 from . import kegle_flow as flow
-from .kegle_obs import OBS_DIM, observe_arrays, seats_view
+from .kegle_obs import OBS_DIM, OTHER_SEATS, observe_arrays, seats_view
 from .kegle_state import (
     HAND_NONE,
     HAND_SALVO,
@@ -69,7 +69,7 @@ from .kegle_state import (
     empty_states,
     from_game_states,
 )
-from .noise import ShotNoise
+from .noise import ShotNoise, execute_strikes
 from .rewards import weighted_total
 from .strikes import Strikes, active_tables
 
@@ -131,7 +131,11 @@ class Kegle:
             else:
                 raise ValueError("rules.first_player = 'lag': pass first_player, the winner of "
                                  "the lag (cuegym.rules.keglebillard.judge_lag, K-24)")
-        fp = np.broadcast_to(np.asarray(first_player), (T,))
+        try:
+            fp = np.broadcast_to(np.asarray(first_player), (T,))
+        except ValueError:
+            raise ValueError(f"first_player must be one player or one per table ({T}), got "
+                             f"shape {np.shape(first_player)}") from None
         if not np.issubdtype(fp.dtype, np.integer) or ((fp < 0) | (fp >= n)).any():
             raise ValueError(f"first_player must be in 0..{n - 1}, got {first_player!r}")
         s = empty_states(T, n, self.table_name)
@@ -309,15 +313,11 @@ class Kegle:
             t = int(idx[np.argmax(strikes.cue_ball[idx] != RED)])
             raise ValueError(f"table {t}: keglebillard strikes the red (ball 0, K-2), got "
                              f"cue_ball {int(strikes.cue_ball[t])}")
+        if injected is not None and len(injected) != T:  # before anything is drawn
+            raise ValueError(f"injected must have one entry per table ({T}), got "
+                             f"{len(injected)}")
         executed = strikes.copy()
-        if noise is not None and rng is None and not noise.is_zero:
-            raise ValueError("execution noise needs rng (a Generator or one per table)")
-        if noise is not None and len(idx):
-            sub_rng = rng if isinstance(rng, np.random.Generator) or rng is None \
-                else [rng[t] for t in idx]
-            executed.put(idx, noise.apply(strikes.take(idx), sub_rng))
-        else:
-            strikes.take(idx).validate()
+        executed.put(idx, execute_strikes(strikes, idx, noise, rng))
         code, _ = self._placement_codes(states, executed.place)
         ok = act & (code == flow.PLACE_OK)
         play = np.flatnonzero(ok)
@@ -326,12 +326,7 @@ class Kegle:
         sim, log, row = self._simulate_played(states, executed, ok, workspace,
                                               max_events=max_events, t_max=t_max,
                                               threads=threads, validate=validate)
-        inj = None
-        if injected is not None:
-            if len(injected) != T:
-                raise ValueError(f"injected must have one entry per table ({T}), got "
-                                 f"{len(injected)}")
-            inj = [injected[t] for t in play]
+        inj = None if injected is None else [injected[t] for t in play]
         out, new = self._resolve(states, mode, play, log, inj, allow_overflow)
         out.strike = np.where(act[:, None], executed.cue, np.nan)
         out.place = np.where((act & (states.hand != HAND_NONE))[:, None], executed.place,
@@ -602,6 +597,8 @@ class Kegle:
 
         weights = load_reward("keglebillard", weights)  # a mapping or YAML path too; checked
         T = len(outcomes)
+        if viewer is not None:  # a seat of the game (9 was clipped to the last seat's skæve)
+            viewer = checks.seats(viewer, T, outcomes.skaeve_to.shape[1], "viewer")
         shot = outcomes.shooter >= 0
         own = shot.copy() if viewer is None else shot & (outcomes.shooter == viewer)
         terms = {name: np.zeros(T) for name in REWARD_TERMS}
@@ -611,8 +608,7 @@ class Kegle:
         terms["win"][own] = outcomes.win[own]
         if viewer is not None:
             other = shot & ~own
-            v = np.clip(np.asarray(viewer, np.int64), 0, outcomes.skaeve_to.shape[1] - 1)
-            got = outcomes.skaeve_to[np.arange(T), v] & other
+            got = outcomes.skaeve_to[np.arange(T), viewer] & other
             terms["skaeve_received"][got] = outcomes.skaeve[got]
             terms["opponent_points"][other] = outcomes.shooter_points[other]
         if result is not None:
@@ -646,6 +642,9 @@ class Kegle:
         which has no score: 0 : 0 against one opponent."""
         states = self._batch(states)
         T = len(states)
+        if states.order.shape[1] > OTHER_SEATS + 1:  # a seat would be dropped without a word
+            raise ValueError(f"the observation shows {OTHER_SEATS} other seats: at most "
+                             f"{OTHER_SEATS + 1} players, got {states.order.shape[1]}")
         players = states.to_play.copy() if players is None else \
             checks.seats(players, T, states.order.shape[1], "players")
         tm = (states.to_play == players) & ~states.game_over if to_move is None \

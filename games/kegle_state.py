@@ -187,7 +187,8 @@ STATE_FIELDS = (
                               "the salvo line) or 2 (in hand on the cloth)")),
     ("order", (-1,), np.int64, (0, lambda N: N - 1, "the turn order holds the player ids "
                                                      "0..N-1")),
-    ("scores", (-1,), np.int64, None),
+    ("scores", (-1,), np.int64, (0, checks.INT_MAX, "a score is >= 0 (penalties go to the "
+                                                     "other players, K-17)")),
     ("to_play", (), np.int64, (-1, lambda N: N - 1, "the player to shoot is 0..N-1 (-1 when "
                                                     "the game is over)")),
     ("finished", (-1,), np.int64, _LISTED),
@@ -281,7 +282,8 @@ def check_states(states: KegleStates, half: Any = None, table: str | None = None
     bad = (np.count_nonzero((m < lo) | (m > hi))
            + np.count_nonzero((m[:, :2 * N] >= 0) != (place < np.where(first, nf, nl)))
            + np.count_nonzero((ranked[:, 1:] == ranked[:, :-1]) & (ranked[:, 1:] >= 0))
-           + np.count_nonzero((to_play < 0) & ~over) + checks.half_nan(xy))
+           + np.count_nonzero((to_play < 0) & ~over) + checks.half_nan(xy)
+           + np.count_nonzero(scores < 0))  # (the scores' range, apart from the rows above)
     if bad:
         raise ValueError(_problem(arrs, N, lim, path))
     if own:

@@ -50,7 +50,7 @@ from cuegym.configs import (
     load_yaml,
 )
 
-from .strikes import THETA_LIMIT, TIP_LIMIT, V0_LIMIT, Strikes, clamp_cue
+from .strikes import STRIKE_FIELDS, THETA_LIMIT, TIP_LIMIT, V0_LIMIT, Strikes, clamp_cue
 
 NOISE_PATH = CONFIG_DIR / "envs" / "noise.yaml"
 _KEYS = ("V0", "phi", "theta", "a", "b", "place")
@@ -170,6 +170,43 @@ class ShotNoise:
                 dz = np.stack([g.standard_normal(2) for g in rng])
             place += dz * self.place
         return Strikes(cue, strikes.cue_ball.copy(), place)
+
+
+def check_intended(strikes: Strikes, idx: np.ndarray) -> Strikes:
+    """The strikes of the tables ``idx``, every value finite (a ValueError naming the table
+    and the value otherwise)."""
+    sub = strikes.take(idx)
+    bad = ~np.isfinite(sub.cue)
+    if bad.any():
+        r, k = (int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"table {int(idx[r])}: strike {STRIKE_FIELDS[k]} = "
+                         f"{float(sub.cue[r, k])!r} is not finite")
+    return sub
+
+
+def execute_strikes(strikes: Strikes, idx: np.ndarray, noise: ShotNoise | None,
+                    rng: np.random.Generator | Sequence | None) -> Strikes:
+    """The strikes of the tables ``idx`` (of a (T,) batch) as executed, for both games' ``play``:
+    without noise (None) as given, checked against the physics' limits; with noise (zero noise
+    too) one sample each, clamped (:meth:`ShotNoise.apply`; ``rng`` one Generator, or one per
+    table of the batch). Checked first, before anything is drawn: every intended value finite
+    (NaN plus noise stayed NaN and reached the physics, which named a row, not the table) and,
+    with noise other than zero, a generator.
+
+    Raises:
+        ValueError: naming the table (its index in the batch) and the value.
+    """
+    sub = check_intended(strikes, idx)
+    if noise is None:
+        try:
+            return sub.validate()
+        except ValueError as e:  # "strike r" counts the played tables: name the table
+            r = int(str(e).split(":")[0].removeprefix("strike "))
+            raise ValueError(f"table {int(idx[r])}: {str(e).split(': ', 1)[1]}") from None
+    if rng is None and not noise.is_zero:
+        raise ValueError("execution noise needs rng (a Generator or one per table)")
+    g = rng if isinstance(rng, np.random.Generator) or rng is None else [rng[t] for t in idx]
+    return noise.apply(sub, g)
 
 
 @functools.lru_cache(maxsize=1)

@@ -83,7 +83,11 @@ class Strikes:
     def of(cls, cue: Any, cue_ball: Any = None, place: Any = None) -> Strikes:
         """From a (T, 5) strike array (or one (5,) strike); ``cue_ball`` defaults to 0 and
         ``place`` to none."""
-        cue = np.asarray(cue, np.float64).reshape(-1, 5)
+        cue = np.asarray(cue, np.float64)
+        if cue.shape[-1:] != (5,) or cue.ndim > 2:  # a (3, 4) array reshaped into nonsense
+            raise ValueError(f"cue must be one strike (5,) or a (T, 5) array (V0, phi, theta, "
+                             f"a, b), got shape {cue.shape}")
+        cue = cue.reshape(-1, 5)
         T = len(cue)
         cb = np.zeros(T, np.int64) if cue_ball is None else np.broadcast_to(cue_ball, (T,))
         pl = np.full((T, 2), np.nan) if place is None else place

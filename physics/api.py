@@ -437,15 +437,17 @@ def _strike_arrays(cue_ball, cue, present: np.ndarray, table_names, ball_names=N
 
 _TYPE_HINTS = {"table": "TableSpec (use cuegym.configs.load_table(name))",
                "params": "PhysicsParams (use cuegym.configs.load_params(game))",
-               "models": "Models or None (use cuegym.physics.Models(...))"}
+               "models": "Models or None (use cuegym.physics.Models(...))",
+               "workspace": "Workspace or None (use cuegym.physics.api.Workspace())"}
 
 
-def _check_objects(table, params, models) -> Models:
-    """Refuse a table, params or models of the wrong type before any of them is used (models
-    None: the default; a falsy non-Models such as 0 is refused too)."""
+def _check_objects(table, params, models, workspace=None) -> Models:
+    """Refuse a table, params, models or workspace of the wrong type before any of them is
+    used (models and workspace None: the default, none; a falsy non-Models such as 0 is
+    refused too)."""
     for name, value, cls in (("table", table, TableSpec), ("params", params, PhysicsParams),
-                             ("models", models, Models)):
-        if not isinstance(value, cls) and not (name == "models" and value is None):
+                             ("models", models, Models), ("workspace", workspace, Workspace)):
+        if not isinstance(value, cls) and not (name in ("models", "workspace") and value is None):
             raise PhysicsInputError(f"{name} must be a {_TYPE_HINTS[name]}, got "
                                     f"{type(value).__name__} {short_repr(value)}")
     return _DEFAULT_MODELS if models is None else models
@@ -503,7 +505,7 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     Returns:
         :class:`SimResult`.
     """
-    models = _check_objects(table, params, models)
+    models = _check_objects(table, params, models, workspace)
     K, t_max, n_threads = _run_limits(max_events, t_max, threads)
     # refuses an oversized call before the per-ball arrays are made (check_memory)
     xy, present, pins = _layout_arrays(table, xy, present, pins_up, K, workspace)

@@ -656,10 +656,32 @@ def _split_by_balls(g: _Group, table_ids: tuple) -> list[_Group]:
     return out
 
 
+def _runs_by_own_ids(g: _Group, table_ids: tuple) -> list[_Group]:
+    """``g`` cut into runs of consecutive shots that name the same balls of their own (ids not
+    the table's) in the same order: a ball's index orders simultaneous events, so a shot's
+    own balls must be numbered as when it is simulated alone, whatever the shots around it."""
+    c, fixed, keys, pos = g.cols, set(table_ids), [], 0
+    for n in c.counts:
+        keys.append(tuple(b for b in c.ids[pos:pos + n] if b not in fixed))
+        pos += n
+    out, a = [], 0
+    for t in range(1, len(keys)):
+        if keys[t] != keys[a]:
+            out.append(_slice_group(g, a, t))
+            a = t
+    out.append(_slice_group(g, a, len(keys)))
+    return out
+
+
 def _group_chunks(g: _Group) -> list[tuple[list[int], dict]]:
     """``(shot indices, simulate kwargs)`` per chunk of a group; ball b is ``ball_names[b]``:
-    the table's ids, then the others in order of appearance."""
+    the table's ids, then the shots' own in their order (one order per run of shots,
+    :func:`_runs_by_own_ids`)."""
     c, table = g.cols, g.table
+    if len(c.counts) > 1 and not set(c.ids) <= set(table.ball_ids):
+        runs = _runs_by_own_ids(g, tuple(table.ball_ids))
+        if len(runs) > 1:
+            return [chunk for sub in runs for chunk in _group_chunks(sub)]
     order = list(table.ball_ids)
     index = {bid: k for k, bid in enumerate(order)}
     for bid in dict.fromkeys(c.ids):
