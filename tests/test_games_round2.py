@@ -22,6 +22,15 @@ def _kegle_strikes(cue):
     return Strikes.of(np.asarray(cue, float), place=PLACE[:len(cue)])
 
 
+def _opening(H: Golf, T: int, V0=(1.1, 1.1)) -> tuple:
+    """(states, side 0's strikes, side 1's strikes) of T new games' openings: each side's
+    suggested ball struck at ``V0`` toward its attack goal."""
+    gs = H.new(T)
+    b = H.opening_balls(gs)
+    return gs, *(Strikes(np.tile([v, phi, 0, 0, 0], (T, 1)), b[:, k], np.full((T, 2), np.nan))
+                 for k, (v, phi) in enumerate(zip(V0, (20.0, 200.0), strict=True)))
+
+
 def test_a_nan_strike_under_noise_is_named_by_its_table_before_any_draw():
     G = Kegle()
     s = G.new(3, 2)
@@ -49,13 +58,9 @@ def test_zero_noise_clamps_in_both_games():
     o, _ = G.play(G.new(3, 2), _kegle_strikes(np.tile([25, 20.0, 0, 0, 0], (3, 1))), "none",
                   np.random.default_rng(0))
     assert (o.strike[:, 0] == 20.0).all()
-    H = Golf({"match": "single"})
-    gs = H.new(3)
-    b = H.opening_balls(gs)
-    o, _ = H.play(gs, Strikes(np.tile([25, 20.0, 0, 0, 0], (3, 1)), b[:, 0],
-                              np.full((3, 2), np.nan)), "none", np.random.default_rng(0),
-                  strikes1=Strikes(np.tile([1.1, 200.0, 0, 0, 0], (3, 1)), b[:, 1],
-                                   np.full((3, 2), np.nan)), allow_overflow=True)
+    gs, s0, s1 = _opening(Golf({"match": "single"}), 3, V0=(25, 1.1))
+    o, _ = Golf({"match": "single"}).play(gs, s0, "none", np.random.default_rng(0), strikes1=s1,
+                                          allow_overflow=True)
     assert (o.strike[:, 0, 0] == 20.0).all()
 
 
@@ -66,12 +71,8 @@ def test_reward_viewers_must_be_seats():
     with pytest.raises(ValueError, match=r"viewer\[0\] = 9 is not in 0\.\.2"):
         G.reward_terms(o, viewer=np.full(4, 9))
     H = Golf({"match": "single"})
-    gs = H.new(2)
-    b = H.opening_balls(gs)
-    go, _ = H.play(gs, Strikes(np.tile([1.1, 20.0, 0, 0, 0], (2, 1)), b[:, 0],
-                               np.full((2, 2), np.nan)),
-                   strikes1=Strikes(np.tile([1.1, 200.0, 0, 0, 0], (2, 1)), b[:, 1],
-                                    np.full((2, 2), np.nan)), allow_overflow=True)
+    gs, s0, s1 = _opening(H, 2)
+    go, _ = H.play(gs, s0, strikes1=s1, allow_overflow=True)
     with pytest.raises(ValueError, match=r"viewer\[0\] = 2 is not in 0\.\.1"):
         H.reward_terms(go, viewer=np.full(2, 2))
 
@@ -83,14 +84,9 @@ def test_reward_viewers_must_be_seats():
 ])
 def test_golf_partners_are_checked(duo, players, says):
     D = Golf({"match": "single", "duo": duo})
-    ds = D.new(2)
-    db = D.opening_balls(ds)
+    ds, s0, s1 = _opening(D, 2)
     with pytest.raises(ValueError, match=says):
-        D.play(ds, Strikes(np.tile([1.1, 20.0, 0, 0, 0], (2, 1)), db[:, 0],
-                           np.full((2, 2), np.nan)),
-               strikes1=Strikes(np.tile([1.1, 200.0, 0, 0, 0], (2, 1)), db[:, 1],
-                                np.full((2, 2), np.nan)),
-               players=players, allow_overflow=True)
+        D.play(ds, s0, strikes1=s1, players=players, allow_overflow=True)
 
 
 def test_shapes_and_ranges_are_named():
@@ -107,12 +103,8 @@ def test_shapes_and_ranges_are_named():
     with pytest.raises(ValueError, match="a score is >= 0"):
         G.play(s, _kegle_strikes([[3, 5, 0, 0, 0]] * 3))
     H = Golf({"match": "single"})
-    gs = H.new(3)
-    b = H.opening_balls(gs)
-    go, _ = H.play(gs, Strikes(np.tile([1.1, 20.0, 0, 0, 0], (3, 1)), b[:, 0],
-                               np.full((3, 2), np.nan)),
-                   strikes1=Strikes(np.tile([1.1, 200.0, 0, 0, 0], (3, 1)), b[:, 1],
-                                    np.full((3, 2), np.nan)), allow_overflow=True)
+    gs, s0, s1 = _opening(H, 3)
+    go, _ = H.play(gs, s0, strikes1=s1, allow_overflow=True)
     with pytest.raises(ValueError, match="2 states for a log of 3 tables"):
         H.apply_log(gs.take([0, 1]), go.sim, go.inputs.cue_ball, go.inputs.cue)
 
