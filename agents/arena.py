@@ -434,7 +434,7 @@ class GolfbillardArena:
             raise ValueError(f"idle_q must be in [0, 1), got {q}")
         b = self.g.batch(states)
         side = np.asarray(side, np.int64)
-        npt, npw = self.rules.no_progress_turns, self.rules.no_progress_window
+        npt, limit = self.rules.no_progress_turns, self.rules.idle_limit
         ended = np.zeros(len(b), bool)
         xy = b.xy
         if before is not None:
@@ -444,9 +444,9 @@ class GolfbillardArena:
         lead = self._lead(xy, side)
         value = terms.get("draw", 0.0) - terms.get("lead", 0.0) * lead
         scored = b.turn_scored.astype(np.int64)  # the current turn ends the count first
-        r = scored + np.maximum(npt - b.turns - scored, 0) + 2 * npw \
+        r = scored + np.maximum(npt - b.turns - scored, 0) + limit \
             - np.where(scored > 0, 0, b.idle_turns)
-        chance = np.where(b.kader | (npw == 0), 0.0, (1.0 - q) ** np.maximum(r, 0))
+        chance = np.where(b.kader | (limit == 0), 0.0, (1.0 - q) ** np.maximum(r, 0))
         drawn = (b.winner == 2) | (b.over & (b.match_winner == 2))
         chance = np.where(b.over | ended, drawn.astype(np.float64), chance)
         return chance * value

@@ -119,6 +119,14 @@ def _infer_meta(path: Path) -> dict[str, Any]:
             "inferred": True}
 
 
+def _run_config(folder: Path) -> dict[str, Any] | None:
+    """The train.py run config beside a model (its ``config.yaml`` naming an ``env_id``), or
+    None (no file, or another command's config)."""
+    path = folder / "config.yaml"
+    cfg = load_yaml(path.read_text()) if path.exists() else None
+    return cfg if isinstance(cfg, dict) and cfg.get("env_id") else None
+
+
 def model_meta(path: str | Path) -> dict[str, Any]:
     """The metadata of a saved model: its ``cuegym.json`` member, else ``<model>.json``
     beside it, else the run's ``config.yaml`` in the same directory, else inferred from the
@@ -126,11 +134,6 @@ def model_meta(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     side = p.with_suffix(".json")
     meta = read_zip_meta(p)
-    cfg = None
-    if meta is None and not side.exists() and (p.parent / "config.yaml").exists():
-        cfg = load_yaml((p.parent / "config.yaml").read_text())
-        if not (isinstance(cfg, dict) and cfg.get("env_id")):  # not a train.py run's config
-            cfg = None
     if meta is None and side.exists():
         try:
             meta = json.loads(side.read_text())
@@ -139,7 +142,7 @@ def model_meta(path: str | Path) -> dict[str, Any]:
                 from None
         if not isinstance(meta, dict):
             raise ValueError(f"{side} (the metadata of {p.name}) is not a JSON object")
-    elif meta is None and cfg is not None:
+    elif meta is None and isinstance(cfg := _run_config(p.parent), dict):
         meta = {k: cfg.get(k) for k in ("env_id", "action", "residual", "choice", "algo")}
     elif meta is None:
         meta = _infer_meta(p)

@@ -786,9 +786,3 @@ def step_clip(core, t: int) -> StepClip:
     return StepClip("golfbillard" if golf else "keglebillard",
                     None if res is None or row < 0 else _one_table(res, row, keep=True),
                     result, getattr(core, "render_zones", True), core.render_table(t))
-
-
-def step_frames(core, t: int, fps: float = ANIMATION_FPS, max_seconds: float = 10.0
-                ) -> list[np.ndarray]:
-    """Frames of table ``t``'s last step as it happened: :func:`step_clip`'s frames."""
-    return step_clip(core, t).frames(fps, max_seconds)

@@ -105,13 +105,17 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None,
         raise ValueError(f"config key noise: {e}") from None
     agents = {"opponent": cfg["opponent"]} | ({} if base_written_later else {"base": cfg["base"]})
     built = check_agent_specs(agents, "keglebillard")
-    if "base" in built and not hasattr(built["base"], "ranked") and (
-            int(cfg["entries"]) > 1 or cfg["target"] == "leave"):
+    if "base" in built and (int(cfg["entries"]) > 1 or cfg["target"] == "leave"):
         # found where the labelling starts otherwise: after the run directory (and with
-        # --overwrite the old run) is gone
+        # --overwrite the old run) is gone; the base ranks as the labelling asks it to
         why = f"entries={cfg['entries']}" if int(cfg["entries"]) > 1 else "target: leave"
-        raise ValueError(f"config key base: {why} needs a base that ranks its strikes (a "
-                         f"discrete-menu DQN model), and {cfg['base']!r} does not")
+        try:
+            built["base"].ranked([], int(cfg["entries"]))
+        except AttributeError:
+            raise ValueError(f"config key base: {why} needs a base that ranks its strikes (a "
+                             f"discrete-menu DQN model), and {cfg['base']!r} does not") from None
+        except ValueError as e:  # an SB3 model that is no menu DQN, or too few entries
+            raise ValueError(f"config key base: {e}") from None
     if int(cfg["games"]) < int(cfg["workers"]):
         raise ValueError(f"games ({cfg['games']}) must be at least workers ({cfg['workers']})")
     ft = cfg["fit"]["threads"]

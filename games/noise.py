@@ -50,7 +50,7 @@ from cuegym.configs import (
     load_yaml,
 )
 
-from .strikes import STRIKE_FIELDS, THETA_LIMIT, TIP_LIMIT, V0_LIMIT, Strikes, clamp_cue
+from .strikes import THETA_LIMIT, TIP_LIMIT, V0_LIMIT, Strikes, clamp_cue
 
 NOISE_PATH = CONFIG_DIR / "envs" / "noise.yaml"
 _KEYS = ("V0", "phi", "theta", "a", "b", "place")
@@ -175,13 +175,7 @@ class ShotNoise:
 def check_intended(strikes: Strikes, idx: np.ndarray) -> Strikes:
     """The strikes of the tables ``idx``, every value finite (a ValueError naming the table
     and the value otherwise)."""
-    sub = strikes.take(idx)
-    bad = ~np.isfinite(sub.cue)
-    if bad.any():
-        r, k = (int(i) for i in np.argwhere(bad)[0])
-        raise ValueError(f"table {int(idx[r])}: strike {STRIKE_FIELDS[k]} = "
-                         f"{float(sub.cue[r, k])!r} is not finite")
-    return sub
+    return strikes.take(idx).validate(tables=idx, finite_only=True)
 
 
 def execute_strikes(strikes: Strikes, idx: np.ndarray, noise: ShotNoise | None,
@@ -198,11 +192,7 @@ def execute_strikes(strikes: Strikes, idx: np.ndarray, noise: ShotNoise | None,
     """
     sub = check_intended(strikes, idx)
     if noise is None:
-        try:
-            return sub.validate()
-        except ValueError as e:  # "strike r" counts the played tables: name the table
-            r = int(str(e).split(":")[0].removeprefix("strike "))
-            raise ValueError(f"table {int(idx[r])}: {str(e).split(': ', 1)[1]}") from None
+        return sub.validate(tables=idx)
     if rng is None and not noise.is_zero:
         raise ValueError("execution noise needs rng (a Generator or one per table)")
     g = rng if isinstance(rng, np.random.Generator) or rng is None else [rng[t] for t in idx]

@@ -132,31 +132,40 @@ class Strikes:
 
     # -- limits ---------------------------------------------------------------------------
 
-    def validate(self, n_balls: int | None = None) -> Strikes:
-        """Check every strike against the physics' limits; returns self.
+    def validate(self, n_balls: int | None = None, tables: np.ndarray | None = None,
+                 finite_only: bool = False) -> Strikes:
+        """Check every strike against the physics' limits (``finite_only``: only that every
+        value is finite); returns self. ``tables``: the batch index of each strike, for the
+        messages (a game's played tables), else its own index.
 
         Raises:
             ValueError: a NaN/inf strike value, V0 outside [0, 20] m/s, theta outside [0, 90]
                 deg, a^2 + b^2 > 1, or (with ``n_balls``) a cue ball index outside
                 0..n_balls-1; the message names the table and the value.
         """
+        def at(t: int, name: str) -> str:  # "strike 2: V0" or "table 5: V0"
+            return f"strike {t}: {name}" if tables is None else f"table {int(tables[t])}: {name}"
+
         bad = ~np.isfinite(self.cue)
         if bad.any():
             t, k = np.argwhere(bad)[0]
             v = float(self.cue[t, k])
-            raise ValueError(f"strike {t}: {STRIKE_FIELDS[k]} = {v!r} is not finite")
+            name = STRIKE_FIELDS[k] if tables is None else f"strike {STRIKE_FIELDS[k]}"
+            raise ValueError(f"{at(t, name)} = {v!r} is not finite")
+        if finite_only:
+            return self
         for k, hi in ((0, V0_LIMIT), (2, THETA_LIMIT)):
             col = self.cue[:, k]
             out = (col < 0.0) | (col > hi)
             if out.any():
                 t = int(np.argmax(out))
-                raise ValueError(f"strike {t}: {STRIKE_FIELDS[k]} = {float(col[t])!r} is outside "
+                raise ValueError(f"{at(t, STRIKE_FIELDS[k])} = {float(col[t])!r} is outside "
                                  f"[0, {hi}]")
         r2 = self.cue[:, 3] ** 2 + self.cue[:, 4] ** 2
         out = r2 > TIP_LIMIT ** 2 + 1e-12
         if out.any():
             t = int(np.argmax(out))
-            raise ValueError(f"strike {t}: a^2 + b^2 = {float(r2[t])!r} exceeds 1 (a = "
+            raise ValueError(f"{at(t, 'a^2 + b^2')} = {float(r2[t])!r} exceeds 1 (a = "
                              f"{float(self.cue[t, 3])!r}, b = {float(self.cue[t, 4])!r})")
         if n_balls is not None:
             out = (self.cue_ball < 0) | (self.cue_ball >= n_balls)

@@ -640,22 +640,6 @@ def _slice_group(g: _Group, a: int, z: int) -> _Group:
     return sub
 
 
-def _split_by_balls(g: _Group, table_ids: tuple) -> list[_Group]:
-    """``g`` cut into runs of consecutive shots whose ball ids together (with the table's own)
-    number at most MAX_BALLS: shots of a custom table may each name their own balls, and one
-    call holds at most MAX_BALLS per table."""
-    c, out, a, seen, pos = g.cols, [], 0, set(table_ids), 0
-    for t, n in enumerate(c.counts):
-        ids = set(c.ids[pos:pos + n])
-        pos += n
-        if t > a and len(seen | ids) > MAX_BALLS:
-            out.append(_slice_group(g, a, t))
-            a, seen = t, set(table_ids)
-        seen |= ids
-    out.append(_slice_group(g, a, len(c.counts)))
-    return out
-
-
 def _runs_by_own_ids(g: _Group, table_ids: tuple) -> list[_Group]:
     """``g`` cut into runs of consecutive shots that name the same balls of their own (ids not
     the table's) in the same order: a ball's index orders simultaneous events, so a shot's
@@ -688,9 +672,6 @@ def _group_chunks(g: _Group) -> list[tuple[list[int], dict]]:
         if bid not in index:
             index[bid] = len(order)
             order.append(bid)
-    if len(order) > MAX_BALLS and len(c.counts) > 1:
-        return [chunk for sub in _split_by_balls(g, tuple(table.ball_ids))
-                for chunk in _group_chunks(sub)]
     T, B, P = len(c.counts), len(order), len(table.pin_spots)
     tt = np.repeat(np.arange(T), c.counts)
     bb = np.fromiter(map(index.__getitem__, c.ids), np.int64, len(c.ids))

@@ -11,7 +11,7 @@ import pytest
 
 import cuegym  # noqa: F401 (registers the env ids)
 from cuegym.envs import render
-from cuegym.envs.render import step_frames
+from cuegym.envs.render import step_clip
 from cuegym.experiments import replay
 
 
@@ -29,7 +29,7 @@ def test_rgb_array_list_draws_the_animation_only_when_rendered(monkeypatch):
     monkeypatch.setattr(render, "shot_frames", lambda *x, **k: calls.append(1) or real(*x, **k))
     for _ in range(3):  # the core's workspace is reused: what a step kept must outlive it
         eager.step(a)
-        want += step_frames(eager.unwrapped.core, 0)
+        want += step_clip(eager.unwrapped.core, 0).frames()
     n_eager = len(calls)
     assert n_eager >= 3
     for _ in range(3):

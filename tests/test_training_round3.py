@@ -166,3 +166,19 @@ def test_selfplay_leaves_the_shot_bank_out_of_the_game_env(tmp_path):
     kw = _game_env_kwargs(tcfg)
     assert "noise" not in kw and kw["settings"] == {} and kw["reward"] == {"foul": -0.75}
     json.dumps(kw)
+
+
+def test_train_aim_refuses_a_model_base_that_ranks_no_menu(tmp_path):
+    """Every SB3 model has a ranked() that refuses models other than menu DQNs: a SAC base
+    passed the check (which asked whether it had the method) and failed after the run folder
+    was made."""
+    from tiny_runs import tiny_sac
+
+    from cuegym.experiments import train_aim
+    from cuegym.experiments.train import train
+
+    run = train(tiny_sac("sacbase"), runs_dir=tmp_path)
+    base = str(run / "model.zip")
+    with pytest.raises(ValueError, match="config key base: "):
+        train_aim.load_config(ROOT / "configs" / "aim" / "keglebillard.yaml",
+                              {"base": base, "entries": 3})
