@@ -80,6 +80,25 @@ ConfigLoader.add_implicit_resolver(
 ConfigLoader.add_implicit_resolver(
     "tag:yaml.org,2002:float", re.compile(r"^[-+]\.[0-9][0-9_]*(?:[eE][-+]?[0-9]+)?$"),
     list("-+"))
+# Integers as YAML 1.2 reads them: YAML 1.1 (PyYAML) read ``010`` as octal 8 and ``1:30`` as
+# base 60 (90), so ``n_candidates=010`` was 8; here ``010`` is 10, ``1:30`` text, and ``0o17``
+# / ``0x1f`` octal / hex (``1_000`` still 1000)
+ConfigLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:int"]
+    for first, resolvers in ConfigLoader.yaml_implicit_resolvers.items()}
+ConfigLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:int", re.compile(r"^(?:[-+]?[0-9][0-9_]*|0o[0-7]+|0x[0-9a-fA-F]+)$"),
+    list("-+0123456789"))
+
+
+def _yaml12_int(loader: ConfigLoader, node: Any) -> int:
+    text = loader.construct_scalar(node).replace("_", "")
+    if text[:2] in ("0o", "0x"):
+        return int(text[2:], 8 if text[1] == "o" else 16)
+    return int(text, 10)
+
+
+ConfigLoader.add_constructor("tag:yaml.org,2002:int", _yaml12_int)
 
 
 def load_yaml(stream: Any) -> Any:

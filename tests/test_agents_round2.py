@@ -132,3 +132,14 @@ def test_option_values_in_range_and_signed_leading_dots():
         make_agent("planner:spins=[0.9]", "keglebillard")
     assert make_agent("geometric:spin=-.2", "keglebillard").spin == -0.2
     assert make_agent("planner:spins=[-.4]", "keglebillard").spins == (-0.4,)
+
+
+def test_option_and_config_integers_read_as_yaml_1_2():
+    """YAML 1.1 read ``010`` as octal 8 and ``1:30`` as 90: planner:n_candidates=010 was 8."""
+    from cuegym.configs import load_yaml
+
+    assert [load_yaml(x) for x in ("010", "1:30", "0x1f", "0o17", "-3", "1_000", "2.5")] == \
+        [10, "1:30", 31, 15, -3, 1000, 2.5]
+    assert make_agent("planner:n_candidates=010", "keglebillard").n_candidates == 10
+    with pytest.raises(ValueError, match="n_candidates"):
+        make_agent("planner:n_candidates=1:30", "keglebillard")
