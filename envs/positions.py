@@ -449,7 +449,7 @@ def generate_keglebillard_positions(n: int = 8192, *, seed: int = 0, tables: int
         return game.play(states, _plausible_kegle_strikes(game, states, rng),
                          max_events=max_events, allow_overflow=True)[1]
 
-    states = stagger(game.new(tables, 2), play_round, lambda st, t: _restart(game, st, t),
+    states = stagger(game.new(tables, 2), play_round, functools.partial(_restart, game),
                      KEGLE_GAME_SHOTS, rng)
     rec: dict[str, list] = {"red": [], "whites": [], "pins": [], "hand": [], "brk": []}
     from tqdm.auto import tqdm
@@ -543,7 +543,7 @@ def generate_keglebillard_play_positions(n: int = 16384, *, seed: int = 0, table
         return game.play(states, agent.act(states, rng), shot_noise, rng,
                          allow_overflow=True)[1]
 
-    states = stagger(game.new(tables, 2), play_round, lambda st, t: _restart(game, st, t),
+    states = stagger(game.new(tables, 2), play_round, functools.partial(_restart, game),
                      KEGLE_GAME_SHOTS, rng)
     rec: dict[str, list] = {"red": [], "whites": [], "pins": [], "hand": [], "brk": []}
     from tqdm.auto import tqdm
