@@ -38,7 +38,13 @@ import numpy as np
 
 from cuegym.configs import load_params
 from cuegym.physics.constants import POCKETED, STATIONARY
-from cuegym.rules.inputs import MATCH_TOL, MAX_PLAYERS, check_layout, req_int
+from cuegym.rules.inputs import (
+    MATCH_TOL,
+    MAX_PLAYERS,
+    RefereeInputError,
+    check_layout,
+    req_int,
+)
 from cuegym.rules.keglebillard import (
     BALL_IDS,
     FOUL_COLUMNS,
@@ -326,7 +332,7 @@ class Kegle:
         sim, log, row = self._simulate_played(states, executed, ok, workspace,
                                               max_events=max_events, t_max=t_max,
                                               threads=threads, validate=validate)
-        inj = None if injected is None else [injected[t] for t in play]
+        inj = _played_injected(injected, act & ~ok, play, executed.place)
         out, new = self._resolve(states, mode, play, log, inj, allow_overflow)
         out.strike = np.where(act[:, None], executed.cue, np.nan)
         out.place = np.where((act & (states.hand != HAND_NONE))[:, None], executed.place,
@@ -391,7 +397,7 @@ class Kegle:
         if injected is not None and len(injected) != T:
             raise ValueError(f"injected must have one entry per table ({T}), got "
                              f"{len(injected)}")
-        inj = None if injected is None else [injected[t] for t in play]
+        inj = _played_injected(injected, ~ok, play, place)
         out, new = self._resolve(states, mode, play, lg.take(play) if len(play) else None, inj,
                                  allow_overflow)
         out.strike = np.full((T, 5), np.nan)
@@ -489,7 +495,8 @@ class Kegle:
             for b, name in enumerate(BALL_IDS):
                 if back[b]:
                     balls[f"injected deliberate_touch balls.{name}"] = tuple(touch[t, b])
-                elif out["present0"][t, b] and not out["pocketed"][t, b]:
+                elif (out["present0"][t, b] and not out["pocketed"][t, b]
+                      and not (b == RED and out["ball_in_hand"][t])):  # red taken in hand
                     balls[f"the {name} where the shot left it"] = tuple(out["end_xy"][t, b])
             up = states.pins[t] & (out["pin_toppler"][t] == 0) & ~out["pins_injected"][t]
             check_layout(self.table, self.params, balls, up)
@@ -682,3 +689,20 @@ def placement_message(code: int, which: int, x: float, y: float, table: Any) -> 
 
 __all__ = ["MATCH_TOL", "OBS_DIM", "REWARD_TERMS", "Kegle", "KegleOutcomes", "KegleStates",
            "placement_message"]
+
+
+def _played_injected(injected: Sequence[Iterable | None] | None, unplayable: np.ndarray,
+                     play: np.ndarray, place: np.ndarray) -> list | None:
+    """The injected events of the played tables (rows = ``play``), or None. A table whose K-19
+    placement cannot be played (``unplayable`` (T,) bool; ``place`` (T, 2) [m]) has no shot,
+    so any event injected into it is refused rather than dropped (an unsportsmanlike one
+    would otherwise not lose the match, K-16 option)."""
+    if injected is None:
+        return None
+    for t in np.flatnonzero(unplayable):
+        if parse_injected(injected[t], f"injected[{t}]"):
+            raise RefereeInputError(
+                f"table {t}: the red's placement {[float(v) for v in place[t]]} cannot be "
+                f"played (K-19: no shot), so injected[{t}] has no shot to happen in; pass None "
+                "or [] for that table")
+    return [injected[t] for t in play]

@@ -737,6 +737,7 @@ def score_json(obj: Mapping) -> dict[str, Any]:
     if "shot" in obj:
         log, red_xy = _shot_to_log(game, state, obj["shot"])
         if log is None:
+            _no_shot_no_events(injected, red_xy)
             outcome, new = game.placement_foul(state, red_xy)
             return {"outcome": outcome.to_dict(), "state": new.to_dict()}
     else:
@@ -750,6 +751,7 @@ def score_json(obj: Mapping) -> dict[str, Any]:
             raise RefereeInputError("'place' given but the player does not have ball in hand")
         args = _hand_log_args(obj["hand_log"], game, state, start) if "hand_log" in obj else None
         if state.ball_in_hand is not None and game.placement_error(state, start["red"]):
+            _no_shot_no_events(injected, start["red"])
             outcome, new = game.placement_foul(state, start["red"])
             return {"outcome": outcome.to_dict(), "state": new.to_dict()}
         log = (_build_hand_log(args, game) if args is not None else
@@ -759,6 +761,15 @@ def score_json(obj: Mapping) -> dict[str, Any]:
                          forms[0])  # named by the input's key, not as "table 0"
     outcome, new = game.apply(state, log, injected=injected, allow_overflow=allow)
     return {"outcome": outcome.to_dict(), "state": new.to_dict()}
+
+
+def _no_shot_no_events(injected: tuple, red_xy: Any) -> None:
+    """An unplayable K-19 placement is no shot: events injected into it are refused, not
+    dropped (an unsportsmanlike one would otherwise not lose the match, K-16 option)."""
+    if injected:
+        raise RefereeInputError(f"'inject' given, but the red's placement {list(red_xy)} cannot "
+                                "be played (K-19: no shot), so there is no shot for the events "
+                                "to happen in; leave 'inject' out")
 
 
 def new_state_json(n_players: int, *, rules: Mapping | None = None, table: str = "keglebillard",

@@ -194,6 +194,12 @@ def read_log(log: Any, table: TableSpec | None = None) -> EventLog:
            "is True for a pin that was down at the start")
     _check(np.isnan(out["pin_topple_time"]), out["pin_topple_time"], "log.pin_topple_time",
            "is NaN")
+    # a pin that fell is attributed to the balls of its chain (K-P3); without one it would
+    # score as a legal pin of nobody's (the JSON reader refuses such a pin too)
+    fell = out["pins_up0"] & ~out["pins_up"]
+    _check(fell & ((out["pin_toppler"] <= 0) | (out["pin_toppler"] >= 1 << N_BALLS)),
+           out["pin_toppler"], "log.pin_toppler",
+           f"is not a mask of balls 1..{(1 << N_BALLS) - 1} for a pin that fell in the shot")
     _check_agents(out, valid, table or default_table())
     return EventLog(**out)
 

@@ -105,6 +105,12 @@ def _strikes(rng, game, states, geo_agent, frac_geo: float) -> Strikes:
     return out
 
 
+def _unplayable(game, st, xy) -> bool:
+    """The red is in hand and its placement cannot be played (K-19)."""
+    return st.ball_in_hand is not None and (not np.isfinite(xy).all()
+                                            or game.placement_error(st, xy) is not None)
+
+
 def _old_step(game, params, states, strikes, injected):
     """The previous product path: placement check, one physics call, apply_batch."""
     T = len(states)
@@ -153,7 +159,8 @@ def _run(n_shots: int, seed: int, T: int, frac_geo: float, rounds: int) -> int:
         news = G.batch([G.new_state(N, first_player=s.to_play) for s in olds])
         for _ in range(rounds):  # rounds with this variant and player count
             strikes = _strikes(rng, og, olds, geo_agent, frac_geo)
-            inj = [_injected(rng, st) for st in olds]
+            inj = [[] if _unplayable(og, st, strikes.place[t]) else _injected(rng, st)
+                   for t, st in enumerate(olds)]  # K-19: no shot, no events (refused)
             ref = _old_step(og, params, olds, strikes, inj)
             out, news = G.play(news, strikes, max_events=MAX_EVENTS, injected=inj,
                                allow_overflow=True)
@@ -280,7 +287,8 @@ def _run_logs(n_shots: int, seed: int, T: int, rounds: int) -> int:
         olds = [og.new_state(N, first_player=int(rng.integers(N))) for _ in range(T)]
         for _ in range(rounds):
             logs = [_random_log(rng, og, st) for st in olds]
-            inj = [_injected(rng, st, 0.2, lg) for st, lg in zip(olds, logs, strict=True)]
+            inj = [[] if _unplayable(og, st, lg.rvw0[0, 0, 0, :2]) else _injected(rng, st, 0.2, lg)
+                   for st, lg in zip(olds, logs, strict=True)]
             ref = og.apply_batch(olds, stack_logs(logs), inj)
             out, new = G.apply_log(G.batch(olds), stack_logs(logs), inj)
             for t in range(T):
