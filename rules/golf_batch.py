@@ -63,6 +63,7 @@ from .golf_codes import (
     E_SPOTS_RAN_OUT,
     KINDS,
     P_OVER,
+    P_PLAY,
     PICK_POLICIES,
     SPOT_POLICIES,
 )
@@ -110,6 +111,21 @@ def rules_vector(rules: Any) -> np.ndarray:
     return rp
 
 
+def _check_foul_sides(states: GolfStates, inputs: GolfInputs) -> None:
+    """In play the offender of an injected G-18 foul is the side at the table: a ``side``
+    naming the other one would penalise the shooter for it, so it is refused (the opening
+    reads ``side``, G-3)."""
+    K = inputs.inj_side.shape[1]
+    used = np.arange(K)[None, :] < inputs.inj_n[:, None]
+    bad = (used & (inputs.inj_side >= 0) & (states.phase == P_PLAY)[:, None]
+           & (inputs.inj_side != states.to_move[:, None]))
+    if bad.any():
+        t, k = (int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"table {t}: injected[{k}].side = {int(inputs.inj_side[t, k])}, but in "
+                         f"play the offender of a G-18 foul is the side to move "
+                         f"({int(states.to_move[t])}); leave 'side' out")
+
+
 def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: Any
             ) -> tuple[OutcomeArrays, GolfStates]:
     """Score one stroke per table and advance each state (opening or play).
@@ -132,6 +148,7 @@ def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: A
     over = np.flatnonzero(states.phase == P_OVER)
     if len(over):
         raise ValueError(f"table {int(over[0])}: the match is over")
+    _check_foul_sides(states, inputs)
     prm = getattr(log, "prm", None)
     if prm is None:
         if np.any(inputs.physics):

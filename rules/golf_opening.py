@@ -240,9 +240,25 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     left_after = np.array([balls_left(xy, 0), balls_left(xy, 1)])
     # G-4: a side emptied by the opening (its last ball scored: after repeated double scores, or
     # knocked in by the other side, G-7)
-    winner = game_winner(0, left_after, 0, removed, rtime)
+    winner = _opening_winner(left_after, into, removed, rtime)
     out.winner[t] = winner
     out.game_over[t] = winner >= 0
+
+
+@nb.njit(cache=True)
+def _opening_winner(left_after, into, removed, rtime):
+    """G-4 / G-17a after an opening: a side emptied with a ball put into its goal by the
+    other side (G-17, or a foul's GOAL) wins whatever else the stroke scored; else
+    :func:`game_winner` (both empty: the last real drop first). No side shot alone, so the
+    side-0 tie-break of ``game_winner`` is used only where drop times tie exactly."""
+    n_into = np.zeros(2, np.int64)
+    for x in range(N_BALLS):
+        if into[x] and removed[x]:
+            n_into[x // BALLS_PER_SIDE] += 1
+    emptied = (left_after == 0) & (n_into > 0)
+    if emptied[0] != emptied[1]:
+        return 0 if emptied[0] else 1
+    return game_winner(0, left_after, 0, removed, rtime)
 
 
 @nb.njit(cache=True)

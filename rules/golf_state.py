@@ -276,7 +276,8 @@ def check_state(state: GolfState, rules: GolfRules | None = None,
     table (the game ends with a side's last ball, G-6), no match winner, and a game winner only
     from game 2 on; a finished match names its winner; games won fit the games played and, under
     ``rules``, stay below the games to win (G-4) and the G-5 idle turns below the draw limit;
-    kader play is on once a side is down to one ball (G-20); the G-14 duty names the moving
+    kader play is on exactly while a side is down to one ball (G-20), and spots are marked
+    fouled only in it (G-26); the G-14 duty names the moving
     side's balls; a ball on a penalty spot (G-26) lies on that spot of its side.
     """
     rules = rules or load_golf_rules()
@@ -310,6 +311,12 @@ def check_state(state: GolfState, rules: GolfRules | None = None,
         if state.kader_due and not state.kader:
             raise RefereeInputError(f"{path}.kader must be true: a side is down to one ball "
                                     "(G-20)")
+        if state.kader and not state.kader_due:  # balls never come back within a game
+            raise RefereeInputError(f"{path}.kader is true, but no side is down to one ball "
+                                    f"(balls left {state.balls_left.tolist()}; G-20)")
+        if state.fouled_spots.any() and not state.kader:
+            raise RefereeInputError(f"{path}.fouled_spots: spots are marked only in kader play "
+                                    f"(G-26), but {path}.kader is false")
     if state.games_won.sum() > state.game_no + over:
         raise RefereeInputError(f"{mp}.games_won = {state.games_won.tolist()}: more games won "
                                 f"than played ({state.game_no + over})")

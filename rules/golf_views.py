@@ -111,6 +111,12 @@ def unpack_states(gs: GolfStates) -> list[Any]:
 # ---------------------------------------------------------------------------------------------
 
 
+#: The keys each injected event type takes (the others take ``_COMMON_KEYS``).
+_COMMON_KEYS = frozenset(("type", "ball", "time"))
+_INJECTED_KEYS = {"jam": _COMMON_KEYS | {"goal", "where"},
+                  "foul": _COMMON_KEYS | {"kind", "side", "restore"}}
+
+
 def parse_injected(events: Any, geo: Any, t_end: float, path: str = "inject") -> list[dict]:
     """Validate one table's injected events (cuegym.rules.golfbillard docstring).
 
@@ -125,6 +131,11 @@ def parse_injected(events: Any, geo: Any, t_end: float, path: str = "inject") ->
         e = dict(req_obj(e, ep, ("type", "ball", "time", "goal", "where", "kind", "side",
                                  "restore"), ("type",)))
         req_choice(e["type"], f"{ep}.type", INJECTED_TYPES)
+        stray = sorted(set(e) - _INJECTED_KEYS.get(e["type"], _COMMON_KEYS))
+        if stray:  # e.g. a jam's 'where' beside its 'goal', or a 'kind' on off_table
+            raise RefereeInputError(f"{ep}.{stray[0]}: a {e['type']!r} event takes only "
+                                    f"{sorted(_INJECTED_KEYS.get(e['type'], _COMMON_KEYS))}, "
+                                    f"got {show(e)}")
         if "ball" in e:
             e["ball"] = ball_index(e["ball"], geo, f"{ep}.ball")
         elif e["type"] != "foul":
@@ -139,6 +150,10 @@ def parse_injected(events: Any, geo: Any, t_end: float, path: str = "inject") ->
         if "restore" in e:
             e["restore"] = _restore_list(e, geo, f"{ep}.restore")
         if e["type"] == "jam":
+            if "goal" in e and "where" in e:
+                raise RefereeInputError(f"{ep}.where: a jam is either between a goal's caps "
+                                        "('goal') or between a cap and the cushion ('where'), "
+                                        f"not both, got {show(e)}")
             if "goal" in e:
                 req_choice(e["goal"], f"{ep}.goal", (0, 1))
             elif e.get("where") != "cap_cushion":
@@ -404,6 +419,9 @@ def outcome_object(out: OutcomeArrays, t: int, geo: Any, inp: GolfInputs | None 
     if out.opening[t]:
         first = int(out.op_first[t])
         reason = OPENING_REASONS[int(out.op_reason[t])].format(first=first, loser=1 - first)
+        if out.game_over[t]:  # G-4 / G-17a: no repeat and no first turn follow
+            reason = (f"the game ends in the opening: side {int(out.winner[t])} wins (G-4, "
+                      f"G-17a); {reason.split(':')[0]}")
         return OpeningOutcome(
             balls=(int(out.op_balls[t, 0]), int(out.op_balls[t, 1])),
             scored=(bool(out.op_scored[t, 0]), bool(out.op_scored[t, 1])),

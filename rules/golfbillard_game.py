@@ -760,6 +760,9 @@ def score_json(payload: Any) -> dict:
                                 f"{forms or 'none'}")
     if "inject" in payload and "injected" in payload:
         raise RefereeInputError("input has both 'inject' and 'injected'; give one")
+    if "shot" in payload and "strike" in payload:  # it would be ignored for the shot's own
+        raise RefereeInputError("'strike' goes with a 'log' or 'hand_log'; a 'shot' holds its "
+                                "own (shot.strike): give one of them")
     rules = load_golf_rules(**req_obj(payload.get("rules", {}), "rules",
                                       [f.name for f in dataclasses.fields(GolfRules)]))
     state = (GolfState.from_json(payload["state"], geo, rules)

@@ -442,7 +442,10 @@ def test_G31_partners_alternate_per_turn_and_out_of_order_is_a_G18_foul():
 
 
 def test_state_json_round_trip_and_errors():
-    st = GolfState.with_balls({**MID, "w3": (0.04175, 0.0)})  # w3 on side 0's spot 3
+    # kader play (side 1 down to r1, G-20), so a spot may be marked fouled (G-26)
+    st = GolfState.with_balls({**{b: xy for b, xy in MID.items() if b not in ("r2", "r3")},
+                               "w3": (0.04175, 0.0)})  # w3 on side 0's spot 3
+    assert st.kader
     st.duty[idx("w2")] = True
     st.on_spot[idx("w3")] = 3
     st.fouled_spots[1, 4] = True
