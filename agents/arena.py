@@ -303,9 +303,16 @@ class GolfbillardArena:
         self.max_tables = _max_tables(max_tables)
         self._cones: dict[int, Any] = {}
 
-    def new_states(self, n: int) -> Any:
-        """n new single games (state seeds 0..n-1)."""
-        return self.g.new(int(n), seed=np.arange(int(n)))
+    def new_states(self, n: int, seeds: Any = None) -> Any:
+        """n new single games; ``seeds`` (n,) ints >= 0 are the states' seeds, which drive the
+        rules' random choices (``spot_policy`` / ``pick_policy`` ``random``), default 0..n-1."""
+        n = int(n)
+        if seeds is None:
+            return self.g.new(n, seed=np.arange(n))
+        seeds = np.asarray(seeds)
+        if seeds.shape != (n,) or seeds.dtype.kind not in "iu" or (seeds < 0).any():
+            raise ValueError(f"seeds must be {n} integers >= 0, got {seeds!r}")
+        return self.g.new(n, seed=seeds.astype(np.int64))
 
     @staticmethod
     def to_move(state: Any) -> int:
@@ -735,7 +742,10 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
     seats[:, 1] = 1
     if swap:
         seats[1::2] = [1, 0]
-    states = arena.new_states(G)
+    if arena.game == "golfbillard":  # the rules' random draws follow the games' seed too
+        states = arena.new_states(G, seeds=np.random.default_rng([seed, 1]).integers(0, 2**31, G))
+    else:
+        states = arena.new_states(G)
     n_shots = np.zeros(G, np.int64)
     shots: list[ShotRecord] = []
     shot_agent: list[int] = []

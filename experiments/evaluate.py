@@ -102,7 +102,9 @@ def split_specs(text: str) -> list[str]:
     options of the spec before it)."""
     out: list[str] = []
     for tok in filter(None, (t.strip() for t in text.split(","))):
-        if "=" in tok and ":" not in tok and out and ":" in out[-1]:
+        # an option's key is a name: 'runs/lr=3e-4/best_model.zip' is a model path of its own
+        if (":" not in tok and re.fullmatch(r"[A-Za-z_]\w*", tok.partition("=")[0].strip())
+                and "=" in tok and out and ":" in out[-1]):
             out[-1] += "," + tok
         else:
             out.append(tok)
@@ -135,14 +137,13 @@ def short_name(spec: str) -> str:
 def display_names(specs: list[str]) -> list[str]:
     """Short, unique names for tables, JSON and figures (:func:`short_name`; repeats get #2,
     #3, ...)."""
-    names, seen = [], {}
+    names: list[str] = []
     for s in specs:
-        n = short_name(s)
-        if n in seen:
-            seen[n] += 1
-            n = f"{n}#{seen[n]}"
-        else:
-            seen[n] = 1
+        n = base = short_name(s)
+        k = 1
+        while n in names:  # a later '#2' may be a file's own name ('geometric#2.pt')
+            k += 1
+            n = f"{base}#{k}"
         names.append(n)
     return names
 
@@ -244,6 +245,7 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
 
     if not 1 <= games <= MAX_GAMES:
         raise UsageError(f"games must be in [1, {MAX_GAMES:,}] per pair, got {games}")
+    _check_round_robin(specs, seed, save_games, save_dir)
     check_agent_names(specs)
     arena = tournament_arena(game, table, rules)
     if save_games:
@@ -300,6 +302,23 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
             "notes": notes, "seconds": round(time.time() - t0, 1)}
 
 
+def _check_round_robin(specs: list[str], seed: int, save_games: int,
+                       save_dir: Path | None) -> None:
+    """The arguments :func:`run_tournament` reads only after some pairs have played: refused
+    before the first game (a tournament may take hours)."""
+    if len(specs) < 2:
+        raise UsageError(f"a tournament needs at least two agents, got {list(specs)}")
+    last = seed + 1000 * (math.comb(len(specs), 2) - 1)  # the last pair's seed
+    if last > 2**63 - 1:
+        raise UsageError(f"seed (--seed) = {seed}: the last of the {math.comb(len(specs), 2)} "
+                         f"pairs would play from seed {last}, beyond 2**63 - 1; give a smaller "
+                         "one")
+    if isinstance(save_games, bool) or not isinstance(save_games, int) or save_games < 0:
+        raise UsageError(f"save_games must be an integer >= 0, got {save_games!r}")
+    if save_games and save_dir is None:
+        raise UsageError(f"save_games = {save_games} needs a save_dir to write the records to")
+
+
 def _agent_table(names: list[str], specs: list[str], agent_names: list[str],
                  shots: dict[int, list], won: np.ndarray, drawn: np.ndarray, cut: np.ndarray,
                  own_end: np.ndarray, games: int) -> dict[str, dict[str, Any]]:
@@ -315,8 +334,8 @@ def _agent_table(names: list[str], specs: list[str], agent_names: list[str],
     for i, nm in enumerate(names):
         recs = shots[i]
 
-        def mean(key: str, recs=recs) -> float:
-            return round(float(np.mean([getattr(r, key) for r in recs])), 4) if recs else 0.0
+        def mean(key: str, recs=recs) -> float | None:  # no shot: no rate (not a clean one)
+            return round(float(np.mean([getattr(r, key) for r in recs])), 4) if recs else None
 
         table[nm] = {
             "points_per_shot": mean("points"), "foul_rate": mean("foul"),
@@ -333,6 +352,15 @@ def _agent_table(names: list[str], specs: list[str], agent_names: list[str],
 def _num(v: float, nd: int) -> float | None:
     """A rounded float for JSON, None for NaN."""
     return None if not math.isfinite(v) else round(float(v), nd)
+
+
+def _cell(v: float | None) -> str:
+    """A per-shot rate for the table: n/a for an agent that played no shot."""
+    return "n/a" if v is None else f"{v:.3f}"
+
+
+def _nan(v: float | None) -> float:
+    return np.nan if v is None else v
 
 
 def _rate(k: float, n: float) -> float | None:
@@ -375,7 +403,7 @@ def format_table(res: dict[str, Any]) -> str:
     for n in order:
         a = res["agents"][n]
         rating = "n/a" if a["rating"] is None else f"{a['rating']:+.0f} ± {a['rating_se']:.0f}"
-        lines.append(f"{n:<{w}}{a['points_per_shot']:>13.3f}{a['foul_rate']:>11.3f}"
+        lines.append(f"{n:<{w}}{_cell(a['points_per_shot']):>13}{_cell(a['foul_rate']):>11}"
                      f"{rating:>22}{a['wins']:>6}{a['losses']:>6}{a['draws']:>7}"
                      f"{a['unfinished']:>8}")
     cw = max(19, *(len(n) + 2 for n in order))
@@ -433,8 +461,8 @@ def plot_results(res: dict[str, Any], path: Path) -> Path:
     err = [1.96 * ag[a]["rating_se"] if ag[a]["rating_se"] is not None else 0.0 for a in names]
     for ax, vals, label, colour, yerr in (
             (axs[1], rating, "Bradley-Terry rating (Elo)\n± 95 % interval", "#27ae60", err),
-            (axs[2], [ag[a]["points_per_shot"] for a in names], unit, "#2a7ab0", None),
-            (axs[3], [ag[a]["foul_rate"] for a in names], "foul rate", "#c0392b", None)):
+            (axs[2], [_nan(ag[a]["points_per_shot"]) for a in names], unit, "#2a7ab0", None),
+            (axs[3], [_nan(ag[a]["foul_rate"]) for a in names], "foul rate", "#c0392b", None)):
         ax.bar(x, vals, color=colour, yerr=yerr, capsize=4)
         ax.set_xticks(x, names, rotation=30, ha="right")
         ax.set_title(label, fontsize=10)
@@ -474,26 +502,38 @@ def benchmark_table_seed(seed: int) -> int:
     return int(np.random.SeedSequence(seed).generate_state(1)[0]) % 2**31
 
 
+def _env_game(env_id: str) -> str:
+    if "Shot" not in env_id:
+        raise ValueError(f"the benchmark plays the one-shot envs {list(BENCH_ENVS)}, not "
+                         f"{env_id!r}")
+    return "golfbillard" if "Golf" in env_id else "keglebillard"
+
+
+def _bench_agent(game: str, spec: str) -> tuple[Any, Any]:
+    """(arena, agent) of ``spec`` for ``game``'s benchmark."""
+    from cuegym.agents import make_agent, make_arena
+
+    arena = make_arena(game)
+    return arena, make_agent(spec, game, arena=arena)
+
+
 def episode_returns(env_id: str, spec: str, episodes: int, seed: int, *,
-                    noise: Any = "tournament", n_envs: int = 64) -> np.ndarray:
+                    noise: Any = "tournament", n_envs: int = 64,
+                    made: tuple[Any, Any] | None = None) -> np.ndarray:
     """Returns of ``episodes`` episodes of the Shot env ``env_id`` played by the agent ``spec``
     (the env's reward). Positions come from the env's bank, the same for every agent: table t
     of ``n_envs`` is seeded ``benchmark_table_seed(seed) + t`` at its first reset and plays
     its episodes in turn (the env's own stream goes on from there: the episodes after the
     first ``n_envs`` are not those of a fresh reset with the next seeds). The agent sees the
     rules state read back from the observation and its strikes enter the env as the env's own
-    actions (``cuegym.agents.residual.env_actions``)."""
-    from cuegym.agents import make_agent, make_arena
+    actions (``cuegym.agents.residual.env_actions``). ``made``: the (arena, agent) of
+    ``spec`` made already (:func:`benchmark` makes every agent before the first episode)."""
     from cuegym.agents.residual import env_actions, golf_states_from_obs, kegle_states_from_obs
     from cuegym.envs import make_sb3_vec_env
     from cuegym.envs.config import load_settings
 
-    if "Shot" not in env_id:
-        raise ValueError(f"the benchmark plays the one-shot envs {list(BENCH_ENVS)}, not "
-                         f"{env_id!r}")
-    game = "golfbillard" if "Golf" in env_id else "keglebillard"
-    arena = make_arena(game)
-    agent = make_agent(spec, game, arena=arena)
+    game = _env_game(env_id)
+    arena, agent = made if made is not None else _bench_agent(game, spec)
     agent.reset()
     settings = load_settings(game)  # once: env_actions would read the YAML every round
     venv = make_sb3_vec_env(env_id, n_envs=min(n_envs, episodes),
@@ -524,10 +564,12 @@ def benchmark(specs: list[str], episodes: int, seed: int, *, env_ids=BENCH_ENVS,
 
     rows = []
     jobs = [(e, s) for e in env_ids for s in specs]
+    # every agent before the first episode: a bad spec is refused before hours of play
+    made = {(e, s): _bench_agent(_env_game(e), s) for e, s in jobs}
     for env_id, spec in tqdm(jobs, desc="benchmark", unit="agent", disable=quiet,
                              file=sys.stderr):
         t0 = time.time()
-        r = episode_returns(env_id, spec, episodes, seed, noise=noise)
+        r = episode_returns(env_id, spec, episodes, seed, noise=noise, made=made[env_id, spec])
         m, lo, hi = mean_interval(r, student=True)  # t: --episodes may be as few as 2
         rows.append({"env_id": env_id, "agent": spec, "episodes": int(r.size),
                      "mean_return": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)],

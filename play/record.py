@@ -253,10 +253,10 @@ class RecordingArena:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.arena, name)
 
-    def new_states(self, n: int) -> list:
+    def new_states(self, n: int, **seeds: Any) -> list:
         import copy
 
-        states = [copy.copy(s) for s in self.arena.new_states(n)]
+        states = [copy.copy(s) for s in self.arena.new_states(n, **seeds)]
         self._game = {}
         self._keep = []
         self.moves = {g: [] for g in range(min(self.n, len(states)))}

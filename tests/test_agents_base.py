@@ -134,8 +134,8 @@ def test_play_games_on_a_list_of_states_equals_the_batch():
         def __getattr__(self, name):
             return getattr(arena, name)
 
-        def new_states(self, n):
-            return list(arena.new_states(n))
+        def new_states(self, n, **seeds):
+            return list(arena.new_states(n, **seeds))
 
         def step(self, states, strikes):
             assert isinstance(states, list)

@@ -119,9 +119,9 @@ def test_a_ball_sent_to_a_penalty_spot_is_not_also_put_back():
     """G-10 (LT, RA, CS) in kader play and outside it: RA puts back every ball the stroke moved,
     then CS sends the cue ball to a penalty spot; the call lists it once, on its spot."""
     t = GolfTable()
-    for kader in (False, True):
-        before = golf_state(t, {"w1": [0.5, 0.2], "w2": [-0.6, -0.3], "r1": [0.0, -0.35],
-                                "r2": [-0.2, -0.1]}, kader=kader)
+    for kader in (False, True):  # kader play: side 1 down to r1 (G-20)
+        balls = {"w1": [0.5, 0.2], "w2": [-0.6, -0.3], "r1": [0.0, -0.35]}
+        before = golf_state(t, balls | ({} if kader else {"r2": [-0.2, -0.1]}), kader=kader)
         o, _, _ = stroke(t, before, "w1", 4.0, float(np.degrees(np.arctan2(-0.2, 0.897 - 0.5))))
         assert o["foul"] == "G-10" and "w1" in o["replaced"]
         assert o["spotted"] == [{"ball": "w1", "spot": 1}]
