@@ -32,6 +32,10 @@ from .render import ANIMATION_FPS, HumanDisplay, StepClip, step_clip
 GAME_UNUSED_SETTINGS = {"positions": "the full-game envs start every episode from a new game "
                                      "(the break K-3 / the opening G-3), not from a position "
                                      "bank (the Shot envs' setting)"}
+#: the Shot cores' unused settings: an episode is one shot, and no opponent shoots
+SHOT_UNUSED_SETTINGS = {
+    "max_steps": "a Shot env's episode is one shot (the full-game envs' step limit)",
+    "max_opponent_shots": "no opponent shoots in a Shot env (the full-game envs' limit)"}
 
 
 class Core:

@@ -31,7 +31,7 @@ from cuegym.rules.golf_codes import P_OPENING, P_OVER, P_PLAY
 from cuegym.rules.golfbillard import GolfRules, load_golf_rules
 
 from .actions import layout_box, strikes_from_actions, unit_box
-from .base import GAME_UNUSED_SETTINGS, Core
+from .base import GAME_UNUSED_SETTINGS, SHOT_UNUSED_SETTINGS, Core
 from .checks import check_bank, check_opponent_batching, check_seat
 from .golf_positions import GolfbillardPositions, check_golf_positions, playable
 from .opponents import check_opponent_cue, opponent_strikes
@@ -142,6 +142,8 @@ class GolfShotCore(Core):
     Args: as :class:`cuegym.envs.kegle.KegleShotCore` (``rules``: golfbillard options over the
     shipped file and :data:`ENV_RULES`).
     """
+
+    UNUSED_SETTINGS = SHOT_UNUSED_SETTINGS
 
     #: the keys of the step info (``make_sb3_vec_env``'s ``info_keys`` are checked against them)
     INFO_KEYS = (

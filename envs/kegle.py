@@ -39,7 +39,7 @@ from cuegym.rules.keglebillard import FOUL_COLUMNS
 from cuegym.rules.keglebillard_game import ShotOutcome
 
 from .actions import layout_box, scale, strikes_from_actions, unit_box
-from .base import GAME_UNUSED_SETTINGS, Core
+from .base import GAME_UNUSED_SETTINGS, SHOT_UNUSED_SETTINGS, Core
 from .checks import check_bank, check_opponent_batching, check_seat
 from .config import load_settings
 from .opponents import check_opponent_cue, opponent_strikes
@@ -164,6 +164,8 @@ class KegleShotCore(Core):
         threads: numba threads for the physics (None: numba's default).
         render_mode: None or ``rgb_array`` / ``human``.
     """
+
+    UNUSED_SETTINGS = SHOT_UNUSED_SETTINGS
 
     #: the keys of the step info (``make_sb3_vec_env``'s ``info_keys`` are checked against them)
     INFO_KEYS = (
@@ -445,7 +447,8 @@ class KegleGameCore(Core):
 
     def reset(self, idx: np.ndarray) -> dict[str, np.ndarray]:
         """New games on ``idx``: the learner's seat (one ``random()`` draw when random), then the
-        opponents' shots until the learner is to play."""
+        opponents' shots until the learner is to play (``max_opponent_shots`` bounds a step's
+        shots, and a reset is no step)."""
         N = self.num_players
         todo = np.asarray(idx, np.int64)
         while len(todo):
@@ -457,7 +460,10 @@ class KegleGameCore(Core):
                 self.last[t] = None
             self.states.put(todo, self.game.new(len(todo), N, first_player=0))
             self.steps[todo] = 0
-            self._play_opponents(todo, None)
+            # was: one capped round, which could leave the opponents to play and the first
+            # step raising "the last step stopped midway"
+            while self._play_opponents(todo, None)[todo].any():
+                pass
             # an opponent's break that ends the game (K-20) before the learner shoots: again
             todo = todo[~self._learner_in()[todo]]
         return {"seat": self.seat[idx].copy()}
@@ -468,7 +474,8 @@ class KegleGameCore(Core):
         return self.settings.max_steps
 
     def observe(self) -> np.ndarray:
-        return self.game.observe(self.states, self.seat)
+        # with more than 6 players the seats after the fifth next are not shown (documented)
+        return self.game.observe(self.states, self.seat, next_seats_only=True)
 
     def step(self, a: np.ndarray):
         n = self.n

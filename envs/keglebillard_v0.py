@@ -101,7 +101,7 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
 
     def observe(self, agent: str) -> np.ndarray:
         self._check_reset("observe")
-        return self.game.observe(self.states, [self._player(agent)])[0]
+        return self.game.observe(self.states, [self._player(agent)], next_seats_only=True)[0]
 
     def step(self, action) -> None:
         self._check_can_step()

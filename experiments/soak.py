@@ -28,9 +28,9 @@ import numpy as np
 
 from cuegym.cli_errors import UsageError, cli_main, script_prog, seed_arg, unknown
 from cuegym.configs import load_params, load_table
-from cuegym.physics import Models, Workspace, simulate
+from cuegym.physics import GAME_MODELS, Models, Workspace, simulate
 from cuegym.physics.api import check_memory
-from cuegym.physics.constants import MAX_EVENTS, MAX_T, POCKETED
+from cuegym.physics.constants import MAX_EVENTS, MAX_T, POCKETED, TOUCHING_MODELS
 from cuegym.physics.scenarios import golfbillard_shots, hostile_shots, keglebillard_shots
 
 #: Tolerance [m] of the overlap and tunnelling checks; a table cut short (overflow) may be in
@@ -89,6 +89,9 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--save-failures", metavar="DIR",
                     help="write the inputs of every failing shot to DIR/<game>_seed<S>_at<N>.npz")
     ap.add_argument("--progress", action="store_true", help="running counts on stderr")
+    ap.add_argument("--touching", choices=sorted(TOUCHING_MODELS), default=GAME_MODELS.touching,
+                    help="the touching-pair rule (default the games' "
+                         f"{GAME_MODELS.touching!r}; docs/physics.md section 7)")
     args = ap.parse_args(argv)
     for game in args.games.split(","):
         if game not in GENERATORS:
@@ -115,7 +118,8 @@ def save_failures(path: str, shots: dict, idx: np.ndarray, kw: dict, max_events:
     tmp = final.with_name(f".{final.stem}.{os.getpid()}.tmp.npz")
     try:
         np.savez(tmp, **{k: np.asarray(v)[idx] for k, v in shots.items()},
-                 squirt=kw.get("models", Models()).squirt, t_max=kw.get("t_max", 60.0),
+                 squirt=kw.get("models", Models()).squirt,
+                 touching=kw.get("models", Models()).touching, t_max=kw.get("t_max", 60.0),
                  max_events=max_events)
         os.replace(tmp, final)
     finally:
@@ -137,10 +141,11 @@ def _soak_game(game: str, args: argparse.Namespace, batch: int, max_events: int,
         n = min(batch, args.shots - counts["shots"])
         if args.hostile:
             s = hostile_shots(rng, table, params, n, len(table.ball_ids))
-            kw = {"w": s["w"], "t_max": MAX_T, "models": Models(squirt=bool(rng.integers(0, 2)))}
+            kw = {"w": s["w"], "t_max": MAX_T,
+                  "models": Models(squirt=bool(rng.integers(0, 2)), touching=args.touching)}
         else:
             s = GENERATORS[game](rng, table, params, n)
-            kw = {}
+            kw = {"models": Models(touching=args.touching)}
         try:
             res = simulate(table, params, s["xy"], cue_ball=s["cue_ball"], cue=s["cue"],
                            pins_up=s.get("pins_up"), max_events=max_events, workspace=ws, **kw)

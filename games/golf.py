@@ -250,7 +250,7 @@ class Golf:
         Returns:
             (outcomes, next states).
         """
-        from cuegym.physics import simulate
+        from cuegym.physics import GAME_MODELS, simulate
 
         states = self._checked(states)
         T = len(states)
@@ -290,7 +290,8 @@ class Golf:
             sim = simulate(self.table, self.params, np.where(present[..., None], xy, 0.0),
                            cue_ball=cb, cue=executed,
                            present=present, max_events=max_events, t_max=t_max,
-                           threads=threads, validate=validate, workspace=workspace)
+                           threads=threads, validate=validate, workspace=workspace,
+                           models=GAME_MODELS)
             row[idx] = idx
             check_overflow(sim, allow_overflow, idx)
         inputs = plain_inputs(cb, executed, pl, physics=True,

@@ -345,7 +345,7 @@ class Kegle:
         """Simulate the strikes of the tables ``ok`` (T,) bool. Returns (the physics result or
         None when no table shoots, its log for the referee, (T,) each table's row in the result,
         -1 for none). ``physics``: max_events, t_max, threads, validate."""
-        from cuegym.physics import simulate
+        from cuegym.physics import GAME_MODELS, simulate
 
         T = len(states)
         play = np.flatnonzero(ok)
@@ -360,12 +360,14 @@ class Kegle:
             xy[~present] = 0.0
             cue = np.where(ok[:, None], executed.cue, 0.0)
             sim = simulate(self.table, self.params, xy, cue_ball=np.where(ok, 0, -1), cue=cue,
-                           pins_up=states.pins, present=present, workspace=workspace, **physics)
+                           pins_up=states.pins, present=present, workspace=workspace,
+                           models=GAME_MODELS, **physics)
             row[play] = play
             return sim, sim_log(sim, play), row
         sim = simulate(self.table, self.params, xy[play], cue_ball=np.zeros(len(play), np.int64),
                        cue=executed.cue[play], pins_up=states.pins[play],
-                       present=present[play], workspace=workspace, **physics)
+                       present=present[play], workspace=workspace, models=GAME_MODELS,
+                       **physics)
         row[play] = np.arange(len(play))
         return sim, sim_log(sim), row
 
@@ -642,16 +644,20 @@ class Kegle:
         return out
 
     def observe(self, states: KegleStates | Sequence[Any], players: Any = None,
-                to_move: np.ndarray | None = None, shot_env: bool = False) -> np.ndarray:
+                to_move: np.ndarray | None = None, shot_env: bool = False,
+                next_seats_only: bool = False) -> np.ndarray:
         """(T, OBS_DIM) float32 observations (``cuegym.games.kegle_obs.OBS_LAYOUT``) from the
         point of view of ``players`` (T,) (default: the player to move). ``to_move`` defaults
         to "the player is the one to move". ``shot_env``: as the Shot env shows a position,
-        which has no score: 0 : 0 against one opponent."""
+        which has no score: 0 : 0 against one opponent. The observation shows 5 other seats:
+        a game of more than 6 players is refused unless ``next_seats_only`` (the envs' view:
+        the five seats after the player's, the others left out)."""
         states = self._batch(states)
         T = len(states)
-        if states.order.shape[1] > OTHER_SEATS + 1:  # a seat would be dropped without a word
+        if states.order.shape[1] > OTHER_SEATS + 1 and not next_seats_only:  # not unasked
             raise ValueError(f"the observation shows {OTHER_SEATS} other seats: at most "
-                             f"{OTHER_SEATS + 1} players, got {states.order.shape[1]}")
+                             f"{OTHER_SEATS + 1} players, got {states.order.shape[1]} (pass "
+                             "next_seats_only=True to show the five next seats)")
         players = states.to_play.copy() if players is None else \
             checks.seats(players, T, states.order.shape[1], "players")
         tm = (states.to_play == players) & ~states.game_over if to_move is None \

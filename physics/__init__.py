@@ -42,11 +42,18 @@ def _drop_stale_numba_cache() -> None:
 
 _drop_stale_numba_cache()
 
-from .api import Models, PhysicsInputError, SimResult, Workspace, simulate  # noqa: E402
+from .api import (  # noqa: E402
+    GAME_MODELS,
+    Models,
+    PhysicsInputError,
+    SimResult,
+    Workspace,
+    simulate,
+)
 from .constants import EVENT_NAMES, MOTION_NAMES  # noqa: E402
 
-__all__ = ["Models", "PhysicsInputError", "SimResult", "Workspace", "simulate", "simulate_json",
-           "EVENT_NAMES", "MOTION_NAMES"]
+__all__ = ["GAME_MODELS", "Models", "PhysicsInputError", "SimResult", "Workspace", "simulate",
+           "simulate_json", "EVENT_NAMES", "MOTION_NAMES"]
 
 
 def __getattr__(name):

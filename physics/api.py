@@ -70,17 +70,19 @@ class Models:
             ``"mirror"`` (reflection with restitution e_c). Posts and jaws use the same choice.
         squirt: deflect the cue ball by Alciatore's squirt angle (TP A-31). Default off.
         touching: two balls left moving together by their collision (headings within about
-            26 degrees, separating slower than 0.01 m/s) are ``"bounded"`` (default: pushed
-            apart to 0.01 m/s, adding at most about 5 microjoules) or separated as
-            ``"pooltool"`` 0.6 does it (the chased ball takes 10 % of the chaser's speed along
-            the line of centres: closer to pooltool in tight clusters, but its pairs can
-            collide again and again until ``max_events``); docs/physics.md section 7.
+            26 degrees, separating slower than 0.01 m/s) are separated as ``"pooltool"`` 0.6
+            does it (default: the chased ball takes 10 % of the chaser's speed along the line
+            of centres, so balls in a line, a Newton's cradle, end where pooltool's do; its
+            pairs can collide again and again until ``max_events``, and which ball is the
+            chaser depends on the balls' order) or ``"bounded"`` (pushed apart to 0.01 m/s,
+            adding at most about 5 microjoules, the same for any order of the balls: the
+            games' choice, :data:`GAME_MODELS`); docs/physics.md section 7.
     """
 
     ball_ball: str = "frictional_inelastic"
     cushion: str = "han_2005"
     squirt: bool = False
-    touching: str = "bounded"
+    touching: str = "pooltool"
 
     def __post_init__(self) -> None:
         # a name must be a string before the dict lookup (a list raised "unhashable type")
@@ -102,6 +104,10 @@ class Models:
 
 
 _DEFAULT_MODELS = Models()
+#: The models both games play with (the game layer, the envs, the referees' shot input): the
+#: ``bounded`` touching rule, because pooltool's depends on the balls' order, and a table turned
+#: with its sides swapped (golfbillard's colours) must play the same shot the same way.
+GAME_MODELS = Models(touching="bounded")
 
 
 @dataclass

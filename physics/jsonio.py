@@ -10,7 +10,7 @@ A shot object (metres, seconds, degrees; origin at the table centre, x along the
      "params": {"R": .., "u_s": .., ...},  # overrides of the game's configs/physics/*.yaml
      "models": {"ball_ball": "frictional_inelastic" | "frictionless_elastic",
                 "cushion": "han_2005" | "mirror", "squirt": false,
-                "touching": "bounded" | "pooltool"},
+                "touching": "pooltool" | "bounded"},  # default pooltool's rule
      "balls": {"<id>": {"x": .., "y": .., "v": [vx, vy], "w": [wx, wy, wz]}},
      "strike": {"ball": "<id>", "V0": .., "phi": .., "theta": .., "a": .., "b": ..},  # or a list
      "max_events": 1000, "t_max": 60.0,

@@ -298,7 +298,8 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
 def simulate_strokes(states: Sequence[GolfState], cue_ball: Any, cue: Any, *,
                      geo: GolfGeometry | None = None, params: Any = None, models: Any = None,
                      max_events: int = 1000, t_max: float = 60.0) -> Any:
-    """Simulate one stroke per state with :func:`cuegym.physics.simulate`.
+    """Simulate one stroke per state with :func:`cuegym.physics.simulate` (``models``: the
+    games' :data:`~cuegym.physics.GAME_MODELS` unless given).
 
     Args:
         states: T states (their ``xy``; scored balls are absent).
@@ -309,7 +310,7 @@ def simulate_strokes(states: Sequence[GolfState], cue_ball: Any, cue: Any, *,
         The SimResult (the referee reads the balls' paths from it).
     """
     from cuegym.configs import load_params
-    from cuegym.physics import simulate
+    from cuegym.physics import GAME_MODELS, simulate
 
     geo = geo or golf_geometry()
     params = params or load_params("golfbillard")
@@ -319,9 +320,9 @@ def simulate_strokes(states: Sequence[GolfState], cue_ball: Any, cue: Any, *,
     cb = np.asarray(cue_ball, dtype=np.int64)
     cb = cb[:, None] if cb.ndim == 1 else cb
     cue_arr = np.asarray(cue, dtype=np.float64).reshape(len(states), cb.shape[1], 5)
-    kw = {} if models is None else {"models": models}
     res = simulate(geo.table, params, xy, cue_ball=cb, cue=cue_arr, present=present,
-                   max_events=max_events, t_max=t_max, ball_names=geo.ball_ids, **kw)
+                   max_events=max_events, t_max=t_max, ball_names=geo.ball_ids,
+                   models=GAME_MODELS if models is None else models)
     return res
 
 
@@ -702,7 +703,7 @@ def _simulate_shot(shot: Any, state: GolfState, geo: GolfGeometry
     """The ``score`` input's ``shot`` (a physics shot object played from ``state``: its balls, if
     given, must be the state's) checked and simulated: (cue_ball, cue, the physics result)."""
     from cuegym.configs import load_params
-    from cuegym.physics.api import Models
+    from cuegym.physics.api import GAME_MODELS
 
     shot = req_obj(shot, "shot", ("table", "params", "models", "balls", "strike", "max_events",
                                   "t_max"), ("strike",))
@@ -725,8 +726,9 @@ def _simulate_shot(shot: Any, state: GolfState, geo: GolfGeometry
     except ValueError as exc:
         raise RefereeInputError(f"shot.params: {exc}") from None
     try:
-        models = Models(**req_obj(shot.get("models", {}), "shot.models",
-                                  ("ball_ball", "cushion", "squirt")))
+        models = dataclasses.replace(GAME_MODELS, **req_obj(  # the game's, as given
+            shot.get("models", {}), "shot.models", ("ball_ball", "cushion", "squirt",
+                                                    "touching")))
     except (TypeError, ValueError) as exc:
         raise RefereeInputError(f"shot.models: {exc}") from None
     max_events = req_int(shot.get("max_events", 1000), "shot.max_events", 1)

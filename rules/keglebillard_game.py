@@ -528,7 +528,7 @@ def play_game(n_players: int | None = None, *, policy: Policy | None = None,
 def _shot_to_log(game: KeglebillardGame, state: GameState, shot: Mapping
                  ) -> tuple[Any, XY | None]:
     """Simulate a physics-JSON shot object from ``state``; returns (log, red placement)."""
-    from cuegym.physics import PhysicsInputError, simulate_json
+    from cuegym.physics import GAME_MODELS, PhysicsInputError, simulate_json
 
     shot = dict(req_obj(shot, "shot"))
     balls_in = req_obj(shot.get("balls", {}), "shot.balls")
@@ -573,6 +573,9 @@ def _shot_to_log(game: KeglebillardGame, state: GameState, shot: Mapping
         raise RefereeInputError(f"shot.pins {show(shot['pins'])} differs from the state's "
                                 f"standing pins {standing}")
     shot["pins"] = standing
+    # the game's models where the shot names none (a shot object's default is pooltool's rule)
+    shot["models"] = {"touching": GAME_MODELS.touching,
+                      **req_obj(shot.get("models", {}), "shot.models")}
     if red_xy is not None and game.placement_error(state, red_xy):
         return None, red_xy
     try:
