@@ -49,9 +49,9 @@ class ConfigError(ValueError):
 
 
 class ConfigLoader(yaml.SafeLoader):
-    """PyYAML's safe loader that also reads ``1e-3`` (an exponent without a dot in the
-    mantissa) and ``-.2`` as floats, as YAML 1.2 and Python do; plain PyYAML (YAML 1.1) reads it as
-    the string ``'1e-3'``, a trap for learning rates. A key given twice in one mapping is an
+    """PyYAML's safe loader that reads numbers as YAML 1.2 and Python do: ``1e-3``, ``1.5e3``
+    and ``-.2`` are floats (plain PyYAML, YAML 1.1, reads them as text, a trap for learning
+    rates), ``010`` is 10 and ``1:30`` text (not octal 8 and base-60 90). A key given twice in one mapping is an
     error (plain PyYAML keeps the last one silently)."""
 
     def construct_mapping(self, node: Any, deep: bool = False) -> dict:
@@ -73,19 +73,20 @@ class ConfigLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-ConfigLoader.add_implicit_resolver(
-    "tag:yaml.org,2002:float", re.compile(r"^[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+$"),
-    list("-+0123456789"))
-# ``-.2`` (a sign before a leading dot): YAML 1.1 reads ``.2`` as a float but ``-.2`` as text
-ConfigLoader.add_implicit_resolver(
-    "tag:yaml.org,2002:float", re.compile(r"^[-+]\.[0-9][0-9_]*(?:[eE][-+]?[0-9]+)?$"),
-    list("-+"))
-# Integers as YAML 1.2 reads them: YAML 1.1 (PyYAML) read ``010`` as octal 8 and ``1:30`` as
-# base 60 (90), so ``n_candidates=010`` was 8; here ``010`` is 10, ``1:30`` text, and ``0o17``
-# / ``0x1f`` octal / hex (``1_000`` still 1000)
+# Numbers as YAML 1.2 (and Python) read them. YAML 1.1 (PyYAML) read ``010`` as octal 8 and
+# ``1:30`` as base 60 (90), so ``n_candidates=010`` was 8; ``1e-3``, ``1.5e3`` (an exponent
+# without a dot, or without a sign) and ``-.2`` as text; ``1:30.0`` as 90.0. Here ``010`` is 10,
+# ``1:30`` and ``1:30.0`` text, ``0o17`` / ``0x1f`` octal / hex, ``1_000`` still 1000, and
+# every decimal or exponent form a float.
 ConfigLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:int"]
+    first: [(tag, rx) for tag, rx in resolvers
+            if tag not in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")]
     for first, resolvers in ConfigLoader.yaml_implicit_resolvers.items()}
+ConfigLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float", re.compile(
+        r"^(?:[-+]?(?:(?:[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)?"
+        r"|[0-9][0-9_]*[eE][-+]?[0-9]+)|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+    list("-+.0123456789"))
 ConfigLoader.add_implicit_resolver(
     "tag:yaml.org,2002:int", re.compile(r"^(?:[-+]?[0-9][0-9_]*|0o[0-7]+|0x[0-9a-fA-F]+)$"),
     list("-+0123456789"))

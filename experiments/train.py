@@ -399,6 +399,17 @@ def _sigterm_interrupts() -> Callable[[], None]:
     return lambda: signal.signal(signal.SIGTERM, old)
 
 
+def _interrupted(model: Any, run: Path, cfg: TrainConfig) -> None:
+    """Ctrl-C or SIGTERM once the model exists: save a checkpoint and the status, say how to
+    go on, and raise KeyboardInterrupt("checkpoint saved") (``main`` exits 130)."""
+    path = save_checkpoint(model, run, cfg.save_replay_buffer)
+    write_status(run, model, cfg, "interrupt")
+    model.logger.close()
+    print(f"\ninterrupted at {model.num_timesteps:,} steps; checkpoint {path} saved: "
+          f"continue with --name {cfg.name} --resume", file=sys.stderr, flush=True)
+    raise KeyboardInterrupt("checkpoint saved") from None
+
+
 def write_status(run: Path, model: Any, cfg: TrainConfig, stopped_by: str) -> None:
     """``status.json``: steps done, why learning stopped (``total_timesteps``, ``time_limit``
     or ``interrupt``), ``finished`` (not interrupted) and the budget it ran under."""
@@ -432,6 +443,9 @@ def check_run_dir(cfg: TrainConfig, run: Path, resume: bool, overwrite: bool) ->
                   f"steps, stopped by {why}); nothing to resume (raise {more} to continue it)",
                   flush=True)
             return False
+        if latest_checkpoint(run) is None:  # stopped in its setup: before positions and envs
+            raise RunError(f"--resume: no checkpoint in {run / 'checkpoints'} (the run stopped "
+                           "before learning); start over with --overwrite")
     elif any((run / f).exists() for f in RUN_WORK) and not overwrite:
         raise RunError(f"{run} holds a run already: continue it with --resume, start over "
                        "with --overwrite (deletes it) or choose another --name")
@@ -614,17 +628,15 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
             for cb in callbacks:
                 cb.init_callback(model)
     except KeyboardInterrupt:
-        path = save_checkpoint(model, run, cfg.save_replay_buffer)
-        write_status(run, model, cfg, "interrupt")
-        model.logger.close()
-        print(f"\ninterrupted at {model.num_timesteps:,} steps; checkpoint {path} saved: "
-              f"continue with --name {cfg.name} --resume", file=sys.stderr, flush=True)
-        raise KeyboardInterrupt("checkpoint saved") from None
+        _interrupted(model, run, cfg)
     finally:
         stop()
     dt = time.time() - t0
-    callbacks[0].evaluate_now()
-    model.save(run / "model.zip")
+    try:  # the final evaluation and saves: a stop here saves as one during learning does
+        callbacks[0].evaluate_now()
+        model.save(run / "model.zip")
+    except KeyboardInterrupt:
+        _interrupted(model, run, cfg)
     save_checkpoint(model, run, cfg.save_replay_buffer)
     write_status(run, model, cfg, "time_limit" if callbacks[2].hit else "total_timesteps")
     model.logger.close()  # its progress.csv and TensorBoard files (left open otherwise)
@@ -652,6 +664,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--n-envs", type=int, help="tables of the vector env (the config's n_envs)")
     args = parse_run_args(p, argv, "continue runs/<name> from its last checkpoint (model and "
                           "replay buffer); its config must be the one given")
+    stop = _sigterm_interrupts()  # SIGTERM in the setup (positions, demonstrations) too
     try:
         over = run_overrides(args)
         for key, val in (("total_timesteps", args.timesteps), ("seed", args.seed),
@@ -669,6 +682,8 @@ def main(argv: list[str] | None = None) -> int:
         if not e.args:
             print("\ninterrupted before learning started: nothing to save", file=sys.stderr)
         return 130
+    finally:
+        stop()
     return 0
 
 
