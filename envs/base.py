@@ -53,6 +53,8 @@ class Core:
     rngs: list[np.random.Generator]
     #: settings keys the core does not use, with why (a caller's mapping naming one is refused)
     UNUSED_SETTINGS: dict[str, str] = {}
+    #: reward terms the core never computes (always 0): weights other than the shipped refused
+    UNUSED_REWARD_TERMS: tuple[str, ...] = ()
     observation_space: gym.spaces.Box
     action_space: gym.spaces.Box
     clip: bool = False
@@ -77,12 +79,26 @@ class Core:
             raise ValueError(f"settings key {given[0]!r} is not used by {type(self).__name__}: "
                              f"{self.UNUSED_SETTINGS[given[0]]}")
         self.settings = load_settings(game, settings)
-        self.reward = load_reward(game, reward)
+        self.reward = self.checked_reward(load_reward(game, reward))
         self.noise = load_noise(noise)
         self.clip = check_bool("clip", clip)
         self.threads = check_threads(threads)
         self.render_mode = render_mode
         self._check_memory()
+
+    def checked_reward(self, weights: Any) -> Any:
+        """``weights`` (loaded) refused where a term this core never computes is weighted
+        otherwise than the shipped file does (it would be ignored without a word)."""
+        from .config import load_reward
+
+        shipped = load_reward(self.game_name, None)
+        moved = [k for k in self.UNUSED_REWARD_TERMS if getattr(weights, k) != getattr(shipped, k)]
+        if moved:
+            raise ValueError(f"reward term {moved[0]!r} = {getattr(weights, moved[0])!r} is not "
+                             f"computed by {type(self).__name__} (the full-game envs' term; "
+                             "here it is always 0): leave it at the shipped "
+                             f"{getattr(shipped, moved[0])!r}")
+        return weights
 
     def _check_memory(self) -> None:
         """Refuse ``n`` tables whose step would not fit in memory now, before anything is

@@ -180,7 +180,7 @@ def checked_setting(core: Any, name: Any, value: Any) -> Any:
     if name == "reward":
         from .config import load_reward
 
-        return load_reward(core.game_name, value)
+        return core.checked_reward(load_reward(core.game_name, value))
     if name == "opponent":
         from .opponents import as_opponent
 

@@ -144,6 +144,7 @@ class GolfShotCore(Core):
     """
 
     UNUSED_SETTINGS = SHOT_UNUSED_SETTINGS
+    UNUSED_REWARD_TERMS = ("opponent_scored", "result")
 
     #: the keys of the step info (``make_sb3_vec_env``'s ``info_keys`` are checked against them)
     INFO_KEYS = (

@@ -115,9 +115,10 @@ class raw_env(CuegymAEC):  # noqa: N801 - the PettingZoo naming convention
     def observe(self, agent: str) -> np.ndarray:
         self._check_reset("observe")
         s = self._side(agent)
-        # the agent selected for its dead step after the match is not "to move" (as in
-        # the Gym envs' terminal observations)
-        to_move = agent == self.agent_selection and self.game_state.phase != "over"
+        # the rules' agent to act, not the selected one: after a max_shots truncation each
+        # agent is selected for its dead step; after the match nobody is to move (as in the
+        # Gym envs' terminal observations)
+        to_move = self.game_state.phase != "over" and agent == self._to_act()
         return self.game.observe(self.states, [s], to_move=np.array([to_move]))[0]
 
     def step(self, action) -> None:

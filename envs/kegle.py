@@ -166,6 +166,7 @@ class KegleShotCore(Core):
     """
 
     UNUSED_SETTINGS = SHOT_UNUSED_SETTINGS
+    UNUSED_REWARD_TERMS = ("skaeve_received", "opponent_points", "result")
 
     #: the keys of the step info (``make_sb3_vec_env``'s ``info_keys`` are checked against them)
     INFO_KEYS = (
