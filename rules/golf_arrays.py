@@ -384,7 +384,8 @@ class OutcomeArrays(NamedTuple):
         scored: (T, 2). scored_mask: (T, 10). valid_own: (T,). replaced: (T, 10) bool.
         n_spotted, spot_ball, spot_k: balls put on penalty spots, in order (spot 0: free point).
         n_into, into_ball: balls put into their goal (G-17). turn_kept, duty_met: (T,) bool.
-        left_kader: (T,) -1 not asked, 0 / 1. game_over: (T,) bool. winner: (T,) -1 / 0 / 1.
+        left_kader: (T,) -1 not asked, 0 / 1. game_over: (T,) bool, winner: (T,) -1 / 0 / 1:
+        the referee's game end (G-4, G-17a); a G-5 draw is the flow's, in the next states.
         xy: (T, 10, 2) after the stroke. on_spot: (T, 10). fouled_spots: (T, 2, 5).
         n_notes, note_code, note_ball: notes. overflow: (T,) physics end code.
         op_balls, op_scored, op_crossed, op_dist: (T, 2) the opening's balls, who scored, who

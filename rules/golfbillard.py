@@ -149,7 +149,10 @@ class GolfOutcome:
         turn_kept: the shooter plays again (G-1, G-9).
         duty_met: G-14 duty met by the end of this stroke (or no duty).
         left_kader: G-21 some ball left its kader (None outside kader play or exempt, G-22).
-        game_over: the game ended with this stroke. winner: 0 / 1, -1 while the game goes on.
+        game_over: the referee ended the game with this stroke (G-4, G-17a). winner: 0 / 1, -1
+            while the game goes on. A G-5 no-progress draw is not the referee's: the game flow
+            decides it when the turn ends, so it shows in the next state (``winner`` 2,
+            ``"draw"`` in JSON), not here.
         xy: (10, 2) positions after the stroke and its consequences; NaN = scored.
         on_spot: (10,) penalty spot each ball now lies on (0 none).
         fouled_spots: (2, 5) G-26 bookkeeping after the stroke.
