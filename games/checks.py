@@ -330,5 +330,18 @@ def lead_length(states: Any, lead: str, path: str) -> int:
     return int(a.shape[0])
 
 
+def put_fields(dst: dict[str, np.ndarray], src: dict[str, np.ndarray], idx: Any, T: int) -> None:
+    """``dst[k][idx] = src[k]`` for every field, after checking every field's shape (a refused
+    put writes nothing: it used to write the fields before the first bad one)."""
+    n = len(np.arange(T)[idx])
+    for k, v in dst.items():
+        want = (n, *v.shape[1:])
+        if np.shape(src[k]) != want:
+            raise ValueError(f"put: field {k!r} of the states given has shape "
+                             f"{np.shape(src[k])}, the {n} table(s) to write need {want}")
+    for k, v in dst.items():
+        v[idx] = src[k]
+
+
 __all__ = ["BatchFields", "batch_type", "bounds", "half_nan", "placements", "play_noise",
-           "play_rng", "seats", "seeds", "xy_problem"]
+           "play_rng", "put_fields", "seats", "seeds", "xy_problem"]

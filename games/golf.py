@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.configs import load_params, short_repr
+from cuegym.physics.api import check_run_settings
 from cuegym.rules.golf_arrays import (
     BALLS_PER_SIDE,
     N_BALLS,
@@ -260,6 +261,7 @@ class Golf:
                                  f"{type(st).__name__}")
         noise = checks.play_noise(noise)
         checks.play_rng(rng, T)
+        check_run_settings(max_events, t_max, threads, workspace)  # before any draw
         act, idx = active_tables(strikes, T, active, states.over, "match")
         opening = act & (states.phase == P_OPENING)
         op = np.flatnonzero(opening)
@@ -341,7 +343,7 @@ class Golf:
 
     def _referee(self, states: GolfStates, log: Any, inputs: GolfInputs, act: np.ndarray
                  ) -> tuple[OutcomeArrays, GolfStates]:
-        if act.all():
+        if act.all() and len(act):  # (no table: no physics log, nothing to referee)
             return referee(states, log, inputs, self.rules, self.geo)
         from cuegym.rules.golf_arrays import empty_outcomes
 

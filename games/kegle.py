@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.configs import load_params
+from cuegym.physics.api import check_run_settings
 from cuegym.physics.constants import POCKETED, STATIONARY
 from cuegym.rules.inputs import (
     MATCH_TOL,
@@ -322,6 +323,8 @@ class Kegle:
         if injected is not None and len(injected) != T:  # before anything is drawn
             raise ValueError(f"injected must have one entry per table ({T}), got "
                              f"{len(injected)}")
+        _check_injected(injected, act)
+        check_run_settings(max_events, t_max, threads, workspace)
         executed = strikes.copy()
         executed.put(idx, execute_strikes(strikes, idx, noise, rng))
         code, _ = self._placement_codes(states, executed.place)
@@ -546,7 +549,7 @@ class Kegle:
             next_player=new.to_play.copy(), finished_now=o["now"], n_finished_now=o["n_now"],
             lost_now=o["lost"], game_over=new.game_over.copy(), scores=new.scores.copy(),
             overflow=sc["overflow"], strike=np.full((T, 5), np.nan),
-            place=np.full((T, 2), np.nan), order=new.order, next_xy=new.xy.copy(),
+            place=np.full((T, 2), np.nan), order=new.order.copy(), next_xy=new.xy.copy(),
             ranking=o["rank"], ball_in_hand=sc["ball_in_hand"], labels=labels)
         return outcomes, new
 
@@ -695,6 +698,19 @@ def placement_message(code: int, which: int, x: float, y: float, table: Any) -> 
 
 __all__ = ["MATCH_TOL", "OBS_DIM", "REWARD_TERMS", "Kegle", "KegleOutcomes", "KegleStates",
            "placement_message"]
+
+
+def _check_injected(injected: Sequence[Iterable | None] | None, act: np.ndarray) -> None:
+    """Every table's injected events parsed (errors name ``injected[t][k]``) before anything
+    is drawn; a table that does not shoot (``act`` (T,) False) takes none: they would be
+    dropped without a word."""
+    if injected is None:
+        return
+    for t in range(len(act)):
+        if parse_injected(injected[t], f"injected[{t}]") and not act[t]:
+            raise RefereeInputError(f"table {t} does not shoot (inactive or its game is over), "
+                                    f"so injected[{t}] has no shot to happen in; pass None or "
+                                    "[] for that table")
 
 
 def _played_injected(injected: Sequence[Iterable | None] | None, unplayable: np.ndarray,

@@ -97,17 +97,25 @@ class KegleStates:
                            table=self.table)
 
     def put(self, idx: Any, other: KegleStates) -> None:
-        """Write ``other`` into the tables ``idx`` (in place)."""
+        """Write ``other`` into the tables ``idx`` (in place). Another type, table, player count
+        or number of tables is refused before anything is written."""
+        if not isinstance(other, KegleStates):
+            raise ValueError(f"put takes a KegleStates batch, got {type(other).__name__}")
+        if other.table != self.table:
+            raise ValueError(f"cannot put states of table {other.table!r} into a batch of "
+                             f"table {self.table!r}")
         if other.n_players != self.n_players:
             raise ValueError(f"cannot put {other.n_players}-player states into a batch of "
                              f"{self.n_players}-player games")
-        for k, v in self._arrays().items():
-            v[idx] = getattr(other, k)
+        checks.put_fields(self._arrays(), other._arrays(), idx, len(self))
 
     @staticmethod
     def concat(parts: Sequence[KegleStates]) -> KegleStates:
         if not parts:
             raise ValueError("concat needs at least one batch")
+        tables = {p.table for p in parts}
+        if len(tables) > 1:
+            raise ValueError(f"concat joins batches of one table, got {sorted(tables)}")
         names = parts[0]._arrays().keys()
         return KegleStates(**{k: np.concatenate([getattr(p, k) for p in parts]) for k in names},
                            table=parts[0].table)
@@ -471,10 +479,13 @@ class KegleOutcomes:
         return tuple(dict.fromkeys(out))
 
     def outcome(self, t: int):
-        """Table ``t`` as a rules :class:`~cuegym.rules.keglebillard_game.ShotOutcome`."""
+        """Table ``t`` as a rules :class:`~cuegym.rules.keglebillard_game.ShotOutcome`, or None
+        where it did not shoot (inactive, or its game over; as ``GolfOutcomes.outcome``)."""
         from cuegym.rules.keglebillard_game import ShotOutcome
 
         shooter = int(self.shooter[t])
+        if shooter < 0:
+            return None
         order = self.order[t].tolist()
         i = order.index(shooter)
         after = order[i + 1:] + order[:i]
@@ -526,3 +537,4 @@ class KegleOutcomes:
 
     def outcomes(self) -> list:
         return [self.outcome(t) for t in range(len(self))]
+

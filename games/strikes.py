@@ -91,7 +91,7 @@ class Strikes:
         T = len(cue)
         cb = np.zeros(T, np.int64) if cue_ball is None else np.broadcast_to(cue_ball, (T,))
         pl = np.full((T, 2), np.nan) if place is None else place
-        return cls(cue, np.array(cb, np.int64), pl)
+        return cls(cue, np.array(cb), pl)  # checked there: 1.7 is no ball (it was cast to 1)
 
     @staticmethod
     def concat(parts: Sequence[Strikes]) -> Strikes:

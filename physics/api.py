@@ -17,6 +17,7 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numba
 import numpy as np
@@ -402,6 +403,16 @@ def _run_limits(max_events, t_max, threads) -> tuple[int, float, int]:
     except ValueError as exc:
         raise PhysicsInputError(str(exc)) from None
     return int(max_events), t_max, numba.get_num_threads() if n_threads is None else n_threads
+
+
+def check_run_settings(max_events: Any = 1000, t_max: Any = 60.0, threads: Any = None,
+                       workspace: Any = None) -> None:
+    """Raise :class:`PhysicsInputError` for a ``simulate`` setting it would refuse: the game
+    layer asks before it draws a shot's noise, so that a corrected retry draws the same."""
+    _run_limits(max_events, t_max, threads)
+    if workspace is not None and not isinstance(workspace, Workspace):
+        raise PhysicsInputError(f"workspace must be a {_TYPE_HINTS['workspace']}, got "
+                                f"{type(workspace).__name__} {short_repr(workspace)}")
 
 
 def _initial_motion(v, w, T: int, B: int, ball_names, table_names) -> np.ndarray:

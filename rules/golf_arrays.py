@@ -130,9 +130,12 @@ class GolfStates:
         return GolfStates(*(np.ascontiguousarray(a[idx]) for a in self._parts()))
 
     def put(self, idx: Any, other: GolfStates) -> None:
-        """Write ``other`` into tables ``idx`` in place."""
-        for a, b in zip(self._parts(), other._parts(), strict=True):
-            a[idx] = b
+        """Write ``other`` into tables ``idx`` in place (another type or number of tables is
+        refused before anything is written)."""
+        if not isinstance(other, GolfStates):
+            raise ValueError(f"put takes a GolfStates batch, got {type(other).__name__}")
+        checks.put_fields({f.name: getattr(self, f.name) for f in fields(self)},
+                   {f.name: getattr(other, f.name) for f in fields(self)}, idx, len(self))
 
     @staticmethod
     def concat(parts: Sequence[GolfStates]) -> GolfStates:
@@ -160,7 +163,13 @@ class GolfStates:
         return unpack_state(self, int(t))
 
     def __getitem__(self, t: int) -> Any:
-        return self.state(t)
+        if not isinstance(t, int | np.integer) or isinstance(t, bool):
+            raise TypeError(f"index a state batch with one table number (use take() for "
+                            f"several), got {t!r}")
+        T = len(self)
+        if not -T <= t < T:
+            raise IndexError(f"table {t} out of range for {T} tables")
+        return self.state(int(t) % T)
 
     def __iter__(self) -> Iterator[Any]:
         return (self.state(t) for t in range(len(self)))
