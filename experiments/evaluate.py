@@ -420,6 +420,11 @@ def format_table(res: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+#: Longest agent name on the figure's axes [characters]; a longer one is cut there (with "…")
+#: and given whole in the caption, so the panels keep their room.
+TICK_CHARS = 24
+
+
 def plot_results(res: dict[str, Any], path: Path) -> Path:
     """tournament.png: win-rate matrix (Wilson 95 % intervals in the cells), Bradley-Terry
     ratings with 95 % intervals, points per shot, foul rate; short names on the axes, the
@@ -440,8 +445,9 @@ def plot_results(res: dict[str, Any], path: Path) -> Path:
                             gridspec_kw={"width_ratios": [1.5, 1, 1, 1]})
     ax = axs[0]
     im = ax.imshow(M, vmin=0, vmax=1, cmap="RdYlGn")
-    ax.set_xticks(range(n), names, rotation=30, ha="right")
-    ax.set_yticks(range(n), names)
+    ticks = [n if len(n) <= TICK_CHARS else n[:TICK_CHARS - 1] + "…" for n in names]
+    ax.set_xticks(range(n), ticks, rotation=30, ha="right")
+    ax.set_yticks(range(n), ticks)
     for i, a in enumerate(names):
         for j, b in enumerate(names):
             if i != j:
@@ -464,12 +470,13 @@ def plot_results(res: dict[str, Any], path: Path) -> Path:
             (axs[2], [_nan(ag[a]["points_per_shot"]) for a in names], unit, "#2a7ab0", None),
             (axs[3], [_nan(ag[a]["foul_rate"]) for a in names], "foul rate", "#c0392b", None)):
         ax.bar(x, vals, color=colour, yerr=yerr, capsize=4)
-        ax.set_xticks(x, names, rotation=30, ha="right")
+        ax.set_xticks(x, ticks, rotation=30, ha="right")
         ax.set_title(label, fontsize=10)
         ax.grid(axis="y", alpha=0.3)
     fig.suptitle(f"{res['game']} tournament: {_plural(res['games_per_pair'], 'game')} per "
                  f"pair, seed {res['seed']}, noise {res['noise']}{setting_text(res)}")
-    caption = [f"{a} = {ag[a]['spec']}" for a in names if ag[a]["spec"] != a]
+    caption = [a if ag[a]["spec"] == a else f"{a} = {ag[a]['spec']}" for a in names
+               if ag[a]["spec"] != a or len(a) > TICK_CHARS]  # a cut name whole
     unfinished = sum(ag[a]["unfinished"] for a in names) // 2
     if unfinished:
         caption.append(f"{_plural(unfinished, 'unfinished game')} (cut off at "

@@ -27,6 +27,8 @@ from cuegym.play.call import golf_call, golf_question_call, kegle_call
 from cuegym.play.session import GolfTable, KegleTable, Pending, Played, PlayError
 
 SEAT_KINDS = ("human", "agent")
+#: Longest seat name [characters]: the calls and the table's labels show it whole.
+NAME_MAX = 40
 _AGENT_LOCKS: dict[tuple[str, str], threading.Lock] = {}
 _AGENT_LOCKS_GUARD = threading.Lock()
 
@@ -109,11 +111,13 @@ def parse_seats(game: str, table: KegleTable | GolfTable, seats: Any) -> list[Se
             raise PlayError(f"seats[{k}] is a person but names an agent {s.get('agent')!r}")
         name = s.get("name")
         if name is not None and not isinstance(name, str):
-            raise PlayError(f"seats[{k}].name must be a string of at most 40 characters, got "
-                            f"{name!r}")
+            raise PlayError(f"seats[{k}].name must be a string of at most {NAME_MAX} "
+                            f"characters, got {name!r}")
         if name is not None:
             # one spelling of each text ("A" + combining ring is "Å"), "   " is no name
-            name = unicodedata.normalize("NFC", name).strip()
+            name = unicodedata.normalize("NFC", name)
+            # a no-break, thin or ideographic space (what a Japanese keyboard types) is a space
+            name = "".join(" " if unicodedata.category(c) == "Zs" else c for c in name).strip()
             # a NUL, a line break or a right-to-left override would break or turn the calls'
             # text; a private-use character shows as nothing anyone can read
             hidden = [c for c in name if not (c.isprintable() or c == " ")
@@ -126,15 +130,15 @@ def parse_seats(game: str, table: KegleTable | GolfTable, seats: Any) -> list[Se
                                 "could not say which of them played")
         if not name:  # the default: the agent (a model file: its file name) or "Player k",
             # unique: a second "geometric" is "geometric 2"
-            base = (agent if len(agent) <= 40 else Path(agent).name[-40:]) if agent else \
-                f"Player {k + 1}"
+            base = (agent if len(agent) <= NAME_MAX else Path(agent).name[-NAME_MAX:]) \
+                if agent else f"Player {k + 1}"
             name, n = base, 1
             while name in given or any(x.name == name for x in out):
                 n += 1
-                name = f"{base[:40 - len(str(n)) - 1]} {n}"
-        if len(name) > 40:
-            raise PlayError(f"seats[{k}].name must be a string of at most 40 characters, got "
-                            f"{len(name)} characters")
+                name = f"{base[:NAME_MAX - len(str(n)) - 1]} {n}"
+        if len(name) > NAME_MAX:
+            raise PlayError(f"seats[{k}].name must be a string of at most {NAME_MAX} "
+                            f"characters, got {len(name)} characters")
         out.append(Seat(name, kind, agent))
     return out
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from cuegym.play import session
-from cuegym.play.match import LiveGame, Shot, is_seed, seed_shown
+from cuegym.play.match import NAME_MAX, LiveGame, Shot, is_seed, seed_shown
 from cuegym.play.session import PlayError
 
 FORMAT = "cuegym-game"
@@ -365,6 +365,24 @@ def web_table(arena: Any) -> tuple[dict, Any]:
     return opts, table
 
 
+def seat_labels(names: Sequence[str], per_side: int = 1) -> list[str]:
+    """Seat names of a tournament's agents (``names`` one per player or side; golfbillard duo,
+    ``per_side`` 2: ``<name> 1``, ``<name> 2``), each at most :data:`NAME_MAX` characters and
+    distinct: a long display name (an agent's options, a run folder) is cut, not refused after
+    the games were played."""
+    out: list[str] = []
+    for name in names:
+        for p in range(per_side):
+            tail = f" {p + 1}" if per_side > 1 else ""
+            label, n = name[:NAME_MAX - len(tail)] + tail, 1
+            while label in out:  # two names cut to the same text
+                n += 1
+                mark = f"#{n}{tail}"
+                label = name[:NAME_MAX - len(mark)] + mark
+            out.append(label)
+    return out
+
+
 def save_tournament_games(rec_arena: RecordingArena, results: Any, names: Sequence[str],
                           specs: Sequence[str], noise: Any, out_dir: str | Path,
                           pair: str) -> list[Path]:
@@ -387,9 +405,9 @@ def save_tournament_games(rec_arena: RecordingArena, results: Any, names: Sequen
     for g, moves in sorted(rec_arena.moves.items()):
         sides = [int(a) for a in results.seats[g]]  # the agent of each player / side
         per_side = table.players // len(sides)  # golfbillard duo: two partners a side
-        seats = [{"name": names[a] if per_side == 1 else f"{names[a]} {p + 1}",
-                  "kind": "agent", "agent": specs[a]}
-                 for a in sides for p in range(per_side)]
+        labels = seat_labels([names[a] for a in sides], per_side)
+        seats = [{"name": labels[i * per_side + p], "kind": "agent", "agent": specs[a]}
+                 for i, a in enumerate(sides) for p in range(per_side)]
         lg = LiveGame(game, opts, [{"kind": "human", "name": s["name"]} for s in seats],
                       "none", seed=0)
         for k, s in enumerate(seats):

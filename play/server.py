@@ -128,10 +128,15 @@ class Games:
         return p
 
     def records(self) -> list[dict]:
-        out = []
+        """The records of every folder, each file once (a folder named twice, or one holding
+        another, lists it under the first)."""
+        out, seen = [], set()
         for k, d in enumerate(self.record_dirs):
             for r in record.list_records(d):
-                out.append({**r, "name": f"{k}:{r['name']}", "folder": str(d)})
+                path = (d / r["name"]).resolve()
+                if path not in seen:
+                    seen.add(path)
+                    out.append({**r, "name": f"{k}:{r['name']}", "folder": str(d)})
         return out
 
 
@@ -372,9 +377,13 @@ def placement(g: GameDep, x: str = "", y: str = "") -> dict:
 @games_router.get("/{gid}/shots/{k}")
 def shot(g: GameDep, k: str) -> dict:
     """Shot ``k`` (from 0): states before and after, strikes, outcome, call, animation."""
-    if not (k.isascii() and k.isdigit()) or len(k) > 9:  # int() takes "+0", " 0", "1_0"
+    if not (k.isascii() and k.isdigit()):  # int() takes "+0", " 0", "1_0"
         raise PlayError(f"a shot number is written with the digits 0-9, got {k!r}")
-    k = int(k)
+    digits = k.lstrip("0") or "0"
+    if len(digits) > 9:  # no game has that many shots (and no huge int() of a long text)
+        raise NotFound(f"shot {digits[:12]}{'...' if len(digits) > 12 else ''} does not exist: "
+                       f"the game has {len(g.shots)} shots")
+    k = int(digits)
     if not 0 <= k < len(g.shots):
         raise NotFound(f"shot {k} does not exist: the game has {len(g.shots)} shots")
     return g.shot(k)

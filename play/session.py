@@ -355,10 +355,14 @@ class KegleTable:
 
     def state_from_json(self, obj: dict) -> Any:
         """The state of ``obj`` (the rules' JSON); PlayError when it is on another table than
-        this game's (a record's options and its states must name the same table)."""
+        this game's or has another number of players (a record's options and its states must
+        name the same table and players)."""
         from cuegym.rules.keglebillard_game import GameState
 
         st = GameState.from_dict(obj)
+        if len(st.order) != self.players:  # its seats would name players with no seat
+            raise PlayError(f"the state has {len(st.order)} players, the game {self.players} "
+                            "(options.players)")
         if st.table != self.table:
             raise PlayError(f"the state is on table {st.table!r}, the game on {self.table!r}"
                             + ("" if self.table != DEFAULT_TABLES["keglebillard"] else
