@@ -51,8 +51,8 @@ class ConfigError(ValueError):
 class ConfigLoader(yaml.SafeLoader):
     """PyYAML's safe loader that reads numbers as YAML 1.2 and Python do: ``1e-3``, ``1.5e3``
     and ``-.2`` are floats (plain PyYAML, YAML 1.1, reads them as text, a trap for learning
-    rates), ``010`` is 10 and ``1:30`` text (not octal 8 and base-60 90). A key given twice in one mapping is an
-    error (plain PyYAML keeps the last one silently)."""
+    rates), ``010`` is 10 and ``1:30`` text (not octal 8 and base-60 90). A key given twice
+    in one mapping is an error (plain PyYAML keeps the last one silently)."""
 
     def construct_mapping(self, node: Any, deep: bool = False) -> dict:
         seen: set = set()
