@@ -12,6 +12,7 @@ side 1 red), one game per match by default (``match: single``) so that one game 
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,6 +88,38 @@ def played_values(arena: Any, states: Any, strikes: Strikes,
     return v, news[0] if len(news) == 1 else type(news[0]).concat(news)
 
 
+def check_terms(terms: Any, known: Sequence[str], game: str) -> dict:
+    """The value terms of :meth:`KeglebillardArena.score` / :meth:`GolfbillardArena.score`:
+    a mapping (or None) of ``known`` names to finite real numbers (NaN gave NaN values, text
+    a numpy UFuncTypeError), golfbillard's ``idle_q`` a chance in [0, 1) (it was checked only
+    where ``draw`` or ``lead`` read it). A loop over at most six entries."""
+    if terms is None:
+        return {}
+    if not isinstance(terms, Mapping):
+        raise ValueError(f"terms must be a mapping of {game} value terms {list(known)}, got "
+                         f"{terms!r}")
+    unknown = set(terms) - set(known)
+    if unknown:
+        raise ValueError(f"unknown {game} value terms {sorted(unknown, key=str)}")
+    for k, v in terms.items():
+        if isinstance(v, bool | np.bool_) or not isinstance(v, int | float | np.integer |
+                                                             np.floating) or not np.isfinite(v):
+            raise ValueError(f"terms[{k!r}] must be a finite number, got {v!r}")
+    q = terms.get("idle_q", 0.1)
+    if not 0.0 <= q < 1.0:
+        raise ValueError(f"terms['idle_q'] must be in [0, 1) (the chance that a turn scores, "
+                         f"G-5), got {q!r}")
+    return dict(terms)
+
+
+def _rules_type(rules: Any, cls: type, game: str) -> None:
+    """Refuse ``rules`` of a type neither arena reads (5, True, a list): a TypeError deep in
+    the loader ("expected str, bytes or os.PathLike object") did not name ``rules``."""
+    if rules is not None and not isinstance(rules, cls | Mapping | str | os.PathLike):
+        raise ValueError(f"rules must be a {cls.__name__}, a mapping of rule options, a rules "
+                         f"YAML path (configs/rules/{game}.yaml) or None, got {rules!r}")
+
+
 def _max_tables(n: Any) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"max_tables must be a positive integer, got {n!r}")
@@ -112,7 +145,8 @@ class KeglebillardArena:
     table, which agents read.
 
     Args:
-        rules: a rule set, a mapping of options, or None (the shipped file); its
+        rules: a rule set, a mapping of options (over the shipped file), a rules YAML path,
+            or None (the shipped file); its
             ``first_player`` must be ``player0`` (player 0 breaks every game; the seats are the
             order, :func:`play_games` alternates them).
         table: table config name (``keglebillard``, the kleinmatch, or
@@ -132,7 +166,9 @@ class KeglebillardArena:
                  max_events: int = 400, t_max: float = 60.0,
                  max_tables: int = MAX_TABLES) -> None:
         from cuegym.games.kegle import Kegle
+        from cuegym.rules.keglebillard_config import KeglebillardRules
 
+        _rules_type(rules, KeglebillardRules, "keglebillard")
         self.g = Kegle(rules, table)
         self.rules = self.g.rules
         if self.rules.first_player != "player0":
@@ -234,10 +270,7 @@ class KeglebillardArena:
     def score(out: Any, *, terms: Mapping | None = None) -> np.ndarray:
         """(T,) :meth:`values` of played outcomes ``out`` (the ``KegleOutcomes`` of
         :meth:`outcomes`), for searches that also need the next states."""
-        terms = dict(terms or {})
-        unknown = set(terms) - set(KeglebillardArena.TERMS)
-        if unknown:
-            raise ValueError(f"unknown keglebillard value terms {sorted(unknown)}")
+        terms = check_terms(terms, KeglebillardArena.TERMS, "keglebillard")
         bih, foul = terms.get("bih", -2.0), terms.get("foul", 0.0)
         v = (out.shooter_points - out.skaeve + WIN_VALUE * out.win + bih * out.ball_in_hand
              + terms.get("rodt_bonus", 0.0) * out.rodt + foul * out.foul)
@@ -271,8 +304,10 @@ class GolfbillardArena:
     values, which the agents read).
 
     Args:
-        rules: a ``GolfRules``, a mapping of options over the shipped file, or None. The arena's
-            default overrides ``match: single`` (one game per match, one result).
+        rules: a ``GolfRules``, a mapping of options over the shipped file, a rules YAML path
+            (that file's rule set as written, as keglebillard takes one), or None. Over the
+            shipped file (None, a mapping) the arena's default is ``match: single`` (one game
+            per match, one result).
         max_events, t_max: physics limits per stroke.
         max_tables: most tables one physics call of a search plays (:func:`played_values`: a
             longer batch is played in slices of it; the same values, bounded memory).
@@ -289,8 +324,11 @@ class GolfbillardArena:
         from cuegym.games.golf import Golf
         from cuegym.rules.golfbillard import GolfRules, load_golf_rules
 
+        _rules_type(rules, GolfRules, "golfbillard")
         if isinstance(rules, GolfRules):
             self.rules = rules
+        elif isinstance(rules, str | os.PathLike):  # was: dict("configs/...") failed
+            self.rules = _golf_rules_file(rules)
         else:
             opts = {"match": "single", **dict(rules or {})}
             self.rules = load_golf_rules(**opts)
@@ -392,10 +430,7 @@ class GolfbillardArena:
         """(T,) :meth:`values` of played outcomes ``out`` (the ``GolfOutcomes`` of
         :meth:`outcomes`), for searches that also need the next states. The G-5 terms need
         the states before (``states``) and after (``new``) the strokes."""
-        terms = dict(terms or {})
-        unknown = set(terms) - set(self.TERMS)
-        if unknown:
-            raise ValueError(f"unknown golfbillard value terms {sorted(unknown)}")
+        terms = check_terms(terms, self.TERMS, "golfbillard")
         T = len(out)
         rows = np.arange(T)
         s = out.shooter
@@ -467,6 +502,9 @@ class GolfbillardArena:
 
     def position_value(self, xy: np.ndarray, side: int) -> float:
         """:meth:`position_values` of one table: ``xy`` (10, 2), ``side`` 0 or 1."""
+        if isinstance(side, bool | np.bool_) or not isinstance(side, int | np.integer) or \
+                side not in (0, 1):  # 2 valued nothing, 0.7 was read as side 0
+            raise ValueError(f"side must be 0 (white) or 1 (red), got {side!r}")
         return float(self.position_values(np.asarray(xy)[None], np.array([side]))[0])
 
     def position_values(self, xy: np.ndarray, side: np.ndarray) -> np.ndarray:
@@ -478,11 +516,18 @@ class GolfbillardArena:
         from cuegym.rules.golfbillard import SIDE_OF
 
         xy = np.asarray(xy, np.float64)
-        side = np.asarray(side, np.int64)
+        side = np.asarray(side)
         T = len(xy)
         if xy.shape[1:] != (len(SIDE_OF), 2) or side.shape != (T,):
             raise ValueError(f"position_values needs xy (T, {len(SIDE_OF)}, 2) and side (T,), "
                              f"got {xy.shape} and {side.shape}")
+        # integers 0 or 1: side 2 was valued 0 and 0.7 read as side 0, without a word
+        bad = np.ones(T, bool) if side.dtype.kind not in "iu" else (side != 0) & (side != 1)
+        if bad.any():
+            t = int(np.argmax(bad))
+            raise ValueError(f"side[{t}] = {side[t:t + 1].tolist()[0]!r}: a side is 0 (white) or 1 "
+                             "(red), an integer")
+        side = side.astype(np.int64, copy=False)
         on = ~np.isnan(xy[..., 0])  # (T, 10)
         out = np.zeros(T)
         for sd in (0, 1):  # the two goals; all tables of a side at once
@@ -545,8 +590,30 @@ class GolfbillardArena:
         return new.states() if isinstance(states, list) else new
 
 
+def _golf_rules_file(path: Any) -> Any:
+    """The golfbillard rule set of the YAML file ``path``; a folder, a missing file or one that
+    is not a mapping of options is a ConfigError (a ValueError) naming it, as keglebillard's."""
+    from pathlib import Path
+
+    from cuegym.configs import ConfigError, load_yaml
+    from cuegym.rules.golfbillard import GolfRules
+
+    path = Path(path)
+    if path.is_dir():  # "" is the folder "."
+        raise ConfigError(f"rules {str(path)!r} is a folder, not a rules file")
+    if not path.is_file():
+        raise ConfigError(f"no rules file {str(path)!r}")
+    with open(path) as fh:
+        data = load_yaml(fh) or {}
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"rules {path}: expected a mapping of rule options")
+    return GolfRules.from_dict(data)
+
+
 def make_arena(game: str, rules: Any = None, **kw: Any) -> KeglebillardArena | GolfbillardArena:
-    """The arena of ``game`` (``keglebillard`` or ``golfbillard``); ``kw`` are the arena's
+    """The arena of ``game`` (``keglebillard`` or ``golfbillard``) under ``rules`` (a rule
+    set, a mapping of options over the shipped file, a rules YAML path, or None); ``kw`` are
+    the arena's
     arguments (keglebillard: ``table``, ``n_players``; both: ``max_events``, ``t_max``,
     ``max_tables``). Golfbillard has one table (``configs/tables/golfbillard.yaml``)."""
     check_game(game)
@@ -726,6 +793,8 @@ def play_games(arena: Any, agents: Sequence[Agent], n_games: int, *, seed: int =
                          f"{arena.n_players}")
     n_games = req_int(n_games, "n_games", 0)
     max_shots = req_int(max_shots, "max_shots", 1)
+    if not isinstance(swap, bool | np.bool_):  # "no" (truthy) swapped the seats
+        raise ValueError(f"swap must be True or False, got {swap!r}")
     for ag in agents:
         if ag.game != arena.game:
             raise ValueError(f"agent {ag.name!r} plays {ag.game!r}, the arena {arena.game!r}")

@@ -94,10 +94,10 @@ def check_game(game: str) -> str:
     return game
 
 
-def check_states(game: str, states: Any) -> None:
+def check_states(game: str, states: Any, method: str = "act()") -> None:
     """Refuse what is not a batch of ``game``'s game states before an agent reads it: env
     observations (arrays), one state instead of a batch, or the other game's states; the
-    error says what ``act`` takes. Cheap: a state batch passes on its type, a list on its
+    error says what ``method`` takes. Cheap: a state batch passes on its type, a list on its
     items' types."""
     from cuegym.games.kegle_state import KegleStates
     from cuegym.rules.golf_arrays import GolfStates
@@ -116,15 +116,15 @@ def check_states(game: str, states: Any) -> None:
             if isinstance(states, np.ndarray | np.generic) else type(states).__name__
         hint = " (env observations are made from states: an env's states are " \
                "env.unwrapped.core.states)" if isinstance(states, np.ndarray) else ""
-        raise ValueError(f"act() takes {takes}, got {shown}{hint}")
+        raise ValueError(f"{method} takes {takes}, got {shown}{hint}")
     if not isinstance(states, list | tuple):  # a dict, a set, a generator's list view...
-        raise ValueError(f"act() takes {takes}, got {type(states).__name__}")
+        raise ValueError(f"{method} takes {takes}, got {type(states).__name__}")
     fields = _field_names(own[1])
     for t, s in enumerate(states):
         # a state of the game's class, or a copy of that class with its fields (the frozen
         # reference flows of the tests); anything else would fail deep inside an aimer
         if not isinstance(s, own[1]) and (isinstance(s, other) or not fields <= _field_names(s)):
-            raise ValueError(f"act() takes {takes}, got states[{t}] of type "
+            raise ValueError(f"{method} takes {takes}, got states[{t}] of type "
                              f"{type(s).__name__}")
 
 
@@ -163,11 +163,12 @@ class Agent(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Every subclass's ``act`` (and ``act_opening``) first checks, once and before any
-        work, its ``states`` (:func:`check_states`; a list of states of another table than the
-        agent's arena: :func:`check_table`), ``side``, ``rng`` (:func:`check_rng`) and
-        that no state is a finished game (:func:`check_live`): a wrong input is a ValueError
-        saying what the method takes, not an AttributeError deep inside an aimer or a numba
-        kernel, nor a strike for a game that is over."""
+        work, its ``states`` (:func:`checked_states`: what they are, their table, and a state
+        batch's arrays as the game layer checks them), ``side``, ``rng`` (:func:`check_rng`)
+        and that no state is a finished game (:func:`check_live`): a wrong input is a
+        ValueError saying what the method takes (for a malformed batch: the caller's field and
+        row), not an AttributeError or IndexError deep inside an aimer or a numba kernel, nor
+        a strike for a game that is over."""
         super().__init_subclass__(**kwargs)
         import functools
 
@@ -175,8 +176,7 @@ class Agent(ABC):
         if act is not None and not getattr(act, "_checks_states", False):
             @functools.wraps(act)
             def checked_act(self, states, rng, *args, **kw):
-                check_states(self.game, states)
-                check_table(self, states)
+                states = checked_states(self, states)
                 check_rng(rng, self, states)
                 check_live(self.game, states)
                 if self.game == "golfbillard":
@@ -189,7 +189,7 @@ class Agent(ABC):
         if opening is not None and not getattr(opening, "_checks_states", False):
             @functools.wraps(opening)
             def checked_opening(self, states, side, rng, *args, **kw):
-                _opening_checks(self, states, side, rng)
+                states = _opening_checks(self, states, side, rng)
                 return opening(self, states, side, rng, *args, **kw)
 
             checked_opening._checks_states = True
@@ -201,7 +201,7 @@ class Agent(ABC):
         The default is the rules' soft stroke off the left long cushion
         (:func:`cuegym.rules.golfbillard_game.opening_strike`) at a cue speed near 1.1 m/s.
         """
-        _opening_checks(self, states, side, rng)
+        states = _opening_checks(self, states, side, rng)
         from cuegym.rules.golfbillard_game import opening_balls, opening_strike
 
         out = Strikes.empty(len(states))
@@ -218,13 +218,17 @@ class Agent(ABC):
         return f"{type(self).__name__}(game={self.game!r}, name={self.name!r})"
 
 
-def _opening_checks(agent: Any, states: Any, side: Any, rng: Any) -> None:
+def _opening_checks(agent: Any, states: Any, side: Any, rng: Any) -> Any:
     """What every ``act_opening`` checks before any work: the game, the states and ``side``
-    (:func:`_check_opening`), ``rng``, no finished match, and states in their opening."""
+    (:func:`_check_opening`), a state batch's arrays (:func:`check_batch`), ``rng``, no
+    finished match, and states in their opening. Returns the states to play (those of
+    :func:`check_batch`)."""
     _check_opening(agent.game, states, side)
+    states = check_batch(agent, states)
     check_rng(rng, agent, states)
     check_live(agent.game, states)
     check_opening(states)
+    return states
 
 
 def _check_opening(game: str, states: Any, side: Any) -> None:
@@ -237,23 +241,79 @@ def _check_opening(game: str, states: Any, side: Any) -> None:
         raise ValueError(f"side must be 0 or 1, got {side!r}")
 
 
+def checked_states(agent: Any, states: Any, method: str = "act()") -> Any:
+    """``states`` as ``agent``'s ``act`` (or another ``method`` that reads positions, such as
+    :meth:`ExpertAgent.value <cuegym.agents.expert.ExpertAgent.value>`) takes them, checked
+    before any work: what they are (:func:`check_states`), their table (:func:`check_table`)
+    and a state batch's arrays (:func:`check_batch`). Returns the states to read (those of
+    :func:`check_batch`)."""
+    check_states(agent.game, states, method)
+    check_table(agent, states)
+    return check_batch(agent, states)
+
+
 def check_table(agent: Any, states: Any) -> None:
-    """Refuse a list of rules states (already checked by :func:`check_states`) whose ``table``
-    is not the one ``agent`` aims, searches and observes on (``agent.arena.table``): a list of
-    helmatch ``GameState`` values was played as kleinmatch positions without a word. A state
-    batch carries no table name (the arena that made it has it); an agent without an arena
-    is not checked."""
-    if not isinstance(states, list | tuple) or not states:
-        return
+    """Refuse states (already checked by :func:`check_states`) of another table than the one
+    ``agent`` aims, searches and observes on (``agent.arena.table``): a list of rules states
+    whose ``table`` differs, or a keglebillard state batch whose ``table`` does (helmatch
+    positions were played as kleinmatch ones without a word). An agent without an arena is
+    not checked."""
     table = getattr(getattr(getattr(agent, "arena", None), "table", None), "name", None)
     if not isinstance(table, str):
+        return
+    who = getattr(agent, "name", agent)
+    fix = "(make it with arena=make_arena(..., table={!r}))"
+    own = getattr(states, "table", None)  # a KegleStates batch names its table
+    if isinstance(own, str) and not isinstance(states, list | tuple):
+        if own != table:
+            raise ValueError(f"states.table = {own!r}: the batch holds positions on that "
+                             f"table, and {who!r} plays on {table!r} {fix.format(own)}")
+        return
+    if not isinstance(states, list | tuple) or not states:
         return
     for t, s in enumerate(states):
         own = getattr(s, "table", None)
         if isinstance(own, str) and own != table:
             raise ValueError(f"states[{t}] is a position on the table {own!r}, and "
-                             f"{getattr(agent, 'name', agent)!r} plays on {table!r} (make it "
-                             f"with arena=make_arena(..., table={own!r}))")
+                             f"{who!r} plays on {table!r} {fix.format(own)}")
+
+
+def check_batch(agent: Any, states: Any) -> Any:
+    """A state batch (``KegleStates`` / ``GolfStates``, already checked by
+    :func:`check_states`) checked as the game layer checks one where it enters a kernel
+    (``arena.g._checked``: shapes, dtypes, index ranges, balls finite and on the arena's
+    table; :func:`cuegym.games.kegle_state.check_states` /
+    :func:`cuegym.rules.golf_arrays.check_states` without the table's bounds for an agent
+    without an arena). Done on the caller's batch, so that the ValueError names the caller's
+    field and row (``states.hand[1] = 7``), not an IndexError or a row of a search's own
+    repeated batch. A few numpy operations; a list of states is returned as it is (the game
+    layer packs and checks it where it is read).
+
+    Returns:
+        ``states``, or (a field of another dtype) the batch with that field converted, as
+        the game layer plays it; never the caller's arrays changed.
+    """
+    from cuegym.games.kegle_state import KegleStates
+    from cuegym.games.kegle_state import check_states as kegle_check
+    from cuegym.rules.golf_arrays import GolfStates
+    from cuegym.rules.golf_arrays import check_states as golf_check
+
+    if not isinstance(states, KegleStates | GolfStates):
+        return states
+    checked = getattr(getattr(getattr(agent, "arena", None), "g", None), "_checked", None)
+    if callable(checked):
+        return checked(states)
+    return kegle_check(states) if isinstance(states, KegleStates) else golf_check(states)
+
+
+def check_arena(arena: Any, game: str) -> Any:
+    """``arena`` if it is None or an arena of ``game`` (``make_arena(game)``, or a wrapper
+    with its ``game``); else a ValueError naming it: an arena of the other game, or anything
+    else, was taken without a word and failed at the first ``act`` with an AttributeError."""
+    if arena is not None and getattr(arena, "game", None) != game:
+        raise ValueError(f"arena must be a {game} arena (make_arena({game!r})), got "
+                         f"{arena!r}")
+    return arena
 
 
 def check_rng(rng: Any, agent: Any = None, states: Any = None) -> None:
@@ -278,7 +338,7 @@ def check_rng(rng: Any, agent: Any = None, states: Any = None) -> None:
                      f"one), got {rng!r}")
 
 
-def check_live(game: str, states: Any) -> None:
+def check_live(game: str, states: Any, method: str = "act()") -> None:
     """Refuse a batch (already checked by :func:`check_states`) that holds a finished game: an
     agent acts only where a player is to move. The error names the index of the first such
     state in ``states``. Vectorised on a state batch; one attribute read per state on a
@@ -299,7 +359,7 @@ def check_live(game: str, states: Any) -> None:
                                len(states))
         what = "the match is over"
     _refuse("states", np.asarray(over, bool).reshape(-1), what,
-            "act() takes positions where a player is to move")
+            f"{method} takes positions where a player is to move")
 
 
 def _in_opening(states: Any) -> np.ndarray:

@@ -58,6 +58,8 @@ from cuegym.agents.base import (
     Agent,
     Strikes,
     check_game,
+    check_live,
+    checked_states,
     global_rngs_kept,
     load_noise,
     load_torch_file,
@@ -348,7 +350,11 @@ class ExpertAgent(Agent):
 
     def value(self, states: Any) -> np.ndarray:
         """(T,) expected game result for the player to move in each state, in [-1, 1]
-        (+1: certain win), from the value head (no simulation)."""
+        (+1: certain win), from the value head (no simulation). ``states`` are checked as
+        :meth:`act` checks them (what they are, their table, a batch's arrays, no finished
+        game): an array or the other game's states failed deep inside the observation."""
+        states = checked_states(self, states, "value()")
+        check_live(self.game, states, "value()")
         obs = self.arena.g.observe(self.arena.g.batch(states))
         with torch.no_grad():
             return self.net.value(torch.as_tensor(obs)).numpy().astype(np.float64)

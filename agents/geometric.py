@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.base import SPIN_MAX, Agent, Strikes, check_game
+from cuegym.agents.base import SPIN_MAX, Agent, Strikes, check_arena, check_game
 from cuegym.agents.geometric_golf import (  # noqa: F401 (the golfbillard aimer, re-exported)
     GOLF_SPEED,
     GOLF_STAGING,
@@ -64,7 +64,7 @@ class GeometricAgent(Agent):
         from cuegym.agents.arena import make_arena
 
         self.game = check_game(game)
-        self.arena = arena or make_arena(game)
+        self.arena = check_arena(arena, game) or make_arena(game)
         self.spin = (-0.2 if game == "keglebillard" else 0.0) if spin is None else \
             finite_number("spin", spin)
         if not -SPIN_MAX <= self.spin <= SPIN_MAX:  # the agents' tip limit (Strikes.clipped)

@@ -50,14 +50,14 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents.arena import played_values
-from cuegym.agents.base import Agent, Strikes, check_game, check_int
+from cuegym.agents.base import Agent, Strikes, check_arena, check_game, check_int
 from cuegym.agents.planner import (
     MAX_JITTER,
     MAX_WEIGHT,
     PlannerAgent,
     check_budget,
-    check_numbers,
     check_spins,
+    check_terms,
     noisy_batch,
     segment_top,
 )
@@ -149,7 +149,7 @@ class GuidedPlannerAgent(Agent):
 
         self.game = check_game(game)
         self.name = name
-        self.arena = arena or make_arena(game)
+        self.arena = check_arena(arena, game) or make_arena(game)
         for key, v, lo in (("n_candidates", n_candidates, 1), ("n_noise", n_noise, 1),
                            ("n_policy", n_policy, 0), ("n_top", n_top, 0), ("n_next", n_next, 1),
                            ("reply_candidates", reply_candidates, 1),
@@ -157,6 +157,9 @@ class GuidedPlannerAgent(Agent):
                            ("reply_recheck", reply_recheck, 0), ("max_states", max_states, 1),
                            ("n_refine", n_refine, 0), ("refine_top", refine_top, 1)):
             check_int(key, v, lo)  # a float (2.5) would silently be truncated
+        # both plies' terms before the policy is loaded (the planners below check them again)
+        check_terms("terms", terms, self.arena.TERMS)
+        check_terms("reply_terms", reply_terms, self.arena.TERMS)
         self.policy = load_policy(policy, game, self.arena)
         self.n_policy = int(n_policy) if self.policy is not None else 0
         self.n_candidates, self.n_noise = int(n_candidates), int(n_noise)
@@ -201,8 +204,6 @@ class GuidedPlannerAgent(Agent):
         # the reply search's own settings, named as given (PlannerAgent calls them spins, terms)
         reply_spins = self.first.spins[:1] if reply_spins is None else \
             check_spins("reply_spins", reply_spins)
-        check_numbers("reply_terms", reply_terms, self.arena.TERMS, lo=-MAX_WEIGHT,
-                      hi=MAX_WEIGHT)
         self.reply = PlannerAgent(game, n_candidates=int(reply_candidates),
                                   n_noise=int(reply_noise), noise=noise,
                                   n_base=min(n_base, int(reply_candidates)), jitter=jitter,

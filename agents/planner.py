@@ -18,7 +18,15 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.base import SPIN_MAX, Agent, Strikes, check_game, check_int, load_noise
+from cuegym.agents.base import (
+    SPIN_MAX,
+    Agent,
+    Strikes,
+    check_arena,
+    check_game,
+    check_int,
+    load_noise,
+)
 from cuegym.agents.geometric_golf import golf_candidates_batch
 from cuegym.agents.geometric_kegle import kegle_candidates_batch
 from cuegym.agents.geometry import Candidates
@@ -67,6 +75,19 @@ def check_numbers(name: str, values: Any, known: Any, lo: float = -np.inf, hi: f
     return out
 
 
+def check_terms(name: str, terms: Any, known: Sequence[str]) -> dict[str, float]:
+    """A search's value terms (``arena.values``' shaping, keys among ``known``) checked when the
+    agent is made: weights are finite numbers within :data:`MAX_WEIGHT`, and golfbillard's
+    ``idle_q`` is a chance in [0, 1) (it was refused only at the first move, and only with
+    ``draw`` or ``lead``, which read it; without them it was ignored without a word)."""
+    out = check_numbers(name, terms, known, lo=-MAX_WEIGHT, hi=MAX_WEIGHT)
+    q = out.get("idle_q")
+    if q is not None and not 0.0 <= q < 1.0:
+        raise ValueError(f"{name}['idle_q'] must be in [0, 1) (the chance that a turn scores, "
+                         f"G-5), got {terms['idle_q']!r}")
+    return out
+
+
 def check_spins(name: str, spins: Any) -> tuple[float, ...]:
     """``spins`` (a non-empty list of back/top spins b within the agents' cue-tip limit
     ``SPIN_MAX``, which :meth:`Strikes.clipped` keeps to) as a tuple; a ValueError naming the
@@ -103,7 +124,7 @@ class PlannerAgent(Agent):
 
         self.game = check_game(game)
         self.name = name
-        self.arena = arena or make_arena(game)
+        self.arena = check_arena(arena, game) or make_arena(game)
         self.n_candidates = check_int("n_candidates", n_candidates)
         self.n_noise = check_int("n_noise", n_noise)
         self.noise = load_noise(noise)
@@ -116,7 +137,7 @@ class PlannerAgent(Agent):
                 raise ValueError(f"jitter[{k!r}] must be at most {MAX_JITTER[k]:g} (the whole "
                                  f"range of {k}), got {v!r}")
             self.jitter[k] = v
-        self.terms = check_numbers("terms", terms, self.arena.TERMS, lo=-MAX_WEIGHT, hi=MAX_WEIGHT)
+        self.terms = check_terms("terms", terms, self.arena.TERMS)
         if spins is None:
             spins = (-0.4, -0.1, 0.2) if game == "keglebillard" else (0.0, -0.2)
         self.spins = check_spins("spins", spins)

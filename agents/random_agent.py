@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.base import Agent, Strikes, check_game
+from cuegym.agents.base import Agent, Strikes, check_arena, check_game
 
 
 class RandomAgent(Agent):
@@ -31,9 +31,7 @@ class RandomAgent(Agent):
                  arena: Any = None) -> None:
         self.game = check_game(game)
         self.name = name
-        if arena is not None and getattr(arena, "game", None) != game:
-            raise ValueError(f"arena must be a {game} arena (make_arena({game!r})), got "
-                             f"{arena!r}")
+        check_arena(arena, game)
         # the arena's game: the default one placed a red in hand on the kleinmatch table
         # whatever the arena (on the helmatch in front of its salvo line: K-15 fouls)
         self.arena = arena

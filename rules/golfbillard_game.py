@@ -341,9 +341,42 @@ def opening_strike(state: GolfState, side: int, ball: int, V0: float = 1.1,
     return np.array([V0, phi, 0.0, 0.0, 0.0])
 
 
+#: How far [deg] :func:`random_policy`'s fallback stays inside the edges of the free wedge: a
+#: stroke along a contact still pushes a frozen ball that moves, and with the physics' squirt
+#: on (off by default) side spin turns the cue ball's start a little off its aim.
+_FREE_MARGIN = 5.0
+
+
+def _free_direction(frozen: Sequence[np.ndarray], aim: float) -> float | None:
+    """The direction [deg] nearest ``aim`` [deg] among those that point into none of
+    ``frozen`` (unit vectors from the ball toward what it is frozen to, G-13), at least
+    :data:`_FREE_MARGIN` inside the edges of that wedge (its middle where it is narrower than
+    two margins); None where no direction is free (the ball is hemmed in). No draws: the
+    caller's generator moves as it did."""
+    ang = [math.degrees(math.atan2(float(f[1]), float(f[0]))) for f in frozen]
+    # phi is free of a contact at angle a where cos(phi - a) <= 0, i.e. phi - a in [90, 270]
+    # (mod 360): the free set is one arc (or none), and its ends are among the a +- 90
+    for c in [a + s for a in ang for s in (90.0, -90.0)]:
+        off = [(c - a) % 360.0 for a in ang]
+        if all(90.0 - 1e-9 <= o <= 270.0 + 1e-9 for o in off):
+            lo, hi = max(90.0 - o for o in off), min(270.0 - o for o in off)  # c + [lo, hi]
+            if hi - lo < 1e-6:  # one direction, along the contacts: none is clear
+                return None
+            m = min(_FREE_MARGIN, (hi - lo) / 2)
+            lo, hi = lo + m, hi - m
+            d = (aim - c + 180.0) % 360.0 - 180.0
+            if not lo <= d <= hi:  # the nearer end of the arc, going round the circle
+                d = min((lo, hi), key=lambda e: abs((d - e + 180.0) % 360.0 - 180.0))
+            return (c + d + 180.0) % 360.0 - 180.0  # in [-180, 180), as the uniform draws
+    return None
+
+
 def random_policy(state: GolfState, rng: np.random.Generator,
                   geo: GolfGeometry | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """A random but purposeful stroke: a random own ball aimed roughly at the attack goal.
+    """A random but purposeful stroke: a random own ball aimed roughly at the attack goal,
+    never pushed into what it is frozen to (G-13) where any direction is free: 10 aims near
+    the goal, 10 uniform ones, then the free direction nearest the goal
+    (:func:`_free_direction`).
 
     Returns:
         (cue_ball (2,), cue (2, 5)); slot 1 is used only in the opening (side 1's ball).
@@ -366,6 +399,10 @@ def random_policy(state: GolfState, rng: np.random.Generator,
         u = np.array([math.cos(math.radians(phi)), math.sin(math.radians(phi))])
         if all(float(u @ f) <= 0.0 for f in frozen):
             break
+    else:  # a narrow free wedge the draws missed: played the last draw, a push
+        free = _free_direction(frozen, aim)
+        if free is not None:
+            phi = free
     V0 = float(rng.uniform(0.3, 1.5))
     cue = np.zeros((2, 5))
     cue[0] = (V0, phi, 0.0, float(rng.uniform(-0.3, 0.3)), float(rng.uniform(-0.3, 0.3)))
