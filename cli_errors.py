@@ -124,6 +124,8 @@ def seed_arg(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {value}")
+    if value >= 2**63:  # states and kernels keep seeds as int64: a bigger one crashed later
+        raise argparse.ArgumentTypeError(f"must be an integer below 2**63, got {value}")
     return value
 
 

@@ -44,6 +44,9 @@ GAMES = {
     "golfbillard": ("cuegym.rules.golfbillard", "cuegym.rules.golfbillard_game"),
 }
 
+#: The largest --indent (spaces per level; a huge one is a MemoryError in json.dump).
+MAX_INDENT = 64
+
 #: command -> accepted function names, first found wins.
 ENTRY_POINTS = {
     "score": ("score_json", "score_cli"),
@@ -116,6 +119,25 @@ def _score_all(fn: Callable[[Any], Any], obj: Any) -> Any:
     return out
 
 
+def _read_stdin() -> str:
+    """stdin as text, decoded strictly as UTF-8 (a CliError where it is not): the text layer
+    reads bytes that are not UTF-8 as lone surrogates (surrogateescape in the C and C.UTF-8
+    locales) and they were scored, where ``physics simulate`` refuses them."""
+    data = getattr(sys.stdin, "buffer", sys.stdin).read()  # a StringIO (tests) has no buffer
+    try:
+        if isinstance(data, bytes):
+            return data.decode("utf-8")
+        data.encode("utf-8")  # a lone surrogate: a byte that was not UTF-8
+        return data
+    except UnicodeError as exc:
+        bad = exc.object[exc.start]
+        what = (f"byte 0x{bad:02x}" if isinstance(bad, int) else
+                f"byte 0x{ord(bad) - 0xDC00:02x}" if 0xDC80 <= ord(bad) <= 0xDCFF else
+                f"U+{ord(bad):04X}")
+        raise CliError(f"stdin is not valid JSON: it is not UTF-8 text ({what} at offset "
+                       f"{exc.start})") from None
+
+
 @cli_main
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=prog_name("python -m cuegym.rules"),
@@ -147,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     command = {"score": p_score, "new": p_new, "play": p_play}[args.command]
     if args.indent is not None and args.indent < 0:
         command.error(f"--indent must be >= 0, got {args.indent}")
+    if args.indent is not None and args.indent > MAX_INDENT:  # json.dump would crash on it
+        command.error(f"--indent must be at most {MAX_INDENT}, got {args.indent}")
     if getattr(args, "max_shots", 1) < 1:
         command.error(f"--max-shots must be >= 1, got {args.max_shots}")
     if args.command != "score" and args.game == "keglebillard" and \
@@ -160,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         fn = entry_point(args.game, args.command)
         if args.command == "score":
             try:
-                obj = load_json(sys.stdin)
+                obj = load_json(_read_stdin())
             except ValueError as exc:  # malformed, not UTF-8, or a key given twice
                 raise CliError(f"stdin is not valid JSON: {exc}") from None
             except RecursionError:

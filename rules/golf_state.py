@@ -23,6 +23,7 @@ from cuegym.rules.inputs import (
     check_layout,
     req_bool,
     req_choice,
+    req_count,
     req_int,
     req_list,
     req_name,
@@ -197,7 +198,7 @@ class GolfState:
         st.kader = req_bool(obj["kader"], f"{path}.kader") if "kader" in obj else st.kader_due
         tp = f"{path}.turn"
         turn = req_obj(obj.get("turn", {}), tp, ("strokes", "scored", "duty", "duty_met"))
-        st.turn_strokes = req_int(turn.get("strokes", 0), f"{tp}.strokes", 0)
+        st.turn_strokes = req_count(turn.get("strokes", 0), f"{tp}.strokes")
         st.turn_scored = req_bool(turn.get("scored", False), f"{tp}.scored")
         st.duty = np.zeros(N_BALLS, bool)
         if "duty" in turn:
@@ -218,8 +219,8 @@ class GolfState:
             sp = f"{path}.fouled_spots[{side}]"
             for n, k in enumerate(req_list(fs[side], sp, max_len=5)):
                 st.fouled_spots[side, req_int(k, f"{sp}[{n}]", 1, 5) - 1] = True
-        st.turns = req_int(obj.get("turns", 0), f"{path}.turns", 0)
-        st.idle_turns = req_int(obj.get("idle_turns", 0), f"{path}.idle_turns", 0)
+        st.turns = req_count(obj.get("turns", 0), f"{path}.turns")
+        st.idle_turns = req_count(obj.get("idle_turns", 0), f"{path}.idle_turns")
         st.winner = _result(obj.get("winner"), f"{path}.winner")
         mp = f"{path}.match"
         match = req_obj(obj.get("match", {}), mp, ("games_won", "game", "winner"))
@@ -231,7 +232,7 @@ class GolfState:
             v = req_list(obj.get(name, [0, 0]), f"{path}.{name}", N_SIDES)
             setattr(st, name, np.array([req_choice(x, f"{path}.{name}[{k}]", (0, 1))
                                         for k, x in enumerate(v)], np.int64))
-        st.stroke_no = req_int(obj.get("stroke", 0), f"{path}.stroke", 0)
+        st.stroke_no = req_count(obj.get("stroke", 0), f"{path}.stroke")
         st.seed = req_int(obj.get("seed", 0), f"{path}.seed", 0)
         check_state(st, rules, geo, path)
         return st
@@ -285,6 +286,10 @@ def check_state(state: GolfState, rules: GolfRules | None = None,
     ids = (geo or golf_geometry()).ball_ids
     over = state.phase == "over"
     mp = f"{path}.match"
+    if state.phase == "opening" and rules.opening == "alternate":
+        raise RefereeInputError(f"{path}.phase is 'opening', but the rules' opening is "
+                                "'alternate' (G-3 option): there is no opening stroke, side 0 "
+                                "starts every game; give phase 'play'")
     if over != (state.match_winner >= 0):
         raise RefereeInputError(f"{mp}.winner must be {'set' if over else 'null'} when "
                                 f"{path}.phase is {state.phase!r}")

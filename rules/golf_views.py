@@ -264,6 +264,9 @@ class OpeningOutcome:
         xy: (10, 2) positions after the opening.
         into_goal: balls put into their goal (G-17: played off the table by the other side;
             G-18 deflect's GOAL), among ``scored_balls``.
+        overflow: the physics ``overflow`` code of the stroke (0 came to rest, 1 max_events,
+            2 t_max; non-zero only with ``allow_overflow``, with a note); in the JSON only when
+            non-zero.
     """
 
     balls: tuple[int, int]
@@ -282,11 +285,12 @@ class OpeningOutcome:
     xy: np.ndarray
     notes: list[str] = field(default_factory=list)
     into_goal: list[int] = field(default_factory=list)
+    overflow: int = 0
 
     def to_json(self, geo: Any = None) -> dict:
         geo = geo or golf_geometry()
         ids = geo.ball_ids
-        return {
+        out = {
             "opening": True,
             "balls": [ids[b] for b in self.balls],
             "scored": list(self.scored), "crossed": list(self.crossed),
@@ -304,6 +308,9 @@ class OpeningOutcome:
                             [float(self.xy[b, 0]), float(self.xy[b, 1])] for b in range(N_BALLS)},
             "notes": self.notes,
         }
+        if self.overflow:  # only a cut-off opening has it (the reference referee's keys else)
+            out["overflow"] = int(self.overflow)
+        return out
 
 
 _STRIPS = ("strip along the +y long cushion", "strip along the -y long cushion")
@@ -355,15 +362,20 @@ def foul_detail(out: OutcomeArrays, t: int, i: int, ids: Sequence[str]) -> str:
     }[rule]
 
 
+def _limit_note(overflow: int) -> str:
+    """The note of a stroke scored where its simulation stopped (physics overflow code)."""
+    limit = "max_events" if overflow == 1 else "t_max"
+    return (f"the simulation stopped at a limit ({limit}) before every ball came to rest; "
+            f"scored as it stood (allow_overflow)")
+
+
 def note_text(out: OutcomeArrays, t: int, k: int, ids: Sequence[str],
               spots: Sequence[int] = ()) -> str:
     """Text of note k of table t (``spots``: the opponent's spot choices given, if any)."""
     code, v = int(out.note_code[t, k]), int(out.note_ball[t, k])
     b = ids[v] if 0 <= v < len(ids) else ""
     if code in (N_LIMIT_EVENTS, N_LIMIT_TIME):
-        limit = "max_events" if code == N_LIMIT_EVENTS else "t_max"
-        return (f"the simulation stopped at a limit ({limit}) before every ball came to rest; "
-                f"scored as it stood (allow_overflow)")
+        return _limit_note(1 if code == N_LIMIT_EVENTS else 2)
     if code == N_RAIL_RETURN:
         return f"G-17b: {b} rode over the rail and came back: not penalised"
     if code == N_FALL:
@@ -419,6 +431,9 @@ def outcome_object(out: OutcomeArrays, t: int, geo: Any, inp: GolfInputs | None 
     if out.opening[t]:
         first = int(out.op_first[t])
         reason = OPENING_REASONS[int(out.op_reason[t])].format(first=first, loser=1 - first)
+        overflow = int(out.overflow[t])
+        if overflow and _limit_note(overflow) not in notes:  # the kernel notes it in play only
+            notes.insert(0, _limit_note(overflow))
         if out.game_over[t]:  # G-4 / G-17a: no repeat and no first turn follow
             reason = (f"the game ends in the opening: side {int(out.winner[t])} wins (G-4, "
                       f"G-17a); {reason.split(':')[0]}")
@@ -430,7 +445,8 @@ def outcome_object(out: OutcomeArrays, t: int, geo: Any, inp: GolfInputs | None 
             first=first, repeat=bool(out.op_repeat[t]), replaced=bool(out.op_replaced[t]),
             scored_balls=scored_balls, spotted=spotted, reason=reason,
             game_over=bool(out.game_over[t]), winner=int(out.winner[t]), xy=xy, notes=notes,
-            into_goal=[int(b) for b in out.into_ball[t, :int(out.n_into[t])]])
+            into_goal=[int(b) for b in out.into_ball[t, :int(out.n_into[t])]],
+            overflow=overflow)
     cons = int(out.cons[t])
     lk = int(out.left_kader[t])
     return GolfOutcome(

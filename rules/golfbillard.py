@@ -54,7 +54,6 @@ from typing import Any
 import numpy as np
 
 from cuegym.configs import CIRCLE_POST
-from cuegym.configs.zones import as_points
 from cuegym.physics.constants import (
     EV_BALL_BALL,
     EV_BALL_CUSHION,
@@ -64,7 +63,7 @@ from cuegym.physics.constants import (
     ROLLING,
     STATIONARY,
 )
-from cuegym.rules.inputs import RefereeInputError, check_overflow_codes, req_int
+from cuegym.rules.inputs import RefereeInputError, check_overflow_codes, req_int, req_xy
 
 from .golf_arrays import BALLS_PER_SIDE, N_BALLS, N_SIDES, SIDE_OF
 from .golf_codes import (
@@ -559,10 +558,8 @@ def _restore_list(e: dict, geo: GolfGeometry, path: str = "restore"
         if b == e.get("ball"):
             raise ValueError(f"{path}.{bid}: restore names the touched ball {geo.ball_ids[b]}: "
                              "it goes to a penalty spot or into its goal by the rule, not back")
-        q = as_points(p, f"{path}.{bid}")
-        if q.shape != (2,):
-            raise ValueError(f"{path}.{bid} must be one point [x, y], got {p!r}")
-        out.append((b, float(q[0]), float(q[1])))
+        x, y = req_xy(p, f"{path}.{bid}")  # numbers only: "0.5" and false are not coordinates
+        out.append((b, x, y))
     return tuple(out)
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any
@@ -741,6 +742,7 @@ def _simulate_shot(shot: Any, state: GolfState, geo: GolfGeometry
     given, must be the state's) checked and simulated: (cue_ball, cue, the physics result)."""
     from cuegym.configs import load_params
     from cuegym.physics.api import GAME_MODELS
+    from cuegym.physics.checks import PhysicsInputError
 
     shot = req_obj(shot, "shot", ("table", "params", "models", "balls", "strike", "max_events",
                                   "t_max"), ("strike",))
@@ -772,8 +774,14 @@ def _simulate_shot(shot: Any, state: GolfState, geo: GolfGeometry
     t_max = req_num(shot.get("t_max", 60.0), "shot.t_max", lo=0.0)
     if t_max <= 0.0:
         raise RefereeInputError(f"shot.t_max must be > 0, got {t_max!r}")
-    res = simulate_strokes([state], cb, cue, geo=geo, params=params, models=models,
-                           max_events=max_events, t_max=t_max)
+    try:
+        res = simulate_strokes([state], cb, cue, geo=geo, params=params, models=models,
+                               max_events=max_events, t_max=t_max)
+    except PhysicsInputError as exc:  # it names its own arguments (t_max, params.u_s)
+        msg = str(exc)
+        raise RefereeInputError(f"shot.{msg}" if msg.startswith(("t_max", "max_events",
+                                                                  "params.", "models."))
+                                else f"shot: {msg}") from None
     return cb, cue, res
 
 
@@ -844,7 +852,41 @@ def score_json(payload: Any) -> dict:
     allow = req_bool(payload.get("allow_overflow", False), "allow_overflow")
     check_overflow_codes(getattr(res, "overflow", 0), allow, None, "every ball",
                          forms[0])  # named by the input's key, not as "table 0"
-    outs, new = play_strokes([state], res, cb, cue, injected=[inject], players=[player],
-                             choices=[choices], rules=rules, geo=geo, allow_overflow=allow)
+    try:
+        outs, new = play_strokes([state], res, cb, cue, injected=[inject], players=[player],
+                                 choices=[choices], rules=rules, geo=geo, allow_overflow=allow)
+    except ValueError as exc:  # the referee names its one table "table 0"
+        raise RefereeInputError(_input_path(str(exc), inject, ikey)) from None
     return {"outcome": outs[0].to_json(geo), "state": new[0].to_json(geo)}
+
+
+def _input_path(msg: str, inject: Sequence[Mapping], ikey: str) -> str:
+    """A referee error about the input's one table ("table 0: ...") as a JSON-path error of
+    the ``score`` input where the value it names can be found; otherwise ``msg`` as it is."""
+    if not msg.startswith("table 0: "):
+        return msg
+    text = msg[len("table 0: "):]
+
+    def event(pred: Callable[[Mapping], bool]) -> int | None:
+        return next((k for k, e in enumerate(inject) if pred(e)), None)
+
+    if m := re.match(r"injected\[(\d+)\]\.(.*)", text):
+        return f"{ikey}[{m[1]}].{m[2]}"
+    if m := re.match(r"restore: (\w+)(.*)|injected restore names ball (\w+)", text):
+        ball = m[1] or m[3]
+        k = event(lambda e: ball in (e.get("restore") or {}))
+        if k is not None:
+            return (f"{ikey}[{k}].restore.{ball}{m[2]}" if m[1] else
+                    f"{ikey}[{k}].restore.{ball}: that ball is not on the table")
+    if m := re.match(r"behavioural foul (\w+) needs", text):
+        k = event(lambda e: e.get("kind") == m[1] and "ball" not in e)
+        if k is not None:
+            return f"{ikey}[{k}].ball is missing: {text}"
+    if m := re.search(r"\(injected event (\d+)\)$", text):
+        return f"{ikey}[{m[1]}].side: {text}"
+    if text.startswith(("spot_policy", "spot choice")):
+        return f"choices.spots: {text}"
+    if text.startswith(("pick_policy", "picked ball")):
+        return f"choices.pick: {text}"
+    return msg
 

@@ -219,6 +219,20 @@ def req_int(value: Any, path: str, lo: int | None = None, hi: int | None = None)
     return v
 
 
+#: The largest score or count a state may hold: the games add to them in int64 arrays, so a
+#: bigger one would wrap into a next state the referee refuses, naming a value never given.
+COUNT_MAX = 2**53
+
+
+def req_count(value: Any, path: str) -> int:
+    """A state's score or counter: an integer in [0, :data:`COUNT_MAX`]."""
+    v = req_int(value, path, 0)
+    if v > COUNT_MAX:
+        fail(path, f"must be at most 2**53 = {COUNT_MAX} (the game adds to it; a bigger count "
+                   f"would overflow), got {v}")
+    return v
+
+
 def req_num(value: Any, path: str, lo: float | None = None, hi: float | None = None) -> float:
     """A finite number (not a boolean, not a string) in ``[lo, hi]``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,

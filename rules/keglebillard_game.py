@@ -42,6 +42,7 @@ from cuegym.rules.inputs import (
     check_overflow_codes,
     req_bool,
     req_choice,
+    req_count,
     req_int,
     req_key,
     req_list,
@@ -264,7 +265,7 @@ class GameState:
         wait_spots = tuple(-1 if waits.get(BALL_IDS[w]) is None else SPOT_NAMES.index(
             req_choice(waits[BALL_IDS[w]], f"{path}.waiting_for.{BALL_IDS[w]}", SPOT_NAMES))
             for w in WHITES)
-        scores = tuple(req_int(s, f"{path}.scores[{k}]", 0) for k, s in enumerate(
+        scores = tuple(req_count(s, f"{path}.scores[{k}]") for k, s in enumerate(
             req_list(data.get("scores", [0] * len(order)), f"{path}.scores", len(order))))
         finished, lost = (tuple(req_int(p, f"{path}.{key}[{k}]") for k, p in enumerate(
             req_list(data.get(key, []), f"{path}.{key}", max_len=len(order))))
@@ -285,10 +286,10 @@ class GameState:
                 to_play=None if to_play is None else req_int(to_play, f"{path}.to_play"),
                 balls=balls, pins=pins, ball_in_hand=ball_in_hand, finished=finished, lost=lost,
                 game_over=over,
-                shot=req_int(data["shot"], f"{path}.shot", 0) if "shot" in data else -1,
-                run_no_cushion=req_int(ddbu.get("run_no_cushion", 0),
-                                       f"{path}.ddbu.run_no_cushion"),
-                rodt_streak=req_int(ddbu.get("rodt_streak", 0), f"{path}.ddbu.rodt_streak"),
+                shot=req_count(data["shot"], f"{path}.shot") if "shot" in data else -1,
+                run_no_cushion=req_count(ddbu.get("run_no_cushion", 0),
+                                      f"{path}.ddbu.run_no_cushion"),
+                rodt_streak=req_count(ddbu.get("rodt_streak", 0), f"{path}.ddbu.rodt_streak"),
                 wait_spots=wait_spots, table=name,
             )
         except RefereeInputError:
@@ -536,9 +537,20 @@ def _shot_to_log(game: KeglebillardGame, state: GameState, shot: Mapping
     if unknown:
         raise RefereeInputError(f"shot.balls names unknown ball(s) {show(unknown)}; known: "
                                 f"{list(BALL_IDS)}")
+    # K-2: the red is the cue ball, struck once; a record gives a ball's place only (a white
+    # given a velocity or spin would be struck too, as the log forms and Kegle.play refuse)
+    strikes = shot.get("strike")
+    strikes = [strikes] if isinstance(strikes, Mapping) else strikes
+    if not isinstance(strikes, list) or len(strikes) != 1:
+        raise RefereeInputError(f"shot.strike must be one strike of the red (K-2: the red is "
+                                f"the cue ball), got {show(shot.get('strike'))}")
+    ball = req_obj(strikes[0], "shot.strike").get("ball")
+    if ball != "red":
+        raise RefereeInputError(f"shot.strike.ball must be 'red' (K-2: the red is the cue "
+                                f"ball), got {show(ball)}")
     given = {}  # ball -> (x, y) the shot names (checked against the state)
     for name, rec in balls_in.items():
-        rec = req_obj(rec, f"shot.balls.{name}")
+        rec = req_obj(rec, f"shot.balls.{name}", ("x", "y"))
         if "x" in rec or "y" in rec:
             given[name] = (req_num(req_key(rec, "x", f"shot.balls.{name}"),
                                    f"shot.balls.{name}.x"),
@@ -569,7 +581,7 @@ def _shot_to_log(game: KeglebillardGame, state: GameState, shot: Mapping
         raise RefereeInputError(f"shot.table {show(shot['table'])} differs from the state's "
                                 f"{state.table!r}")
     standing = [PIN_IDS[p] for p, up in enumerate(state.pins) if up]
-    if "pins" in shot and shot["pins"] not in (standing, all(state.pins)):
+    if "pins" in shot and not _same_pins(shot["pins"], state.pins):
         raise RefereeInputError(f"shot.pins {show(shot['pins'])} differs from the state's "
                                 f"standing pins {standing}")
     shot["pins"] = standing
@@ -585,6 +597,17 @@ def _shot_to_log(game: KeglebillardGame, state: GameState, shot: Mapping
         raise RefereeInputError(msg if msg.startswith("shot") else f"shot: {msg}") from None
     start = {name: (rec["x"], rec["y"]) for name, rec in balls.items()}
     return log_from_json(out, game.table, start=start, pins_up0=state.pins), red_xy
+
+
+def _same_pins(pins: Any, up: Sequence[bool]) -> bool:
+    """Whether a shot's ``pins`` (physics JSON: true for all five, false for none, or a list of
+    names in any order) are the standing pins ``up``; booleans strictly (0 is not false)."""
+    if isinstance(pins, bool):
+        return all(up) if pins else not any(up)
+    if not isinstance(pins, list) or not all(isinstance(p, str) for p in pins):
+        return False
+    return len(set(pins)) == len(pins) and set(pins) == {PIN_IDS[p] for p, u in enumerate(up)
+                                                           if u}
 
 
 #: Keys of ``hand_log`` (the arguments of :func:`build_log`; its table is the state's).
@@ -738,6 +761,9 @@ def score_json(obj: Mapping) -> dict[str, Any]:
                                 "to score")
     injected = parse_injected(obj.get("inject"))
     if "shot" in obj:
+        if "place" in obj:  # it would be ignored: the shot places the red itself
+            raise RefereeInputError("'place' goes with a 'log' or 'hand_log'; a 'shot' places "
+                                    "the red in shot.balls.red: give one of them")
         log, red_xy = _shot_to_log(game, state, obj["shot"])
         if log is None:
             _no_shot_no_events(injected, red_xy)
