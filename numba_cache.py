@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import sys
 import tempfile
 import time
@@ -72,11 +73,33 @@ def _writable(folder: Path) -> bool:
         return False
 
 
+def _own_private(folder: Path) -> bool:
+    """Whether ``folder`` is this user's alone, made now (mode 0o700) or found so: owned by
+    this user, no symbolic link, not writable by group or others. numba unpickles the index
+    files it finds in its cache folder, so a shared temp folder that another user made first
+    would run that user's code in every cuegym process."""
+    if not hasattr(os, "getuid"):  # no POSIX owners: the per-process name is new
+        return True
+    try:
+        folder.mkdir(mode=0o700, parents=True)
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    try:
+        st = folder.lstat()
+    except OSError:
+        return False
+    return (stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid()
+            and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+
+
 def ensure_cache_location(root: str | Path | None = None) -> Path | None:
     """Make sure numba has somewhere to cache the package's kernels; the folder chosen, or
     None when numba's own places do (``NUMBA_CACHE_DIR`` set, the package's ``__pycache__``
     or the user-wide cache writable). Otherwise ``NUMBA_CACHE_DIR`` is set, for this process
-    and the workers it starts, to ``<temp>/cuegym-numba-<user>``; if that is not writable
+    and the workers it starts, to ``<temp>/cuegym-numba-<user>`` (mode 0o700; one that is
+    not this user's alone is passed over for a new private folder); if that is not writable
     either, numba compiles and numba's own error says why."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return None
@@ -85,6 +108,11 @@ def ensure_cache_location(root: str | Path | None = None) -> Path | None:
         return None
     user = os.getuid() if hasattr(os, "getuid") else os.getpid()
     folder = Path(tempfile.gettempdir()) / f"cuegym-numba-{user}"
+    if not _own_private(folder):  # another user's (numba unpickles what it finds there)
+        try:
+            folder = Path(tempfile.mkdtemp(prefix="cuegym-numba-"))
+        except OSError:
+            return None
     if not _writable(folder):
         return None
     os.environ["NUMBA_CACHE_DIR"] = str(folder)
