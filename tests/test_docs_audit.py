@@ -515,7 +515,11 @@ NOT_SHIPPED = {"tests", "docs", "runs", "build", "dist", ".ci", ".git", ".venv",
 
 def _package_files() -> list[str]:
     """Files of the checkout that the installed package needs: every module, and the data the
-    code loads (configs, banks, shipped models, the web page)."""
+    code loads (configs, the shipped banks, shipped models, the web page; a bank generated on
+    first use, such as the helmatch one, is not shipped)."""
+    from cuegym.envs.positions import SHIPPED_BANKS
+
+    banks = {f"{name}_positions.npz" for name in SHIPPED_BANKS}
     out = []
     for p in ROOT.rglob("*"):
         rel = p.relative_to(ROOT)
@@ -524,7 +528,7 @@ def _package_files() -> list[str]:
             continue
         models = rel.parts[:2] == ("agents", "pretrained") and p.suffix in (".zip", ".pt", ".json")
         if p.suffix == ".py" or rel.parts[0] == "configs" and p.suffix == ".yaml" \
-                or rel.parts[:2] == ("envs", "data") and p.suffix == ".npz" or models \
+                or rel.parts[:2] == ("envs", "data") and p.name in banks or models \
                 or rel.parts[:2] == ("play", "static") or str(rel) == "py.typed":
             out.append(str(rel))
     return sorted(out)
