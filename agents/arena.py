@@ -19,7 +19,14 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.agents.base import Agent, ShotNoise, Strikes, check_game, load_noise
+from cuegym.agents.base import (
+    Agent,
+    ShotNoise,
+    Strikes,
+    check_game,
+    check_value_terms,
+    load_noise,
+)
 from cuegym.configs import finite_number
 from cuegym.rules.inputs import MAX_PLAYERS, req_int
 
@@ -86,30 +93,6 @@ def played_values(arena: Any, states: Any, strikes: Strikes,
     if not next_states:
         return v
     return v, news[0] if len(news) == 1 else type(news[0]).concat(news)
-
-
-def check_terms(terms: Any, known: Sequence[str], game: str) -> dict:
-    """The value terms of :meth:`KeglebillardArena.score` / :meth:`GolfbillardArena.score`:
-    a mapping (or None) of ``known`` names to finite real numbers (NaN gave NaN values, text
-    a numpy UFuncTypeError), golfbillard's ``idle_q`` a chance in [0, 1) (it was checked only
-    where ``draw`` or ``lead`` read it). A loop over at most six entries."""
-    if terms is None:
-        return {}
-    if not isinstance(terms, Mapping):
-        raise ValueError(f"terms must be a mapping of {game} value terms {list(known)}, got "
-                         f"{terms!r}")
-    unknown = set(terms) - set(known)
-    if unknown:
-        raise ValueError(f"unknown {game} value terms {sorted(unknown, key=str)}")
-    for k, v in terms.items():
-        if isinstance(v, bool | np.bool_) or not isinstance(v, int | float | np.integer |
-                                                             np.floating) or not np.isfinite(v):
-            raise ValueError(f"terms[{k!r}] must be a finite number, got {v!r}")
-    q = terms.get("idle_q", 0.1)
-    if not 0.0 <= q < 1.0:
-        raise ValueError(f"terms['idle_q'] must be in [0, 1) (the chance that a turn scores, "
-                         f"G-5), got {q!r}")
-    return dict(terms)
 
 
 def _rules_type(rules: Any, cls: type, game: str) -> None:
@@ -270,7 +253,7 @@ class KeglebillardArena:
     def score(out: Any, *, terms: Mapping | None = None) -> np.ndarray:
         """(T,) :meth:`values` of played outcomes ``out`` (the ``KegleOutcomes`` of
         :meth:`outcomes`), for searches that also need the next states."""
-        terms = check_terms(terms, KeglebillardArena.TERMS, "keglebillard")
+        terms = check_value_terms("terms", terms, KeglebillardArena.TERMS)
         bih, foul = terms.get("bih", -2.0), terms.get("foul", 0.0)
         v = (out.shooter_points - out.skaeve + WIN_VALUE * out.win + bih * out.ball_in_hand
              + terms.get("rodt_bonus", 0.0) * out.rodt + foul * out.foul)
@@ -430,7 +413,7 @@ class GolfbillardArena:
         """(T,) :meth:`values` of played outcomes ``out`` (the ``GolfOutcomes`` of
         :meth:`outcomes`), for searches that also need the next states. The G-5 terms need
         the states before (``states``) and after (``new``) the strokes."""
-        terms = check_terms(terms, self.TERMS, "golfbillard")
+        terms = check_value_terms("terms", terms, self.TERMS)
         T = len(out)
         rows = np.arange(T)
         s = out.shooter

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
-from cuegym.cli_errors import check_int  # noqa: F401 (re-exported: the agents' settings)
+from cuegym.cli_errors import check_int, unknown  # noqa: F401 (check_int re-exported)
+from cuegym.configs import text_number_hint
 from cuegym.games.noise import ShotNoise, load_noise  # noqa: F401 (re-exported)
 from cuegym.games.strikes import SPIN_MAX, THETA_MAX, V0_MAX, Strikes  # noqa: F401 (re-exported)
 
@@ -396,3 +397,41 @@ def _refuse(name: str, bad: np.ndarray, what: str, takes: str) -> None:
         n = int(bad.sum())
         more = f" ({n} of the {len(bad)} states are)" if n > 1 else ""
         raise ValueError(f"{name}[{t}]: {what}{more}; {takes}")
+
+
+def check_numbers(name: str, values: Any, known: Any, lo: float = -np.inf, hi: float = np.inf
+             ) -> dict[Any, float]:
+    """A mapping of finite numbers in [lo, hi] with keys among ``known``; an unknown key would
+    otherwise be silently ignored. (Also what expert iteration checks its teacher's ``terms``
+    with, before its games.)"""
+    if values is None:
+        return {}
+    if not isinstance(values, Mapping):
+        raise ValueError(f"{name} must be a mapping, got {values!r}")
+    out = {}
+    for k, v in values.items():
+        if k not in known:
+            raise ValueError(unknown(f"{name} key", k, list(known)))
+        shown = f"{name}[{k!r}]" if not isinstance(k, int) else f"{name}[{k}]"
+        if isinstance(v, bool | np.bool_) or not isinstance(v, int | float | np.number) or \
+                not (np.isfinite(v) and lo <= v <= hi):
+            bounds = f" in [{lo}, {hi}]" if np.isfinite(lo) and np.isfinite(hi) else \
+                f" >= {lo}" if np.isfinite(lo) else ""
+            raise ValueError(f"{shown} must be a finite number{bounds}, got {v!r}"
+                             f"{text_number_hint(v)}")
+        out[k] = float(v)
+    return out
+
+
+def check_value_terms(name: str, terms: Any, known: Sequence[str], lo: float = -np.inf,
+                      hi: float = np.inf) -> dict[str, float]:
+    """Value terms (keys among ``known``) as :func:`check_numbers` checks them, and
+    golfbillard's ``idle_q`` a chance in [0, 1) (it was refused only where ``draw`` or ``lead``
+    read it, and otherwise ignored without a word). The planners check theirs when made, the
+    arenas' ``score`` at each call."""
+    out = check_numbers(name, terms, known, lo, hi)
+    q = out.get("idle_q")
+    if q is not None and not 0.0 <= q < 1.0:
+        raise ValueError(f"{name}['idle_q'] must be in [0, 1) (the chance that a turn scores, "
+                         f"G-5), got {terms['idle_q']!r}")
+    return out

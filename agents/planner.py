@@ -25,13 +25,13 @@ from cuegym.agents.base import (
     check_arena,
     check_game,
     check_int,
+    check_numbers,
+    check_value_terms,
     load_noise,
 )
 from cuegym.agents.geometric_golf import golf_candidates_batch
 from cuegym.agents.geometric_kegle import kegle_candidates_batch
 from cuegym.agents.geometry import Candidates
-from cuegym.cli_errors import unknown
-from cuegym.configs import text_number_hint
 from cuegym.games.noise import MAX_DEVIATION
 
 #: The most shots one move of a search agent may simulate (the shipped planner simulates 576 in
@@ -51,41 +51,11 @@ def check_budget(what: str, shots: int) -> None:
                          f"{MAX_SHOTS_PER_MOVE:,} (the shipped keglebillard planner simulates 576)")
 
 
-def check_numbers(name: str, values: Any, known: Any, lo: float = -np.inf, hi: float = np.inf
-             ) -> dict[Any, float]:
-    """A mapping of finite numbers in [lo, hi] with keys among ``known``; an unknown key would
-    otherwise be silently ignored. (Also what expert iteration checks its teacher's ``terms``
-    with, before its games.)"""
-    if values is None:
-        return {}
-    if not isinstance(values, Mapping):
-        raise ValueError(f"{name} must be a mapping, got {values!r}")
-    out = {}
-    for k, v in values.items():
-        if k not in known:
-            raise ValueError(unknown(f"{name} key", k, list(known)))
-        shown = f"{name}[{k!r}]" if not isinstance(k, int) else f"{name}[{k}]"
-        if isinstance(v, bool | np.bool_) or not isinstance(v, int | float | np.number) or \
-                not (np.isfinite(v) and lo <= v <= hi):
-            bounds = f" in [{lo}, {hi}]" if np.isfinite(lo) and np.isfinite(hi) else \
-                f" >= {lo}" if np.isfinite(lo) else ""
-            raise ValueError(f"{shown} must be a finite number{bounds}, got {v!r}"
-                             f"{text_number_hint(v)}")
-        out[k] = float(v)
-    return out
-
-
 def check_terms(name: str, terms: Any, known: Sequence[str]) -> dict[str, float]:
     """A search's value terms (``arena.values``' shaping, keys among ``known``) checked when the
-    agent is made: weights are finite numbers within :data:`MAX_WEIGHT`, and golfbillard's
-    ``idle_q`` is a chance in [0, 1) (it was refused only at the first move, and only with
-    ``draw`` or ``lead``, which read it; without them it was ignored without a word)."""
-    out = check_numbers(name, terms, known, lo=-MAX_WEIGHT, hi=MAX_WEIGHT)
-    q = out.get("idle_q")
-    if q is not None and not 0.0 <= q < 1.0:
-        raise ValueError(f"{name}['idle_q'] must be in [0, 1) (the chance that a turn scores, "
-                         f"G-5), got {terms['idle_q']!r}")
-    return out
+    agent is made: :func:`~cuegym.agents.base.check_value_terms` with weights within
+    :data:`MAX_WEIGHT`."""
+    return check_value_terms(name, terms, known, lo=-MAX_WEIGHT, hi=MAX_WEIGHT)
 
 
 def check_spins(name: str, spins: Any) -> tuple[float, ...]:

@@ -19,7 +19,7 @@ import numpy as np
 from cuegym.cli_errors import check_writable_dir, checkout_path, cli_main, script_prog
 from cuegym.configs import load_params, load_table
 from cuegym.games.kegle import Kegle as KeglebillardGame
-from cuegym.physics import simulate
+from cuegym.physics import GAME_MODELS, simulate
 from cuegym.physics.plot import plot_shot
 from cuegym.rules.keglebillard_game import GameState
 
@@ -77,7 +77,8 @@ def main(argv=None) -> int:
     table, params = load_table("keglebillard"), load_params("keglebillard")
     game = KeglebillardGame()
     for n, (title, xy, cue) in enumerate(SHOTS, start=1):
-        res = simulate(table, params, np.array([xy], float), cue_ball=[0], cue=[cue])
+        res = simulate(table, params, np.array([xy], float), cue_ball=[0], cue=[cue],
+                       models=GAME_MODELS)  # as the game plays them
         state = GameState(order=(0, 1), scores=(0, 0), to_play=0,
                           balls=tuple(tuple(map(float, p)) for p in xy), ball_in_hand=None)
         outcome, _ = game.apply(state, res)

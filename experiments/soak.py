@@ -118,8 +118,8 @@ def save_failures(path: str, shots: dict, idx: np.ndarray, kw: dict, max_events:
     tmp = final.with_name(f".{final.stem}.{os.getpid()}.tmp.npz")
     try:
         np.savez(tmp, **{k: np.asarray(v)[idx] for k, v in shots.items()},
-                 squirt=kw.get("models", Models()).squirt,
-                 touching=kw.get("models", Models()).touching, t_max=kw.get("t_max", 60.0),
+                 squirt=kw["models"].squirt, touching=kw["models"].touching,
+                 t_max=kw.get("t_max", 60.0),
                  max_events=max_events)
         os.replace(tmp, final)
     finally:

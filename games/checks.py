@@ -343,5 +343,16 @@ def put_fields(dst: dict[str, np.ndarray], src: dict[str, np.ndarray], idx: Any,
         v[idx] = src[k]
 
 
+
+def table_index(t: Any, T: int) -> int:
+    """A state batch's ``[t]``: one table number in [-T, T) (a float, a text or a bool is a
+    TypeError: 1.7 was read as table 1), as a non-negative index."""
+    if not isinstance(t, int | np.integer) or isinstance(t, bool | np.bool_):
+        raise TypeError(f"index a state batch with one table number (use take() for "
+                        f"several), got {t!r}")
+    if not -T <= t < T:
+        raise IndexError(f"table {t} out of range for {T} tables")
+    return int(t) % T
+
 __all__ = ["BatchFields", "batch_type", "bounds", "half_nan", "placements", "play_noise",
-           "play_rng", "put_fields", "seats", "seeds", "xy_problem"]
+           "play_rng", "put_fields", "seats", "seeds", "table_index", "xy_problem"]

@@ -159,13 +159,7 @@ class KegleStates:
             wait_spots=tuple(self.wait_spot[t].tolist()), table=self.table)
 
     def __getitem__(self, t: int):
-        if not isinstance(t, int | np.integer):
-            raise TypeError(f"index a state batch with one table number (use take() for "
-                            f"several), got {t!r}")
-        T = len(self)
-        if not -T <= t < T:
-            raise IndexError(f"table {t} out of range for {T} tables")
-        return self.state(int(t) % T)
+        return self.state(checks.table_index(t, len(self)))
 
     def __iter__(self):
         return (self.state(t) for t in range(len(self)))

@@ -410,9 +410,7 @@ def check_run_settings(max_events: Any = 1000, t_max: Any = 60.0, threads: Any =
     """Raise :class:`PhysicsInputError` for a ``simulate`` setting it would refuse: the game
     layer asks before it draws a shot's noise, so that a corrected retry draws the same."""
     _run_limits(max_events, t_max, threads)
-    if workspace is not None and not isinstance(workspace, Workspace):
-        raise PhysicsInputError(f"workspace must be a {_TYPE_HINTS['workspace']}, got "
-                                f"{type(workspace).__name__} {short_repr(workspace)}")
+    _check_type("workspace", workspace, Workspace)
 
 
 def _initial_motion(v, w, T: int, B: int, ball_names, table_names) -> np.ndarray:
@@ -464,10 +462,16 @@ def _check_objects(table, params, models, workspace=None) -> Models:
     refused too)."""
     for name, value, cls in (("table", table, TableSpec), ("params", params, PhysicsParams),
                              ("models", models, Models), ("workspace", workspace, Workspace)):
-        if not isinstance(value, cls) and not (name in ("models", "workspace") and value is None):
-            raise PhysicsInputError(f"{name} must be a {_TYPE_HINTS[name]}, got "
-                                    f"{type(value).__name__} {short_repr(value)}")
+        _check_type(name, value, cls)
     return _DEFAULT_MODELS if models is None else models
+
+
+def _check_type(name: str, value: Any, cls: type) -> None:
+    """``value`` must be a ``cls`` (None too for ``models`` and ``workspace``: the default,
+    none)."""
+    if not isinstance(value, cls) and not (name in ("models", "workspace") and value is None):
+        raise PhysicsInputError(f"{name} must be a {_TYPE_HINTS[name]}, got "
+                                f"{type(value).__name__} {short_repr(value)}")
 
 
 def _check_labels(ball_names, table_names, pin_names, B: int, T: int, P: int) -> None:

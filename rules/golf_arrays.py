@@ -163,13 +163,7 @@ class GolfStates:
         return unpack_state(self, int(t))
 
     def __getitem__(self, t: int) -> Any:
-        if not isinstance(t, int | np.integer) or isinstance(t, bool):
-            raise TypeError(f"index a state batch with one table number (use take() for "
-                            f"several), got {t!r}")
-        T = len(self)
-        if not -T <= t < T:
-            raise IndexError(f"table {t} out of range for {T} tables")
-        return self.state(int(t) % T)
+        return self.state(checks.table_index(t, len(self)))
 
     def __iter__(self) -> Iterator[Any]:
         return (self.state(t) for t in range(len(self)))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -540,14 +540,15 @@ def _shot_to_log(game: KeglebillardGame, state: GameState, shot: Mapping
     # K-2: the red is the cue ball, struck once; a record gives a ball's place only (a white
     # given a velocity or spin would be struck too, as the log forms and Kegle.play refuse)
     strikes = shot.get("strike")
+    sp = "shot.strike" if isinstance(strikes, Mapping) else "shot.strike[0]"
     strikes = [strikes] if isinstance(strikes, Mapping) else strikes
     if not isinstance(strikes, list) or len(strikes) != 1:
         raise RefereeInputError(f"shot.strike must be one strike of the red (K-2: the red is "
                                 f"the cue ball), got {show(shot.get('strike'))}")
-    ball = req_obj(strikes[0], "shot.strike").get("ball")
+    ball = req_obj(strikes[0], sp).get("ball")
     if ball != "red":
-        raise RefereeInputError(f"shot.strike.ball must be 'red' (K-2: the red is the cue "
-                                f"ball), got {show(ball)}")
+        raise RefereeInputError(f"{sp}.ball must be 'red' (K-2: the red is the cue ball), got "
+                                f"{show(ball)}")
     given = {}  # ball -> (x, y) the shot names (checked against the state)
     for name, rec in balls_in.items():
         rec = req_obj(rec, f"shot.balls.{name}", ("x", "y"))
@@ -586,7 +587,7 @@ def _shot_to_log(game: KeglebillardGame, state: GameState, shot: Mapping
                                 f"standing pins {standing}")
     shot["pins"] = standing
     # the game's models where the shot names none (a shot object's default is pooltool's rule)
-    shot["models"] = {"touching": GAME_MODELS.touching,
+    shot["models"] = {**asdict(GAME_MODELS),
                       **req_obj(shot.get("models", {}), "shot.models")}
     if red_xy is not None and game.placement_error(state, red_xy):
         return None, red_xy
