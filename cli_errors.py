@@ -113,6 +113,20 @@ def check_int(name: str, value: Any, lo: int = 1) -> int:
     return int(value)
 
 
+#: The largest --indent of the JSON command lines (spaces per level; a huge one is a
+#: MemoryError or OverflowError in json.dump).
+MAX_INDENT = 64
+
+
+def check_indent(parser: Any, indent: int | None) -> None:
+    """A JSON command's ``--indent`` (None: one line): 0..:data:`MAX_INDENT`, else the parser's
+    usage error (exit 2) naming it."""
+    if indent is not None and indent < 0:
+        parser.error(f"--indent must be >= 0, got {indent}")
+    if indent is not None and indent > MAX_INDENT:  # json.dump would crash on it
+        parser.error(f"--indent must be at most {MAX_INDENT}, got {indent}")
+
+
 def seed_arg(text: str) -> int:
     """argparse ``type`` of a ``--seed`` option: an integer >= 0 (numpy's generators take no
     negative seed), checked when the command line is read, not after hours of work."""

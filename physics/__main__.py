@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cuegym.cli_errors import cli_main, debug_mode, prog_name
+from cuegym.cli_errors import check_indent, cli_main, debug_mode, prog_name
 
 
 @cli_main
@@ -32,8 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     p_sim.add_argument("--indent", type=int, default=None,
                        help="indent the JSON output by this many spaces (default: one line)")
     args = parser.parse_args(argv)
-    if args.indent is not None and args.indent < 0:
-        p_sim.error(f"--indent must be >= 0, got {args.indent}")
+    check_indent(p_sim, args.indent)
 
     if args.command == "simulate":
         try:

@@ -34,7 +34,14 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from cuegym.cli_errors import cli_main, debug_mode, prog_name, seed_arg, unknown
+from cuegym.cli_errors import (
+    check_indent,
+    cli_main,
+    debug_mode,
+    prog_name,
+    seed_arg,
+    unknown,
+)
 from cuegym.configs import load_json
 from cuegym.rules.inputs import MAX_PLAYERS
 
@@ -44,8 +51,6 @@ GAMES = {
     "golfbillard": ("cuegym.rules.golfbillard", "cuegym.rules.golfbillard_game"),
 }
 
-#: The largest --indent (spaces per level; a huge one is a MemoryError in json.dump).
-MAX_INDENT = 64
 
 #: command -> accepted function names, first found wins.
 ENTRY_POINTS = {
@@ -167,10 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # the subcommand's own usage line with the error (the parent's named no option)
     command = {"score": p_score, "new": p_new, "play": p_play}[args.command]
-    if args.indent is not None and args.indent < 0:
-        command.error(f"--indent must be >= 0, got {args.indent}")
-    if args.indent is not None and args.indent > MAX_INDENT:  # json.dump would crash on it
-        command.error(f"--indent must be at most {MAX_INDENT}, got {args.indent}")
+    check_indent(command, args.indent)
     if getattr(args, "max_shots", 1) < 1:
         command.error(f"--max-shots must be >= 1, got {args.max_shots}")
     if args.command != "score" and args.game == "keglebillard" and \

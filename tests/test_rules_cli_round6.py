@@ -224,3 +224,16 @@ def test_kegle_count_beyond_the_cap_is_refused_naming_the_input(key, value, path
         kegle_score({"state": {**NOT_IN_HAND, key: value}, "shot": {"strike": STRIKE},
                      "inject": [{"type": "moving_balls"}]})
     assert str(info.value).startswith(path) and str(BIG) in str(info.value), str(info.value)
+
+
+def test_physics_simulate_caps_indent_as_the_rules_cli_does():
+    """``cuegym-physics simulate --indent 10**9`` crashed in json.dump (the rules CLI's cap)."""
+    import subprocess
+    import sys
+
+    shot = '{"table": "rectangle", "balls": {"b0": {"x": 0, "y": 0}}, ' \
+           '"strike": {"ball": "b0", "V0": 1, "phi": 0}}'
+    r = subprocess.run([sys.executable, "-m", "cuegym.physics", "simulate", "--indent",
+                        str(10 ** 9)], input=shot, capture_output=True, text=True)
+    assert r.returncode == 2 and "--indent must be at most 64" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
