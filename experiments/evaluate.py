@@ -264,7 +264,7 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
     t0 = time.time()
     for k, (i, j) in enumerate(itertools.combinations(range(n), 2)):
         pair = ((names[i], names[j]), (specs[i], specs[j]), (agents[i], agents[j]))
-        res = _play_pair(arena, pair, games, seed, seed + 1000 * k, noise, max_shots, quiet,
+        res = _play_pair(arena, pair, games, seed, pair_seed(seed, k), noise, max_shots, quiet,
                          save_games, save_dir)
         a, b = res.stats(0), res.stats(1)
         for rec, ag in zip(res.shots, res.agent, strict=True):
@@ -302,13 +302,18 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
             "notes": notes, "seconds": round(time.time() - t0, 1)}
 
 
+def pair_seed(seed: int, k: int) -> int:
+    """The seed of the round robin's ``k``-th pair (its games' seeds follow from it)."""
+    return seed + 1000 * k
+
+
 def _check_round_robin(specs: list[str], seed: int, save_games: int,
                        save_dir: Path | None) -> None:
     """The arguments :func:`run_tournament` reads only after some pairs have played: refused
     before the first game (a tournament may take hours)."""
     if len(specs) < 2:
         raise UsageError(f"a tournament needs at least two agents, got {list(specs)}")
-    last = seed + 1000 * (math.comb(len(specs), 2) - 1)  # the last pair's seed
+    last = pair_seed(seed, math.comb(len(specs), 2) - 1)
     if last > 2**63 - 1:
         raise UsageError(f"seed (--seed) = {seed}: the last of the {math.comb(len(specs), 2)} "
                          f"pairs would play from seed {last}, beyond 2**63 - 1; give a smaller "

@@ -320,10 +320,7 @@ class Kegle:
             t = int(idx[np.argmax(strikes.cue_ball[idx] != RED)])
             raise ValueError(f"table {t}: keglebillard strikes the red (ball 0, K-2), got "
                              f"cue_ball {int(strikes.cue_ball[t])}")
-        if injected is not None and len(injected) != T:  # before anything is drawn
-            raise ValueError(f"injected must have one entry per table ({T}), got "
-                             f"{len(injected)}")
-        _check_injected(injected, act)
+        injected = _parsed_injected(injected, act)  # before anything is drawn
         check_run_settings(max_events, t_max, threads, workspace)
         executed = strikes.copy()
         executed.put(idx, execute_strikes(strikes, idx, noise, rng))
@@ -399,10 +396,7 @@ class Kegle:
         self._check_start(states.take(play), lg.take(play))
         mode = np.full(T, flow.MODE_PLACEMENT_FOUL, np.int8)
         mode[play] = flow.MODE_PLAYED
-        if injected is not None and len(injected) != T:
-            raise ValueError(f"injected must have one entry per table ({T}), got "
-                             f"{len(injected)}")
-        inj = _played_injected(injected, ~ok, play, place)
+        inj = _played_injected(_parsed_injected(injected, np.ones(T, bool)), ~ok, play, place)
         out, new = self._resolve(states, mode, play, lg.take(play) if len(play) else None, inj,
                                  allow_overflow)
         out.strike = np.full((T, 5), np.nan)
@@ -700,29 +694,35 @@ __all__ = ["MATCH_TOL", "OBS_DIM", "REWARD_TERMS", "Kegle", "KegleOutcomes", "Ke
            "placement_message"]
 
 
-def _check_injected(injected: Sequence[Iterable | None] | None, act: np.ndarray) -> None:
-    """Every table's injected events parsed (errors name ``injected[t][k]``) before anything
-    is drawn; a table that does not shoot (``act`` (T,) False) takes none: they would be
-    dropped without a word."""
+def _parsed_injected(injected: Sequence[Iterable | None] | None, act: np.ndarray
+                     ) -> list[tuple] | None:
+    """Every table's injected events parsed once (errors name ``injected[t][k]``), one entry
+    per table of ``act`` (T,) bool, or None; a table that does not shoot takes none: they
+    would be dropped without a word."""
     if injected is None:
-        return
-    for t in range(len(act)):
-        if parse_injected(injected[t], f"injected[{t}]") and not act[t]:
+        return None
+    T = len(act)
+    if len(injected) != T:
+        raise ValueError(f"injected must have one entry per table ({T}), got {len(injected)}")
+    out = [parse_injected(injected[t], f"injected[{t}]") for t in range(T)]
+    for t in range(T):
+        if out[t] and not act[t]:
             raise RefereeInputError(f"table {t} does not shoot (inactive or its game is over), "
                                     f"so injected[{t}] has no shot to happen in; pass None or "
                                     "[] for that table")
+    return out
 
 
-def _played_injected(injected: Sequence[Iterable | None] | None, unplayable: np.ndarray,
-                     play: np.ndarray, place: np.ndarray) -> list | None:
-    """The injected events of the played tables (rows = ``play``), or None. A table whose K-19
-    placement cannot be played (``unplayable`` (T,) bool; ``place`` (T, 2) [m]) has no shot,
-    so any event injected into it is refused rather than dropped (an unsportsmanlike one
-    would otherwise not lose the match, K-16 option)."""
+def _played_injected(injected: list[tuple] | None, unplayable: np.ndarray, play: np.ndarray,
+                     place: np.ndarray) -> list | None:
+    """The (parsed) injected events of the played tables (rows = ``play``), or None. A table
+    whose K-19 placement cannot be played (``unplayable`` (T,) bool; ``place`` (T, 2) [m]) has
+    no shot, so any event injected into it is refused rather than dropped (an unsportsmanlike
+    one would otherwise not lose the match, K-16 option)."""
     if injected is None:
         return None
     for t in np.flatnonzero(unplayable):
-        if parse_injected(injected[t], f"injected[{t}]"):
+        if injected[t]:
             raise RefereeInputError(
                 f"table {t}: the red's placement {[float(v) for v in place[t]]} cannot be "
                 f"played (K-19: no shot), so injected[{t}] has no shot to happen in; pass None "
