@@ -395,6 +395,12 @@ def _injected_arrays(inj: tuple, present0: np.ndarray, pins_up0: np.ndarray
                 off_any[t] = True
                 off[t, e.ball] |= not e.returned
                 continue
+            for b, _x, _y in e.balls:
+                # K-16 puts touched balls back where they lay: a ball off the table (pocketed,
+                # or a white waiting for its spot, K-18) lay nowhere and cannot be touched.
+                if not present0[t, b]:
+                    raise ValueError(f"injected deliberate_touch: ball {BALL_IDS[b]!r} was not "
+                                     f"on the table at the start (table {t})")
             k16[t] = True
             touche[t] |= e.type in TOUCHE_TYPES
             unsporting[t] |= e.unsporting

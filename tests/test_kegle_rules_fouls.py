@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cuegym.rules.keglebillard import build_log, load_rules, score_shots
-from cuegym.rules.keglebillard_game import KeglebillardGame
+from cuegym.rules.keglebillard_game import KeglebillardGame, score_json
 
 HIT = [(0.10, "ball_ball", "red", "white"), (0.30, "cushion", "white", 1)]
 
@@ -219,3 +219,21 @@ def test_K16_bad_injected_events_raise():
     # K-14a: only a ball that was on the table can leave it
     with pytest.raises(ValueError, match="ball 'spotted' was not on the table at the start"):
         one(HIT, inject=[{"type": "off_table", "ball": "spotted"}], absent=["spotted"])
+
+
+def test_K16_deliberate_touch_of_a_ball_off_the_table_is_refused():
+    """K-16 puts touched balls back where they lay: a white waiting off the table for its spot
+    (K-18) lay nowhere, so a deliberate touch naming it is refused, as ``off_table`` of it is
+    (it put the white on the cloth and dropped its wait)."""
+    state = {"players": 2, "ball_in_hand": None, "shot": 3,
+             "balls": {"red": [0.525, 0.0], "white": None, "spotted": [-0.3, 0.3]},
+             "waiting_for": {"white": "top", "spotted": None}}
+    log = {"events": [[0.1, "cushion", "red", "cushion5"], [0.3, "ball_ball", "red", "spotted"]],
+           "end": {"red": [0.525, 0.0], "spotted": [-0.6, 0.3]}}
+    with pytest.raises(ValueError, match="deliberate_touch: ball 'white' was not on the table"):
+        score_json({"state": state, "hand_log": log,
+                    "inject": [{"type": "deliberate_touch", "balls": {"white": [0.0, 0.3]}}]})
+    # the same shot with the spotted ball (on the table) touched is a K-16 foul as before
+    out = score_json({"state": state, "hand_log": log,
+                      "inject": [{"type": "deliberate_touch", "balls": {"spotted": [0.0, 0.3]}}]})
+    assert "K-16:deliberate_touch" in out["outcome"]["fouls"]
