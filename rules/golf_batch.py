@@ -47,6 +47,7 @@ from .golf_arrays import (
 )
 from .golf_codes import (
     E_DEFLECT_NEEDS,
+    E_INJECTED_DROPPED,
     E_NO_FREE_POINT,
     E_NONE,
     E_NOT_ON_TABLE,
@@ -219,6 +220,10 @@ def error_text(out: OutcomeArrays, t: int, geo: Any) -> str:
                 f"{a})")
     if code == E_NO_FREE_POINT:
         return f"no free point on the table for {ids[a]}"
+    if code == E_INJECTED_DROPPED:
+        return (f"injected[{b}].ball = {ids[a]}: puts it off the table, on the rail or "
+                f"between caps, but it dropped into a goal in the log (only fall_after_rest "
+                f"overrides a drop)")
     if code == E_RESTORE_NOT_ON_TABLE:
         return f"injected restore names ball {ids[a]}, which is not on the table"
     if code == E_RESTORE_OFF_CLOTH:

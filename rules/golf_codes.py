@@ -130,7 +130,8 @@ PICK_POLICIES = ("nearest_goal", "cue_ball", "random", "agent")
 # Errors a kernel reports per table (raised as ValueError by the Python layer).
 (E_NONE, E_NOT_ON_TABLE, E_DEFLECT_NEEDS, E_SPOTS_MISSING, E_SPOTS_RAN_OUT, E_SPOT_NOT_FREE,
  E_PICK_MISSING, E_PICK_NOT_OWN, E_OPENING_FOUL_SIDE, E_NO_FREE_POINT, E_RESTORE_NOT_ON_TABLE,
- E_RESTORE_OFF_CLOTH, E_RESTORE_CAP, E_RESTORE_GOAL, E_RESTORE_OVERLAP) = range(15)
+ E_RESTORE_OFF_CLOTH, E_RESTORE_CAP, E_RESTORE_GOAL, E_RESTORE_OVERLAP,
+ E_INJECTED_DROPPED) = range(16)
 
 # Phases of a state, code = index.
 PHASES = ("opening", "play", "over")

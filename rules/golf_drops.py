@@ -24,9 +24,9 @@ from cuegym.physics.constants import (
     STATIONARY,
 )
 
-from .golf_apply import note
+from .golf_apply import error, note
 from .golf_arrays import BALLS_PER_SIDE, N_BALLS
-from .golf_codes import N_FALL
+from .golf_codes import E_INJECTED_DROPPED, I_JAM, I_OFF, I_RAIL, I_RETURN, N_FALL
 
 
 @nb.njit(cache=True)
@@ -58,6 +58,26 @@ def table_drops(n, ev_type, ev_time, ev_i, ev_j, pocket, t_end, on, db, dg, dt, 
             nd += 1
     sort_drops(db, dg, dt, nd)
     return nd
+
+
+@nb.njit(cache=True)
+def injected_after_drop(t, inj_n, inj_type, inj_ball, db, nd, fell, out):
+    """Refuse table t's injected events that put a ball the log dropped (``db[:nd]``, or a
+    G-6a fall after rest: ``fell``) somewhere else: off the table, on the rail, back from the
+    rail or jammed between caps (a drop is the ball's last event; only ``fall_after_rest``
+    overrides one). Writes the error (ball, event index) to ``out``; returns False then."""
+    for e in range(inj_n):
+        typ = inj_type[e]
+        b = inj_ball[e]
+        if b < 0 or not (typ == I_OFF or typ == I_RAIL or typ == I_RETURN or typ == I_JAM):
+            continue
+        dropped = fell[b] >= 0
+        for i in range(nd):
+            dropped = dropped or db[i] == b
+        if dropped:
+            error(out, t, E_INJECTED_DROPPED, b, e)
+            return False
+    return True
 
 
 @nb.njit(cache=True)

@@ -75,6 +75,7 @@ from .golf_drops import (
     balls_on_table,
     fall_after_rest,
     final_xy,
+    injected_after_drop,
     jam_drop,
     new_drops,
     put_back_on_rim,
@@ -138,6 +139,9 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     fell = np.full(N_BALLS, -1, np.int64)
     nd = table_drops(n, lg.ev_type[t], lg.ev_time[t], lg.ev_i[t], lg.ev_j[t], lg.pocket[t],
                      lg.t_end[t], on0, db, dg, dt, fell)
+    if not injected_after_drop(t, inp.inj_n[t], inp.inj_type[t], inp.inj_ball[t], db, nd, fell,
+                               out):
+        return
     jammed = np.zeros(N_BALLS, np.bool_)  # G-19: between the caps of its player's defence goal
     jam_side = np.full(N_BALLS, -1, np.int64)  # the side that played it there
     for e in range(inp.inj_n[t]):  # in order, as in play:

@@ -83,6 +83,7 @@ from .golf_drops import (
     balls_on_table,
     fall_after_rest,
     final_xy,
+    injected_after_drop,
     jam_drop,
     lift_gone,
     mark_off,
@@ -342,6 +343,9 @@ def referee_play(t, st, lg, inp, ga, rp, prm, out):
                      dt, fell)
     final = final_xy(lg.rvw[t], on0)
     is_off, off_time, off_seq, jammed = new_off_table()
+    if not injected_after_drop(t, inp.inj_n[t], inp.inj_type[t], inp.inj_ball[t], db, nd, fell,
+                               out):
+        return
     nd, nf, ok = _injected_events(t, s, on0, inp, out, db, dg, dt, nd, is_off, off_time, off_seq,
                                   jammed, fr, ft, fk, fnb, fb, fd, nf, n, ev_type, ev_i, fell)
     if not ok:

@@ -75,6 +75,7 @@ from .golf_referee import (
     load_golf_rules,
     new_game_state,
     place_on_spots,
+    refuse_placing_dropped,
     score_strokes,
 )
 
@@ -411,6 +412,7 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
                 penalise(s, BEHAVIOURAL["wrong_opener"][int(kader)], 0.0, (), None)
     drops = tl.drops(on0)
     falls = tl.falls(on0)
+    refuse_placing_dropped(events, drops, falls, geo.ball_ids)
     jam_by: dict[int, int] = {}  # G-19 jammed ball -> the side whose defence goal holds it
     for e in events:  # in their order
         x = e.get("ball")

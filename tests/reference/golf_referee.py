@@ -149,6 +149,18 @@ BEHAVIOURAL: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 INJECTED_TYPES = ("off_table", "rests_on_rail", "rail_return", "jam", "fall_after_rest", "foul")
+#: Injected types that put their ball somewhere after the stroke (a dropped ball cannot be).
+PLACING_TYPES = ("off_table", "rests_on_rail", "rail_return", "jam")
+
+
+def refuse_placing_dropped(injected: list, drops: list, falls: dict, ids: Sequence[str]) -> None:
+    """A ball the log dropped (``drops``, or a G-6a fall after rest in ``falls``) has no later
+    place: an injected event putting it off the table, on the rail or between caps is an input
+    error (only ``fall_after_rest`` overrides a drop)."""
+    dropped = {b for b, _, _ in drops} | set(falls)
+    for k, e in enumerate(injected):
+        if e["type"] in PLACING_TYPES and e.get("ball") in dropped:
+            raise ValueError(f"injected[{k}].ball = {ids[e['ball']]}: it dropped into a goal")
 #: The note of a G-6a fall after rest (``.format(ball id)``).
 FALL_NOTE = "G-6a: {} fell after coming to rest: no goal, back on the rim"
 #: G-18 kinds whose consequence puts back only "die durch den Fehler verschobenen Baelle" (RF):
@@ -1718,6 +1730,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
     # --- what physics produced ---------------------------------------------------------------
     drops = tl.drops(on0)
     fell = tl.falls(on0)
+    refuse_placing_dropped(injected, drops, fell, ids)
     final = tl.final_xy()
     final[~on0] = np.nan
     off: dict[int, tuple[float, str]] = {}
