@@ -195,18 +195,24 @@ async function act(request) {
   }
   $("thinking").hidden = true;
   const before = S.view;
-  if (r.pending && !before.pending) {  // the stroke ran; the opponent chooses before the call
-    S.view = r.view; S.pendingAnim = r.pending.anim;
+  // a look back chosen while the request ran (◀◀, ◀, the shot list) stays on its shot
+  // (docs/play.md): the new shot is kept for ▶ / ▶▶, not animated over it
+  const looking = S.review;
+  S.pendingAnim = r.pending ? r.pending.anim : null;
+  if (r.pending && !before.pending && !looking) {  // the stroke ran; the opponent chooses before the call
+    S.view = r.view;
     await animate(r.pending.anim, r.pending.before);
   }
-  if (r.pending) renderCall(r.pending.call);  // the foul that gives the choice, who chooses
-  else S.pendingAnim = null;
+  if (r.pending && !looking) renderCall(r.pending.call);  // the foul that gives the choice, who chooses
   if (r.shot) {
     S.shots[r.shot.index] = r.shot;
-    if (!before.pending) await animate(r.shot.anim, r.shot.before);
-    renderCall(r.shot.call);
+    if (!looking) {
+      if (!before.pending) await animate(r.shot.anim, r.shot.before);
+      renderCall(r.shot.call);
+    }
   }
-  S.view = r.view; S.shown = S.view.shots; S.busy = false;
+  S.view = r.view; S.busy = false;
+  if (!looking) S.shown = S.view.shots;
   // a shot played, or another person to act with no shot (the first stroke of a hot-seat
   // opening, G-3): aim afresh for them (their cushion and goal are not the last one's)
   const now = humanTurn();
@@ -317,19 +323,22 @@ async function stepForward() {
 
 async function initTable(gid, watch) {
   $("lobby").hidden = true; $("table-view").hidden = false; $("gamebar").hidden = false;
-  try { S.view = await api("GET", `/api/games/${gid}`); }
-  catch (e) {  // an unknown or dropped game: the lobby, with no save record link or game URL
+  // the id is one path segment: an id holding "/" must not reach another API route
+  try {
+    S.view = await api("GET", `/api/games/${encodeURIComponent(gid)}`);
+    // the game's own table (a keglebillard game on helmatch names it in its options)
+    const table = (S.view.options || {}).table;
+    S.geo = await api("GET", `/api/geometry/${encodeURIComponent(S.view.game)}` + (table ? `?table=${encodeURIComponent(table)}` : ""));
+  } catch (e) {  // an unknown or dropped game: the lobby, with no save record link or game URL
     $("table-view").hidden = true; $("gamebar").hidden = true; history.replaceState(null, "", "/");
     initLobby(); $("p-err").textContent = e.message; return;
   }
-  // the game's own table (a keglebillard game on helmatch names it in its options)
   const table = (S.view.options || {}).table;
-  S.geo = await api("GET", `/api/geometry/${S.view.game}` + (table ? `?table=${encodeURIComponent(table)}` : ""));
   S.tv = new TableView($("table"), S.geo, S.view.game);
   const sides = S.view.side_names || S.view.seats.map(s => s.name);
   const on = table ? ` (${tableLabel(S.view.game, table)})` : "";
   $("title").textContent = `${S.view.game}${on} · ${S.view.mode === "replay" ? "replay" : sides.join(" vs ")}`;
-  $("download").href = `/api/games/${gid}/record`;
+  $("download").href = `/api/games/${encodeURIComponent(S.view.id)}/record`;
   $("autoplay").checked = S.view.mode === "play";
   await fetchShots();
   S.shown = S.view.shots;

@@ -192,7 +192,15 @@ function ghostLine(geo, p, phi, obstacles) {
   let after = null;
   if (hit && !hit.cushion && hit.ball) {  // the object ball leaves along the line of centres
     const nx = hit.x - end[0], ny = hit.y - end[1], n = Math.hypot(nx, ny) || 1;
-    after = [hit.x + nx / n * 0.25, hit.y + ny / n * 0.25, hit.x, hit.y];
+    // 0.25 m of its path, cut where its centre meets a cushion (it never runs onto the rail)
+    const u = [nx / n, ny / n], q = [hit.x, hit.y];
+    let len = 0.25;
+    for (const [k, lim] of [[0, hx], [0, -hx], [1, hy], [1, -hy]]) {
+      if (Math.abs(u[k]) < 1e-9) continue;
+      const t = (lim - q[k]) / u[k];
+      if (t >= 0 && t < len) len = t;
+    }
+    after = [hit.x + u[0] * len, hit.y + u[1] * len, hit.x, hit.y];
   }
   return { end, hit, after };
 }
