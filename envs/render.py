@@ -40,6 +40,33 @@ BALL_COLOURS = {"red": (214, 39, 40), "white": (246, 246, 246), "spotted": (246,
 SS = 2  # supersampling factor
 
 
+#: Rows and columns of a video frame are a multiple of this (the codecs' macro block; imageio
+#: would otherwise resize the frames, stretching the table).
+VIDEO_BLOCK = 16
+
+
+def video_frames(frames: list[np.ndarray]) -> list[np.ndarray]:
+    """``frames`` (H, W, 3) uint8 padded to a multiple of :data:`VIDEO_BLOCK` pixels: rows added
+    on top in the text strip's colour, columns on the right in the edge's colour, so that the
+    table keeps its proportions. imageio's own fix is to resize, stretching it by up to 15 / H;
+    moviepy has none, and an odd height gets a 4:4:4 H.264 that most players cannot decode.
+    Used by ``cuegym replay`` and :class:`cuegym.envs.wrappers.RecordShotVideo`."""
+    if not frames:
+        return frames
+    h, w = frames[0].shape[:2]
+    dh, dw = -h % VIDEO_BLOCK, -w % VIDEO_BLOCK
+    if not dh and not dw:
+        return frames
+    out = []
+    for f in frames:
+        g = np.empty((h + dh, w + dw, 3), np.uint8)
+        g[:dh] = HUD_BG
+        g[dh:, :w] = f
+        g[dh:, w:] = f[:, -1:]
+        out.append(g)
+    return out
+
+
 def ball_rgb(ball_id: str) -> tuple[int, int, int]:
     """Face colour by ball id (keglebillard red/white/spotted; golfbillard w*/r*)."""
     if ball_id in BALL_COLOURS:

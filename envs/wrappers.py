@@ -23,6 +23,7 @@ import numpy as np
 from gymnasium.vector import VectorWrapper
 
 from .config import load_reward
+from .render import video_frames
 
 
 def _game_of(env, vector: bool) -> str:
@@ -105,8 +106,10 @@ class RecordShotVideo(gym.wrappers.RecordVideo):
     keeps one frame per step (the last of such a list), which for a one-shot episode is a
     two-frame video; this subclass keeps them all and is otherwise RecordVideo (triggers,
     ``video_length`` in frames, at most, ``name_prefix``; writes MP4 with moviepy: ``pip
-    install 'cuegym[video]'``). A step trigger's video starts with the triggering step's shot.
-    The frames a recording takes are not returned again by the env's ``render()``. With
+    install 'cuegym[video]'``; frames padded to whole 16-pixel blocks by
+    :func:`~cuegym.envs.render.video_frames`, so that the H.264 is the 4:2:0 every player
+    decodes). A step trigger's video starts with the triggering step's shot. The frames a
+    recording takes are not returned again by the env's ``render()``. With
     ``render_mode="rgb_array"`` it behaves exactly as RecordVideo.
 
         >>> import gymnasium as gym, cuegym
@@ -125,6 +128,12 @@ class RecordShotVideo(gym.wrappers.RecordVideo):
             if discard is not None:
                 discard()
         return super().step(action)
+
+    def stop_recording(self) -> None:
+        # padded to whole codec blocks: moviepy writes an odd-sized frame as a 4:4:4 H.264
+        # that browsers and most players cannot decode (the frames are 473 or 477 rows)
+        self.recorded_frames = video_frames(self.recorded_frames)
+        super().stop_recording()
 
     def _capture_frame(self) -> None:
         frames = self.env.render()

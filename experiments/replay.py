@@ -289,6 +289,8 @@ def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
         else:
             import imageio.v2 as imageio
 
+            from cuegym.envs.render import video_frames
+
             codec = VIDEO_CODECS.get(path.suffix.lower())
             try:
                 imageio.mimsave(tmp, video_frames(frames), fps=fps,
@@ -300,33 +302,6 @@ def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-
-
-#: Rows and columns of a video frame are a multiple of this (the codecs' macro block; imageio
-#: would otherwise resize the frames, stretching the table).
-VIDEO_BLOCK = 16
-
-
-def video_frames(frames: list[np.ndarray]) -> list[np.ndarray]:
-    """``frames`` padded to a multiple of :data:`VIDEO_BLOCK` pixels (H, W): rows added on top
-    in the text strip's colour, columns on the right in the edge's colour, so that the table
-    keeps its proportions (imageio's own fix is to resize, stretching it by up to 15 / H)."""
-    from cuegym.envs.render import HUD_BG
-
-    if not frames:
-        return frames
-    h, w = frames[0].shape[:2]
-    dh, dw = -h % VIDEO_BLOCK, -w % VIDEO_BLOCK
-    if not dh and not dw:
-        return frames
-    out = []
-    for f in frames:
-        g = np.empty((h + dh, w + dw, 3), np.uint8)
-        g[:dh] = HUD_BG
-        g[dh:, :w] = f
-        g[dh:, w:] = f[:, -1:]
-        out.append(g)
-    return out
 
 
 #: A GIF frame's delay is a whole number of centiseconds; browsers show a delay under 2 cs as

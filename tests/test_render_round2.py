@@ -106,3 +106,39 @@ def test_game_frame_text_names_the_pins_the_last_shot_toppled():
     hud = render.kegle_game_hud(core.states[0], last)
     assert "pins down: " in hud[1]
     assert all(p in hud[1] for p in last[2].pins_toppled)
+
+
+@pytest.mark.parametrize("env_id", ["cuegym/KeglebillardShot-v0", "cuegym/GolfbillardShot-v0"])
+def test_record_shot_video_writes_4_2_0_h264(tmp_path, env_id):
+    """RecordShotVideo pads its frames (800 x 473 / 477) to whole 16-pixel blocks, as ``cuegym
+    replay`` does: moviepy wrote the odd-sized frames as a 4:4:4 H.264 (High 4:4:4 Predictive)
+    that browsers and most players cannot decode."""
+    pytest.importorskip("moviepy")
+    ffmpeg = pytest.importorskip("imageio_ffmpeg")
+    import subprocess
+
+    from cuegym.envs.wrappers import RecordShotVideo
+
+    out = tmp_path / "videos"  # a folder of its own: RecordVideo warns of an existing one
+    env = RecordShotVideo(gym.make(env_id, render_mode="rgb_array_list"), str(out),
+                          episode_trigger=lambda e: True, disable_logger=True)
+    env.reset(seed=0)
+    env.step(env.action_space.sample())
+    env.close()
+    (video,) = out.glob("*.mp4")
+    probe = subprocess.run([ffmpeg.get_ffmpeg_exe(), "-hide_banner", "-i", str(video)],
+                           capture_output=True, text=True).stderr
+    line = next(x for x in probe.splitlines() if "Video:" in x)
+    assert "yuv420p" in line and "800x480" in line, line
+
+
+def test_video_frames_pad_to_whole_blocks_keeping_the_table():
+    from cuegym.envs.render import HUD_BG, video_frames
+
+    f = np.arange(473 * 801 * 3, dtype=np.uint32).reshape(473, 801, 3).astype(np.uint8)
+    (g,) = video_frames([f])
+    assert g.shape == (480, 816, 3) and g.dtype == np.uint8
+    assert (g[:7] == np.array(HUD_BG, np.uint8)).all()  # rows on top: the text strip's colour
+    assert (g[7:, :801] == f).all() and (g[7:, 801:] == f[:, -1:]).all()
+    even = np.zeros((480, 800, 3), np.uint8)
+    assert video_frames([even])[0] is even
