@@ -11,6 +11,24 @@ what pooltool can express is accepted: a custom rectangular table without pocket
 balls with ``x, y`` and optional ``v``, ``w``, at most one ``strike``, no pins, models
 ``frictional_inelastic`` / ``han_2005`` / ``squirt: false``.
 
+A shot may instead carry the table's segments explicitly, in a runner-only key ``geometry``
+(cuegym frame; what ``TableSpec.arrays`` gives cuegym's kernels, so both sides use exactly the
+same geometry; its ``table`` is then only a label, e.g. ``"keglebillard"``)::
+
+    {"length", "width", "cushion_height",
+     "lines": [[x1, y1, x2, y2, nx, ny], ..],   # straight cushion noses, (nx, ny) into the table
+     "circles": [{"x", "y", "radius", "e", "f", "h", "kind": "jaw" | "post"}, ..],
+     "pockets": [{"x", "y", "radius", "name"}, ..]}
+
+Every line becomes a ``LinearCushionSegment`` whose ``direction`` flag is the side (nx, ny)
+points to, every circle a ``CircularCushionSegment`` at height ``h`` (pooltool resolves it with
+the ball's e_c and f_c, so ``e``/``f`` must equal them), every pocket a ``Pocket`` (capture
+circle of the centre; depth irrelevant). Events are then named as cuegym names them: straight
+cushion ``k`` -> ``ball_cushion`` ``[ball, "cushion<k>"]``, jaw (circle ``k``) ->
+``ball_cushion`` ``[ball, "jaw<k>"]``, post (circle ``k``) -> ``ball_post``
+``[ball, "post<k>"]``, pocket ``k`` -> ``ball_pocket`` ``[ball, name]``, and each final ball
+carries ``"pocket"``: the pocket index or null.
+
 Output (stdout): a JSON list, one object per shot, everything in cuegym's frame::
 
     {"final": {"<id>": {"x", "y"}},
@@ -51,6 +69,7 @@ try:
         CushionDirection,
         CushionSegments,
         LinearCushionSegment,
+        Pocket,
     )
     from pooltool.physics.engine import PhysicsEngine
     from pooltool.physics.resolve.ball_ball.friction import AlciatoreBallBallFriction
@@ -177,10 +196,69 @@ def make_table(spec: dict, R: float, post_height: float | None) -> pt.Table:
     )
 
 
+def _side(p1: np.ndarray, p2: np.ndarray, n: tuple[float, float]) -> int:
+    """pooltool's ``direction`` flag of the segment p1 -> p2 (pooltool frame) for a ball on the
+    side the normal ``n`` (pooltool frame) points to.
+
+    pooltool writes the line as f(x, y) = lx x + ly y + l0 = 0 (``LinearCushionSegment.lx``,
+    ``ly``, ``l0``). SIDE1 looks for contact at f = -R |l| (ball where f < 0), SIDE2 at
+    f = +R |l| (``solve.ball_linear_cushion_collision_time``). f(p1 + n) = lx n_x + ly n_y.
+    """
+    dx, dy = float(p2[0] - p1[0]), float(p2[1] - p1[1])
+    lx = 1.0 if dx == 0 else -dy / dx
+    ly = 0.0 if dx == 0 else 1.0
+    f = lx * n[0] + ly * n[1]
+    if f == 0.0:
+        raise ValueError("pooltool_runner: a cushion normal parallel to its segment")
+    return CushionDirection.SIDE2 if f > 0 else CushionDirection.SIDE1
+
+
+def make_table_from_geometry(geom: dict, params: dict) -> pt.Table:
+    """A pooltool Table of a cuegym table's own segments (see the module docstring)."""
+    length, width = float(geom["length"]), float(geom["width"])
+    h = float(geom["cushion_height"])
+
+    def arr(x, y, z):
+        return np.array([x, y, z], dtype=np.float64)
+
+    linear = {}
+    for k, (x1, y1, x2, y2, nx, ny) in enumerate(geom.get("lines", [])):
+        a = arr(*pos_to_pt(x1, y1, length, width), h)
+        b = arr(*pos_to_pt(x2, y2, length, width), h)
+        n = vec_to_pt([nx, ny])
+        linear[f"cushion{k}"] = LinearCushionSegment(
+            f"cushion{k}", p1=a, p2=b, direction=_side(a, b, (n[0], n[1])))
+    circular = {}
+    for k, c in enumerate(geom.get("circles", [])):
+        for key, ball in (("e", "e_c"), ("f", "f_c")):
+            if key in c and float(c[key]) != float(params[ball]):
+                raise ValueError(f"pooltool_runner: circle {k} has {key}={c[key]}, but pooltool "
+                                 f"resolves it with the ball's {ball}={params[ball]}")
+        kind = c.get("kind", "post")
+        if kind not in ("jaw", "post"):
+            raise ValueError(f"pooltool_runner: circle {k} of unknown kind {kind!r}")
+        xp, yp = pos_to_pt(c["x"], c["y"], length, width)
+        name = f"{kind}{k}"
+        circular[name] = CircularCushionSegment(
+            name, center=arr(xp, yp, float(c["h"])), radius=float(c["radius"]))
+    pockets = {}
+    for k, p in enumerate(geom.get("pockets", [])):
+        xp, yp = pos_to_pt(p["x"], p["y"], length, width)
+        pockets[f"pocket{k}"] = Pocket(f"pocket{k}", center=arr(xp, yp, 0.0),
+                                       radius=float(p["radius"]))
+    return pt.Table(
+        cushion_segments=CushionSegments(linear=linear, circular=circular),
+        pockets=pockets,
+        table_type=pt.TableType.POCKET if pockets else pt.TableType.BILLIARD,
+    )
+
+
 def make_system(shot: dict, post_height: float | None) -> tuple[pt.System, dict]:
     """Build the pooltool System of one cuegym shot; returns it and the shot's parameters."""
-    if not isinstance(shot.get("table"), dict):
-        raise ValueError("pooltool_runner: only custom table dicts are supported")
+    geom = shot.get("geometry")
+    if geom is None and not isinstance(shot.get("table"), dict):
+        raise ValueError("pooltool_runner: only custom table dicts are supported (or give "
+                         "the table's segments as 'geometry')")
     if shot.get("pins"):
         raise ValueError("pooltool_runner: pins are not supported")
     models = shot.get("models", {})
@@ -192,12 +270,12 @@ def make_system(shot: dict, post_height: float | None) -> tuple[pt.System, dict]
     params.update(shot.get("params", {}))
     # pooltool resolves a post (circular cushion) with the ball's e_c and f_c; cuegym with the
     # post's own e_cap and f_cap. Both must then be equal for the comparison to mean anything.
-    if shot["table"].get("posts"):
+    if geom is None and shot["table"].get("posts"):
         for cap, ball in (("e_cap", "e_c"), ("f_cap", "f_c")):
             if cap in params and params[cap] != params[ball]:
                 raise ValueError(f"pooltool_runner: params.{cap} must equal params.{ball}")
     R = float(params["R"])
-    spec = shot["table"]
+    spec = shot["table"] if geom is None else geom
     length, width = float(spec["length"]), float(spec["width"])
 
     balls = {}
@@ -242,7 +320,9 @@ def make_system(shot: dict, post_height: float | None) -> tuple[pt.System, dict]
         cue.specs = _cue_specs(params)
     else:
         cue = pt.Cue(cue_ball_id=next(iter(balls)), V0=0.0, b=0.0)
-    system = pt.System(cue=cue, table=make_table(spec, R, post_height), balls=balls)
+    table = (make_table(spec, R, post_height) if geom is None
+             else make_table_from_geometry(geom, params))
+    system = pt.System(cue=cue, table=table, balls=balls)
     return system, params
 
 
@@ -274,10 +354,19 @@ _TYPES = {
 }
 
 
+_GEOM_TYPES = (EventType.BALL_BALL, EventType.BALL_LINEAR_CUSHION,
+               EventType.BALL_CIRCULAR_CUSHION, EventType.BALL_POCKET)
+
+
+def _pocket_name(geom: dict, k: int) -> str:
+    return str(geom["pockets"][k].get("name") or f"pocket{k}")
+
+
 def run_shot(shot: dict, engine: PhysicsEngine, max_events: int, post_height: float | None):
     """Simulate one shot; returns the output object described in the module docstring."""
     system, params = make_system(shot, post_height)
-    spec = shot["table"]
+    geom = shot.get("geometry")
+    spec = shot["table"] if geom is None else geom
     length, width = float(spec["length"]), float(spec["width"])
     max_ev = int(shot.get("max_events", max_events))
     out = pt.simulate(system, engine=engine, inplace=False, max_events=max_ev)
@@ -292,7 +381,19 @@ def run_shot(shot: dict, engine: PhysicsEngine, max_events: int, post_height: fl
                 "v": vec_from_pt(ball.state.rvw[1])[:2],
                 "w": vec_from_pt(ball.state.rvw[2]),
             }
-        elif et in _TYPES:
+        elif geom is not None and et in _GEOM_TYPES:
+            ids = [a.id for a in ev.agents]
+            if et == EventType.BALL_BALL:
+                typ, agents = "ball_ball", sorted(ids)
+            elif et == EventType.BALL_POCKET:
+                k = int(ids[1][len("pocket"):])
+                typ, agents = "ball_pocket", [ids[0], _pocket_name(geom, k)]
+            elif ids[1].startswith("post"):
+                typ, agents = "ball_post", ids[:2]
+            else:  # "cushion<k>" or "jaw<k>": cuegym logs both as ball_cushion
+                typ, agents = "ball_cushion", ids[:2]
+            events.append({"time": float(ev.time), "type": typ, "agents": agents})
+        elif geom is None and et in _TYPES:
             ids = [a.id for a in ev.agents]
             if et == EventType.BALL_BALL:
                 agents = sorted(ids)
@@ -305,6 +406,12 @@ def run_shot(shot: dict, engine: PhysicsEngine, max_events: int, post_height: fl
     for bid, ball in out.balls.items():
         x, y = pos_from_pt(ball.state.rvw[0][0], ball.state.rvw[0][1], length, width)
         final[bid] = {"x": x, "y": y, "state": int(ball.state.s)}
+        if geom is not None:
+            final[bid]["pocket"] = None
+    if geom is not None:  # the pocket of each pocketed ball, from its ball-pocket event
+        for ev in out.events:
+            if ev.event_type == EventType.BALL_POCKET:
+                final[ev.agents[0].id]["pocket"] = int(ev.agents[1].id[len("pocket"):])
     # pooltool stops a shot with more than max_events events by setting every ball at rest
     return {
         "final": final,

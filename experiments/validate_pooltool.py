@@ -1,4 +1,4 @@
-"""Cross-check cuegym's physics against pooltool 0.6.0 on random pocketless shots (issue 3).
+"""Cross-check cuegym's physics against pooltool 0.6.0 on random shots (issue 3).
 
 Both simulators get the same shots, models and parameters: a 2.10 x 1.05 m pocketless table,
 61.5 mm / 0.207 kg balls, frictional inelastic ball-ball collisions with Alciatore friction,
@@ -6,6 +6,11 @@ Han 2005 cushions (and posts), squirt off. pooltool strikes the cue ball with it
 InstantaneousPoint model; cuegym is given pooltool's post-strike velocity and spin (no strike),
 so a difference in the strike model cannot hide a difference elsewhere. The strike model is
 compared on its own, on random strikes.
+
+``--table keglebillard`` or ``--table golfbillard`` draws the shots on that shipped table
+instead (pockets with jaws; goal holes and caps): the runner is given cuegym's own segments
+(``TableSpec.arrays``), and the report adds how many balls each side pocketed and whether
+every ball's pocket agrees.
 
 pooltool lives in ``.venv-pooltool/`` (created on first use; it pins an older numba) and runs
 as a subprocess (``experiments/pooltool_runner.py``) with ``HOME`` pointed at a temporary
@@ -16,6 +21,7 @@ Usage::
 
     .venv/bin/python experiments/validate_pooltool.py                 # 500 shots, seed 0
     .venv/bin/python experiments/validate_pooltool.py --shots 50 --seed 3 --json
+    .venv/bin/python experiments/validate_pooltool.py --table keglebillard --shots 300
     .venv/bin/python experiments/validate_pooltool.py --save-fixtures tests/fixtures/pooltool 30
 
 Method and results: docs/validation.md.
@@ -26,6 +32,7 @@ from __future__ import annotations
 import argparse
 import copy
 import dataclasses
+import functools
 import hashlib
 import json
 import math
@@ -80,7 +87,12 @@ MODELS = {"ball_ball": "frictional_inelastic", "cushion": "han_2005", "squirt": 
 POST_RADIUS = 0.0175
 TOL = 1e-3  # [m] the issue's target: every ball within 1 mm
 MAX_EVENTS = 5000
-COLLISIONS = ("ball_ball", "ball_cushion", "ball_post")
+COLLISIONS = ("ball_ball", "ball_cushion", "ball_post", "ball_pocket")
+#: --table choices: the pocketless rectangle of the original method, or a shipped table
+TABLES = ("rectangle", "keglebillard", "golfbillard", "keglebillard-helmatch")
+#: pooltool resolves a jaw (circular cushion) with the ball's e_c and f_c: cuegym's e_jaw and
+#: f_jaw are set equal to them on the pocketed tables
+JAW_PARAMS = {"e_jaw": PARAMS["e_c"], "f_jaw": PARAMS["f_c"]}
 
 
 @dataclasses.dataclass
@@ -105,6 +117,8 @@ class Settings:
     """how many fixtures to write"""
     no_cache: bool = False
     """ignore runs/pooltool_cache/"""
+    table: str = "rectangle"
+    """table of the shots: rectangle (pocketless, random posts) or a shipped table (TABLES)"""
 
 
 # --- pooltool environment ---------------------------------------------------------------------
@@ -227,11 +241,13 @@ def _random_posts(rng, k):
     return posts
 
 
-def _random_phi(rng):
-    """Aim in [0, 360), never within 0.01 deg of an axis (docs/physics.md section 6: pooltool's
-    quartic solver returns t = 0 for two balls rolling in bitwise-identical directions)."""
+def _random_phi(rng, centre: float | None = None, spread: float = 0.0):
+    """Aim in [0, 360) (or within ``spread`` degrees of ``centre``), never within 0.01 deg of
+    an axis (docs/physics.md section 6: pooltool's quartic solver returns t = 0 for two balls
+    rolling in bitwise-identical directions)."""
     while True:
-        phi = rng.uniform(0.0, 360.0)
+        phi = (rng.uniform(0.0, 360.0) if centre is None
+               else (centre + rng.uniform(-spread, spread)) % 360.0)
         if abs(phi / 90.0 - round(phi / 90.0)) * 90.0 > 0.01:
             return float(phi)
 
@@ -264,6 +280,123 @@ def make_shots(n: int, seed: int, post_share: float = 0.3) -> list[dict]:
             "t_max": 120.0,
         })
     return shots
+
+
+@functools.cache
+def _table_and_params(name: str):
+    """The shipped table ``name`` and the parameters of its shots (PARAMS and JAW_PARAMS
+    over the game's own)."""
+    from cuegym.configs import load_params, load_table
+
+    table = load_table(name)
+    return table, load_params(table.game, **PARAMS, **JAW_PARAMS)
+
+
+def table_geometry(name: str) -> dict:
+    """The segments cuegym's kernels get for the shipped table ``name`` (``TableSpec.arrays``
+    with the shots' parameters), in the runner's ``geometry`` format."""
+    return geometry_of(*_table_and_params(name))
+
+
+def geometry_of(table, params) -> dict:
+    """The runner's ``geometry`` of a cuegym ``TableSpec`` under ``PhysicsParams`` ``params``:
+    exactly the arrays cuegym's kernels get (``TableSpec.arrays``)."""
+    from cuegym.configs import CIRCLE_JAW
+
+    arrs = table.arrays(params)
+    circles = [{"x": c[0], "y": c[1], "radius": c[2], "e": c[3], "f": c[4], "h": c[5],
+                "kind": "jaw" if k == CIRCLE_JAW else "post"}
+               for c, k in zip(arrs["circles"].tolist(), arrs["circle_kind"].tolist(),
+                               strict=True)]
+    pockets = [{"x": p.x, "y": p.y, "radius": p.radius, "name": p.name or f"pocket{k}"}
+               for k, p in enumerate(table.pockets)]
+    return {"length": table.length, "width": table.width,
+            "cushion_height": table.cushion_height, "lines": arrs["lines"].tolist(),
+            "circles": circles, "pockets": pockets}
+
+
+def pt_shot(shot: dict) -> dict:
+    """The runner's input for a shot: a shot on a shipped table, or on a custom table with
+    pockets, carries its segments (``geometry``); a pocketless custom table is passed as it is
+    (the runner builds that rectangle itself, as the cached rectangle runs were made)."""
+    spec = shot["table"]
+    if isinstance(spec, str):
+        return dict(shot, geometry=table_geometry(spec))
+    if spec.get("pockets"):
+        from cuegym.configs import custom_table, load_params
+
+        table = custom_table(spec["length"], spec["width"],
+                             spec.get("cushion_height", 0.0394), spec["pockets"],
+                             spec.get("posts", []))
+        params = load_params("keglebillard", **shot.get("params", {}))
+        return dict(shot, geometry=geometry_of(table, params))
+    return shot
+
+
+def _random_table_positions(rng, n, geom, gap=0.002):
+    """n ball centres on a shipped table: inside the cushion rectangle, at least ``gap`` off
+    every other ball, jaw and post, and off every pocket's capture circle."""
+    lo_x, lo_y = geom["length"] / 2 - R - gap, geom["width"] / 2 - R - gap
+    pts = []
+    while len(pts) < n:
+        p = np.array([rng.uniform(-lo_x, lo_x), rng.uniform(-lo_y, lo_y)])
+        if (all(np.hypot(*(p - q)) >= 2 * R + gap for q in pts)
+                and all(np.hypot(p[0] - c["x"], p[1] - c["y"]) >= R + c["radius"] + gap
+                        for c in geom["circles"])
+                and all(np.hypot(p[0] - c["x"], p[1] - c["y"]) >= c["radius"] + gap
+                        for c in geom["pockets"])):
+            pts.append(p)
+    return pts
+
+
+def make_table_shots(n: int, seed: int, name: str, aim_share: float = 0.5) -> list[dict]:
+    """n random shots on the shipped table ``name``: 2 to all of its balls (keglebillard 3,
+    golfbillard 10) at random legal spots, no pins, the first ball struck as in
+    :func:`make_shots`, but in a share ``aim_share`` of the shots aimed at a random pocket
+    (within 3 degrees of its centre) so that pockets and jaws are met often."""
+    table, _ = _table_and_params(name)
+    geom = table_geometry(name)
+    rng = np.random.default_rng([seed, 3, TABLES.index(name)])
+    ids = table.ball_ids
+    shots = []
+    for _ in range(n):
+        n_balls = int(rng.integers(2, len(ids) + 1))
+        pts = _random_table_positions(rng, n_balls, geom)
+        a, b = _random_ab(rng, 0.5)
+        V0 = float(rng.uniform(0.5, 6.0))
+        if rng.random() < aim_share:
+            pk = geom["pockets"][int(rng.integers(len(geom["pockets"])))]
+            to = math.degrees(math.atan2(pk["y"] - pts[0][1], pk["x"] - pts[0][0]))
+            phi = _random_phi(rng, centre=to % 360.0, spread=3.0)
+        else:
+            phi = _random_phi(rng)
+        shot = {
+            "table": name,
+            "params": dict(PARAMS, **JAW_PARAMS),
+            "models": dict(MODELS),
+            "balls": {ids[i]: {"x": float(p[0]), "y": float(p[1])} for i, p in enumerate(pts)},
+            "strike": {"ball": ids[0], "V0": V0, "phi": phi,
+                       "theta": float(rng.uniform(0.0, 10.0)), "a": a, "b": b},
+            "max_events": MAX_EVENTS,
+            "t_max": 120.0,
+        }
+        if table.pin_spots:
+            shot["pins"] = False
+        shots.append(shot)
+    return shots
+
+
+def shots_for(cfg: Settings) -> list[dict]:
+    """The run's random shots (``cfg.table``)."""
+    if cfg.table == "rectangle":
+        return make_shots(cfg.shots, cfg.seed, cfg.post_share)
+    return make_table_shots(cfg.shots, cfg.seed, cfg.table)
+
+
+def run_name(cfg: Settings, what: str) -> str:
+    """Cache file stem of a run: the rectangle's names are the original ones."""
+    tag = "" if cfg.table == "rectangle" else f"{cfg.table}_"
+    return f"{what}_{tag}seed{cfg.seed}_n{cfg.shots}"
 
 
 def make_strikes(n: int, seed: int) -> list[dict]:
@@ -360,12 +493,13 @@ def _collision_times(events: list[dict]) -> list[float]:
     return [float(e["time"]) for e in events if e["type"] in COLLISIONS]
 
 
-def normalise_ours(ev_list: list[dict]) -> list[dict]:
-    """cuegym's JSON events with cushion agents named like the runner's ("-x", "+x", ...)."""
+def normalise_ours(ev_list: list[dict], rectangle: bool = True) -> list[dict]:
+    """cuegym's JSON events with cushion agents named like the runner's ("-x", "+x", ...) on
+    the custom rectangle; on a shipped table the runner names them as cuegym does."""
     out = []
     for e in ev_list:
         e = dict(e)
-        if e["type"] == "ball_cushion":
+        if rectangle and e["type"] == "ball_cushion":
             e["agents"] = [e["agents"][0], _cushion_name(e["agents"][1])]
         out.append(e)
     return out
@@ -379,13 +513,17 @@ def _cushion_name(agent) -> str:
     return _OUR_CUSHIONS.get(str(agent), str(agent))
 
 
-def compare_shot(pt_res: dict, ours: dict) -> dict:
-    """Per-shot figures: position errors, event-sequence agreement, first divergence."""
-    errs = {bid: math.hypot(ours["final"][bid]["x"] - p["x"], ours["final"][bid]["y"] - p["y"])
-            for bid, p in pt_res["final"].items()}
+def compare_shot(pt_res: dict, ours: dict, geom: dict | None = None) -> dict:
+    """Per-shot figures: position errors, event-sequence agreement, first divergence; with a
+    shipped table's ``geom`` also the pocketed balls and whether their pockets agree."""
+    errs = {}
+    for bid, p in pt_res["final"].items():
+        # pocketed balls too: both simulators put a captured ball at its pocket's centre
+        q = ours["final"][bid]
+        errs[bid] = math.hypot(q["x"] - p["x"], q["y"] - p["y"])
     worst = max(errs, key=errs.get)
     seq_pt = _collision_events(pt_res["events"])
-    ev_ours = normalise_ours(ours["events"])
+    ev_ours = normalise_ours(ours["events"], rectangle=geom is None)
     seq_us = _collision_events(ev_ours)
     # cushion identity is compared only by type when our agent names are not the runner's
     t_pt, t_us = _collision_times(pt_res["events"]), _collision_times(ev_ours)
@@ -402,7 +540,7 @@ def compare_shot(pt_res: dict, ours: dict) -> dict:
     def at(lst, conv=lambda x: x):
         return conv(lst[first_diff]) if first_diff is not None and first_diff < len(lst) else None
 
-    return {
+    row = {
         "max_err": errs[worst],
         "worst_ball": worst,
         "errs": errs,
@@ -418,6 +556,15 @@ def compare_shot(pt_res: dict, ours: dict) -> dict:
         "overflow_pt": bool(pt_res.get("overflow")),
         "overflow_ours": bool(ours.get("overflow")),
     }
+    if geom is not None:
+        pk_pt = {b: p.get("pocket") for b, p in pt_res["final"].items()}
+        pk_us = {b: ours["final"][b].get("pocket") for b in pk_pt}
+        row.update(pockets_pt=pk_pt, pockets_ours=pk_us,
+                   n_pocketed_pt=sum(k is not None for k in pk_pt.values()),
+                   n_pocketed_ours=sum(k is not None for k in pk_us.values()),
+                   n_pocket_mismatch=sum(pk_pt[b] != pk_us[b] for b in pk_pt),
+                   pockets_agree=pk_pt == pk_us)
+    return row
 
 
 def chaos_probe(shots: list[dict], pt_results: list[dict], idx: list[int], cfg: Settings,
@@ -433,10 +580,10 @@ def chaos_probe(shots: list[dict], pt_results: list[dict], idx: list[int], cfg: 
     payload = []
     for i in idx:
         s = replay_shot(shots[i], pt_results[i])
-        b = s["balls"]["b0"]
+        b = s["balls"][shots[i]["strike"]["ball"]]
         speed = math.hypot(*b["v"])
         b["v"] = [b["v"][0] * (1 + 1e-9 / speed), b["v"][1] * (1 + 1e-9 / speed)]
-        payload.append(s)
+        payload.append(pt_shot(s))
     res = cached_pooltool(name, payload, [], cfg)
     out = {}
     for i, r in zip(idx, res, strict=True):
@@ -468,7 +615,8 @@ def save_fixtures(folder: Path, k: int, shots, pt_results, rows, chaos, cfg: Set
     """Write k fixtures: pooltool results of shots that are not chaotic (pooltool moves less
     than 0.1 mm under a 1e-9 m/s perturbation). First every such shot on which cuegym is
     beyond 1 mm now (a regression test for the discrepancy it exposes), then the rest spread
-    over ball counts and posts."""
+    over ball counts and posts (on a shipped table: over how many balls pooltool pocketed and
+    ball counts, pocketing shots first, in each group the shots with most collisions)."""
     folder.mkdir(parents=True, exist_ok=True)
     stable = [i for i in range(len(shots)) if chaos.get(i, 1.0) < 1e-4
               and not pt_results[i].get("overflow")]
@@ -476,8 +624,15 @@ def save_fixtures(folder: Path, k: int, shots, pt_results, rows, chaos, cfg: Set
     # round-robin over (number of balls, has posts) so the set is varied
     groups: dict[tuple, list] = {}
     for i in stable:
-        key = (len(shots[i]["balls"]), bool(shots[i]["table"]["posts"]))
+        if cfg.table == "rectangle":
+            key = (len(shots[i]["balls"]), bool(shots[i]["table"]["posts"]))
+        else:  # pooltool's pocketed balls, most first, then the ball count
+            n_pk = sum(p.get("pocket") is not None for p in pt_results[i]["final"].values())
+            key = (-n_pk, len(shots[i]["balls"]))
         groups.setdefault(key, []).append(i)
+    if cfg.table != "rectangle":  # in each group the shots with most collisions first
+        for key in groups:
+            groups[key].sort(key=lambda i: -len(pt_results[i]["events"]))
     order, keys = list(exposing), sorted(groups)
     for key in keys:
         groups[key] = [i for i in groups[key] if i not in exposing]
@@ -488,20 +643,27 @@ def save_fixtures(folder: Path, k: int, shots, pt_results, rows, chaos, cfg: Set
     written = []
     for i in sorted(order):
         r = pt_results[i]
+        table_opt = "" if cfg.table == "rectangle" else f"--table {cfg.table} "
+        final = {b: {"x": p["x"], "y": p["y"]} for b, p in r["final"].items()}
+        if cfg.table != "rectangle":
+            for b, p in r["final"].items():
+                final[b]["pocket"] = p.get("pocket")
         fx = {
             "source": {"seed": cfg.seed, "shots": cfg.shots, "index": i,
                        "pooltool": POOLTOOL_VERSION,
-                       "command": f"experiments/validate_pooltool.py --shots {cfg.shots} "
-                                  f"--seed {cfg.seed}"},
+                       "command": f"experiments/validate_pooltool.py {table_opt}--shots "
+                                  f"{cfg.shots} --seed {cfg.seed}"},
             "strike": shots[i]["strike"],
             "shot": replay_shot(shots[i], r),
-            "pooltool": {"final": {b: {"x": p["x"], "y": p["y"]} for b, p in r["final"].items()},
-                         "events": r["events"], "t_end": r["t_end"]},
+            "pooltool": {"final": final, "events": r["events"], "t_end": r["t_end"]},
             "pooltool_self_sensitivity_m": chaos.get(i),
         }
+        if cfg.table != "rectangle":
+            fx["geometry"] = table_geometry(cfg.table)  # what pooltool was given
         if rows is not None and rows[i] is not None:
             fx["cuegym_max_err_m_at_save"] = rows[i]["max_err"]
-        path = folder / f"seed{cfg.seed}_shot{i:04d}.json"
+        tag = "" if cfg.table == "rectangle" else f"{cfg.table}_"
+        path = folder / f"{tag}seed{cfg.seed}_shot{i:04d}.json"
         write_atomic(path, json.dumps(fx, indent=1) + "\n")
         written.append(path)
     return written
@@ -516,6 +678,10 @@ def _settings(argv: list[str] | None) -> tuple[Settings, bool]:
                     help=f"random shots compared (default {d.shots})")
     ap.add_argument("--seed", type=seed_arg, default=d.seed,
                     help=f"seed of the shot generator (default {d.seed})")
+    ap.add_argument("--table", choices=TABLES, default=d.table,
+                    help="table of the random shots: the pocketless rectangle with random "
+                         "posts, or a shipped table with its pockets, jaws and posts (no pins) "
+                         f"(default {d.table})")
     ap.add_argument("--strikes", type=int, default=None,
                     help=f"random strikes of the strike-model comparison (default {d.strikes})")
     ap.add_argument("--workers", type=int, default=d.workers,
@@ -554,7 +720,7 @@ def _settings(argv: list[str] | None) -> tuple[Settings, bool]:
     if a.save_fixtures:
         check_writable_dir(a.save_fixtures[0], "--save-fixtures")
     cfg = Settings(shots=a.shots, seed=a.seed, strikes=a.strikes, workers=a.workers,
-                   json=a.json, out=a.out, no_cache=a.no_cache)
+                   json=a.json, out=a.out, no_cache=a.no_cache, table=a.table)
     if a.save_fixtures:
         cfg.save_fixtures, cfg.n_fixtures = a.save_fixtures[0], int(a.save_fixtures[1])
     return cfg, a.pooltool_only
@@ -583,14 +749,27 @@ def _summary(cfg: Settings, rows: list[dict], failing: list[int], t_ours: float)
         "cuegym_seconds": t_ours,
         "strike": strike_comparison(cfg),
     }
+    if cfg.table != "rectangle":
+        summary = {"table": cfg.table, **summary}
+        summary.update(
+            balls_pocketed_pooltool=sum(r["n_pocketed_pt"] for r in rows),
+            balls_pocketed_cuegym=sum(r["n_pocketed_ours"] for r in rows),
+            shots_with_pocketing_pooltool=sum(r["n_pocketed_pt"] > 0 for r in rows),
+            shots_pockets_agree=sum(r["pockets_agree"] for r in rows),
+            balls_pocket_mismatch=sum(r["n_pocket_mismatch"] for r in rows),
+        )
     return summary
 
 
 def _print_summary(cfg: Settings, s: dict, rows: list[dict], failing: list[int]) -> None:
     """The summary as a table, then every shot over 1 mm and where it first differs."""
+    if cfg.table == "rectangle":
+        where = (f"2-10 balls, {sum(r['n_posts'] > 0 for r in rows)} with posts")
+    else:
+        where = (f"table {cfg.table}, 2-{max(r['n_balls'] for r in rows)} balls, "
+                 f"{rows[0]['n_posts']} posts, {rows[0]['n_pockets']} pockets")
     print(f"cuegym vs pooltool {POOLTOOL_VERSION}: {cfg.shots} random shots (seed {cfg.seed}), "
-          f"2-10 balls, {sum(r['n_posts'] > 0 for r in rows)} with posts; "
-          f"median {s['collisions_per_shot_median']:.0f} collisions per shot")
+          f"{where}; median {s['collisions_per_shot_median']:.0f} collisions per shot")
     print(f"{'quantity':44s} {'value':>14s}")
     print("-" * 59)
     lines = [
@@ -606,6 +785,15 @@ def _print_summary(cfg: Settings, s: dict, rows: list[dict], failing: list[int])
         ("  of which pooltool itself chaotic", f"{s['n_failing_chaotic']}"),
         ("  of which same collision sequence", f"{s['n_failing_seq_equal']}"),
     ]
+    if cfg.table != "rectangle":
+        lines += [
+            ("balls pocketed (pooltool / cuegym)",
+             f"{s['balls_pocketed_pooltool']} / {s['balls_pocketed_cuegym']}"),
+            ("shots with a ball pocketed (pooltool)", f"{s['shots_with_pocketing_pooltool']}"),
+            ("shots with every ball's pocket agreeing",
+             f"{s['shots_pockets_agree']}/{cfg.shots}"),
+            ("balls whose pocket differs", f"{s['balls_pocket_mismatch']}"),
+        ]
     st = s["strike"]
     if "error" in st:
         lines.append(("strike model", st["error"][:40]))
@@ -628,8 +816,9 @@ def _print_summary(cfg: Settings, s: dict, rows: list[dict], failing: list[int])
 @cli_main
 def main(argv: list[str] | None = None) -> int:
     cfg, pooltool_only = _settings(argv)
-    shots = make_shots(cfg.shots, cfg.seed, cfg.post_share)
-    pt_results = cached_pooltool(f"shots_seed{cfg.seed}_n{cfg.shots}", shots, [], cfg)
+    shots = shots_for(cfg)
+    geom = None if cfg.table == "rectangle" else table_geometry(cfg.table)
+    pt_results = cached_pooltool(run_name(cfg, "shots"), [pt_shot(s) for s in shots], [], cfg)
     bad = [i for i, r in enumerate(pt_results) if "error" in r]
     if bad:
         raise RuntimeError(f"pooltool failed on shots {bad[:10]}: {pt_results[bad[0]]['error']}")
@@ -643,15 +832,19 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     ours = simulate_ours(replays)
     t_ours = time.perf_counter() - t0
-    rows = [compare_shot(p, o) for p, o in zip(pt_results, ours, strict=True)]
+    rows = [compare_shot(p, o, geom) for p, o in zip(pt_results, ours, strict=True)]
     failing = [i for i, r in enumerate(rows) if r["max_err"] > TOL]
     chaos_idx = sorted(set(failing) | (set(range(len(shots))) if cfg.save_fixtures else set()))
     chaos = chaos_probe(shots, pt_results, chaos_idx, cfg,
-                        f"chaos_seed{cfg.seed}_n{cfg.shots}_{_digest(chaos_idx)}")
+                        f"{run_name(cfg, 'chaos')}_{_digest(chaos_idx)}")
     for i, r in enumerate(rows):
         r["index"] = i
         r["n_balls"] = len(shots[i]["balls"])
-        r["n_posts"] = len(shots[i]["table"]["posts"])
+        if geom is None:
+            r["n_posts"] = len(shots[i]["table"]["posts"])
+        else:
+            r["n_posts"] = sum(c["kind"] == "post" for c in geom["circles"])
+            r["n_pockets"] = len(geom["pockets"])
         r["pooltool_self_sensitivity"] = chaos.get(i)
         r["chaotic"] = chaos.get(i, 0.0) > TOL
 

@@ -449,6 +449,10 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
                 mo[a] = POCKETED
                 pk[a] = oi
                 _set_vw(a, st, 0.0, 0.0, 0.0, 0.0, 0.0)
+                # captured: the ball lies at the pocket's centre from now on, as pooltool puts
+                # it (the path up to the event shows where its centre crossed the circle)
+                st[a, 0] = pockets[oi, 0]
+                st[a, 1] = pockets[oi, 1]
                 _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots,
                               up, prm, ob_t, ob_kind, ob_idx, act, nact, -1)
                 nact = _remove(act, nact, a)
