@@ -21,7 +21,10 @@ stages' wall-clock times, the check's games) and the ``evaluate.py`` command tha
 ``--resume`` skips finished stages (``skipped`` in reproduce.json, their times kept from an
 earlier reproduce.json, else null) and reuses a stage's labels. Every stage's settings (and its
 run directory) are checked before the first stage runs: a mistake in ``--aim`` is refused at
-once, not after the stages before it.
+once, not after the stages before it; and a ``--resume`` refuses, for a finished stage as for
+one it continues, the settings its own script's ``--resume`` refuses (``--dqn seed=5`` on a
+chain run with seed 0: "is another run (seed: 0 there, 5 given)", exit status 2), rather than
+skipping it and shipping the files of the settings it ran with.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import shutil
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +95,24 @@ def _skipped(run: Path, stage: str, resume: bool, cfg: dict[str, Any] | None = N
     return stage != "dqn" or bool(json.loads(done.read_text()).get("finished"))
 
 
+#: what a finished stage's saved settings may differ in from those given when ``--resume``
+#: reuses it: how a run is shown and run, not what it made
+FINISHED_FREE = ("name", "progress_bar", "threads", "device", "fit.threads")
+
+
+def _check_finished(run: Path, saved: dict[str, Any], given: dict[str, Any]) -> None:
+    """A finished stage is reused as it is: settings given that differ from those it ran with
+    (beyond :data:`FINISHED_FREE`; ``total_timesteps``, ``fit``, ``generations``, which a
+    resume of an unfinished stage acts on, included) are refused, not ignored."""
+    from cuegym.experiments.expert_iteration import changed_keys
+
+    diff = [k for k in changed_keys(saved, given) if k not in FINISHED_FREE]
+    if diff:
+        raise ValueError(f"--resume: {run} finished with other settings ({', '.join(diff)}); "
+                         f"a finished stage is reused as it is: give its settings, or "
+                         f"{START_OVER}")
+
+
 def _started(run: Path) -> bool:
     """Whether a stage's run was started (its config.yaml written): a ``--resume`` continues
     it; one not started yet starts afresh (a resume of nothing is refused)."""
@@ -115,10 +137,12 @@ def keglebillard_configs(name: str, runs: Path, resume: bool, progress: bool,
                          fit_threads: int, sets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The three stages' configs (module doc), each stage on the files the one before writes,
     loaded and checked (the DQN's env and model built once, thrown away; each run directory
-    checked against ``resume``) before the first stage runs: a mistake in the last stage's
-    settings is refused at once, not after the stages before it."""
+    checked against ``resume``, a finished stage's too) before the first stage runs: a mistake
+    in the last stage's settings is refused at once, not after the stages before it."""
+    from cuegym.configs import load_yaml
     from cuegym.experiments import train
     from cuegym.experiments.expert_iteration import check_run
+    from cuegym.experiments.train_aim import DEFAULTS as AIM_DEFAULTS
     from cuegym.experiments.train_aim import resume_refusal
     from cuegym.experiments.train_config import load_config
 
@@ -139,12 +163,23 @@ def keglebillard_configs(name: str, runs: Path, resume: bool, progress: bool,
                                   fit_threads, sets["aim"])
     with _stage("dqn"):  # its env and a model on it, built and thrown away
         train.check_config(cfgs["dqn"])
-    if not _skipped(run["dqn"], "dqn", resume):
+    # every started stage, skipped (finished) or not, against the settings given: a resume
+    # refuses what its own script's --resume refuses (a finished stage's files are reused)
+    if _skipped(run["dqn"], "dqn", resume):
+        train.check_resume(cfgs["dqn"], run["dqn"])
+        with _stage("dqn"):
+            _check_finished(run["dqn"], asdict(load_config(run["dqn"] / "config.yaml")),
+                            asdict(cfgs["dqn"]))
+    else:
         train.check_run_dir(cfgs["dqn"], run["dqn"], resume and _started(run["dqn"]), False)
     for stage in ("leave", "aim"):
-        if not _skipped(run[stage], stage, resume):
-            check_run(run[stage], cfgs[stage], resume and _started(run[stage]), False,
-                      resume_refusal(cfgs[stage]), START_OVER)
+        done = _skipped(run[stage], stage, resume)
+        check_run(run[stage], cfgs[stage], done or (resume and _started(run[stage])),
+                  False, resume_refusal(cfgs[stage]), START_OVER)
+        if done:
+            with _stage(stage):
+                _check_finished(run[stage], {**AIM_DEFAULTS, **load_yaml(
+                    (run[stage] / "config.yaml").read_text())}, cfgs[stage])
     return cfgs
 
 
@@ -173,7 +208,9 @@ def keglebillard(name: str, runs: Path, resume: bool, times: dict[str, float],
 
 def golfbillard_configs(name: str, runs: Path, resume: bool, progress: bool,
                         fit_threads: int, sets: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The one stage's config (expert iteration), loaded and checked with its run directory."""
+    """The one stage's config (expert iteration), loaded and checked with its run directory
+    (a finished one's too)."""
+    from cuegym.configs import load_yaml
     from cuegym.experiments import expert_iteration as ei
 
     run = _stage_runs(name, runs, GAME_STAGES["golfbillard"])["expert"]
@@ -181,9 +218,14 @@ def golfbillard_configs(name: str, runs: Path, resume: bool, progress: bool,
         cfg = ei.load_config(CONFIGS / "expert" / "golfbillard.yaml",
                              deep_merge({"name": run.name, "progress_bar": progress},
                                         sets["expert"]))
-    if not _skipped(run, "expert", resume, cfg):
-        ei.check_run(run, cfg, resume and _started(run), False, ei.resume_refusal(cfg),
-                     START_OVER)
+    # skipped (finished) or not: a resume refuses what expert_iteration.py --resume refuses
+    done = _skipped(run, "expert", resume, cfg)
+    ei.check_run(run, cfg, done or (resume and _started(run)), False, ei.resume_refusal(cfg),
+                 START_OVER)
+    if done:
+        with _stage("expert"):
+            _check_finished(run, ei.DEFAULTS | load_yaml((run / "config.yaml").read_text()),
+                            cfg)
     return {"expert": cfg}
 
 

@@ -25,7 +25,8 @@ resume never overwrites a log: ``tensorboard --logdir runs/<name>/logs``),
 ``learning_curve.png`` (from the CSV logs), ``checkpoints/`` (``rl_model_<steps>_steps.zip`` +
 ``rl_model_replay_buffer_<steps>_steps.pkl``, the last two kept, for ``--resume``) and
 ``status.json`` (steps done; ``finished`` once learning stopped at ``total_timesteps`` or
-``time_limit_min``). Every model,
+``time_limit_min``). PPO plays whole rollouts of ``n_steps`` per table (SB3's 2,048 where
+``algo_kwargs`` gives none): a budget that is no whole number of them is said. Every model,
 buffer and metadata file is written to a temporary file and renamed, so an interrupt never
 leaves a half-written checkpoint; Ctrl-C saves a last checkpoint and exits (status 130).
 ``--resume`` refuses a run directory whose config differs from the one given (other than
@@ -35,7 +36,12 @@ so, and exits 0, when the run is already finished (a larger ``total_timesteps`` 
 ``time_limit_min`` continues it; a ``total_timesteps`` below the steps done is refused). A
 resumed session seeds its tables, action draws, numpy and torch from (``seed``, steps done):
 new episodes, not the first session's again, and the same ones at every resume from a
-checkpoint.
+checkpoint. An off-policy run (SAC, TD3, DQN) resumes only with its checkpoint's replay
+buffer (refused without it, ``save_replay_buffer: false`` included). A session killed without
+saving (SIGKILL, a power cut) resumes from its last checkpoint: its evaluations past that
+checkpoint are left out of ``evaluations.npz``, the best score and the learning curve, and a
+``best_model.zip`` it saved past it is set aside as ``best_model_past_checkpoint.zip`` (the best
+model is chosen again from the resumed session's evaluations).
 """
 
 from __future__ import annotations
@@ -287,12 +293,24 @@ def latest_checkpoint(run: Path) -> tuple[Path, Path | None] | None:
 
 def read_progress(run: Path) -> list[dict[str, str]]:
     """The rows of SB3's CSV logs of all sessions of ``run`` (``logs/<part>/progress.csv``) that
-    hold an evaluation, in step order."""
-    rows = []
+    hold an evaluation, in step order. A session's rows past the start of a later session are
+    left out: that one resumed from an earlier checkpoint (the session was killed, SIGKILL or a
+    power cut, after its last checkpoint) and played those steps again. A session's start is
+    its first row's step (a resumed session logs one at the checkpoint it starts from)."""
+    parts = []
     for part in sorted((run / "logs").glob("*/progress.csv"), key=lambda p: int(p.parent.name)):
         with open(part) as fh:
-            rows += [r for r in csv.DictReader(fh) if r.get("eval/mean_reward")]
-    return sorted(rows, key=lambda r: float(r["time/total_timesteps"]))
+            rows = [r for r in csv.DictReader(fh) if r.get("time/total_timesteps")]
+        parts.append(rows)
+    out: list[dict[str, str]] = []
+    later = float("inf")  # the earliest start of the sessions after this one
+    for rows in reversed(parts):
+        steps = [float(r["time/total_timesteps"]) for r in rows]
+        out += [r for r, n in zip(rows, steps, strict=True)
+                if r.get("eval/mean_reward") and n <= later]
+        if steps:
+            later = min(later, steps[0])
+    return sorted(out, key=lambda r: float(r["time/total_timesteps"]))
 
 
 def steps_tick(v: float, _pos: Any = None) -> str:
@@ -443,13 +461,31 @@ def check_run_dir(cfg: TrainConfig, run: Path, resume: bool, overwrite: bool) ->
                   f"steps, stopped by {why}); nothing to resume (raise {more} to continue it)",
                   flush=True)
             return False
-        if latest_checkpoint(run) is None:  # stopped in its setup: before positions and envs
-            raise RunError(f"--resume: no checkpoint in {run / 'checkpoints'} (the run stopped "
-                           "before learning); start over with --overwrite")
+        resume_checkpoint(cfg, run)  # before the positions and envs are made
     elif any((run / f).exists() for f in RUN_WORK) and not overwrite:
         raise RunError(f"{run} holds a run already: continue it with --resume, start over "
                        "with --overwrite (deletes it) or choose another --name")
     return True
+
+
+def resume_checkpoint(cfg: TrainConfig, run: Path) -> tuple[Path, Path | None]:
+    """The checkpoint a ``--resume`` of ``run`` continues from (:func:`latest_checkpoint`): a
+    :class:`RunError` when there is none (the run stopped in its setup, before learning) or
+    when an off-policy run's (SAC, TD3, DQN) has no replay buffer beside it (deleted, or
+    ``save_replay_buffer: false``): it would go on learning at once from an empty buffer."""
+    found = latest_checkpoint(run)
+    if found is None:
+        raise RunError(f"--resume: no checkpoint in {run / 'checkpoints'} (the run stopped "
+                       "before learning); start over with --overwrite")
+    ckpt, buf = found
+    if buf is None and hasattr(algo_class(cfg.algo), "load_replay_buffer"):
+        missing = ckpt.with_name(ckpt.name.replace("rl_model_", "rl_model_replay_buffer_")
+                                 .replace(".zip", ".pkl"))
+        why = "save_replay_buffer is false" if not cfg.save_replay_buffer else "it is gone"
+        raise RunError(f"--resume: no replay buffer {missing} beside the checkpoint ({why}); "
+                       f"{cfg.algo} cannot go on without it: start over with --overwrite "
+                       "(or another --name)")
+    return ckpt, buf
 
 
 def start_run_dir(cfg: TrainConfig, run: Path, resume: bool, overwrite: bool) -> None:
@@ -539,16 +575,13 @@ def session_seed(seed: int, steps: int) -> int:
 
 def build_model(cfg: TrainConfig, env: Any, run: Path, resume: bool) -> Any:
     """A new model (with ``cfg.algo_kwargs``), or the last checkpoint with its replay buffer
-    when resuming; saves are atomic and carry the run's metadata (``cuegym.agents.sb3_agent``)."""
+    when resuming (:func:`resume_checkpoint`: refused without one); saves are atomic and
+    carry the run's metadata (``cuegym.agents.sb3_agent``)."""
     from cuegym.agents.sb3_agent import atomic_algo
 
     Algo = atomic_algo(algo_class(cfg.algo))
     if resume:
-        found = latest_checkpoint(run)
-        if found is None:
-            raise RunError(f"--resume: no checkpoint in {run / 'checkpoints'}; start over with "
-                           "--overwrite")
-        ckpt, buf = found
+        ckpt, buf = resume_checkpoint(cfg, run)
         model = Algo.load(ckpt, env=env, device=cfg.device)
         if buf is not None and hasattr(model, "load_replay_buffer"):
             model.load_replay_buffer(buf)
@@ -602,10 +635,13 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
     logs = run / "logs"
     part = sum(d.is_dir() for d in logs.iterdir()) if logs.exists() else 0
     model.set_logger(configure(str(logs / str(part)), ["csv", "tensorboard"]))
+    if resume:  # the session's first row: the step it starts from (read_progress)
+        model.logger.record("time/total_timesteps", model.num_timesteps)
+        model.logger.dump(model.num_timesteps)
     print(f"training {cfg.algo.upper()} on {cfg.env_id} ({cfg.action} action), "
           f"{cfg.n_envs} tables, {cfg.total_timesteps:,} steps, seed {cfg.seed}")
-    chunk = cfg.n_envs * int(cfg.algo_kwargs.get("n_steps", 1)) if cfg.algo == "ppo" else \
-        cfg.n_envs
+    # a rollout: n_steps per table for PPO (the model's own: SB3's default 2,048 if not given)
+    chunk = cfg.n_envs * int(getattr(model, "n_steps", 1) if cfg.algo == "ppo" else 1)
     if cfg.total_timesteps % chunk:
         print(f"(SB3 stops after the rollout that reaches them: {cfg.total_timesteps:,} steps "
               f"are played in whole rollouts of {chunk:,})")

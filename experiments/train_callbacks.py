@@ -7,6 +7,7 @@ Imported by :func:`cuegym.experiments.train.make_callbacks` when learning starts
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 import warnings
@@ -34,7 +35,11 @@ class ShotEval(EvalCallback):
     """SB3's ``EvalCallback`` (best model, ``evaluations.npz``) on the same positions at every
     evaluation (``eval_env`` reseeded with ``cfg.seed + 10_000``), logging the foul rate, the
     points per shot and the points given per shot beside the mean reward. On ``resume`` the
-    evaluation log and the best score carry over from ``run``."""
+    evaluation log and the best score carry over from ``run`` up to the checkpoint the model
+    resumes from (:meth:`_resume_log`, when learning starts)."""
+
+    #: where a best model saved past the checkpoint a run resumes from is set aside
+    SET_ASIDE = "best_model_past_checkpoint.zip"
 
     def __init__(self, eval_env: Any, cfg: TrainConfig, run: Path, resume: bool) -> None:
         super().__init__(eval_env, n_eval_episodes=cfg.eval_episodes,
@@ -43,25 +48,51 @@ class ShotEval(EvalCallback):
         self.eval_seed = cfg.seed + 10_000
         self.terms: dict[str, list] = {"foul_rate": [], "points_per_shot": [],
                                        "given_per_shot": []}
-        if resume:
-            self._resume_log(run)
+        self.resume_from = run if resume else None
 
-    def _resume_log(self, run: Path) -> None:
+    def _init_callback(self) -> None:
+        super()._init_callback()
+        if self.resume_from is not None:  # (the model, and so its steps, is known only now)
+            self._resume_log(self.resume_from, int(self.model.num_timesteps))
+            self.resume_from = None
+
+    def _resume_log(self, run: Path, steps: int) -> None:
+        """Carry the evaluation log and the best score of ``run`` over to a session resumed
+        from its checkpoint at ``steps``. Only the evaluations at ``steps`` or before are kept:
+        a session killed hard (SIGKILL, a power cut) after its last checkpoint left some of
+        later steps, which this session plays again. A ``best_model.zip`` saved past ``steps``
+        is of such a session, a model this run no longer has: it is set aside as
+        :data:`SET_ASIDE` and the best model is chosen again among this session's evaluations
+        (the earlier best one is lost); otherwise the best score is that of the evaluations
+        kept (the CSV logs', :func:`read_progress`, which survive a cut-short npz)."""
         npz = run / "evaluations.npz"
         if npz.exists():
             try:
                 with np.load(npz) as z:
-                    self.evaluations_timesteps = z["timesteps"].tolist()
-                    self.evaluations_results = z["results"].tolist()
-                    self.evaluations_length = z["ep_lengths"].tolist()
-            except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+                    keep = z["timesteps"] <= steps
+                    logs = [z[k][keep].tolist() for k in ("timesteps", "results", "ep_lengths")]
+                (self.evaluations_timesteps, self.evaluations_results,
+                 self.evaluations_length) = logs
+                if not keep.all():
+                    print(f"note: {npz}: {int((~keep).sum())} evaluation(s) past the checkpoint "
+                          f"at {steps:,} steps (of a session stopped without saving) left out; "
+                          "this session evaluates those steps again", file=sys.stderr)
+            except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile):
                 # SB3 rewrites this log in place: an interrupt can cut it short
                 print(f"note: {npz} is unreadable (cut short by an interrupt?); the "
                       "evaluation log restarts (the CSV logs keep the history)",
                       file=sys.stderr)
-            best = [float(r["eval/mean_reward"]) for r in read_progress(run)]
-            if best:
-                self.best_mean_reward = max(best)
+        best_zip = run / "best_model.zip"
+        if _saved_steps(best_zip) > steps:
+            best_zip.replace(run / self.SET_ASIDE)
+            print(f"note: {best_zip} was saved past the checkpoint at {steps:,} steps (by a "
+                  f"session stopped without saving); set aside as {self.SET_ASIDE}: the best "
+                  "model is chosen again from this session's evaluations", file=sys.stderr)
+            return
+        best = [float(r["eval/mean_reward"]) for r in read_progress(run)
+                if float(r["time/total_timesteps"]) <= steps]
+        if best:
+            self.best_mean_reward = max(best)
 
     def _log_success_callback(self, locals_: dict, globals_: dict) -> None:
         if locals_["done"]:
@@ -95,6 +126,16 @@ class ShotEval(EvalCallback):
 
     def _on_training_start(self) -> None:
         self.evaluate_now()
+
+
+def _saved_steps(path: Path) -> int:
+    """The steps (``num_timesteps``) of the SB3 model saved in ``path``; -1 when there is none
+    or it cannot be read."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            return int(json.loads(z.read("data"))["num_timesteps"])
+    except (OSError, KeyError, ValueError, TypeError, zipfile.BadZipFile):
+        return -1
 
 
 class Checkpoints(CheckpointCallback):

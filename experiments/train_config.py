@@ -377,6 +377,10 @@ def policy_class(name: str) -> Any:
         raise ValueError(f"policy {name!r} cannot be imported: {exc}") from exc
 
 
+#: settings that only one game's wrapper reads (``cuegym.agents.residual``): given another
+#: value than the default for the other game, they are refused (they would do nothing)
+_GAME_ONLY = {"residual": {"shaping": "golfbillard", "dplace": "keglebillard"}}
+
 #: residual fields that are largest corrections (>= 0)
 _NONNEGATIVE = ("prior", "dphi", "dlogv", "spin", "side", "dplace")
 
@@ -387,8 +391,10 @@ def _finite(v: Any) -> bool:
 
 def check_spec(cfg: TrainConfig, section: str) -> None:
     """The ``residual`` / ``choice`` settings make a valid ResidualSpec / ChoiceSpec for the
-    game: every value of its field's type (numbers finite), a one-line ValueError naming the
-    key otherwise (not a TypeError or a numpy error from deep inside the wrapper)."""
+    game: every value of its field's type (numbers finite), and no setting only the other game
+    reads (:data:`_GAME_ONLY`, at another value than its default); a one-line ValueError naming
+    the key otherwise (not a TypeError or a numpy error from deep inside the wrapper, and not a
+    setting silently ignored)."""
     given = getattr(cfg, section)
     if not given:
         return
@@ -410,10 +416,46 @@ def check_spec(cfg: TrainConfig, section: str) -> None:
             if not isinstance(v, list | tuple) or not v or not all(_finite(x) for x in v):
                 raise ValueError(f"config key {section}.{key} must be a list of finite numbers, "
                                  f"got {v!r}")
+    game = game_of(cfg.env_id)
+    for key, only in _GAME_ONLY.get(section, {}).items():
+        if key in given and only != game and given[key] != defaults[key]:
+            raise ValueError(f"config key {section}.{key} is for {only} training only; "
+                             f"{cfg.env_id} plays {game}, which ignores it: leave it out (or at "
+                             f"its default {defaults[key]!r})")
     try:
-        spec(game=game_of(cfg.env_id), **given)
+        spec(game=game, **given)
     except (ValueError, TypeError) as e:
         raise ValueError(f"config key {section}: {e}") from None
+
+
+def check_candidate_policy(cfg: TrainConfig) -> None:
+    """A policy that reads the menu's candidate blocks (``policy_kwargs.n_cand``,
+    :class:`cuegym.agents.qnet.CandidateQPolicy`) must read as many as the ``choice`` menu
+    has (``choice.n_cand``; each key at its default where not given): a ValueError naming
+    both keys otherwise. (Another count may still split the actions evenly, and the network
+    then reads other candidates' features as the table.)"""
+    if cfg.action != "choice":
+        return
+    policy = policy_class(cfg.policy)
+    if isinstance(policy, str):
+        return
+    from cuegym.agents.choice import ChoiceSpec
+    from cuegym.agents.qnet import CandidateQPolicy
+
+    if not (isinstance(policy, type) and issubclass(policy, CandidateQPolicy)):
+        return
+    import inspect
+
+    def value(section: dict, default: Any) -> str:
+        return repr(section["n_cand"]) if "n_cand" in section else f"{default!r} (its default)"
+
+    pol_default = inspect.signature(CandidateQPolicy.__init__).parameters["n_cand"].default
+    menu_default = {f.name: f.default for f in dataclasses.fields(ChoiceSpec)}["n_cand"]
+    if cfg.policy_kwargs.get("n_cand", pol_default) != cfg.choice.get("n_cand", menu_default):
+        raise ValueError(f"config key policy_kwargs.n_cand {value(cfg.policy_kwargs, pol_default)}"
+                         f" must equal choice.n_cand {value(cfg.choice, menu_default)}: "
+                         f"{policy.__name__} reads the observation as that many candidate "
+                         "blocks of the menu")
 
 
 def _check_net_arch(arch: Any) -> None:
@@ -527,8 +569,10 @@ def check_arguments(cfg: TrainConfig) -> None:
     """Check what the config passes on to torch, SB3, the env and the action wrappers before a
     run directory is touched: the device, the keys of ``demos``, ``train_positions``,
     ``algo_kwargs``, ``env_kwargs`` and ``policy_kwargs``, the values of ``algo_kwargs``
-    (:func:`check_algo_kwargs`), and the ``residual`` / ``choice`` settings. (train.py's
-    ``check_config`` adds what needs the env and the model built.)"""
+    (:func:`check_algo_kwargs`), the ``residual`` / ``choice`` settings (:func:`check_spec`)
+    and a candidate policy's ``n_cand`` against the menu's (:func:`check_candidate_policy`).
+    (train.py's ``check_config`` adds what needs the env and the model built; self-play runs
+    these checks on its train config too.)"""
     if cfg.demos.get("states") and not (cfg.action == "choice" or (
             cfg.algo in ("sac", "td3") and cfg.action == "residual")):
         raise ValueError("demos need an off-policy algo (sac, td3) and the residual action, "
@@ -562,6 +606,7 @@ def check_arguments(cfg: TrainConfig) -> None:
         _check_net_arch(cfg.policy_kwargs["net_arch"])
     for section in ("residual", "choice"):
         check_spec(cfg, section)
+    check_candidate_policy(cfg)
 
 
 def check_device(device: Any, what: str) -> None:
