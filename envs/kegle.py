@@ -265,8 +265,10 @@ class KegleShotCore(Core):
         xy = self.states.xy
         if len(play):
             end = out.sim.rvw[out.row[play], :, 0, :2]
-            on_end = ~np.isnan(xy[play, :, 0]) & ~out.pocketed[play]
+            # on the table before (the red: or placed from hand) and not pocketed or off it
+            on_end = ~np.isnan(xy[play, :, 0])
             on_end[:, 0] |= in_hand[play]
+            on_end &= ~out.pocketed[play]
             xy[play] = np.where(on_end[..., None], end, np.nan)
         xy[~played, 0] = np.nan  # K-19: an unplayable placement, no red on the table
         self.states.pins &= ~out.pins_toppled

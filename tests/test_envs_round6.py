@@ -81,3 +81,28 @@ def test_seven_player_observation_shows_the_five_next_seats():
     with pytest.raises(ValueError, match="next_seats_only"):
         g.observe(st)
     assert g.observe(st, next_seats_only=True).shape == (1, obs.shape[0])
+
+
+def test_shot_env_terminal_obs_shows_a_red_placed_from_hand_and_pocketed_off_the_table():
+    """KeglebillardShot-v0's terminal observation shows the balls as the shot left them: a red
+    placed from hand and then pocketed read as on the table (red_on_table 1, in the pocket),
+    unlike a pocketed red that started on the table (0, 0, 0)."""
+    from cuegym.envs.kegle import OBS_INDEX as I
+
+    envs = gym.make_vec("cuegym/KeglebillardShot-v0", num_envs=512,
+                        vectorization_mode="vector_entry_point")
+    core = envs.unwrapped.core
+    envs.reset(seed=0)
+    rng = np.random.default_rng(1)
+    seen = 0
+    for _ in range(6):
+        hand0 = core.hand.copy()
+        _, _, _, _, info = envs.step(rng.uniform(-1, 1, (512, 7)).astype(np.float32))
+        fo = np.stack(info["final_obs"])
+        fi = info["final_info"]
+        sel = (hand0 != 0) & fi["played"] & fi["pocketed"][:, 0]
+        seen += int(sel.sum())
+        red = fo[sel][:, [I["red_x"], I["red_y"], I["red_on_table"]]]
+        assert (red == 0).all(), red
+    envs.close()
+    assert seen > 0
