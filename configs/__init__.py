@@ -459,11 +459,49 @@ MAX_TABLE_SIDE = 100.0
 
 def _check_on_table(where: str, x: float, y: float, r: float, L: float, W: float) -> None:
     """A pocket's or post's circle must reach the cloth (centre within ``r`` of the cushion
-    rectangle): one entirely outside could never be touched, a mistake in the config."""
+    rectangle): one entirely outside could never be touched, a mistake in the config. The
+    finer check, that a ball of the shot's radius R can reach it, needs R:
+    :func:`reach_problem`, run by the physics (``physics.api.check_physics``)."""
     if abs(x) > L / 2 + r or abs(y) > W / 2 + r:
         raise ConfigError(f"{where} at ({short_repr(x)}, {short_repr(y)}) with radius "
                           f"{short_repr(r)} m lies outside the {L:g} x {W:g} m table: no ball "
                           "could reach it")
+
+
+def reach_problem(table: TableSpec, R: float) -> str | None:
+    """The first pocket or post of ``table`` that no ball of radius ``R`` could ever reach, or
+    None. Only for a table whose cushions are the uncut rectangle (the four full sides, no
+    jaws: custom tables, ``rectangle``, ``golfbillard``): there every ball centre stays within
+    |x| <= L/2 - R, |y| <= W/2 - R, so a pocket whose capture circle does not reach into that
+    rectangle can never capture a ball, and a post farther than R + its radius from it can never
+    be touched (:func:`_check_on_table`, which does not know R, lets both through). On a table
+    with cut cushions (``layout: six``) ball centres enter the pocket mouths, beyond that
+    rectangle, so its pockets are not judged by it. Posts are not taken as obstacles here."""
+    L, W = table.length, table.width
+    if (table.cushions != tuple(_rect_cushions(L, W))
+            or any(c.kind == CIRCLE_JAW for c in table.circles)):
+        return None
+    hx, hy = max(L / 2 - R, 0.0), max(W / 2 - R, 0.0)
+    area = (f"with balls of radius R = {short_repr(R)} m every ball centre stays within "
+            f"|x| <= {hx:.6g}, |y| <= {hy:.6g} m on this uncut {L:g} x {W:g} m table")
+
+    def gap(x: float, y: float) -> float:  # distance from (x, y) to the reachable rectangle
+        return math.hypot(max(abs(x) - hx, 0.0), max(abs(y) - hy, 0.0))
+
+    for k, p in enumerate(table.pockets):
+        d = gap(p.x, p.y)
+        if d > p.radius:
+            name = f" ({p.name!r})" if p.name and p.name != f"pocket{k}" else ""
+            return (f"table.pockets[{k}]{name} at ({short_repr(p.x)}, {short_repr(p.y)}) with "
+                    f"radius {short_repr(p.radius)} m can never capture a ball: {area}, "
+                    f"{d - p.radius:.3g} m short of the capture circle")
+    for k, c in enumerate(table.circles):
+        d = gap(c.x, c.y)
+        if c.kind == CIRCLE_POST and d > c.radius + R:
+            return (f"table.circles[{k}] (a post) at ({short_repr(c.x)}, {short_repr(c.y)}) with "
+                    f"radius {short_repr(c.radius)} m can never be touched: {area}, "
+                    f"{d - c.radius - R:.3g} m too far from the post")
+    return None
 
 
 def config_mapping(what: str, value: Any, required: tuple[str, ...],

@@ -57,6 +57,9 @@ ZONE_DIR = CONFIG_DIR / "zones"
 
 #: Names of the zone sets shipped in ``configs/zones``.
 ZONE_SET_NAMES = ("golfbillard",)
+#: The zone-set format version this code reads (a file's optional ``version`` key must be it).
+ZONE_SET_VERSION = 1
+_MISSING = object()
 
 _BOUNDARY_TOL = 1e-12  # a point this close to an edge of a closed polygon is on it
 _EDGE_TOL = 1e-9  # root / interval tolerance in the path queries [s]
@@ -581,9 +584,14 @@ def _caps(caps: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def zones_from_dict(data: Any, name: str = "custom") -> ZoneSet:
     """Build a :class:`ZoneSet` from a YAML-style mapping (configs/zones/golfbillard.yaml).
-    Unknown keys, missing ones and values of the wrong kind raise ConfigError naming them."""
+    Unknown keys, missing ones and values of the wrong kind raise ConfigError naming them; a
+    ``version`` other than :data:`ZONE_SET_VERSION` (1) is refused (the key may be left out)."""
     data = config_mapping("zone set", data, ("epsilon_line", "penalty_spots", "caps"),
                           ("version", "zones", "kaders", "kader_merges"))
+    version = data.get("version", _MISSING)
+    if version is not _MISSING and (isinstance(version, bool) or version != ZONE_SET_VERSION):
+        raise ConfigError(f"version must be {ZONE_SET_VERSION} (the zone-set format this code "
+                          f"reads), got {version!r}")
     eps = finite_number("epsilon_line", data["epsilon_line"])
     if not (0.0 <= eps < 0.01):
         raise ConfigError(f"epsilon_line must be in [0, 0.01) m, got {eps!r}")

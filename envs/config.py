@@ -28,6 +28,7 @@ import numpy as np
 from cuegym.cli_errors import unknown
 from cuegym.configs import CONFIG_DIR, ConfigError, finite_number, from_mapping, load_yaml
 from cuegym.games.noise import ShotNoise, load_noise, noise_presets  # noqa: F401 (re-exported)
+from cuegym.physics.constants import MAX_EVENTS, MAX_T
 
 GAMES = ("keglebillard", "golfbillard")
 
@@ -201,9 +202,9 @@ class EnvSettings:
 
     Attributes:
         action: :class:`ActionSpec`.
-        max_events: physics event-log size per shot (a shot that fills it is cut off and
-            reported in ``info["overflow"]``).
-        t_max: physics time limit per shot [s].
+        max_events: physics event-log size per shot, 1 to ``physics.constants.MAX_EVENTS``
+            (a shot that fills it is cut off and reported in ``info["overflow"]``).
+        t_max: physics time limit per shot [s], in (0, ``physics.constants.MAX_T``].
         positions: name of the start-position bank of the Shot env.
         max_steps: full-game env: learner steps before the episode is truncated.
         max_opponent_shots: full-game env: opponent shots within one learner step before the
@@ -228,9 +229,14 @@ class EnvSettings:
             if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1:
                 raise ConfigError(f"{name} must be a positive integer, got {v!r}")
             object.__setattr__(self, name, int(v))
+        # the physics' own limits (physics/constants.py), checked here so that a bad setting
+        # is refused when the settings are loaded, not at the first step
+        if self.max_events > MAX_EVENTS:
+            raise ConfigError(f"max_events must be at most {MAX_EVENTS} (the physics' "
+                              f"MAX_EVENTS), got {self.max_events!r}")
         t = _number("t_max", self.t_max)
-        if t <= 0:
-            raise ConfigError(f"t_max must be > 0, got {t!r}")
+        if not 0.0 < t <= MAX_T:
+            raise ConfigError(f"t_max must be in (0, {MAX_T}] s (the physics' MAX_T), got {t!r}")
         object.__setattr__(self, "t_max", t)
         if not isinstance(self.positions, str) or not self.positions:
             raise ConfigError(f"positions must be a bank name, got {self.positions!r}")

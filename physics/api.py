@@ -29,18 +29,21 @@ from ..configs import (
     ConfigError,
     PhysicsParams,
     TableSpec,
+    reach_problem,
     short_repr,
 )
 from .checks import (
     PhysicsInputError,
     as_array,
     check_index,
+    check_motion0,
     check_norm,
     check_strikes,
     convert,
     cue_ball_array,
     flag_array,
     is_real,
+    motion0_array,
     real_array,
 )
 from .constants import (
@@ -274,9 +277,10 @@ def table_problem(table: TableSpec) -> str | None:
 def check_physics(table: TableSpec, params: PhysicsParams, kiss: float = KISS) -> None:
     """Refuse parameters that make the simulation meaningless (ranges in
     ``constants.PARAM_RANGES``), a table geometry with non-finite or impossible numbers
-    (:func:`table_problem`), a cushion height outside (0, 2R) and a kiss spacer outside
-    [0, MAX_KISS]. Cached by identity: a call with the same table and parameter objects costs
-    nothing."""
+    (:func:`table_problem`), a cushion height outside (0, 2R), a pocket or post no ball of
+    radius R could reach on a table with uncut cushions (:func:`~cuegym.configs.reach_problem`)
+    and a kiss spacer outside [0, MAX_KISS]. Cached by identity: a call with the same table and
+    parameter objects costs nothing."""
     if not is_real(kiss):  # before the cache: False == 0 and "x" are no spacer
         raise PhysicsInputError(f"kiss must be a number, got {short_repr(kiss)}")
     key = (id(table), id(params), kiss)
@@ -296,6 +300,9 @@ def check_physics(table: TableSpec, params: PhysicsParams, kiss: float = KISS) -
         raise PhysicsInputError(f"cushion_height = {short_repr(h)} m must be in (0, 2R) = "
                                 f"(0, {short_repr(2 * R)}) m for balls of radius R = "
                                 f"{short_repr(R)} m (the nose must touch the ball)")
+    problem = reach_problem(table, R)
+    if problem is not None:
+        raise PhysicsInputError(problem)
     k = float(kiss)
     if not 0.0 <= k <= MAX_KISS:
         raise PhysicsInputError(f"kiss = {short_repr(kiss)} m must be in [0, {MAX_KISS}] m")
@@ -426,6 +433,10 @@ def _initial_motion(v, w, T: int, B: int, ball_names, table_names) -> np.ndarray
     return vw
 
 
+#: ``prepare_batch``'s "no start state given" (a (0, 0) array: nothing to allocate per call).
+_NO_MOTION0 = np.full((0, 0), -1, np.int32)
+
+
 def _strike_arrays(cue_ball, cue, present: np.ndarray, table_names, ball_names=None
                    ) -> tuple[np.ndarray, np.ndarray]:
     """The strikes as (T, S) struck balls (-1: none) and (T, S, 5) V0, phi, theta, a, b,
@@ -493,7 +504,7 @@ def _check_labels(ball_names, table_names, pin_names, B: int, T: int, P: int) ->
 
 
 def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=None, v=None,
-             w=None, present=None, pins_up=None, models: Models | None = None,
+             w=None, motion0=None, present=None, pins_up=None, models: Models | None = None,
              max_events: int = 1000, t_max: float = 60.0, threads: int | None = None,
              ball_names: tuple[str, ...] | None = None, kiss: float = KISS,
              validate: bool = True, workspace: Workspace | None = None,
@@ -508,6 +519,12 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
         cue: (T, 5) or (T, S, 5) strike V0 [m/s], phi [deg], theta [deg], a, b.
         v: optional (T, B, 2) initial velocities [m/s]; w: optional (T, B, 3) spins [rad/s].
             Applied before the strikes; a struck ball's v, w come from the strike.
+        motion0: optional (T, B) integer start states of the balls (constants.py codes):
+            -1 the default (a moving ball starts sliding, one that only spins spinning),
+            0 stationary, 1 spinning, 2 sliding, 3 rolling (starts rolling: no sliding ->
+            rolling transition at t = 0). A given state must agree with the ball's v and w
+            (``checks.motion_problem``; rolling: slip |v + R z x w| <= ``ROLLING_SLIP_TOL``,
+            1e-9 m/s, after which w_xy is set from v); a struck or absent ball takes none.
         present: (T, B) bool; absent balls (pocketed earlier) take no part. Default all.
         pins_up: (T, P) bool standing pins (P = len(table.pin_spots)). Default all standing.
         models: collision models (default :class:`Models`).
@@ -538,12 +555,17 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
         validate_layout(table, params, xy, present, pins, ball_names, table_names, pin_names)
     vw = _initial_motion(v, w, T, B, ball_names, table_names)
     cb, cue_arr = _strike_arrays(cue_ball, cue, present, table_names, ball_names)
+    if motion0 is None:
+        mo_given = _NO_MOTION0
+    else:
+        mo_given = motion0_array(motion0, T, B)
+        check_motion0(mo_given, vw, present, cb, params.R, table_names, ball_names)
     prm = pack_params(params, table.cushion_height, table.pin_radius, table.pin_height, kiss)
     st = np.zeros((T, B, 7))
     st[..., 0:2] = xy
     st[..., 2:7] = vw
     mo = np.empty((T, B), np.int32)
-    prepare_batch(st, mo, present, cb, cue_arr, 1.0 if models.squirt else 0.0, prm)
+    prepare_batch(st, mo, present, cb, cue_arr, 1.0 if models.squirt else 0.0, prm, mo_given)
     rvw0 = _to_rvw(st, params.R)
     motion0 = mo.copy()
     pins0 = pins.copy()

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..configs import short_repr
-from .constants import MAX_V0
+from .constants import MAX_V0, MOTION_NAMES, POCKETED, ROLLING, SLIDING, SPINNING, STATIONARY
+from .motion import EPS
 
 #: The strike values the physics accepts: V0 [m/s] and the cue elevation theta [deg] (the tip
 #: offsets need a^2 + b^2 <= 1).
@@ -262,3 +263,110 @@ def check_index(name: str, value, n: int, what: str) -> int:
         raise PhysicsInputError(f"{name} = {int(value)} is out of range: the result has {n} "
                                 f"{what} ({span})")
     return int(value)
+
+
+#: Largest contact-point slip |u| = |v + R z x w| [m/s] of a ball given as ``rolling``. A
+#: rolling ball has u = 0 exactly, but w = v/R computed in floating point (or written with ten
+#: significant digits) leaves a slip of about |v| 1e-16 (1e-11): far below this, while a slip a
+#: user meant is far above it. What the rolling start ignores is small: as a sliding ball that
+#: slip would last 2|u| / (7 u_s g) (at most 3e-8 s within the parameter ranges) and change v by
+#: 2|u|/7 < 3e-10 m/s. The rolling ball's w_xy is then set from v (u = 0 exactly).
+ROLLING_SLIP_TOL = 1e-9
+#: The kernel's zero for speeds and slips [m/s] (and |w_z| [rad/s]): ``motion.EPS``, pooltool's
+#: 100 machine epsilons, 2.2e-14 (a state's "v = 0" means |v| <= this).
+MOTION_ZERO = EPS
+#: The start states a ball may be given (``simulate(motion0=...)``; JSON ``"state"``).
+START_STATES = {MOTION_NAMES[c]: c for c in (STATIONARY, SPINNING, SLIDING, ROLLING)}
+_NEEDS = {STATIONARY: "v = 0 and w = 0",
+          SPINNING: "v = 0, w_xy = 0 and w_z != 0",
+          SLIDING: "v != 0 or w_xy != 0 (a ball at rest or only spinning cannot slide)",
+          ROLLING: f"v != 0 and the slip |u| = |v + R z x w| <= {ROLLING_SLIP_TOL:g} m/s "
+                   f"(w_xy = (-v_y, v_x)/R)"}
+
+
+def motion0_array(value, T: int, B: int) -> np.ndarray:
+    """:func:`simulate`'s ``motion0`` as a (T, B) int32 array of start-state codes: -1 (the
+    default: a moving ball slides, one that only spins spins), 0 stationary, 1 spinning,
+    2 sliding, 3 rolling. Integer dtypes are taken, and floats that are exactly integral; other
+    values, codes and shapes are refused, naming the first bad element."""
+    what = "a (T, B) array of start-state codes (-1 default, 0 stationary .. 3 rolling)"
+    raw = value if isinstance(value, np.ndarray) else convert("motion0", value, what)
+    kind = raw.dtype.kind
+    if kind == "O" and all(is_real(x) for x in raw.ravel()):
+        raw = real_array("motion0", raw, what)
+        kind = "f"
+    if kind not in "iuf":
+        word = KIND_WORDS.get(kind, str(raw.dtype))
+        example = f" such as {short_repr(raw.flat[0])}" if raw.size else ""
+        raise PhysicsInputError(f"motion0 must be {what}, got {word} values{example}")
+    if raw.shape != (T, B):
+        raise PhysicsInputError(f"motion0 must have shape (T, B) = {(T, B)}, got {raw.shape}")
+    with np.errstate(invalid="ignore"):
+        bad = ~np.isin(raw, (-1, STATIONARY, SPINNING, SLIDING, ROLLING))
+    if bad.any():
+        at, val = first_bad(raw, bad)
+        hint = (" (an absent ball is present=False)" if raw[tuple(np.argwhere(bad)[0])]
+                == POCKETED else "")
+        raise PhysicsInputError(f"motion0{at} is {val}: a start state must be -1 (default), "
+                                f"0 stationary, 1 spinning, 2 sliding or 3 rolling{hint}")
+    return raw.astype(np.int32)
+
+
+def motion_problem(motion0: np.ndarray, vw: np.ndarray, present: np.ndarray,
+                   cue_ball: np.ndarray, R: float, table_names: Sequence[str] | None = None,
+                   ball_names: Sequence[str] | None = None, json: bool = False
+                   ) -> tuple[int, str] | None:
+    """(table, message) of the first ball whose given start state (``motion0`` >= 0) is not
+    allowed, or None: a ball that is absent or struck (it slides after its strike) takes no
+    state, and a state must agree with the ball's ``vw`` (T, B, 5) vx, vy, wx, wy, wz before
+    the strikes (``_NEEDS``; "zero" is :data:`MOTION_ZERO`, rolling's slip at most
+    :data:`ROLLING_SLIP_TOL`). ``json``: name the value by its JSON path
+    (``shot[0].balls.<id>.state``; ``table_names`` and ``ball_names`` required)."""
+    given = motion0 >= 0
+    if not given.any():
+        return None
+    T, B = motion0.shape
+    struck = np.zeros((T, B), bool)
+    tt, ss = np.nonzero(cue_ball >= 0)
+    struck[tt, cue_ball[tt, ss]] = True
+    vx, vy, wx, wy, wz = (vw[..., k] for k in range(5))
+    vn = np.hypot(vx, vy)
+    un = np.hypot(vx - R * wy, vy + R * wx)
+    z = MOTION_ZERO
+    moving = vn > z
+    ok = np.select([motion0 == STATIONARY, motion0 == SPINNING, motion0 == SLIDING,
+                    motion0 == ROLLING],
+                   [~moving & (un <= z) & (np.abs(wz) < z),
+                    ~moving & (un <= z) & (np.abs(wz) >= z),
+                    moving | (un > z),
+                    moving & (un <= ROLLING_SLIP_TOL)], True)
+    bad = given & (~present | struck | ~ok)
+    if not bad.any():
+        return None
+    t, b = (int(i) for i in np.argwhere(bad)[0])
+    code = int(motion0[t, b])
+    name = MOTION_NAMES[code]
+    if json:
+        head = f"{table_names[t]}.balls.{ball_names[b]}.state = {name!r}"
+        ball = repr(ball_names[b])
+    else:
+        ball = f"ball {b}" if ball_names is None else repr(ball_names[b])
+        head = (f"{table_label(t, table_names)}: motion0[{t}, {b}] = {code} ({name}) of "
+                f"{ball}")
+    if not present[t, b]:
+        return t, f"{head}: the ball is not on the table (present is False): give it no state"
+    if struck[t, b]:
+        return t, (f"{head}: {ball} is struck and slides after its strike: give a struck ball "
+                   f"no state")
+    vals = ", ".join(f"{float(x):.10g}" for x in vw[t, b])
+    return t, (f"{head} disagrees with its v, w = [{vals}] (|v| = {float(vn[t, b]):.6g} m/s, "
+               f"slip |u| = {float(un[t, b]):.6g} m/s): {name} needs {_NEEDS[code]}")
+
+
+def check_motion0(motion0: np.ndarray, vw: np.ndarray, present: np.ndarray,
+                  cue_ball: np.ndarray, R: float, table_names: Sequence[str] | None = None,
+                  ball_names: Sequence[str] | None = None) -> None:
+    """Refuse a given start state that is not allowed (:func:`motion_problem`)."""
+    problem = motion_problem(motion0, vw, present, cue_ball, R, table_names, ball_names)
+    if problem is not None:
+        raise PhysicsInputError(problem[1])

@@ -536,7 +536,7 @@ def simulate_batch(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
 
 
 @nb.njit(cache=True, error_model="numpy")
-def prepare_batch(st, mo, present, cue_ball, cue, squirt, prm):
+def prepare_batch(st, mo, present, cue_ball, cue, squirt, prm, motion0):
     """Apply the cue strike(s) and set the starting motion states, for every table.
 
     Args:
@@ -544,11 +544,17 @@ def prepare_batch(st, mo, present, cue_ball, cue, squirt, prm):
         mo: (T, B) int32, written. present: (T, B) bool.
         cue_ball: (T, S) struck ball per slot (-1 none). cue: (T, S, 5) V0 [m/s],
             phi [deg], theta [deg], a, b. squirt: 1.0 to apply squirt.
-    A moving ball starts sliding, as after any strike or collision (pooltool does the same);
-    a ball that only spins starts spinning.
+        motion0: (T, B) int32 given start states (-1: the default below), or a (0, 0) array
+            when none is given. Checked by the caller (``checks.motion_problem``: never for a
+            struck or absent ball, always agreeing with v, w).
+    By default a moving ball starts sliding, as after any strike or collision (pooltool does
+    the same); a ball that only spins starts spinning. A given state is entered as a transition
+    enters it (``enter_state``: rolling sets w_xy from v, spinning v = w_xy = 0, stationary all
+    zero). Struck balls always start sliding.
     """
     T, B = mo.shape
     S = cue_ball.shape[1]
+    given = motion0.shape[0] == T and motion0.shape[1] == B
     for t in range(T):
         for s in range(S):
             b = cue_ball[t, s]
@@ -562,6 +568,13 @@ def prepare_batch(st, mo, present, cue_ball, cue, squirt, prm):
                 for c in range(2, 7):
                     st[t, b, c] = 0.0
                 mo[t, b] = POCKETED
+                continue
+            if given and motion0[t, b] >= 0:
+                m = motion0[t, b]
+                vx, vy, wx, wy, wz = enter_state(st[t, b, 2], st[t, b, 3], st[t, b, 4],
+                                                 st[t, b, 5], st[t, b, 6], m, prm)
+                _set_vw(b, st[t], vx, vy, wx, wy, wz)
+                mo[t, b] = m
                 continue
             m = classify(st[t, b, 2], st[t, b, 3], st[t, b, 4], st[t, b, 5], st[t, b, 6], prm)
             if m == ROLLING or (m == SLIDING):

@@ -8,10 +8,13 @@ A shot object (metres, seconds, degrees; origin at the table centre, x along the
                "posts": [{"x": .., "y": .., "radius": ..}]},
      "pins": true,                       # keglebillard tables: all pins standing (or a list of ids)
      "params": {"R": .., "u_s": .., ...},  # overrides of the game's configs/physics/*.yaml
+                                         # (rectangle, custom: keglebillard's; u_sp keeps its
+                                         # value when R is overridden)
      "models": {"ball_ball": "frictional_inelastic" | "frictionless_elastic",
                 "cushion": "han_2005" | "mirror", "squirt": false,
                 "touching": "pooltool" | "bounded"},  # default pooltool's rule
-     "balls": {"<id>": {"x": .., "y": .., "v": [vx, vy], "w": [wx, wy, wz]}},
+     "balls": {"<id>": {"x": .., "y": .., "v": [vx, vy], "w": [wx, wy, wz],
+                        "state": "rolling"}},  # optional start state (docs/physics_api.md)
      "strike": {"ball": "<id>", "V0": .., "phi": .., "theta": .., "a": .., "b": ..},  # or a list
      "max_events": 1000, "t_max": 60.0,
      "event_states": false}              # true: the balls' states at the start and after events

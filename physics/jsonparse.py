@@ -31,7 +31,14 @@ from ..configs import (
     short_repr,
 )
 from .api import Models, Workspace, check_physics
-from .checks import PhysicsInputError, is_real, norm_problem, strike_problem
+from .checks import (
+    START_STATES,
+    PhysicsInputError,
+    is_real,
+    motion_problem,
+    norm_problem,
+    strike_problem,
+)
 from .constants import (
     MAX_EVENTS,
     MAX_JSON_SHOTS,
@@ -44,7 +51,7 @@ from .layout import layout_problem
 
 SHOT_KEYS = {"table", "pins", "params", "models", "balls", "strike", "max_events", "t_max",
              "event_states"}
-BALL_KEYS = {"x", "y", "v", "w"}
+BALL_KEYS = {"x", "y", "v", "w", "state"}
 STRIKE_KEYS = {"ball", "V0", "phi", "theta", "a", "b"}
 MODEL_KEYS = {"ball_ball", "cushion", "squirt", "touching"}
 TABLE_KEYS = {"length", "width", "cushion_height", "pockets", "posts"}
@@ -197,13 +204,17 @@ def _custom_table(where: str, spec: dict):
 
 
 def _check_physics(where: str, table, params: PhysicsParams, custom: bool) -> None:
-    """The array API's parameter ranges and cushion-height check (``api.check_physics``, cached
-    by identity), its errors named by JSON path: ``shot[0].params.R``,
-    ``shot[0].table.cushion_height`` (``custom``: the shot gave the table as an object)."""
+    """The array API's parameter ranges, cushion-height and pocket/post reach checks
+    (``api.check_physics``, cached by identity), its errors named by JSON path:
+    ``shot[0].params.R``, ``shot[0].table.cushion_height``, ``shot[0].table.pockets[0]``
+    (``custom``: the shot gave the table as an object)."""
     try:
         check_physics(table, params)
     except PhysicsInputError as exc:
         msg = str(exc)
+        if custom and msg.startswith("table.circles["):
+            # a custom table's circles are its posts, in the order given (it has no jaws)
+            msg = "table.posts[" + msg[len("table.circles["):].replace(" (a post)", "", 1)
         if msg.startswith(("params.", "table.")):
             raise PhysicsInputError(f"{where}.{msg}") from None
         raise PhysicsInputError(f"{where}.table.{msg}" if custom else f"{where}: {msg}") from None
@@ -222,7 +233,9 @@ def _fnum(value: Any, *where: Any) -> float:
 
 
 def _parse_balls(where: str, balls: Any, table) -> list:
-    """[(id, x, y, v or None, w or None)] of a shot's balls, validated."""
+    """[(id, x, y, v or None, w or None, start-state code or -1)] of a shot's balls,
+    validated (the state's agreement with v, w and the strikes is checked on the assembled
+    arrays: :func:`_first_problem`)."""
     if not isinstance(balls, dict) or not balls:
         raise PhysicsInputError(f"{where}.balls must be a non-empty object of ball ids")
     if len(balls) > MAX_BALLS:
@@ -248,6 +261,7 @@ def _parse_balls(where: str, balls: Any, table) -> list:
         x = _fnum(b["x"], where, ".balls.", bid, ".x")
         y = _fnum(b["y"], where, ".balls.", bid, ".y")
         vw = [None, None]
+        state = -1
         if len(b) > 2:
             for slot, (k, n) in enumerate((("v", 2), ("w", 3))):
                 if k in b:
@@ -257,8 +271,20 @@ def _parse_balls(where: str, balls: Any, table) -> list:
                                                 f"numbers, got {short_repr(val)}")
                     vw[slot] = [_fnum(val[c], where, ".balls.", bid, f".{k}[{c}]")
                                 for c in range(n)]
-        out.append((bid, x, y, vw[0], vw[1]))
+            if "state" in b:
+                state = _state_code(b["state"], _at(where, ".balls.", bid, ".state"))
+        out.append((bid, x, y, vw[0], vw[1], state))
     return out
+
+
+def _state_code(value: Any, where: str) -> int:
+    """The motion-state code of a ball's ``"state"`` (a start state's name)."""
+    code = START_STATES.get(value) if isinstance(value, str) else None
+    if code is None:
+        hint = (" (a pocketed ball is left out of balls)" if value == "pocketed" else "")
+        raise PhysicsInputError(f"{where} must be one of {list(START_STATES)}, got "
+                                f"{short_repr(value)}{hint}")
+    return code
 
 
 _STRIKE_VALUES = ("V0", "phi", "theta", "a", "b")
@@ -350,13 +376,14 @@ class _Columns:
         counts: balls per shot. ids: ball ids, shot by shot. xy: (n_balls, 2) positions [m].
         vw_at: positions in ``ids`` of the balls given ``v`` or ``w``; vw: (len(vw_at), 5)
             vx, vy [m/s], wx, wy, wz [rad/s] (0 where not given).
+        mo_at: positions in ``ids`` of the balls given a ``state``; mo: their state codes.
         n_strikes: strikes per shot. st_t, st_k: shot and slot of each strike; st_ball: struck
             ball ids; st_val: (n_strikes, 5) V0, phi, theta, a, b.
         pins: per shot, a tuple of standing flags (one per pin of the table).
     """
 
-    __slots__ = ("counts", "ids", "xy", "vw_at", "vw", "n_strikes", "st_t", "st_k", "st_ball",
-                 "st_val", "pins")
+    __slots__ = ("counts", "ids", "xy", "vw_at", "vw", "mo_at", "mo", "n_strikes", "st_t",
+                 "st_k", "st_ball", "st_val", "pins")
 
 
 class _Group:
@@ -435,6 +462,8 @@ def _exact_columns(g: _Group) -> _Columns:
     c.vw_at = [k for k, b in enumerate(balls) if b[3] is not None or b[4] is not None]
     c.vw = np.array([(*(balls[k][3] or (0.0, 0.0)), *(balls[k][4] or (0.0, 0.0, 0.0)))
                      for k in c.vw_at], np.float64).reshape(-1, 5)
+    c.mo_at = [k for k, b in enumerate(balls) if b[5] >= 0]
+    c.mo = [balls[k][5] for k in c.mo_at]
     c.n_strikes = [len(p["strikes"]) for p in g.raw]
     c.st_t = [t for t, p in enumerate(g.raw) for _ in p["strikes"]]
     c.st_k = [k for p in g.raw for k in range(len(p["strikes"]))]
@@ -536,12 +565,21 @@ def _fast_columns(g: _Group) -> _Columns | None:
         return None
     nums = list(chain.from_iterable(map(_XY, objs)))  # KeyError: a ball without x or y
     n_xy = len(nums)
-    c.vw_at = []
-    if max(map(len, objs)) > 2:  # some ball has v or w (or a bad key)
+    c.vw_at, c.mo_at, c.mo = [], [], []
+    if max(map(len, objs)) > 2:  # some ball has v, w or a state (or a bad key)
         for k, b in enumerate(objs):
             if len(b) > 2:
                 if not b.keys() <= BALL_KEYS:
                     return None
+                state = b.get("state", _MISSING)
+                if state is not _MISSING:
+                    code = START_STATES.get(state) if type(state) is str else None
+                    if code is None:
+                        return None
+                    c.mo_at.append(k)
+                    c.mo.append(code)
+                    if len(b) == 3:  # x, y and the state: no v, w
+                        continue
                 v, w = b.get("v", _MISSING), b.get("w", _MISSING)
                 v = [0.0, 0.0] if v is _MISSING else v
                 w = [0.0, 0.0, 0.0] if w is _MISSING else w
@@ -634,6 +672,8 @@ def _slice_group(g: _Group, a: int, z: int) -> _Group:
     keep = [k for k, at in enumerate(c.vw_at) if b_a <= at < b_z]
     sc.vw_at = [c.vw_at[k] - b_a for k in keep]
     sc.vw = c.vw[keep] if keep else c.vw[:0]
+    keep = [k for k, at in enumerate(c.mo_at) if b_a <= at < b_z]
+    sc.mo_at, sc.mo = [c.mo_at[k] - b_a for k in keep], [c.mo[k] for k in keep]
     sc.n_strikes, sc.st_k, sc.st_ball = c.n_strikes[a:z], c.st_k[s_a:s_z], c.st_ball[s_a:s_z]
     sc.st_t = [t - a for t in c.st_t[s_a:s_z]]
     sc.st_val, sc.pins = c.st_val[s_a:s_z], c.pins[a:z]
@@ -684,6 +724,11 @@ def _group_chunks(g: _Group) -> list[tuple[list[int], dict]]:
         vw = np.zeros((T, B, 5))
         vw[tt[c.vw_at], bb[c.vw_at]] = c.vw
         vw_t = tt[c.vw_at]
+    mo = mo_t = None
+    if c.mo_at:
+        mo = np.full((T, B), -1, np.int32)
+        mo[tt[c.mo_at], bb[c.mo_at]] = c.mo
+        mo_t = tt[c.mo_at]
     S = max(1, max(c.n_strikes))
     cue_ball = np.full((T, S), -1, np.int64)
     cue = np.zeros((T, S, 5))
@@ -700,12 +745,14 @@ def _group_chunks(g: _Group) -> list[tuple[list[int], dict]]:
         z = min(T, a + size)
         s = max(1, max(c.n_strikes[a:z]))  # strike slots of this chunk's shots
         has_vw = vw is not None and bool(((vw_t >= a) & (vw_t < z)).any())
+        has_mo = mo is not None and bool(((mo_t >= a) & (mo_t < z)).any())
         idx = g.idx[a:z]
         out.append((idx, {
             "table": table, "params": g.params, "xy": xy[a:z], "present": present[a:z],
             "cue_ball": np.ascontiguousarray(cue_ball[a:z, :s]),
             "cue": np.ascontiguousarray(cue[a:z, :s]),
             "v": vw[a:z, :, 0:2] if has_vw else None, "w": vw[a:z, :, 2:5] if has_vw else None,
+            "motion0": mo[a:z] if has_mo else None,
             "pins_up": None if pins_up is None else pins_up[a:z], "models": g.models,
             "max_events": g.max_events, "t_max": g.t_max, "ball_names": names,
             "table_names": _ShotLabels(idx), "pin_names": pin_names}))
@@ -715,7 +762,7 @@ def _group_chunks(g: _Group) -> list[tuple[list[int], dict]]:
 def _first_problem(chunks: list[tuple[list[int], dict]]) -> str | None:
     """The message of the first shot (in list order) with a problem the array API checks on
     the assembled arrays: layout (off the cloth, overlaps, pockets, posts, standing pins),
-    initial speed or spin, strike; None when there is none. Per shot the order is
+    initial speed or spin, strike, start state; None when there is none. Per shot the order is
     :func:`~cuegym.physics.simulate`'s."""
     best = None
     for idx, kw in chunks:
@@ -728,6 +775,12 @@ def _first_problem(chunks: list[tuple[list[int], dict]]) -> str | None:
             found.append(norm_problem("v", kw["v"], MAX_SPEED, "m/s", labels, names))
             found.append(norm_problem("w", kw["w"], MAX_SPIN, "rad/s", labels, names))
         found.append(strike_problem(kw["cue_ball"], kw["cue"], kw["present"], labels, names))
+        if kw["motion0"] is not None:
+            vw = np.zeros((T, len(names), 5))
+            if kw["v"] is not None:
+                vw[..., 0:2], vw[..., 2:5] = kw["v"], kw["w"]
+            found.append(motion_problem(kw["motion0"], vw, kw["present"], kw["cue_ball"],
+                                        kw["params"].R, labels, names, json=True))
         for k, problem in enumerate(found):
             if problem is not None and (best is None or (idx[problem[0]], k) < best[0]):
                 best = ((idx[problem[0]], k), problem[1])
