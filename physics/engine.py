@@ -78,7 +78,7 @@ from .predict import (
     _predict_objects,
     _refresh_ball,
 )
-from .resolve import ball_ball, ball_pin, cushion, strike
+from .resolve import ball_ball, ball_pin, cushion, pin_push, pressed_into_pin, strike
 
 # next-event kinds in the main loop
 K_TRANSITION = 0
@@ -490,6 +490,13 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
                 nx = dx / d
                 ny = dy / d
                 vx, vy, toppled = ball_pin(st[a, 2], st[a, 3], nx, ny, prm[P_PIN_V], prm)
+                vn = st[a, 2] * nx + st[a, 3] * ny
+                if not toppled and pressed_into_pin(vn, vx, vy, st[a, 4], st[a, 5], st[a, 6],
+                                                    nx, ny, prm):
+                    # its spin drives it back into the pin until it presses on it: pushed off
+                    # its spot, the pin topples (K-P4) and the ball goes on as after a topple
+                    vx, vy = pin_push(st[a, 2], st[a, 3], nx, ny, vn, prm)
+                    toppled = True
                 r = (vx, vy, st[a, 4], st[a, 5], st[a, 6])
                 if toppled:
                     _topple(oi, tnow, nx, ny, np.int64(1) << a, -1, up, p_mask, p_time, p_dir,

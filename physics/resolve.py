@@ -17,7 +17,20 @@ import math
 
 import numba as nb
 
-from .motion import EPS, P_CUE_M, P_EB, P_EPIN, P_EPIN_POST, P_M, P_ME, P_MPIN, P_R
+from .constants import SLIDING
+from .motion import (
+    EPS,
+    P_CUE_M,
+    P_EB,
+    P_EPIN,
+    P_EPIN_POST,
+    P_M,
+    P_ME,
+    P_MPIN,
+    P_R,
+    path_coeffs,
+    transition_time,
+)
 
 
 @nb.njit(cache=True, error_model="numpy")
@@ -158,9 +171,39 @@ def ball_pin(vx, vy, nx, ny, topple_speed, prm):
     """
     vn = vx * nx + vy * ny
     if vn > topple_speed:
-        m = prm[P_M]
-        mp = prm[P_MPIN]
-        J = (1.0 + prm[P_EPIN]) * m * mp / (m + mp) * vn
-        return vx - J / m * nx, vy - J / m * ny, True
+        vx, vy = pin_push(vx, vy, nx, ny, vn, prm)
+        return vx, vy, True
     e = prm[P_EPIN_POST]
     return vx - (1.0 + e) * vn * nx, vy - (1.0 + e) * vn * ny, False
+
+
+@nb.njit(cache=True, error_model="numpy")
+def pressed_into_pin(vn, vx, vy, wx, wy, wz, nx, ny, prm):
+    """Whether a ball that touched a standing pin below the topple speed (normal speed ``vn``
+    [m/s] before; (vx, vy, wx, wy, wz) after :func:`ball_pin`'s post bounce, sliding) is driven
+    back into it by its own spin until it stops sliding: it then presses against the pin and
+    pushes it off its spot, which topples it (K-P4).
+
+    The cloth's sliding friction accelerates the ball at a constant ``2 a`` (``path_coeffs``);
+    where that points at the pin (a_n > 0) the ball, leaving at e vn, is back after
+    e vn / a_n, leaves at e^2 vn, and so on: a geometric series of ever closer touches that
+    ends after e vn / (a_n (1 - e)), pressed against the pin, unless its sliding ends first
+    (:func:`transition_time`). Left as a bounce, the series fills the event log."""
+    e = prm[P_EPIN_POST]
+    if e >= 1.0:
+        return False
+    _, _, ax, ay = path_coeffs(vx, vy, wx, wy, SLIDING, prm)
+    an = ax * nx + ay * ny
+    if an <= 0.0:
+        return False
+    return e * vn / (an * (1.0 - e)) < transition_time(vx, vy, wx, wy, wz, SLIDING, prm)
+
+
+@nb.njit(cache=True, error_model="numpy")
+def pin_push(vx, vy, nx, ny, vn, prm):
+    """The ball's velocity after it topples a pin it hit at normal speed ``vn`` [m/s]: the
+    pin as a free light body (mass m_pin, restitution e_pin; K-P1)."""
+    m = prm[P_M]
+    mp = prm[P_MPIN]
+    J = (1.0 + prm[P_EPIN]) * m * mp / (m + mp) * vn
+    return vx - J / m * nx, vy - J / m * ny
