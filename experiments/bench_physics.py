@@ -12,8 +12,9 @@
     python experiments/bench_physics.py --max-events 1000 --no-reuse   # fresh 1000-slot logs
 
 Each record: {"game", "batch", "threads", "shots_per_s", "events_per_shot", "us_per_event"}.
-Shots are drawn by cuegym.physics.scenarios (realistic random strikes, seed 0); a run of a
-configuration repeats batches until at least --seconds of wall time and keeps the best of 3.
+Shots are drawn by cuegym.physics.scenarios (realistic random strikes, seed 0), simulated with
+the games' models (``GAME_MODELS``, as the envs play them); a run of a configuration repeats
+batches until at least --seconds of wall time and keeps the best of 3.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import numpy as np
 
 from cuegym.cli_errors import cli_main, script_prog, unknown
 from cuegym.configs import load_params, load_table
-from cuegym.physics import Workspace, simulate
+from cuegym.physics import GAME_MODELS, Workspace, simulate
 from cuegym.physics.constants import MAX_EVENTS
 from cuegym.physics.scenarios import golfbillard_shots, json_shots, keglebillard_shots
 
@@ -60,9 +61,10 @@ def measure(game: str, batch: int, threads: int, cfg: Settings) -> dict:
 
     def run(i0):
         sl = slice(i0, i0 + batch)
+        # the games' models (GAME_MODELS: the bounded touching rule), as the envs play them
         return simulate(table, params, s["xy"][sl], cue_ball=s["cue_ball"][sl], cue=s["cue"][sl],
                         pins_up=None if pins is None else pins[sl], threads=threads,
-                        max_events=cfg.max_events, workspace=ws)
+                        max_events=cfg.max_events, workspace=ws, models=GAME_MODELS)
 
     run(0)  # compile / warm up
     best = None

@@ -383,3 +383,13 @@ def test_write_atomic_keeps_the_old_file_when_a_write_fails(tmp_path, monkeypatc
     monkeypatch.undo()
     assert target.read_text() == '{"old": 1}'
     assert [p.name for p in tmp_path.iterdir()] == ["results.json"]
+
+
+def test_bench_physics_times_the_games_models_whole_shots():
+    """bench_physics times realistic game shots as the envs play them (GAME_MODELS): with the
+    API's default touching rule one seed-0 golfbillard shot needed 737 events and was cut off
+    at --max-events 400 in every golfbillard row."""
+    from cuegym.experiments.bench_physics import Settings, measure
+
+    rec = measure("golfbillard", 1024, 1, Settings(seconds=0.01))
+    assert rec["cut_off_shots"] == 0, rec
