@@ -83,16 +83,29 @@ def write_meta(path: str | Path, meta: dict[str, Any]) -> Path:
     return path
 
 
+def read_zip_data(path: str | Path) -> dict[str, Any]:
+    """The ``data`` member of an SB3 model zip (its settings, ``num_timesteps`` among them).
+
+    Raises:
+        ValueError: the file is no zip or has no ``data`` member; OSError: it cannot be read;
+        json.JSONDecodeError (a ValueError): ``data`` is not JSON."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            if "data" not in z.namelist():
+                raise ValueError(f"{path} is not a Stable-Baselines3 model zip (no 'data' "
+                                 "member)")
+            return json.loads(z.read("data"))
+    except zipfile.BadZipFile as e:
+        raise ValueError(f"{path} is not a readable model zip ({e})") from None
+
+
 def _infer_meta(path: Path) -> dict[str, Any]:
     """Metadata guessed from a plain SB3 zip's ``data`` (the message says what was assumed)."""
     import sys
 
     from cuegym.envs import golf, kegle
 
-    with zipfile.ZipFile(path) as z:
-        if "data" not in z.namelist():
-            raise ValueError(f"{path} is not a Stable-Baselines3 model zip (no 'data' member)")
-        data = json.loads(z.read("data"))
+    data = read_zip_data(path)
     module = str(data.get("policy_class", {}).get("__module__", ""))
     algo = next((a for a in ALGOS if f".{a}." in module + "."), None)
     if algo is None and module.endswith("common.policies") and "clip_range" in data:

@@ -100,17 +100,36 @@ def _skipped(run: Path, stage: str, resume: bool, cfg: dict[str, Any] | None = N
 FINISHED_FREE = ("name", "progress_bar", "threads", "device", "fit.threads")
 
 
-def _check_finished(run: Path, saved: dict[str, Any], given: dict[str, Any]) -> None:
+def _saved_settings(stage: str, run: Path) -> dict[str, Any]:
+    """The settings a stage's run was made with (its config.yaml, with its script's defaults
+    for keys it predates), as a dict comparable with the settings given."""
+    from cuegym.configs import load_yaml
+
+    path = run / "config.yaml"
+    if stage == "dqn":
+        from cuegym.experiments.train_config import load_config
+
+        return asdict(load_config(path))
+    if stage == "expert":
+        from cuegym.experiments.expert_iteration import DEFAULTS
+    else:
+        from cuegym.experiments.train_aim import DEFAULTS
+    return DEFAULTS | load_yaml(path.read_text())
+
+
+def _check_finished(stage: str, run: Path, given: dict[str, Any]) -> None:
     """A finished stage is reused as it is: settings given that differ from those it ran with
     (beyond :data:`FINISHED_FREE`; ``total_timesteps``, ``fit``, ``generations``, which a
     resume of an unfinished stage acts on, included) are refused, not ignored."""
     from cuegym.experiments.expert_iteration import changed_keys
 
-    diff = [k for k in changed_keys(saved, given) if k not in FINISHED_FREE]
+    diff = [k for k in changed_keys(_saved_settings(stage, run), given)
+            if k not in FINISHED_FREE]
     if diff:
-        raise ValueError(f"--resume: {run} finished with other settings ({', '.join(diff)}); "
-                         f"a finished stage is reused as it is: give its settings, or "
-                         f"{START_OVER}")
+        with _stage(stage):
+            raise ValueError(f"--resume: {run} finished with other settings "
+                             f"({', '.join(diff)}); a finished stage is reused as it is: give "
+                             f"its settings, or {START_OVER}")
 
 
 def _started(run: Path) -> bool:
@@ -139,10 +158,8 @@ def keglebillard_configs(name: str, runs: Path, resume: bool, progress: bool,
     loaded and checked (the DQN's env and model built once, thrown away; each run directory
     checked against ``resume``, a finished stage's too) before the first stage runs: a mistake
     in the last stage's settings is refused at once, not after the stages before it."""
-    from cuegym.configs import load_yaml
     from cuegym.experiments import train
     from cuegym.experiments.expert_iteration import check_run
-    from cuegym.experiments.train_aim import DEFAULTS as AIM_DEFAULTS
     from cuegym.experiments.train_aim import resume_refusal
     from cuegym.experiments.train_config import load_config
 
@@ -167,9 +184,7 @@ def keglebillard_configs(name: str, runs: Path, resume: bool, progress: bool,
     # refuses what its own script's --resume refuses (a finished stage's files are reused)
     if _skipped(run["dqn"], "dqn", resume):
         train.check_resume(cfgs["dqn"], run["dqn"])
-        with _stage("dqn"):
-            _check_finished(run["dqn"], asdict(load_config(run["dqn"] / "config.yaml")),
-                            asdict(cfgs["dqn"]))
+        _check_finished("dqn", run["dqn"], asdict(cfgs["dqn"]))
     else:
         train.check_run_dir(cfgs["dqn"], run["dqn"], resume and _started(run["dqn"]), False)
     for stage in ("leave", "aim"):
@@ -177,9 +192,7 @@ def keglebillard_configs(name: str, runs: Path, resume: bool, progress: bool,
         check_run(run[stage], cfgs[stage], done or (resume and _started(run[stage])),
                   False, resume_refusal(cfgs[stage]), START_OVER)
         if done:
-            with _stage(stage):
-                _check_finished(run[stage], {**AIM_DEFAULTS, **load_yaml(
-                    (run[stage] / "config.yaml").read_text())}, cfgs[stage])
+            _check_finished(stage, run[stage], cfgs[stage])
     return cfgs
 
 
@@ -210,7 +223,6 @@ def golfbillard_configs(name: str, runs: Path, resume: bool, progress: bool,
                         fit_threads: int, sets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The one stage's config (expert iteration), loaded and checked with its run directory
     (a finished one's too)."""
-    from cuegym.configs import load_yaml
     from cuegym.experiments import expert_iteration as ei
 
     run = _stage_runs(name, runs, GAME_STAGES["golfbillard"])["expert"]
@@ -223,9 +235,7 @@ def golfbillard_configs(name: str, runs: Path, resume: bool, progress: bool,
     ei.check_run(run, cfg, done or (resume and _started(run)), False, ei.resume_refusal(cfg),
                  START_OVER)
     if done:
-        with _stage("expert"):
-            _check_finished(run, ei.DEFAULTS | load_yaml((run / "config.yaml").read_text()),
-                            cfg)
+        _check_finished("expert", run, cfg)
     return {"expert": cfg}
 
 

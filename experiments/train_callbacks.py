@@ -7,7 +7,6 @@ Imported by :func:`cuegym.experiments.train.make_callbacks` when learning starts
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 import warnings
@@ -131,10 +130,11 @@ class ShotEval(EvalCallback):
 def _saved_steps(path: Path) -> int:
     """The steps (``num_timesteps``) of the SB3 model saved in ``path``; -1 when there is none
     or it cannot be read."""
+    from cuegym.agents.sb3_agent import read_zip_data
+
     try:
-        with zipfile.ZipFile(path) as z:
-            return int(json.loads(z.read("data"))["num_timesteps"])
-    except (OSError, KeyError, ValueError, TypeError, zipfile.BadZipFile):
+        return int(read_zip_data(path)["num_timesteps"])
+    except (OSError, KeyError, ValueError, TypeError):
         return -1
 
 

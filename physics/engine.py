@@ -78,7 +78,7 @@ from .predict import (
     _predict_objects,
     _refresh_ball,
 )
-from .resolve import ball_ball, ball_pin, cushion, pin_push, pressed_into_pin, strike
+from .resolve import ball_ball, ball_pin, cushion, strike
 
 # next-event kinds in the main loop
 K_TRANSITION = 0
@@ -449,16 +449,17 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
                 mo[a] = POCKETED
                 pk[a] = oi
                 _set_vw(a, st, 0.0, 0.0, 0.0, 0.0, 0.0)
-                # captured: the ball lies at the pocket's centre from now on, as pooltool puts
-                # it (the path up to the event shows where its centre crossed the circle)
-                st[a, 0] = pockets[oi, 0]
-                st[a, 1] = pockets[oi, 1]
                 _refresh_ball(a, tnow, st, mo, t0, ttr, tbb, lines, circles, pockets, pin_spots,
                               up, prm, ob_t, ob_kind, ob_idx, act, nact, -1)
                 nact = _remove(act, nact, a)
                 _log(n, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, EV_BALL_POCKET, tnow,
                      a, oi, st, mo, False)
                 n += 1
+                # the event keeps where its centre crossed the capture circle (where it dropped,
+                # which the rules read); the ball lies at the pocket's centre from now on, as
+                # pooltool puts it
+                st[a, 0] = pockets[oi, 0]
+                st[a, 1] = pockets[oi, 1]
                 continue
             typ = EV_BALL_CUSHION
             j_log = oi
@@ -489,14 +490,8 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
                 d = math.sqrt(dx * dx + dy * dy)
                 nx = dx / d
                 ny = dy / d
-                vx, vy, toppled = ball_pin(st[a, 2], st[a, 3], nx, ny, prm[P_PIN_V], prm)
-                vn = st[a, 2] * nx + st[a, 3] * ny
-                if not toppled and pressed_into_pin(vn, vx, vy, st[a, 4], st[a, 5], st[a, 6],
-                                                    nx, ny, prm):
-                    # its spin drives it back into the pin until it presses on it: pushed off
-                    # its spot, the pin topples (K-P4) and the ball goes on as after a topple
-                    vx, vy = pin_push(st[a, 2], st[a, 3], nx, ny, vn, prm)
-                    toppled = True
+                vx, vy, toppled = ball_pin(st[a, 2], st[a, 3], st[a, 4], st[a, 5], st[a, 6],
+                                           nx, ny, prm[P_PIN_V], prm)
                 r = (vx, vy, st[a, 4], st[a, 5], st[a, 6])
                 if toppled:
                     _topple(oi, tnow, nx, ny, np.int64(1) << a, -1, up, p_mask, p_time, p_dir,

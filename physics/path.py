@@ -24,15 +24,17 @@ import numpy as np
 from ..configs import short_repr
 from .api import MEMORY_CHECK_FROM, available_memory
 from .checks import PhysicsInputError, as_array, check_index, convert, is_real, real_array
-from .constants import EV_BALL_BALL, EV_PIN_PIN
+from .constants import EV_BALL_BALL, EV_BALL_POCKET, EV_PIN_PIN
 from .motion import evolve, path_coeffs
 
 
 @nb.njit(cache=True, error_model="numpy")
 def _positions_kernel(st0, mo0, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motion, n_events,
-                      t_end, times, prm, out):
+                      t_end, final_xy, times, prm, out):
     """out[t, k, b, :] = state (x, y, vx, vy, wx, wy, wz) of ball b of table t at times[t, k]
-    (times sorted per table; clamped to [0, t_end])."""
+    (times sorted per table; clamped to [0, t_end]). A ball's pocket event logs where it
+    dropped; from then on it lies at its final place ``final_xy`` (T, B, 2), the pocket's
+    centre."""
     T, B, _ = st0.shape
     N = times.shape[1]
     cur = np.empty((B, 7))
@@ -56,6 +58,9 @@ def _positions_kernel(st0, mo0, ev_type, ev_time, ev_i, ev_j, ev_state, ev_motio
                         cur[a, c] = ev_state[t, k, 0, c]
                     cur_t[a] = ev_time[t, k]
                     cur_m[a] = ev_motion[t, k, 0]
+                    if typ == EV_BALL_POCKET:
+                        cur[a, 0] = final_xy[t, a, 0]
+                        cur[a, 1] = final_xy[t, a, 1]
                     if typ == EV_BALL_BALL:
                         bb = ev_j[t, k]
                         for c in range(7):
@@ -124,7 +129,8 @@ def states_at(res, times) -> np.ndarray:
     out = np.empty((T, N, B, 7))
     _positions_kernel(_start_state(res), res.motion0.astype(np.int64), res.ev_type, res.ev_time,
                       res.ev_i, res.ev_j, res.ev_state, res.ev_motion, res.n_events, res.t_end,
-                      np.ascontiguousarray(times), res.prm, out)
+                      np.ascontiguousarray(res.rvw[:, :, 0, :2]), np.ascontiguousarray(times),
+                      res.prm, out)
     if order is not None:  # back to the caller's order
         back = np.empty_like(out)
         np.put_along_axis(back, order[:, :, None, None], out, axis=1)
@@ -208,8 +214,10 @@ def ball_segments(res, table: int, ball: int) -> list[tuple[float, float, np.nda
             slot = 1
         else:
             continue
-        changes.append((float(res.ev_time[table, k]), res.ev_state[table, k, slot].copy(),
-                        int(res.ev_motion[table, k, slot])))
+        state = res.ev_state[table, k, slot].copy()
+        if typ == EV_BALL_POCKET:  # logged where it dropped; from then on at the pocket's
+            state[:2] = res.rvw[table, ball, 0, :2]  # centre (its final place)
+        changes.append((float(res.ev_time[table, k]), state, int(res.ev_motion[table, k, slot])))
     segs = []
     for idx, (t0, s, m) in enumerate(changes):
         t1 = changes[idx + 1][0] if idx + 1 < len(changes) else t_end

@@ -162,19 +162,26 @@ def cushion(vx, vy, wx, wy, wz, nx, ny, e, f, h, model, prm):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def ball_pin(vx, vy, nx, ny, topple_speed, prm):
-    """Ball against a standing pin, (nx, ny) from the ball to the pin (K-P1).
+def ball_pin(vx, vy, wx, wy, wz, nx, ny, topple_speed, prm):
+    """Ball (velocity vx, vy [m/s], spin wx, wy, wz [rad/s]) against a standing pin, (nx, ny)
+    from the ball to the pin (K-P1). The spin is unchanged.
 
-    Above the topple speed the pin is a free light body (mass m_pin, restitution e_pin) and
-    topples; below it the pin is a fixed round post (restitution e_pin_post).
+    Above the topple speed the pin is a free light body (:func:`pin_push`) and topples; below
+    it the pin is a fixed round post (restitution e_pin_post), unless the ball's spin drives it
+    straight back into the pin until it presses on it (:func:`pressed_into_pin`): pushed off
+    its spot, the pin topples as well (K-P4).
     Returns (vx, vy, toppled).
     """
     vn = vx * nx + vy * ny
     if vn > topple_speed:
-        vx, vy = pin_push(vx, vy, nx, ny, vn, prm)
-        return vx, vy, True
+        px, py = pin_push(vx, vy, nx, ny, vn, prm)
+        return px, py, True
     e = prm[P_EPIN_POST]
-    return vx - (1.0 + e) * vn * nx, vy - (1.0 + e) * vn * ny, False
+    bx, by = vx - (1.0 + e) * vn * nx, vy - (1.0 + e) * vn * ny
+    if pressed_into_pin(vn, bx, by, wx, wy, wz, nx, ny, prm):
+        px, py = pin_push(vx, vy, nx, ny, vn, prm)
+        return px, py, True
+    return bx, by, False
 
 
 @nb.njit(cache=True, error_model="numpy")

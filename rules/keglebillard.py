@@ -386,21 +386,22 @@ def _injected_arrays(inj: tuple, present0: np.ndarray, pins_up0: np.ndarray
     k16 = np.zeros(T, bool)
     touche = np.zeros(T, bool)
     unsporting = np.zeros(T, bool)
+    def on_table(kind: str, b: int, t: int) -> None:
+        # a ball off the table at the start (pocketed, or a white waiting for its spot, K-18)
+        # can neither leave it (K-14a) nor be touched and put back where it lay (K-16)
+        if not present0[t, b]:
+            raise ValueError(f"injected {kind}: ball {BALL_IDS[b]!r} was not on the table at "
+                             f"the start (table {t})")
+
     for t, events in enumerate(inj):
         for e in events:
             if e.type == "off_table":
-                if not present0[t, e.ball]:
-                    raise ValueError(f"injected off_table: ball {BALL_IDS[e.ball]!r} was not on "
-                                     f"the table at the start (table {t})")
+                on_table(e.type, e.ball, t)
                 off_any[t] = True
                 off[t, e.ball] |= not e.returned
                 continue
             for b, _x, _y in e.balls:
-                # K-16 puts touched balls back where they lay: a ball off the table (pocketed,
-                # or a white waiting for its spot, K-18) lay nowhere and cannot be touched.
-                if not present0[t, b]:
-                    raise ValueError(f"injected deliberate_touch: ball {BALL_IDS[b]!r} was not "
-                                     f"on the table at the start (table {t})")
+                on_table(e.type, b, t)
             k16[t] = True
             touche[t] |= e.type in TOUCHE_TYPES
             unsporting[t] |= e.unsporting

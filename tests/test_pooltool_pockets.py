@@ -84,8 +84,7 @@ def test_geometry_is_the_tables(name: str) -> None:
 @pytest.mark.parametrize("name", [p.name for p in FIXTURES])
 def test_final_positions_match_pooltool(results, name: str) -> None:
     """Every ball on the table within 1 mm of pooltool; every pocketed ball in the same
-    pocket (pooltool puts it at the pocket's centre, cuegym leaves it on the capture circle:
-    see test_pocketed_ball_lies_at_the_pocket_centre)."""
+    pocket (and at its centre: test_pocketed_ball_lies_at_the_pocket_centre)."""
     fx, ours = results[name]
     assert not ours["overflow"], f"{name}: cuegym overflowed"
     for bid, p in fx["pooltool"]["final"].items():

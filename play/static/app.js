@@ -11,6 +11,7 @@ const S = {           // page state
   aim: { phi: 0, V0: 3, theta: 0, a: 0, b: 0 }, place: null, placeOk: null, placeReason: "", placeErr: null,
   ball: null, openWith: [null, null], drag: null, pending: null, status: "idle", error: "", timer: null,
   review: false,  // a live game's past shot looked at (◀◀, ◀, the shot list): "auto" stays there
+  reaim: false,  // a move came in during a look back: aim afresh back at the present
   thoughts: 0,  // agent moves requested by this page (tests read it)
 };
 window.cuegym = S;

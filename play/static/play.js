@@ -216,7 +216,8 @@ async function act(request) {
   // a shot played, or another person to act with no shot (the first stroke of a hot-seat
   // opening, G-3): aim afresh for them (their cushion and goal are not the last one's)
   const now = humanTurn();
-  if (r.shot || (now && (!was || was.seat !== now.seat))) resetAim();
+  if (looking) S.reaim = true;  // no one aims at a look back: afresh once back at the present
+  else if (r.shot || (now && (!was || was.seat !== now.seat))) resetAim();
   // the game goes on, but the lobby promised it is saved: say so when it was not
   if (r.save_error) $("g-err").textContent = `This game could not be saved: ${r.save_error}`;
   refresh();
@@ -287,7 +288,10 @@ function refresh() {
 // Agents move by themselves (and replays advance with "auto"), after a pause for reading.
 function schedule() {
   clearTimeout(S.timer);
-  if (S.shown >= S.view.shots) S.review = false;  // back at the present
+  if (S.shown >= S.view.shots) {  // back at the present
+    S.review = false;
+    if (S.reaim) { S.reaim = false; resetAim(); renderTurn(); draw(); }  // a move that came in meanwhile
+  }
   if (S.anim || S.busy || !$("autoplay").checked) return;
   const pause = 900 / Math.max(0.25, +$("speed").value);
   // a replay advances; a live game looked back at stays there until ▶ / ▶▶ (its own new

@@ -145,10 +145,16 @@ function drawSpotChoices(q) {
   });
 }
 
+// A ball's centre at time t, held from its drop on where it crossed the pocket's capture
+// circle (the physics puts a pocketed ball at the pocket's centre, as pooltool does).
+function onCloth(b, t) {
+  return ballAt(b.segs, b.drop && t >= b.drop[0] ? b.drop[0] - 1e-9 : t);
+}
+
 function trailPoints(b, tEnd, upTo) {
   const t1 = Math.min(upTo === undefined ? tEnd : upTo, b.drop ? b.drop[0] : tEnd), pts = [];
   for (let t = 0; t < t1; t += 0.02) pts.push(ballAt(b.segs, t));
-  pts.push(ballAt(b.segs, t1));
+  pts.push(onCloth(b, t1));
   const moved = pts.some(p => Math.hypot(p[0] - pts[0][0], p[1] - pts[0][1]) > 1e-4);
   return moved ? pts : [];
 }
@@ -176,8 +182,8 @@ function animate(anim, before) {
       }
       for (const [id, b] of Object.entries(anim.balls)) tv.trail(trailPoints(b, anim.t_end, t), ballColour(id));
       for (const [id, b] of Object.entries(anim.balls)) {
-        const p = ballAt(b.segs, t);
-        if (b.drop && t >= b.drop[0]) {
+        const p = onCloth(b, t);
+        if (b.drop && t >= b.drop[0]) {  // it slides into the pocket's centre and fades
           const f = (t - b.drop[0]) / 0.25;
           if (f < 1) { const pk = S.geo.pockets[b.drop[1]]; tv.ball(id, p[0] + (pk[0] - p[0]) * f, p[1] + (pk[1] - p[1]) * f, { scale: 1 - 0.6 * f, alpha: 1 - f }); }
           continue;
