@@ -468,7 +468,26 @@ def _check_on_table(where: str, x: float, y: float, r: float, L: float, W: float
                           "could reach it")
 
 
-def reach_problem(table: TableSpec, R: float) -> str | None:
+@dataclass(frozen=True)
+class Unreachable:
+    """A pocket or post no ball can reach (:func:`unreachable`), its message in two parts so
+    that a caller can name the element its own way (the JSON API: ``table.posts[k]``)."""
+
+    kind: str
+    """``"pocket"`` or ``"post"``"""
+    index: int
+    """its index in ``table.pockets`` or ``table.circles``"""
+    label: str
+    """its name in a table config: ``table.pockets[0] ('top')``, ``table.circles[3] (a post)``"""
+    detail: str
+    """the rest of the message: where it is, and how far from the balls' reach"""
+
+    def message(self, label: str | None = None) -> str:
+        """The message, the element named ``label`` (default: :attr:`label`)."""
+        return f"{self.label if label is None else label} {self.detail}"
+
+
+def unreachable(table: TableSpec, R: float) -> Unreachable | None:
     """The first pocket or post of ``table`` that no ball of radius ``R`` could ever reach, or
     None. Only for a table whose cushions are the uncut rectangle (the four full sides, no
     jaws: custom tables, ``rectangle``, ``golfbillard``): there every ball centre stays within
@@ -492,16 +511,26 @@ def reach_problem(table: TableSpec, R: float) -> str | None:
         d = gap(p.x, p.y)
         if d > p.radius:
             name = f" ({p.name!r})" if p.name and p.name != f"pocket{k}" else ""
-            return (f"table.pockets[{k}]{name} at ({short_repr(p.x)}, {short_repr(p.y)}) with "
-                    f"radius {short_repr(p.radius)} m can never capture a ball: {area}, "
-                    f"{d - p.radius:.3g} m short of the capture circle")
+            return Unreachable(
+                "pocket", k, f"table.pockets[{k}]{name}",
+                f"at ({short_repr(p.x)}, {short_repr(p.y)}) with radius {short_repr(p.radius)} "
+                f"m can never capture a ball: {area}, {d - p.radius:.3g} m short of the "
+                f"capture circle")
     for k, c in enumerate(table.circles):
         d = gap(c.x, c.y)
         if c.kind == CIRCLE_POST and d > c.radius + R:
-            return (f"table.circles[{k}] (a post) at ({short_repr(c.x)}, {short_repr(c.y)}) with "
-                    f"radius {short_repr(c.radius)} m can never be touched: {area}, "
-                    f"{d - c.radius - R:.3g} m too far from the post")
+            return Unreachable(
+                "post", k, f"table.circles[{k}] (a post)",
+                f"at ({short_repr(c.x)}, {short_repr(c.y)}) with radius {short_repr(c.radius)} "
+                f"m can never be touched: {area}, {d - c.radius - R:.3g} m too far from the "
+                f"post")
     return None
+
+
+def reach_problem(table: TableSpec, R: float) -> str | None:
+    """The message of :func:`unreachable` (the element named as in a table config), or None."""
+    found = unreachable(table, R)
+    return None if found is None else found.message()
 
 
 def config_mapping(what: str, value: Any, required: tuple[str, ...],

@@ -10,7 +10,8 @@ compared on its own, on random strikes.
 ``--table keglebillard`` or ``--table golfbillard`` draws the shots on that shipped table
 instead (pockets with jaws; goal holes and caps): the runner is given cuegym's own segments
 (``TableSpec.arrays``), and the report adds how many balls each side pocketed and whether
-every ball's pocket agrees.
+every ball's pocket agrees. Those shots, and the setup all shots share, are drawn by
+``experiments/pooltool_tables.py``.
 
 pooltool lives in ``.venv-pooltool/`` (created on first use; it pins an older numba) and runs
 as a subprocess (``experiments/pooltool_runner.py``) with ``HOME`` pointed at a temporary
@@ -32,7 +33,6 @@ from __future__ import annotations
 import argparse
 import copy
 import dataclasses
-import functools
 import hashlib
 import json
 import math
@@ -55,6 +55,18 @@ from cuegym.cli_errors import (
     seed_arg,
     write_atomic,
 )
+from cuegym.experiments.pooltool_tables import (
+    MAX_EVENTS,
+    MODELS,
+    PARAMS,
+    TABLES,
+    R,
+    make_table_shots,
+    pt_shot,
+    random_ab,
+    random_phi,
+    table_geometry,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PT_VENV = checkout_path(".venv-pooltool")
@@ -65,34 +77,12 @@ POOLTOOL_VERSION = "0.6.0"
 #: Bump when the shot generator or the runner's output changes: old caches are then ignored.
 GENERATOR_VERSION = 2
 
-# --- the shared setup (docs/physics.md section 0, keglebillard balls) ----------------------------
+# --- the rectangle's setup (the rest is shared: pooltool_tables) ------------------------------
 LENGTH, WIDTH, CUSHION_HEIGHT = 2.10, 1.05, 0.0394
-R = 0.03075
-PARAMS = {
-    "R": R,
-    "m": 0.207,
-    "u_s": 0.2,
-    "u_r": 0.01,
-    "u_sp": 10 * 2 / 5 / 9 * R,  # pooltool: u_sp = k_sp R with k_sp = 0.4444 1/m
-    "e_b": 0.95,
-    "e_c": 0.85,
-    "f_c": 0.2,
-    "g": 9.81,
-    "M": 0.567,  # cue mass (strike model): pooltool's CueSpecs.M default
-    "e_cap": 0.85,  # pooltool resolves posts with the ball's e_c, f_c: cuegym's e_cap, f_cap
-    "f_cap": 0.2,  # must equal them here
-}
 CUE_MASS = PARAMS["M"]
-MODELS = {"ball_ball": "frictional_inelastic", "cushion": "han_2005", "squirt": False}
 POST_RADIUS = 0.0175
 TOL = 1e-3  # [m] the issue's target: every ball within 1 mm
-MAX_EVENTS = 5000
 COLLISIONS = ("ball_ball", "ball_cushion", "ball_post", "ball_pocket")
-#: --table choices: the pocketless rectangle of the original method, or a shipped table
-TABLES = ("rectangle", "keglebillard", "golfbillard", "keglebillard-helmatch")
-#: pooltool resolves a jaw (circular cushion) with the ball's e_c and f_c: cuegym's e_jaw and
-#: f_jaw are set equal to them on the pocketed tables
-JAW_PARAMS = {"e_jaw": PARAMS["e_c"], "f_jaw": PARAMS["f_c"]}
 
 
 @dataclasses.dataclass
@@ -213,7 +203,7 @@ def run_pooltool(payload: list, args: list[str] | None = None, workers: int = 2)
     return [r for chunk in results for r in chunk]
 
 
-# --- random shots -----------------------------------------------------------------------------
+# --- random shots on the rectangle (on a shipped table: pooltool_tables) ----------------------
 
 
 def _random_positions(rng, n, posts, gap=0.002):
@@ -241,24 +231,6 @@ def _random_posts(rng, k):
     return posts
 
 
-def _random_phi(rng, centre: float | None = None, spread: float = 0.0):
-    """Aim in [0, 360) (or within ``spread`` degrees of ``centre``), never within 0.01 deg of
-    an axis (docs/physics.md section 6: pooltool's quartic solver returns t = 0 for two balls
-    rolling in bitwise-identical directions)."""
-    while True:
-        phi = (rng.uniform(0.0, 360.0) if centre is None
-               else (centre + rng.uniform(-spread, spread)) % 360.0)
-        if abs(phi / 90.0 - round(phi / 90.0)) * 90.0 > 0.01:
-            return float(phi)
-
-
-def _random_ab(rng, r2max):
-    while True:
-        a, b = rng.uniform(-1, 1, 2) * math.sqrt(r2max)
-        if a * a + b * b <= r2max:
-            return float(a), float(b)
-
-
 def make_shots(n: int, seed: int, post_share: float = 0.3) -> list[dict]:
     """n random cuegym shot objects (JSON format of issue 2, section 7), struck ball "b0"."""
     rng = np.random.default_rng([seed, 3])
@@ -267,122 +239,18 @@ def make_shots(n: int, seed: int, post_share: float = 0.3) -> list[dict]:
         posts = _random_posts(rng, int(rng.integers(1, 5))) if rng.random() < post_share else []
         n_balls = int(rng.integers(2, 11))
         pts = _random_positions(rng, n_balls, posts)
-        a, b = _random_ab(rng, 0.5)
+        a, b = random_ab(rng, 0.5)
         shots.append({
             "table": {"length": LENGTH, "width": WIDTH, "cushion_height": CUSHION_HEIGHT,
                       "pockets": [], "posts": posts},
             "params": dict(PARAMS),
             "models": dict(MODELS),
             "balls": {f"b{i}": {"x": float(p[0]), "y": float(p[1])} for i, p in enumerate(pts)},
-            "strike": {"ball": "b0", "V0": float(rng.uniform(0.5, 6.0)), "phi": _random_phi(rng),
+            "strike": {"ball": "b0", "V0": float(rng.uniform(0.5, 6.0)), "phi": random_phi(rng),
                        "theta": float(rng.uniform(0.0, 10.0)), "a": a, "b": b},
             "max_events": MAX_EVENTS,
             "t_max": 120.0,
         })
-    return shots
-
-
-@functools.cache
-def _table_and_params(name: str):
-    """The shipped table ``name`` and the parameters of its shots (PARAMS and JAW_PARAMS
-    over the game's own)."""
-    from cuegym.configs import load_params, load_table
-
-    table = load_table(name)
-    return table, load_params(table.game, **PARAMS, **JAW_PARAMS)
-
-
-def table_geometry(name: str) -> dict:
-    """The segments cuegym's kernels get for the shipped table ``name`` (``TableSpec.arrays``
-    with the shots' parameters), in the runner's ``geometry`` format."""
-    return geometry_of(*_table_and_params(name))
-
-
-def geometry_of(table, params) -> dict:
-    """The runner's ``geometry`` of a cuegym ``TableSpec`` under ``PhysicsParams`` ``params``:
-    exactly the arrays cuegym's kernels get (``TableSpec.arrays``)."""
-    from cuegym.configs import CIRCLE_JAW
-
-    arrs = table.arrays(params)
-    circles = [{"x": c[0], "y": c[1], "radius": c[2], "e": c[3], "f": c[4], "h": c[5],
-                "kind": "jaw" if k == CIRCLE_JAW else "post"}
-               for c, k in zip(arrs["circles"].tolist(), arrs["circle_kind"].tolist(),
-                               strict=True)]
-    pockets = [{"x": p.x, "y": p.y, "radius": p.radius, "name": p.name or f"pocket{k}"}
-               for k, p in enumerate(table.pockets)]
-    return {"length": table.length, "width": table.width,
-            "cushion_height": table.cushion_height, "lines": arrs["lines"].tolist(),
-            "circles": circles, "pockets": pockets}
-
-
-def pt_shot(shot: dict) -> dict:
-    """The runner's input for a shot: a shot on a shipped table, or on a custom table with
-    pockets, carries its segments (``geometry``); a pocketless custom table is passed as it is
-    (the runner builds that rectangle itself, as the cached rectangle runs were made)."""
-    spec = shot["table"]
-    if isinstance(spec, str):
-        return dict(shot, geometry=table_geometry(spec))
-    if spec.get("pockets"):
-        from cuegym.configs import custom_table, load_params
-
-        table = custom_table(spec["length"], spec["width"],
-                             spec.get("cushion_height", 0.0394), spec["pockets"],
-                             spec.get("posts", []))
-        params = load_params("keglebillard", **shot.get("params", {}))
-        return dict(shot, geometry=geometry_of(table, params))
-    return shot
-
-
-def _random_table_positions(rng, n, geom, gap=0.002):
-    """n ball centres on a shipped table: inside the cushion rectangle, at least ``gap`` off
-    every other ball, jaw and post, and off every pocket's capture circle."""
-    lo_x, lo_y = geom["length"] / 2 - R - gap, geom["width"] / 2 - R - gap
-    pts = []
-    while len(pts) < n:
-        p = np.array([rng.uniform(-lo_x, lo_x), rng.uniform(-lo_y, lo_y)])
-        if (all(np.hypot(*(p - q)) >= 2 * R + gap for q in pts)
-                and all(np.hypot(p[0] - c["x"], p[1] - c["y"]) >= R + c["radius"] + gap
-                        for c in geom["circles"])
-                and all(np.hypot(p[0] - c["x"], p[1] - c["y"]) >= c["radius"] + gap
-                        for c in geom["pockets"])):
-            pts.append(p)
-    return pts
-
-
-def make_table_shots(n: int, seed: int, name: str, aim_share: float = 0.5) -> list[dict]:
-    """n random shots on the shipped table ``name``: 2 to all of its balls (keglebillard 3,
-    golfbillard 10) at random legal spots, no pins, the first ball struck as in
-    :func:`make_shots`, but in a share ``aim_share`` of the shots aimed at a random pocket
-    (within 3 degrees of its centre) so that pockets and jaws are met often."""
-    table, _ = _table_and_params(name)
-    geom = table_geometry(name)
-    rng = np.random.default_rng([seed, 3, TABLES.index(name)])
-    ids = table.ball_ids
-    shots = []
-    for _ in range(n):
-        n_balls = int(rng.integers(2, len(ids) + 1))
-        pts = _random_table_positions(rng, n_balls, geom)
-        a, b = _random_ab(rng, 0.5)
-        V0 = float(rng.uniform(0.5, 6.0))
-        if rng.random() < aim_share:
-            pk = geom["pockets"][int(rng.integers(len(geom["pockets"])))]
-            to = math.degrees(math.atan2(pk["y"] - pts[0][1], pk["x"] - pts[0][0]))
-            phi = _random_phi(rng, centre=to % 360.0, spread=3.0)
-        else:
-            phi = _random_phi(rng)
-        shot = {
-            "table": name,
-            "params": dict(PARAMS, **JAW_PARAMS),
-            "models": dict(MODELS),
-            "balls": {ids[i]: {"x": float(p[0]), "y": float(p[1])} for i, p in enumerate(pts)},
-            "strike": {"ball": ids[0], "V0": V0, "phi": phi,
-                       "theta": float(rng.uniform(0.0, 10.0)), "a": a, "b": b},
-            "max_events": MAX_EVENTS,
-            "t_max": 120.0,
-        }
-        if table.pin_spots:
-            shot["pins"] = False
-        shots.append(shot)
     return shots
 
 
@@ -404,7 +272,7 @@ def make_strikes(n: int, seed: int) -> list[dict]:
     rng = np.random.default_rng([seed, 4])
     out = []
     for _ in range(n):
-        a, b = _random_ab(rng, 0.5)
+        a, b = random_ab(rng, 0.5)
         out.append({"V0": float(rng.uniform(0.5, 6.0)), "phi": float(rng.uniform(0, 360)),
                     "theta": float(rng.uniform(0, 70)), "a": a, "b": b})
     return out

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..configs import short_repr
 from .constants import MAX_V0, MOTION_NAMES, POCKETED, ROLLING, SLIDING, SPINNING, STATIONARY
-from .motion import EPS
+from .motion import EPS, classify_array
 
 #: The strike values the physics accepts: V0 [m/s] and the cue elevation theta [deg] (the tip
 #: offsets need a^2 + b^2 <= 1).
@@ -125,20 +125,29 @@ def flag_array(name: str, value, shape: tuple, words: str) -> np.ndarray:
     return arr.astype(bool)
 
 
+def number_array(name: str, value, what: str) -> tuple[np.ndarray, str]:
+    """``value`` as an array of numbers, and its dtype kind (``"i"``, ``"u"`` or ``"f"``):
+    the start of the integer-code arguments (``cue_ball``, ``motion0``), which check the shape
+    and values themselves. An object array of real numbers becomes float64 (kind ``"f"``);
+    other dtypes (bool, string, complex, None) raise a PhysicsInputError naming ``name``."""
+    raw = value if isinstance(value, np.ndarray) else convert(name, value, what)
+    kind = raw.dtype.kind
+    if kind == "O" and all(is_real(x) for x in raw.ravel()):
+        raw = real_array(name, raw, what)
+        kind = "f"
+    if kind not in "iuf":
+        word = KIND_WORDS.get(kind, str(raw.dtype))
+        example = f" such as {short_repr(raw.flat[0])}" if raw.size else ""
+        raise PhysicsInputError(f"{name} must be {what}, got {word} values{example}")
+    return raw, kind
+
+
 def cue_ball_array(cue_ball, T: int, B: int) -> np.ndarray:
     """:func:`simulate`'s ``cue_ball`` as a (T, S) int64 array. Integer dtypes are taken, and
     floats that are exactly integral (``np.zeros(T)``); fractions, NaN, inf, bools, strings and
     complex values are refused, as is an index outside [-1, B - 1], quoting the value given."""
     what = "a (T,) or (T, S) array of ball indices (integers, -1: no strike)"
-    raw = cue_ball if isinstance(cue_ball, np.ndarray) else convert("cue_ball", cue_ball, what)
-    kind = raw.dtype.kind
-    if kind == "O" and all(is_real(x) for x in raw.ravel()):
-        raw = real_array("cue_ball", raw, what)
-        kind = "f"
-    if kind not in "iuf":
-        word = KIND_WORDS.get(kind, str(raw.dtype))
-        example = f" such as {short_repr(raw.flat[0])}" if raw.size else ""
-        raise PhysicsInputError(f"cue_ball must be {what}, got {word} values{example}")
+    raw, kind = number_array("cue_ball", cue_ball, what)
     if raw.ndim not in (1, 2) or raw.shape[0] != T:
         hint = f" (a single index: pass [{short_repr(raw.item())}])" if raw.ndim == 0 else ""
         raise PhysicsInputError(f"cue_ball must have shape (T,) or (T, S), one row per table "
@@ -290,15 +299,7 @@ def motion0_array(value, T: int, B: int) -> np.ndarray:
     2 sliding, 3 rolling. Integer dtypes are taken, and floats that are exactly integral; other
     values, codes and shapes are refused, naming the first bad element."""
     what = "a (T, B) array of start-state codes (-1 default, 0 stationary .. 3 rolling)"
-    raw = value if isinstance(value, np.ndarray) else convert("motion0", value, what)
-    kind = raw.dtype.kind
-    if kind == "O" and all(is_real(x) for x in raw.ravel()):
-        raw = real_array("motion0", raw, what)
-        kind = "f"
-    if kind not in "iuf":
-        word = KIND_WORDS.get(kind, str(raw.dtype))
-        example = f" such as {short_repr(raw.flat[0])}" if raw.size else ""
-        raise PhysicsInputError(f"motion0 must be {what}, got {word} values{example}")
+    raw, _ = number_array("motion0", value, what)
     if raw.shape != (T, B):
         raise PhysicsInputError(f"motion0 must have shape (T, B) = {(T, B)}, got {raw.shape}")
     with np.errstate(invalid="ignore"):
@@ -319,9 +320,11 @@ def motion_problem(motion0: np.ndarray, vw: np.ndarray, present: np.ndarray,
     """(table, message) of the first ball whose given start state (``motion0`` >= 0) is not
     allowed, or None: a ball that is absent or struck (it slides after its strike) takes no
     state, and a state must agree with the ball's ``vw`` (T, B, 5) vx, vy, wx, wy, wz before
-    the strikes (``_NEEDS``; "zero" is :data:`MOTION_ZERO`, rolling's slip at most
-    :data:`ROLLING_SLIP_TOL`). ``json``: name the value by its JSON path
-    (``shot[0].balls.<id>.state``; ``table_names`` and ``ball_names`` required)."""
+    the strikes: it is the state the kernel gives that ball (:func:`~.motion.classify`), or
+    sliding for a rolling ball, or rolling for a moving ball whose slip is at most
+    :data:`ROLLING_SLIP_TOL` (``_NEEDS``; "zero" is :data:`MOTION_ZERO`). ``json``: name the
+    value by its JSON path (``shot[0].balls.<id>.state``; ``table_names`` and ``ball_names``
+    required)."""
     given = motion0 >= 0
     if not given.any():
         return None
@@ -329,17 +332,14 @@ def motion_problem(motion0: np.ndarray, vw: np.ndarray, present: np.ndarray,
     struck = np.zeros((T, B), bool)
     tt, ss = np.nonzero(cue_ball >= 0)
     struck[tt, cue_ball[tt, ss]] = True
-    vx, vy, wx, wy, wz = (vw[..., k] for k in range(5))
-    vn = np.hypot(vx, vy)
-    un = np.hypot(vx - R * wy, vy + R * wx)
-    z = MOTION_ZERO
-    moving = vn > z
-    ok = np.select([motion0 == STATIONARY, motion0 == SPINNING, motion0 == SLIDING,
-                    motion0 == ROLLING],
-                   [~moving & (un <= z) & (np.abs(wz) < z),
-                    ~moving & (un <= z) & (np.abs(wz) >= z),
-                    moving | (un > z),
-                    moving & (un <= ROLLING_SLIP_TOL)], True)
+    vx, vy, wx, wy = (vw[..., k] for k in range(4))
+    vn = np.hypot(vx, vy)  # |v| [m/s]
+    un = np.hypot(vx - R * wy, vy + R * wx)  # slip |u| [m/s]
+    state = classify_array(np.ascontiguousarray(vw, np.float64), float(R))
+    # a ball the kernel would start rolling may be given as sliding (it rolls at once), and a
+    # moving one as rolling while its slip is within ROLLING_SLIP_TOL (its w_xy is then reset)
+    ok = ((motion0 == state) | ((motion0 == SLIDING) & (state == ROLLING))
+          | ((motion0 == ROLLING) & (vn > MOTION_ZERO) & (un <= ROLLING_SLIP_TOL)))
     bad = given & (~present | struck | ~ok)
     if not bad.any():
         return None

@@ -55,6 +55,7 @@ from .motion import (
     P_M,
     P_ME,
     P_MPIN,
+    P_OVERLAP_NOW,
     P_PIN_DELAY,
     P_PIN_LEN,
     P_PIN_V,
@@ -272,6 +273,9 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
     bb_model = models[0]
     c_model = models[1]
     touch_model = models[2]
+    if touch_model == TOUCH_POOLTOOL:  # overlapping pairs fire now, as pooltool fires them
+        prm = prm.copy()
+        prm[P_OVERLAP_NOW] = 1.0
     # cached predictions (predict.py): per ball, the time of its stored state, of its next
     # transition and of its next object event (which object), and per pair their next contact
     t0 = fs[0, :B]

@@ -29,6 +29,7 @@ from ..configs import (
     load_params,
     load_table,
     short_repr,
+    unreachable,
 )
 from .api import Models, Workspace, check_physics
 from .checks import (
@@ -143,7 +144,7 @@ class _Cache:
         key = _key(spec)
         hit = self.tables.get(key)
         if hit is None:
-            hit = self.tables[key] = (_custom_table(where, spec), "keglebillard", key)
+            hit = self.tables[key] = (json_custom_table(where, spec), "keglebillard", key)
         return hit
 
     def physics(self, shot: str, game: str, params_in: Any) -> tuple[PhysicsParams, str]:
@@ -182,7 +183,11 @@ class _Cache:
         return hit
 
 
-def _custom_table(where: str, spec: dict):
+def json_custom_table(where: str, spec: dict):
+    """The :class:`~cuegym.configs.TableSpec` of a JSON custom table object ``spec`` (length,
+    width [m], optional cushion_height [m] and lists of pockets and posts, each x, y, radius
+    [m]), built by :func:`~cuegym.configs.custom_table`; a bad value raises a
+    PhysicsInputError named by its JSON path under ``where`` (e.g. ``shot[0].table``)."""
     for k in ("length", "width"):
         if k not in spec:
             raise PhysicsInputError(f"{where} needs {k!r}")
@@ -212,9 +217,10 @@ def _check_physics(where: str, table, params: PhysicsParams, custom: bool) -> No
         check_physics(table, params)
     except PhysicsInputError as exc:
         msg = str(exc)
-        if custom and msg.startswith("table.circles["):
+        far = unreachable(table, params.R) if custom else None
+        if far is not None and far.kind == "post" and msg == far.message():
             # a custom table's circles are its posts, in the order given (it has no jaws)
-            msg = "table.posts[" + msg[len("table.circles["):].replace(" (a post)", "", 1)
+            msg = far.message(f"table.posts[{far.index}]")
         if msg.startswith(("params.", "table.")):
             raise PhysicsInputError(f"{where}.{msg}") from None
         raise PhysicsInputError(f"{where}.table.{msg}" if custom else f"{where}: {msg}") from None

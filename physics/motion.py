@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 import numba as nb
+import numpy as np
 
 from .constants import POCKETED, ROLLING, SLIDING, SPINNING, STATIONARY
 
@@ -39,7 +40,11 @@ P_EPIN_POST = 16
 P_RPIN = 17
 P_PIN_LEN = 18
 P_KISS = 19  # spacer delta [m] placed between agents after a collision (pooltool's "kiss")
-N_PARAMS = 20
+#: 1.0: a pair of balls already closer than 2R is due now even while it separates (pooltool's
+#: rule, set by the engine under ``Models.touching == "pooltool"``); 0.0: only while it
+#: approaches (the games' ``"bounded"``). Not a physical parameter: ``pack_params`` leaves it 0.
+P_OVERLAP_NOW = 20
+N_PARAMS = 21
 
 #: pooltool's zero (100 machine epsilons).
 EPS = 2.220446049250313e-14
@@ -197,3 +202,19 @@ def classify(vx, vy, wx, wy, wz, prm):
     if abs(wz) >= EPS:
         return SPINNING
     return STATIONARY
+
+
+@nb.njit(cache=True, error_model="numpy")
+def classify_array(vw, R):
+    """:func:`classify` of every ball: (T, B) int32 motion-state codes of the balls whose
+    ``vw`` (T, B, 5) float64 holds vx, vy [m/s], wx, wy, wz [rad/s]; ``R`` the ball radius
+    [m] (the one parameter :func:`classify` reads)."""
+    prm = np.zeros(N_PARAMS)
+    prm[P_R] = R
+    T, B = vw.shape[0], vw.shape[1]
+    out = np.empty((T, B), np.int32)
+    for t in range(T):
+        for b in range(B):
+            out[t, b] = classify(vw[t, b, 0], vw[t, b, 1], vw[t, b, 2], vw[t, b, 3],
+                                 vw[t, b, 4], prm)
+    return out

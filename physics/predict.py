@@ -14,7 +14,7 @@ import math
 import numba as nb
 
 from .constants import POCKETED
-from .motion import INF, P_R, P_RPIN, evolve, path_coeffs, transition_time
+from .motion import INF, P_OVERLAP_NOW, P_R, P_RPIN, evolve, path_coeffs, transition_time
 from .roots import first_entry_root, quadratic_roots
 
 # kinds of a ball's cached next object event
@@ -193,12 +193,16 @@ def _pair_time(i, j, tnow, st, mo, t0, ttr, ob_t, prm):
     day = ayj - ayi
     if dqx == 0.0 and dqy == 0.0 and dax == 0.0 and day == 0.0:
         return INF  # neither translates, or both move identically: the gap never changes
-    T = min(min(ttr[i], ttr[j]), min(ob_t[i], ob_t[j])) - tnow
-    if not (T > 0.0):
-        return INF
     dx = xj - xi
     dy = yj - yi
     R2 = 2.0 * prm[P_R]
+    if prm[P_OVERLAP_NOW] > 0.0 and dx * dx + dy * dy < R2 * R2:
+        # pooltool's rule: a pair already overlapping (a kiss pushed one ball into the other,
+        # or they start so) is due now, approaching or not (PHYSICS.md sec. 6)
+        return tnow
+    T = min(min(ttr[i], ttr[j]), min(ob_t[i], ob_t[j])) - tnow
+    if not (T > 0.0):
+        return INF
     # relative path p(t) = d + dq t + da t^2 must come within 2R of the origin
     ex = dx + dqx * T + dax * T * T
     ey = dy + dqy * T + day * T * T

@@ -12,15 +12,14 @@ Method: docs/validation.md.
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 import pytest
+from pooltool_support import TOL, event_times, sequence, simulate_fixtures
 
 FIXTURE_DIR = Path(__file__).parent / "fixtures" / "pooltool"
 FIXTURES = sorted(FIXTURE_DIR.glob("*.json"))
-TOL = 1e-3  # [m] every ball within 1 mm of pooltool
 COLLISIONS = ("ball_ball", "ball_cushion", "ball_post")
 
 #: Fixtures that are known to differ, with the analysis (docs/validation.md). Empty: every
@@ -28,28 +27,10 @@ COLLISIONS = ("ball_ball", "ball_cushion", "ball_post")
 KNOWN: dict[str, str] = {}
 
 
-def _sequence(events: list[dict]) -> list[tuple]:
-    """(type, ball agents) of each collision, in order; ball-ball agents sorted. The cushion
-    or post index is left out: the two simulators number them differently."""
-    seq = []
-    for e in events:
-        if e["type"] not in COLLISIONS:
-            continue
-        if e["type"] == "ball_ball":
-            seq.append((e["type"], tuple(sorted(str(a) for a in e["agents"]))))
-        else:
-            seq.append((e["type"], (str(e["agents"][0]),)))
-    return seq
-
-
 @pytest.fixture(scope="module")
 def results() -> dict[str, tuple[dict, dict]]:
     """All fixtures simulated by cuegym in one batch: name -> (fixture, cuegym output)."""
-    from cuegym.physics import simulate_json
-
-    data = [json.loads(p.read_text()) for p in FIXTURES]
-    out = simulate_json([d["shot"] for d in data])
-    return {p.name: (d, o) for p, d, o in zip(FIXTURES, data, out, strict=True)}
+    return simulate_fixtures(FIXTURES)
 
 
 def test_fixtures_present() -> None:
@@ -80,10 +61,11 @@ def test_final_positions_match_pooltool(results, name: str) -> None:
 def test_collision_sequence_matches_pooltool(results, name: str) -> None:
     _maybe_known(name)
     fx, ours = results[name]
-    seq_pt = _sequence(fx["pooltool"]["events"])
-    seq_us = _sequence(ours["events"])
+    # the cushion or post index is left out: the two simulators number them differently
+    seq_pt = sequence(fx["pooltool"]["events"], COLLISIONS, ball_only=True)
+    seq_us = sequence(ours["events"], COLLISIONS, ball_only=True)
     assert seq_us == seq_pt
-    t_pt = [e["time"] for e in fx["pooltool"]["events"] if e["type"] in COLLISIONS]
-    t_us = [e["time"] for e in ours["events"] if e["type"] in COLLISIONS]
+    t_pt = event_times(fx["pooltool"]["events"], COLLISIONS)
+    t_us = event_times(ours["events"], COLLISIONS)
     for k, (a, b) in enumerate(zip(t_pt, t_us, strict=True)):
         assert abs(a - b) <= 1e-6, f"{name}: collision {k} {seq_pt[k]} at {b} s, pooltool {a} s"

@@ -20,32 +20,17 @@ import math
 from pathlib import Path
 
 import pytest
+from pooltool_support import TOL, event_times, sequence, simulate_fixtures
 
 FIXTURE_DIR = Path(__file__).parent / "fixtures" / "pooltool_pockets"
 FIXTURES = sorted(FIXTURE_DIR.glob("*.json"))
-TOL = 1e-3  # [m] every ball within 1 mm of pooltool
 EVENTS = ("ball_ball", "ball_cushion", "ball_post", "ball_pocket")
-
-
-def _sequence(events: list[dict]) -> list[tuple]:
-    """(type, agents) of each collision and pocket capture, in order; ball-ball agents sorted."""
-    seq = []
-    for e in events:
-        if e["type"] not in EVENTS:
-            continue
-        agents = [str(a) for a in e["agents"]]
-        seq.append((e["type"], tuple(sorted(agents) if e["type"] == "ball_ball" else agents)))
-    return seq
 
 
 @pytest.fixture(scope="module")
 def results() -> dict[str, tuple[dict, dict]]:
     """All fixtures simulated by cuegym in one batch: name -> (fixture, cuegym output)."""
-    from cuegym.physics import simulate_json
-
-    data = [json.loads(p.read_text()) for p in FIXTURES]
-    out = simulate_json([d["shot"] for d in data])
-    return {p.name: (d, o) for p, d, o in zip(FIXTURES, data, out, strict=True)}
+    return simulate_fixtures(FIXTURES)
 
 
 def _pocketed(fx: dict) -> list[tuple[str, int]]:
@@ -100,11 +85,11 @@ def test_final_positions_match_pooltool(results, name: str) -> None:
 @pytest.mark.parametrize("name", [p.name for p in FIXTURES])
 def test_event_sequence_matches_pooltool(results, name: str) -> None:
     fx, ours = results[name]
-    seq_pt = _sequence(fx["pooltool"]["events"])
-    seq_us = _sequence(ours["events"])
+    seq_pt = sequence(fx["pooltool"]["events"], EVENTS)
+    seq_us = sequence(ours["events"], EVENTS)
     assert seq_us == seq_pt
-    t_pt = [e["time"] for e in fx["pooltool"]["events"] if e["type"] in EVENTS]
-    t_us = [e["time"] for e in ours["events"] if e["type"] in EVENTS]
+    t_pt = event_times(fx["pooltool"]["events"], EVENTS)
+    t_us = event_times(ours["events"], EVENTS)
     for k, (a, b) in enumerate(zip(t_pt, t_us, strict=True)):
         assert abs(a - b) <= 1e-6, f"{name}: event {k} {seq_pt[k]} at {b} s, pooltool {a} s"
 
