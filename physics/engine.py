@@ -214,6 +214,19 @@ def _topple(p, tnow, dx, dy, mask, src, up, p_mask, p_time, p_dir, p_sched, p_sr
 
 
 @nb.njit(cache=True, error_model="numpy")
+def _join_topple(p, a, tnow, p_mask, p_sched, p_src, p_smask, prm):
+    """Ball a toppled pin p at the very instant another ball did (K-P3: both whites at once,
+    the pin is both's; with the red it is the red's, which the referee reads from the bits):
+    a's bit joins the pin's and that of the chains the pin started at ``tnow``."""
+    bit = np.int64(1) << a
+    p_mask[p] |= bit
+    tq = tnow + prm[P_PIN_DELAY]
+    for q in range(p_sched.shape[0]):
+        if p_src[q] == p and p_sched[q] == tq:
+            p_smask[q] |= bit
+
+
+@nb.njit(cache=True, error_model="numpy")
 def alloc_scratch(B, P):
     """Working arrays of one table's event loop (reused across the tables of a chunk)."""
     fs = np.empty((4 + B, max(B, P)))
@@ -497,11 +510,16 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
                 vx, vy, toppled = ball_pin(st[a, 2], st[a, 3], st[a, 4], st[a, 5], st[a, 6],
                                            nx, ny, prm[P_PIN_V], prm)
                 r = (vx, vy, st[a, 4], st[a, 5], st[a, 6])
-                if toppled:
+                if toppled and not up[oi]:  # another ball toppled it at this very instant
+                    _join_topple(oi, a, tnow, p_mask, p_sched, p_src, p_smask, prm)
+                elif toppled:
                     _topple(oi, tnow, nx, ny, np.int64(1) << a, -1, up, p_mask, p_time, p_dir,
                             p_sched, p_src, p_smask, pin_spots, prm)
                     for i in range(B):
-                        if i != a and ob_kind[i] == OBJ_PIN and ob_idx[i] == oi:
+                        # a contact with this pin due at this same instant stays: that ball
+                        # topples it as well (K-P3); later ones now pass where it stood
+                        if (i != a and ob_kind[i] == OBJ_PIN and ob_idx[i] == oi
+                                and ob_t[i] > tnow):
                             _refresh_ball(i, tnow, st, mo, t0, ttr, tbb, lines, circles,
                                           pockets, pin_spots, up, prm, ob_t, ob_kind, ob_idx, act,
                                           nact, -1)
