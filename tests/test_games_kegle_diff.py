@@ -22,7 +22,7 @@ from reference import kegle_flow as old
 from cuegym.configs import load_params
 from cuegym.games.kegle import Kegle
 from cuegym.games.strikes import Strikes
-from cuegym.physics import simulate
+from cuegym.physics import GAME_MODELS, simulate
 from cuegym.physics.constants import POCKETED
 from cuegym.rules.keglebillard import BALL_IDS, PIN_IDS
 
@@ -133,7 +133,7 @@ def _old_step(game, params, states, strikes, injected):
                        cue_ball=np.zeros(len(idx), np.int64), cue=strikes.cue[idx],
                        pins_up=np.stack([s.pins_up for s in setups]),
                        present=np.stack([s.present for s in setups]), max_events=MAX_EVENTS,
-                       validate=False)
+                       validate=False, models=GAME_MODELS)  # the games' physics
         out = game.apply_batch([states[t] for t in idx], sim, [injected[t] for t in idx],
                                allow_overflow=True)
         for k, t in enumerate(idx):

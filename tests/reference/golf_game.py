@@ -731,7 +731,7 @@ def simulate_strokes(states: Sequence[GolfState], cue_ball: Any, cue: Any, *,
         (SimResult, segments callable ``(table, ball) -> path segments``).
     """
     from cuegym.configs import load_params
-    from cuegym.physics import simulate
+    from cuegym.physics import GAME_MODELS, simulate
     from cuegym.physics.path import ball_segments
 
     geo = geo or golf_geometry()
@@ -742,9 +742,9 @@ def simulate_strokes(states: Sequence[GolfState], cue_ball: Any, cue: Any, *,
     cb = np.asarray(cue_ball, dtype=np.int64)
     cb = cb[:, None] if cb.ndim == 1 else cb
     cue_arr = np.asarray(cue, dtype=np.float64).reshape(len(states), cb.shape[1], 5)
-    kw = {} if models is None else {"models": models}
     res = simulate(geo.table, params, xy, cue_ball=cb, cue=cue_arr, present=present,
-                   max_events=max_events, t_max=t_max, ball_names=geo.ball_ids, **kw)
+                   max_events=max_events, t_max=t_max, ball_names=geo.ball_ids,
+                   models=GAME_MODELS if models is None else models)  # the games' physics
     return res, (lambda t, b: ball_segments(res, t, b))
 
 

@@ -827,7 +827,7 @@ def play_game(n_players: int = 2, *, policy: Policy | None = None, seed: int = 0
         "n_shots": int}``; ``ranking`` is None if ``max_shots`` ran out first.
     """
     from cuegym.configs import load_params as _load_params
-    from cuegym.physics import simulate
+    from cuegym.physics import GAME_MODELS, simulate
 
     game = KeglebillardGame(rules, table)
     params = _load_params("keglebillard")
@@ -843,7 +843,7 @@ def play_game(n_players: int = 2, *, policy: Policy | None = None, seed: int = 0
             setup = game.shot_setup(state, red_xy)
             res = simulate(game.table, params, setup.xy[None], cue_ball=np.zeros(1, np.int64),
                            cue=np.asarray(cue, np.float64)[None], pins_up=setup.pins_up[None],
-                           present=setup.present[None])
+                           present=setup.present[None], models=GAME_MODELS)
             # random play: a shot cut off by max_events / t_max is scored where it ended (the
             # outcome's ``overflow`` records it)
             outcome, state = game.apply(state, res, allow_overflow=True)
