@@ -486,9 +486,8 @@ def _strike_arrays(state: GolfState, obj: Any, geo: GolfGeometry, where: str
         # the physics' ranges, named by their JSON paths
         cue[0, k] = [req_num(s.get(name, 0.0), f"{sp}.{name}", *STRIKE_RANGES.get(name, ()))
                      for name in ("V0", "phi", "theta", "a", "b")]
-        # squared without overflow: a^2 + b^2 of a huge offset is inf, not a numpy warning
-        tip = math.hypot(cue[0, k, 3], cue[0, k, 4])
-        tip = tip * tip if tip < 1e150 else math.inf
+        with np.errstate(over="ignore"):  # huge offsets square to inf, refused below
+            tip = cue[0, k, 3] ** 2 + cue[0, k, 4] ** 2
         if tip > 1.0 + 1e-12:
             raise RefereeInputError(f"{sp}.a, {sp}.b: the cue tip must hit the ball, a^2 + b^2 "
                                     f"<= 1, got {tip:.4g}")
