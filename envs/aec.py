@@ -16,9 +16,17 @@ from cuegym.cli_errors import check_int
 from cuegym.configs import load_params
 from cuegym.physics.api import Workspace
 
+from .base import GAME_UNUSED_SETTINGS, refuse_unused_settings
 from .checks import check_bool, check_render_mode, check_seed
 from .config import load_noise, load_reward, load_settings
 from .render import HumanDisplay
+
+#: settings the AEC envs do not use (every agent shoots its own turns; there is no opponent
+#: inside the env)
+AEC_UNUSED_SETTINGS = {
+    **GAME_UNUSED_SETTINGS,
+    "max_opponent_shots": "every player is an agent of the AEC env, which plays no opponent "
+                          "of its own (the single-agent full-game envs' limit)"}
 
 
 class CuegymAEC(HumanDisplay, AECEnv):
@@ -31,6 +39,9 @@ class CuegymAEC(HumanDisplay, AECEnv):
         """Settings, reward weights, noise and spaces of ``game`` (``keglebillard`` or
         ``golfbillard``); see the envs' arguments."""
         self.params = load_params(game)
+        refuse_unused_settings(settings, AEC_UNUSED_SETTINGS, type(self).__name__)
+        # max_steps only sets the default max_shots: given with max_shots, one would be ignored
+        self._max_steps_given = isinstance(settings, Mapping) and "max_steps" in settings
         self.settings = load_settings(game, settings)
         self.reward_spec = load_reward(game, reward)
         self.noise = load_noise(noise)
@@ -45,7 +56,12 @@ class CuegymAEC(HumanDisplay, AECEnv):
     def _max_shots(self, max_shots: Any, default: int) -> int:
         """``max_shots`` (None: ``default``) as an int >= 1; 0 is refused, not taken as the
         default."""
-        return default if max_shots is None else check_int("max_shots", max_shots)
+        if max_shots is None:
+            return default
+        if self._max_steps_given:
+            raise ValueError(f"settings max_steps only sets the default of max_shots, which is "
+                             f"given ({max_shots!r}): give one of them")
+        return check_int("max_shots", max_shots)
 
     def _check_agent(self, agent: Any) -> str:
         if agent not in self.possible_agents:

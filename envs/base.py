@@ -38,6 +38,14 @@ SHOT_UNUSED_SETTINGS = {
     "max_opponent_shots": "no opponent shoots in a Shot env (the full-game envs' limit)"}
 
 
+def refuse_unused_settings(settings: Any, unused: Mapping[str, str], owner: str) -> None:
+    """Refuse a caller's settings mapping that names a key of ``unused`` (key: why ``owner``
+    does not use it): it would be ignored without a word."""
+    given = sorted(set(settings) & set(unused)) if isinstance(settings, Mapping) else []
+    if given:
+        raise ValueError(f"settings key {given[0]!r} is not used by {owner}: {unused[given[0]]}")
+
+
 class Core:
     """Interface of a batched core (documentation; the cores subclass it).
 
@@ -73,11 +81,7 @@ class Core:
 
         self.game_name = game
         self.params = self.game.params
-        given = sorted(set(settings) & set(self.UNUSED_SETTINGS)) \
-            if isinstance(settings, Mapping) else []
-        if given:  # it would be ignored without a word
-            raise ValueError(f"settings key {given[0]!r} is not used by {type(self).__name__}: "
-                             f"{self.UNUSED_SETTINGS[given[0]]}")
+        refuse_unused_settings(settings, self.UNUSED_SETTINGS, type(self).__name__)
         self.settings = load_settings(game, settings)
         self.reward = self.checked_reward(load_reward(game, reward))
         self.noise = load_noise(noise)

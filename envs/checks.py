@@ -13,6 +13,7 @@ import numpy as np
 
 from cuegym.cli_errors import did_you_mean, unknown
 from cuegym.configs import short_repr as _short
+from cuegym.physics.checks import check_bool  # noqa: F401  (re-exported: the envs' flags)
 from cuegym.physics.parallel import check_threads
 
 
@@ -47,14 +48,6 @@ def check_reset_options(options: Any, known: Iterable[str] = ()) -> dict[str, An
             raise ValueError(f"this env takes no reset options, got {sorted(map(str, bad))}")
         raise ValueError(unknown("reset option", bad[0], known))
     return dict(options)
-
-
-def check_bool(name: str, value: Any) -> bool:
-    """``value`` if it is a bool (or numpy bool); a string, number or None raises (``clip="no"``
-    would otherwise turn clipping on)."""
-    if not isinstance(value, bool | np.bool_):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
 
 
 def check_seat(seat: Any, n_seats: int) -> int | str:

@@ -43,6 +43,17 @@ def _game_of(env, vector: bool) -> str:
     return "golfbillard" if "golf" in name else "keglebillard"
 
 
+def _reward_spec(env, weights: Mapping[str, float] | Any, vector: bool) -> Any:
+    """The game's reward object of ``weights`` over the env's own, refused where it weights a
+    term the env never computes (a Shot env's ``opponent_points`` or ``result``), as the env's
+    ``reward=`` argument is."""
+    game = _game_of(env, vector=vector)
+    core = env.unwrapped.core
+    spec = load_reward(game, core.reward, **dict(weights)) \
+        if isinstance(weights, Mapping) else load_reward(game, weights)
+    return core.checked_reward(spec)
+
+
 class RewardWeights(gym.Wrapper):
     """Recompute the reward as ``sum(weight * term)`` over ``info["reward_terms"]``.
 
@@ -53,10 +64,7 @@ class RewardWeights(gym.Wrapper):
 
     def __init__(self, env: gym.Env, weights: Mapping[str, float] | Any) -> None:
         super().__init__(env)
-        game = _game_of(env, vector=False)
-        base = env.unwrapped.core.reward
-        self.reward_spec = load_reward(game, base, **dict(weights)) \
-            if isinstance(weights, Mapping) else load_reward(game, weights)
+        self.reward_spec = _reward_spec(env, weights, vector=False)
 
     def reward_of(self, terms: Mapping[str, float]) -> float:
         """The weighted sum of one step's terms."""
@@ -73,10 +81,7 @@ class VectorRewardWeights(VectorWrapper):
 
     def __init__(self, env, weights: Mapping[str, float] | Any) -> None:
         super().__init__(env)
-        game = _game_of(env, vector=True)
-        base = env.unwrapped.core.reward
-        self.reward_spec = load_reward(game, base, **dict(weights)) \
-            if isinstance(weights, Mapping) else load_reward(game, weights)
+        self.reward_spec = _reward_spec(env, weights, vector=True)
 
     def _weighted(self, terms: Mapping[str, np.ndarray]) -> np.ndarray:
         out = None

@@ -68,7 +68,8 @@ class Strikes:
                 raise ValueError(f"cue_ball must hold integer ball indices, got {cb!r}")
         self.cue_ball = cb.astype(np.int64).reshape(T)
         pl = np.asarray(self.place, np.float64)
-        if pl.size != 2 * T:
+        # the exact shape: a (2, T) array has the right size but would scramble the places
+        if pl.shape != (T, 2) and not (T == 1 and pl.shape == (2,)):
             raise ValueError(f"place must have shape ({T}, 2), got {pl.shape}")
         self.place = pl.reshape(T, 2)
 

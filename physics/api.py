@@ -35,6 +35,7 @@ from ..configs import (
 from .checks import (
     PhysicsInputError,
     as_array,
+    check_bool,
     check_index,
     check_motion0,
     check_norm,
@@ -551,7 +552,7 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     P = pins.shape[1]
     _check_labels(ball_names, table_names, pin_names, B, T, P)
     check_physics(table, params, kiss)
-    if validate:
+    if check_bool("validate", validate):
         validate_layout(table, params, xy, present, pins, ball_names, table_names, pin_names)
     vw = _initial_motion(v, w, T, B, ball_names, table_names)
     cb, cue_arr = _strike_arrays(cue_ball, cue, present, table_names, ball_names)

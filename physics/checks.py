@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -25,6 +26,14 @@ STRIKE_RANGES = {"V0": (0.0, MAX_V0), "theta": (0.0, 90.0)}
 
 class PhysicsInputError(ValueError):
     """Bad input to the simulator: the message names the offending value."""
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """``value`` if it is a bool (or numpy bool); a string, number or None raises (``clip="no"``
+    or ``validate="no"`` would otherwise read as True)."""
+    if not isinstance(value, bool | np.bool_):
+        raise PhysicsInputError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def index_text(idx) -> str:
