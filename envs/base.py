@@ -46,6 +46,26 @@ def refuse_unused_settings(settings: Any, unused: Mapping[str, str], owner: str)
         raise ValueError(f"settings key {given[0]!r} is not used by {owner}: {unused[given[0]]}")
 
 
+def table_spec(spec: EnvSpec, core: Any) -> EnvSpec:
+    """The single env spec of one table of a vector env made from ``spec`` (``core``: its
+    tables), so that ``gymnasium.make`` of it plays as the table does: the vector arguments left
+    out, the episode limit (the full games' ``max_steps``) as ``max_episode_steps``, as a single
+    env made with the same arguments reports it. A ``max_episode_steps`` the vector env was
+    given set its tables' ``max_steps``; it goes into the spec's ``settings`` too, since a
+    single env's ``TimeLimit`` cannot lengthen its episodes."""
+    kwargs = {k: v for k, v in spec.kwargs.items()
+              if k not in ("num_envs", "vectorization_mode", "vector_kwargs", "wrappers")}
+    given = kwargs.pop("max_episode_steps", None)
+    limit = given if given is not None else spec.max_episode_steps
+    limit = limit if limit is not None else core.max_episode_steps
+    settings = kwargs.get("settings")
+    if given is not None and core.max_episode_steps is not None and \
+            (settings is None or isinstance(settings, Mapping)):
+        # (a path or EnvSettings states max_steps itself: the vector env checked it agrees)
+        kwargs["settings"] = {**(settings or {}), "max_steps": core.max_episode_steps}
+    return dataclasses.replace(spec, kwargs=kwargs, max_episode_steps=limit)
+
+
 class Core:
     """Interface of a batched core (documentation; the cores subclass it).
 
@@ -341,18 +361,9 @@ class CoreVectorEnv(VectorEnv):
         return (getattr(self.core, name),) * self.num_envs
 
     def _table_spec(self) -> EnvSpec | None:
-        """The single env spec of one table: the vector spec ``gymnasium.make_vec`` set, less its
-        vector arguments, with the episode limit (the full games' ``max_steps``) as
-        ``max_episode_steps``, as a single env made with the same arguments reports it."""
-        spec = self.spec
-        if spec is None:
-            return None
-        kwargs = {k: v for k, v in spec.kwargs.items()
-                  if k not in ("num_envs", "vectorization_mode", "vector_kwargs", "wrappers")}
-        limit = kwargs.pop("max_episode_steps", None)
-        limit = limit if limit is not None else spec.max_episode_steps
-        limit = limit if limit is not None else self.core.max_episode_steps
-        return dataclasses.replace(spec, kwargs=kwargs, max_episode_steps=limit)
+        """The single env spec of one table (:func:`table_spec` of the vector spec
+        ``gymnasium.make_vec`` set)."""
+        return None if self.spec is None else table_spec(self.spec, self.core)
 
     def set_attr(self, name: str, values: Any) -> None:
         """Set a setting of the core (one value for all tables). An attribute the core does not

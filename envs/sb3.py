@@ -20,6 +20,8 @@ import gymnasium as gym
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
+from .base import table_spec
+
 #: Info keys copied into each table's info dict by default (``info_keys=None``: all keys).
 DEFAULT_INFO_KEYS = ("played", "foul", "reward_terms")
 
@@ -198,8 +200,9 @@ class CuegymVecEnv(VecEnv):
         if attr_name == "spec":  # each table's env spec, as DummyVecEnv gives its envs' specs:
             # with the arguments given (gym.make(spec) makes the same env) and its step limit
             base = gym.spec(self.env_id)
-            spec = dataclasses.replace(base, kwargs={**base.kwargs, **self._env_kwargs},
-                                       max_episode_steps=self.venv.core.max_episode_steps)
+            spec = table_spec(dataclasses.replace(base, kwargs={**base.kwargs,
+                                                                **self._env_kwargs}),
+                              self.venv.core)
             return [spec for _ in self._get_indices(indices)]
         # the native env's per-table answer (its core's settings; each table's np_random)
         values = self.venv.get_attr(attr_name)

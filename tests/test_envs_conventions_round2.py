@@ -288,3 +288,39 @@ def test_max_episode_steps_against_settings_given_as_an_object_or_a_file(tmp_pat
                         settings=own)
     assert same.unwrapped.core.max_episode_steps == 7
     same.close()
+
+
+@pytest.mark.parametrize("env_id,limit", [("cuegym/Keglebillard-v0", 3),
+                                          ("cuegym/KeglebillardShot-v0", 1)])
+def test_sb3_table_spec_of_an_env_made_with_max_episode_steps_remakes_it(env_id, limit):
+    # the spec kept max_episode_steps among its kwargs: gym.make(spec) raised TypeError
+    venv = make_sb3_vec_env(env_id, n_envs=2, seed=0, max_episode_steps=limit)
+    spec = venv.get_attr("spec")[0]
+    assert "max_episode_steps" not in spec.kwargs
+    env = gym.make(spec)
+    if "Shot" not in env_id:
+        assert env.spec.max_episode_steps == limit == env.unwrapped.core.max_episode_steps
+    env.close()
+    venv.close()
+
+
+@pytest.mark.parametrize("settings", [None, {"max_opponent_shots": 300}])
+def test_native_table_spec_keeps_a_limit_longer_than_the_default(settings):
+    # a limit above the shipped max_steps (500) went only into a TimeLimit, so the remade
+    # env truncated at 500 where the table plays on
+    envs = gym.make_vec("cuegym/Keglebillard-v0", num_envs=1, settings=settings,
+                        vectorization_mode="vector_entry_point", max_episode_steps=600)
+    single = gym.make(envs.get_attr("spec")[0])
+    assert single.unwrapped.core.max_episode_steps == envs.unwrapped.core.max_episode_steps == 600
+    if settings:
+        assert single.unwrapped.core.settings.max_opponent_shots == 300
+    envs.reset(seed=3)
+    single.reset(seed=3)
+    envs.unwrapped.core.steps[:] = 499
+    single.unwrapped.core.steps[:] = 499
+    a = np.full(single.action_space.shape, 0.1, np.float32)
+    _, _, te_v, tr_v, _ = envs.step(a[None])
+    _, _, te_s, tr_s, _ = single.step(a)
+    assert (bool(te_v[0]), bool(tr_v[0])) == (te_s, tr_s)
+    envs.close()
+    single.close()
