@@ -11,6 +11,7 @@ game on the G-3 start spots (:func:`new_game_state`); the checks that a state is
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -31,7 +32,15 @@ from cuegym.rules.inputs import (
     req_xy,
 )
 
-from .golf_arrays import BALLS_PER_SIDE, N_BALLS, N_SIDES, SIDE_OF
+from .golf_arrays import (
+    BALLS_PER_SIDE,
+    N_BALLS,
+    N_SIDES,
+    SIDE_OF,
+    GolfStates,
+    StateArrays,
+    check_states,
+)
 from .golf_codes import PHASES
 from .golf_config import GolfGeometry, GolfRules, ball_index, golf_geometry, load_golf_rules
 
@@ -134,6 +143,7 @@ class GolfState:
             if not hasattr(st, name):
                 raise ValueError(f"GolfState has no field {name!r}")
             setattr(st, name, v)
+        check_fields([st], geo, "state")  # setattr takes anything: to_move=2, kader="yes"
         validate_state(st, geo)
         return st
 
@@ -246,6 +256,36 @@ _STATE_KEYS = ("game", "phase", "to_move", "balls", "kader", "turn", "on_spot", 
 def _result(v: Any, path: str) -> int:
     """A game or match result: null -> -1, side 0 / 1, ``"draw"`` -> 2."""
     return {None: -1, "draw": 2, 0: 0, 1: 1}[req_choice(v, path, (None, 0, 1, "draw"))]
+
+
+def check_fields(states: Sequence[GolfState], geo: GolfGeometry | None = None,
+                 path: str = "states") -> None:
+    """Raise ValueError unless every field of each state is what the compiled referee reads:
+    :func:`~cuegym.rules.golf_arrays.check_states` (``Golf.play``'s check: types, shapes, index
+    ranges, balls inside the cushion noses) on the states' fields as given. Not cast first:
+    packing would read ``"0"`` as 0, ``"yes"`` as True and 2.5 as 2. Not the rules'
+    consistency (:func:`check_state`).
+
+    Raises:
+        ValueError: one line naming the field, the state (table) and the value, e.g.
+            ``states.to_move[0] = 2: the side to move is 0 or 1``.
+    """
+    geo = geo or golf_geometry()
+    cols = {}
+    for name in StateArrays._fields:
+        vals = [getattr(st, name) for st in states]
+        if name == "phase":
+            bad = [t for t, v in enumerate(vals) if not (isinstance(v, str) and v in PHASES)]
+            if bad:
+                raise RefereeInputError(f"{path}.phase[{bad[0]}] = {vals[bad[0]]!r}: a phase is "
+                                        f"one of {list(PHASES)}")
+            vals = [PHASES.index(v) for v in vals]
+        try:
+            cols[name] = np.array(vals)
+        except (TypeError, ValueError):  # ragged: e.g. one state's on_spot of 9 balls
+            raise RefereeInputError(f"{path}.{name}: the states' values differ in shape") from None
+    half = (geo.table.length / 2, geo.table.width / 2)
+    check_states(GolfStates(**cols), half, geo.ball_ids, path)
 
 
 def validate_state(state: GolfState, geo: GolfGeometry | None = None, path: str = "state"
@@ -370,10 +410,11 @@ def spots_lain_on(xy: np.ndarray, geo: GolfGeometry | None = None) -> np.ndarray
 
 def new_game_state(rules: GolfRules | None = None, geo: GolfGeometry | None = None,
                    seed: int = 0) -> GolfState:
-    """A fresh game: all balls on their start spots, side 0 to move (G-3)."""
+    """A fresh game: all balls on their start spots, side 0 to move (G-3). ``seed``: an
+    integer >= 0 (not cast: 1.5 or True would silently be seed 1)."""
     geo = geo or golf_geometry()
     rules = rules or GolfRules()
-    st = GolfState(xy=geo.start.copy(), seed=int(seed))
+    st = GolfState(xy=geo.start.copy(), seed=req_int(seed, "seed", 0))
     st.phase = "play" if rules.opening == "alternate" else "opening"
     return st
 

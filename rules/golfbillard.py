@@ -88,13 +88,20 @@ from .golf_config import attack_goal as attack_goal
 from .golf_config import defence_goal as defence_goal
 from .golf_logs import LogBuilder, stack_logs
 from .golf_state import PHASES as PHASES
-from .golf_state import GolfState, check_state, defence_duty, new_game_state, validate_state
+from .golf_state import (
+    GolfState,
+    check_fields,
+    check_state,
+    defence_duty,
+    new_game_state,
+    validate_state,
+)
 
 __all__ = ["BALLS_PER_SIDE", "BEHAVIOURAL", "CONSEQUENCES", "FOUL_ORDER", "INJECTED_TYPES",
            "N_BALLS", "N_SIDES", "PICK_POLICIES", "RESTORE_KINDS", "SIDE_OF", "SPOT_POLICIES",
            "Foul", "GolfGeometry", "GolfOutcome", "GolfRules", "GolfState", "LogBuilder",
-           "ball_index", "check_choices", "check_log", "check_overflow", "check_player",
-           "check_state", "choose_spot",
+           "ball_index", "check_choices", "check_cue", "check_fields", "check_log",
+           "check_overflow", "check_player", "check_state", "choose_spot",
            "defence_duty", "direct_goal_attempt", "frozen_contacts", "golf_geometry",
            "load_golf_rules", "new_game_state", "score_stroke", "score_strokes", "stack_logs",
            "toward_goal_cap", "validate_state"]
@@ -404,7 +411,9 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
             when T = 1.
         log: the physics result (SimResult fields, leading axis T).
         cue_ball: (T,) ball struck on each table (index or id).
-        cue: (T, 5) strike V0, phi, theta, a, b (deg); theta feeds G-10 (b). Optional.
+        cue: (T, 5) strikes V0 [m/s], phi, theta [deg], a, b [R] (one (5,) strike when
+            T = 1); theta feeds G-10 (b). Optional; checked as the physics checks a strike
+            (:func:`check_cue`).
         injected: per table a list of injected events (module docstring); a flat list when T = 1.
         players: (T,) duo partner (0 / 1) who struck (G-31). Required with ``rules.duo``
             (a partner other than the due one is a G-18 ``out_of_turn`` foul); without duo
@@ -426,8 +435,10 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         One GolfOutcome per table.
 
     Raises:
-        ValueError: bad input (the message names it), a choice or partner the rule options do
-            not use, or an overflowed simulation without ``allow_overflow``.
+        ValueError: bad input (the message names it): a state field the compiled referee
+            would misread (:func:`~cuegym.rules.golf_state.check_fields`, as ``Golf.play``
+            checks its batch), a strike outside the physics' limits; a choice or partner the
+            rule options do not use, or an overflowed simulation without ``allow_overflow``.
     """
     rules = rules or GolfRules()
     geo = geo or golf_geometry()
@@ -436,24 +447,19 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
         states = [states]
     if len(states) != T:
         raise ValueError(f"got {len(states)} states for a log of {T} tables")
+    check_fields(states, geo)  # the kernels index with the fields unchecked
     for t, st in enumerate(states):
         if st.phase != "play":
             raise ValueError(f"table {t}: state phase is {st.phase!r}; score_strokes scores "
                              f"'play' strokes (the opening is golfbillard_game.score_opening)")
-    check_log(log, np.stack([st.on_table for st in states]), geo)
+    on_table = np.stack([st.on_table for st in states])
+    check_log(log, on_table, geo)
     cb = np.atleast_1d(np.asarray(cue_ball, dtype=object))
     if cb.shape != (T,):
         raise ValueError(f"cue_ball must have shape ({T},), got {cb.shape}: {cue_ball!r}")
     cb2 = np.full((T, 2), -1, np.int64)
     cb2[:, 0] = [ball_index(b, geo) for b in cb]
-    if cue is None:
-        cue_arr = np.zeros((T, 5))
-    else:
-        cue_arr = np.asarray(cue, dtype=np.float64).reshape(-1, 5) if np.size(cue) else None
-        if cue_arr is None or cue_arr.shape != (T, 5) or not np.all(np.isfinite(cue_arr)):
-            raise ValueError(f"cue must be finite with shape ({T}, 5), got {cue!r}")
-    cue2 = np.zeros((T, 2, 5))
-    cue2[:, 0] = cue_arr
+    cue2 = np.zeros((T, 2, 5)) if cue is None else check_cue(cue, cb2, on_table, geo)
     if injected is not None and T == 1 and (len(injected) == 0 or isinstance(injected[0], dict)):
         injected = [injected]
     if injected is not None and len(injected) != T:
@@ -477,6 +483,42 @@ def score_strokes(states: GolfState | Sequence[GolfState], log: Any, cue_ball: A
                          draws=policy_draws(gs, rules))
     out, _ = referee(gs, log, inputs, rules, geo)
     return outcome_objects(out, geo, inputs)
+
+
+def check_cue(cue: Any, cue_ball: np.ndarray, on_table: np.ndarray, geo: GolfGeometry,
+              slots: bool = False) -> np.ndarray:
+    """The strikes ``cue`` of T tables as (T, 2, 5) V0 [m/s], phi, theta [deg], a, b [R],
+    checked as the physics checks a strike (the JSON CLI's check): real finite numbers, V0 in
+    [0, 20], theta in [0, 90], a^2 + b^2 <= 1, the struck ball on the table
+    (:func:`cuegym.physics.checks.check_strikes`; the G-10 raised-cue foul reads theta).
+
+    Args:
+        cue: (T, 5) strikes for slot 0 (slot 1 zeros) and (5,) when T = 1, or with ``slots``
+            (T, 5) or (T, 2, 5) (``play_strokes``); no other shape is reshaped into these.
+        cue_ball: (T, 2) struck balls; slot 1 is -1 for a play stroke (its strike unread).
+        on_table: (T, 10) balls on the table.
+
+    Raises:
+        RefereeInputError (a ValueError): a message naming ``cue``.
+    """
+    from cuegym.physics.checks import PhysicsInputError, as_array, check_strikes, convert
+
+    T = cue_ball.shape[0]
+    shapes = [(T, 5), (T, 2, 5)] if slots else [(T, 5)] + [(5,)] * (T == 1)
+    try:
+        arr = convert("cue", cue, "an array of real numbers V0, phi, theta, a, b")
+        if arr.shape not in shapes:
+            raise PhysicsInputError(f"cue must have shape {' or '.join(map(str, shapes))} (V0, "
+                                    f"phi, theta, a, b per table), got shape {arr.shape}")
+        arr = as_array("cue", arr, arr.shape, str(arr.shape))  # real numbers, finite
+        S = 2 if arr.ndim == 3 else 1  # the slots given; a slot not given strikes nothing
+        out = np.zeros((T, 2, 5))
+        out[:, :S] = arr.reshape(T, S, 5)
+        check_strikes(cue_ball[:, :S], out[:, :S], on_table, None, geo.ball_ids)
+    except PhysicsInputError as exc:
+        msg = str(exc)
+        raise RefereeInputError(msg if msg.startswith("cue") else f"cue: {msg}") from None
+    return out
 
 
 #: The option that enables each key of ``choices`` (G-30 spots, G-25 pick).
@@ -577,9 +619,8 @@ def physics_paths(log: Any, paths: str) -> bool:
 
 def score_stroke(state: GolfState, log: Any, cue_ball: Any, cue: Any = None,
                  **kw: Any) -> GolfOutcome:
-    """Referee one stroke (a log with T = 1); keyword arguments as :func:`score_strokes`."""
-    if cue is not None:
-        cue = np.asarray(cue, dtype=np.float64).reshape(1, 5)
+    """Referee one stroke (a log with T = 1); ``cue``: one (5,) strike (or (1, 5)); keyword
+    arguments as :func:`score_strokes`."""
     if kw.get("players") is not None:
         kw["players"] = [kw["players"]]
     if isinstance(kw.get("choices"), dict):

@@ -35,6 +35,8 @@ import numpy as np
 
 from cuegym.rules.golfbillard import (
     check_choices,
+    check_cue,
+    check_fields,
     check_log,
     check_overflow,
     check_player,
@@ -100,7 +102,8 @@ def new_match(rules: GolfRules | None = None, seed: int = 0,
 
     Args:
         rules: rule-set options (default: ``configs/rules/golfbillard.yaml``).
-        seed: base seed for random choices (G-30 ``random``).
+        seed: base seed for random choices (G-30 ``random``): an integer >= 0 (a float or
+            bool is refused, not cast).
         openers: G-31 partner (0 / 1) of each side who opens game 1 (duo play; in singles a
             side has one player, so only (0, 0) is accepted).
     """
@@ -112,7 +115,7 @@ def new_match(rules: GolfRules | None = None, seed: int = 0,
     if not rules.duo and o.any():
         raise ValueError(f"openers = {list(openers)} but rules.duo is off: a singles side has one "
                          "player (partner 0); set duo=True for duo play (G-31)")
-    return unpack_state(new_states(1, rules, geo, int(seed), o), 0)
+    return unpack_state(new_states(1, rules, geo, req_int(seed, "seed", 0), o), 0)
 
 
 def start_turn(state: GolfState, side: int, geo: GolfGeometry | None = None) -> GolfState:
@@ -230,7 +233,9 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
         log: physics result for T tables.
         cue_ball: (T,) for play strokes, or (T, 2) where column 1 is -1 for a play stroke and
             the side-1 opening ball for an opening (indices or ids).
-        cue: (T, 5) or (T, 2, 5) strikes (only the first is used for play strokes).
+        cue: (T, 5) or (T, 2, 5) strikes V0 [m/s], phi, theta [deg], a, b [R] (only the
+            first is used for play strokes), checked as the physics checks a strike
+            (:func:`~cuegym.rules.golfbillard.check_cue`). Optional: zeros.
         injected, players, choices: one entry per table, always a list of T (where
             :func:`~cuegym.rules.golfbillard.score_strokes` also takes one table's entries when
             T = 1); for an opening ``players[t]`` is the pair of partners who opened (G-31);
@@ -240,11 +245,17 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
 
     Returns:
         (outcomes: GolfOutcome or OpeningOutcome per table, new states).
+
+    Raises:
+        ValueError: as :func:`~cuegym.rules.golfbillard.score_strokes` (a state field the
+            compiled referee would misread, a strike outside the physics' limits, ...).
     """
     rules = rules or load_golf_rules()
     geo = geo or golf_geometry()
     T = len(states)
-    check_log(log, np.stack([s.on_table for s in states]), geo)  # both phases
+    check_fields(states, geo)  # the kernels index with the fields unchecked
+    on_table = np.stack([s.on_table for s in states])
+    check_log(log, on_table, geo)  # both phases
     cb = np.asarray(cue_ball, dtype=object)
     if cb.ndim == 1:
         cb = np.stack([cb, np.full(T, -1, dtype=object)], axis=1)
@@ -279,10 +290,7 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
         else:
             players[t] = check_player(players[t], rules, f"players[{t}]")
     check_overflow(log, allow_overflow)
-    cue2 = np.zeros((T, 2, 5))
-    if cue is not None:
-        c = np.asarray(cue, dtype=np.float64).reshape(T, -1, 5)
-        cue2[:, :c.shape[1]] = c[:, :2]
+    cue2 = np.zeros((T, 2, 5)) if cue is None else check_cue(cue, cb, on_table, geo, slots=True)
     gs = pack_states(states)
     inputs = make_inputs(cb, cue2, np.asarray(log.t_end, np.float64), geo, injected=injected,
                          players=players, choices=choices, physics=physics_paths(log, paths),
