@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.rules.inputs import MAX_PLAYERS
+from cuegym.rules.inputs import MAX_PLAYERS, RefereeInputError
 from cuegym.rules.keglebillard import BALL_IDS, FOUL_COLUMNS, N_BALLS, N_PINS, PIN_IDS, WHITES
 
 from . import checks
@@ -363,31 +363,65 @@ def from_game_states(states: Sequence[Any]) -> KegleStates:
 
 
 def _convert(states: list) -> KegleStates:
+    """The batch of the rules ``GameState`` values ``states``, checked as the JSON form is: a
+    value the cast to the flow's dtype would change (a score 2.5, a pin ``"x"`` or None) is
+    refused by :func:`check_states`, and the balls must lie legally (:func:`_check_layout`).
+    The constructor takes any Python values; this is where they enter the game layer."""
     N = states[0].n_players
     table = states[0].table
-    out = empty_states(len(states), N, table)
     for t, s in enumerate(states):
         if s.n_players != N or s.table != table:
             raise ValueError(f"state {t} has {s.n_players} players on {s.table!r}; the batch "
                              f"{N} on {table!r}")
-        for b, pos in enumerate(s.balls):
-            if pos is not None:
-                out.xy[t, b] = pos
-        out.pins[t] = s.pins
-        out.hand[t] = _HAND_CODE[s.ball_in_hand]
-        out.order[t] = s.order
-        out.scores[t] = s.scores
-        out.to_play[t] = -1 if s.to_play is None else s.to_play
-        out.finished[t, :len(s.finished)] = s.finished
-        out.n_finished[t] = len(s.finished)
-        out.lost[t, :len(s.lost)] = s.lost
-        out.n_lost[t] = len(s.lost)
-        out.game_over[t] = s.game_over
-        out.shot[t] = s.shot
-        out.run_no_cushion[t] = s.run_no_cushion
-        out.rodt_streak[t] = s.rodt_streak
-        out.wait_spot[t] = s.wait_spots
+    nan = (np.nan, np.nan)
+    cols = {
+        "xy": [[nan if pos is None else pos for pos in s.balls] for s in states],
+        "pins": [s.pins for s in states],
+        "hand": [_HAND_CODE[s.ball_in_hand] for s in states],
+        "order": [s.order for s in states],
+        "scores": [s.scores for s in states],
+        "to_play": [-1 if s.to_play is None else s.to_play for s in states],
+        "finished": [(*s.finished, *(-1,) * (N - len(s.finished))) for s in states],
+        "n_finished": [len(s.finished) for s in states],
+        "lost": [(*s.lost, *(-1,) * (N - len(s.lost))) for s in states],
+        "n_lost": [len(s.lost) for s in states],
+        "game_over": [s.game_over for s in states],
+        "shot": [s.shot for s in states],
+        "run_no_cushion": [s.run_no_cushion for s in states],
+        "rodt_streak": [s.rodt_streak for s in states],
+        "wait_spot": [s.wait_spots for s in states],
+    }
+    arrays = {}
+    for name, values in cols.items():
+        try:  # numpy picks the dtype: check_states then refuses one that does not cast exactly
+            arrays[name] = np.array(values)
+        except (TypeError, ValueError, OverflowError) as exc:  # ragged, or an int past 64 bits
+            raise ValueError(f"states.{name}: the GameState values {checks._short(values)} do "
+                             f"not form an array ({str(exc).split(chr(10))[0]})") from None
+    out = check_states(KegleStates(**arrays, table=table), path="states")
+    _check_layout(out)
     return out
+
+
+def _check_layout(states: KegleStates, path: str = "states") -> None:
+    """The balls on the table lie legally (on the cloth, clear of the cushions, jaws, pockets,
+    standing pins and each other): the check of ``GameState.from_dict`` and the physics
+    (:func:`cuegym.physics.layout.layout_problem`), one compiled pass over the batch.
+
+    Raises:
+        RefereeInputError: ``states[t]: 'balls.white' and 'balls.spotted' overlap ...``.
+    """
+    from cuegym.configs import default_params
+    from cuegym.physics.layout import layout_problem
+    from cuegym.rules.keglebillard_config import default_table
+
+    present = ~np.isnan(states.xy[:, :, 0])
+    problem = layout_problem(default_table(states.table), default_params("keglebillard"),
+                             np.where(present[..., None], states.xy, 0.0), present, states.pins,
+                             tuple(f"balls.{b}" for b in BALL_IDS), pin_names=PIN_IDS)
+    if problem is not None:
+        t, msg = problem
+        raise RefereeInputError(msg.replace(f"table {t}", f"{path}[{t}]", 1))
 
 
 @dataclass

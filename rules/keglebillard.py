@@ -36,7 +36,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -55,8 +55,10 @@ from cuegym.rules.inputs import (
     RefereeInputError,
     check_overflow_codes,
     req_bool,
+    req_int,
     req_list,
     req_name,
+    req_num,
     req_obj,
     req_xy,
     show,
@@ -88,6 +90,7 @@ from cuegym.rules.keglebillard_log import (
     read_log,
     sim_log,
     stack_logs,
+    table_arg,
 )
 
 #: The public API: the referee below, and (re-exported) the rule set and ids of
@@ -147,17 +150,43 @@ class Injected:
     unsporting: bool = False
 
     def __post_init__(self) -> None:
-        if self.type not in INJECTED_TYPES:
-            raise ValueError(f"unknown injected event type {self.type!r}; known: "
-                             f"{sorted(INJECTED_TYPES)}")
-        if self.type == "off_table" and not 0 <= self.ball < N_BALLS:
-            raise ValueError(f"injected off_table needs a ball, got {self.ball!r}")
-        if self.type == "off_table" and self.unsporting:
-            raise ValueError("injected off_table (K-14a) cannot be marked unsporting")
-        if self.type == "pin_toppled" and not self.pins:
-            raise ValueError("injected pin_toppled needs at least one pin")
-        if self.type == "deliberate_touch" and not self.balls:
-            raise ValueError("injected deliberate_touch needs the touched balls' positions")
+        # The one check of both forms: from_dict turns the JSON names into indices and builds
+        # the object here, so an object made in Python is refused where its JSON form would be
+        # (a pin -1 would topple pin4, True be a ball index, a NaN put-back be lost).
+        kind = self.type
+        if not isinstance(kind, str) or kind not in INJECTED_TYPES:
+            raise RefereeInputError(f"unknown injected event type {show(kind)}; known: "
+                                    f"{sorted(INJECTED_TYPES)}")
+        path = f"injected {kind}"
+        own = _INJ_KEYS.get(kind, set())
+        for name in ("pins", "by", "balls", "ball", "returned"):
+            if name not in own and not _unset(getattr(self, name), _INJ_DEFAULTS[name]):
+                raise RefereeInputError(f"{path} takes no {name} (it takes "
+                                        f"{sorted(own | {'unsporting'})}), got "
+                                        f"{show(getattr(self, name))}")
+        pins = tuple(sorted({req_int(v, f"{path}.pins[{k}]", 0, N_PINS - 1)
+                             for k, v in enumerate(_listed(self.pins, f"{path}.pins"))}))
+        balls = tuple(_touched(b, f"{path}.balls[{k}]")
+                      for k, b in enumerate(_listed(self.balls, f"{path}.balls")))
+        if len({b[0] for b in balls}) < len(balls):
+            raise RefereeInputError(f"{path}.balls lists a ball twice: {show(self.balls)}")
+        if not isinstance(self.by, str):
+            raise RefereeInputError(f"{path}.by must be a string, got {show(self.by)}")
+        if kind == "off_table" and _unset(self.ball, -1):
+            raise RefereeInputError("injected off_table needs a ball")
+        ball = (req_int(self.ball, f"{path}.ball", 0, N_BALLS - 1) if kind == "off_table"
+                else -1)
+        for name, value in (("pins", pins), ("balls", balls), ("ball", ball),
+                            ("returned", req_bool(self.returned, f"{path}.returned")),
+                            ("unsporting", req_bool(self.unsporting, f"{path}.unsporting"))):
+            object.__setattr__(self, name, value)  # plain Python values: == and hash work
+        if kind == "off_table" and self.unsporting:
+            raise RefereeInputError("injected off_table (K-14a) cannot be marked unsporting")
+        if kind == "pin_toppled" and not pins:
+            raise RefereeInputError("injected pin_toppled needs at least one pin")
+        if kind == "deliberate_touch" and not balls:
+            raise RefereeInputError("injected deliberate_touch needs the touched balls' "
+                                    "positions")
 
     @property
     def rule(self) -> str:
@@ -189,16 +218,13 @@ class Injected:
                        *req_xy(xy, f"{path}.balls.{b}"))
                       for b, xy in req_obj(data.get("balls", {}), f"{path}.balls").items())
         ball = req_name(data["ball"], f"{path}.ball", BALL_IDS, "ball") if "ball" in data else -1
-        by = data.get("by", "")
-        if not isinstance(by, str):
-            raise RefereeInputError(f"{path}.by must be a string, got {show(by)}")
+        by = data.get("by", "")  # (its type, as the rest of the event: __post_init__)
+        returned = req_bool(data.get("returned", False), f"{path}.returned")
+        unsporting = req_bool(data.get("unsporting", False), f"{path}.unsporting")
         try:
-            return cls(type=kind, pins=pins, by=by, balls=balls, ball=ball,
-                       returned=req_bool(data.get("returned", False), f"{path}.returned"),
-                       unsporting=req_bool(data.get("unsporting", False), f"{path}.unsporting"))
-        except RefereeInputError:
-            raise
-        except ValueError as exc:
+            return cls(type=kind, pins=pins, by=by, balls=balls, ball=ball, returned=returned,
+                       unsporting=unsporting)
+        except ValueError as exc:  # __post_init__: a rule of the event, named without its path
             raise RefereeInputError(f"{path}: {exc}") from None
 
     def to_dict(self) -> dict[str, Any]:
@@ -215,6 +241,29 @@ class Injected:
         if self.unsporting:
             out["unsporting"] = True
         return out
+
+
+#: The field defaults of :class:`Injected`: a field its type does not take must keep them.
+_INJ_DEFAULTS = {f.name: f.default for f in fields(Injected)}
+
+
+def _unset(value: Any, default: Any) -> bool:
+    """An :class:`Injected` field left at its default (``()``, ``""``, -1, False)."""
+    if isinstance(default, tuple):
+        return isinstance(value, (tuple, list, np.ndarray)) and len(value) == 0
+    return type(value) in (type(default), np.int64, np.bool_) and value == default
+
+
+def _listed(value: Any, path: str, length: int | None = None) -> list:
+    """A list or tuple (or numpy array) field of :class:`Injected` as a list."""
+    return req_list(value.tolist() if isinstance(value, np.ndarray) else value, path, length)
+
+
+def _touched(value: Any, path: str) -> tuple[int, float, float]:
+    """One ``(ball, x, y)`` of a ``deliberate_touch``: a ball index and a finite position [m]."""
+    b, x, y = _listed(value, path, 3)
+    return (req_int(b, f"{path}[0]", 0, N_BALLS - 1), req_num(x, f"{path}[1]"),
+            req_num(y, f"{path}[2]"))
 
 
 def parse_injected(items: Iterable | None, path: str = "inject") -> tuple[Injected, ...]:
@@ -356,14 +405,34 @@ class ShotRow:
 
 
 def _vector(name: str, value: Any, T: int, dtype: type) -> np.ndarray:
+    """``value`` as a (T,) array of ``dtype``: None is all zeros (False), one value applies to
+    every table. A bool vector must hold bools: other dtypes are refused rather than cast
+    (``"no"``, 0.5, NaN and 2 would read as True), as the envs' ``reset_mask``."""
     if value is None:
         return np.zeros(T, dtype)
-    arr = np.asarray(value)
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):  # ragged
+        raise ValueError(f"{name} must be an array of shape ({T},), got {show(value)}") from None
+    if np.dtype(dtype) == np.bool_ and arr.dtype != np.bool_:
+        raise ValueError(f"{name} must be True / False (a bool array of shape ({T},)), got "
+                         f"dtype {arr.dtype}: {show(value)}")
     if arr.ndim == 0:
         arr = np.full(T, arr)
     if arr.shape != (T,):
         raise ValueError(f"{name} must have shape ({T},), got {arr.shape}")
     return arr.astype(dtype)
+
+
+def _rules_arg(rules: Any) -> KeglebillardRules:
+    """``score_shots``' ``rules``: a rule set, a mapping of options over the shipped file (as
+    ``Kegle(rules=)``), or None (the shipped file)."""
+    if isinstance(rules, KeglebillardRules):
+        return rules
+    if rules is None or isinstance(rules, Mapping):
+        return load_rules(rules)
+    raise RefereeInputError(f"rules must be a KeglebillardRules (load_rules), a mapping of "
+                            f"rule options or None, got {show(rules)}")
 
 
 def check_overflow(overflow: np.ndarray, allow_overflow: bool) -> None:
@@ -413,8 +482,8 @@ def _injected_arrays(inj: tuple, present0: np.ndarray, pins_up0: np.ndarray
     return off, off_any, inj_pins, k16, touche, unsporting
 
 
-def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
-                table: TableSpec | None = None, salvo_line: Any = None,
+def score_shots(log: Any, rules: KeglebillardRules | Mapping | None = None, *,
+                table: TableSpec | str | None = None, salvo_line: Any = None,
                 injected: Sequence[Iterable | None] | None = None,
                 allow_overflow: bool = False) -> ShotScores:
     """Score T finished shots from their event log (K-5..K-20; K-25 scoring).
@@ -424,10 +493,13 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
 
     Args:
         log: a ``cuegym.physics.SimResult`` or anything with its fields (see :func:`read_log`).
-        rules: the rule set (default: :func:`load_rules`).
-        table: the keglebillard table (salvo line); default the kleinmatch table.
-        salvo_line: (T,) bool, True where the salvo line applies to this shot (break, or ball in
-            hand behind the line, K-15); default False.
+        rules: the rule set, or a mapping of options over the shipped one (default:
+            :func:`load_rules`).
+        table: the keglebillard table (salvo line; a ``TableSpec`` or a config name, as
+            :func:`build_log`); default the kleinmatch table.
+        salvo_line: (T,) bool (or one bool for all), True where the salvo line applies to this
+            shot (break, or ball in hand behind the line, K-15); default False. Other dtypes
+            (0 / 1, strings) are refused.
         injected: length-T sequence of each shot's injected events (dicts or :class:`Injected`,
             K-14a and K-16), or None.
         allow_overflow: score shots whose simulation stopped at ``max_events`` / ``t_max``
@@ -442,8 +514,8 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
         ValueError: a malformed log or injected event (the message names the value), or an
             overflowed shot without ``allow_overflow``.
     """
-    rules = rules or load_rules()
-    table = table or default_table()
+    rules = _rules_arg(rules)
+    table = table_arg(table, "score_shots")
     lg = read_log(log, table)
     T, K = lg.ev_type.shape
     check_overflow(lg.overflow, allow_overflow)
@@ -452,6 +524,9 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
     if injected is None:
         inj = ((),) * T
     else:
+        if not isinstance(injected, (list, tuple)):  # a dict or a string has a len() too
+            raise ValueError(f"injected must be a list of one entry per table ({T}), got "
+                             f"{show(injected)}")
         if len(injected) != T:
             raise ValueError(f"injected must have one entry per table ({T}), got {len(injected)}")
         inj = tuple(parse_injected(e) for e in injected)
@@ -497,7 +572,7 @@ def score_shots(log: Any, rules: KeglebillardRules | None = None, *,
 # K-24 the lag
 # ---------------------------------------------------------------------------------------------
 
-def judge_lag(log: Any, table: TableSpec | None = None) -> np.ndarray:
+def judge_lag(log: Any, table: TableSpec | str | None = None) -> np.ndarray:
     """Judge T lags (K-24): player 0 drives the white, player 1 the spotted ball, the red absent.
 
     Each player's ball starts on or behind the salvo line, on its own side of y = 0 (else a
@@ -513,7 +588,7 @@ def judge_lag(log: Any, table: TableSpec | None = None) -> np.ndarray:
     Returns:
         (T,) int: 0 or 1, the player who wins the break, or -1 for a re-lag.
     """
-    table = table or default_table()
+    table = table_arg(table, "judge_lag")
     lg = read_log(log, table)
     T, K = lg.ev_type.shape
     valid = np.arange(K)[None, :] < lg.n_events[:, None]

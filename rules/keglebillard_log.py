@@ -347,17 +347,18 @@ DEFAULT_START = {"red": (-0.7, 0.1), "white": (-0.525, 0.0), "spotted": (0.525, 
 BUILD_KINDS = ("ball_ball", "cushion", "pocket", "pin", "pin_touch", "pin_pin", "transition")
 
 
-def _build_table(table: TableSpec | str | None) -> TableSpec:
-    """``build_log``'s ``table``: a keglebillard TableSpec, a table config name, or None."""
+def table_arg(table: TableSpec | str | None, where: str = "build_log") -> TableSpec:
+    """The ``table`` argument of ``where`` (``build_log``, ``score_shots``, ``judge_lag``): a
+    keglebillard TableSpec, a table config name, or None (the kleinmatch table)."""
     if table is None:
         return default_table()
     if isinstance(table, str):
         try:
             return default_table(table)
         except ValueError as exc:  # no such table, or not a keglebillard table
-            raise RefereeInputError(f"build_log table: {exc}") from None
+            raise RefereeInputError(f"{where} table: {exc}") from None
     if not isinstance(table, TableSpec) or table.game != "keglebillard":
-        raise RefereeInputError(f"build_log table must be a keglebillard table name or "
+        raise RefereeInputError(f"{where} table must be a keglebillard table name or "
                                 f"TableSpec, got {show(table)}")
     return table
 
@@ -366,7 +367,7 @@ def table_start(table: TableSpec | str | None = None) -> dict[str, tuple[float, 
     """The start layout :func:`build_log` uses on ``table`` when none is given: the whites on
     their spots (K-18), the red 0.175 m behind the salvo line (K-3) at y = 0.1. On the
     kleinmatch table this is :data:`DEFAULT_START`."""
-    t = _build_table(table)
+    t = table_arg(table)
     (wx, wy), (sx, sy) = white_spots(t).tolist()
     return {"red": (salvo_x(t) - 0.175, 0.1), "white": (wx, wy), "spotted": (sx, sy)}
 
@@ -509,7 +510,7 @@ def build_log(events: Sequence[Sequence], *, start: Mapping | None = None,
             an illegal end layout, e.g. ``'build_log end.white' at (0.0000, 0.0820) overlaps
             standing pin 2 (pin2)``.
     """
-    table = _build_table(table)
+    table = table_arg(table)
     for arg, given in (("start", start), ("end", end)):
         for name in req_obj(given or {}, f"build_log {arg}"):
             req_name(name, f"build_log {arg}.{name}", BALL_IDS, "ball")

@@ -21,6 +21,7 @@ from reference.kegle_aimer import kegle_candidates as kegle_candidates_numpy
 from cuegym.agents import make_agent, make_arena, play_games
 from cuegym.agents.base import Agent
 from cuegym.agents.geometric_kegle import kegle_best, kegle_candidates, kegle_candidates_batch
+from cuegym.games.kegle_state import from_game_states
 from cuegym.rules.keglebillard_game import GameState
 
 ARENA = make_arena("keglebillard")
@@ -29,13 +30,18 @@ ARENA = make_arena("keglebillard")
 def _random_states(rng: np.random.Generator, n: int) -> list[GameState]:
     hx, hy = ARENA.hx, ARENA.hy
     out = []
-    for _ in range(n):
+    while len(out) < n:
         hand = [None, "salvo", "cloth"][int(rng.integers(0, 3))]
         balls = [None if (k == 0 and hand) or (k and rng.random() < 0.15) else
                  (float(rng.uniform(-hx, hx)), float(rng.uniform(-hy, hy))) for k in range(3)]
         pins = tuple(bool(p) for p in rng.random(5) < 0.7)
-        out.append(GameState(order=(0, 1), scores=(0, 0), to_play=0, balls=tuple(balls),
-                             pins=pins, ball_in_hand=hand))
+        st = GameState(order=(0, 1), scores=(0, 0), to_play=0, balls=tuple(balls), pins=pins,
+                       ball_in_hand=hand)
+        try:  # legal layouts only (balls apart, off standing pins): the game layer refuses others
+            from_game_states([st])
+        except ValueError:
+            continue
+        out.append(st)
     return out
 
 

@@ -1,0 +1,133 @@
+"""Keglebillard entry checks (audit s48): Injected objects get the dict form's checks,
+score_shots refuses a non-bool salvo_line and a bad rules / table, GameState values reach the
+game layer only when they convert without changing and lie legally on the table."""
+import numpy as np
+import pytest
+
+from cuegym.games.kegle import Kegle
+from cuegym.games.strikes import Strikes
+from cuegym.rules.keglebillard import Injected, build_log, score_shots
+from cuegym.rules.keglebillard_game import GameState
+
+LOG = build_log([(0.2, "ball_ball", "red", "white")])
+BREAK_BALLS = ((-0.8, 0.1), (-0.525, 0.0), (0.525, 0.0))
+
+
+# --- Injected objects: the dict form's checks --------------------------------------------------
+
+@pytest.mark.parametrize("kw, field", [
+    (dict(type="pin_toppled", pins=(-1,)), "pins"),
+    (dict(type="pin_toppled", pins=(7,)), "pins"),
+    (dict(type="pin_toppled", pins=(0.5,)), "pins"),
+    (dict(type="pin_toppled", pins="king"), "pins"),
+    (dict(type="pin_toppled", pins=(1,), by=5), "by"),
+    (dict(type="off_table", ball=True), "ball"),
+    (dict(type="off_table", ball=1.5), "ball"),
+    (dict(type="deliberate_touch", balls=((5, 0.0, 0.0),)), "balls"),
+    (dict(type="deliberate_touch", balls=((-1, 0.0, 0.0),)), "balls"),
+    (dict(type="deliberate_touch", balls=((1, float("nan"), 0.1),)), "finite"),
+    (dict(type="off_table", ball=2, returned="no"), "returned"),
+    (dict(type="touche", unsporting=1), "unsporting"),
+    (dict(type="touche", pins=(1,)), "pins"),  # the dict form has no pins for a touche
+])
+def test_kegle_injected_object_is_validated(kw, field):
+    with pytest.raises(ValueError, match=field) as exc:
+        score_shots(LOG, injected=[[Injected(**kw)]])
+    assert "ambiguous" not in str(exc.value)  # a message naming the field, not numpy's
+
+
+def test_kegle_injected_object_refused_by_play_too():
+    game = Kegle()
+    strikes = Strikes.of([[3.0, 5.0, 0.0, 0.0, 0.0]], place=[[-0.7, 0.1]])
+    with pytest.raises(ValueError, match="pins"):
+        game.play(game.new(1, 2), strikes, None, np.random.default_rng(0),
+                  injected=[[Injected(type="pin_toppled", pins=(-1,))]])
+
+
+def test_kegle_injected_object_and_dict_agree():
+    obj = Injected(type="deliberate_touch", balls=((np.int64(1), 0.1, np.float64(0.2)),),
+                   unsporting=np.bool_(True))
+    assert obj == Injected.from_dict(obj.to_dict())
+    assert Injected.from_dict({"type": "pin_toppled", "pins": ["pin2", "king"]}).pins == (0, 2)
+
+
+# --- score_shots arguments ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", [["no"], ["False"], [0.5], [np.nan], [2], [1], "yes"])
+def test_kegle_score_shots_salvo_line_must_be_bool(value):
+    log = build_log([(0.2, "ball_ball", "red", "white")], start={"red": (0.0, 0.2)})
+    with pytest.raises(ValueError, match="salvo_line"):
+        score_shots(log, salvo_line=value)
+
+
+def test_kegle_score_shots_salvo_line_bools_still_work():
+    log = build_log([(0.2, "ball_ball", "red", "white")], start={"red": (0.0, 0.2)})
+    assert "K-15" in score_shots(log, salvo_line=[True]).fouls_of(0)
+    assert "K-15" in score_shots(log, salvo_line=np.bool_(True)).fouls_of(0)
+    assert "K-15" not in score_shots(log, salvo_line=[False]).fouls_of(0)
+
+
+@pytest.mark.parametrize("kw, word", [(dict(rules={"ddbu": True}), "ddbu"),  # "variant"
+                                      (dict(rules="house"), "rules"),
+                                      (dict(table=5), "table"),
+                                      (dict(table="no_such_table"), "table")])
+def test_kegle_score_shots_rules_and_table_give_a_clear_error(kw, word):
+    with pytest.raises(ValueError, match=word):
+        score_shots(LOG, **kw)
+
+
+def test_kegle_score_shots_takes_a_table_name_and_rule_options_as_kegle_does():
+    log = build_log([(0.2, "ball_ball", "red", "white")], table="keglebillard-helmatch")
+    assert len(score_shots(log, table="keglebillard-helmatch")) == 1
+    assert score_shots(LOG, rules={"variant": "ddbu"}).variant == "ddbu"
+
+
+# --- GameState values entering the game layer --------------------------------------------------
+
+def _play(gs: GameState) -> None:
+    Kegle().play([gs], Strikes.of([[0.5, 180.0, 0, 0, 0]]), None, np.random.default_rng(0))
+
+
+def test_kegle_gamestate_fractional_score_is_not_truncated():
+    with pytest.raises(ValueError, match="scores"):
+        _play(GameState(order=(0, 1), scores=(2.5, 0), to_play=0, balls=BREAK_BALLS,
+                        ball_in_hand=None, shot=1))
+
+
+@pytest.mark.parametrize("pins", [(True, "x", True, True, True), (True, None, True, True, True),
+                                  (True, 2, True, True, True)])
+def test_kegle_gamestate_pins_must_be_flags(pins):
+    with pytest.raises(ValueError, match="pins"):
+        _play(GameState(order=(0, 1), scores=(0, 0), to_play=0, balls=BREAK_BALLS,
+                        ball_in_hand=None, shot=1, pins=pins))
+
+
+@pytest.mark.parametrize("balls, word", [
+    (((-0.8, 0.1), (0.525, 0.0), (0.525, 0.0)), "overlap"),     # white on the spotted ball
+    (((-0.8, 0.1), (0.50, 0.0), (0.5415, 0.0)), "overlap"),     # 1 cm into it
+    (((-0.8, 0.1), (0.0, 0.0), (0.525, 0.0)), "overlap"),       # white on the king
+    (((-0.8, 0.1), (50.0, 0.0), (0.525, 0.0)), "cloth"),        # 50 m off the table
+])
+def test_kegle_gamestate_overlapping_balls_are_refused(balls, word):
+    gs = GameState(order=(0, 1), scores=(0, 0), to_play=0, balls=balls, ball_in_hand=None,
+                   shot=1)
+    with pytest.raises(ValueError, match=word):
+        _play(gs)
+
+
+def test_kegle_gamestate_legal_states_still_convert():
+    game = Kegle()
+    states = game.new(3, 2)
+    out, nxt = game.play(states, Strikes.of([[3.0, 5.0, 0.0, 0.0, 0.0]] * 3,
+                                            place=[[-0.7, 0.1]] * 3),
+                         None, np.random.default_rng(0))
+    again = game.batch(list(nxt))  # GameState values of the flow's own states convert back
+    for name in ("xy", "pins", "scores", "order", "wait_spot", "game_over"):
+        a, b = getattr(again, name), getattr(nxt, name)
+        assert a.dtype == b.dtype and np.array_equal(a, b, equal_nan=a.dtype.kind == "f")
+
+
+@pytest.mark.parametrize("injected", [iter([None]), {"a": None}, "x"])
+def test_kegle_score_shots_injected_must_be_a_list(injected):
+    with pytest.raises(ValueError, match="injected must be a list"):
+        score_shots(LOG, injected=injected)
