@@ -28,6 +28,19 @@ def allowed_hosts(host: str, extra: list[str] | None) -> tuple[str, ...]:
     return (*LOCAL_HOSTS, host, *(extra or ()))
 
 
+def url_of(host: str, port: int) -> str:
+    """The page's URL for a socket bound to ``host``: an all-interfaces bind is opened on this
+    machine's loopback; an IPv6 address goes in brackets (RFC 3986: "http://[::1]:8765/", its
+    zone's "%" written "%25")."""
+    if host in ("0.0.0.0", ""):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    if ":" in host:
+        host = f"[{host.replace('%', '%25')}]"
+    return f"http://{host}:{port}/"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` (default: the command line), start the server, block until stopped."""
     p = argparse.ArgumentParser(prog=prog_name("python -m cuegym.play"),
@@ -83,9 +96,8 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(0.05)
         for s in server.servers:
             for sock in s.sockets:
-                host, port = sock.getsockname()[:2]
-                shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
-                print(f"cuegym play: http://{shown}:{port}/  (Ctrl-C stops)", flush=True)
+                print(f"cuegym play: {url_of(*sock.getsockname()[:2])}  (Ctrl-C stops)",
+                      flush=True)
                 return
 
     threading.Thread(target=announce, daemon=True).start()

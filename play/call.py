@@ -87,13 +87,21 @@ def _opening_reason(reason: str, names: Sequence[str]) -> str:
     m = re.search(r"\bside ([01])\b", reason)
     if m is None or int(m.group(1)) >= len(names):
         return reason
-    name = names[int(m.group(1))]
-    poss = "your" if name == "You" else "their"
-    out = re.sub(r"\bside ([01])'s\b", lambda k: "your" if names[int(k.group(1))] == "You"
-                 else f"{names[int(k.group(1))]}'s", reason)
-    out = re.sub(r"\bside ([01])\b", lambda k: names[int(k.group(1))], out)
-    out = re.sub(r"\bits\b", poss, out)
-    return re.sub(r"\bit\b", "you" if name == "You" else "they", out)
+    you = names[int(m.group(1))] == "You"
+
+    def word(k: re.Match) -> str:
+        if k.group(1) is not None:  # "side N's"
+            name = names[int(k.group(1))]
+            return "your" if name == "You" else f"{name}'s"
+        if k.group(2) is not None:  # "side N"
+            return names[int(k.group(2))]
+        if k.group(0) == "its":
+            return "your" if you else "their"
+        return "you" if you else "they"
+
+    # One pass over the rules' text: the names put in are never rewritten again (a name
+    # "Fix it" or "side 1" stays as typed).
+    return re.sub(r"\bside ([01])'s\b|\bside ([01])\b|\bits\b|\bit\b", word, reason)
 
 
 def _skaeve(o: dict, names: Sequence[str]) -> str:

@@ -160,6 +160,10 @@ class LiveGame:
         self.table = session.make_table(game, options)
         self.game = game
         self.seats = parse_seats(game, self.table, seats)
+        names = self.side_names() if game == "golfbillard" else []
+        if len(names) == 2 and names[0] == names[1]:  # duo: "A & B" + "C" vs "A" + "B & C"
+            raise PlayError(f"both sides would be named {names[0]!r}: the calls could not say "
+                            "which side played; rename a seat")
         self.noise_name = noise
         self.noise = session.noise_of(noise)
         if seed is None:

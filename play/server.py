@@ -42,7 +42,7 @@ from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, FastAPI, Request, params
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
@@ -423,6 +423,17 @@ async def replay(games: GamesDep, d: ReplayBody) -> dict:
     return g.result(None)
 
 
+class RevalidatedStatic(StaticFiles):
+    """The page's scripts and style sheet, revalidated on every load (``no-cache``: a 304 by
+    ETag when unchanged): cached heuristically, a browser would run the old scripts with the new
+    index.html after an upgrade."""
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
 #: The names this machine is reached by: the Host header of every request must be one of them
 #: (or of the names ``create_app`` is given).
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
@@ -455,7 +466,7 @@ def create_app(save_dir: str | Path | None = "runs/play",
 
     app.state.games = Games(sd, dirs)
     app.include_router(page_router)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", RevalidatedStatic(directory=STATIC), name="static")
     app.include_router(games_router)
     app.include_router(replays_router)
     return app

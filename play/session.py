@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -516,6 +517,7 @@ _AGENTS: OrderedDict[tuple, Any] = OrderedDict()
 #: least recently used dropped first (a client choosing many distances must not load a model
 #: for each without bound).
 MAX_AGENTS = 32
+_AGENTS_LOCK = threading.Lock()
 
 
 def check_agent_spec(spec: Any) -> str:
@@ -550,21 +552,26 @@ def get_agent(spec: str, game: str, table: KegleTable | GolfTable | None = None)
     # the options as text: a key must be hashable, and deciding_openers is a list
     key = (spec, game) if table is None else (spec, game, json.dumps(table.options,
                                                                       sort_keys=True))
-    if key in _AGENTS:
+    # the server's worker threads share the cache: a lookup racing an eviction was a KeyError
+    with _AGENTS_LOCK:
+        if key in _AGENTS:
+            _AGENTS.move_to_end(key)
+            return _AGENTS[key]
+    spec = check_agent_spec(spec)
+    try:  # outside the lock: a model file loads for seconds
+        agent = make_agent(spec, game, arena=None if table is None else table.arena)
+    except Exception as e:  # a file that is not a model of this game: the request's fault
+        if spec in AGENT_NAMES:
+            raise
+        why = str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}"
+        raise PlayError(f"model file {spec!r} cannot be loaded as a {game} agent: "
+                        f"{why}") from None
+    with _AGENTS_LOCK:  # a thread that built the same agent meanwhile wins: one agent per key
+        agent = _AGENTS.setdefault(key, agent)
         _AGENTS.move_to_end(key)
-    else:
-        spec = check_agent_spec(spec)
-        try:
-            _AGENTS[key] = make_agent(spec, game, arena=None if table is None else table.arena)
-        except Exception as e:  # a file that is not a model of this game: the request's fault
-            if spec in AGENT_NAMES:
-                raise
-            why = str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}"
-            raise PlayError(f"model file {spec!r} cannot be loaded as a {game} agent: "
-                            f"{why}") from None
         while len(_AGENTS) > MAX_AGENTS:
             _AGENTS.popitem(last=False)
-    return _AGENTS[key]
+    return agent
 
 
 def agents_move(table: KegleTable | GolfTable, agents: Sequence[Any], st: Any, noise: Any,
