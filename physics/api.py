@@ -53,11 +53,11 @@ from .constants import (
     MAX_EVENTS,
     MAX_KISS,
     MAX_SPEED,
-    MAX_SPIN,
     MAX_T,
     MAX_TABLES,
     PARAM_RANGES,
     TOUCHING_MODELS,
+    spin_limit,
 )
 from .engine import KISS, pack_params, prepare_batch, simulate_batch, simulate_serial
 from .layout import kernel_arrays, validate_layout
@@ -421,16 +421,17 @@ def check_run_settings(max_events: Any = 1000, t_max: Any = 60.0, threads: Any =
     _check_type("workspace", workspace, Workspace)
 
 
-def _initial_motion(v, w, T: int, B: int, ball_names, table_names) -> np.ndarray:
+def _initial_motion(v, w, T: int, B: int, R: float, ball_names, table_names) -> np.ndarray:
     """(T, B, 5) vx, vy [m/s], wx, wy, wz [rad/s] before the strikes: the given ``v`` (T, B, 2)
-    and ``w`` (T, B, 3), checked against the speed and spin limits, else zero."""
+    and ``w`` (T, B, 3), checked against the speed and spin limits (balls of radius ``R``
+    [m]), else zero."""
     vw = np.zeros((T, B, 5))
     if v is not None:
         vw[..., 0:2] = as_array("v", v, (T, B, 2), "(T, B, 2)")
         check_norm("v", vw[..., 0:2], MAX_SPEED, "m/s", table_names, ball_names)
     if w is not None:
         vw[..., 2:5] = as_array("w", w, (T, B, 3), "(T, B, 3)")
-        check_norm("w", vw[..., 2:5], MAX_SPIN, "rad/s", table_names, ball_names)
+        check_norm("w", vw[..., 2:5], spin_limit(R), "rad/s", table_names, ball_names)
     return vw
 
 
@@ -554,7 +555,7 @@ def simulate(table: TableSpec, params: PhysicsParams, xy, *, cue_ball=None, cue=
     check_physics(table, params, kiss)
     if check_bool("validate", validate):
         validate_layout(table, params, xy, present, pins, ball_names, table_names, pin_names)
-    vw = _initial_motion(v, w, T, B, ball_names, table_names)
+    vw = _initial_motion(v, w, T, B, params.R, ball_names, table_names)
     cb, cue_arr = _strike_arrays(cue_ball, cue, present, table_names, ball_names)
     if motion0 is None:
         mo_given = _NO_MOTION0

@@ -78,8 +78,18 @@ S_X, S_Y, S_VX, S_VY, S_WX, S_WY, S_WZ = range(7)
 MAX_V0 = 20.0
 #: Largest initial ball speed |v| [m/s] (above the ~29 m/s a 20 m/s centre strike gives).
 MAX_SPEED = 30.0
-#: Largest initial spin |w| [rad/s] (above the ~880 rad/s a 20 m/s strike can give).
+#: Largest initial spin |w| [rad/s] of a ball of radius 30.75 mm or more (above the ~880
+#: rad/s a 20 m/s strike can give it); a smaller ball's is :func:`spin_limit`.
 MAX_SPIN = 1000.0
+#: Largest initial surface speed R |w| [m/s] (MAX_SPIN at R = 30.75 mm): a strike's spin goes
+#: as 1/R, so a small ball struck at the V0 limit spins faster than MAX_SPIN.
+MAX_SPIN_SURFACE = 30.75
+
+
+def spin_limit(R: float) -> float:
+    """Largest initial spin |w| [rad/s] of a ball of radius ``R`` [m]: MAX_SPIN, or
+    MAX_SPIN_SURFACE / R where that is more (a strike at the V0 limit stays below both)."""
+    return max(MAX_SPIN, MAX_SPIN_SURFACE / R)
 #: Largest event log per table (the memory check below still applies).
 MAX_EVENTS = 1_000_000
 #: Largest simulated time per shot [s].

@@ -44,9 +44,9 @@ from .constants import (
     MAX_EVENTS,
     MAX_JSON_SHOTS,
     MAX_SPEED,
-    MAX_SPIN,
     MAX_T,
     MAX_V0,
+    spin_limit,
 )
 from .layout import layout_problem
 
@@ -779,7 +779,8 @@ def _first_problem(chunks: list[tuple[list[int], dict]]) -> str | None:
                                  names, labels, kw["pin_names"])]
         if kw["v"] is not None:
             found.append(norm_problem("v", kw["v"], MAX_SPEED, "m/s", labels, names))
-            found.append(norm_problem("w", kw["w"], MAX_SPIN, "rad/s", labels, names))
+            found.append(norm_problem("w", kw["w"], spin_limit(kw["params"].R), "rad/s", labels,
+                                      names))
         found.append(strike_problem(kw["cue_ball"], kw["cue"], kw["present"], labels, names))
         if kw["motion0"] is not None:
             vw = np.zeros((T, len(names), 5))

@@ -17,6 +17,7 @@ from cuegym.physics.constants import (
     MAX_SPIN,
     MAX_T,
     PARAM_RANGES,
+    spin_limit,
 )
 
 XY = [[[-0.8, 0.1], [-0.525, 0.0], [0.525, 0.0]]]
@@ -51,6 +52,29 @@ def test_speeds_and_spins_at_the_limit_are_accepted(kegle):
     w[0, 2] = [0.0, 0.0, MAX_SPIN]
     res = simulate(table, p, XY, v=v, w=w, t_max=MAX_T, max_events=20000)
     assert res.overflow[0] == 0 and np.all(np.isfinite(res.rvw))
+
+
+def test_a_small_balls_strike_state_can_be_given_back():
+    """The spin limit follows the radius (spin_limit): a 10 mm ball struck at 10 m/s with draw
+    spins at 1324 rad/s, which the fixed 1000 rad/s limit refused as a start state."""
+    shot = {"table": {"length": 1.0, "width": 0.5, "cushion_height": 0.013, "pockets": [],
+                      "posts": []},
+            "params": {"R": 0.01, "u_sp": 0.0044444}, "event_states": True,
+            "balls": {"a": {"x": 0, "y": 0}, "b": {"x": 0.3, "y": 0.1}},
+            "strike": {"ball": "a", "V0": 10, "phi": 10, "theta": 0, "a": 0.0, "b": 0.6}}
+    out = simulate_json(shot)
+    start = out["start"]["a"]
+    assert np.linalg.norm(start["w"]) > MAX_SPIN
+    again = {**shot, "balls": {**shot["balls"], "a": {"x": 0, "y": 0, "v": start["v"],
+                                                      "w": start["w"]}}}
+    del again["strike"]
+    back = simulate_json(again)
+    for b in ("a", "b"):
+        assert back["final"][b]["x"] == pytest.approx(out["final"][b]["x"], abs=1e-9)
+    again["balls"]["a"]["w"] = [0.0, 0.0, 1.01 * spin_limit(0.01)]
+    with pytest.raises(PhysicsInputError, match=rf"\[0, {spin_limit(0.01)}\] rad/s"):
+        simulate_json(again)
+    assert spin_limit(0.05) == MAX_SPIN  # a big ball keeps the fixed limit
 
 
 @pytest.mark.parametrize("name,value", [("u_s", 1e-60), ("u_r", 1e-9), ("u_sp", 0.0001),
