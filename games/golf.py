@@ -406,6 +406,16 @@ class Golf:
             / self.table.length
         return out if new_game is None else np.where(new_game, 0.0, out)
 
+    @staticmethod
+    def _offenders(a: OutcomeArrays) -> np.ndarray:
+        """(T, F) the side whose foul each listed foul is, -1 past ``n_fouls``. In play the
+        shooter's; in the opening the side each foul records in ``f_det[..., 1]`` (G-3, G-18,
+        G-31: the side that opened; G-19: the side that played the ball between the caps,
+        which may be the other side's ball, so the named ball's side would be wrong)."""
+        side = np.where(a.opening[:, None], a.f_det[:, :, 1].astype(np.int64),
+                        a.shooter[:, None])
+        return np.where(np.arange(a.f_rule.shape[1])[None] < a.n_fouls[:, None], side, -1)
+
     def reward_terms(self, outcomes: GolfOutcomes, weights: Any = None,
                      viewer: np.ndarray | None = None, result: np.ndarray | None = None
                      ) -> tuple[dict[str, np.ndarray], np.ndarray]:
@@ -416,7 +426,7 @@ class Golf:
         balls scored by the stroke, G-7, G-17), ``foul`` (1), ``progress`` (its balls' mean
         distance to its attack goal decreased, in table lengths); where the other side struck,
         ``opponent_scored`` (balls it scored). An opening is both sides' stroke: the viewer gets
-        its own balls, a foul naming its ball, and ``opponent_scored`` for the other's.
+        its own balls, a foul of its side, and ``opponent_scored`` for the other's.
         ``result`` (T,) is passed through. Tables that did not strike get zeros.
         """
         from cuegym.envs.config import load_reward
@@ -434,9 +444,7 @@ class Golf:
         mine, theirs = sc_side[rows, v], sc_side[rows, 1 - v]
         terms["own_goals"] = np.where(own_struck, mine, 0.0)
         terms["opponent_goals"] = np.where(act & ~a.opening & (a.shooter == v), theirs, 0.0)
-        named = (a.f_balls[:, :, 0] // BALLS_PER_SIDE == v[:, None]) & (a.f_nb > 0) \
-            & (np.arange(a.f_rule.shape[1])[None] < a.n_fouls[:, None])
-        foul = np.where(a.opening, named.any(1), a.n_fouls > 0)
+        foul = (self._offenders(a) == v[:, None]).any(1)
         terms["foul"] = np.where(own_struck, foul, 0.0).astype(np.float64)
         terms["progress"] = np.where(own_struck, self.progress(outcomes.xy0, a.xy, v), 0.0)
         terms["opponent_scored"] = np.where(act & a.opening, theirs, 0.0) + np.where(

@@ -381,8 +381,9 @@ class OutcomeArrays(NamedTuple):
         opening: (T,) bool: the row is a G-3 opening. shooter, cue_ball: (T,).
         kader: (T,) played under kader rules (G-20).
         n_fouls: (T,); f_rule, f_kind: (T, F) codes (``golf_codes``); f_time: (T, F) [s];
-            f_nb: (T, F) balls named; f_balls: (T, F, 10); f_det: (T, F, 4) detail values.
-            Fouls in G-19a order; the first is penalised.
+            f_nb: (T, F) balls named; f_balls: (T, F, 10); f_det: (T, F, 4) detail values
+            (an opening foul's [..., 1]: the side that committed it). Fouls in G-19a order;
+            the first is penalised.
         cons: (T,) consequence bits. n_drops, drop_ball, drop_goal, drop_time: drops by time.
         scored: (T, 2). scored_mask: (T, 10). valid_own: (T,). replaced: (T, 10) bool.
         n_spotted, spot_ball, spot_k: balls put on penalty spots, in order (spot 0: free point).

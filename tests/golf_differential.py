@@ -20,6 +20,7 @@ from reference import golf_referee as OR
 from cuegym.agents.arena import GolfbillardArena
 from cuegym.agents.geometric import GeometricAgent
 from cuegym.physics.path import ball_segments
+from cuegym.rules.golf_paths import golf_arrays
 from cuegym.rules.golfbillard import BEHAVIOURAL, SIDE_OF, GolfState, golf_geometry, load_golf_rules
 from cuegym.rules.golfbillard_game import (
     OpeningOutcome,
@@ -28,9 +29,12 @@ from cuegym.rules.golfbillard_game import (
     play_strokes,
     random_policy,
     simulate_strokes,
+    start_turn,
 )
 
 GEO = golf_geometry()
+#: (2, 5, 2) penalty spots 1..5 of an offender of side 0 / 1 (G-27..G-29) [m]
+SPOTS = golf_arrays(GEO).spots
 KINDS = sorted(BEHAVIOURAL)
 
 #: Rule-set variants the harness cycles through (options over the shipped file).
@@ -165,7 +169,7 @@ def run(T: int, strokes: int, seed: int, variant: dict, sparse: float = 0.3,
     states = [new_match(rules, seed=k) if rng.random() > sparse else sparse_state(rng, rules)
               for k in range(T)]
     ostates = [to_oracle(s) for s in states]
-    stats: dict = {"strokes": 0, "openings": 0, "kader": 0, "games": 0, "fouls": {}}
+    stats = _new_stats()
     for _ in range(strokes):
         cb = np.full((T, 2), -1, np.int64)
         cue = np.zeros((T, 2, 5))
@@ -196,23 +200,8 @@ def run(T: int, strokes: int, seed: int, variant: dict, sparse: float = 0.3,
                 players.append(p ^ 1 if wrong else p)
         injected = [random_injected(st, rng) for st in states]
         choices = [random_choices(st, rules, rng) for st in states]
-        res = simulate_strokes(states, cb, cue, geo=GEO, max_events=max_events)
-        outs, new, oouts, onew = both(states, ostates, res, cb, cue, injected, players, choices,
-                                      rules, rules_o, stats)
-        for t in range(T):
-            a, b = outs[t].to_json(GEO), oouts[t].to_json()
-            assert _same(a, b), _diff(t, a, b, states[t])
-            a, b = new[t].to_json(GEO), onew[t].to_json()
-            assert _same(a, b), _diff(t, a, b, states[t])
-            o = outs[t]
-            if isinstance(o, OpeningOutcome):
-                stats["openings"] += 1
-            if getattr(o, "kader", False):
-                stats["kader"] += 1
-            for f in o.fouls[:1]:
-                stats["fouls"][f.rule] = stats["fouls"].get(f.rule, 0) + 1
-        stats["strokes"] += T
-        states, ostates = list(new), list(onew)
+        states, ostates = _same_round(states, ostates, cb, cue, injected, players, choices,
+                                      rules, rules_o, stats, max_events)
         for t in range(T):
             if states[t].phase == "over" or states[t].stroke_no > 400:
                 stats["games"] += states[t].phase == "over"
@@ -220,6 +209,85 @@ def run(T: int, strokes: int, seed: int, variant: dict, sparse: float = 0.3,
                              if rng.random() > sparse else sparse_state(rng, rules))
                 ostates[t] = to_oracle(states[t])
     return stats
+
+
+def spot_state(rng: np.random.Generator, rules) -> GolfState:
+    """A play-phase state whose penalty spots are mostly taken: 3-5 of the spots 1-5 of the side
+    to move hold balls of either side (so G-30 falls through to spots 4, 5 and the free point
+    nearest spot 3), a few more balls anywhere; half of them in kader play, some of those with
+    fouled spots (G-26); random duo partners when ``rules.duo``."""
+    while True:
+        s = int(rng.integers(2))
+        pool = [int(b) for b in rng.permutation(10)]
+        balls = {pool.pop(): tuple(SPOTS[s, k])
+                 for k in rng.choice(5, size=int(rng.integers(3, 6)), replace=False)}
+        for b in pool[:int(rng.integers(0, 4))]:
+            balls[b] = (rng.uniform(-0.85, 0.85), rng.uniform(-0.4, 0.4))
+        if {int(SIDE_OF[b]) for b in balls} != {0, 1}:  # the shooter and its opponent on it
+            continue
+        try:
+            st = GolfState.with_balls(balls, to_move=s)
+        except ValueError:
+            continue
+        st.kader = bool(rng.random() < 0.5)
+        if st.kader and rng.random() < 0.6:
+            st.fouled_spots = rng.random((2, 5)) < 0.4
+        if rules.duo:
+            st.partner = rng.integers(0, 2, 2)
+        return start_turn(st, s)
+
+
+def run_spots(T: int, rounds: int, seed: int, variant: dict) -> dict:
+    """One wild stroke on each of T fresh :func:`spot_state` tables per round, through both
+    referees (singles plus ``variant``); returns the counts of :func:`run`, with ``spots``: how
+    often each penalty spot (0: the free point nearest spot 3) was used."""
+    rng = np.random.default_rng(seed)
+    opts = {"match": "single", **variant}
+    rules, rules_o = load_golf_rules(**opts), OR.load_golf_rules(**opts)
+    stats = _new_stats()
+    for _ in range(rounds):
+        states = [spot_state(rng, rules) for _ in range(T)]
+        cb = np.full((T, 2), -1, np.int64)
+        cue = np.zeros((T, 2, 5))
+        for t in range(T):
+            cb[t], cue[t] = wild_strike(states[t], rng)
+        injected = [random_injected(st, rng) for st in states]
+        players = [int(st.partner[st.to_move]) for st in states]
+        choices = [random_choices(st, rules, rng) for st in states]
+        _same_round(states, [to_oracle(s) for s in states], cb, cue, injected, players, choices,
+                    rules, rules_o, stats, 300)
+    return stats
+
+
+def _new_stats() -> dict:
+    return {"strokes": 0, "openings": 0, "cut_openings": 0, "kader": 0, "games": 0, "fouls": {},
+            "spots": {}}
+
+
+def _same_round(states, ostates, cb, cue, injected, players, choices, rules, rules_o, stats,
+                max_events):
+    """Simulate one stroke per table, referee it with both, assert the same outcomes and next
+    states, count what was exercised into ``stats``; returns the next states (product, oracle)."""
+    res = simulate_strokes(states, cb, cue, geo=GEO, max_events=max_events)
+    outs, new, oouts, onew = both(states, ostates, res, cb, cue, injected, players, choices,
+                                  rules, rules_o, stats)
+    for t in range(len(states)):
+        a, b = outs[t].to_json(GEO), oouts[t].to_json()
+        assert _same(a, b), _diff(t, a, b, states[t])
+        a, b = new[t].to_json(GEO), onew[t].to_json()
+        assert _same(a, b), _diff(t, a, b, states[t])
+        o = outs[t]
+        if isinstance(o, OpeningOutcome):
+            stats["openings"] += 1
+            stats["cut_openings"] += o.overflow != 0
+        if getattr(o, "kader", False):
+            stats["kader"] += 1
+        for f in o.fouls[:1]:
+            stats["fouls"][f.rule] = stats["fouls"].get(f.rule, 0) + 1
+        for _, k in getattr(o, "spotted", ()):
+            stats["spots"][k] = stats["spots"].get(k, 0) + 1
+    stats["strokes"] += len(states)
+    return list(new), list(onew)
 
 
 def both(states, ostates, res, cb, cue, injected, players, choices, rules, rules_o, stats):

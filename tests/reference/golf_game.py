@@ -72,6 +72,7 @@ from .golf_referee import (
     defence_duty,
     frozen_contacts,
     golf_geometry,
+    limit_note,
     load_golf_rules,
     new_game_state,
     place_on_spots,
@@ -229,6 +230,9 @@ class OpeningOutcome:
         reason: text for people. game_over, winner: G-4 (both sides emptied by openings).
         xy: (10, 2) positions after the opening.
         into_goal: balls put into their goal (G-17, G-18 deflect's GOAL).
+        overflow: the physics ``overflow`` code of the stroke (0 came to rest, 1 max_events,
+            2 t_max; non-zero only with ``allow_overflow``, with a note); in the JSON only when
+            non-zero.
     """
 
     balls: tuple[int, int]
@@ -250,11 +254,12 @@ class OpeningOutcome:
     #: also for a ball put on the spots of the side that jammed it, G-19)
     on_spot: np.ndarray = field(default_factory=lambda: np.zeros(N_BALLS, np.int64))
     into_goal: list[int] = field(default_factory=list)
+    overflow: int = 0
 
     def to_json(self, geo: GolfGeometry | None = None) -> dict:
         geo = geo or golf_geometry()
         ids = geo.ball_ids
-        return {
+        out = {
             "opening": True,
             "balls": [ids[b] for b in self.balls],
             "scored": list(self.scored), "crossed": list(self.crossed),
@@ -272,6 +277,9 @@ class OpeningOutcome:
                             [float(self.xy[b, 0]), float(self.xy[b, 1])] for b in range(N_BALLS)},
             "notes": self.notes,
         }
+        if self.overflow:  # the docs: only an opening cut off at a limit has the key
+            out["overflow"] = int(self.overflow)
+        return out
 
 
 def opening_balls(state: GolfState, geo: GolfGeometry | None = None) -> tuple[int, int]:
@@ -354,7 +362,7 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     kader = bool(state.kader or np.any(np.bincount(SIDE_OF[on0], minlength=N_SIDES) == 1))
     fouls: list[Foul] = []
     lost = [False, False]
-    notes: list[str] = []
+    notes: list[str] = [limit_note(tl.overflow)] if tl.overflow else []
     off: dict[int, float] = {}  # ball -> when it left the cloth (its first such event) [s]
     for s in range(N_SIDES):
         mid = s * BALLS_PER_SIDE
@@ -583,7 +591,7 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
                           fouls=fouls, first=first, repeat=repeat, replaced=replaced,
                           scored_balls=[] if replaced else sorted(removed), spotted=spotted,
                           reason=reason, game_over=winner >= 0, winner=winner, xy=xy, notes=notes,
-                          on_spot=on_spot,
+                          on_spot=on_spot, overflow=tl.overflow,
                           into_goal=[] if replaced else sorted({x for x in into if x in removed}))
 
 

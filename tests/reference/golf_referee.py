@@ -1604,6 +1604,13 @@ def check_player(player: Any, rules: GolfRules, where: str = "player") -> int | 
     return int(player)
 
 
+def limit_note(overflow: int) -> str:
+    """The note of a stroke cut off at a simulation limit (physics ``overflow`` 1 / 2)."""
+    limit = ("", "max_events", "t_max")[overflow]
+    return (f"the simulation stopped at a limit ({limit}) before every ball came to rest; "
+            "scored as it stood (allow_overflow)")
+
+
 def check_overflow(log: Any, allow_overflow: bool, tables: Sequence[int] | None = None) -> None:
     """Refuse a log in which the simulation stopped at a limit before every ball came to rest
     (physics ``overflow``: 1 max_events, 2 t_max), unless ``allow_overflow``; the rules judge a
@@ -1723,9 +1730,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
     notes: list[str] = []
     ids = geo.ball_ids
     if tl.overflow:
-        limit = ("", "max_events", "t_max")[tl.overflow]
-        notes.append(f"the simulation stopped at a limit ({limit}) before every ball came to "
-                     f"rest; scored as it stood (allow_overflow)")
+        notes.append(limit_note(tl.overflow))
 
     # --- what physics produced ---------------------------------------------------------------
     drops = tl.drops(on0)
