@@ -646,7 +646,12 @@ class GameResults:
         """points_per_shot, given_per_shot, foul_rate, shots, and the game counts of agent
         ``a``: games, wins, losses, draws (finished, nobody won), unfinished (cut off), and
         lost_on_own_shot: the losses that agent's own shot ended (keglebillard: a foul whose
-        skæve took the opponent to the distance, K-21/K-22)."""
+        skæve took the opponent to the distance, K-21/K-22). ``a``: the agent's index in the
+        ``agents`` the games were played with (0 or 1)."""
+        if isinstance(a, bool | np.bool_) or not isinstance(a, int | np.integer) or \
+                not 0 <= a < self.seats.shape[1]:
+            # -1 marks draws in ``winner``: stats(-1) counted them as wins
+            raise ValueError(f"agent index must be 0..{self.seats.shape[1] - 1}, got {a!r}")
         mine = [r for r, ag in zip(self.shots, self.agent, strict=True) if ag == a]
         n = len(mine)
         seated = (self.seats == a).any(1)

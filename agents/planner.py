@@ -101,7 +101,9 @@ class PlannerAgent(Agent):
         self.n_base = check_int("n_base", n_base)
         check_budget(f"n_candidates x n_noise = {self.n_candidates} x {self.n_noise}",
                      self.n_candidates * self.n_noise)
-        self.jitter = {"phi": 1.0, "V0": 0.15, "b": 0.15, "a": 0.1, "place": 0.03}
+        self.jitter = {"phi": 1.0, "V0": 0.15, "b": 0.15, "a": 0.1}
+        if game == "keglebillard":  # (no golfbillard ball is placed: its "place" is refused)
+            self.jitter["place"] = 0.03
         for k, v in check_numbers("jitter", jitter, self.jitter, lo=0.0).items():
             if v > MAX_JITTER[k]:
                 raise ValueError(f"jitter[{k!r}] must be at most {MAX_JITTER[k]:g} (the whole "

@@ -22,8 +22,10 @@ class RandomAgent(Agent):
     Args:
         game: ``keglebillard`` or ``golfbillard``.
         arena: the arena it plays in (keglebillard: a red in hand is placed in that table's
-            area and by its rules, behind its salvo line; default: the default table and
-            rules, and the agent is not tied to an arena).
+            area and by its rules, behind its salvo line; default: the default arena, whose
+            table and rules ``play_games`` then checks against the games', as it does for the
+            other agents; golfbillard: no arena needed, its random strokes do not depend on
+            one).
         name: label in tables.
     """
 
@@ -32,13 +34,15 @@ class RandomAgent(Agent):
         self.game = check_game(game)
         self.name = name
         check_arena(arena, game)
-        # the arena's game: the default one placed a red in hand on the kleinmatch table
-        # whatever the arena (on the helmatch in front of its salvo line: K-15 fouls)
+        # keglebillard: the arena's game places a red in hand; without one, the default arena's
+        # (kleinmatch) is also what play_games compares with the games' table and rules, so
+        # on the helmatch it is refused instead of placing the red in front of its salvo line
         self.arena = arena
         if game == "keglebillard":
-            from cuegym.rules.keglebillard_game import KeglebillardGame
+            from cuegym.agents.arena import make_arena
 
-            self._game = arena.g if arena is not None else KeglebillardGame()
+            self.arena = arena or make_arena(game)
+            self._game = self.arena.g
 
     def act(self, states: Sequence[Any], rng: np.random.Generator) -> Strikes:
         out = Strikes.empty(len(states))

@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from cuegym.configs import short_repr
+
 #: two-sided 95 % quantile of the standard normal distribution
 Z95 = 1.959963984540054
 #: Elo points per natural-log unit of the Bradley-Terry strength
@@ -361,9 +363,17 @@ def mean_interval(x: np.ndarray, z: float = Z95, *,
     88 % of 5. A single value has no interval: (mean, nan, nan) (it was a zero-width interval,
     a claim of no uncertainty at all). Values all equal give a zero-width interval: the sample
     shows no spread to measure."""
-    a = np.asarray(x, np.float64).ravel()
+    raw = np.asarray(x)
+    if raw.dtype == object or not (np.issubdtype(raw.dtype, np.number)
+                                   or raw.dtype == np.bool_):  # "1", "2" were averaged
+        raise ValueError(f"mean_interval takes numbers, got dtype {raw.dtype}: "
+                         f"{short_repr(x)}")
+    a = raw.astype(np.float64).ravel()
     if a.size == 0:
         raise ValueError("mean_interval of an empty sample")
+    if not np.isfinite(a).all():
+        bad = int(np.flatnonzero(~np.isfinite(a))[0])
+        raise ValueError(f"mean_interval takes finite values, got {a[bad]} at index {bad}")
     z = _positive(z, "z")
     m = float(a.mean())
     if a.size < 2:
