@@ -155,17 +155,18 @@ class _Cache:
         where = shot + ".params"
         _check_keys(where, params_in, PARAM_KEYS)
         over = {k: _num(f"{where}.{k}", v) for k, v in params_in.items()}
-        key = game + json.dumps(over, sort_keys=True)
-        hit = self.params.get(key)
-        if hit is None:
+        given = game + json.dumps(over, sort_keys=True)
+        found = self.params.get(given)
+        if found is None:
             try:
                 hit = PhysicsParams.from_dict(over, base=_game_params(game))
             except ConfigError as exc:
                 raise PhysicsInputError(f"{where}: {exc}") from None
-            # equal parameter sets share one object (one group, one kernel-array unpack)
+            # equal parameter sets share one object (one group, one kernel-array unpack),
+            # however they were written; the overrides as given find it again
             key = game + json.dumps(hit.as_dict(), sort_keys=True)
-            hit = self.params.setdefault(key, hit)
-        return hit, key
+            found = self.params[given] = self.params.setdefault(key, (hit, key))
+        return found
 
     def model(self, shot: str, models_in: Any) -> Models:
         """The collision models of shot ``shot``."""
