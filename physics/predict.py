@@ -75,7 +75,9 @@ def _line_time(x, y, qx, qy, ax, ay, ln, R, reach, T):
     ex = ln[2] - x1
     ey = ln[3] - y1
     el2 = ex * ex + ey * ey
-    if d0 <= 0.0 and Bc < 0.0:
+    # touching and moving in, or at rest against it along the normal and pulled in (a ball
+    # frozen to the cushion whose spin drags it in: no root below would catch it, t = 0)
+    if d0 <= 0.0 and (Bc < 0.0 or (Bc == 0.0 and A < 0.0)):
         s = ((x - x1) * ex + (y - y1) * ey) / el2
         if 0.0 <= s <= 1.0:
             return 0.0
