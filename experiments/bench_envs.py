@@ -14,6 +14,14 @@ vectorization_mode="vector_entry_point")`` (the native batched env, same-step au
 ``sb3_native`` is ``cuegym.envs.make_sb3_vec_env``. Actions are uniform random, drawn before the
 clock starts. The target (docs/envs.md): cuegym/KeglebillardShot-v0 vector at 256 envs on 2
 cores >= 20,000 steps/s and >= 10x sb3_dummy.
+
+A ``vector`` record also compares the env with the physics alone: ``shots_per_step`` (physics
+shots the env played per table step, counted at ``cuegym.physics.simulate`` during the timed
+steps: the learner's and, in whole games, the opponent's; a step with no shot, e.g. a foul
+without one, counts none), ``env_shots_per_s`` (steps_per_s x shots_per_step),
+``physics_shots_per_s`` (``bench_physics``' random shots of the env's table simulated alone with
+the games' models, batch num_envs, the same numba threads, wall time) and ``env_physics_ratio``
+(env_shots_per_s / physics_shots_per_s: the share of the physics' speed the env keeps).
 """
 
 from __future__ import annotations
@@ -44,8 +52,10 @@ class Settings:
     sb3_native: bool = False  # also measure cuegym.envs.make_sb3_vec_env
 
 
-def _timed(step, n_per_step: int, seconds: float) -> float:
+def _timed(step, n_per_step: int, seconds: float, started=None) -> float:
     step()  # warm-up (compilation, caches)
+    if started is not None:
+        started()
     t0 = time.perf_counter()
     steps = 0
     while True:
@@ -74,7 +84,43 @@ def bench_single(env_id: str, cfg: Settings) -> float:
     return _timed(step, 1, cfg.seconds)
 
 
-def bench_vector(env_id: str, cfg: Settings) -> float:
+class ShotCounter:
+    """Inside ``with``: counts the physics shots played, i.e. the tables of each
+    ``cuegym.physics.simulate`` call with a strike (a cue_ball >= 0 in any strike slot; the
+    games look ``simulate`` up there at each call), and the env steps (``steps``, counted by
+    the caller)."""
+
+    def __init__(self) -> None:
+        self.shots = self.steps = 0
+
+    def reset(self) -> None:
+        self.shots = self.steps = 0
+
+    def __enter__(self) -> ShotCounter:
+        import cuegym.physics as physics
+
+        self._real = real = physics.simulate
+
+        def counting(*args, **kwargs):
+            cb = kwargs.get("cue_ball")  # (T,) or (T, S); None: no strike
+            if cb is not None:
+                struck = np.asarray(cb) >= 0
+                self.shots += int(struck.reshape(len(struck), -1).any(axis=1).sum()
+                                  if struck.ndim else struck)
+            return real(*args, **kwargs)
+
+        physics.simulate = counting
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import cuegym.physics as physics
+
+        physics.simulate = self._real
+
+
+def bench_vector(env_id: str, cfg: Settings, counts: dict | None = None) -> float:
+    """Vector steps per second (tables x steps); with ``counts`` (a dict) also sets
+    ``counts["shots_per_step"]``, the physics shots per table step (:class:`ShotCounter`)."""
     import gymnasium as gym
 
     envs = gym.make_vec(env_id, num_envs=cfg.num_envs, vectorization_mode="vector_entry_point")
@@ -82,12 +128,30 @@ def bench_vector(env_id: str, cfg: Settings) -> float:
     acts = np.random.default_rng(cfg.seed).uniform(
         -1, 1, (16, cfg.num_envs, envs.single_action_space.shape[0])).astype(np.float32)
     k = [0]
+    counter = ShotCounter()
 
     def step():
         envs.step(acts[k[0] % len(acts)])
         k[0] += 1
+        counter.steps += 1
 
-    return _timed(step, cfg.num_envs, cfg.seconds)
+    with counter:
+        rate = _timed(step, cfg.num_envs, cfg.seconds, started=counter.reset)
+    if counts is not None:
+        counts["shots_per_step"] = counter.shots / (counter.steps * cfg.num_envs)
+    return rate
+
+
+def physics_rate(game: str, cfg: Settings, threads: int) -> float:
+    """Shots per second of the physics alone on ``game``'s table: bench_physics' random shots
+    (seed ``cfg.seed``) with the games' models, batch ``cfg.num_envs``, ``threads`` numba
+    threads, wall time (best of 3 runs of ``cfg.seconds / 3`` each)."""
+    from cuegym.experiments.bench_physics import Settings as PhysicsSettings
+    from cuegym.experiments.bench_physics import measure
+
+    pcfg = PhysicsSettings(seconds=cfg.seconds / 3, seed=cfg.seed,
+                           pool=max(PhysicsSettings.pool, cfg.num_envs))
+    return measure(game, cfg.num_envs, threads, pcfg)["shots_per_s"]
 
 
 def _bench_sb3(venv, cfg: Settings) -> float:
@@ -127,14 +191,27 @@ def run(cfg: Settings) -> list[dict]:
     modes = [("single", bench_single), ("vector", bench_vector), ("sb3_dummy", bench_sb3_dummy)]
     if cfg.sb3_native:
         modes.append(("sb3_native", bench_sb3_native))
+    from cuegym.envs import ENV_IDS
+
     out = []
+    physics = {}  # game -> physics-alone shots/s (the ids of one table share it)
     for env_id in cfg.env_ids:
         for mode, fn in modes:
-            sps = fn(env_id, cfg)
+            counts = {}
+            sps = fn(env_id, cfg, counts) if mode == "vector" else fn(env_id, cfg)
             out.append({"env_id": env_id, "mode": mode,
                         "num_envs": 1 if mode == "single" else cfg.num_envs,
                         "steps_per_s": round(sps, 1), "threads": numba.get_num_threads(),
                         "load_1min": round(os.getloadavg()[0], 2)})
+            if mode == "vector":
+                game = ENV_IDS[env_id][0]
+                if game not in physics:
+                    physics[game] = physics_rate(game, cfg, numba.get_num_threads())
+                env_shots = sps * counts["shots_per_step"]
+                out[-1].update(shots_per_step=round(counts["shots_per_step"], 3),
+                               env_shots_per_s=round(env_shots, 1),
+                               physics_shots_per_s=physics[game],
+                               env_physics_ratio=round(env_shots / physics[game], 3))
     return out
 
 
@@ -196,6 +273,13 @@ def main(argv: list[str] | None = None) -> int:
         v, s = by.get((env_id, "vector")), by.get((env_id, "sb3_dummy"))
         if v and s:
             print(f"{env_id}: vector / sb3_dummy = {v / s:.1f}x")
+    for r in records:
+        if "env_physics_ratio" in r:
+            print(f"{r['env_id']}: {r['shots_per_step']:.2f} shots/step, env "
+                  f"{r['env_shots_per_s']:.0f} shots/s; physics alone "
+                  f"{r['physics_shots_per_s']:.0f} shots/s (same table, batch {r['num_envs']}, "
+                  f"{r['threads']} threads); env shots : physics shots = "
+                  f"{r['env_physics_ratio']:.2f}")
     print(f"load average (1 min) at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores",
           file=sys.stderr)
     return 0

@@ -10,26 +10,35 @@
     python experiments/bench_physics.py --per-event [--against cuegym_old]   # us/event by balls
     python experiments/bench_physics.py --per-call [--against cuegym_old]    # us/call by batch
     python experiments/bench_physics.py --max-events 1000 --no-reuse   # fresh 1000-slot logs
+    python experiments/bench_physics.py --pooltool [PYTHON]   # pooltool 0.6 side by side
 
 Each record: {"game", "batch", "threads", "shots_per_s", "events_per_shot", "us_per_event"}.
 Shots are drawn by cuegym.physics.scenarios (realistic random strikes, seed 0), simulated with
 the games' models (``GAME_MODELS``, as the envs play them); a run of a configuration repeats
 batches until at least --seconds of wall time and keeps the best of 3.
+
+``--pooltool`` times pooltool 0.6 (in its own environment, ``.venv-pooltool/``) and cuegym on the
+same shots, side by side: the table benchmark's shots with the pins down (pooltool has none) and
+the pooltool cross-check's parameters and models (experiments/pooltool_tables.py), pooltool one
+shot at a time on one core, cuegym at batch 1024 on one thread (the target's configuration).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from cuegym.cli_errors import cli_main, script_prog, unknown
+from cuegym.cli_errors import UsageError, cli_main, script_prog, unknown
 from cuegym.configs import load_params, load_table
+from cuegym.experiments.validate_pooltool import PT_PYTHON
 from cuegym.physics import GAME_MODELS, Workspace, simulate
 from cuegym.physics.constants import MAX_EVENTS
 from cuegym.physics.scenarios import golfbillard_shots, json_shots, keglebillard_shots
@@ -295,6 +304,104 @@ def memory_per_table(T: int = 4096, max_events: int = 256) -> float:
     return total / T
 
 
+#: pooltool's shots per second the design quotes (docs/ARCHITECTURE.md, "Figures to reach"):
+#: 85 on a 3-ball shot, about 15 on a 10-ball shot; quoted, not measured here
+DESIGN_POOLTOOL_RATE = {"keglebillard": 85.0, "golfbillard": 15.0}
+#: the --pooltool comparison's defaults: shots per table, timed pooltool passes (best kept),
+#: cuegym's batch (the target's configuration: batch 1024 on one thread)
+PT_SHOTS, PT_ROUNDS, PT_BATCH = 200, 2, 1024
+
+
+def pooltool_shots(game: str, n: int, seed: int, max_events: int) -> tuple[dict, list[dict]]:
+    """The first ``n`` shots of the table benchmark's ``game`` (:func:`_shots`, ``seed``) as
+    both engines can play them: pins down (pooltool has none), the pooltool cross-check's
+    parameters and models (jaws and caps with the balls' e_c, f_c, as pooltool resolves
+    them). Returns cuegym's ``simulate`` arguments (table, params, xy (n, B, 2), cue_ball (n,),
+    cue (n, 5), pins_up (n, P) or None) and the same shots as pooltool_runner's input."""
+    from cuegym.experiments.pooltool_tables import JAW_PARAMS, MODELS, PARAMS, pt_shot
+    from cuegym.experiments.pooltool_tables import _table_and_params as table_and_params
+
+    _, _, s = _shots(game, n, seed)
+    table, params = table_and_params(game)
+    P = len(table.pin_spots)
+    kw = {"table": table, "params": params, "xy": s["xy"], "cue_ball": s["cue_ball"],
+          "cue": s["cue"], "pins_up": np.zeros((n, P), bool) if P else None}
+    ids = table.ball_ids
+    shots = []
+    for t in range(n):
+        v0, phi, theta, a, b = (float(c) for c in s["cue"][t])
+        shots.append(pt_shot({
+            "table": game, "params": dict(PARAMS, **JAW_PARAMS), "models": dict(MODELS),
+            "balls": {bid: {"x": float(x), "y": float(y)} for bid, (x, y) in zip(
+                ids, s["xy"][t].tolist(), strict=True)},
+            "strike": {"ball": ids[int(s["cue_ball"][t])], "V0": v0, "phi": phi,
+                       "theta": theta, "a": a, "b": b},
+            "max_events": max_events}))
+    return kw, shots
+
+
+def pooltool_seconds(python: str, shots: list[dict], rounds: int = PT_ROUNDS) -> dict:
+    """pooltool_runner's ``--time``: {"shots", "cpu_s": [..], "wall_s": [..],
+    "events_per_shot"}, seconds per pass over ``shots`` in pooltool's own process (one numba
+    thread), each shot's System built, after an untimed pass (numba's first calls)."""
+    from cuegym.experiments.validate_pooltool import RUNNER
+
+    with tempfile.TemporaryDirectory(prefix="pooltool_home_") as home:
+        # pooltool writes ~/.config/pooltool on import (validate_pooltool.run_pooltool)
+        env = dict(os.environ, HOME=home, NUMBA_NUM_THREADS="1")
+        r = subprocess.run([python, str(RUNNER), "--time", str(rounds)], input=json.dumps(shots),
+                           capture_output=True, text=True, env=env, cwd=home)
+    if r.returncode != 0:
+        tail = " ".join(r.stderr.strip().splitlines()[-3:])
+        raise UsageError(f"--pooltool {python}: pooltool_runner failed: {tail}")
+    return json.loads(r.stdout)
+
+
+def measure_pooltool(game: str, n: int, python: str, cfg: Settings) -> dict:
+    """pooltool and cuegym on the same ``n`` shots of ``game`` (:func:`pooltool_shots`),
+    side by side: shots per second of process CPU time, pooltool one shot at a time (best of
+    its passes), cuegym at batch :data:`PT_BATCH` on one thread (the shots repeated to fill
+    whole batches, log buffers reused; best of 3 rounds). ``ratio`` = cuegym / pooltool;
+    ``ratio_vs_design`` = cuegym / the design's quoted pooltool figure (not measured);
+    ``max_final_diff_m`` [m] the largest distance between where a ball ends in the two."""
+    import numba
+
+    kw, shots = pooltool_shots(game, n, cfg.seed, cfg.max_events)
+    pt_run = pooltool_seconds(python, shots)
+    rows = np.arange(-(-n // PT_BATCH) * PT_BATCH) % n  # the n shots, whole batches
+    calls = [rows[i:i + PT_BATCH] for i in range(0, len(rows), PT_BATCH)]
+    ws = Workspace()
+
+    def run(r):
+        return simulate(kw["table"], kw["params"], kw["xy"][r], cue_ball=kw["cue_ball"][r],
+                        cue=kw["cue"][r], pins_up=None if kw["pins_up"] is None
+                        else kw["pins_up"][r], threads=1, max_events=cfg.max_events,
+                        workspace=ws, models=GAME_MODELS)
+
+    old = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        res = run(np.arange(n))  # compile / warm up; the events and ends of the n shots
+        events, cut = int(res.n_events.sum()), int((res.overflow != 0).sum())
+        # the same shots on both sides: their balls end where pooltool's do
+        diff = float(np.abs(res.rvw[:, :, 0, :2] - np.asarray(pt_run["final"])).max())
+        rate = max(_best_rate(lambda: [run(r) for r in calls], len(rows), cfg.seconds,
+                              time.process_time) for _ in range(3))
+    finally:
+        numba.set_num_threads(old)
+    pt_rate = n / min(pt_run["cpu_s"])
+    design = DESIGN_POOLTOOL_RATE[game]
+    return {"game": game, "balls": int(kw["xy"].shape[1]), "shots": n, "pins": "down",
+            "pooltool_shots_per_s": round(pt_rate, 1),
+            "pooltool_wall_shots_per_s": round(n / min(pt_run["wall_s"]), 1),
+            "pooltool_events_per_shot": round(pt_run["events_per_shot"], 2),
+            "cuegym_shots_per_s": round(rate, 1), "cuegym_events_per_shot": round(events / n, 2),
+            "batch": PT_BATCH, "threads": 1, "cut_off_shots": cut,
+            "max_final_diff_m": float(f"{diff:.3g}"),
+            "ratio": round(rate / pt_rate, 1), "design_pooltool_shots_per_s": design,
+            "ratio_vs_design": round(rate / design, 1)}
+
+
 #: most balls of a --per-event case (the golfbillard table holds 10 balls)
 MAX_BALLS = 16
 #: the table benchmark's defaults (None on the command line: the options of that mode only)
@@ -326,7 +433,8 @@ def check_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if not (math.isfinite(args.seconds) and args.seconds > 0):
         ap.error(f"--seconds must be a finite number > 0, got {args.seconds}")
     modes = [m for m, v in (("--per-event", args.per_event), ("--per-call", args.per_call),
-                            ("--shots", args.shots)) if v is not None]
+                            ("--shots", args.shots), ("--pooltool", args.pooltool))
+             if v is not None]
     if len(modes) > 1:
         ap.error(f"{' and '.join(modes)} are separate benchmarks: give one")
     if args.against is not None and args.per_event is None and args.per_call is None:
@@ -339,6 +447,11 @@ def check_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         if getattr(args, opt) is not None and args.shots != "":
             ap.error(f"--{opt.replace('_', '-')} sets the generated shots of --shots (without "
                      "FILE)")
+    if args.pooltool_shots is not None and args.pooltool is None:
+        ap.error("--pooltool-shots sets the shots of --pooltool: it needs --pooltool")
+    args.pooltool_shots = PT_SHOTS if args.pooltool_shots is None else args.pooltool_shots
+    if not 1 <= args.pooltool_shots <= Settings.pool:
+        ap.error(f"--pooltool-shots must be in [1, {Settings.pool}], got {args.pooltool_shots}")
     args.n_shots = N_SHOTS if args.n_shots is None else args.n_shots
     args.json_max_events = JSON_MAX_EVENTS if args.json_max_events is None else \
         args.json_max_events
@@ -351,6 +464,8 @@ def check_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     # the default, --shots the shots' max_events), so these two would do nothing there
     given = [*table_opts, *(["max_events"] if args.max_events is not None else []),
              *(["no_reuse"] if args.no_reuse else [])]
+    if modes == ["--pooltool"]:  # --games picks its tables too
+        given = [k for k in given if k != "games"]
     if given and modes:
         ap.error(f"{', '.join('--' + k.replace('_', '-') for k in given)} set the table "
                  f"benchmark, not {modes[0]}")
@@ -411,7 +526,7 @@ def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
                                  description=__doc__.split("\n\n")[0])  # the whole sentence
     ap.add_argument("--json", action="store_true", help="print JSON: the table's records as "
-                    "one list; --per-event and --per-call one object per line")
+                    "one list; --per-event, --per-call and --pooltool one object per line")
     ap.add_argument("--shots", nargs="?", const="", default=None, metavar="FILE",
                     help="JSON path vs array API on the same shots, side by side: the shots of "
                          "FILE, or 256 random 2-6 ball shots (keglebillard and golfbillard)")
@@ -429,17 +544,24 @@ def _parser() -> argparse.ArgumentParser:
                     help="with --per-event or --per-call: also time this package (a copy of an "
                          "older cuegym, e.g. made with git archive) on the same shots, side by "
                          "side")
+    ap.add_argument("--pooltool", nargs="?", const=str(PT_PYTHON), default=None,
+                    metavar="PYTHON", help="pooltool 0.6 side by side with cuegym on the same "
+                    "shots of the --games tables (pins down; pooltool one shot at a time, "
+                    f"cuegym batch {PT_BATCH}, one thread each, process CPU time), run by the "
+                    f"interpreter PYTHON (default {PT_PYTHON})")
+    ap.add_argument("--pooltool-shots", type=int, default=None,
+                    help=f"shots per table of --pooltool (default {PT_SHOTS})")
     ap.add_argument("--json-max-events", type=int, default=None,
                     help=f"max_events of the generated --shots list, 1 to {MAX_EVENTS} "
                          f"(default {JSON_MAX_EVENTS})")
     ap.add_argument("--seconds", type=float, default=Settings.seconds,
                     help=f"minimum time per measurement: wall time for the table, process "
-                    f"CPU time for --shots, --per-event and --per-call (default "
-                    f"{Settings.seconds:g})")
+                    f"CPU time for --shots, --per-event, --per-call and cuegym in --pooltool "
+                    f"(default {Settings.seconds:g})")
     ap.add_argument("--extras", action="store_true", help="first-call time and memory per table "
                     "(with --json: one object {\"records\": [...], \"extras\": {...}})")
     ap.add_argument("--games", default=None, help="comma-separated tables of the table "
-                    f"benchmark (default {TABLE_DEFAULTS['games']})")
+                    f"benchmark and of --pooltool (default {TABLE_DEFAULTS['games']})")
     ap.add_argument("--batches", default=None, help="comma-separated tables per call "
                     f"(default {TABLE_DEFAULTS['batches']})")
     ap.add_argument("--threads", default=None, help="comma-separated numba thread counts "
@@ -498,6 +620,38 @@ def _print_json_path(args: argparse.Namespace, cfg: Settings) -> int:
     return 0
 
 
+def _print_pooltool(args: argparse.Namespace, cfg: Settings) -> int:
+    """``--pooltool``: pooltool and cuegym on the same shots; a missing interpreter skips."""
+    python = args.pooltool
+    if not (os.path.isfile(python) and os.access(python, os.X_OK)):
+        msg = (f"pooltool side by side skipped: no pooltool interpreter at {python} (create "
+               "it with experiments/validate_pooltool.py, which installs pooltool 0.6.0 in "
+               ".venv-pooltool/, or give --pooltool PYTHON)")
+        print(json.dumps({"pooltool_skipped": msg}) if args.json else msg, flush=True)
+        return 0
+    for game in args.games.split(","):
+        r = measure_pooltool(game, args.pooltool_shots, python, cfg)
+        print(json.dumps(r) if args.json else
+              f"{game}, {r['shots']} shots of {r['balls']} balls (the table benchmark's shots, "
+              f"seed {cfg.seed}; pins down on both sides, pooltool has none; pooltool's "
+              "models and parameters on both sides):\n"
+              f"  pooltool 0.6: {r['pooltool_shots_per_s']:9.1f} shots/s (its own process, one "
+              "shot at a time, each shot's System built; process CPU time, best of "
+              f"{PT_ROUNDS} passes after an untimed one; wall {r['pooltool_wall_shots_per_s']:.1f}"
+              f"), {r['pooltool_events_per_shot']:.2f} events/shot\n"
+              f"  cuegym:       {r['cuegym_shots_per_s']:9.1f} shots/s (batch {r['batch']}, 1 "
+              f"thread, process CPU time), {r['cuegym_events_per_shot']:.2f} events/shot "
+              "(each engine counts its own events); balls end within "
+              f"{r['max_final_diff_m']:.2g} m of pooltool's\n"
+              f"  cuegym / pooltool measured side by side: {r['ratio']:.1f}x; cuegym / "
+              f"{r['design_pooltool_shots_per_s']:g} shots/s (the design's quoted pooltool "
+              f"figure, not measured): {r['ratio_vs_design']:.1f}x", flush=True)
+        if r["cut_off_shots"]:
+            print(f"note: {r['cut_off_shots']} of the {game} shots filled max_events "
+                  f"{cfg.max_events} in cuegym and were cut off", file=sys.stderr, flush=True)
+    return 0
+
+
 def _print_table(args: argparse.Namespace, cfg: Settings) -> int:
     """The default: shots per second by game, batch and threads (and ``--extras``)."""
     batches = [int(b) for b in args.batches.split(",")]
@@ -546,6 +700,8 @@ def main(argv=None) -> int:
         return _print_per_call(ap, args, cfg)
     if args.shots is not None:
         return _print_json_path(args, cfg)
+    if args.pooltool is not None:
+        return _print_pooltool(args, cfg)
     return _print_table(args, cfg)
 
 

@@ -41,6 +41,12 @@ Event agents: ``ball_ball`` -> the two ball ids, sorted; ``ball_cushion`` -> [ba
 with cushion one of ``"-x", "+x", "-y", "+y"`` (the rail at that side of the table centre);
 ``ball_post`` -> [ball id, "post<k>"] (k: index in the shot's ``posts``), as cuegym names them.
 
+With ``--time ROUNDS`` the output is instead one object ``{"shots", "cpu_s": [..], "wall_s": [..],
+"events_per_shot", "final": [[[x, y], ..], ..]}``: the process CPU time and wall time [s] of each
+of ROUNDS timed passes over the shots, each shot built into its ``System`` (``make_system``) and
+run by ``pt.simulate``, after one untimed pass (numba's first calls: compile or cache load,
+imports); ``final`` the balls' end positions per shot, in the order of its ``balls``.
+
 With ``--strike-only`` the input is instead a JSON list of ``{"V0","phi","theta","a","b"}``
 (cuegym frame, degrees) and the output a list of ``{"v": [vx, vy], "w": [wx, wy, wz]}``:
 pooltool's ``InstantaneousPoint`` strike (squirt off) on a ball of the given ``--R``/``--m``,
@@ -58,6 +64,7 @@ import argparse
 import json
 import math
 import sys
+import time
 
 import numpy as np
 
@@ -423,6 +430,35 @@ def run_shot(shot: dict, engine: PhysicsEngine, max_events: int, post_height: fl
     }
 
 
+def time_shots(shots: list, engine: PhysicsEngine, max_events: int, post_height: float | None,
+                rounds: int) -> dict:
+    """``--time``: seconds per pass over ``shots`` (System built, ``pt.simulate``), see the
+    module docstring; numba's first calls fall in an untimed pass before."""
+    def one_pass() -> list:
+        outs = []
+        for shot in shots:
+            system, _ = make_system(shot, post_height)
+            outs.append(pt.simulate(system, engine=engine, inplace=False,
+                                    max_events=int(shot.get("max_events", max_events))))
+        return outs
+
+    outs = one_pass()
+    cpu, wall = [], []
+    for _ in range(rounds):
+        c0, w0 = time.process_time(), time.perf_counter()
+        one_pass()
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - w0)
+    final = []  # (after the clock) where each ball ended, in the shot's ball order
+    for shot, out in zip(shots, outs, strict=True):
+        spec = shot.get("geometry") or shot["table"]
+        length, width = float(spec["length"]), float(spec["width"])
+        final.append([pos_from_pt(*out.balls[bid].state.rvw[0][:2], length, width)
+                      for bid in shot["balls"]])
+    return {"shots": len(shots), "cpu_s": cpu, "wall_s": wall, "final": final,
+            "events_per_shot": sum(len(o.events) for o in outs) / max(1, len(shots))}
+
+
 def strike_only(strikes: list, R: float, m: float, M: float, english_throttle: float) -> list:
     """pooltool's InstantaneousPoint strike (squirt off) for cuegym-frame strike dicts."""
     engine = make_engine(english_throttle)
@@ -465,6 +501,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--m", type=float, default=DEFAULT_PARAMS["m"])
     ap.add_argument("--M", type=float, default=DEFAULT_M)
     ap.add_argument("--max-events", type=int, default=5000, help="pooltool event cap per shot")
+    ap.add_argument("--time", type=int, default=0, metavar="ROUNDS",
+                    help="time ROUNDS passes over the shots instead (see doc)")
     ap.add_argument(
         "--post-height",
         type=float,
@@ -475,6 +513,9 @@ def main(argv: list[str] | None = None) -> int:
     data = json.load(sys.stdin)
     if args.strike_only:
         result = strike_only(data, args.R, args.m, args.M, 1.0)
+    elif args.time > 0:
+        result = time_shots(data if isinstance(data, list) else [data], make_engine(),
+                            args.max_events, args.post_height, args.time)
     else:
         shots = data if isinstance(data, list) else [data]
         engine = make_engine()
