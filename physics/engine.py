@@ -227,33 +227,10 @@ def _join_topple(p, a, tnow, p_mask, p_sched, p_src, p_smask, prm):
 
 
 @nb.njit(cache=True, error_model="numpy")
-def _stamp_pairs(a, b, act, nact, sbb, stamp):
-    """Stamp the pairs of ball a or ball b (b = -1: none; a = b = -2: every pair) with
-    ascending ordinals from ``stamp``, in pair order (i < j, by i then j); returns the next."""
-    every = a == -2
-    lo = min(a, b) if b >= 0 else a
-    hi = max(a, b) if b >= 0 else -1
-    for ii in range(nact):
-        i = act[ii]
-        if every or i == a or i == b:
-            for jj in range(ii + 1, nact):
-                sbb[i, act[jj]] = stamp
-                stamp += 1
-        else:  # (act ascending: the pair (i, lo) comes before (i, hi))
-            if lo > i:
-                sbb[i, lo] = stamp
-                stamp += 1
-            if hi > i:
-                sbb[i, hi] = stamp
-                stamp += 1
-    return stamp
-
-
-@nb.njit(cache=True, error_model="numpy")
 def alloc_scratch(B, P):
     """Working arrays of one table's event loop (reused across the tables of a chunk)."""
     fs = np.empty((4 + B, max(B, P)))
-    ints = np.empty((5 + B, max(B, P)), dtype=np.int64)
+    ints = np.empty((6, max(B, P)), dtype=np.int64)
     return fs, ints
 
 
@@ -321,10 +298,12 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
     ob_kind = ints[0, :B]
     ob_idx = ints[1, :B]
     act = ints[4, :B]  # balls on the table, ascending (absent and pocketed balls take no part)
-    # per pair, when its prediction was last made (an ordinal): of pairs due at the very same
-    # time the oldest goes first, as in pooltool, whose cache re-inserts the pairs of each
-    # event's balls at its end (overlapping pairs fired at once tie in a frozen rack)
-    sbb = ints[5:5 + B, :B]
+    # per ball, the last event it took part in (0: none). Of pairs due at the very same time
+    # the one predicted longest ago goes first, as in pooltool, whose cache drops the pairs of
+    # each event's balls and appends them again in pair order: a pair was last predicted at
+    # the later of its balls' last events, and among pairs of one event the scan below meets
+    # them in pair order (overlapping pairs fired at once tie in a frozen rack)
+    last_ev = ints[5, :B]
     # pins due to fall in a chain: when, pushed by which pin, belonging to which balls (K-P3)
     p_sched = fs[3, :P]
     p_src = ints[2, :P]
@@ -361,16 +340,20 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
         for ii in range(jj):
             i = act[ii]
             tbb[i, j] = _pair_time(j, i, 0.0, st, mo, t0, ttr, ob_t, prm)
-    stamp = _stamp_pairs(-2, -2, act, nact, sbb, np.int64(0))  # every pair, in pair order
+    last_ev[:] = 0
     n = 0
     tnow = 0.0
     overflow = 0
     kind = -1
     a = -1
     b = -1
+    k_ev = 0
     while True:
+        k_ev += 1
         if a >= 0 and kind != K_PIN_FALL:  # the last event's balls' pairs were predicted anew
-            stamp = _stamp_pairs(a, b, act, nact, sbb, stamp)
+            last_ev[a] = k_ev
+            if b >= 0:
+                last_ev[b] = k_ev
         tmin = INF
         kind = -1
         a = -1
@@ -396,8 +379,9 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
             i = act[ii]
             for jj in range(ii + 1, nact):
                 j = act[jj]
-                if tbb[i, j] < tmin or (kind == K_BALL_BALL and tbb[i, j] == tmin
-                                        and sbb[i, j] < sbb[a, b]):
+                if tbb[i, j] < tmin or (kind == K_BALL_BALL and tbb[i, j] == tmin and
+                                        max(last_ev[i], last_ev[j]) < max(last_ev[a],
+                                                                          last_ev[b])):
                     tmin = tbb[i, j]
                     kind = K_BALL_BALL
                     a = i
