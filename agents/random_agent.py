@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from cuegym.agents.arena import make_arena
 from cuegym.agents.base import Agent, Strikes, check_arena, check_game
 
 
@@ -39,8 +40,6 @@ class RandomAgent(Agent):
         # on the helmatch it is refused instead of placing the red in front of its salvo line
         self.arena = arena
         if game == "keglebillard":
-            from cuegym.agents.arena import make_arena
-
             self.arena = arena or make_arena(game)
             self._game = self.arena.g
 

@@ -304,7 +304,7 @@ def memory_per_table(T: int = 4096, max_events: int = 256) -> float:
     return total / T
 
 
-#: pooltool's shots per second the design quotes (docs/ARCHITECTURE.md, "Figures to reach"):
+#: pooltool's shots per second the design quotes (README, "Performance"):
 #: 85 on a 3-ball shot, about 15 on a 10-ball shot; quoted, not measured here
 DESIGN_POOLTOOL_RATE = {"keglebillard": 85.0, "golfbillard": 15.0}
 #: the --pooltool comparison's defaults: shots per table, timed pooltool passes (best kept),
@@ -384,7 +384,8 @@ def measure_pooltool(game: str, n: int, python: str, cfg: Settings) -> dict:
         res = run(np.arange(n))  # compile / warm up; the events and ends of the n shots
         events, cut = int(res.n_events.sum()), int((res.overflow != 0).sum())
         # the same shots on both sides: their balls end where pooltool's do
-        diff = float(np.abs(res.rvw[:, :, 0, :2] - np.asarray(pt_run["final"])).max())
+        gap = res.rvw[:, :, 0, :2] - np.asarray(pt_run["final"])
+        diff = float(np.hypot(gap[..., 0], gap[..., 1]).max())  # a distance [m], not per axis
         rate = max(_best_rate(lambda: [run(r) for r in calls], len(rows), cfg.seconds,
                               time.process_time) for _ in range(3))
     finally:

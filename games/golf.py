@@ -261,7 +261,7 @@ class Golf:
                                  f"{type(st).__name__}")
         noise = checks.play_noise(noise)
         checks.play_rng(rng, T)
-        check_run_settings(max_events, t_max, threads, workspace)  # before any draw
+        check_run_settings(max_events, t_max, threads, workspace, validate)  # before any draw
         act, idx = active_tables(strikes, T, active, states.over, "match")
         opening = act & (states.phase == P_OPENING)
         op = np.flatnonzero(opening)

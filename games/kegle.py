@@ -321,7 +321,7 @@ class Kegle:
             raise ValueError(f"table {t}: keglebillard strikes the red (ball 0, K-2), got "
                              f"cue_ball {int(strikes.cue_ball[t])}")
         injected = _parsed_injected(injected, act)  # before anything is drawn
-        check_run_settings(max_events, t_max, threads, workspace)
+        check_run_settings(max_events, t_max, threads, workspace, validate)
         executed = strikes.copy()
         executed.put(idx, execute_strikes(strikes, idx, noise, rng))
         code, _ = self._placement_codes(states, executed.place)

@@ -358,7 +358,12 @@ def from_game_states(states: Sequence[Any]) -> KegleStates:
             k = index[id(s)] = len(uniq)
             uniq.append(s)
         inverse[t] = k
-    out = _convert(uniq)
+    try:
+        out = _convert(uniq)
+    except ValueError:
+        if len(uniq) < len(states):
+            _convert(states)  # raises again, naming the state by the caller's index
+        raise
     return out if len(uniq) == len(states) else out.take(inverse)
 
 

@@ -414,11 +414,12 @@ def _run_limits(max_events, t_max, threads) -> tuple[int, float, int]:
 
 
 def check_run_settings(max_events: Any = 1000, t_max: Any = 60.0, threads: Any = None,
-                       workspace: Any = None) -> None:
+                       workspace: Any = None, validate: Any = True) -> None:
     """Raise :class:`PhysicsInputError` for a ``simulate`` setting it would refuse: the game
     layer asks before it draws a shot's noise, so that a corrected retry draws the same."""
     _run_limits(max_events, t_max, threads)
     _check_type("workspace", workspace, Workspace)
+    check_bool("validate", validate)
 
 
 def _initial_motion(v, w, T: int, B: int, R: float, ball_names, table_names) -> np.ndarray:

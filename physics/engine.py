@@ -302,7 +302,9 @@ def simulate_table(st, mo, pk, up, lines, circles, circle_kind, pockets, pin_spo
     # the one predicted longest ago goes first, as in pooltool, whose cache drops the pairs of
     # each event's balls and appends them again in pair order: a pair was last predicted at
     # the later of its balls' last events, and among pairs of one event the scan below meets
-    # them in pair order (overlapping pairs fired at once tie in a frozen rack)
+    # them in pair order (overlapping pairs fired at once tie in a frozen rack). Only an
+    # event's own balls count, as in pooltool: the re-predictions it has no counterpart of (a
+    # resting ball pushed aside, the balls around a falling pin) leave the order as it was.
     last_ev = ints[5, :B]
     # pins due to fall in a chain: when, pushed by which pin, belonging to which balls (K-P3)
     p_sched = fs[3, :P]

@@ -126,8 +126,8 @@ def test_bench_envs_vector_record_compares_with_the_physics_alone(env_id, lo, hi
     assert vec["env_shots_per_s"] == pytest.approx(vec["steps_per_s"] * vec["shots_per_step"],
                                                    rel=0.01)
     assert vec["physics_shots_per_s"] > 0
-    assert vec["env_physics_ratio"] == pytest.approx(
-        vec["env_shots_per_s"] / vec["physics_shots_per_s"], rel=0.01)
+    assert vec["env_physics_ratio"] == pytest.approx(  # (the ratio is rounded to 3 decimals)
+        vec["env_shots_per_s"] / vec["physics_shots_per_s"], rel=0.01, abs=6e-4)
     for r in records:  # the existing keys stay
         assert set(r) >= {"env_id", "mode", "num_envs", "steps_per_s", "threads", "load_1min"}
 

@@ -68,3 +68,25 @@ def test_aec_max_steps_sets_max_shots_unless_max_shots_is_given(mod):
     assert m.raw_env(max_shots=9).max_shots == 9
     with pytest.raises(ValueError, match="max_steps"):
         m.env(settings={"max_steps": 7}, max_shots=9)
+
+
+@pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
+def test_the_game_layer_refuses_a_validate_flag_before_it_draws_the_noise(game):
+    # simulate refuses validate="no", but only after play had drawn the strikes' noise
+    from cuegym.games.golf import Golf
+    from cuegym.games.kegle import Kegle
+
+    g = Kegle() if game == "keglebillard" else Golf()
+    states = g.new(2, 2) if game == "keglebillard" else g.new(2)
+    strikes = Strikes.of([[2.0, 10.0, 0.0, 0.0, 0.0]] * 2,
+                         place=[[-0.8, 0.1]] * 2 if game == "keglebillard" else None)
+    kw = {} if game == "keglebillard" else {"strikes1": Strikes.of(
+        [[2.0, 170.0, 0.0, 0.0, 0.0]] * 2, cue_ball=list(g.opening_balls(states)[:, 1]))}
+    if game == "golfbillard":
+        strikes.cue_ball[:] = g.opening_balls(states)[:, 0]
+    rng = np.random.default_rng(0)
+    before = rng.bit_generator.state
+    with pytest.raises(ValueError, match="validate"):
+        g.play(states, strikes, "tournament", rng, validate="no", **kw)
+    assert rng.bit_generator.state == before
+    g.play(states, strikes, "tournament", rng, validate=True, **kw)  # a bool plays

@@ -131,3 +131,15 @@ def test_kegle_gamestate_legal_states_still_convert():
 def test_kegle_score_shots_injected_must_be_a_list(injected):
     with pytest.raises(ValueError, match="injected must be a list"):
         score_shots(LOG, injected=injected)
+
+
+def test_a_refused_state_is_named_by_its_index_in_the_callers_list():
+    # repeated states are converted once: the error named the index in the shortened list
+    from cuegym.games.kegle import Kegle
+    from cuegym.rules.keglebillard_game import GameState
+
+    good = Kegle().new_state(2)
+    bad = GameState(order=(0, 1), scores=(0, 0), to_play=0,
+                    balls=((-0.8, 0.1), (0.525, 0.0), (0.525, 0.0)), ball_in_hand=None, shot=1)
+    with pytest.raises(ValueError, match=r"states\[2\]"):
+        Kegle().batch([good, good, bad])

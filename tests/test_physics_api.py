@@ -263,21 +263,26 @@ def test_json_list_errors_name_the_shot():
         simulate_json([shot(), shot(balls={"red": {"x": 0.5, "y": 0.2, "v": [0.0, "1"]}})])
 
 
-def test_one_thread_runs_a_batch_on_the_pool_kernel_with_the_same_results():
+def test_one_thread_runs_a_batch_on_the_pool_kernel_with_the_same_results(monkeypatch):
     """One thread asked for: 4+ tables go through the prange kernel on one thread (numba
     compiles the per-table loop 1.35-1.5x faster there), fewer through the serial one; the
     results are bit-identical either way."""
     from cuegym.experiments.bench_physics import _shots
-    from cuegym.physics import GAME_MODELS
+    from cuegym.physics import GAME_MODELS, api
     from cuegym.physics.parallel import POOL_MIN_TABLES_ONE_THREAD, run_serially
 
     assert run_serially(POOL_MIN_TABLES_ONE_THREAD - 1, 1)
     assert not run_serially(POOL_MIN_TABLES_ONE_THREAD, 1)
     table, params, s = _shots("golfbillard", 16, 0)
+    pooled = []
+    kernel = api.simulate_batch
+    monkeypatch.setattr(api, "simulate_batch", lambda *a: pooled.append(a[0].shape[0]) or
+                        kernel(*a))
     runs = [simulate(table, params, s["xy"][:n], cue_ball=s["cue_ball"][:n], cue=s["cue"][:n],
                      threads=th, models=GAME_MODELS) for n, th in ((16, 1), (16, 2))]
     runs += [simulate(table, params, s["xy"][t:t + 1], cue_ball=s["cue_ball"][t:t + 1],
                       cue=s["cue"][t:t + 1], threads=1, models=GAME_MODELS) for t in range(3)]
+    assert pooled == [16, 16]  # one thread and two ran the pool's kernel; single tables not
     for f in ("rvw", "ev_time", "ev_state", "n_events"):
         assert np.array_equal(getattr(runs[0], f), getattr(runs[1], f))
         for t in range(3):
