@@ -30,7 +30,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 
@@ -344,17 +343,13 @@ def pooltool_seconds(python: str, shots: list[dict], rounds: int = PT_ROUNDS) ->
     """pooltool_runner's ``--time``: {"shots", "cpu_s": [..], "wall_s": [..],
     "events_per_shot"}, seconds per pass over ``shots`` in pooltool's own process (one numba
     thread), each shot's System built, after an untimed pass (numba's first calls)."""
-    from cuegym.experiments.validate_pooltool import RUNNER
+    from cuegym.experiments.validate_pooltool import call_runner
 
-    with tempfile.TemporaryDirectory(prefix="pooltool_home_") as home:
-        # pooltool writes ~/.config/pooltool on import (validate_pooltool.run_pooltool)
-        env = dict(os.environ, HOME=home, NUMBA_NUM_THREADS="1")
-        r = subprocess.run([python, str(RUNNER), "--time", str(rounds)], input=json.dumps(shots),
-                           capture_output=True, text=True, env=env, cwd=home)
-    if r.returncode != 0:
-        tail = " ".join(r.stderr.strip().splitlines()[-3:])
-        raise UsageError(f"--pooltool {python}: pooltool_runner failed: {tail}")
-    return json.loads(r.stdout)
+    try:
+        return call_runner(shots, ["--time", str(rounds)], python, {"NUMBA_NUM_THREADS": "1"})
+    except RuntimeError as exc:
+        tail = " ".join(str(exc).strip().splitlines()[-3:])
+        raise UsageError(f"--pooltool {python}: pooltool_runner failed: {tail}") from None
 
 
 def measure_pooltool(game: str, n: int, python: str, cfg: Settings) -> dict:

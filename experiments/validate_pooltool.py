@@ -43,6 +43,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -175,6 +176,24 @@ def _install_pooltool(check: list[str]) -> None:
                                                                            "version check"])
 
 
+def call_runner(payload: Any, args: list[str], python: str | Path = PT_PYTHON,
+                env: dict | None = None) -> Any:
+    """``pooltool_runner.py`` run by ``python`` on the JSON ``payload`` in one subprocess (a
+    scratch HOME: pooltool writes ~/.config/pooltool on import; ``env``: more variables);
+    its JSON answer.
+
+    Raises:
+        RuntimeError: the runner failed; the message ends with its stderr's tail.
+    """
+    with tempfile.TemporaryDirectory(prefix="pooltool_home_") as home:
+        r = subprocess.run([str(python), str(RUNNER), *args], input=json.dumps(payload),
+                           capture_output=True, text=True,
+                           env=dict(os.environ, HOME=home, **(env or {})), cwd=home)
+    if r.returncode != 0:
+        raise RuntimeError(f"pooltool_runner failed:\n{r.stderr[-4000:]}")
+    return json.loads(r.stdout)
+
+
 def run_pooltool(payload: list, args: list[str] | None = None, workers: int = 2) -> list:
     """Run ``pooltool_runner.py`` on a JSON list in ``workers`` parallel subprocesses."""
     if not payload:
@@ -185,15 +204,7 @@ def run_pooltool(payload: list, args: list[str] | None = None, workers: int = 2)
     chunks = [payload[bounds[k]:bounds[k + 1]] for k in range(n_chunks)]
 
     def one(chunk):
-        with tempfile.TemporaryDirectory(prefix="pooltool_home_") as home:
-            env = dict(os.environ, HOME=home)
-            r = subprocess.run(
-                [str(PT_PYTHON), str(RUNNER), *(args or [])],
-                input=json.dumps(chunk), capture_output=True, text=True, env=env, cwd=home,
-            )
-        if r.returncode != 0:
-            raise RuntimeError(f"pooltool_runner failed:\n{r.stderr[-4000:]}")
-        return json.loads(r.stdout)
+        return call_runner(chunk, args or [])
 
     # The first call compiles pooltool's numba kernels into its cache; let one chunk do it
     # before the others start so they do not all compile at once.
