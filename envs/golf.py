@@ -111,23 +111,29 @@ def _strikes(cue: np.ndarray, balls: np.ndarray) -> Strikes:
     return Strikes(cue, balls, np.full((len(balls), 2), np.nan))
 
 
-def golf_info(out: GolfOutcomes, states: GolfStates, side: np.ndarray, struck: np.ndarray,
-              strike: np.ndarray, terms: dict) -> dict[str, np.ndarray]:
-    """The info arrays of a golfbillard step (see the env cards)."""
+def stroke_info(out: GolfOutcomes) -> dict[str, np.ndarray]:
+    """The info arrays a step reports of the learner's stroke (copies: the whole-game step
+    drops the stroke's outcomes before the opponent plays, which keeps its peak memory down)."""
+    return {"turn_kept": out.turn_kept.copy(), "opening": out.opening.copy(),
+            "overflow": out.overflow.astype(np.int64),
+            "foul_rule": out.first_rule.astype(object)}
+
+
+def golf_info(stroke: dict[str, np.ndarray], states: GolfStates, side: np.ndarray,
+              struck: np.ndarray, strike: np.ndarray, terms: dict) -> dict[str, np.ndarray]:
+    """The info arrays of a golfbillard step (see the env cards); ``stroke``: the learner's
+    stroke's :func:`stroke_info`, ``states`` those after the step."""
     over = states.phase == P_OVER
     w = states.match_winner
     won = np.where(over & ((w == 0) | (w == 1)), np.where(w == side, 1, -1), 0)
     left = states.balls_left
     rows = np.arange(len(states))
     return {
-        "foul": terms["foul"] > 0,
-        "turn_kept": out.turn_kept.copy(),
-        "opening": out.opening.copy(),
+        "foul": terms["foul"] > 0, **stroke,
         "cue_ball": np.asarray(struck, np.int64), "strike": np.asarray(strike),
-        "overflow": out.overflow.astype(np.int64),
         "balls_left": np.stack([left[rows, side], left[rows, 1 - side]], 1).astype(np.int64),
         "game_over": over, "winner": won.astype(np.int64), "side": np.asarray(side, np.int64),
-        "reward_terms": terms, "foul_rule": out.first_rule.astype(object),
+        "reward_terms": terms,
     }
 
 
@@ -203,7 +209,7 @@ class GolfShotCore(Core):
                                   allow_overflow=True)
         terms, reward = self.game.reward_terms(out, self.reward, viewer=side)
         terms = {k: terms[k] for k in self.reward.terms}
-        info = golf_info(out, new, side, struck, out.strike[:, 0], terms)
+        info = golf_info(stroke_info(out), new, side, struck, out.strike[:, 0], terms)
         info["position_index"] = self.index.copy()
         self.states = new
         self.done[:] = True
@@ -416,6 +422,7 @@ class GolfGameCore(Core):
             if terms is not None:
                 t_opp, _ = self.game.reward_terms(out, self.reward, viewer=self.side)
                 terms["opponent_scored"] += t_opp["opponent_scored"]
+            del out  # not held while the next round runs
 
     def random_opponent(self) -> GolfRandomOpponent:
         """The env's default opponent (``opponent="random"``): uniform random actions."""
@@ -498,6 +505,8 @@ class GolfGameCore(Core):
         out = self._stroke(np.ones(n, bool), s0, s1)
         terms, _ = self.game.reward_terms(out, self.reward, viewer=side)
         executed = np.where((opening & (side == 1))[:, None], out.strike[:, 1], out.strike[:, 0])
+        stroke = stroke_info(out)
+        del out  # not held while the opponent's strokes run
         cut, opp_strokes = self._play_opponents(np.arange(n), terms)
         self.steps += 1
         terms["progress"] = self.game.progress(xy0, self.states.xy, side,
@@ -509,7 +518,7 @@ class GolfGameCore(Core):
         truncated = no_progress | (~over & (cut | (self.steps >= self.settings.max_steps)))
         terms = {k: terms[k] for k in self.reward.terms}
         reward = self.game.total(terms, self.reward)
-        info = golf_info(out, self.states, side, struck, executed, terms)
+        info = golf_info(stroke, self.states, side, struck, executed, terms)
         info["opponent_strokes"] = opp_strokes
         return np.asarray(reward, np.float64), terminated, truncated, info
 

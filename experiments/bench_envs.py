@@ -4,6 +4,7 @@
     python experiments/bench_envs.py --json                # JSON list of records
     python experiments/bench_envs.py --all                 # every registered id
     python experiments/bench_envs.py --env-ids cuegym/GolfbillardShot-v0 --num-envs 64
+    python experiments/bench_envs.py --all --memory 4096   # also the peak memory per table
 
 Each record: {"env_id", "mode": "single" | "vector" | "sb3_dummy" (| "sb3_native" with
 --sb3-native), "num_envs", "steps_per_s", "threads", "load_1min"}. A step is one env step of one
@@ -22,6 +23,14 @@ without one, counts none), ``env_shots_per_s`` (steps_per_s x shots_per_step),
 ``physics_shots_per_s`` (``bench_physics``' random shots of the env's table simulated alone with
 the games' models, batch num_envs, the same numba threads, wall time) and ``env_physics_ratio``
 (env_shots_per_s / physics_shots_per_s: the share of the physics' speed the env keeps).
+
+``--memory T`` adds a ``memory`` record per id (the design's target: < 64 KiB a table at 4096
+tables): a vector env of T tables, made, reset and stepped ``MEMORY_STEPS`` times under
+``tracemalloc`` (numpy's allocations, which hold every array of the env and the step; what
+the numba kernels allocate is one table's scratch at a time a thread, not traced):
+``peak_bytes_per_table`` (the highest traced total of those steps, over T) and
+``held_bytes_per_table`` (what the env holds between steps: its states, observations and the
+physics log it reuses).
 """
 
 from __future__ import annotations
@@ -50,6 +59,11 @@ class Settings:
     seed: int = 0  # env and action seed
     threads: int = 0  # numba threads for the physics (0: numba's default, all cores)
     sb3_native: bool = False  # also measure cuegym.envs.make_sb3_vec_env
+    memory: int | None = None  # tables of the memory record (None: no memory record)
+
+
+#: the steps the memory record traces (after one untraced warm-up env of 4 tables)
+MEMORY_STEPS = 3
 
 
 def _timed(step, n_per_step: int, seconds: float, started=None) -> float:
@@ -142,6 +156,35 @@ def bench_vector(env_id: str, cfg: Settings, counts: dict | None = None) -> floa
     return rate
 
 
+def step_memory(env_id: str, T: int, seed: int) -> dict:
+    """The memory record of ``env_id``'s vector env at ``T`` tables (module docstring)."""
+    import tracemalloc
+
+    import gymnasium as gym
+
+    def make(n):
+        return gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point")
+
+    warm = make(4)  # kernels compiled and caches filled outside the trace
+    warm.reset(seed=seed)
+    warm.step(warm.action_space.sample())
+    warm.close()
+    rng = np.random.default_rng(seed)
+    tracemalloc.start()
+    try:
+        envs = make(T)
+        envs.reset(seed=seed)
+        for _ in range(MEMORY_STEPS):
+            envs.step(rng.uniform(-1, 1, (T, envs.single_action_space.shape[0]))
+                      .astype(np.float32))
+        held, peak = tracemalloc.get_traced_memory()
+        envs.close()
+    finally:
+        tracemalloc.stop()
+    return {"env_id": env_id, "mode": "memory", "num_envs": T, "steps": MEMORY_STEPS,
+            "peak_bytes_per_table": round(peak / T), "held_bytes_per_table": round(held / T)}
+
+
 def physics_rate(game: str, cfg: Settings, threads: int) -> float:
     """Shots per second of the physics alone on ``game``'s table: bench_physics' random shots
     (seed ``cfg.seed``) with the games' models, batch ``cfg.num_envs``, ``threads`` numba
@@ -212,6 +255,8 @@ def run(cfg: Settings) -> list[dict]:
                                env_shots_per_s=round(env_shots, 1),
                                physics_shots_per_s=physics[game],
                                env_physics_ratio=round(env_shots / physics[game], 3))
+        if cfg.memory:
+            out.append(step_memory(env_id, cfg.memory, cfg.seed))
     return out
 
 
@@ -233,8 +278,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="numba threads of the physics (0: numba's default, all cores)")
     ap.add_argument("--sb3-native", action="store_true",
                     help="also measure cuegym.envs.make_sb3_vec_env")
+    ap.add_argument("--memory", type=int, default=None, metavar="T",
+                    help="also trace each id's vector env step's peak memory per table at T "
+                         "tables (the design's target: < 64 KiB at 4096)")
     ap.add_argument("--json", action="store_true", help="print a JSON list of records")
     args = ap.parse_args(argv)
+    if args.memory is not None and args.memory < 1:
+        ap.error(f"--memory must be >= 1 tables, got {args.memory}")
     if not (np.isfinite(args.seconds) and args.seconds > 0):
         ap.error(f"--seconds must be a finite number > 0, got {args.seconds}")
     import numba
@@ -260,15 +310,18 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--env-ids: unknown env id {env_id!r}{did_you_mean(env_id, ENV_IDS)}; "
                      f"known: {', '.join(ENV_IDS)}")
     cfg = Settings(env_ids=args.env_ids, num_envs=args.num_envs, seconds=args.seconds,
-                   seed=args.seed, threads=args.threads, sb3_native=args.sb3_native)
+                   seed=args.seed, threads=args.threads, sb3_native=args.sb3_native,
+                   memory=args.memory)
     records = run(cfg)
     if args.json:
         print(json.dumps(records))
         return 0
     print(f"{'env_id':32s} {'mode':11s} {'num_envs':>8s} {'steps/s':>12s}")
     for r in records:
-        print(f"{r['env_id']:32s} {r['mode']:11s} {r['num_envs']:8d} {r['steps_per_s']:12.1f}")
-    by = {(r["env_id"], r["mode"]): r["steps_per_s"] for r in records}
+        if r["mode"] != "memory":
+            print(f"{r['env_id']:32s} {r['mode']:11s} {r['num_envs']:8d} "
+                  f"{r['steps_per_s']:12.1f}")
+    by = {(r["env_id"], r["mode"]): r["steps_per_s"] for r in records if "steps_per_s" in r}
     for env_id in cfg.env_ids:
         v, s = by.get((env_id, "vector")), by.get((env_id, "sb3_dummy"))
         if v and s:
@@ -280,6 +333,11 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r['physics_shots_per_s']:.0f} shots/s (same table, batch {r['num_envs']}, "
                   f"{r['threads']} threads); env shots : physics shots = "
                   f"{r['env_physics_ratio']:.2f}")
+    for r in records:
+        if r["mode"] == "memory":
+            print(f"{r['env_id']}: a vector step at {r['num_envs']} tables peaks at "
+                  f"{r['peak_bytes_per_table'] / 1024:.1f} KiB a table (the env holds "
+                  f"{r['held_bytes_per_table'] / 1024:.1f} KiB a table between steps)")
     print(f"load average (1 min) at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores",
           file=sys.stderr)
     return 0

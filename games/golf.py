@@ -47,7 +47,7 @@ from cuegym.rules.golf_paths import golf_arrays
 from cuegym.rules.golf_structs import geometry_struct
 from cuegym.rules.golf_views import make_inputs, outcome_object, pack_states, policy_draws
 from cuegym.rules.golfbillard import GolfRules, check_overflow, golf_geometry, load_golf_rules
-from cuegym.rules.inputs import events_used, req_int
+from cuegym.rules.inputs import req_int
 
 from . import checks
 from .golf_obs import OBS_DIM, observe_arrays
@@ -343,21 +343,14 @@ class Golf:
 
     def _referee(self, states: GolfStates, log: Any, inputs: GolfInputs, act: np.ndarray
                  ) -> tuple[OutcomeArrays, GolfStates]:
-        if act.all() and len(act):  # (no table: no physics log, nothing to referee)
-            return referee(states, log, inputs, self.rules, self.geo)
-        from cuegym.rules.golf_arrays import empty_outcomes
-
+        """Referee the tables ``act`` in place in the batch (the others keep their states)."""
         idx = np.flatnonzero(act)
-        out = empty_outcomes(len(states))
-        new = states.copy()
-        if len(idx):
-            sub_in = GolfInputs(*(a[idx] for a in inputs))
-            sub_log = _LogRows(log, idx)
-            o, n = referee(states.take(idx), sub_log, sub_in, self.rules, self.geo)
-            for a, b in zip(out, o, strict=True):
-                a[idx] = b
-            new.put(idx, n)
-        return out, new
+        if not len(idx):  # (no table struck: no physics log, nothing to referee)
+            from cuegym.rules.golf_arrays import empty_outcomes
+
+            return empty_outcomes(len(states)), states.copy()
+        return referee(states, log, inputs, self.rules, self.geo,
+                       rows=None if len(idx) == len(act) else idx)
 
     def apply_log(self, states: GolfStates | Sequence[Any], log: Any, cue_ball: np.ndarray,
                   cue: np.ndarray, *, injected: Sequence[Any] | None = None,
@@ -480,22 +473,6 @@ class Golf:
         states = self._batch(states)
         sides = states.to_move if sides is None else checks.seats(sides, len(states), 2, "sides")
         return observe_arrays(states, sides, self.half, to_move, self.rules.games_to_win)
-
-
-class _LogRows:
-    """Rows ``idx`` of a physics log (the fields the referee reads; ``prm`` kept), the event
-    axis cut to the longest of their logs (the rest is unused padding)."""
-
-    _FIELDS = ("rvw", "rvw0", "motion", "motion0", "pocket", "n_events", "t_end", "overflow")
-    _EVENTS = ("ev_type", "ev_time", "ev_i", "ev_j", "ev_state", "ev_motion")
-
-    def __init__(self, log: Any, idx: np.ndarray) -> None:
-        for f in self._FIELDS:
-            setattr(self, f, np.asarray(getattr(log, f))[idx])
-        K = events_used(self.n_events, np.shape(log.ev_type)[1])
-        for f in self._EVENTS:
-            setattr(self, f, np.asarray(getattr(log, f))[idx, :K])
-        self.prm = getattr(log, "prm", None)
 
 
 __all__ = ["OBS_DIM", "REWARD_TERMS", "Golf", "GolfOutcomes", "GolfStates", "RULE"]

@@ -289,22 +289,31 @@ def kernel_ready(a: Any, dtype: Any) -> np.ndarray:
 
 def golf_log(log) -> GolfLog:
     """The :class:`GolfLog` view of a SimResult-like object (C-contiguous, writeable, kernel
-    dtypes: one compiled signature). An event array that needs another dtype is converted only
-    up to the longest log: the physics allocates ``max_events`` for every table, and the
-    padding is never read."""
+    dtypes: one compiled signature). The event arrays' dtypes are the physics' own (int8 codes,
+    int32 indices), so a SimResult's log is read where it lies: converting them copied up to
+    12 KiB a table whenever one table's log was long. An event array that needs another dtype
+    is converted only up to the longest log (the padding is never read), and refused if a
+    value does not fit."""
     n_events = np.asarray(log.n_events)
     T = int(n_events.shape[0])
     ov = getattr(log, "overflow", None)
     K = events_used(n_events, np.shape(log.ev_type)[1])
 
-    def events(a, dtype):  # an array the kernel can read as it is stays whole (no copy)
-        a = np.asarray(a)
-        return a if _is_kernel_ready(a, dtype) else kernel_ready(a[:, :K], dtype)
+    def events(name, dtype):  # an array the kernel can read as it is stays whole (no copy)
+        a = np.asarray(getattr(log, name))
+        if _is_kernel_ready(a, dtype):
+            return a
+        a = a[:, :K]
+        out = np.ascontiguousarray(a, dtype)
+        if np.issubdtype(dtype, np.integer) and not np.array_equal(out, a):
+            raise ValueError(f"log {name}: values outside {np.dtype(dtype).name} (an event "
+                             f"code or a ball index), e.g. {a[out != a][0]!r}")
+        return out
 
     return GolfLog(
-        ev_type=events(log.ev_type, np.int64), ev_time=events(log.ev_time, np.float64),
-        ev_i=events(log.ev_i, np.int64), ev_j=events(log.ev_j, np.int64),
-        ev_state=events(log.ev_state, np.float64), ev_motion=events(log.ev_motion, np.int64),
+        ev_type=events("ev_type", np.int8), ev_time=events("ev_time", np.float64),
+        ev_i=events("ev_i", np.int32), ev_j=events("ev_j", np.int32),
+        ev_state=events("ev_state", np.float64), ev_motion=events("ev_motion", np.int8),
         n_events=kernel_ready(log.n_events, np.int64),
         rvw0=kernel_ready(log.rvw0, np.float64), motion0=kernel_ready(log.motion0, np.int64),
         rvw=kernel_ready(log.rvw, np.float64), pocket=kernel_ready(log.pocket, np.int64),
@@ -352,12 +361,15 @@ class GolfInputs(NamedTuple):
 
 
 def plain_inputs(cue_ball: np.ndarray, cue: np.ndarray, players: np.ndarray | None = None,
-                 physics: Any = True, draws: np.ndarray | None = None) -> GolfInputs:
+                 physics: Any = True, draws: np.ndarray | None = None,
+                 slots: int = 0) -> GolfInputs:
     """Inputs without injected events or choices (the hot path; ``make_inputs`` fills these in).
 
-    ``physics``: paths from the physics, one bool or (T,) bools."""
+    ``physics``: paths from the physics, one bool or (T,) bools. ``slots``: the injected-event
+    axis (``make_inputs`` asks for :data:`MAX_INJECTED`); 0 on the hot path, where the slots
+    would be 4 KiB a table of zeros the kernels never read (they stop at ``inj_n``)."""
     T = cue_ball.shape[0]
-    K = MAX_INJECTED
+    K = slots
     return GolfInputs(
         cue_ball=np.ascontiguousarray(cue_ball, np.int64),
         cue=np.ascontiguousarray(cue, np.float64),

@@ -112,12 +112,18 @@ def rules_vector(rules: Any) -> np.ndarray:
     return rp
 
 
-def _check_foul_sides(states: GolfStates, inputs: GolfInputs) -> None:
-    """In play the offender of an injected G-18 foul is the side at the table: a ``side``
-    naming the other one would penalise the shooter for it, so it is refused (the opening
-    reads ``side``, G-3)."""
+def _check_injected(states: GolfStates, inputs: GolfInputs) -> None:
+    """The injected events: no more per table than the inputs have slots for; and in play the
+    offender of an injected G-18 foul is the side at the table: a ``side`` naming the other
+    one would penalise the shooter for it, so it is refused (the opening reads ``side``, G-3)."""
     K = inputs.inj_side.shape[1]
-    used = np.arange(K)[None, :] < inputs.inj_n[:, None]
+    n = np.asarray(inputs.inj_n)
+    bad_n = np.flatnonzero((n < 0) | (n > K))
+    if len(bad_n):  # the kernels index the slots up to inj_n
+        t = int(bad_n[0])
+        raise ValueError(f"table {t}: inj_n = {int(n[t])} injected events, but the inputs hold "
+                         f"{K} slots a table")
+    used = np.arange(K)[None, :] < n[:, None]
     bad = (used & (inputs.inj_side >= 0) & (states.phase == P_PLAY)[:, None]
            & (inputs.inj_side != states.to_move[:, None]))
     if bad.any():
@@ -127,29 +133,32 @@ def _check_foul_sides(states: GolfStates, inputs: GolfInputs) -> None:
                          f"({int(states.to_move[t])}); leave 'side' out")
 
 
-def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: Any
-            ) -> tuple[OutcomeArrays, GolfStates]:
+def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: Any,
+            rows: np.ndarray | None = None) -> tuple[OutcomeArrays, GolfStates]:
     """Score one stroke per table and advance each state (opening or play).
 
     Args:
-        states: T states before the stroke (no table may be ``over``).
+        states: T states before the stroke (no table of ``rows`` may be ``over``).
         log: the physics result of the T strokes (SimResult fields; ``prm`` needed where
             ``inputs.physics``).
         inputs: :class:`GolfInputs` (struck balls, strikes, partners, injected events, choices).
         rules: GolfRules. geo: GolfGeometry.
+        rows: the tables that struck ((n,) indices, ascending, no repeats); None: all. The
+            others' outcomes stay at their empty fill and their next states are ``states``.
 
     Returns:
-        (outcomes, next states).
+        (outcomes, next states), T tables each.
 
     Raises:
         ValueError: a table whose match is over, or bad input found while scoring (a ball that
             is not on the table, a missing or illegal choice), naming the table.
     """
     T = states.n
-    over = np.flatnonzero(states.phase == P_OVER)
+    rows = np.arange(T) if rows is None else np.ascontiguousarray(rows, np.int64)
+    over = rows[states.phase[rows] == P_OVER]
     if len(over):
         raise ValueError(f"table {int(over[0])}: the match is over")
-    _check_foul_sides(states, inputs)
+    _check_injected(states, inputs)
     prm = getattr(log, "prm", None)
     if prm is None:
         if np.any(inputs.physics):
@@ -158,12 +167,14 @@ def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: A
         prm = np.zeros(16)
     out = empty_outcomes(T)
     ns = empty_states(T)
-    with pool_turn(T, numba.get_num_threads()) as pooled:
+    if len(rows) < T:  # the tables that did not strike keep their states
+        ns.put(slice(None), states)
+    with pool_turn(len(rows), numba.get_num_threads()) as pooled:
         kernel = play_kernel if pooled else play_serial
         kernel(struct(_kernel_arrays(states.arrays(), _STATE_TYPES)), struct(golf_log(log)),
                struct(_kernel_arrays(inputs, _INPUT_TYPES)), geometry_struct(geo),
                rules_vector(rules), kernel_ready(prm, np.float64), struct(out),
-               struct(ns.arrays()))
+               struct(ns.arrays()), rows)
     bad = np.flatnonzero(out.err != E_NONE)
     if len(bad):
         t = int(bad[0])

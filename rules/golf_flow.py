@@ -234,18 +234,20 @@ def _play_table(t, st, lg, inp, ga, rp, prm, out, ns):
 
 
 @nb.njit(cache=True, parallel=True)
-def play_kernel(st, lg, inp, ga, rp, prm, out, ns):
-    """Referee one stroke per table and write the outcomes and next states (prange)."""
-    for t in nb.prange(st.to_move.shape[0]):
-        _play_table(t, st, lg, inp, ga, rp, prm, out, ns)
+def play_kernel(st, lg, inp, ga, rp, prm, out, ns, rows):
+    """Referee one stroke on each table of ``rows`` ((n,) int64 indices into the T tables) and
+    write their outcomes and next states (prange); the other tables' rows are not touched (a
+    batch where only some tables struck is refereed in place, without copying its rows out)."""
+    for i in nb.prange(rows.shape[0]):
+        _play_table(rows[i], st, lg, inp, ga, rp, prm, out, ns)
 
 
 @nb.njit(cache=True)
-def play_serial(st, lg, inp, ga, rp, prm, out, ns):
+def play_serial(st, lg, inp, ga, rp, prm, out, ns, rows):
     """:func:`play_kernel` on the calling thread (small batches, forked workers: see
     ``cuegym.physics.parallel.pool_turn``)."""
-    for t in range(st.to_move.shape[0]):
-        _play_table(t, st, lg, inp, ga, rp, prm, out, ns)
+    for i in range(rows.shape[0]):
+        _play_table(rows[i], st, lg, inp, ga, rp, prm, out, ns)
 
 
 @nb.njit(cache=True)

@@ -180,7 +180,7 @@ def make_inputs(cue_ball: np.ndarray, cue: np.ndarray, t_end: np.ndarray, geo: A
         draws: (T, N_DRAWS) uniforms for the ``random`` policies.
     """
     T = cue_ball.shape[0]
-    inp = plain_inputs(cue_ball, cue, None, physics, draws)
+    inp = plain_inputs(cue_ball, cue, None, physics, draws, slots=MAX_INJECTED)
     for t in range(T):
         if players is not None and players[t] is not None:
             p = players[t]
