@@ -163,6 +163,7 @@ class Kegle:
         """K-23: the loser breaks, then the others in reverse finishing order (winner last)."""
         if not state.game_over:
             raise ValueError("next_game needs a finished game")
+        self.check_state(state)  # a game of another table would move onto this one's spots
         order = tuple(reversed(state.ranking))
         return replace(self.new_state(state.n_players, first_player=order[0]), order=order)
 

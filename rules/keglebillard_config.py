@@ -27,6 +27,7 @@ from cuegym.configs import (
     load_table,
     load_yaml,
 )
+from cuegym.rules.inputs import COUNT_MAX
 
 BALL_IDS = ("red", "white", "spotted")
 RED, WHITE, SPOTTED = 0, 1, 2
@@ -92,8 +93,9 @@ class KeglebillardRules:
                 raise ConfigError(f"rules.{name} must be true or false, got {value!r}")
             object.__setattr__(self, name, bool(value))
         d = self.distance
-        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d <= 0:
-            raise ConfigError(f"rules.distance must be a positive integer, got {d!r}")
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 0 < d <= COUNT_MAX:
+            raise ConfigError(f"rules.distance must be a positive integer up to 2**53 (the "
+                              f"scores' bound), got {d!r}")
         object.__setattr__(self, "distance", int(d))
 
     @property

@@ -143,3 +143,38 @@ def test_a_refused_state_is_named_by_its_index_in_the_callers_list():
                     balls=((-0.8, 0.1), (0.525, 0.0), (0.525, 0.0)), ball_in_hand=None, shot=1)
     with pytest.raises(ValueError, match=r"states\[2\]"):
         Kegle().batch([good, good, bad])
+
+
+# --- audit s49: the distance's bound, next_game's table ------------------------------------------
+
+def test_a_distance_beyond_the_scores_bound_is_a_config_error():
+    from cuegym.configs import ConfigError
+    from cuegym.rules.keglebillard_config import load_rules
+
+    with pytest.raises(ConfigError, match=r"rules.distance .* up to 2\*\*53"):
+        load_rules(distance=10**20)  # was accepted, then OverflowError in Kegle()
+    assert load_rules(distance=2**53).distance == 2**53
+
+
+def test_the_rules_cli_refuses_a_huge_distance_with_a_usage_error(monkeypatch, capsys):
+    import io
+    import json
+
+    from cuegym.rules.__main__ import main
+
+    inp = {"state": {"players": 2}, "place": [-0.7, 0.1],
+           "hand_log": {"events": [[0.1, "ball_ball", "red", "white"]]},
+           "rules": {"distance": 10**20}}
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(inp)))
+    assert main(["score", "--game", "keglebillard"]) == 2  # was a traceback, status 1
+    assert "rules.distance" in capsys.readouterr().err
+
+
+def test_next_game_refuses_a_game_of_another_table():
+    st = GameState(order=(0, 1), scores=(70, 10), to_play=None, balls=BREAK_BALLS,
+                   ball_in_hand=None, finished=(0, 1), game_over=True, shot=9,
+                   table="keglebillard-helmatch")
+    with pytest.raises(ValueError, match="table 'keglebillard-helmatch' is not this game's"):
+        Kegle().next_game(st)  # was: a kleinmatch game on the helmatch's whites
+    nxt = Kegle(table="keglebillard-helmatch").next_game(st)
+    assert nxt.table == "keglebillard-helmatch" and nxt.order == (1, 0)

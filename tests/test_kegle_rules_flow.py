@@ -438,6 +438,18 @@ def test_K16_unsporting_loss_option():
     assert out.lost is None and not s.game_over
 
 
+def test_K23_with_unsporting_loss_the_unsporting_player_breaks_the_next_game():
+    """docs/rules_keglebillard.md, K-23 with ``unsporting_loss``: the player who lost the match
+    ranks last and breaks, not the last player left in play."""
+    game = KeglebillardGame(load_rules(unsporting_loss=True))
+    inj = [{"type": "deliberate_touch", "balls": {"white": [-0.525, 0.0]}, "unsporting": True}]
+    _, s = play(game, mid(3, scores=(50, 10, 20)), HIT, inject=inj)  # player 0 loses
+    s = GameState(**{**s.__dict__, "finished": (2, 1), "game_over": True, "to_play": None})
+    assert s.ranking == (2, 1, 0)
+    nxt = game.next_game(s)
+    assert nxt.order == (0, 1, 2) and nxt.to_play == 0
+
+
 # --- K-24 lag ------------------------------------------------------------------------------------
 
 def lag(events, end, **kw):
