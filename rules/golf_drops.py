@@ -4,7 +4,7 @@
 
 - drops into a goal by time (:func:`table_drops`), and the G-6a falls after a ball came to rest,
   which are no goal: the ball goes back on the rim (:func:`fall_after_rest`,
-  :func:`put_back_on_rim`);
+  :func:`put_back_on_rim`, :func:`rim_balls_clear`);
 - balls off the table (:func:`new_off_table`, :func:`mark_off`), G-19 jams into a goal
   (:func:`jam_drop`), the balls' final places with the gone ones lifted (:func:`final_xy`,
   :func:`lift_gone`, :func:`balls_on_table`).
@@ -27,6 +27,7 @@ from cuegym.physics.constants import (
 from .golf_apply import error, note
 from .golf_arrays import BALLS_PER_SIDE, N_BALLS
 from .golf_codes import E_INJECTED_DROPPED, I_JAM, I_OFF, I_RAIL, I_RETURN, N_FALL
+from .golf_spots import nearest_free_point
 
 
 @nb.njit(cache=True)
@@ -148,6 +149,33 @@ def put_back_on_rim(fell, n, ev_type, ev_i, ev_j, ev_state, pocket, goals, final
             # inside, and the physics then refuses the next stroke (ball inside the goal)
             px, py = gx + (r + RIM_CLEARANCE) * ux, gy + (r + RIM_CLEARANCE) * uy
         final[b, 0], final[b, 1] = px, py
+
+
+@nb.njit(cache=True)
+def rim_balls_clear(fell, final, gone, ga):
+    """G-6a: a ball put back on the rim (``fell``) where another ball now lies (or whose rim
+    point left the cloth) goes to the free point nearest it instead (G-30's
+    :func:`~cuegym.rules.golf_spots.nearest_free_point`): the rule puts it back where it lay,
+    and the next state must still be one the physics can take. ``final`` (N_BALLS, 2) [m];
+    ``gone`` (N_BALLS,) bool: balls that left the table this stroke (they block nothing)."""
+    for b in range(N_BALLS):
+        if fell[b] < 0 or math.isnan(final[b, 0]):
+            continue
+        px, py = final[b, 0], final[b, 1]
+        clear = abs(px) <= ga.hx and abs(py) <= ga.hy
+        for o in range(N_BALLS):
+            if (o != b and not gone[o] and not math.isnan(final[o, 0])
+                    and math.hypot(px - final[o, 0], py - final[o, 1]) < 2 * ga.R):
+                clear = False
+        if clear:
+            continue
+        others = final.copy()
+        for o in range(N_BALLS):
+            if o == b or gone[o]:
+                others[o, 0], others[o, 1] = np.nan, np.nan
+        x, y, found = nearest_free_point(px, py, others, ga)
+        if found:
+            final[b, 0], final[b, 1] = x, y
 
 
 @nb.njit(cache=True)

@@ -79,6 +79,7 @@ from .golf_drops import (
     jam_drop,
     new_drops,
     put_back_on_rim,
+    rim_balls_clear,
     table_drops,
 )
 from .golf_paths import path_max
@@ -167,6 +168,10 @@ def referee_opening(t, st, lg, inp, ga, rp, prm, out):
     final = final_xy(lg.rvw[t], on0)
     put_back_on_rim(fell, n, lg.ev_type[t], lg.ev_i[t], lg.ev_j[t], lg.ev_state[t], lg.pocket[t],
                     ga.goals, final, out, t)
+    gone = off | jammed
+    for i in range(nd):
+        gone[db[i]] = True
+    rim_balls_clear(fell, final, gone, ga)
     # RA / RF of a side's G-18 foul: those balls go back (and neither count nor go to a spot)
     back = np.zeros(N_BALLS, np.bool_)
     blocked = np.zeros(N_BALLS, np.bool_)

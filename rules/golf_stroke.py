@@ -90,6 +90,7 @@ from .golf_drops import (
     new_drops,
     new_off_table,
     put_back_on_rim,
+    rim_balls_clear,
     table_drops,
 )
 from .golf_heading import (
@@ -353,6 +354,7 @@ def referee_play(t, st, lg, inp, ga, rp, prm, out):
     put_back_on_rim(fell, n, ev_type, ev_i, ev_j, lg.ev_state[t], lg.pocket[t], ga.goals, final,
                     out, t)
     gone = lift_gone(db, nd, is_off, jammed, final)
+    rim_balls_clear(fell, final, gone, ga)
 
     # --- G-2 an opponent's ball struck; G-31 a partner out of turn ---------------------------
     nf = _turn_order_fouls(s, c, rp[R_DUO], inp.players[t, 0], st.partner[t, s], fr, ft, fk,

@@ -77,6 +77,7 @@ from .golf_referee import (
     new_game_state,
     place_on_spots,
     refuse_placing_dropped,
+    rim_balls_clear,
     score_strokes,
 )
 
@@ -443,6 +444,7 @@ def score_opening(state: GolfState, log: Any, balls: Sequence[Any], *, t: int = 
     for x, k in sorted(falls.items()):  # G-6a: back on the rim
         final[x] = tl.rim_point(x, k, geo.goals)
         notes.append(FALL_NOTE.format(geo.ball_ids[x]))
+    rim_balls_clear(final, falls, {x for x, _, _ in drops} | set(off) | set(jam_by), geo)
     # RA / RF of a side's penalised foul: those balls go back, neither counting nor spotted
     moved = _moved(tl, before, final, {x for x, _, _ in drops} | set(off) | set(jam_by))
     back: set[int] = set()

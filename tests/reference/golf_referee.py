@@ -40,7 +40,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from types import SimpleNamespace
@@ -1237,6 +1237,25 @@ def _spot_free(p: np.ndarray, xy: np.ndarray, geo: GolfGeometry) -> bool:
     return bool(np.all(np.hypot(*(xy[on] - p).T) >= 2 * geo.R - 1e-9))
 
 
+def rim_balls_clear(final: np.ndarray, fell: Iterable[int], gone: set[int],
+                    geo: GolfGeometry) -> None:
+    """G-6a: a ball put back on the rim where another ball (not ``gone``) now lies, or whose
+    rim point is off the cloth, goes to the free point nearest it (G-30) instead."""
+    R = geo.R
+    hx, hy = geo.table.length / 2 - R, geo.table.width / 2 - R
+    for b in sorted(fell):
+        p = final[b].copy()
+        if np.isnan(p[0]):
+            continue
+        others = final.copy()
+        others[[b, *gone]] = np.nan
+        on = ~np.isnan(others[:, 0])
+        if (abs(p[0]) <= hx and abs(p[1]) <= hy
+                and not np.any(np.hypot(*(others[on] - p).T) < 2 * R)):
+            continue
+        final[b] = nearest_free_point(p, others, geo)
+
+
 def nearest_free_point(target: np.ndarray, xy: np.ndarray, geo: GolfGeometry) -> np.ndarray:
     """G-30: the free point nearest ``target`` where a ball touches no ball, cap or goal and
     lies on the cloth: the nearest free one of the target, the points of each obstacle circle
@@ -1774,6 +1793,7 @@ def _referee(st: GolfState, tl: TableLog, zf: dict, c: int, speed0: float, d0: n
     dropped = {b for b, _, _ in drops}
     for b in dropped | set(off) | jammed:
         final[b] = np.nan
+    rim_balls_clear(final, fell, dropped | set(off) | jammed, geo)
 
     # G-2: only own balls may be struck; striking the opponent's is a G-18 foul.
     if SIDE_OF[c] != s:
