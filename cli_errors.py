@@ -196,13 +196,17 @@ def packaged_path(path: str | os.PathLike) -> Path:
     return packaged if packaged.exists() else p
 
 
+def in_checkout() -> bool:
+    """Whether cuegym runs from its repository checkout (not an installed package)."""
+    return (Path(__file__).resolve().parent / "Makefile").is_file()
+
+
 def checkout_path(*parts: str) -> Path:
     """A path of the repository checkout (``docs/img``, ``.venv-pooltool``) when cuegym runs
     from one, else the same path under the working directory: the scripts that refresh the
     docs or keep a cache write there, and an installed package is no place to write (nor does
     the wheel have a ``docs/``)."""
-    root = Path(__file__).resolve().parent
-    return (root if (root / "Makefile").is_file() else Path.cwd()).joinpath(*parts)
+    return (Path(__file__).resolve().parent if in_checkout() else Path.cwd()).joinpath(*parts)
 
 
 def user_cache_dir(app: str) -> Path:

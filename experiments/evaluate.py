@@ -90,6 +90,7 @@ from cuegym.cli_errors import (
     checkout_path,
     cli_main,
     existing_file,
+    in_checkout,
     packaged_path,
     script_prog,
     seed_arg,
@@ -745,7 +746,8 @@ def _parser() -> argparse.ArgumentParser:
                    "(default 256)")
     p.add_argument("--benchmark-out",
                    help="--benchmark: the markdown page to write (default docs/benchmarks.md "
-                        "of the checkout cuegym runs from, else under the working directory)")
+                        "of the checkout cuegym runs from; an installed cuegym: "
+                        "runs/benchmarks.md under the working directory)")
     return p
 
 
@@ -755,8 +757,11 @@ def _benchmark_cli(p: argparse.ArgumentParser, args: argparse.Namespace, specs: 
     episodes = 256 if args.episodes is None else args.episodes
     if not 2 <= episodes <= MAX_EPISODES:
         p.error(f"--episodes must be in [2, {MAX_EPISODES:,}], got {episodes:,}")
-    bench_out = Path(checkout_path("docs", "benchmarks.md") if args.benchmark_out is None
-                     else args.benchmark_out)
+    # an installed cuegym writes under runs/, as its other outputs: the working directory's
+    # own docs/benchmarks.md is the user's
+    default_out = (checkout_path("docs", "benchmarks.md") if in_checkout()
+                   else Path("runs", "benchmarks.md"))
+    bench_out = Path(default_out if args.benchmark_out is None else args.benchmark_out)
     if bench_out.is_dir():  # found now, not when the page is written after the benchmark
         p.error(f"--benchmark-out {args.benchmark_out!r} is a folder: give the markdown file")
     check_writable_dir(bench_out.parent, "--benchmark-out", bench_out)
@@ -764,7 +769,8 @@ def _benchmark_cli(p: argparse.ArgumentParser, args: argparse.Namespace, specs: 
                ("Golf" in e) == (args.game == "golfbillard")]
     rows = benchmark(specs, episodes, args.seed, env_ids=env_ids, noise=args.noise,
                      quiet=args.quiet)
-    cmd = "python experiments/evaluate.py --benchmark " + " ".join(
+    prog = "python experiments/evaluate.py" if in_checkout() else p.prog
+    cmd = prog + " --benchmark " + " ".join(
         a for a in (argv if argv is not None else sys.argv[1:]) if a != "--benchmark")
     text = benchmark_markdown(rows, cmd.strip(), args.noise)
     bench_out.parent.mkdir(parents=True, exist_ok=True)

@@ -503,3 +503,26 @@ def test_docs_refreshing_scripts_write_to_the_checkout_or_the_working_directory(
     monkeypatch.setattr(cli_errors, "__file__", str(installed / "cli_errors.py"))
     monkeypatch.chdir(tmp_path)
     assert cli_errors.checkout_path("docs", "benchmarks.md") == tmp_path / "docs" / "benchmarks.md"
+
+
+def test_an_installed_benchmark_writes_under_runs_not_over_the_users_docs(tmp_path, monkeypatch):
+    """An installed cuegym's evaluate --benchmark wrote over the working directory's own
+    docs/benchmarks.md; it now writes runs/benchmarks.md (README: runs go to ./runs/), and the
+    page names the command as it was typed, not the checkout's script."""
+    from cuegym import cli_errors
+    from cuegym.experiments import evaluate
+
+    installed = tmp_path / "site" / "cuegym"
+    installed.mkdir(parents=True)  # a package folder without the checkout's Makefile
+    monkeypatch.setattr(cli_errors, "__file__", str(installed / "cli_errors.py"))
+    project = tmp_path / "myproject"
+    (project / "docs").mkdir(parents=True)
+    mine = project / "docs" / "benchmarks.md"
+    mine.write_text("# my own notes\n")
+    monkeypatch.chdir(project)
+    assert evaluate.main(["--benchmark", "--agents", "random", "--episodes", "2",
+                          "--game", "keglebillard", "--quiet"]) == 0
+    assert mine.read_text() == "# my own notes\n"
+    page = (project / "runs" / "benchmarks.md").read_text()
+    assert page.startswith("# Benchmarks: mean return per env id")
+    assert "python experiments/evaluate.py" not in page
