@@ -77,9 +77,6 @@ from cuegym.experiments.train_config import (
     run_overrides,
 )
 
-T_START = time.time()  # the time limit counts from the start of the process (demos included)
-
-
 #: keys a resumed run may change (how long and how it runs, not what it learns; ``name`` is
 #: where it is: a run folder moved or copied to another name resumes there)
 RESUME_MAY_CHANGE = ("total_timesteps", "time_limit_min", "progress_bar", "device", "threads",
@@ -162,17 +159,19 @@ def run_meta(cfg: TrainConfig) -> dict[str, Any]:
     return meta
 
 
-def make_callbacks(cfg: TrainConfig, run: Path, eval_env: Any, resume: bool) -> list:
+def make_callbacks(cfg: TrainConfig, run: Path, eval_env: Any, resume: bool,
+                   started: float) -> list:
     """SB3's ``EvalCallback`` (best model, ``evaluations.npz``; foul rate and points per shot
     logged beside the mean reward; fixed seeds at every evaluation), ``CheckpointCallback``
-    (model + replay buffer, the last two kept) and the wall-clock limit, in that order
+    (model + replay buffer, the last two kept) and the wall-clock limit counted from
+    ``started`` (``time.time()`` when the session began), in that order
     (:mod:`cuegym.experiments.train_callbacks`)."""
     from cuegym.experiments.train_callbacks import Checkpoints, ShotEval, TimeLimit
 
     return [ShotEval(eval_env, cfg, run, resume),
             Checkpoints(max(1, cfg.checkpoint_freq // max(1, cfg.n_envs)), run,
                         cfg.save_replay_buffer),
-            TimeLimit(cfg.time_limit_min, T_START)]
+            TimeLimit(cfg.time_limit_min, started)]
 
 
 def seed_with_demos(model: Any, cfg: TrainConfig, run: Path) -> None:
@@ -602,6 +601,7 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
     """Run one training; returns the run directory. Raises :class:`RunError` for a run
     directory that does not fit (an existing run without ``resume``/``overwrite``, another
     run's directory with ``resume``) and KeyboardInterrupt after saving a checkpoint."""
+    started = time.time()  # the session's time limit counts from here, its setup included
     import numba
     import torch
     from stable_baselines3.common.logger import configure
@@ -647,7 +647,7 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
               f"are played in whole rollouts of {chunk:,})")
     print("hyper-parameters:", json.dumps({"policy_kwargs": cfg.policy_kwargs,
                                            **{k: str(v) for k, v in cfg.algo_kwargs.items()}}))
-    callbacks = make_callbacks(cfg, run, eval_env, resume)
+    callbacks = make_callbacks(cfg, run, eval_env, resume, started)
     if cfg.progress_bar:
         from cuegym.experiments.train_callbacks import quiet_progress_bar
 

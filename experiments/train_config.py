@@ -50,8 +50,8 @@ class TrainConfig:
     #   SAC/TD3, residual action: states, per_state, noise_samples, jitter, bc_steps,
     #   critic_steps. DQN, choice action: states, noise_samples, q_steps, q_lr, q_batch,
     #   buffer_per_state
-    time_limit_min: float = 0.0  # stop learning this many wall-clock minutes after the process
-    # started, its setup (positions, demonstrations) included (0: no limit)
+    time_limit_min: float = 0.0  # stop learning this many wall-clock minutes after the session
+    # (one train() call, one --resume) started, its setup (positions, demos) included (0: none)
     eval_freq: int = 10_000  # environment steps between evaluations
     eval_episodes: int = 512  # one-shot episodes (fixed seeds) per evaluation
     checkpoint_freq: int = 50_000  # environment steps between checkpoints

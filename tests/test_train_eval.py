@@ -104,13 +104,33 @@ def test_resume_of_a_finished_run_exits_0_and_a_mismatch_is_refused(tmp_path, ca
 def test_a_run_stopped_by_its_time_limit_is_finished(tmp_path, capsys, monkeypatch):
     from cuegym.experiments import train as T
 
-    monkeypatch.setattr(T, "T_START", 0.0)  # the limit has passed long ago
-    run = T.train(_tiny("tl", time_limit_min=1.0), runs_dir=tmp_path)
+    run = T.train(_tiny("tl", time_limit_min=1e-9), runs_dir=tmp_path)  # passed at once
     status = json.loads((run / "status.json").read_text())
     assert status["finished"] and status["stopped_by"] == "time_limit"
     argv = ["--name", "tl", "--resume", "--runs-dir", str(tmp_path)]
     assert T.main(argv) == 0
     assert "stopped by its time limit" in capsys.readouterr().out
+
+
+def test_each_train_call_counts_its_time_limit_from_its_own_start(tmp_path, monkeypatch):
+    """The limit counted from the import of the train module: a second train() in one process
+    (a sweep, a notebook) stopped at once, marked finished, having learnt nothing."""
+    import time
+
+    from cuegym.experiments import train as T
+
+    seen = []
+    make = T.make_callbacks
+
+    def spy(cfg, run, eval_env, resume, started):
+        seen.append(started)
+        return make(cfg, run, eval_env, resume, started)
+
+    monkeypatch.setattr(T, "make_callbacks", spy)
+    before = time.time()
+    run = T.train(_tiny("own", time_limit_min=10.0), runs_dir=tmp_path)
+    assert len(seen) == 1 and before <= seen[0] <= time.time()
+    assert json.loads((run / "status.json").read_text())["stopped_by"] == "total_timesteps"
 
 
 def test_ctrl_c_saves_a_checkpoint_and_resume_continues(tmp_path, monkeypatch):
