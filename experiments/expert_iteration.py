@@ -13,7 +13,8 @@ generation k) and ``model.pt`` (the last), ``labels_gen<k>.npz`` (the teacher's 
 games' positions of generation k, for ``--resume``), ``metrics.csv`` (one row per generation:
 teacher and student values on the generation's fresh positions, losses, games against the
 agents of ``eval``) and ``learning_curve.png``. Every file is written to a
-temporary name and renamed; ``--resume`` continues after the last finished generation.
+temporary name and renamed; ``--resume`` continues after the last finished generation (more
+``generations`` go on; fewer than the run has done are refused).
 """
 
 from __future__ import annotations
@@ -425,14 +426,22 @@ def changed_keys(saved: dict[str, Any], given: dict[str, Any]) -> list[str]:
 RESUME_FREE = ("generations", "play", "name", "progress_bar", "threads")
 
 
-def resume_refusal(cfg: dict[str, Any]) -> Callable[[dict[str, Any]], str | None]:
+def resume_refusal(cfg: dict[str, Any], run: Path | None = None
+                   ) -> Callable[[dict[str, Any]], str | None]:
     """Expert iteration may resume with :data:`RESUME_FREE` changed; a run saved before a key
-    existed had its default."""
+    existed had its default. With the ``run`` folder, fewer ``generations`` than it has done
+    are refused too (its config would no longer describe its files)."""
     def refuse(saved: dict[str, Any]) -> str | None:
         free = dict.fromkeys(RESUME_FREE)
         diff = changed_keys(DEFAULTS | saved | free, cfg | free)
-        return None if not diff else (f"differs from the config given in {', '.join(diff)} "
-                                      f"(a resume may change {', '.join(RESUME_FREE)})")
+        if diff:
+            return (f"differs from the config given in {', '.join(diff)} "
+                    f"(a resume may change {', '.join(RESUME_FREE)})")
+        done = len(_read_metrics(run / "metrics.csv")) if run is not None else 0
+        if done > int(cfg["generations"]):
+            return (f"belongs to a run that has done {done} generations, more than the "
+                    f"generations {cfg['generations']} given: give {done} or more")
+        return None
     return refuse
 
 
@@ -481,8 +490,8 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
 
     torch.set_num_threads(int(cfg["threads"]))
     torch.manual_seed(int(cfg["seed"]))
-    run = open_run(Path(runs_dir) / cfg["name"], cfg, resume, overwrite,
-                   resume_refusal(cfg))
+    run = Path(runs_dir) / cfg["name"]
+    run = open_run(run, cfg, resume, overwrite, resume_refusal(cfg, run))
     arena = make_arena(cfg["game"])
     metrics = run / "metrics.csv"
     rows = _read_metrics(metrics) if resume else []

@@ -232,7 +232,7 @@ def golfbillard_configs(name: str, runs: Path, resume: bool, progress: bool,
                                         sets["expert"]))
     # skipped (finished) or not: a resume refuses what expert_iteration.py --resume refuses
     done = _skipped(run, "expert", resume, cfg)
-    ei.check_run(run, cfg, done or (resume and _started(run)), False, ei.resume_refusal(cfg),
+    ei.check_run(run, cfg, done or (resume and _started(run)), False, ei.resume_refusal(cfg, run),
                  START_OVER)
     if done:
         _check_finished("expert", run, cfg)

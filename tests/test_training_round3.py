@@ -128,6 +128,22 @@ def test_resume_refusals_name_the_keys_and_let_run_settings_change(tmp_path):
     assert "--overwrite" not in str(e.value)
 
 
+def test_expert_resume_refuses_fewer_generations_than_the_run_has_done(tmp_path):
+    """A resume with generations=1 of a run with 2 finished rewrote its config.yaml to 1 while
+    gen0.pt, gen1.pt and two metrics rows stayed (train.py refuses the like for its steps)."""
+    from cuegym.experiments import expert_iteration as ei
+
+    run = tmp_path / "ex"
+    run.mkdir()
+    (run / "metrics.csv").write_text("generation\n0\n1\n")
+    cfg = ei.load_config(ROOT / "configs" / "expert" / "keglebillard.yaml", {"generations": 1})
+    why = ei.resume_refusal(cfg, run)(cfg)
+    assert "has done 2 generations, more than the generations 1 given" in why
+    more = {**cfg, "generations": 2}
+    assert ei.resume_refusal(more, run)(more) is None
+    assert ei.resume_refusal(cfg)(cfg) is None  # without the run: the keys only
+
+
 def test_expert_resume_with_new_play_settings_resaves_the_model(tmp_path):
     """A resume of a finished run with other ``play`` settings recorded them in config.yaml,
     but model.pt kept the old ones (no generation ran to save it)."""
