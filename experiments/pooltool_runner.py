@@ -37,6 +37,11 @@ Output (stdout): a JSON list, one object per shot, everything in cuegym's frame:
      "n_events": <all pooltool events, transitions and the strike included>,
      "t_end", "overflow"}
 
+A ``ball_ball`` event also carries ``"gap"``: the centres' distance less the radii just before
+it [m] (about 0; more marks pooltool's spurious collision between balls rolling along one
+line). ``max_events`` means what cuegym's does, the events resolved (``pooltool_cap``), and
+``overflow`` that a ball was still moving when the cap stopped the shot.
+
 Event agents: ``ball_ball`` -> the two ball ids, sorted; ``ball_cushion`` -> [ball id, cushion]
 with cushion one of ``"-x", "+x", "-y", "+y"`` (the rail at that side of the table centre);
 ``ball_post`` -> [ball id, "post<k>"] (k: index in the shot's ``posts``), as cuegym names them.
@@ -369,14 +374,43 @@ def _pocket_name(geom: dict, k: int) -> str:
     return str(geom["pockets"][k].get("name") or f"pocket{k}")
 
 
+def pooltool_cap(shot: dict, max_events: int) -> int:
+    """The ``max_events`` to give ``pt.simulate`` so that it resolves as many events as
+    cuegym's ``max_events`` log slots (the shot's own, else ``max_events``): pooltool stops once
+    its count, the strike included, passes its cap, so it resolves cap + 1 events after a
+    strike and cap + 2 in a shot that starts from given v, w. Its 0 means no cap, so caps of 1
+    (a strike) and 1-2 (none) cannot be expressed and are refused."""
+    want = int(shot.get("max_events", max_events))
+    cap = want - (1 if shot.get("strike") else 2)
+    if cap < 1:
+        raise ValueError(f"max_events {want} cannot be expressed in pooltool (it resolves at "
+                         f"least {want - cap + 1} events)")
+    return cap
+
+
+def _ball_ball_gap(ev) -> float:
+    """[m] The two balls' centre distance less their radii just before a ball-ball event:
+    about 0 for a real contact; pooltool 0.6 logs spurious ones between balls rolling along
+    one line (docs/validation.md)."""
+    a, b = (ag.initial for ag in ev.agents)
+    d = np.hypot(*(np.asarray(a.state.rvw[0][:2]) - np.asarray(b.state.rvw[0][:2])))
+    return float(d - a.params.R - b.params.R)
+
+
+def _resolved(out, shot: dict) -> int:
+    """The events pooltool resolved (its history also holds an entry at the start, one at the
+    end and the strike)."""
+    return len(out.events) - 2 - (1 if shot.get("strike") else 0)
+
+
 def run_shot(shot: dict, engine: PhysicsEngine, max_events: int, post_height: float | None):
     """Simulate one shot; returns the output object described in the module docstring."""
     system, params = make_system(shot, post_height)
     geom = shot.get("geometry")
     spec = shot["table"] if geom is None else geom
     length, width = float(spec["length"]), float(spec["width"])
-    max_ev = int(shot.get("max_events", max_events))
-    out = pt.simulate(system, engine=engine, inplace=False, max_events=max_ev)
+    cap = pooltool_cap(shot, max_events)
+    out = pt.simulate(system, engine=engine, inplace=False, max_events=cap)
 
     init = {}
     events = []
@@ -390,8 +424,10 @@ def run_shot(shot: dict, engine: PhysicsEngine, max_events: int, post_height: fl
             }
         elif geom is not None and et in _GEOM_TYPES:
             ids = [a.id for a in ev.agents]
+            extra = {}
             if et == EventType.BALL_BALL:
                 typ, agents = "ball_ball", sorted(ids)
+                extra = {"gap": _ball_ball_gap(ev)}
             elif et == EventType.BALL_POCKET:
                 k = int(ids[1][len("pocket"):])
                 typ, agents = "ball_pocket", [ids[0], _pocket_name(geom, k)]
@@ -399,16 +435,19 @@ def run_shot(shot: dict, engine: PhysicsEngine, max_events: int, post_height: fl
                 typ, agents = "ball_post", ids[:2]
             else:  # "cushion<k>" or "jaw<k>": cuegym logs both as ball_cushion
                 typ, agents = "ball_cushion", ids[:2]
-            events.append({"time": float(ev.time), "type": typ, "agents": agents})
+            events.append({"time": float(ev.time), "type": typ, "agents": agents, **extra})
         elif geom is None and et in _TYPES:
             ids = [a.id for a in ev.agents]
+            extra = {}
             if et == EventType.BALL_BALL:
                 agents = sorted(ids)
+                extra = {"gap": _ball_ball_gap(ev)}
             elif et == EventType.BALL_LINEAR_CUSHION:
                 agents = [ids[0], RAIL_NAMES[ids[1]]]
             else:
                 agents = [ids[0], ids[1]]  # "post<k>", k = index in the shot's posts
-            events.append({"time": float(ev.time), "type": _TYPES[et], "agents": agents})
+            events.append({"time": float(ev.time), "type": _TYPES[et], "agents": agents,
+                           **extra})
     final = {}
     for bid, ball in out.balls.items():
         x, y = pos_from_pt(ball.state.rvw[0][0], ball.state.rvw[0][1], length, width)
@@ -419,14 +458,19 @@ def run_shot(shot: dict, engine: PhysicsEngine, max_events: int, post_height: fl
         for ev in out.events:
             if ev.event_type == EventType.BALL_POCKET:
                 final[ev.agents[0].id]["pocket"] = int(ev.agents[1].id[len("pocket"):])
-    # pooltool stops a shot with more than max_events events by setting every ball at rest
+    # pooltool stops a shot at its cap by setting every ball at rest, whether or not one was
+    # still moving (its history holds the states by reference, so it cannot tell): a shot that
+    # reached the cap is run once more with one event to spare, and overflowed if it used it
+    slots = int(shot.get("max_events", max_events))
+    overflow = _resolved(out, shot) >= slots and _resolved(
+        pt.simulate(system, engine=engine, inplace=False, max_events=cap + 1), shot) > slots
     return {
         "final": final,
         "init": init,
         "events": events,
         "n_events": len(out.events),
         "t_end": float(out.t),
-        "overflow": bool(max_ev and len(out.events) > max_ev),
+        "overflow": bool(overflow),
     }
 
 
@@ -439,7 +483,7 @@ def time_shots(shots: list, engine: PhysicsEngine, max_events: int, post_height:
         for shot in shots:
             system, _ = make_system(shot, post_height)
             outs.append(pt.simulate(system, engine=engine, inplace=False,
-                                    max_events=int(shot.get("max_events", max_events))))
+                                    max_events=pooltool_cap(shot, max_events)))
         return outs
 
     outs = one_pass()
@@ -500,7 +544,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--R", type=float, default=DEFAULT_PARAMS["R"])
     ap.add_argument("--m", type=float, default=DEFAULT_PARAMS["m"])
     ap.add_argument("--M", type=float, default=DEFAULT_M)
-    ap.add_argument("--max-events", type=int, default=5000, help="pooltool event cap per shot")
+    ap.add_argument("--max-events", type=int, default=5000,
+                    help="events resolved per shot, as cuegym's max_events (a shot's own wins)")
     ap.add_argument("--time", type=int, default=0, metavar="ROUNDS",
                     help="time ROUNDS passes over the shots instead (see doc)")
     ap.add_argument(
