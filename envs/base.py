@@ -88,6 +88,28 @@ class Core:
     clip: bool = False
     render_mode: str | None = None
     max_episode_steps: int | None = None
+    #: New games a table may start in one reset of a full-game core, each ended by the
+    #: opponents before the learner's first shot, before the reset gives up (an opponent that
+    #: wins every game from the break or the opening, or a tiny keglebillard ``distance``).
+    MAX_RESET_GAMES = 100
+
+    def _replace_games(self, idx: np.ndarray, start: Any, ended: Any) -> None:
+        """A full-game core's reset after its seats are drawn: ``start(todo)`` begins new games
+        on the tables ``todo`` and plays the opponents until the learner is to play;
+        ``ended(todo)`` says which of them it left with the learner out before its first shot
+        (the game over, or the learner finished); those start again, keeping their seat (a
+        seat drawn again would favour the seats that shoot early), at most
+        :data:`MAX_RESET_GAMES` times."""
+        todo = np.asarray(idx, np.int64)
+        for _ in range(self.MAX_RESET_GAMES):
+            if not len(todo):
+                return
+            start(todo)
+            todo = todo[ended(todo)]
+        if len(todo):
+            raise RuntimeError(f"reset: the opponents ended {self.MAX_RESET_GAMES} new games "
+                               f"in a row before the learner's first shot (tables "
+                               f"{todo.tolist()})")
 
     def _configure(self, game: str, settings: Any, reward: Any, noise: Any, clip: Any,
                    threads: Any, render_mode: str | None) -> None:

@@ -434,28 +434,22 @@ class GolfGameCore(Core):
 
         return make_arena("golfbillard", self.rules)
 
-    #: New games a table may start in one reset, each ended by the opponent before the
-    #: learner's first stroke, before the reset gives up (an opponent that wins every game
-    #: from the start position: ``opening: alternate``, the learner side 1).
-    MAX_RESET_GAMES = 100
-
     def reset(self, idx: np.ndarray) -> dict[str, np.ndarray]:
         """New games on ``idx``: the learner's side (one ``random()`` draw when random), then
         the opponent's strokes until the learner is to play (``opening: alternate`` with the
         learner side 1: the opponent's whole first turn, however many strokes it keeps it
         for; ``max_opponent_shots`` bounds a step's strokes, and a reset is no step). A game
         the opponent ends before the learner's first stroke (G-4, G-17a) is replaced by a
-        new one, as keglebillard does after a break that ends the game."""
+        new one, the side kept, as keglebillard does (:meth:`Core._replace_games`)."""
         idx = np.asarray(idx, np.int64)
-        todo = idx
-        for _ in range(self.MAX_RESET_GAMES):
-            if not len(todo):
-                return {"side": self.side[idx].copy()}
+        for t in idx:
+            if self.seat_choice == "random":
+                self.side[t] = int(self.rngs[t].random() < 0.5)
+            else:
+                self.side[t] = int(self.seat_choice)
+
+        def start(todo):
             for t in todo:
-                if self.seat_choice == "random":
-                    self.side[t] = int(self.rngs[t].random() < 0.5)
-                else:
-                    self.side[t] = int(self.seat_choice)
                 self.last[t] = None
             self.states.put(todo, self.game.new(
                 len(todo), seed=policy_seeds(self.game.rules, [self.rngs[t] for t in todo])))
@@ -464,11 +458,9 @@ class GolfGameCore(Core):
             # by max_opponent_shots) or its game over, and the first step raised
             while self._play_opponents(todo, None)[0][todo].any():
                 pass
-            todo = todo[self.states.phase[todo] == P_OVER]
-        if not len(todo):
-            return {"side": self.side[idx].copy()}
-        raise RuntimeError(f"reset: the opponent ended {self.MAX_RESET_GAMES} new games in a "
-                           f"row before the learner's first stroke (tables {todo.tolist()})")
+
+        self._replace_games(idx, start, lambda todo: self.states.phase[todo] == P_OVER)
+        return {"side": self.side[idx].copy()}
 
     @property
     def max_episode_steps(self) -> int:

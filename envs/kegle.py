@@ -50,8 +50,10 @@ ACTION_LAYOUT = ("V0", "phi", "theta", "a", "b", "place_x", "place_y")
 ACT_DIM = len(ACTION_LAYOUT)
 #: Foul flag columns reported in ``info["foul_flags"]``: the referee's, then K-19 placement
 #: (the first columns of ``KegleOutcomes.fouls``).
-FOUL_FLAGS = (*FOUL_COLUMNS, "K-19:placement")
-assert OUTCOME_FOULS[:len(FOUL_FLAGS)] == FOUL_FLAGS
+#: the step info's ``foul_flags`` columns: the referee's, K-19's and, under ``variant: ddbu``,
+#: K-25's (the last two were left out: a ddbu foul was flagged by no column)
+FOUL_FLAGS = OUTCOME_FOULS
+assert FOUL_FLAGS[:len(FOUL_COLUMNS) + 1] == (*FOUL_COLUMNS, "K-19:placement")
 
 
 def observation_space() -> gym.spaces.Box:
@@ -251,7 +253,7 @@ class KegleShotCore(Core):
         info = {
             "played": played.copy(), "points": out.points, "penalty": out.penalty,
             "shooter_points": out.shooter_points, "skaeve": terms["skaeve"].astype(np.int64),
-            "foul": out.foul, "foul_flags": out.fouls[:, :len(FOUL_FLAGS)].copy(),
+            "foul": out.foul, "foul_flags": out.fouls.copy(),
             "rodt": out.rodt, "blegt": out.blegt, "king_alone": out.king_alone,
             "clean16": out.clean16, "win": out.win, "pins_toppled": out.pins_toppled,
             "pocketed": out.pocketed, "overflow": out.overflow.astype(np.int64),
@@ -451,15 +453,19 @@ class KegleGameCore(Core):
     def reset(self, idx: np.ndarray) -> dict[str, np.ndarray]:
         """New games on ``idx``: the learner's seat (one ``random()`` draw when random), then the
         opponents' shots until the learner is to play (``max_opponent_shots`` bounds a step's
-        shots, and a reset is no step)."""
+        shots, and a reset is no step). A game that leaves the learner out before its first
+        shot (a break that ends it, K-20, or skæve that finish the learner, K-21/K-22) is
+        replaced, the seat kept (:meth:`Core._replace_games`)."""
         N = self.num_players
-        todo = np.asarray(idx, np.int64)
-        while len(todo):
+        idx = np.asarray(idx, np.int64)
+        for t in idx:
+            if self.seat_choice == "random":
+                self.seat[t] = min(int(self.rngs[t].random() * N), N - 1)
+            else:
+                self.seat[t] = int(self.seat_choice)
+
+        def start(todo):
             for t in todo:
-                if self.seat_choice == "random":
-                    self.seat[t] = min(int(self.rngs[t].random() * N), N - 1)
-                else:
-                    self.seat[t] = int(self.seat_choice)
                 self.last[t] = None
             self.states.put(todo, self.game.new(len(todo), N, first_player=0))
             self.steps[todo] = 0
@@ -467,8 +473,8 @@ class KegleGameCore(Core):
             # step raising "the last step stopped midway"
             while self._play_opponents(todo, None)[todo].any():
                 pass
-            # an opponent's break that ends the game (K-20) before the learner shoots: again
-            todo = todo[~self._learner_in()[todo]]
+
+        self._replace_games(idx, start, lambda todo: ~self._learner_in()[todo])
         return {"seat": self.seat[idx].copy()}
 
     @property
@@ -500,7 +506,7 @@ class KegleGameCore(Core):
         seats = (me[:, None] + np.arange(N)) % N
         info = {
             "played": out.played, "points": out.points, "penalty": out.penalty,
-            "foul": out.foul, "foul_flags": out.fouls[:, :len(FOUL_FLAGS)].copy(),
+            "foul": out.foul, "foul_flags": out.fouls.copy(),
             "overflow": out.overflow.astype(np.int64), "strike": out.strike,
             "in_hand": hand != HAND_NONE, "placement": np.nan_to_num(out.place),
             "scores": np.take_along_axis(self.states.scores, seats, 1),

@@ -477,8 +477,8 @@ def test_reset_gives_up_on_an_opponent_that_ends_every_game():
     env = gym.make(GAME, opponent=_scorer, seat=1, rules={"opening": "alternate"})
     core = env.unwrapped.core
     _patched_new(core, _end_state(0), times=10**6)
-    with pytest.raises(RuntimeError, match=r"the opponent ended 100 new games in a row before "
-                                           r"the learner's first stroke \(tables \[0\]\)"):
+    with pytest.raises(RuntimeError, match=r"the opponents ended 100 new games in a row before "
+                                           r"the learner's first shot \(tables \[0\]\)"):
         env.reset(seed=0)
 
 
