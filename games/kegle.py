@@ -72,6 +72,7 @@ from .kegle_state import (
     HAND_SALVO,
     KegleOutcomes,
     KegleStates,
+    check_state_layout,
     check_states,
     empty_states,
     from_game_states,
@@ -400,6 +401,11 @@ class Kegle:
         inj = _played_injected(_parsed_injected(injected, np.ones(T, bool)), ~ok, play, place)
         out, new = self._resolve(states, mode, play, lg.take(play) if len(play) else None, inj,
                                  allow_overflow)
+        try:  # a hand-made log's balls at rest must lie where a state can hold them
+            check_state_layout(new, "next states")
+        except ValueError as exc:
+            raise ValueError(f"the log leaves the table in a layout no state can hold: "
+                             f"{exc}") from None
         out.strike = np.full((T, 5), np.nan)
         out.place = np.where((states.hand != HAND_NONE)[:, None], place, np.nan)
         return out, new

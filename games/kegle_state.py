@@ -370,7 +370,7 @@ def from_game_states(states: Sequence[Any]) -> KegleStates:
 def _convert(states: list) -> KegleStates:
     """The batch of the rules ``GameState`` values ``states``, checked as the JSON form is: a
     value the cast to the flow's dtype would change (a score 2.5, a pin ``"x"`` or None) is
-    refused by :func:`check_states`, and the balls must lie legally (:func:`_check_layout`).
+    refused by :func:`check_states`, and the balls must lie legally (:func:`check_state_layout`).
     The constructor takes any Python values; this is where they enter the game layer."""
     N = states[0].n_players
     table = states[0].table
@@ -404,11 +404,11 @@ def _convert(states: list) -> KegleStates:
             raise ValueError(f"states.{name}: the GameState values {checks._short(values)} do "
                              f"not form an array ({str(exc).split(chr(10))[0]})") from None
     out = check_states(KegleStates(**arrays, table=table), path="states")
-    _check_layout(out)
+    check_state_layout(out)
     return out
 
 
-def _check_layout(states: KegleStates, path: str = "states") -> None:
+def check_state_layout(states: KegleStates, path: str = "states") -> None:
     """The balls on the table lie legally (on the cloth, clear of the cushions, jaws, pockets,
     standing pins and each other): the check of ``GameState.from_dict`` and the physics
     (:func:`cuegym.physics.layout.layout_problem`), one compiled pass over the batch.

@@ -178,3 +178,18 @@ def test_next_game_refuses_a_game_of_another_table():
         Kegle().next_game(st)  # was: a kleinmatch game on the helmatch's whites
     nxt = Kegle(table="keglebillard-helmatch").next_game(st)
     assert nxt.table == "keglebillard-helmatch" and nxt.order == (1, 0)
+
+
+def test_apply_refuses_a_log_whose_ball_rests_off_the_cloth():
+    """A hand-made log (a mapping of SimResult fields) with the white at rest 5 m off the table
+    was scored, and the next state held the white there; the next play refused it."""
+    log = build_log([(0.1, "ball_ball", "red", "white")])
+    fields = {k: np.array(getattr(log, k)) for k in log.__dataclass_fields__}
+    fields["rvw"][0, 1, 0, :2] = (5.0, 0.0)
+    g = Kegle()
+    with pytest.raises(ValueError, match=r"the log leaves the table in a layout no state can "
+                                         r"hold: next states\[0\]: 'balls.white' at \(5.0000"):
+        g.apply(g.new_state(2), fields)
+    out, nxt = g.apply(g.new_state(2), {k: np.array(getattr(log, k))
+                                        for k in log.__dataclass_fields__})
+    assert nxt.balls[1] == pytest.approx(BREAK_BALLS[1])
