@@ -26,7 +26,7 @@ post (``table.circles``). *Turn* (Aufnahme) a side's visit. *Cue ball* the own b
 The event log is the ``SimResult`` layout of docs/physics_api.md (any object with those fields
 works, e.g. :class:`LogBuilder` for hand-written strokes). Ball paths come from the physics motion
 laws when the log carries ``prm``: a SimResult, or a physics JSON log with the balls' states
-(``event_states``, :func:`~cuegym.rules.golfbillard_game.log_from_json`); hand-written logs and
+(``event_states``, :func:`~cuegym.rules.golf_json.log_from_json`); hand-written logs and
 JSON logs without the states are read as straight lines between the logged event positions
 (exact for hand-written logs).
 
@@ -650,9 +650,9 @@ def score_cli(payload: dict) -> dict:
     Returns:
         ``{"outcome": <outcome JSON>, "state": <state JSON after the stroke>}``.
     """
-    from cuegym.rules import golfbillard_game as game
+    from cuegym.rules.golf_json import score_json as score
 
-    return game.score_json(payload)
+    return score(payload)
 
 
 #: The name the CLI (``cuegym.rules.__main__``) looks up.

@@ -3,8 +3,9 @@ keys an injected event does not take, a G-18 foul's ``side`` in play, G-17a in t
 kader flags a match cannot reach, and a CLI ``strike`` beside a ``shot``."""
 import pytest
 
+from cuegym.rules.golf_json import score_json
 from cuegym.rules.golfbillard import GolfState, LogBuilder, score_stroke
-from cuegym.rules.golfbillard_game import score_json, score_opening
+from cuegym.rules.golfbillard_game import score_opening
 
 ST = GolfState.with_balls({"w1": (0.5, 0.0), "w2": (-0.3, 0.2), "r1": (0.3, 0.25),
                            "r2": (0.3, -0.25)}, to_move=0)

@@ -4,8 +4,9 @@ table, on the rail or between caps is refused; only ``fall_after_rest`` override
 events were accepted and cancelled a valid goal while ``drops`` still listed it)."""
 import pytest
 
+from cuegym.rules.golf_json import score_json
 from cuegym.rules.golfbillard import GolfState, LogBuilder, score_stroke
-from cuegym.rules.golfbillard_game import score_json, score_opening
+from cuegym.rules.golfbillard_game import score_opening
 
 STATE = {"phase": "play", "to_move": 0,
          "balls": {"w1": [0.5, 0], "w2": [-0.2, -0.3], "w3": [0.1, -0.3], "w4": None,

@@ -41,7 +41,7 @@ def test_the_games_play_the_bounded_rule_and_the_api_defaults_to_pooltools():
 def test_the_referees_shot_input_plays_the_games_models_unless_told(game):
     """``python -m cuegym.rules score`` with a physics shot object: the game's rule by default
     (the shot object's own default is pooltool's), another where the shot names it."""
-    from cuegym.rules.golfbillard_game import score_json as golf_score
+    from cuegym.rules.golf_json import score_json as golf_score
     from cuegym.rules.keglebillard_game import score_json as kegle_score
 
     if game == "keglebillard":

@@ -22,8 +22,8 @@ import pytest
 
 import cuegym
 from cuegym.cli_errors import seed_arg
+from cuegym.rules.golf_json import score_json as golf_score
 from cuegym.rules.golfbillard import new_state_json as golf_new_state
-from cuegym.rules.golfbillard_game import score_json as golf_score
 from cuegym.rules.keglebillard_game import score_json as kegle_score
 
 ROOT = str(Path(cuegym.__file__).resolve().parent.parent)  # the directory holding the package

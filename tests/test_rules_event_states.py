@@ -16,9 +16,9 @@ import pytest
 from cuegym.envs.positions import load_positions
 from cuegym.physics import simulate_json
 from cuegym.rules.golf_arrays import N_BALLS
+from cuegym.rules.golf_json import score_json as golf_score
 from cuegym.rules.golfbillard import GolfState
 from cuegym.rules.golfbillard_game import new_match
-from cuegym.rules.golfbillard_game import score_json as golf_score
 from cuegym.rules.keglebillard_game import score_json as kegle_score
 from cuegym.rules.keglebillard_log import log_from_json as kegle_log
 

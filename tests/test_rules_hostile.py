@@ -21,7 +21,7 @@ import pytest
 from mutations import replaced
 from referee_inputs import MID, golf_input, kegle_input, refused
 
-from cuegym.rules import golfbillard_game as golf_game
+from cuegym.rules import golf_json as golf_game
 from cuegym.rules.golfbillard import (
     GolfState,
     LogBuilder,

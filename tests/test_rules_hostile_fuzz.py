@@ -18,6 +18,7 @@ from mutations import at, paths, replaced
 from referee_inputs import MID, golf_input, golf_states_input, kegle_input
 
 from cuegym.physics import simulate_json
+from cuegym.rules import golf_json
 from cuegym.rules import golfbillard_game as golf_game
 from cuegym.rules.golfbillard import GolfState, load_golf_rules
 from cuegym.rules.keglebillard_game import GameState, KeglebillardGame, play_game
@@ -49,8 +50,8 @@ S_PATHS, S_LEAVES = _paths(S_IN), _leaves(S_IN)
 #: Per game: (valid input, its paths, its leaves, the scoring function); ``golf_states`` is a
 #: golfbillard input whose log carries the balls' states (``event_states``).
 INPUTS = {"kegle": (K_IN, K_PATHS, K_LEAVES, kegle_score),
-          "golf": (G_IN, G_PATHS, G_LEAVES, golf_game.score_json),
-          "golf_states": (S_IN, S_PATHS, S_LEAVES, golf_game.score_json)}
+          "golf": (G_IN, G_PATHS, G_LEAVES, golf_json.score_json),
+          "golf_states": (S_IN, S_PATHS, S_LEAVES, golf_json.score_json)}
 
 
 def _accepts_or_refuses(fn, payload) -> bool:
@@ -112,7 +113,7 @@ OPTIONAL_LOG_KEYS = ("n_events", "t_end", "overflow", "end_reason")
 def test_equivalent_inputs_give_the_same_result(game, data):
     """The correct result, not just any: dropping the log's optional keys (``t_end`` only when
     the referee does not read it) and reordering the objects' keys change nothing."""
-    base, fn = (K_IN, kegle_score) if game == "kegle" else (G_IN, golf_game.score_json)
+    base, fn = (K_IN, kegle_score) if game == "kegle" else (G_IN, golf_json.score_json)
     want = fn(copy.deepcopy(base))
     payload = copy.deepcopy(base)
     drop = data.draw(st.lists(st.sampled_from(OPTIONAL_LOG_KEYS), unique=True))
@@ -165,12 +166,12 @@ def test_golf_real_physics_logs_are_accepted(ball, v0, phi, a, b):
     strike = {"ball": ball, "V0": v0, "phi": phi, "a": a, "b": b}
     shot = {"table": "golfbillard", "balls": {k: {"x": x, "y": y} for k, (x, y) in MID.items()},
             "strike": strike}
-    res = golf_game.score_json({"state": state, "log": json.loads(json.dumps(
+    res = golf_json.score_json({"state": state, "log": json.loads(json.dumps(
         simulate_json(shot))), "strike": strike})
     assert res["state"]["stroke"] == 1
-    with_states = golf_game.score_json({"state": state, "log": json.loads(json.dumps(
+    with_states = golf_json.score_json({"state": state, "log": json.loads(json.dumps(
         simulate_json({**shot, "event_states": True}))), "strike": strike})
-    assert with_states == golf_game.score_json({"state": state, "shot": {"strike": strike}})
+    assert with_states == golf_json.score_json({"state": state, "shot": {"strike": strike}})
 
 
 def test_states_of_real_games_round_trip():

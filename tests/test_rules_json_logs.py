@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 from test_rules_hostile import refused  # one line, naming the fragment
 
+from cuegym.rules.golf_json import score_json as golf_score
 from cuegym.rules.golfbillard import GolfState, LogBuilder
 from cuegym.rules.golfbillard_game import play_strokes
-from cuegym.rules.golfbillard_game import score_json as golf_score
 from cuegym.rules.keglebillard import build_log
 from cuegym.rules.keglebillard_game import GameState, KeglebillardGame
 from cuegym.rules.keglebillard_game import score_json as kegle_score
@@ -271,7 +271,7 @@ def test_golf_strike_velocity_of_a_raised_cue_is_the_physics_strike():
     from cuegym.configs import load_params
     from cuegym.physics import simulate
     from cuegym.rules.golf_config import golf_geometry
-    from cuegym.rules.golfbillard_game import _strike_velocity
+    from cuegym.rules.golf_json import _strike_velocity
 
     prm = load_params("golfbillard")
     geo = golf_geometry()
