@@ -148,7 +148,8 @@ def read_log(log: Any, table: TableSpec | None = None) -> EventLog:
             validated ones (one constructed directly is trusted; pass its fields as a mapping to
             check it).
         table: the table the shot was played on (default kleinmatch): the cushion, jaw and
-            pocket indices of the events and ``pocket`` must exist on it.
+            pocket indices of the events and ``pocket`` must exist on it, and a log that names
+            its own table (a SimResult's ``table``) must name this one.
 
     Raises:
         ValueError: a missing field, a wrong shape, an event code or agent out of range (a
@@ -163,6 +164,12 @@ def read_log(log: Any, table: TableSpec | None = None) -> EventLog:
         if isinstance(log, Mapping):
             return log.get(name)
         return getattr(log, name, None)
+
+    own = getattr(get("table"), "name", None)  # a SimResult knows its table
+    want = (table or default_table()).name
+    if own is not None and own != want:
+        raise ValueError(f"the log was simulated on table {own!r}, not on {want!r}, where it "
+                         f"is to be scored")
 
     n_ev = get("n_events")
     if n_ev is None:

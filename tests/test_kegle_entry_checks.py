@@ -193,3 +193,28 @@ def test_apply_refuses_a_log_whose_ball_rests_off_the_cloth():
     out, nxt = g.apply(g.new_state(2), {k: np.array(getattr(log, k))
                                         for k in log.__dataclass_fields__})
     assert nxt.balls[1] == pytest.approx(BREAK_BALLS[1])
+
+
+def _kleinmatch_result():
+    from cuegym.configs import load_params, load_table
+    from cuegym.physics import simulate
+
+    xy = np.array([[[-0.8, 0.1], [-0.71, 0.0], [0.71, 0.0]]])  # legal on both tables
+    return simulate(load_table("keglebillard"), load_params("keglebillard"), xy,
+                    cue_ball=[0], cue=[[3.0, -5.0, 0.0, 0.0, 0.0]])
+
+
+def test_a_simresult_is_scored_only_on_the_table_it_was_simulated_on():
+    """A kleinmatch SimResult was scored on the helmatch (8 points, K-12 and K-13, the next
+    state on the kleinmatch's positions) by the game layer and by score_shots."""
+    res = _kleinmatch_result()
+    st = GameState.from_dict({"players": 2, "table": "keglebillard-helmatch",
+                              "ball_in_hand": None, "shot": 1,
+                              "balls": {"red": [-0.8, 0.1], "white": [-0.71, 0.0],
+                                        "spotted": [0.71, 0.0]}})
+    says = r"the log was simulated on table 'keglebillard', not on 'keglebillard-helmatch'"
+    with pytest.raises(ValueError, match=says):
+        Kegle(table="keglebillard-helmatch").apply(st, res)
+    with pytest.raises(ValueError, match=says):
+        score_shots(res, None, table="keglebillard-helmatch")
+    assert len(score_shots(res, None)) == 1  # its own table
