@@ -5,6 +5,7 @@
     python experiments/replay.py --what game --max-shots 30        # a whole game, one frame a shot
     python experiments/replay.py --what game --animate --max-shots 6 --out runs/replay/game.gif
     python experiments/replay.py --agents pretrained,geometric     # a whole game between agents
+    python experiments/replay.py --what game --table keglebillard-helmatch
 
 A shot is drawn from the Shot env's position bank (``--seed``) and played with ``--action``
 (seven numbers in [-1, 1], the env's action layout) or, by default, the rules' random policy
@@ -44,6 +45,7 @@ class Settings:
     speed: float = 1.0  # simulated seconds per real second
     out: str = ""  # output file (default runs/replay/<game>_<what>_<seed>.gif)
     agents: str = ""  # game between two agents "a,b" (else the rules' random policy)
+    table: str = ""  # keglebillard table config (default the game's own: the kleinmatch)
 
 
 #: Simulated seconds of a shot animated at most (``shot_frames``' ``max_seconds``): with --fps
@@ -91,7 +93,8 @@ def replay_shot(cfg: Settings) -> list[np.ndarray]:
 
     env_id = "cuegym/KeglebillardShot-v0" if cfg.game == "keglebillard" \
         else "cuegym/GolfbillardShot-v0"
-    env = gym.make(env_id, render_mode="rgb_array", noise=cfg.noise)
+    kw = {"table": cfg.table} if cfg.table and cfg.game == "keglebillard" else {}
+    env = gym.make(env_id, render_mode="rgb_array", noise=cfg.noise, **kw)
     env.reset(seed=cfg.seed)
     core = env.unwrapped.core
     rng = np.random.default_rng(cfg.seed)
@@ -149,7 +152,7 @@ def _kegle_random_game(cfg: Settings, rng: np.random.Generator, noise: Any,
     from cuegym.games.strikes import Strikes
     from cuegym.rules.keglebillard_game import random_policy
 
-    game = Kegle()
+    game = Kegle(table=cfg.table or "keglebillard")
     s = load_settings("keglebillard")
     states = game.new(1, 2)
     st = states.state(0)
@@ -211,12 +214,14 @@ def replay_agents(cfg: Settings) -> list[np.ndarray]:
     paths and where the balls stopped) or every shot animated."""
     from cuegym.agents import make_agent
     from cuegym.envs.render import render_golf_game, render_kegle_game, shot_frames
+    from cuegym.experiments.evaluate import tournament_arena
     from cuegym.play import session
     from cuegym.play.call import golf_call, kegle_call
 
     specs = agent_specs(cfg.agents)
-    table = session.make_table(cfg.game)
-    agents = [make_agent(s, cfg.game) for s in specs]
+    table = session.make_table(cfg.game, {"table": cfg.table} if cfg.table else None)
+    arena = tournament_arena(cfg.game, cfg.table or None)  # agents aim on the table played
+    agents = [make_agent(s, cfg.game, arena=arena) for s in specs]
     noise = session.noise_of(cfg.noise)
     rng = np.random.default_rng(cfg.seed)
     st = table.new_state()
@@ -264,8 +269,8 @@ def agent_specs(text: str) -> list[str]:
 
 
 def out_path(cfg: Settings) -> Path:
-    """The output file: ``--out``, or ``runs/replay/<game>_<what>_<seed>.gif``."""
-    return Path(cfg.out or f"runs/replay/{cfg.game}_{cfg.what}_{cfg.seed}.gif")
+    """The output file: ``--out``, or ``runs/replay/<game or table>_<what>_<seed>.gif``."""
+    return Path(cfg.out or f"runs/replay/{cfg.table or cfg.game}_{cfg.what}_{cfg.seed}.gif")
 
 
 #: what ``--out`` may end in: a GIF, or a video through imageio's ffmpeg plugin
@@ -413,6 +418,13 @@ def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
     check_noise_option(a.noise)  # before the replay is simulated
     if a.agents:
         agent_specs(a.agents)  # split and checked as evaluate does, before any agent is made
+    if a.table is not None:  # a table the game does not have, before anything is simulated
+        from cuegym.experiments.evaluate import tournament_arena
+
+        try:
+            tournament_arena(a.game, a.table)
+        except UsageError as exc:
+            ap.error(str(exc))
 
 
 @cli_main
@@ -447,13 +459,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--agents", default=None,
                     help="a whole game between two agents a,b (names with options after ':', "
                     "as evaluate takes them, or model .zip paths)")
+    ap.add_argument("--table", default=None,
+                    help="the table config played (keglebillard: keglebillard, the default, or "
+                         "keglebillard-helmatch)")
     a = ap.parse_args(argv)
     check_args(ap, a)
     cfg = Settings(game=a.game, what="game" if a.agents else a.what or d.what, seed=a.seed,
                    action=list(a.action or []), noise=a.noise, max_shots=a.max_shots or d.max_shots,
                    animate=a.animate, fps=a.fps, speed=d.speed if a.speed is None else a.speed,
                    out=a.out or d.out,
-                   agents=a.agents or d.agents)
+                   agents=a.agents or d.agents, table=a.table or d.table)
     out = out_path(cfg)
     if out.is_dir():  # the default path, taken by a folder
         raise UsageError(f"{out} is a folder: give --out")

@@ -310,3 +310,34 @@ def test_model_paths_get_short_names(spec, name):
     from cuegym.experiments.evaluate import short_name
 
     assert short_name(spec) == name
+
+
+# --- replay --table (audit s49: replay had no way to draw a helmatch game) ------------------
+
+@pytest.mark.parametrize("mode", [["--what", "shot"], ["--what", "game", "--max-shots", "2"],
+                                  ["--agents", "geometric,random", "--max-shots", "2"]])
+def test_replay_plays_and_draws_the_table_given(mode, tmp_path, capsys, monkeypatch):
+    from cuegym.envs import render
+    from cuegym.experiments.replay import main
+
+    seen = []
+    make = render.kegle_renderer
+
+    def spy(table_name, *a, **k):
+        seen.append(table_name)
+        return make(table_name, *a, **k)
+
+    monkeypatch.setattr(render, "kegle_renderer", spy)
+    out = tmp_path / "r.gif"
+    assert main([*mode, "--table", HELMATCH, "--fps", "2", "--out", str(out)]) == 0
+    assert json.loads(capsys.readouterr().out)["frames"] > 0 and out.stat().st_size > 0
+    assert seen and set(seen) == {HELMATCH}
+
+
+def test_replay_refuses_a_table_its_game_does_not_have(capsys):
+    from cuegym.experiments.replay import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["--game", "golfbillard", "--table", HELMATCH])
+    assert e.value.code == 2 and "golfbillard is played on its one table" in \
+        capsys.readouterr().err
