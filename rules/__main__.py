@@ -143,6 +143,22 @@ def _read_stdin() -> str:
                        f"{exc.start})") from None
 
 
+def _table_kw(args: argparse.Namespace) -> dict[str, Any]:
+    """``--table`` as the game's ``new``/``play`` take it: keglebillard's ``table=`` (checked
+    there, naming the known tables); golfbillard has only its own."""
+    if args.table is None:
+        return {}
+    if args.game != "keglebillard":
+        if args.table != args.game:
+            raise ValueError(f"--table {args.table!r}: {args.game} is played on its one table "
+                             f"({args.game!r})")
+        return {}
+    from cuegym.rules.keglebillard_config import default_table
+
+    default_table(args.table)  # an unknown or non-keglebillard table, named
+    return {"table": args.table}
+
+
 @cli_main
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=prog_name("python -m cuegym.rules"),
@@ -163,6 +179,10 @@ def main(argv: list[str] | None = None) -> int:
                        help="number of players (default 2; keglebillard 2 or more; "
                             "golfbillard 2, and for play 4 for duos: a new state is the same "
                             "for duos, whose play is the score input's rules.duo)")
+    for p in (p_new, p_play):
+        p.add_argument("--table", default=None,
+                       help="keglebillard's table config (keglebillard, the default, or "
+                            "keglebillard-helmatch); golfbillard has one table")
     p_new.add_argument("--seed", type=seed_arg, default=None,
                        help="seed of the state's generator (golfbillard: its penalty-spot and "
                             "pick draws); a new keglebillard game draws nothing")
@@ -193,9 +213,11 @@ def main(argv: list[str] | None = None) -> int:
                 raise CliError("stdin is not valid JSON: nested too deeply") from None
             result = _score_all(fn, obj)
         elif args.command == "new":
-            result = fn(args.players, seed=0 if args.seed is None else args.seed)
+            result = fn(args.players, seed=0 if args.seed is None else args.seed,
+                        **_table_kw(args))
         else:
-            record = fn(args.players, seed=args.seed, max_shots=args.max_shots)
+            record = fn(args.players, seed=args.seed, max_shots=args.max_shots,
+                        **_table_kw(args))
             result = record if args.shots else {k: v for k, v in record.items() if k != "shots"}
     except (CliError, ValueError) as exc:
         if debug_mode():

@@ -341,3 +341,28 @@ def test_replay_refuses_a_table_its_game_does_not_have(capsys):
         main(["--game", "golfbillard", "--table", HELMATCH])
     assert e.value.code == 2 and "golfbillard is played on its one table" in \
         capsys.readouterr().err
+
+
+# --- rules new / play --table (audit s49: always the kleinmatch) -----------------------------
+
+def test_rules_new_and_play_take_the_table(capsys):
+    from cuegym.rules.__main__ import main
+
+    assert main(["new", "--table", HELMATCH, "--players", "3"]) == 0
+    st = json.loads(capsys.readouterr().out)
+    assert st["table"] == HELMATCH and st["balls"]["white"] == [-0.71, 0.0]
+    assert main(["play", "--table", HELMATCH, "--max-shots", "2", "--seed", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["state"]["table"] == HELMATCH
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["new", "--table", "bogus"], "unknown table 'bogus'"),
+    (["new", "--table", "golfbillard"], "table 'golfbillard' is not a keglebillard table"),
+    (["play", "--game", "golfbillard", "--table", HELMATCH],
+     "golfbillard is played on its one table ('golfbillard')"),
+])
+def test_rules_new_and_play_refuse_a_table_the_game_lacks(argv, says, capsys):
+    from cuegym.rules.__main__ import main
+
+    assert main(argv) == 2
+    assert says in capsys.readouterr().err
