@@ -133,6 +133,19 @@ def _check_injected(states: GolfStates, inputs: GolfInputs) -> None:
                          f"({int(states.to_move[t])}); leave 'side' out")
 
 
+def _checked_rows(rows: Any, T: int) -> np.ndarray:
+    """``referee``'s ``rows`` as (n,) int64: integer indices of the T tables, strictly
+    increasing (a repeat would referee a table twice in parallel; a bool mask would read as the
+    rows 0 and 1), else a ValueError naming the value."""
+    a = np.asarray(rows)
+    if a.ndim != 1 or a.dtype == bool or not (np.issubdtype(a.dtype, np.integer) or a.size == 0):
+        raise ValueError(f"rows must be a 1-D array of table indices, got {a!r}")
+    if a.size and (a.min() < 0 or a.max() >= T or np.any(np.diff(a) <= 0)):
+        raise ValueError(f"rows must be increasing table indices in [0, {T}), got "
+                         f"{a.tolist()[:20]}")
+    return np.ascontiguousarray(a, np.int64)
+
+
 def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: Any,
             rows: np.ndarray | None = None) -> tuple[OutcomeArrays, GolfStates]:
     """Score one stroke per table and advance each state (opening or play).
@@ -154,7 +167,7 @@ def referee(states: GolfStates, log: Any, inputs: GolfInputs, rules: Any, geo: A
             is not on the table, a missing or illegal choice), naming the table.
     """
     T = states.n
-    rows = np.arange(T) if rows is None else np.ascontiguousarray(rows, np.int64)
+    rows = np.arange(T) if rows is None else _checked_rows(rows, T)
     over = rows[states.phase[rows] == P_OVER]
     if len(over):
         raise ValueError(f"table {int(over[0])}: the match is over")

@@ -327,11 +327,20 @@ def _check(bad: np.ndarray, values: np.ndarray, name: str, why: str,
         raise RefereeInputError(f"{name}[{', '.join(map(str, idx))}] = {v!r}{label} {why}")
 
 
-def stack_logs(logs: Sequence[Any]) -> EventLog:
-    """Concatenate logs along the table axis (event axes padded to the longest)."""
+def stack_logs(logs: Sequence[Any], table: TableSpec | None = None) -> EventLog:
+    """Concatenate logs along the table axis (event axes padded to the longest), each read on
+    ``table`` (default: the table a SimResult names, else the kleinmatch; logs of different
+    tables are refused)."""
     if not logs:
         raise ValueError("stack_logs needs at least one log")
-    parts = [read_log(lg) for lg in logs]
+    if table is None:
+        own = {t.name: t for t in (getattr(lg, "table", None) for lg in logs)
+               if isinstance(t, TableSpec)}
+        if len(own) > 1:
+            raise ValueError(f"stack_logs: the logs were simulated on different tables "
+                             f"{sorted(own)}")
+        table = next(iter(own.values()), None)
+    parts = [read_log(lg, table) for lg in logs]
     K = max(p.ev_type.shape[1] for p in parts)
     out = {}
     for f in fields(EventLog):

@@ -143,3 +143,15 @@ def test_bench_envs_memory_refuses_no_tables():
     with pytest.raises(SystemExit) as e:
         bench_envs.main(["--memory", "0"])
     assert e.value.code == 2
+
+
+@pytest.mark.parametrize("rows", [np.array([True, False, True]), np.array([1, 1, 2]),
+                                  np.array([2, 1]), np.array([-1]), np.array([3]),
+                                  np.array([0.5, 1.7]), np.array([[0, 1]])])
+def test_rows_that_are_not_increasing_table_indices_are_refused(rows):
+    """A bool mask read as the rows 1, 0, 1, a repeat refereed a table twice in parallel, and a
+    table left out got the empty fill as its next state (the review of the change)."""
+    st = _in_play(3)
+    sim, inputs = _stroke(st)
+    with pytest.raises(ValueError, match="rows must be"):
+        referee(st, sim, inputs, G.rules, G.geo, rows=rows)

@@ -218,3 +218,20 @@ def test_a_simresult_is_scored_only_on_the_table_it_was_simulated_on():
     with pytest.raises(ValueError, match=says):
         score_shots(res, None, table="keglebillard-helmatch")
     assert len(score_shots(res, None)) == 1  # its own table
+
+
+def test_stack_logs_reads_helmatch_simresults_on_their_table():
+    """stack_logs read every log on the kleinmatch, so the table check refused helmatch
+    SimResults; it reads them on their own table and refuses a mix."""
+    from cuegym.configs import load_params, load_table
+    from cuegym.physics import simulate
+    from cuegym.rules.keglebillard import stack_logs
+
+    xy = np.array([[[-0.8, 0.1], [-0.71, 0.0], [0.71, 0.0]]])
+    res = [simulate(load_table(t), load_params("keglebillard"), xy, cue_ball=[0],
+                    cue=[[v, -5.0, 0.0, 0.0, 0.0]])
+           for t, v in (("keglebillard-helmatch", 2.0), ("keglebillard-helmatch", 3.0),
+                        ("keglebillard", 2.0))]
+    assert len(stack_logs(res[:2])) == 2
+    with pytest.raises(ValueError, match="different tables"):
+        stack_logs(res)
