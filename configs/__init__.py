@@ -680,6 +680,34 @@ def load_table(name: str = "keglebillard") -> TableSpec:
     return table_from_dict(_read_yaml(path), name)
 
 
+#: Each game's own table config (the default where a game is played on several).
+DEFAULT_TABLES = {"keglebillard": "keglebillard", "golfbillard": "golfbillard"}
+
+
+def game_tables(game: str) -> tuple[str, ...]:
+    """The table configs ``game`` is played on (``configs/tables``, the one source of their
+    sizes, pockets, pins and spots), its default first: keglebillard the kleinmatch
+    (``keglebillard``) and ``keglebillard-helmatch``; golfbillard its one table."""
+    if game not in DEFAULT_TABLES:
+        raise ConfigError(f"unknown game {game!r}; use one of {list(DEFAULT_TABLES)}")
+    own = [n for n in TABLE_NAMES if load_table(n).game == game]
+    return tuple(sorted(own, key=lambda n: n != DEFAULT_TABLES[game]))
+
+
+def check_game_table(game: str, table: Any) -> str:
+    """``table`` when it is a table ``game`` is played on (:func:`game_tables`), else a
+    ConfigError naming it and the tables there are."""
+    names = game_tables(game)
+    if not isinstance(table, str) or table not in names:
+        shown = repr(table) if not isinstance(table, str) or len(table) <= 80 \
+            else repr(table[:77] + "...")
+        if len(names) == 1:
+            raise ConfigError(f"table {shown}: {game} is played on its one table "
+                              f"({names[0]!r})")
+        raise ConfigError(f"unknown {game} table {shown}; use one of {list(names)}")
+    return table
+
+
 def custom_table(length: float, width: float, cushion_height: float = 0.0394,
                  pockets: list[dict] | None = None, posts: list[dict] | None = None) -> TableSpec:
     """A plain rectangle with optional capture pockets and round posts (each {x, y, radius})."""

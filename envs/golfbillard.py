@@ -170,7 +170,7 @@ class GolfbillardEnv(CoreEnv):
     each reset (``seat="random"``) or fixed (``seat=0`` / ``1``). With ``opening: alternate``
     and the learner side 1 the opponent plays its first turn in ``reset`` (all of it:
     ``max_opponent_shots`` bounds a step's strokes); a game it ends there is replaced by a new
-    one (side drawn again).
+    one with the same side (after 100 in a row the reset raises a RuntimeError).
 
     ## Episode End
     Terminates when the game is over (G-4 win, G-17a). Truncates when it ends in a G-5

@@ -48,8 +48,6 @@ from .positions import KeglebillardPositions, check_kegle_positions, load_positi
 #: Action layout: the strike (docs: cuegym.envs.actions), then the red's placement.
 ACTION_LAYOUT = ("V0", "phi", "theta", "a", "b", "place_x", "place_y")
 ACT_DIM = len(ACTION_LAYOUT)
-#: Foul flag columns reported in ``info["foul_flags"]``: the referee's, then K-19 placement
-#: (the first columns of ``KegleOutcomes.fouls``).
 #: the step info's ``foul_flags`` columns: the referee's, K-19's and, under ``variant: ddbu``,
 #: K-25's (the last two were left out: a ddbu foul was flagged by no column)
 FOUL_FLAGS = OUTCOME_FOULS

@@ -182,7 +182,9 @@ class KeglebillardEnv(CoreEnv):
     ## Starting State
     A new game (whites on their spots, pins up, seat 0 breaks, K-3/K-4). The learner's seat is
     drawn at each reset (``seat="random"``) or fixed (``seat=k``); opponents shoot first when
-    they sit before it.
+    they sit before it. A game that leaves the learner out before its first shot (a break that
+    ends it, or skæve that finish the learner) is replaced by a new one with the same seat
+    (after 100 in a row the reset raises a RuntimeError).
 
     ## Episode End
     Terminates when the game is over or the learner is out (finished with 70 points among three

@@ -34,13 +34,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cuegym.agents.base import SPIN_MAX, THETA_MAX, V0_MAX
+from cuegym.configs import DEFAULT_TABLES, check_game_table, game_tables
 
 if TYPE_CHECKING:
     from cuegym.play.golf_table import GolfTable
 
 GAMES = ("keglebillard", "golfbillard")
-#: The table each game is played on unless told otherwise (a config of configs/tables).
-DEFAULT_TABLES = {"keglebillard": "keglebillard", "golfbillard": "golfbillard"}
 NOISES = ("none", "tournament")
 AGENT_NAMES = ("pretrained", "expert", "guided", "planner", "geometric", "random")
 #: The strike limits a person may use: the agents' (cuegym.agents.base), V0 from 0.05 m/s.
@@ -53,28 +52,22 @@ class PlayError(ValueError):
 
 @functools.cache
 def tables_of(game: str) -> tuple[str, ...]:
-    """The table configs ``game`` is played on (``configs/tables``, the one source of their
-    sizes, pockets, pins and spots), its default first: keglebillard the kleinmatch
-    (``keglebillard``) and ``keglebillard-helmatch``; golfbillard its one table."""
-    from cuegym.configs import TABLE_NAMES, load_table
-
-    if game not in GAMES:
-        raise PlayError(f"unknown game {game!r}; use one of {list(GAMES)}")
-    own = [n for n in TABLE_NAMES if load_table(n).game == game]
-    return tuple(sorted(own, key=lambda n: n != DEFAULT_TABLES[game]))
+    """The table configs ``game`` is played on, its default first
+    (:func:`cuegym.configs.game_tables`); PlayError for an unknown game."""
+    try:
+        return game_tables(game)
+    except ValueError as exc:
+        raise PlayError(str(exc)) from None
 
 
 def check_table(game: str, table: Any) -> str:
-    """``table`` when it is a table ``game`` is played on (:func:`tables_of`), else PlayError
-    naming it and the tables there are."""
-    names = tables_of(game)
-    if not isinstance(table, str) or table not in names:
-        shown = repr(table) if not isinstance(table, str) or len(table) <= 80 \
-            else repr(table[:77] + "...")
-        if len(names) == 1:
-            raise PlayError(f"table {shown}: {game} is played on its one table ({names[0]!r})")
-        raise PlayError(f"unknown {game} table {shown}; use one of {list(names)}")
-    return table
+    """``table`` when it is a table ``game`` is played on, else PlayError naming it and the
+    tables there are (:func:`cuegym.configs.check_game_table`)."""
+    tables_of(game)  # an unknown game, as PlayError
+    try:
+        return check_game_table(game, table)
+    except ValueError as exc:
+        raise PlayError(str(exc)) from None
 
 
 #: How deep a request body or a game record may nest. The responses echo parts of them

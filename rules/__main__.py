@@ -148,15 +148,10 @@ def _table_kw(args: argparse.Namespace) -> dict[str, Any]:
     there, naming the known tables); golfbillard has only its own."""
     if args.table is None:
         return {}
-    if args.game != "keglebillard":
-        if args.table != args.game:
-            raise ValueError(f"--table {args.table!r}: {args.game} is played on its one table "
-                             f"({args.game!r})")
-        return {}
-    from cuegym.rules.keglebillard_config import default_table
+    from cuegym.configs import check_game_table
 
-    default_table(args.table)  # an unknown or non-keglebillard table, named
-    return {"table": args.table}
+    check_game_table(args.game, args.table)  # a table the game is not played on, named
+    return {"table": args.table} if args.game == "keglebillard" else {}
 
 
 @cli_main

@@ -330,10 +330,10 @@ class GolfInputs(NamedTuple):
         players: (T, 2) duo partner who struck (play: column 0; opening: the two openers);
             -1 when not given.
         inj_n: (T,) injected events; inj_type, inj_ball (-1 none), inj_goal (-1: a cap-cushion
-            jam), inj_kind (G-18 kind code), inj_side (-1 none): (T, MAX_INJECTED) int;
-            inj_time: (T, MAX_INJECTED) [s]. inj_rn: (T, MAX_INJECTED) balls a G-18 deflect
-            event restores (RF); inj_rb: (T, MAX_INJECTED, 10) those balls; inj_rxy:
-            (T, MAX_INJECTED, 10, 2) where they go back [m].
+            jam), inj_kind (G-18 kind code), inj_side (-1 none): (T, K) int; inj_time: (T, K)
+            [s]. inj_rn: (T, K) balls a G-18 deflect event restores (RF); inj_rb: (T, K, 10)
+            those balls; inj_rxy: (T, K, 10, 2) where they go back [m]. K slots a table:
+            :data:`MAX_INJECTED` from ``make_inputs``, 0 for plain strokes (``inj_n`` <= K).
         spot_n: (T,) penalty-spot choices given (-1: none given); spot_choice: (T, 10).
         pick: (T,) the G-25 ball picked (-1: none given).
         draws: (T, N_DRAWS) uniform [0, 1) draws for the ``random`` policies.

@@ -1,4 +1,5 @@
-"""Golfbillard game flow entry points: the opening, turns, duos, kader phase, matches, JSON.
+"""Golfbillard game flow entry points: the opening, turns, duos, kader phase, matches (the JSON
+entry is :mod:`cuegym.rules.golf_json`).
 
 The flow is compiled (:mod:`cuegym.rules.golf_flow`; specs/golfbillard.md):
 
@@ -432,3 +433,18 @@ def run_game(rules: GolfRules | None = None, *, seed: int = 0, policy: Callable 
         history.append(outs[0])
         st = new[0]
     return st, history
+
+
+#: names that lived here before the JSON entry moved to :mod:`cuegym.rules.golf_json`
+_MOVED_TO_JSON = ("HAND_LOG_EVENTS", "hand_log_json", "log_from_json", "score_json")
+
+
+def __getattr__(name: str) -> Any:
+    """``from cuegym.rules.golfbillard_game import score_json`` (and the JSON entry's other
+    names) keeps working: they are imported from :mod:`cuegym.rules.golf_json` on first use
+    (that module imports this one, so not at import time)."""
+    if name in _MOVED_TO_JSON:
+        from cuegym.rules import golf_json
+
+        return getattr(golf_json, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -356,8 +356,9 @@ def test_rules_new_and_play_take_the_table(capsys):
 
 
 @pytest.mark.parametrize("argv, says", [
-    (["new", "--table", "bogus"], "unknown table 'bogus'"),
-    (["new", "--table", "golfbillard"], "table 'golfbillard' is not a keglebillard table"),
+    (["new", "--table", "bogus"], "unknown keglebillard table 'bogus'; use one of "
+                                  "['keglebillard', 'keglebillard-helmatch']"),
+    (["new", "--table", "golfbillard"], "unknown keglebillard table 'golfbillard'"),
     (["play", "--game", "golfbillard", "--table", HELMATCH],
      "golfbillard is played on its one table ('golfbillard')"),
 ])

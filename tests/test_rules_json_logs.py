@@ -402,3 +402,19 @@ def test_cli_hand_log_both_games(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip() == ("error: input[1]: hand_log.events[0].ball names 'w4', which "
                                    "is not on the table in the state")
+
+
+def test_the_json_entry_is_still_importable_from_golfbillard_game():
+    """rules/golfbillard_game.py was split: its JSON entry lives in rules/golf_json.py, and the
+    names it exported before keep their old import path."""
+    from cuegym.rules import golf_json
+    from cuegym.rules.golfbillard_game import (
+        HAND_LOG_EVENTS,
+        hand_log_json,
+        log_from_json,
+        score_json,
+    )
+
+    assert (score_json, log_from_json, hand_log_json, HAND_LOG_EVENTS) == (
+        golf_json.score_json, golf_json.log_from_json, golf_json.hand_log_json,
+        golf_json.HAND_LOG_EVENTS)
