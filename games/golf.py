@@ -40,7 +40,7 @@ from cuegym.rules.golf_arrays import (
     check_states,
     plain_inputs,
 )
-from cuegym.rules.golf_batch import new_states, referee
+from cuegym.rules.golf_batch import check_next_layouts, new_states, referee
 from cuegym.rules.golf_codes import P_OPENING, P_OVER, P_PLAY, RULE
 from cuegym.rules.golf_opening import opening_balls_kernel
 from cuegym.rules.golf_paths import golf_arrays
@@ -376,6 +376,7 @@ class Golf:
                              physics=getattr(log, "prm", None) is not None,
                              draws=policy_draws(states, self.rules))
         out, new = referee(states, log, inputs, self.rules, self.geo)
+        check_next_layouts(new, self.geo)  # a log written by hand may leave a ball on a cap
         return GolfOutcomes(out, inputs, states.xy.copy(), inputs.cue.copy(),
                             np.ones(T, bool), log, np.arange(T), self.geo), new
 

@@ -47,7 +47,7 @@ from cuegym.rules.inputs import (
 )
 
 from .golf_arrays import N_SIDES, SIDE_OF
-from .golf_batch import finish_games, new_states, referee, start_turns
+from .golf_batch import check_next_layouts, finish_games, new_states, referee, start_turns
 from .golf_config import (
     GolfGeometry,
     GolfRules,
@@ -278,6 +278,7 @@ def play_strokes(states: Sequence[GolfState], log: Any, cue_ball: Any, cue: Any 
                          players=players, choices=choices, physics=physics_paths(log, paths),
                          draws=policy_draws(gs, rules))
     out, ns = referee(gs, log, inputs, rules, geo)
+    check_next_layouts(ns, geo)  # a log written by hand may leave a ball on a cap
     return outcome_objects(out, geo, inputs), unpack_states(ns)
 
 

@@ -157,12 +157,12 @@ def test_G3_G18_a_ball_that_cannot_go_back_goes_to_a_penalty_spot():
     to a penalty spot instead (the other side's stroke stands)."""
     st = new_match()
     log = (LogBuilder(st.xy).strike("w1", (1.0, 0.6)).strike("r1", (-1.0, -0.6))
-           .rest("w1", (0.5, 0.1), 2.0).rest("r1", (-0.82, 0.01), 2.0).build())
+           .rest("w1", (0.5, 0.1), 2.0).rest("r1", (-0.825, 0.0), 2.0).build())
     outs, new = play_strokes([st], log, [[W1, R1]], injected=[[
         {"type": "foul", "kind": "foot_off_floor", "time": 0.0, "side": 0}]])
     o, n = outs[0], new[0]
     assert o.first == 1 and o.spotted == [(W1, 1)]
-    assert np.allclose(n.xy[R1], (-0.82, 0.01)) and n.balls_left.tolist() == [5, 5]
+    assert np.allclose(n.xy[R1], (-0.825, 0.0)) and n.balls_left.tolist() == [5, 5]
 
 
 def test_G3_G18_time_in_the_opening_loses_it_and_the_goal_stands():
@@ -197,13 +197,13 @@ def _opening_with(st, w_ball, r_ball, w_end, r_end, w_drop=None):
 def test_G3_only_the_middle_ball_may_open_another_ball_loses_the_opening():
     st = new_match()
     # side 0 strikes w2 (not its middle ball): it loses the opening although w2 stops nearer
-    log = _opening_with(st, "w2", "r1", (0.8, 0.3), (-0.3, -0.1))
+    log = _opening_with(st, "w2", "r1", (0.7, 0.3), (-0.3, -0.1))
     o = score_opening(st, log, ("w2", "r1"))
     assert o.first == 1 and not o.repeat and o.fouls[0].rule == "G-3"
     assert o.fouls[0].kind == "wrong_opening_ball" and o.fouls[0].balls == (idx("w2"),)
-    assert np.allclose(o.xy[idx("w2")], (0.8, 0.3))  # not spotted, not put back
+    assert np.allclose(o.xy[idx("w2")], (0.7, 0.3))  # not spotted, not put back
     # the same for side 1
-    o = score_opening(st, _opening_with(st, "w1", "r3", (0.3, 0.1), (-0.8, -0.1)), ("w1", "r3"))
+    o = score_opening(st, _opening_with(st, "w1", "r3", (0.3, 0.1), (-0.78, 0.0)), ("w1", "r3"))
     assert o.first == 0 and [f.rule for f in o.fouls] == ["G-3"]
     # a wrong ball that drops counts as a goal for its side, but is no opening score
     o = score_opening(st, _opening_with(st, "w2", "r1", None, (-0.3, -0.1), w_drop=0),

@@ -547,7 +547,7 @@ def test_G14_alternate_opening_exempts_nothing_the_middle_ball_carries_the_duty(
     other = LogBuilder(st.xy).strike("w2", (1.0, 0.0)).rest("w2", (-0.5, 0.15), 1.0).build()
     out, _ = play_strokes([st], other, ["w2"], [[0.0, 0, 0, 0, 0]], rules=rules)
     assert out[0].foul.rule == "G-14"
-    middle = LogBuilder(st.xy).strike("w1", (1.0, 0.0)).rest("w1", (-0.2, 0.0), 1.0).build()
+    middle = LogBuilder(st.xy).strike("w1", (1.0, 0.0)).rest("w1", (-0.2, 0.06), 1.0).build()
     out, _ = play_strokes([st], middle, ["w1"], [[0.0, 0, 0, 0, 0]], rules=rules)
     assert out[0].foul is None
 
@@ -857,7 +857,7 @@ def test_play_strokes_refuses_one_tables_entries_where_it_needs_one_per_table():
     from cuegym.rules.golfbillard_game import play_strokes
 
     st = state()
-    log = LogBuilder(st.xy).strike("w2", (0.5, 0.0)).rest("w2", (0.0, 0.2), 1.0).build()
+    log = LogBuilder(st.xy).strike("w2", (0.5, 0.0)).rest("w2", (0.06, 0.2), 1.0).build()
     cue = [[0.0, 0.0, 0.0, 0.0, 0.0]]
     for kw, name in (({"players": 0}, "players"), ({"players": np.array(0)}, "players"),
                      ({"choices": {"spots": []}}, "choices"),
@@ -879,3 +879,22 @@ def test_log_builder_refuses_an_event_of_a_ball_after_it_dropped():
         LogBuilder(st.xy).drop(0.5, "w1", 0).drop(0.4, "w1", 1)
     lb = LogBuilder(st.xy).strike("w1", (1.0, 0.0)).ball_ball(0.2, "w1", "w2", (0.6, 0.0))
     assert lb.drop(0.5, "w1", 0).build().pocket[0, idx("w1")] == 0  # earlier events are fine
+
+
+@pytest.mark.parametrize("end, what", [((0.09, 0.01), "overlaps the post"),
+                                       ((-0.35, 0.01), "overlap")])
+def test_a_hand_log_leaving_a_ball_where_no_state_can_hold_it_is_refused(end, what):
+    """A hand-written log that rests w2 on a cap or on w3 became the next state, which the next
+    stroke refused (play_strokes) or simulated from (Golf.apply_log); the physics' own logs never
+    leave such layouts (76,800 states of random Golfbillard-v0 games checked)."""
+    from cuegym.games.golf import Golf
+    from cuegym.rules.golfbillard_game import play_strokes
+
+    st = GolfState.with_balls(_RIM_BALLS, to_move=0)
+    log = LogBuilder(st.xy).strike("w2", (0.8, 0.0)).rest("w2", end, 1.0).build()
+    says = r"the log leaves the table in a layout no state can hold: next states\[0\]: 'w2'"
+    with pytest.raises(ValueError, match=says + f".*{what}"):
+        play_strokes([st], log, ["w2"], [[0.8, 0, 0, 0, 0]])
+    g = Golf({"match": "single"})
+    with pytest.raises(ValueError, match=says):
+        g.apply_log([st], log, np.array([[1, -1]]), np.zeros((1, 2, 5)))

@@ -45,7 +45,7 @@ def test_the_opening_refuses_them_too():
     st = GolfState.with_balls({"w1": (-0.825, 0.0), "r1": (0.825, 0.0), "w2": (-0.825, 0.15),
                                "r2": (0.825, 0.15)}, phase="opening")
     log = (LogBuilder(st.xy).strike("w1", (1.5, 0.0)).strike("r1", (-1.5, 0.0))
-           .drop(0.5, "w1", 0).rest("r1", (-0.2, 0.0), 1.0).build())
+           .drop(0.5, "w1", 0).rest("r1", (-0.2, 0.06), 1.0).build())
     with pytest.raises(ValueError, match=r"ball = w1: .*dropped into a goal"):
         score_opening(st, log, ["w1", "r1"],
                       injected=[{"type": "off_table", "ball": "w1", "time": 0.9}])

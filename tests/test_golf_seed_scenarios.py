@@ -1102,7 +1102,7 @@ def test_opening_only_the_middle_ball():
     opening"."""
     st = new_match()
     log = (LogBuilder(st.xy).strike("w2", (1.0, 0.6)).strike("r1", (-1.0, -0.6))
-           .rest("w2", (0.8, 0.3), 2.0).rest("r1", (-0.3, -0.1), 2.0).build())
+           .rest("w2", (0.7, 0.3), 2.0).rest("r1", (-0.3, -0.1), 2.0).build())
     o = score_opening(st, log, ("w2", "r1"))
     assert o.first == 1
 
@@ -1184,7 +1184,7 @@ def test_opening_ball_jammed_between_its_attack_goal_caps_scores_the_opening():
     w1 is jammed between goal 0's caps; r1 stops nearer its goal than w1's jam point."""
     st = new_match()
     log = (LogBuilder(st.xy).strike("w1", (1.0, 0.6)).strike("r1", (-1.0, -0.6))
-           .rest("w1", (0.75, 0.0), 2.0).rest("r1", (-0.8, -0.1), 2.0).build())
+           .rest("w1", (0.75, 0.0), 2.0).rest("r1", (-0.78, 0.0), 2.0).build())
     outs, new = play_strokes([st], log, [[W1, R1]],
                              injected=[[{"type": "jam", "ball": "w1", "goal": 0, "time": 1.5}]])
     assert outs[0].scored == (True, False) and outs[0].first == 0
