@@ -206,17 +206,12 @@ def check_next_layouts(states: GolfStates, geo: Any) -> None:
     naming the table and the ball. The physics' own logs always pass (76,800 states of random
     Golfbillard-v0 games checked); a log written by hand may leave a ball on a cap or on
     another ball, which the next stroke would refuse or simulate from."""
-    from dataclasses import replace
-
-    from cuegym.configs import default_params
     from cuegym.physics.layout import layout_problem
 
-    params = default_params("golfbillard")
-    if params.R != geo.R:
-        params = replace(params, R=geo.R)
     xy = states.xy
     present = ~np.isnan(xy[..., 0])
-    problem = layout_problem(geo.table, params, np.where(present[..., None], xy, 0.0), present,
+    problem = layout_problem(geo.table, geo.layout_params(),
+                             np.where(present[..., None], xy, 0.0), present,
                              np.zeros((len(states), 0), bool), tuple(geo.ball_ids),
                              [f"next states[{t}]" for t in range(len(states))])
     if problem is not None:

@@ -179,6 +179,16 @@ class GolfGeometry:
     start: np.ndarray
     ball_ids: tuple[str, ...]
 
+    def layout_params(self) -> PhysicsParams:
+        """The golfbillard physics parameters with this geometry's R: what the physics' layout
+        check of a state's balls takes."""
+        from dataclasses import replace
+
+        from cuegym.configs import default_params
+
+        params = default_params("golfbillard")
+        return params if params.R == self.R else replace(params, R=self.R)
+
 
 _GEOMETRY: dict[tuple, GolfGeometry] = {}
 

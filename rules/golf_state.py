@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from cuegym.configs import default_params
 from cuegym.configs.zones import as_points
 from cuegym.rules.inputs import (
     RefereeInputError,
@@ -302,10 +301,7 @@ def validate_state(state: GolfState, geo: GolfGeometry | None = None, path: str 
         b = int(np.argmax(bad))
         raise RefereeInputError(f"{path}.balls.{geo.ball_ids[b]} must be finite, or NaN, NaN "
                                 f"(scored), got {xy[b].tolist()}")
-    params = default_params("golfbillard")
-    if params.R != geo.R:
-        params = replace(params, R=geo.R)
-    check_layout(geo.table, params, {f"{path}.balls.{geo.ball_ids[b]}": xy[b]
+    check_layout(geo.table, geo.layout_params(), {f"{path}.balls.{geo.ball_ids[b]}": xy[b]
                                      for b in np.flatnonzero(on)})
 
 
