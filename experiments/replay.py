@@ -419,12 +419,12 @@ def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
     if a.agents:
         agent_specs(a.agents)  # split and checked as evaluate does, before any agent is made
     if a.table is not None:  # a table the game does not have, before anything is simulated
-        from cuegym.experiments.evaluate import tournament_arena
+        from cuegym.configs import check_game_table
 
         try:
-            tournament_arena(a.game, a.table)
-        except UsageError as exc:
-            ap.error(str(exc))
+            check_game_table(a.game, a.table)
+        except ValueError as exc:
+            ap.error(f"--table: {exc}")
 
 
 @cli_main
