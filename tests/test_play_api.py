@@ -542,25 +542,16 @@ def test_a_model_zip_plays(client):
 
 
 def test_python_m_cuegym_play_prints_its_url_and_serves(tmp_path):
-    import os
     import re
-    import subprocess
-    import sys
     import urllib.request
 
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    p = subprocess.Popen([sys.executable, "-m", "cuegym.play", "--port", "0", "--no-warmup",
-                          "--save-dir", str(tmp_path)], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True, env=env)
-    try:
-        line = p.stdout.readline()
+    from play_server_support import play_server
+
+    with play_server(tmp_path) as line:
         m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
         assert m, line
         with urllib.request.urlopen(m.group(0) + "api/info", timeout=20) as r:
             assert json.load(r)["games"] == ["keglebillard", "golfbillard"]
-    finally:
-        p.terminate()
-        p.wait(20)
     from cuegym.play.__main__ import main
 
     with pytest.raises(SystemExit):

@@ -1,9 +1,7 @@
 """The play web app, seventh outside audit (docs/play.md): each test failed on the code before
 its fix."""
-import os
 import re
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -155,16 +153,10 @@ def _ipv6_loopback() -> bool:
 @pytest.mark.skipif(not _ipv6_loopback(), reason="no IPv6 loopback on this machine")
 def test_ipv6_bind_prints_a_bracketed_openable_url(tmp_path):
     """``--host ::1`` printed http://::1:PORT/, which no browser opens."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    p = subprocess.Popen([sys.executable, "-m", "cuegym.play", "--host", "::1", "--port", "0",
-                          "--no-warmup", "--save-dir", str(tmp_path)], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True, env=env)
-    try:
-        line = p.stdout.readline()
+    from play_server_support import play_server
+
+    with play_server(tmp_path, "--host", "::1") as line:
         m = re.search(r"http://\[::1\]:\d+/", line)
         assert m, line
         with urllib.request.urlopen(m.group(0) + "api/info", timeout=20) as r:
             assert r.status == 200
-    finally:
-        p.terminate()
-        p.wait(20)
