@@ -58,12 +58,34 @@ def as_opponent(opponent: Any, default: Callable[[], Any], game: str,
         except ValueError as e:
             raise ValueError(f"unknown opponent {str(opponent)!r}: {e}") from None
     if hasattr(opponent, "act"):
+        check_agent_setting(opponent, game, arena)
         return opponent
     if callable(opponent):
         return _CallableOpponent(opponent)
     raise ValueError(f"an opponent must be 'random', an agent name or model path (as "
                      f"cuegym.agents.make_agent takes), an object with act(states, rng) or a "
                      f"callable, got {opponent!r}")
+
+
+def check_agent_setting(agent: Any, game: str, arena: Callable[[], Any] | None) -> None:
+    """Refuse a ``cuegym.agents`` Agent made for the other game or for another table or other
+    rules than the env's: it would aim, search and observe on its own setting while the env
+    plays another (as ``play_games`` refuses it). Other objects with ``act`` pass as they are."""
+    from cuegym.agents.base import Agent
+
+    if not isinstance(agent, Agent):
+        return
+    if agent.game != game:
+        raise ValueError(f"opponent {agent.name!r} plays {agent.game!r}, the env {game!r}")
+    if arena is None:
+        return
+    from cuegym.agents.arena import setting_mismatch
+
+    why = setting_mismatch(agent, arena())
+    if why is not None:
+        raise ValueError(f"opponent {agent.name!r} was made for another setting than the "
+                         f"env's: {why}; pass its name, or make it for the env's table and rules "
+                         "(make_agent(spec, game, arena=make_arena(game, rules, table=...)))")
 
 
 def opponent_strikes(answer: Any, method: str, with_place: bool) -> Strikes:

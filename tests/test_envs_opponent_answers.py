@@ -84,3 +84,39 @@ def test_more_tables_than_memory_holds_are_refused_when_the_env_is_made(env_id):
                                          r"machine's memory holds: one step's physics needs "
                                          r"about \d+\.\d\d GiB"):
         gym.make_vec(env_id, 10**9)
+
+
+def test_an_agent_made_for_other_keglebillard_rules_is_refused_naming_the_difference():
+    """An agent made for ddbu rules aims and scores by ddbu while the env plays house rules:
+    refused, as play_games refuses it; made for the env's rules it is taken."""
+    from cuegym.agents import make_agent, make_arena
+
+    ddbu = make_agent("geometric", "keglebillard",
+                      arena=make_arena("keglebillard", {"variant": "ddbu"}))
+    with pytest.raises(ValueError, match=r"another setting.*variant: 'ddbu' vs 'house'"):
+        gym.make("cuegym/Keglebillard-v0", opponent=ddbu)
+    env = gym.make("cuegym/Keglebillard-v0", opponent=ddbu, rules={"variant": "ddbu"})
+    env.reset(seed=0)
+    env.close()
+
+
+def test_an_agent_of_the_other_game_is_refused_as_opponent():
+    from cuegym.agents import make_agent
+
+    with pytest.raises(ValueError, match=r"plays 'golfbillard', the env 'keglebillard'"):
+        gym.make("cuegym/Keglebillard-v0", opponent=make_agent("geometric", "golfbillard"))
+    with pytest.raises(ValueError, match=r"plays 'keglebillard', the env 'golfbillard'"):
+        gym.make("cuegym/Golfbillard-v0", opponent=make_agent("geometric", "keglebillard"))
+
+
+def test_setting_an_agent_made_for_other_golfbillard_rules_is_refused_and_keeps_the_opponent():
+    from cuegym.agents import make_agent, make_arena
+
+    env = gym.make("cuegym/Golfbillard-v0")
+    before = env.get_wrapper_attr("opponent")
+    alt = make_agent("geometric", "golfbillard",
+                     arena=make_arena("golfbillard", {"opening": "alternate"}))
+    with pytest.raises(ValueError, match=r"opening: 'alternate' vs 'simultaneous'"):
+        env.set_wrapper_attr("opponent", alt)
+    assert env.get_wrapper_attr("opponent") is before
+    env.close()
