@@ -25,16 +25,17 @@ deletes the old run's files first.
 
 Of the train config the learner takes its algorithm, action (``residual`` / ``choice`` settings),
 ``policy``, ``policy_kwargs``, ``algo_kwargs`` (``gamma`` 0.9, no action noise), ``env_kwargs``
-(passed to the full-game env; its ``noise`` must be the self-play's ``noise``, so the shipped
-train configs, which set ``tournament``, take only that; its ``settings.positions``, the Shot
-envs' bank, is left out and named), ``device`` and ``threads``. An ``--init`` model is loaded
+(passed to the full-game env; its ``rules`` and ``table`` also make the arena where the pool
+members are made and the learner is judged; its ``noise`` must be the self-play's ``noise``, so the
+shipped train configs, which set ``tournament``, take only that; its ``settings.positions``, the
+Shot envs' bank, is left out and named), ``device`` and ``threads``. An ``--init`` model is loaded
 with those ``algo_kwargs`` too (not the ones saved in it: a Shot-env model's gamma is 0); its
 network stays its own, so a train config whose ``policy``, ``policy_kwargs`` or action settings
-(the residual's scales, the choice's menu) differ from it is refused. The keys of a train.py
-run that self-play replaces by its own settings or does not have (``n_envs``, ``total_timesteps``,
+(the residual's scales, the choice's menu) differ from it is refused. The keys of a train.py run
+that self-play replaces by its own settings or does not have (``n_envs``, ``total_timesteps``,
 ``time_limit_min``, ``demos``, ``train_positions``, ``eval_freq``, ``eval_episodes``,
-``checkpoint_freq``, ``save_replay_buffer``, ``seed``) are named on stderr when the run
-starts, not silently dropped.
+``checkpoint_freq``, ``save_replay_buffer``, ``seed``) are named on stderr when the run starts, not
+silently dropped.
 """
 
 from __future__ import annotations
@@ -250,6 +251,16 @@ def _game_env_kwargs(tcfg: Any) -> dict[str, Any]:
     return kw
 
 
+def env_arena(game: str, env_kwargs: dict[str, Any]) -> Any:
+    """The arena of the full-game env's rules and table (``env_kwargs``' ``rules`` and
+    ``table``): the pool members are made for it and the learner is judged in it, so that
+    they aim, search and score under the rules the learner trains on."""
+    from cuegym.agents import make_arena
+
+    kw = {"table": env_kwargs["table"]} if "table" in env_kwargs else {}
+    return make_arena(game, env_kwargs.get("rules"), **kw)
+
+
 def check_run_dir(out: Path, overwrite: bool) -> None:
     """Refuse a run directory that holds a run already unless ``overwrite`` (self-play cannot
     resume one); changes nothing."""
@@ -426,7 +437,7 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs"), overwrite: bool = Fa
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.utils import set_random_seed
 
-    from cuegym.agents import make_agent, make_arena
+    from cuegym.agents import make_agent
     from cuegym.agents.sb3_agent import SB3Agent
     from cuegym.envs import make_sb3_vec_env
     from cuegym.envs.sb3 import vec_monitor
@@ -444,11 +455,11 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs"), overwrite: bool = Fa
     torch.set_num_threads(max(1, int(tcfg.threads)))
     env_id = "cuegym/Keglebillard-v0" if cfg.game == "keglebillard" else "cuegym/Golfbillard-v0"
     spec, wrapper, meta = _action_space(cfg, tcfg, env_id)
-    arena = make_arena(cfg.game)
+    env_kwargs = _game_env_kwargs(tcfg)
+    arena = env_arena(cfg.game, env_kwargs)
     baselines = _named_apart([make_agent(a, cfg.game, arena=arena) for a in cfg.initial_pool])
     snapshots: list = []
     opponent = PoolOpponent(baselines)
-    env_kwargs = _game_env_kwargs(tcfg)
     venv = make_sb3_vec_env(env_id, n_envs=cfg.n_envs, seed=cfg.seed, noise=cfg.noise,
                             opponent=opponent, **env_kwargs)
     env = vec_monitor(wrapper(venv, spec))
@@ -474,7 +485,7 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs"), overwrite: bool = Fa
         model.learn(total_timesteps=cfg.steps_per_generation, reset_num_timesteps=gen == 1,
                     progress_bar=cfg.progress)
         snap = _save_snapshot(model, out / "model.zip", meta)
-        learner = SB3Agent(snap, game=cfg.game, name=f"gen{gen}")
+        learner = SB3Agent(snap, game=cfg.game, name=f"gen{gen}", arena=arena)
         new_rows = _play_pool(cfg, arena, learner, baselines + snapshots, gen,
                               int(model.num_timesteps), t0)
         rows += new_rows
@@ -482,7 +493,7 @@ def run(cfg: SelfPlayConfig, runs_dir: Path = Path("runs"), overwrite: bool = Fa
         promoted = bool(wins) and min(wins) >= cfg.promote_at
         if promoted:
             path = _save_snapshot(model, out / "pool" / f"gen{gen}.zip", meta)
-            snapshots.append(SB3Agent(path, game=cfg.game, name=f"gen{gen}"))
+            snapshots.append(SB3Agent(path, game=cfg.game, name=f"gen{gen}", arena=arena))
             if len(snapshots) > cfg.pool_size:
                 snapshots.pop(0)
             opponent.members = baselines + snapshots

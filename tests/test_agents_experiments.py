@@ -159,6 +159,31 @@ def test_selfplay_smoke(tmp_path):
     assert (out / "logs" / "progress.csv").exists()  # SB3's log in the run, not in /tmp
 
 
+def test_selfplay_makes_and_judges_its_pool_under_the_env_kwargs_rules(tmp_path, monkeypatch):
+    """A train config whose env_kwargs play ddbu rules: the pool members are made for ddbu and
+    the learner is judged under ddbu (they used to be made and judged under house rules while
+    the learner trained on ddbu)."""
+    import cuegym.agents as agents_pkg
+    from cuegym.experiments.selfplay import SelfPlayConfig, run
+
+    seen = []
+    real = agents_pkg.play_games
+
+    def spy(arena, agents, *a, **kw):
+        seen.append((arena.rules.variant, [ag.arena.rules.variant for ag in agents]))
+        return real(arena, agents, *a, **kw)
+
+    monkeypatch.setattr(agents_pkg, "play_games", spy)
+    tc = tmp_path / "tc.yaml"
+    tc.write_text("algo: sac\nenv_id: cuegym/KeglebillardShot-v0\naction: residual\n"
+                  "env_kwargs: {noise: tournament, rules: {variant: ddbu}}\n"
+                  "algo_kwargs: {learning_starts: 8, batch_size: 8}\n")
+    cfg = SelfPlayConfig(name="sp_ddbu", game="keglebillard", generations=1,
+                         steps_per_generation=16, n_envs=2, eval_games=2, train_config=str(tc))
+    run(cfg, tmp_path)
+    assert seen == [("ddbu", ["ddbu", "ddbu"])]
+
+
 def test_selfplay_choice_dqn_from_the_shipped_agent(tmp_path):
     from cuegym.agents import pretrained_path
     from cuegym.experiments.selfplay import SelfPlayConfig, run
