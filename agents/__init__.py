@@ -27,7 +27,7 @@ name                   agent
 =====================  ==========================================================================
 
 Options after a colon: ``planner:n_candidates=32,n_noise=2``. Tournaments and whole games:
-:mod:`cuegym.agents.arena` (:func:`play_games`); the CLI is ``experiments/evaluate.py``.
+:mod:`cuegym.agents.head_to_head` (:func:`play_games`); the CLI is ``experiments/evaluate.py``.
 
 Example:
     >>> from cuegym.agents import make_agent, make_arena, play_games
@@ -46,17 +46,11 @@ from typing import Any
 
 import yaml
 
-from cuegym.agents.arena import (
-    GameResults,
-    GolfbillardArena,
-    KeglebillardArena,
-    ShotRecord,
-    make_arena,
-    play_games,
-)
+from cuegym.agents.arena import GolfbillardArena, KeglebillardArena, ShotRecord, make_arena
 from cuegym.agents.base import GAMES, Agent, ShotNoise, Strikes, load_noise
 from cuegym.agents.geometric import GeometricAgent
 from cuegym.agents.guided import GuidedPlannerAgent
+from cuegym.agents.head_to_head import GameResults, play_games
 from cuegym.agents.planner import PlannerAgent
 from cuegym.agents.random_agent import RandomAgent
 from cuegym.cli_errors import packaged_path, unknown

@@ -5,7 +5,7 @@ iteration).
 Each generation (``experiments/expert_iteration.py``):
 
 1. **Positions from whole games** (:func:`collect_positions`): lock-step games
-   (:func:`~cuegym.agents.arena.play_games`) between the current student, the planner and the
+   (:func:`~cuegym.agents.head_to_head.play_games`) between the current student, the planner and the
    geometric aimer; every position met is kept with its game's final result seen by the player
    to move (``+1`` won, ``-1`` lost, ``0`` cut off), so scores, ball in hand and late-game
    states come in the proportions games produce them.
@@ -432,7 +432,7 @@ def collect_positions(arena: Any, agents: Sequence[Agent], n_games: int, *, seed
         the states (a ``KegleStates`` / ``GolfStates`` batch of n positions), ``z`` (n,)
         float32 (+1 the player to move won the game, -1 lost, 0 a draw (G-5) or cut off by
         ``max_shots``), and the
-        :class:`~cuegym.agents.arena.GameResults`.
+        :class:`~cuegym.agents.head_to_head.GameResults`.
     """
     parts: list[Any] = []
     games: list[np.ndarray] = []
@@ -443,7 +443,7 @@ def collect_positions(arena: Any, agents: Sequence[Agent], n_games: int, *, seed
         games.append(np.asarray(idx, np.int64).copy())
         shooters.append(np.asarray(movers, np.int64).copy())
 
-    from cuegym.agents.arena import play_games
+    from cuegym.agents.head_to_head import play_games
 
     res = play_games(arena, agents, n_games, seed=seed, max_shots=max_shots, observer=observe)
     g = np.concatenate(games)

@@ -26,7 +26,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from ..configs import short_repr
 from .actions import check_actions
 from .checks import SETTABLE, check_reset_options, check_seed, checked_setting
-from .render import ANIMATION_FPS, HumanDisplay, StepClip, step_clip
+from .render import HumanDisplay
+from .render_shots import ANIMATION_FPS, StepClip, step_clip
 
 #: the full-game cores' unused settings (:attr:`Core.UNUSED_SETTINGS`)
 GAME_UNUSED_SETTINGS = {"positions": "the full-game envs start every episode from a new game "

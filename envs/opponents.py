@@ -79,7 +79,7 @@ def check_agent_setting(agent: Any, game: str, arena: Callable[[], Any] | None) 
         raise ValueError(f"opponent {agent.name!r} plays {agent.game!r}, the env {game!r}")
     if arena is None:
         return
-    from cuegym.agents.arena import setting_mismatch
+    from cuegym.agents.head_to_head import setting_mismatch
 
     why = setting_mismatch(agent, arena())
     if why is not None:

@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium.vector import VectorWrapper
 
 from .config import load_reward
-from .render import video_frames
+from .render_shots import video_frames
 
 
 def _game_of(env, vector: bool) -> str:
@@ -112,7 +112,7 @@ class RecordShotVideo(gym.wrappers.RecordVideo):
     two-frame video; this subclass keeps them all and is otherwise RecordVideo (triggers,
     ``video_length`` in frames, at most, ``name_prefix``; writes MP4 with moviepy: ``pip
     install 'cuegym[video]'``; frames padded to whole 16-pixel blocks by
-    :func:`~cuegym.envs.render.video_frames`, so that the H.264 is the 4:2:0 every player
+    :func:`~cuegym.envs.render_shots.video_frames`, so that the H.264 is the 4:2:0 every player
     decodes). A step trigger's video starts with the triggering step's shot. The frames a
     recording takes are not returned again by the env's ``render()``. With
     ``render_mode="rgb_array"`` it behaves exactly as RecordVideo.

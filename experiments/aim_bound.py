@@ -31,8 +31,9 @@ import numpy as np
 
 from cuegym.agents import make_agent
 from cuegym.agents.aim import aim_curves, choose_and_turn
-from cuegym.agents.arena import make_arena, play_games
+from cuegym.agents.arena import make_arena
 from cuegym.agents.base import Agent, Strikes, load_noise
+from cuegym.agents.head_to_head import play_games
 from cuegym.agents.ratings import wilson_interval
 from cuegym.cli_errors import check_counts, cli_main, script_prog, seed_arg
 

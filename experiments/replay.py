@@ -89,7 +89,7 @@ def replay_shot(cfg: Settings) -> list[np.ndarray]:
     import gymnasium as gym
 
     import cuegym.envs  # noqa: F401
-    from cuegym.envs.render import shot_frames
+    from cuegym.envs.render_shots import shot_frames
 
     env_id = "cuegym/KeglebillardShot-v0" if cfg.game == "keglebillard" \
         else "cuegym/GolfbillardShot-v0"
@@ -147,7 +147,8 @@ def _kegle_random_game(cfg: Settings, rng: np.random.Generator, noise: Any,
                        hold: int) -> list[np.ndarray]:
     from cuegym.envs.config import load_settings
     from cuegym.envs.kegle import outcome_summary
-    from cuegym.envs.render import render_kegle_game, shot_frames
+    from cuegym.envs.render import render_kegle_game
+    from cuegym.envs.render_shots import shot_frames
     from cuegym.games.kegle import Kegle
     from cuegym.games.strikes import Strikes
     from cuegym.rules.keglebillard_game import random_policy
@@ -179,7 +180,8 @@ def _golf_random_game(cfg: Settings, rng: np.random.Generator, noise: Any,
                       hold: int) -> list[np.ndarray]:
     from cuegym.envs.config import load_settings
     from cuegym.envs.golf import golf_rules
-    from cuegym.envs.render import _golf_line, render_golf_game, shot_frames
+    from cuegym.envs.render import _golf_line, render_golf_game
+    from cuegym.envs.render_shots import shot_frames
     from cuegym.games.golf import Golf
     from cuegym.games.strikes import Strikes
     from cuegym.rules.golfbillard_game import random_policy
@@ -213,7 +215,8 @@ def replay_agents(cfg: Settings) -> list[np.ndarray]:
     """A whole game between two agents (``cfg.agents``), one held frame per shot (the shot's
     paths and where the balls stopped) or every shot animated."""
     from cuegym.agents import make_agent
-    from cuegym.envs.render import render_golf_game, render_kegle_game, shot_frames
+    from cuegym.envs.render import render_golf_game, render_kegle_game
+    from cuegym.envs.render_shots import shot_frames
     from cuegym.experiments.evaluate import tournament_arena
     from cuegym.play import session
     from cuegym.play.call import golf_call, kegle_call
@@ -294,7 +297,7 @@ def write(frames: list[np.ndarray], path: Path, fps: float) -> None:
         else:
             import imageio.v2 as imageio
 
-            from cuegym.envs.render import video_frames
+            from cuegym.envs.render_shots import video_frames
 
             codec = VIDEO_CODECS.get(path.suffix.lower())
             try:
@@ -397,7 +400,7 @@ def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
         ap.error("--speed sets the pace of an animated shot (--what shot, or a game with "
                  "--animate); without --animate a game shows one frame per shot")
     if not game or a.animate:  # every shot animated: its frames, before anything is simulated
-        from cuegym.envs.render import check_shot_frames
+        from cuegym.envs.render_shots import check_shot_frames
 
         try:
             check_shot_frames(SHOT_SECONDS, a.fps, Settings.speed if a.speed is None else a.speed)

@@ -6,9 +6,10 @@ The learner (SB3; SAC on the geometric-residual action by default, or DQN on the
 :class:`PoolOpponent`: at every opponent shot it plays a member drawn from the pool (by default
 the geometric baseline to begin with; a golfbillard turn that goes on after a goal draws again
 at each stroke). After each generation of ``steps_per_generation`` steps
-the learner is saved and plays ``eval_games`` games (``cuegym.agents.arena.play_games``, fixed
-seeds) against every pool member; when it wins at least ``promote_at`` of them against each, the
-snapshot is *promoted* into the pool (the oldest self-snapshot leaves when the pool is full).
+the learner is saved and plays ``eval_games`` games
+(``cuegym.agents.head_to_head.play_games``, fixed seeds) against every pool member; when it
+wins at least ``promote_at`` of them against each, the snapshot is *promoted* into the pool
+(the oldest self-snapshot leaves when the pool is full).
 
     python experiments/selfplay.py --game keglebillard --generations 5 --steps 20000
     python experiments/selfplay.py --game golfbillard --generations 3 --steps 5000 \

@@ -345,7 +345,7 @@ def web_table(arena: Any) -> tuple[dict, Any]:
     written for a setting its replay would not load, or would re-simulate on another one."""
     from types import SimpleNamespace
 
-    from cuegym.agents.arena import setting_mismatch
+    from cuegym.agents.head_to_head import setting_mismatch
 
     arena = getattr(arena, "arena", arena)
     opts = web_options(arena)

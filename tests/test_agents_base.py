@@ -338,7 +338,8 @@ def test_arena_numbers_are_checked_not_truncated():
     """Were ``int()``/``float()``: n_players 2.5 played 2 players, "3" played 3, True became 1
     (and the error named 1); max_events 2.5 became 2; play_games on a 3-player arena failed
     with an IndexError deep in the seats, and took n_games 2.5 as 2."""
-    from cuegym.agents.arena import GolfbillardArena, KeglebillardArena, play_games
+    from cuegym.agents.arena import GolfbillardArena, KeglebillardArena
+    from cuegym.agents.head_to_head import play_games
 
     for bad, msg in ((2.5, "got 2.5"), ("3", "got '3'"), (True, "got True"), (1, "got 1"),
                      (1001, "got 1001")):

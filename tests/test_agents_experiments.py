@@ -221,7 +221,8 @@ def test_evaluate_cli_json_contract(tmp_path):
 
 
 def test_evaluate_table_golf(tmp_path):
-    from cuegym.experiments.evaluate import format_table, parse_agents, run_tournament
+    from cuegym.experiments.evaluate import parse_agents, run_tournament
+    from cuegym.experiments.tournament_report import format_table
 
     assert parse_agents("a,planner:n=1,k=2,b") == ["a", "planner:n=1,k=2", "b"]
     res = run_tournament("golfbillard", ["geometric", "random"], 2, 0, quiet=True)

@@ -96,7 +96,7 @@ def test_bradley_terry_reaches_the_maximum_when_one_agent_wins_everything():
 def test_ratings_sort_a_rating_of_zero_as_a_rating():
     """evaluate.py sorted by -(rating or -1e9), so an agent rated exactly 0 came last."""
 
-    from cuegym.experiments.evaluate import by_rating
+    from cuegym.experiments.tournament_report import by_rating
 
     res = {"agents": {"a": {"rating": -120.0}, "b": {"rating": 0.0}, "c": {"rating": None},
                       "d": {"rating": 120.0}}}
@@ -128,7 +128,7 @@ def test_agents_joined_by_no_game_are_rated_per_group():
 def test_tournament_notes_and_draws_are_shown(tmp_path):
     """The figure showed two agents that drew every game as two losers (0.00 each); the
     table's ratings now say they are ± 1 standard error."""
-    from cuegym.experiments.evaluate import format_table, plot_results
+    from cuegym.experiments.tournament_report import format_table, plot_results
 
     agents = {n: {"points_per_shot": 0.0, "foul_rate": 0.0, "rating": 0.0, "rating_se": 77.7,
                   "wins": 0, "losses": 0, "draws": 4, "unfinished": 0, "spec": n}

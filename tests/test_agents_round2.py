@@ -16,7 +16,8 @@ import pytest
 
 import cuegym  # noqa: F401 (registers the env ids)
 from cuegym.agents import make_agent
-from cuegym.agents.arena import make_arena, play_games
+from cuegym.agents.arena import make_arena
+from cuegym.agents.head_to_head import play_games
 
 ROOT = Path(__file__).resolve().parents[1]
 PRETRAINED = ROOT / "agents" / "pretrained"

@@ -58,7 +58,7 @@ def test_replay_refuses_a_speed_that_makes_too_many_frames(argv, monkeypatch, ca
 
 
 def test_replay_keeps_normal_speeds_and_refuses_speed_of_a_still_game(monkeypatch, capsys):
-    from cuegym.envs.render import MAX_SHOT_FRAMES, shot_frame_count
+    from cuegym.envs.render_shots import MAX_SHOT_FRAMES, shot_frame_count
 
     assert shot_frame_count(10.0, 20.0, 1.0) == 201 < MAX_SHOT_FRAMES  # the defaults: as before
     assert shot_frame_count(10.0, 20.0, 5e-324) == float("inf")
@@ -71,7 +71,7 @@ def test_replay_keeps_normal_speeds_and_refuses_speed_of_a_still_game(monkeypatc
 
 
 def test_shot_frames_refuses_a_frame_count_over_the_bound():
-    from cuegym.envs.render import shot_frames
+    from cuegym.envs.render_shots import shot_frames
 
     res = types.SimpleNamespace(t_end=np.array([4.0]))  # refused before anything else is read
     with pytest.raises(ValueError, match=r"speed 1e-06 at 20 fps would make 80,000,001 frames"):

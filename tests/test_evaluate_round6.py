@@ -11,7 +11,7 @@ import pytest
 
 import cuegym.agents as agents_pkg
 from cuegym.agents.ratings import wilson_interval
-from cuegym.experiments import evaluate
+from cuegym.experiments import evaluate, tournament_report
 
 ROOT = Path(evaluate.__file__).resolve().parents[1]
 
@@ -75,7 +75,8 @@ def test_an_agent_without_shots_has_no_per_shot_rates():
     r = res["agents"]["random"]
     assert r["shots"] == 0
     assert r["foul_rate"] is None and r["points_per_shot"] is None
-    row = next(r for r in evaluate.format_table(res).splitlines() if r.startswith("random "))
+    row = next(r for r in tournament_report.format_table(res).splitlines()
+               if r.startswith("random "))
     assert "0.000" not in row, row  # n/a, not a clean record
 
 

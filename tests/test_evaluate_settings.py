@@ -229,7 +229,8 @@ def test_rules_from_a_yaml_file_and_words_later_over_earlier(tmp_path):
 
 
 def test_the_table_and_figure_name_the_setting(tmp_path):
-    from cuegym.experiments.evaluate import format_table, run_tournament
+    from cuegym.experiments.evaluate import run_tournament
+    from cuegym.experiments.tournament_report import format_table
 
     res = run_tournament("keglebillard", ["geometric", "random"], 1, 0, max_shots=4,
                          quiet=True, table=HELMATCH, rules={"distance": 50})
@@ -317,7 +318,7 @@ def test_model_paths_get_short_names(spec, name):
 @pytest.mark.parametrize("mode", [["--what", "shot"], ["--what", "game", "--max-shots", "2"],
                                   ["--agents", "geometric,random", "--max-shots", "2"]])
 def test_replay_plays_and_draws_the_table_given(mode, tmp_path, capsys, monkeypatch):
-    from cuegym.envs import render
+    from cuegym.envs import render, render_shots
     from cuegym.experiments.replay import main
 
     seen = []
@@ -328,6 +329,7 @@ def test_replay_plays_and_draws_the_table_given(mode, tmp_path, capsys, monkeypa
         return make(table_name, *a, **k)
 
     monkeypatch.setattr(render, "kegle_renderer", spy)
+    monkeypatch.setattr(render_shots, "kegle_renderer", spy)  # the animation's frames
     out = tmp_path / "r.gif"
     assert main([*mode, "--table", HELMATCH, "--fps", "2", "--out", str(out)]) == 0
     assert json.loads(capsys.readouterr().out)["frames"] > 0 and out.stat().st_size > 0

@@ -21,7 +21,8 @@ from cuegym.physics.constants import (
     SPINNING,
     STATIONARY,
 )
-from cuegym.physics.jsonparse import _exact_groups, _fast_groups, _group_chunks
+from cuegym.physics.jsonfast import _fast_groups
+from cuegym.physics.jsonparse import _exact_groups, _group_chunks
 
 R = 0.03075
 ROLL_X = {"x": 0.0, "y": 0.0, "v": [1.0, 0.0], "w": [0.0, 1.0 / R, 0.0]}  # rolling along +x

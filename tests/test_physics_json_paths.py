@@ -1,8 +1,8 @@
-"""The JSON path's two parsers (cuegym.physics.jsonparse) agree: the fast, whole-column screen
-plans exactly what the exact shot-by-shot validator plans, and gives up (never raises, never
-accepts) wherever the exact one refuses a shot. Inputs: varied shots on every table (custom
-tables, parameters, models, pins, initial v/w, several or no strikes, limits, integers for
-floats) and the same with one value broken."""
+"""The JSON path's two parsers (cuegym.physics.jsonfast, cuegym.physics.jsonparse) agree: the
+fast, whole-column screen plans exactly what the exact shot-by-shot validator plans, and gives
+up (never raises, never accepts) wherever the exact one refuses a shot. Inputs: varied shots on
+every table (custom tables, parameters, models, pins, initial v/w, several or no strikes,
+limits, integers for floats) and the same with one value broken."""
 
 import copy
 import math
@@ -12,8 +12,9 @@ import pytest
 
 from cuegym.configs import custom_table, load_params, load_table
 from cuegym.physics import PhysicsInputError, simulate
+from cuegym.physics.jsonfast import _fast_groups
 from cuegym.physics.jsonio import _chunk_outputs, simulate_json
-from cuegym.physics.jsonparse import _exact_groups, _fast_groups, _group_chunks
+from cuegym.physics.jsonparse import _exact_groups, _group_chunks
 from cuegym.physics.scenarios import json_shots, random_positions
 
 NAMED = ("keglebillard", "keglebillard-helmatch", "golfbillard", "rectangle")

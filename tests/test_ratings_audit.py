@@ -322,7 +322,8 @@ def test_tournament_numbers_match_independent_computations(tmp_path):
     """A small golfbillard round robin of three agents (with G-5 draws): the JSON's win rates,
     Wilson intervals and Bradley-Terry ratings equal those computed here from its counts, and
     the printed table shows them."""
-    from cuegym.experiments.evaluate import format_table, run_tournament
+    from cuegym.experiments.evaluate import run_tournament
+    from cuegym.experiments.tournament_report import format_table
 
     res = run_tournament("golfbillard", ["random", "geometric", "random"], 8, 3, quiet=True)
     names = list(res["agents"])

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import cuegym  # noqa: F401 (registers the env ids)
-from cuegym.envs import render
-from cuegym.envs.render import step_clip
+from cuegym.envs import render, render_shots
+from cuegym.envs.render_shots import step_clip
 from cuegym.experiments import replay
 
 
@@ -25,8 +25,9 @@ def test_rgb_array_list_draws_the_animation_only_when_rendered(monkeypatch):
     want = [eager.render()[0]]
     a = np.array([0.4, 0.1, 0.0, 0.0, 0.0, -0.5, 0.2], np.float32)
     calls = []
-    real = render.shot_frames
-    monkeypatch.setattr(render, "shot_frames", lambda *x, **k: calls.append(1) or real(*x, **k))
+    real = render_shots.shot_frames
+    monkeypatch.setattr(render_shots, "shot_frames",
+                        lambda *x, **k: calls.append(1) or real(*x, **k))
     for _ in range(3):  # the core's workspace is reused: what a step kept must outlive it
         eager.step(a)
         want += step_clip(eager.unwrapped.core, 0).frames()
@@ -63,13 +64,13 @@ def test_replay_writes_webm(tmp_path):
 
 def test_agents_replay_heading_shows_the_score_before_the_shot(monkeypatch):
     huds = []
-    real = render.shot_frames
+    real = render_shots.shot_frames
 
     def spy(*a, hud=(), **k):
         huds.append(list(hud))
         return real(*a, hud=hud, **k)
 
-    monkeypatch.setattr(render, "shot_frames", spy)
+    monkeypatch.setattr(render_shots, "shot_frames", spy)
     replay.replay_agents(replay.Settings(agents="geometric,geometric", max_shots=2,
                                          animate=True, fps=2))
     assert "scores [0, 0]" in huds[0][0]
@@ -133,7 +134,8 @@ def test_record_shot_video_writes_4_2_0_h264(tmp_path, env_id):
 
 
 def test_video_frames_pad_to_whole_blocks_keeping_the_table():
-    from cuegym.envs.render import HUD_BG, video_frames
+    from cuegym.envs.render import HUD_BG
+    from cuegym.envs.render_shots import video_frames
 
     f = np.arange(473 * 801 * 3, dtype=np.uint32).reshape(473, 801, 3).astype(np.uint8)
     (g,) = video_frames([f])

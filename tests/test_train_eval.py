@@ -271,7 +271,8 @@ def test_full_game_env_takes_any_agent_name_as_opponent(opponent):
 
 def test_games_cut_off_are_unfinished_not_won_or_drawn(tmp_path):
     from cuegym.agents import make_agent, make_arena, play_games
-    from cuegym.experiments.evaluate import format_table, plot_results, run_tournament
+    from cuegym.experiments.evaluate import run_tournament
+    from cuegym.experiments.tournament_report import format_table, plot_results
 
     arena = make_arena("keglebillard")
     res = play_games(arena, [make_agent("geometric", "keglebillard"),
@@ -419,7 +420,8 @@ def test_recipe_configs_are_the_shipped_agents_recipes():
 def test_losses_ended_by_the_losers_own_shot():
     """GameResults.stats counts the losses whose last shot was the loser's own (a keglebillard
     foul whose skæve takes the opponent to 70), and evaluate.py reports them."""
-    from cuegym.agents.arena import GameResults, ShotRecord
+    from cuegym.agents.arena import ShotRecord
+    from cuegym.agents.head_to_head import GameResults
     from cuegym.experiments.evaluate import run_tournament
 
     # game 0: agent 1 wins on its own shot; game 1: agent 0 fouls, agent 1 wins;
