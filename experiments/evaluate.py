@@ -89,14 +89,13 @@ from cuegym.cli_errors import (
     check_writable_dir,
     checkout_path,
     cli_main,
-    existing_file,
     in_checkout,
-    packaged_path,
     script_prog,
     seed_arg,
     write_atomic,
 )
 from cuegym.experiments.tournament_report import format_table, plot_results, rules_text
+from cuegym.experiments.train_config import RULES_HELP, parse_rules
 
 
 def split_specs(text: str) -> list[str]:
@@ -200,8 +199,9 @@ def tournament_arena(game: str, table: str | None = None,
                      rules: Mapping[str, Any] | None = None) -> Any:
     """The arena of a tournament of ``game`` on ``table`` (a table config name; None: the
     game's own, the kleinmatch for keglebillard) under ``rules`` (rule options over the
-    shipped ones, :func:`parse_rules`; None: the shipped rules; golfbillard plays single games,
-    ``match: single``, unless ``rules`` say ``match: best_of_3``). A bad table or rule option
+    shipped ones, :func:`~cuegym.experiments.train_config.parse_rules`; None: the shipped
+    rules; golfbillard plays single games, ``match: single``, unless ``rules`` say ``match:
+    best_of_3``). A bad table or rule option
     is a :class:`UsageError` naming the option and its value."""
     from cuegym.agents import make_arena
 
@@ -489,41 +489,6 @@ def check_agent_names(specs: list[str]) -> None:
             raise UsageError(f"agent {spec!r}: {exc}") from None
 
 
-def parse_rules(items: list[str] | None) -> dict[str, Any] | None:
-    """``--rules``: ``KEY=VALUE`` words, values read as YAML as ``--set``'s are
-    (:func:`cuegym.experiments.train_config.parse_set`), and YAML files of rule options (a
-    mapping, as ``configs/rules/<game>.yaml``), in order, a later one over an earlier one;
-    None when none is given. A malformed word is a :class:`UsageError` naming it (the options'
-    names and values are the arena's to check: :func:`tournament_arena`)."""
-    if items is None:
-        return None
-    from cuegym.configs import load_yaml
-    from cuegym.experiments.train_config import parse_set
-
-    out: dict[str, Any] = {}
-    for item in items:
-        if "=" in item:
-            kv = parse_set([item], "--rules")
-            (key, value), = kv.items()
-            if isinstance(value, str) and re.search(r",\s*[A-Za-z_]\w*\s*=", value):
-                # duo=true,match=best_of_3 would read as duo = 'true,match=best_of_3'
-                raise UsageError(f"--rules {item!r}: one KEY=VALUE per word, separated by "
-                                 "spaces (--rules duo=true match=best_of_3), not by commas")
-            out[key] = value
-            continue
-        try:
-            path = existing_file(packaged_path(item), "rules file")
-            data = load_yaml(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise UsageError(f"--rules {item!r}: {exc} (give KEY=VALUE rule options or a YAML "
-                             "file of them)") from None
-        if data is not None and not isinstance(data, Mapping):  # None: an empty file
-            raise UsageError(f"--rules {item!r}: a rules file holds a mapping of rule options, "
-                             f"got {type(data).__name__}")
-        out.update(data or {})
-    return out
-
-
 def check_recordable(arena: Any) -> None:
     """``--save-games`` on ``arena``'s setting: a :class:`UsageError` when the web table
     (``python -m cuegym.play``) could not replay its games (:func:`cuegym.play.record.web_table`),
@@ -580,10 +545,8 @@ def _parser() -> argparse.ArgumentParser:
                    "keglebillard (the kleinmatch, the default) or keglebillard-helmatch; "
                    "golfbillard has one, golfbillard")
     p.add_argument("--rules", nargs="+", action="extend", metavar="KEY=VALUE|FILE",
-                   help="rule options over the shipped rules (configs/rules/<game>.yaml), "
-                   "values as YAML, or a YAML file of them; may be repeated, later over "
-                   "earlier: --rules distance=50, --rules duo=true match=best_of_3 "
-                   "(golfbillard plays single games unless match=best_of_3)")
+                   help=RULES_HELP + " (golfbillard plays single games unless "
+                   "match=best_of_3)")
     p.add_argument("--out", help="output directory (default runs/eval/<game>)")
     p.add_argument("--json", action="store_true", help="print the results as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bars on stderr")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from cuegym.cli_errors import UsageError, check_int, resolve_path
+from cuegym.cli_errors import UsageError, check_int, existing_file, packaged_path, resolve_path
 from cuegym.cli_errors import unknown as unknown_name
 from cuegym.configs import finite_number, load_yaml, text_number_hint
 
@@ -642,6 +643,44 @@ def parse_set(items: list[str], option: str = "--set") -> dict[str, Any]:
         except yaml.YAMLError:
             raise UsageError(f"{option} {k.strip()}: {v!r} is not valid YAML") from None
         out = _merge_sets(out, {k.strip(): val})
+    return out
+
+
+#: ``--rules``' help, for every command that takes it (evaluate.py, ``cuegym rules new/play``).
+RULES_HELP = ("rule options over the shipped rules (configs/rules/<game>.yaml), values as YAML, "
+              "or a YAML file of them; may be repeated, later over earlier: --rules "
+              "distance=50, --rules duo=true match=best_of_3")
+
+
+def parse_rules(items: list[str] | None) -> dict[str, Any] | None:
+    """``--rules``: ``KEY=VALUE`` words, values read as YAML as ``--set``'s are
+    (:func:`parse_set`), and YAML files of rule options (a
+    mapping, as ``configs/rules/<game>.yaml``), in order, a later one over an earlier one;
+    None when none is given. A malformed word is a :class:`UsageError` naming it (the options'
+    names and values are the rules' to check: ``evaluate.tournament_arena``, ``cuegym rules``)."""
+    if items is None:
+        return None
+    out: dict[str, Any] = {}
+    for item in items:
+        if "=" in item:
+            kv = parse_set([item], "--rules")
+            (key, value), = kv.items()
+            if isinstance(value, str) and re.search(r",\s*[A-Za-z_]\w*\s*=", value):
+                # duo=true,match=best_of_3 would read as duo = 'true,match=best_of_3'
+                raise UsageError(f"--rules {item!r}: one KEY=VALUE per word, separated by "
+                                 "spaces (--rules duo=true match=best_of_3), not by commas")
+            out[key] = value
+            continue
+        try:
+            path = existing_file(packaged_path(item), "rules file")
+            data = load_yaml(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"--rules {item!r}: {exc} (give KEY=VALUE rule options or a YAML "
+                             "file of them)") from None
+        if data is not None and not isinstance(data, Mapping):  # None: an empty file
+            raise UsageError(f"--rules {item!r}: a rules file holds a mapping of rule options, "
+                             f"got {type(data).__name__}")
+        out.update(data or {})
     return out
 
 

@@ -8,12 +8,13 @@ Commands:
     new     print the state of a new game (``--players N``).
     play    play one whole game with real physics and random strikes; print its record.
 
-Games are plug-ins: ``--game NAME`` imports the modules in :data:`GAMES` lazily and takes the
-first function of :data:`ENTRY_POINTS` it finds: ``score_json(obj) -> dict`` (or
-``score_cli``) for ``score``; ``new_state_json(n_players, *, seed) -> dict`` for ``new``;
-``play_game(n_players, *, seed, max_shots) -> dict`` (a record with ``shots``, ``state``,
-``ranking``, ``n_shots``) for ``play``. Errors in the input are reported on stderr in one line
-that names the JSON path of the bad value (``input[1]: state.scores[2] must be ...`` for the
+Games are plug-ins: ``--game NAME`` imports the modules in :data:`GAMES` lazily and takes the first
+function of :data:`ENTRY_POINTS` it finds: ``score_json(obj) -> dict`` (or ``score_cli``) for
+``score``; ``new_state_json(n_players, *, seed) -> dict`` for ``new``; ``play_game(n_players, *,
+seed, max_shots) -> dict`` (a record with ``shots``, ``state``, ``ranking``, ``n_shots``) for
+``play``; with ``--table`` they get ``table=`` and with ``--rules`` (options over the shipped
+rules, as ``evaluate.py`` takes them) ``rules=``. Errors in the input are reported on stderr in one
+line that names the JSON path of the bad value (``input[1]: state.scores[2] must be ...`` for the
 second item of a list), with exit status 2.
 
 Examples:
@@ -22,6 +23,7 @@ Examples:
            "strike": {"ball": "red", "V0": 3, "phi": 5, "theta": 0, "a": 0, "b": 0}}}' |
         python -m cuegym.rules score --game keglebillard
     python -m cuegym.rules play --game keglebillard --players 4 --seed 1
+    python -m cuegym.rules play --game keglebillard --rules variant=ddbu distance=30
 """
 
 from __future__ import annotations
@@ -154,6 +156,29 @@ def _table_kw(args: argparse.Namespace) -> dict[str, Any]:
     return {"table": args.table} if args.game == "keglebillard" else {}
 
 
+def _rules_help() -> str:
+    from cuegym.experiments.train_config import RULES_HELP
+
+    return RULES_HELP + "; golfbillard's duo follows --players"
+
+
+def _kegle_first_player(args: argparse.Namespace) -> str:
+    """The first_player option of the keglebillard rules ``--rules`` gives (K-4)."""
+    from cuegym.rules.keglebillard_config import load_rules
+
+    return load_rules(_rules_kw(args).get("rules")).first_player
+
+
+def _rules_kw(args: argparse.Namespace) -> dict[str, Any]:
+    """``--rules`` as the game's ``new``/``play`` take it (``rules=``, options over the shipped
+    rules, checked there); nothing when none is given."""
+    if args.rules is None:
+        return {}
+    from cuegym.experiments.train_config import parse_rules
+
+    return {"rules": parse_rules(args.rules)}
+
+
 @cli_main
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=prog_name("python -m cuegym.rules"),
@@ -178,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--table", default=None,
                        help="keglebillard's table config (keglebillard, the default, or "
                             "keglebillard-helmatch); golfbillard has one table")
+    for p in (p_new, p_play):
+        p.add_argument("--rules", nargs="+", action="extend", metavar="KEY=VALUE|FILE",
+                       help=_rules_help())
     p_new.add_argument("--seed", type=seed_arg, default=None,
                        help="seed of the state's generator (golfbillard: its penalty-spot and "
                             "pick draws); a new keglebillard game draws nothing")
@@ -194,10 +222,12 @@ def main(argv: list[str] | None = None) -> int:
             not 2 <= args.players <= MAX_PLAYERS:  # (the rules' own error named n_players)
         command.error(f"--players: keglebillard is played by 2 to {MAX_PLAYERS} players (K-1), "
                       f"got {args.players}")
-    if args.command == "new" and args.seed is not None and args.game == "keglebillard":
-        command.error(f"--seed {args.seed}: a new keglebillard game draws nothing (player 0 "
-                      "breaks), so a seed would change nothing")
     try:
+        if args.command == "new" and args.seed is not None and args.game == "keglebillard" \
+                and _kegle_first_player(args) != "random":
+            command.error(f"--seed {args.seed}: a new keglebillard game draws nothing unless "
+                          "the rules' first_player is random (K-4), so a seed would change "
+                          "nothing")
         fn = entry_point(args.game, args.command)
         if args.command == "score":
             try:
@@ -209,10 +239,10 @@ def main(argv: list[str] | None = None) -> int:
             result = _score_all(fn, obj)
         elif args.command == "new":
             result = fn(args.players, seed=0 if args.seed is None else args.seed,
-                        **_table_kw(args))
+                        **_table_kw(args), **_rules_kw(args))
         else:
             record = fn(args.players, seed=args.seed, max_shots=args.max_shots,
-                        **_table_kw(args))
+                        **_table_kw(args), **_rules_kw(args))
             result = record if args.shots else {k: v for k, v in record.items() if k != "shots"}
     except (CliError, ValueError) as exc:
         if debug_mode():

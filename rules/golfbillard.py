@@ -659,26 +659,41 @@ def score_cli(payload: dict) -> dict:
 score_json = score_cli
 
 
-def new_state_json(n_players: int = 2, *, seed: int | None = None) -> dict:
+def new_state_json(n_players: int = 2, *, seed: int | None = None,
+                   rules: dict | None = None) -> dict:
     """The CLI's ``new``: a new match. Its state is the same for singles and duos: duo play
     (G-31) is the rule option ``duo``, which each ``score`` input gives (``"rules": {"duo":
-    true}`` and ``"player"``), so 4 players is refused here rather than printing a singles state
-    that would be scored as singles."""
+    true}`` and ``"player"``), so 4 players (or ``rules`` with ``duo``) is refused here rather
+    than printing a singles state that would be scored as singles. ``rules``: options over the
+    shipped rules (the opening, G-3, decides the first phase)."""
     from cuegym.rules import golfbillard_game as game
 
-    if n_players == 4:
+    if n_players == 4 or "duo" in (rules or {}):
         raise ValueError("players: a new golfbillard match's state is the same for 2 duos as for "
                          "2 players; duo play (G-31) is a rule: give each score input "
                          '"rules": {"duo": true} and "player" (use --players 2)')
     if n_players != 2:
         raise ValueError(f"players: golfbillard is played by 2 players or 2 duos, got "
                          f"{n_players!r}")
-    return game.new_match(load_golf_rules(), seed=seed or 0).to_json()
+    return game.new_match(load_golf_rules(**_duo_rules(n_players, rules)),
+                          seed=seed or 0).to_json()
+
+
+def _duo_rules(n_players: int, rules: dict | None) -> dict:
+    """``rules`` (options over the shipped ones) with G-31's ``duo`` as ``n_players`` says (4:
+    two duos); a ``duo`` option that contradicts ``n_players`` is refused, not overridden."""
+    duo = n_players == 4
+    rules = dict(rules or {})
+    if "duo" in rules and rules["duo"] != duo:
+        raise ValueError(f"rules.duo = {rules['duo']!r} contradicts {n_players} players "
+                         f"(duo play is 4 players, G-31)")
+    return {**rules, "duo": duo}
 
 
 def play_game(n_players: int = 2, *, seed: int = 0, max_shots: int = 3000,
               rules: dict | None = None) -> dict:
-    """The CLI's ``play``: one match with the physics and random purposeful strokes.
+    """The CLI's ``play``: one match with the physics and random purposeful strokes, under
+    ``rules`` (options over the shipped rules; ``duo`` follows ``n_players``).
 
     Returns:
         ``{"shots": [outcome JSON ..], "state": <final state JSON>, "ranking": [sides, best
@@ -689,7 +704,7 @@ def play_game(n_players: int = 2, *, seed: int = 0, max_shots: int = 3000,
 
     if n_players not in (2, 4):
         raise ValueError(f"golfbillard is played by 2 players or 2 duos (4), got {n_players!r}")
-    r = load_golf_rules(**{"duo": n_players == 4, **(rules or {})})
+    r = load_golf_rules(**_duo_rules(n_players, rules))
     st, hist = game.run_game(r, seed=seed, max_strokes=max_shots)
     w = st.match_winner
     if st.phase != "over":

@@ -425,7 +425,7 @@ def test_unknown_agent_option_names_it_and_the_known_ones():
     (["play", "--max-shots", "0"], "--max-shots must be >= 1, got 0"),
     (["new", "--indent", "-2"], "--indent must be >= 0, got -2"),
     (["new", "--game", "keglebillard", "--seed", "3"],
-     "--seed 3: a new keglebillard game draws nothing"),
+     "--seed 3: a new keglebillard game draws nothing unless the rules' first_player is random"),
 ])
 def test_rules_command_refuses_bad_numbers(argv, says, capsys):
     from cuegym.rules.__main__ import main

@@ -211,7 +211,8 @@ def test_a_default_setting_tournament_records_as_before(tmp_path, game, explicit
 
 
 def test_rules_from_a_yaml_file_and_words_later_over_earlier(tmp_path):
-    from cuegym.experiments.evaluate import parse_rules, run_tournament, tournament_arena
+    from cuegym.experiments.evaluate import run_tournament, tournament_arena
+    from cuegym.experiments.train_config import parse_rules
 
     f = tmp_path / "r.yaml"
     f.write_text("duo: true\nmatch: best_of_3\n")

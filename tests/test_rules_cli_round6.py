@@ -237,3 +237,53 @@ def test_physics_simulate_caps_indent_as_the_rules_cli_does():
                         str(10 ** 9)], input=shot, capture_output=True, text=True)
     assert r.returncode == 2 and "--indent must be at most 64" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def _rules_cli(argv, capsys):
+    """(status, stdout JSON or None, stderr) of ``python -m cuegym.rules`` in this process."""
+    import json
+
+    from cuegym.rules.__main__ import main
+
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if code == 0 else None), err
+
+
+def test_rules_play_takes_rules_options(capsys):
+    """--rules distance=8: the random game ends when a player reaches 8 (K-20), where the
+    shipped distance (70) would not end it within the same shots."""
+    code, rec, _ = _rules_cli(["play", "--rules", "distance=8", "--seed", "1"], capsys)
+    assert code == 0 and rec["state"]["game_over"] and max(rec["state"]["scores"]) >= 8
+    assert rec["n_shots"] < 60
+    code, rec, _ = _rules_cli(["play", "--rules", "distance=8", "--seed", "1", "--max-shots",
+                               str(rec["n_shots"])], capsys)
+    code70, rec70, _ = _rules_cli(["play", "--seed", "1", "--max-shots",
+                                   str(rec["n_shots"])], capsys)
+    assert rec["state"]["game_over"] and not rec70["state"]["game_over"]
+
+
+def test_rules_new_takes_the_first_player_option_and_then_a_seed(capsys):
+    seats = {_rules_cli(["new", "--rules", "first_player=random", "--seed", str(s)],
+                        capsys)[1]["to_play"] for s in range(8)}
+    assert seats == {0, 1}
+
+
+def test_rules_new_golf_opening_option_decides_the_phase(capsys):
+    assert _rules_cli(["new", "--game", "golfbillard"], capsys)[1]["phase"] == "opening"
+    _, st, _ = _rules_cli(["new", "--game", "golfbillard", "--rules", "opening=alternate"],
+                          capsys)
+    assert st["phase"] == "play"
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["play", "--rules", "bogus=1"], "unknown keglebillard rule option key(s) ['bogus']"),
+    (["new", "--rules", "distance=-3"], "distance"),
+    (["play", "--game", "golfbillard", "--rules", "duo=true"],
+     "rules.duo = True contradicts 2 players"),
+    (["new", "--game", "golfbillard", "--rules", "duo=true"], "duo play (G-31) is a rule"),
+    (["play", "--rules", "nofile.yaml"], "--rules 'nofile.yaml'"),
+])
+def test_rules_cli_refuses_bad_rules_options(argv, says, capsys):
+    code, _, err = _rules_cli(argv, capsys)
+    assert code == 2 and says in err and "Traceback" not in err
