@@ -39,12 +39,13 @@ SHOT_UNUSED_SETTINGS = {
     "max_opponent_shots": "no opponent shoots in a Shot env (the full-game envs' limit)"}
 
 
-def refuse_unused_settings(settings: Any, unused: Mapping[str, str], owner: str) -> None:
-    """Refuse a caller's settings mapping that names a key of ``unused`` (key: why ``owner``
-    does not use it): it would be ignored without a word."""
+def refuse_unused_settings(settings: Any, unused: Mapping[str, str], owner: str,
+                           kind: str = "settings key") -> None:
+    """Refuse a caller's settings (or rules, ``kind``) mapping that names a key of ``unused``
+    (key: why ``owner`` does not use it): it would be ignored without a word."""
     given = sorted(set(settings) & set(unused)) if isinstance(settings, Mapping) else []
     if given:
-        raise ValueError(f"settings key {given[0]!r} is not used by {owner}: {unused[given[0]]}")
+        raise ValueError(f"{kind} {given[0]!r} is not used by {owner}: {unused[given[0]]}")
 
 
 def table_spec(spec: EnvSpec, core: Any) -> EnvSpec:
@@ -393,7 +394,8 @@ class CoreVectorEnv(VectorEnv):
         have is refused (a misspelt name would silently do nothing); ``clip``, ``threads``,
         ``noise`` and ``reward`` are checked as the constructor checks them."""
         if isinstance(values, list | tuple):  # gymnasium's per-table form: all must be equal
-            if not values or not all(_equal(v, values[0]) for v in values[1:]):
+            if len(values) != self.num_envs or not all(_equal(v, values[0])
+                                                       for v in values[1:]):
                 raise ValueError("a native vector env shares one setting across its tables: "
                                  f"give one value (or {self.num_envs} equal ones), got "
                                  f"{values!r}")
@@ -401,6 +403,10 @@ class CoreVectorEnv(VectorEnv):
         setattr(self.core, name, checked_setting(self.core, name, values))
 
 
+#: A single env's own attributes (gymnasium's), set on the env itself even where the core has
+#: an attribute of that name.
+_ENV_OWN = frozenset({"observation_space", "action_space", "render_mode", "metadata", "spec",
+                      "np_random", "np_random_seed", "reward_range", "unwrapped", "core"})
 #: Attributes every single env has and a core does not: ``get_attr`` / ``call`` answer them per
 #: table, as gymnasium's ``SyncVectorEnv`` does for its envs.
 _TABLE_ATTRS = ("np_random", "spec", "metadata")
@@ -503,7 +509,20 @@ class CoreEnv(HumanDisplay, gym.Env):
         core = self.__dict__.get("core")
         if core is not None and name in SETTABLE and hasattr(core, name):
             return getattr(core, name)
+        if self._core_state(name):
+            return getattr(core, name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _core_state(self, name: str) -> bool:
+        """Whether ``name`` is the core's state or structure (``seat``, ``states``, ``settings``,
+        ``num_players``...), not a setting and not the env's own attribute. It reads as the
+        env's attribute so that gymnasium's ``set_wrapper_attr`` and vector ``set_attr`` bring
+        a set of it here, where it is refused as the native ``set_attr`` refuses it; else they
+        keep the value on the outermost wrapper, which the env never reads."""
+        core = self.__dict__.get("core")
+        return (core is not None and not name.startswith("_") and name not in SETTABLE
+                and name not in _ENV_OWN and name not in self.__dict__
+                and not hasattr(type(self), name) and hasattr(core, name))
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Setting one of the core's settings (see :meth:`__getattr__`) sets it on the core,
@@ -514,6 +533,8 @@ class CoreEnv(HumanDisplay, gym.Env):
         core = self.__dict__.get("core")
         if core is not None and name in SETTABLE and hasattr(core, name):
             setattr(core, name, checked_setting(core, name, value))
+        elif self._core_state(name):
+            checked_setting(core, name, value)  # raises: the env's state, named
         else:
             super().__setattr__(name, value)
 

@@ -31,7 +31,7 @@ from cuegym.rules.golf_codes import P_OPENING, P_OVER, P_PLAY
 from cuegym.rules.golfbillard import GolfRules, load_golf_rules
 
 from .actions import layout_box, strikes_from_actions, unit_box
-from .base import GAME_UNUSED_SETTINGS, SHOT_UNUSED_SETTINGS, Core
+from .base import GAME_UNUSED_SETTINGS, SHOT_UNUSED_SETTINGS, Core, refuse_unused_settings
 from .checks import check_bank, check_opponent_batching, check_seat
 from .golf_positions import GolfbillardPositions, check_golf_positions, playable
 from .opponents import check_opponent_cue, opponent_strikes
@@ -151,6 +151,11 @@ class GolfShotCore(Core):
 
     UNUSED_SETTINGS = SHOT_UNUSED_SETTINGS
     UNUSED_REWARD_TERMS = ("opponent_scored", "result")
+    #: rule options of the game's flow, which one stroke from a play-phase position never meets
+    UNUSED_RULES = {
+        "opening": "a Shot env's positions are in play, past the opening (G-3)",
+        "duo": "a Shot env's episode is one stroke of its side, whoever plays it (G-31)",
+        "deciding_openers": "a Shot env's episode is one stroke, in no deciding game (G-31)"}
 
     #: the keys of the step info (``make_sb3_vec_env``'s ``info_keys`` are checked against them)
     INFO_KEYS = (
@@ -162,6 +167,7 @@ class GolfShotCore(Core):
                  settings: Any = None, positions: Any = None, clip: bool = False,
                  threads: int | None = None, render_mode: str | None = None) -> None:
         self.n = int(n)
+        refuse_unused_settings(rules, self.UNUSED_RULES, type(self).__name__, "rules option")
         self.game = Golf(golf_rules(rules))
         self.rules = self.game.rules
         self.geo = self.game.geo

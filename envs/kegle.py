@@ -39,7 +39,7 @@ from cuegym.rules.keglebillard import FOUL_COLUMNS
 from cuegym.rules.keglebillard_game import ShotOutcome
 
 from .actions import layout_box, scale, strikes_from_actions, unit_box
-from .base import GAME_UNUSED_SETTINGS, SHOT_UNUSED_SETTINGS, Core
+from .base import GAME_UNUSED_SETTINGS, SHOT_UNUSED_SETTINGS, Core, refuse_unused_settings
 from .checks import check_bank, check_opponent_batching, check_seat
 from .config import load_settings
 from .opponents import check_opponent_cue, opponent_strikes
@@ -167,6 +167,11 @@ class KegleShotCore(Core):
 
     UNUSED_SETTINGS = SHOT_UNUSED_SETTINGS
     UNUSED_REWARD_TERMS = ("skaeve_received", "opponent_points", "result")
+    #: rule options of the game's flow, which one shot from a two-player position never meets
+    UNUSED_RULES = {
+        "first_player": "a Shot env's position has its shooter (K-4 chooses a game's breaker)",
+        "distance": "a Shot env's episode is one shot, scored without the game's scores (K-21)",
+        "skaeve_to": "a Shot env's positions are two-player: skæve go to the one opponent (K-17)"}
 
     #: the keys of the step info (``make_sb3_vec_env``'s ``info_keys`` are checked against them)
     INFO_KEYS = (
@@ -180,6 +185,7 @@ class KegleShotCore(Core):
                  positions: Any = None, clip: bool = False, threads: int | None = None,
                  render_mode: str | None = None) -> None:
         self.n = int(n)
+        refuse_unused_settings(rules, self.UNUSED_RULES, type(self).__name__, "rules option")
         self.game = kegle_game(rules, table)
         self._configure("keglebillard", settings, reward, noise, clip, threads, render_mode)
         self.bank = shot_bank(positions, self.settings, table, self.game)

@@ -209,9 +209,16 @@ class CuegymVecEnv(VecEnv):
         return [values[i] for i in self._get_indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        if indices is not None and len(list(self._get_indices(indices))) != self.num_envs:
-            raise ValueError("the tables of a native vector env share their settings: set_attr "
-                             "applies to all of them (indices=None)")
+        if indices is not None:
+            idx = [int(i) for i in self._get_indices(indices)]
+            bad = [i for i in idx if not 0 <= i < self.num_envs]
+            if bad:  # (DummyVecEnv raises IndexError too)
+                raise IndexError(f"set_attr indices {bad}: this env's tables are 0.."
+                                 f"{self.num_envs - 1}")
+            if set(idx) != set(range(self.num_envs)):  # a repeated index named fewer tables
+                raise ValueError(f"set_attr indices {idx}: the tables of a native vector env "
+                                 "share their settings, so set_attr applies to all of them "
+                                 "(indices=None)")
         self.venv.set_attr(attr_name, value)
 
     def env_method(self, method_name: str, *method_args, indices: VecEnvIndices = None,
