@@ -663,15 +663,18 @@ def new_state_json(n_players: int = 2, *, seed: int | None = None,
                    rules: dict | None = None) -> dict:
     """The CLI's ``new``: a new match. Its state is the same for singles and duos: duo play
     (G-31) is the rule option ``duo``, which each ``score`` input gives (``"rules": {"duo":
-    true}`` and ``"player"``), so 4 players (or ``rules`` with ``duo``) is refused here rather
-    than printing a singles state that would be scored as singles. ``rules``: options over the
-    shipped rules (the opening, G-3, decides the first phase)."""
+    true}`` and ``"player"``), so 4 players (or ``rules`` with ``duo: true``) is refused here
+    rather than printing a singles state that would be scored as singles. ``rules``: options
+    over the shipped rules (the opening, G-3, decides the first phase)."""
     from cuegym.rules import golfbillard_game as game
 
-    if n_players == 4 or "duo" in (rules or {}):
-        raise ValueError("players: a new golfbillard match's state is the same for 2 duos as for "
+    duo = (rules or {}).get("duo", False)
+    if n_players == 4 or duo is True:
+        what = "players: 4" if n_players == 4 else "rules.duo = True"
+        raise ValueError(f"{what}: a new golfbillard match's state is the same for 2 duos as for "
                          "2 players; duo play (G-31) is a rule: give each score input "
-                         '"rules": {"duo": true} and "player" (use --players 2)')
+                         '"rules": {"duo": true} and "player" (a new state: --players 2, no '
+                         "duo option)")
     if n_players != 2:
         raise ValueError(f"players: golfbillard is played by 2 players or 2 duos, got "
                          f"{n_players!r}")
@@ -684,10 +687,12 @@ def _duo_rules(n_players: int, rules: dict | None) -> dict:
     two duos); a ``duo`` option that contradicts ``n_players`` is refused, not overridden."""
     duo = n_players == 4
     rules = dict(rules or {})
-    if "duo" in rules and rules["duo"] != duo:
+    if "duo" not in rules:
+        return {**rules, "duo": duo}
+    if isinstance(rules["duo"], bool) and rules["duo"] != duo:
         raise ValueError(f"rules.duo = {rules['duo']!r} contradicts {n_players} players "
                          f"(duo play is 4 players, G-31)")
-    return {**rules, "duo": duo}
+    return rules  # its own duo: the rules' loader checks its type
 
 
 def play_game(n_players: int = 2, *, seed: int = 0, max_shots: int = 3000,

@@ -281,9 +281,18 @@ def test_rules_new_golf_opening_option_decides_the_phase(capsys):
     (["new", "--rules", "distance=-3"], "distance"),
     (["play", "--game", "golfbillard", "--rules", "duo=true"],
      "rules.duo = True contradicts 2 players"),
-    (["new", "--game", "golfbillard", "--rules", "duo=true"], "duo play (G-31) is a rule"),
+    (["new", "--game", "golfbillard", "--rules", "duo=true"], "rules.duo = True: a new"),
+    (["new", "--game", "golfbillard", "--players", "4"], "players: 4: a new"),
+    (["new", "--game", "golfbillard", "--rules", "duo=maybe"], "rules.duo must be true or false"),
+    (["play", "--game", "golfbillard", "--rules", "duo=maybe"],
+     "rules.duo must be true or false"),
     (["play", "--rules", "nofile.yaml"], "--rules 'nofile.yaml'"),
 ])
 def test_rules_cli_refuses_bad_rules_options(argv, says, capsys):
     code, _, err = _rules_cli(argv, capsys)
     assert code == 2 and says in err and "Traceback" not in err
+
+
+def test_rules_new_golfbillard_takes_a_duo_option_that_agrees_with_the_players(capsys):
+    code, st, _ = _rules_cli(["new", "--game", "golfbillard", "--rules", "duo=false"], capsys)
+    assert code == 0 and st["phase"] == "opening"
