@@ -106,9 +106,10 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default="runs/demo",
                     help="output folder, relative to the working directory (default runs/demo)")
     ap.add_argument("--minutes", type=float, default=None,
-                    help="wall-clock minutes of the training process, its setup (positions, "
-                    "demonstrations: under a minute with numba's cache warm, about 3 cold) "
-                    "included (default 3)")
+                    help="wall-clock minutes after which the training process stops "
+                    "learning, counted from its start: its setup (positions, demonstrations: "
+                    "under a minute with numba's cache warm, about 3 cold) counts against them "
+                    "and is not cut short (default 3)")
     ap.add_argument("--timesteps", type=int, default=None,
                     help="training steps at most (default 200000)")
     ap.add_argument("--games", type=int, default=20,

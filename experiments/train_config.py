@@ -52,7 +52,8 @@ class TrainConfig:
     #   critic_steps. DQN, choice action: states, noise_samples, q_steps, q_lr, q_batch,
     #   buffer_per_state
     time_limit_min: float = 0.0  # stop learning this many wall-clock minutes after the session
-    # (one train() call, one --resume) started, its setup (positions, demos) included (0: none)
+    # (one train() call, one --resume) started, its setup (positions, demos) included: the setup
+    # runs whole, so one longer than the limit leaves no learning (0: no limit)
     eval_freq: int = 10_000  # environment steps between evaluations
     eval_episodes: int = 512  # one-shot episodes (fixed seeds) per evaluation
     checkpoint_freq: int = 50_000  # environment steps between checkpoints
