@@ -96,7 +96,8 @@ def _dispatch(argv: list[str] | None) -> int:
                          f"commands: {', '.join(COMMANDS)}")
         args = [args[1], "--help"]
     if not args or args[0] in ("-h", "--help", "help"):
-        print(_usage())
+        # asked for: stdout; no command at all is a usage error, said on stderr (as argparse)
+        print(_usage(), file=sys.stdout if args else sys.stderr)
         return 0 if args else EXIT_USAGE
     if args[0] == "--version":
         from cuegym import __version__

@@ -620,6 +620,8 @@ def _print_pooltool(args: argparse.Namespace, cfg: Settings) -> int:
     """``--pooltool``: pooltool and cuegym on the same shots; a missing interpreter skips."""
     python = args.pooltool
     if not (os.path.isfile(python) and os.access(python, os.X_OK)):
+        if python != str(PT_PYTHON):  # the user's own interpreter: not there is a mistake
+            raise UsageError(f"--pooltool {python}: no executable Python interpreter there")
         msg = (f"pooltool side by side skipped: no pooltool interpreter at {python} (create "
                "it with experiments/validate_pooltool.py, which installs pooltool 0.6.0 in "
                ".venv-pooltool/, or give --pooltool PYTHON)")

@@ -1,13 +1,14 @@
 """The main job on defaults (`make demo`): physics, a short training run, a tournament.
 
-Everything is written under the working directory (``make demo``: the checkout).
+Everything is written under ``--out`` (default ``runs/demo`` of the working directory; ``make
+demo``: the checkout's).
 
 1. Simulates a break on each table and writes trajectory plots (runs/demo/*_break.png).
 2. Trains DQN on cuegym/KeglebillardShot-v0 for a few minutes (experiments/train.py with
    configs/train/keglebillard_dqn.yaml, the shipped agent's recipe, shortened: 8,192 positions
-   instead of 131,072), writing runs/demo_keglebillard/ (model, SB3's CSV and TensorBoard
-   logs, learning_curve.png); progress bars for the positions, the demonstrations and the
-   learning.
+   instead of 131,072), writing runs/demo/keglebillard_dqn/ (model, SB3's CSV and TensorBoard
+   logs, learning_curve.png; an earlier demo's run there is replaced); progress bars for the
+   positions, the demonstrations and the learning.
 3. Plays a keglebillard tournament of the fresh model against the geometric and random
    baselines (experiments/evaluate.py, a progress bar per pair), printing the table and
    writing tournament.png.
@@ -30,6 +31,7 @@ import numpy as np
 from cuegym.cli_errors import check_writable_dir, cli_main, script_prog, seed_arg
 from cuegym.configs import load_params, load_table
 from cuegym.experiments.rules_walkthrough import save_png
+from cuegym.experiments.train_config import refuse_empty
 from cuegym.physics import simulate
 from cuegym.physics.constants import EVENT_NAMES
 from cuegym.physics.plot import plot_shot
@@ -104,7 +106,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="runs/demo",
-                    help="output folder, relative to the working directory (default runs/demo)")
+                    help="output folder of the plots, the training run (keglebillard_dqn/, "
+                    "replaced) and the tournament, relative to the working directory (default "
+                    "runs/demo)")
     ap.add_argument("--minutes", type=float, default=None,
                     help="wall-clock minutes after which the training process stops "
                     "learning, counted from its start: its setup (positions, demonstrations: "
@@ -132,6 +136,7 @@ def main(argv=None) -> int:
     if args.games > MAX_GAMES:
         ap.error(f"--games must be <= {MAX_GAMES} (the tournament's limit per pair), got "
                  f"{args.games}")
+    refuse_empty(ap, ("--out", args.out))  # '' would write into the working directory
     out = Path(args.out)
     check_writable_dir(out, "--out")  # a file there: named, not a bare "File exists"
     out.mkdir(parents=True, exist_ok=True)
@@ -147,20 +152,20 @@ def main(argv=None) -> int:
     if not args.skip_train:
         print(f"== 2. training DQN on cuegym/KeglebillardShot-v0 for up to {args.minutes} min",
               flush=True)
-        name = "demo_keglebillard"
+        name = "keglebillard_dqn"
         run([py, str(ROOT / "experiments" / "train.py"), "--config",
-             "configs/train/keglebillard_dqn.yaml",
+             "configs/train/keglebillard_dqn.yaml", "--runs-dir", str(out),
              "--name", name, "--timesteps", str(args.timesteps), "--seed", str(args.seed),
              "--overwrite", "--set", f"time_limit_min={args.minutes}",
              "train_positions={generate: keglebillard-play, n: 8192, seed: 1}",
              "demos={states: 8192, noise_samples: 4, q_steps: 3000, q_lr: 0.001, "
              "buffer_per_state: 2}",
              "eval_freq=20000", "eval_episodes=512", "checkpoint_freq=100000"])
-        model = Path("runs") / name / "best_model.zip"  # train.py writes ./runs/<name>/
+        model = out / name / "best_model.zip"  # train.py writes <runs-dir>/<name>/
         if not model.exists():
-            model = Path("runs") / name / "model.zip"
+            model = out / name / "model.zip"
         agents = [str(model)] + agents
-        print(f"learning curve: runs/{name}/learning_curve.png", flush=True)
+        print(f"learning curve: {out / name / 'learning_curve.png'}", flush=True)
     print("== 3. tournament (keglebillard, tournament shot noise)", flush=True)
     run([py, str(ROOT / "experiments" / "evaluate.py"), "--game", "keglebillard", "--agents",
          ",".join(agents),

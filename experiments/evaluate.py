@@ -538,9 +538,10 @@ def _parser() -> argparse.ArgumentParser:
                    "generator is SEED + 1000 k; seats alternate), or the benchmark's positions "
                    "(default 0)")
     p.add_argument("--noise", default="tournament",
-                   help="shot noise: tournament, none, or a scale factor of the tournament noise")
+                   help="shot noise: tournament, none, or a scale factor of the tournament noise "
+                   "(default tournament)")
     p.add_argument("--max-shots", type=int, help="shots after which a game is cut off "
-                   "(reported as unfinished)")
+                   "(reported as unfinished; default 400 keglebillard, 300 golfbillard)")
     p.add_argument("--table", help="the table, a table config name (configs/tables): "
                    "keglebillard (the kleinmatch, the default) or keglebillard-helmatch; "
                    "golfbillard has one, golfbillard")
@@ -555,8 +556,9 @@ def _parser() -> argparse.ArgumentParser:
                         "(open them in python -m cuegym.play; a record's seed is its pair's "
                         "generator seed, meta.game_index its place in the pair's games)")
     p.add_argument("--benchmark", action="store_true", help="instead of a tournament: mean "
-                   "return of each agent on each Shot env id, written as markdown (--games, "
-                   "--max-shots, --out and --save-games are the tournament's and refused here)")
+                   "return of each agent on each Shot env id, written as markdown ("
+                   + ", ".join(f"--{k.replace('_', '-')}" for k in TOURNAMENT_ONLY)
+                   + " are the tournament's and refused here)")
     p.add_argument("--episodes", type=int, help="--benchmark: episodes per agent and env id "
                    "(default 256)")
     p.add_argument("--benchmark-out",

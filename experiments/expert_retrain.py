@@ -138,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate (default 1e-3)")
     p.add_argument("--duel-repeat", type=int, default=1, help="golfbillard: how many times each "
                    "kader-duel label is used per pass (default 1: as collected)")
-    p.add_argument("--seed", type=seed_arg, default=0)
+    p.add_argument("--seed", type=seed_arg, default=0,
+                   help="seed of the network's initialisation and batches (default 0)")
     p.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     a = p.parse_args(argv)
     check_counts(p, a, "steps", "batch", "threads")

@@ -458,7 +458,8 @@ def main(argv: list[str] | None = None) -> int:
                          f"{d.speed:g}; with --fps it sets a shot's frames, of which there may "
                          "be a few thousand at most)")
     ap.add_argument("--out", default=None, help="output .gif or .mp4 (default "
-                    "runs/replay/<game>_<what>_<seed>.gif)")
+                    "runs/replay/<table>_<what>_<seed>.gif, <table> the --table given, else "
+                    "the game)")
     ap.add_argument("--agents", default=None,
                     help="a whole game between two agents a,b (names with options after ':', "
                     "as evaluate takes them, or model .zip paths)")

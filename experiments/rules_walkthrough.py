@@ -67,10 +67,13 @@ def save_png(fig, path: Path, dpi: int = 100) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
                                  description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=checkout_path("docs", "img"),
+    ap.add_argument("--out", default=str(checkout_path("docs", "img")),
                     help="folder for walkthrough_<n>.png (default: docs/img of the checkout "
                          "cuegym runs from, else under the working directory)")
     args = ap.parse_args(argv)
+    from cuegym.experiments.train_config import refuse_empty
+
+    refuse_empty(ap, ("--out", args.out))  # '' (Path: '.') would write into the working dir
     out_dir = Path(args.out)
     check_writable_dir(out_dir, "--out")  # a file in the way: one line, before the shots
     out_dir.mkdir(parents=True, exist_ok=True)

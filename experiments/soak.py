@@ -93,9 +93,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
                     help="the touching-pair rule (default the games' "
                          f"{GAME_MODELS.touching!r}; docs/physics.md section 7)")
     args = ap.parse_args(argv)
-    for game in args.games.split(","):
+    games = args.games.split(",")
+    for game in games:
         if game not in GENERATORS:
             raise UsageError(unknown("game", game, GENERATORS))
+    if len(set(games)) < len(games):  # the same shots twice, counted twice, reported once
+        ap.error(f"--games {args.games!r} names a game twice")
     for opt, v, lo in (("--shots", args.shots, 1), ("--batch", args.batch, 1),
                        ("--max-events", args.max_events, 1)):
         if v is not None and v < lo:  # 0 would silently mean the default

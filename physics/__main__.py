@@ -31,7 +31,9 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p_sim.add_argument("--indent", type=int, default=None,
                        help="indent the JSON output by this many spaces (default: one line)")
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # the subcommand's usage with them (the parent's named no option)
+        {"simulate": p_sim}[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     check_indent(p_sim, args.indent)
 
     if args.command == "simulate":

@@ -26,15 +26,26 @@ def _one_line_errors(monkeypatch, tmp_path):
 # -- bench_physics --pooltool --------------------------------------------------------------------
 
 
-def test_pooltool_missing_interpreter_is_skipped_with_a_clear_message(tmp_path, capsys):
+def test_pooltool_missing_default_interpreter_is_skipped_with_a_clear_message(
+        tmp_path, capsys, monkeypatch):
+    """The default .venv-pooltool not made yet: skipped, saying how to make it."""
     main = _experiment("bench_physics")
     nope = tmp_path / "no-venv" / "bin" / "python"
+    monkeypatch.setattr(sys.modules[main.__module__], "PT_PYTHON", nope)
     assert main(["--pooltool", str(nope), "--games", "keglebillard"]) == 0
     out = capsys.readouterr().out
     assert f"pooltool side by side skipped: no pooltool interpreter at {nope}" in out, out
     assert main(["--pooltool", str(nope), "--json"]) == 0
     rec = json.loads(capsys.readouterr().out)
     assert "no pooltool interpreter" in rec["pooltool_skipped"]
+
+
+def test_pooltool_interpreter_given_and_missing_is_a_usage_error(tmp_path, capsys):
+    """A path the user gave that holds no interpreter is their mistake, not a skip."""
+    nope = tmp_path / "nope" / "python"
+    line = _usage_error(_experiment("bench_physics"),
+                        ["--pooltool", str(nope), "--games", "keglebillard"], capsys)
+    assert f"--pooltool {nope}: no executable Python interpreter there" in line, line
 
 
 def test_pooltool_interpreter_without_pooltool_is_one_line(capsys):

@@ -1,0 +1,76 @@
+"""Command-line details an outside audit found (round 8): outputs the user pointed elsewhere,
+usage lines of the command typed, help texts that match the code, repeated names."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from test_cli import _experiment, _usage_error
+
+
+def _cuegym(args):
+    return subprocess.run([sys.executable, "-m", "cuegym", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_demo_training_run_goes_under_out(tmp_path, monkeypatch):
+    """The training run (and its --overwrite) went to ./runs/demo_keglebillard whatever --out
+    said."""
+    from cuegym.experiments import demo
+
+    monkeypatch.chdir(tmp_path)
+    cmds = []
+    monkeypatch.setattr(demo, "run", lambda cmd: cmds.append(cmd))
+    monkeypatch.setattr(demo, "physics_part", lambda out: None)
+    out = tmp_path / "elsewhere"
+    assert demo.main(["--out", str(out), "--timesteps", "8", "--games", "1"]) == 0
+    train = next(c for c in cmds if c[1].endswith("train.py"))
+    assert train[train.index("--runs-dir") + 1] == str(out)
+    tour = next(c for c in cmds if c[1].endswith("evaluate.py"))
+    assert str(out / "keglebillard_dqn" / "model.zip") in tour[tour.index("--agents") + 1]
+
+
+@pytest.mark.parametrize("script,argv", [("demo", ["--out", "", "--skip-train"]),
+                                         ("rules_walkthrough", ["--out", " "])])
+def test_an_empty_out_is_refused(script, argv, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    line = _usage_error(_experiment(script), argv, capsys)
+    assert "--out" in line and "an empty one is not the default" in line, line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_simulate_usage_error_names_the_simulate_command():
+    r = _cuegym(["simulate", "extra"])
+    assert r.returncode == 2 and "usage: cuegym simulate" in r.stderr, r.stderr
+    assert "cuegym simulate: error: unrecognized arguments: extra" in r.stderr
+
+
+def test_bare_cuegym_usage_goes_to_stderr_and_help_to_stdout():
+    r = _cuegym([])
+    assert r.returncode == 2 and r.stdout == "" and "usage: cuegym" in r.stderr
+    r = _cuegym(["--help"])
+    assert r.returncode == 0 and "usage: cuegym" in r.stdout
+
+
+def test_evaluate_benchmark_help_lists_every_option_it_refuses():
+    from cuegym.experiments.evaluate import TOURNAMENT_ONLY, _parser
+
+    part = next(a.help for a in _parser()._actions if "--benchmark" in a.option_strings)
+    for k in TOURNAMENT_ONLY:
+        assert f"--{k.replace('_', '-')}" in part, (k, part)
+
+
+def test_replay_out_help_names_the_default_path_it_writes():
+    from cuegym.experiments.replay import Settings, out_path
+
+    r = _cuegym(["replay", "--help"])
+    assert "runs/replay/<table>_<what>_<seed>.gif" in " ".join(r.stdout.split())
+    cfg = Settings(game="keglebillard", what="shot", seed=0, table="keglebillard-helmatch")
+    assert str(out_path(cfg)) == "runs/replay/keglebillard-helmatch_shot_0.gif"
+
+
+def test_soak_refuses_a_game_named_twice(capsys):
+    line = _usage_error(_experiment("soak"), ["--games", "keglebillard,keglebillard"], capsys)
+    assert "--games 'keglebillard,keglebillard' names a game twice" in line, line
