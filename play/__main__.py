@@ -16,6 +16,11 @@ import threading
 
 from cuegym.cli_errors import prog_name
 
+#: What --help says the command does: plain text (the module's doc is reST, whose ``markup``
+#: --help would show as it is).
+DESCRIPTION = ("Start the local web app (play keglebillard and golfbillard against the agents, "
+               "watch agents play, replay saved games) and print its URL.")
+
 
 def allowed_hosts(host: str, extra: list[str] | None) -> tuple[str, ...]:
     """The host names the server answers: this machine's, the bound address and ``extra``;
@@ -44,7 +49,7 @@ def url_of(host: str, port: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` (default: the command line), start the server, block until stopped."""
     p = argparse.ArgumentParser(prog=prog_name("python -m cuegym.play"),
-                                description=__doc__.splitlines()[0])
+                                description=DESCRIPTION)
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: a free one)")

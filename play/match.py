@@ -86,13 +86,34 @@ def seed_shown(seed: Any) -> str:
     return repr(seed)
 
 
+#: Letters that show as blank space (Hangul fillers, the blank Braille pattern): a name of
+#: them alone shows as nothing, like a name of spaces.
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def spelled(name: str) -> str:
+    """A seat name in its one spelling: NFC ("A" + combining ring is "Å"), every space
+    character a space (a no-break, thin or ideographic space, what a Japanese keyboard types),
+    trimmed ("   " is no name). The names a client typed are compared in this spelling."""
+    name = unicodedata.normalize("NFC", name)
+    return "".join(" " if unicodedata.category(c) == "Zs" else c for c in name).strip()
+
+
+def shows_nothing(name: str) -> bool:
+    """Whether ``name`` has no character that shows by itself: a letter, digit, punctuation
+    mark or symbol other than :data:`BLANK_LETTERS` (combining marks and variation selectors
+    show only on such a character)."""
+    return not any(unicodedata.category(c)[0] in "LNPS" and c not in BLANK_LETTERS
+                   for c in name)
+
+
 def parse_seats(game: str, table: KegleTable | GolfTable, seats: Any) -> list[Seat]:
     if not isinstance(seats, list) or len(seats) != table.players:
         raise PlayError(f"{game} with options {table.options} needs {table.players} seats, "
                         f"got {seats!r}")
     out = []
-    given = {s.get("name").strip() for s in seats if isinstance(s, Mapping) and
-             isinstance(s.get("name"), str)}  # trimmed, as each seat's name is
+    given = {spelled(s.get("name")) for s in seats if isinstance(s, Mapping) and
+             isinstance(s.get("name"), str)}  # the default names keep clear of these
     for k, s in enumerate(seats):
         if not isinstance(s, Mapping):
             raise PlayError(f"seats[{k}] must be an object {{kind, agent, name}}, got {s!r}")
@@ -114,10 +135,7 @@ def parse_seats(game: str, table: KegleTable | GolfTable, seats: Any) -> list[Se
             raise PlayError(f"seats[{k}].name must be a string of at most {NAME_MAX} "
                             f"characters, got {name!r}")
         if name is not None:
-            # one spelling of each text ("A" + combining ring is "Å"), "   " is no name
-            name = unicodedata.normalize("NFC", name)
-            # a no-break, thin or ideographic space (what a Japanese keyboard types) is a space
-            name = "".join(" " if unicodedata.category(c) == "Zs" else c for c in name).strip()
+            name = spelled(name)
             # a NUL, a line break or a right-to-left override would break or turn the calls'
             # text; a private-use character shows as nothing anyone can read
             hidden = [c for c in name if not (c.isprintable() or c == " ")
@@ -125,6 +143,11 @@ def parse_seats(game: str, table: KegleTable | GolfTable, seats: Any) -> list[Se
             if hidden:
                 raise PlayError(f"seats[{k}].name must be printable text, got {name!r} "
                                 f"(it holds {hidden[0]!r})")
+            # a lone combining mark or a Hangul filler shows as nothing: the calls ("<name>
+            # scores 6 points") could not say who played
+            if name and shows_nothing(name):
+                raise PlayError(f"seats[{k}].name must show a letter, digit, punctuation mark "
+                                f"or symbol, got {name!r}, which shows as blank")
             if name and any(x.name == name for x in out):
                 raise PlayError(f"seats[{k}].name {name!r} is taken by another seat: the calls "
                                 "could not say which of them played")
@@ -185,6 +208,9 @@ class LiveGame:
         self.thinking: int | None = None
         self.mode = "replay" if replay_of is not None else "play"
         self.meta: dict = dict(replay_of or {})
+        #: a replay: the meta of the record it was opened from, which its record gives back
+        #: (``meta`` adds where it came from and that it was verified); None: ``meta``
+        self.record_meta: dict | None = None
         self.created = time.time()
 
     # -- names ------------------------------------------------------------------------------

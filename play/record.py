@@ -33,6 +33,13 @@ from cuegym.play.session import PlayError
 
 FORMAT = "cuegym-game"
 VERSION = 1
+#: The keys of a record and of its shots (what :func:`record_of` writes): a record with another
+#: key (a misspelt "finall") is refused, not opened without what it meant to say.
+RECORD_KEYS = frozenset({"format", "version", "game", "options", "noise", "seed", "seats",
+                         "start", "shots", "final", "meta"})
+SHOT_KEYS = frozenset({"index", "seats", "before", "intended", "executed", "choices",
+                       "outcome", "after", "call"})
+SEAT_KEYS = frozenset({"name", "kind", "agent"})
 
 
 def _canon(obj: Any) -> Any:
@@ -41,12 +48,14 @@ def _canon(obj: Any) -> Any:
 
 
 def record_of(g: LiveGame) -> dict:
-    """The record of a live game."""
+    """The record of a live game; of a replay, the record it was opened from (its seed and
+    meta as recorded: the replay's view adds ``source`` and ``verified`` to the meta)."""
     return {"format": FORMAT, "version": VERSION, "game": g.game, "options": g.table.options,
             "noise": g.noise_name, "seed": g.seed, "seats": [s.to_json() for s in g.seats],
             "start": g.start, "shots": [s.to_json(k, with_anim=False) | {"index": k}
                                         for k, s in enumerate(g.shots)],
-            "final": g.table.state_json(g.state), "meta": g.meta}
+            "final": g.table.state_json(g.state),
+            "meta": g.meta if g.record_meta is None else g.record_meta}
 
 
 def save(g: LiveGame, directory: str | Path) -> Path:
@@ -98,6 +107,7 @@ def _check_record(rec: Any) -> None:
     except ValueError:
         raise PlayError("bad record: it holds NaN or Infinity, which JSON does not allow") \
             from None
+    _check_keys(rec, RECORD_KEYS, "the record")
     for key in ("meta", "options"):
         if rec.get(key) is not None and not isinstance(rec[key], Mapping):
             raise PlayError(f"bad record: {key} must be an object, got {rec[key]!r}")
@@ -106,6 +116,7 @@ def _check_record(rec: Any) -> None:
             if not isinstance(s, Mapping):
                 raise PlayError(f"bad record: seats[{k}] must be an object {{name, kind, agent}}, "
                                 f"got {s!r}")
+            _check_keys(s, SEAT_KEYS, f"seats[{k}]")
             if s.get("kind") not in ("human", "agent"):
                 raise PlayError(f"bad record: seats[{k}].kind must be 'human' or 'agent', got "
                                 f"{s.get('kind')!r}")
@@ -121,6 +132,38 @@ def _check_record(rec: Any) -> None:
                         f"{seed_shown(seed)}")
 
 
+def _check_keys(obj: Mapping, allowed: frozenset[str], where: str) -> None:
+    """PlayError naming the keys of ``obj`` that are not ``allowed`` (``where``: whose)."""
+    extra = sorted(set(obj) - allowed)
+    if extra:
+        raise PlayError(f"bad record: unknown key(s) {extra} in {where}; allowed: "
+                        f"{sorted(allowed)}")
+
+
+def _check_intended(game: str, intended: Any) -> None:
+    """PlayError unless ``intended`` is null or a move as the app takes it (a person's move or
+    an agent's, :func:`cuegym.play.session.move_strike`: strikes within the limits): a
+    keglebillard ``{strike, place}``, a golfbillard ``{strike, ball}`` or an opening's
+    ``{"strikes": [<side 0's move>, <side 1's>]}``. Its shape only: an agent's placement may
+    be one the referee refuses (K-19), and the executed move is what is re-played."""
+    if intended is None:
+        return
+    keys = ("place",) if game == "keglebillard" else ("ball",)
+    moves = [intended]
+    if game == "golfbillard" and isinstance(intended, Mapping) and "strikes" in intended:
+        moves = intended["strikes"]
+        if set(intended) != {"strikes"} or not isinstance(moves, list) or len(moves) != 2:
+            raise PlayError(f"an opening is {{'strikes': [<side 0's move>, <side 1's>]}}, got "
+                            f"{intended!r}")
+    for m in moves:
+        session.move_strike(m, game, keys)
+        if game == "keglebillard" and m.get("place") is not None:
+            session.parse_xy(m["place"], "place")
+        if game == "golfbillard" and m.get("ball") is not None and \
+                not isinstance(m["ball"], str):
+            raise PlayError(f"ball must be a ball id such as 'w3', got {m['ball']!r}")
+
+
 def _replay_game(rec: Mapping, name: str) -> tuple[LiveGame, Any]:
     """The replay game of a checked record, no shot played yet, and its start state."""
     seats = [{"name": s.get("name"), "kind": "human" if s.get("kind") == "human" else "agent",
@@ -129,7 +172,10 @@ def _replay_game(rec: Mapping, name: str) -> tuple[LiveGame, Any]:
     try:
         g = LiveGame(rec["game"], rec.get("options") or {}, seats, "none", seed=0,
                      replay_of={**dict(rec.get("meta") or {}), "source": name})
-        g.noise_name = str(rec.get("noise", "none"))  # as recorded (a replay draws none)
+        # as recorded (a replay draws nothing): "save record" gives back the record opened
+        g.noise_name = str(rec.get("noise", "none"))
+        g.seed = rec.get("seed")
+        g.record_meta = dict(rec.get("meta") or {})
         for k, s in enumerate(g.seats):  # the agents as recorded (files may be gone)
             s.agent = rec["seats"][k].get("agent")
         state = g.table.state_from_json(rec["start"])
@@ -143,6 +189,8 @@ def _replay_shot(g: LiveGame, state: Any, k: int, s: Any) -> Any:
     """Re-play the record's shot ``k`` from ``state`` and add it to ``g.shots``; the state
     after it. PlayError when it cannot be re-played or gives another outcome or state."""
     try:
+        if isinstance(s, Mapping):  # not an object: s["before"] says why below
+            _check_keys(s, SHOT_KEYS, f"shot {k}")
         if _canon(g.table.state_json(state)) != _canon(s["before"]):
             raise PlayError(f"shot {k}: its 'before' state is not where shot {k - 1} left "
                             "the game")
@@ -158,9 +206,11 @@ def _replay_shot(g: LiveGame, state: Any, k: int, s: Any) -> Any:
         for key in ("executed", "outcome", "after"):
             if key not in s:
                 raise PlayError(f"shot {k} of the record lacks {key!r}")
-        if s.get("intended") is not None and not isinstance(s["intended"], Mapping):
-            raise PlayError(f"shot {k}: intended must be a move object or null, got "
-                            f"{s['intended']!r}")
+        try:
+            _check_intended(g.game, s.get("intended"))
+        except PlayError as e:
+            raise PlayError(f"shot {k}: intended must be a move object or null (a {g.game} "
+                            f"move as played): {e}") from None
         try:
             res = g.table.replay(state, s["executed"], s.get("choices"))
         except PlayError as e:
@@ -190,39 +240,55 @@ def load_file(path: str | Path) -> LiveGame:
     return load_record(rec, p.name)
 
 
-def list_records(directory: str | Path) -> list[dict]:
+def list_records(directory: str | Path, known: dict | None = None) -> list[dict]:
     """Saved records under ``directory`` (recursively), newest first: path relative to it,
-    game, seats' names, shots, over, meta, and ``table`` when the game was played on another
-    table than its game's default (keglebillard ``keglebillard-helmatch``)."""
+    ``saved`` (when the file was last written, seconds since the epoch), game, seats' names,
+    shots, over, meta, and ``table`` when the game was played on another table than its game's
+    default (keglebillard ``keglebillard-helmatch``).
+
+    ``known``: what an earlier call found in this folder (a dict, empty at first, that each
+    call brings up to date): a file is read again only when its size or modification time has
+    changed. The lobby lists every folder on every visit, and a folder of thousands of games
+    would otherwise be parsed whole each time."""
     d = Path(directory)
-    out = []
-    if not d.is_dir():
-        return out
-    for p in sorted(d.rglob("*.json"), key=_mtime, reverse=True):
-        try:
-            rec = json.loads(p.read_text())
-            if not isinstance(rec, dict) or rec.get("format") != FORMAT:
+    found: dict[Path, tuple[tuple[int, int], dict | None]] = {}
+    if d.is_dir():
+        for p in d.rglob("*.json"):
+            try:
+                st = p.stat()
+            except OSError:  # removed since listed
                 continue
-            entry = {"name": str(p.relative_to(d)), "game": rec.get("game"),
-                     "seats": [s.get("name") for s in rec.get("seats", [])],
-                     "shots": len(rec.get("shots", [])), "over": _over(rec),
-                     "meta": rec.get("meta") or {}}
-            opts = rec.get("options")
-            if isinstance(opts, dict) and opts.get("table") is not None:  # not the default
-                entry["table"] = str(opts["table"])
-            session.check_plain_json(entry, p.name)  # PlayError is a ValueError
-            json.dumps(entry, allow_nan=False)
-        except (OSError, ValueError, RecursionError, TypeError, AttributeError):
-            continue  # not a readable record: opening it says why
-        out.append(entry)
-    return out
+            version = (st.st_mtime_ns, st.st_size)
+            old = known.get(p) if known is not None else None
+            found[p] = old if old is not None and old[0] == version else \
+                (version, _entry(p, d))
+    if known is not None:  # files gone are forgotten
+        known.clear()
+        known.update(found)
+    listed = sorted(((ns, e) for (ns, _), e in found.values() if e is not None),
+                    key=lambda x: x[0], reverse=True)
+    return [{**e, "saved": ns / 1e9} for ns, e in listed]
 
 
-def _mtime(p: Path) -> float:
+def _entry(p: Path, d: Path) -> dict | None:
+    """The listing of record file ``p`` under folder ``d`` (no ``saved``), or None when it is
+    not a readable record (opening it says why)."""
     try:
-        return p.stat().st_mtime
-    except OSError:  # removed since listed
-        return 0.0
+        rec = json.loads(p.read_text())
+        if not isinstance(rec, dict) or rec.get("format") != FORMAT:
+            return None
+        entry = {"name": str(p.relative_to(d)), "game": rec.get("game"),
+                 "seats": [s.get("name") for s in rec.get("seats", [])],
+                 "shots": len(rec.get("shots", [])), "over": _over(rec),
+                 "meta": rec.get("meta") or {}}
+        opts = rec.get("options")
+        if isinstance(opts, dict) and opts.get("table") is not None:  # not the default
+            entry["table"] = str(opts["table"])
+        session.check_plain_json(entry, p.name)  # PlayError is a ValueError
+        json.dumps(entry, allow_nan=False)
+    except (OSError, ValueError, RecursionError, TypeError, AttributeError):
+        return None
+    return entry
 
 
 def _over(rec: dict) -> bool:

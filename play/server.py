@@ -76,6 +76,7 @@ class Games:
     def __init__(self, save_dir: Path | None, record_dirs: list[Path]) -> None:
         self.save_dir = save_dir
         self.record_dirs = record_dirs
+        self._listed: dict[int, dict] = {}  # per record folder: record.list_records's known
         self._games: dict[str, LiveGame] = {}
         self._lock = threading.Lock()
 
@@ -128,15 +129,17 @@ class Games:
         return p
 
     def records(self) -> list[dict]:
-        """The records of every folder, each file once (a folder named twice, or one holding
-        another, lists it under the first)."""
+        """The records of every folder together, newest first (a tournament's records are
+        not pushed behind every game played since), each file once (a folder named twice, or
+        one holding another, lists it under the first)."""
         out, seen = [], set()
         for k, d in enumerate(self.record_dirs):
-            for r in record.list_records(d):
+            for r in record.list_records(d, self._listed.setdefault(k, {})):
                 path = (d / r["name"]).resolve()
                 if path not in seen:
                     seen.add(path)
                     out.append({**r, "name": f"{k}:{r['name']}", "folder": str(d)})
+        out.sort(key=lambda r: r["saved"], reverse=True)  # stable: a tie keeps folder order
         return out
 
 
@@ -265,7 +268,7 @@ def info() -> dict:
     return {"games": list(session.GAMES), "agents": list(session.AGENT_NAMES),
             "noises": list(session.NOISES),
             "limits": {"V0": [session.V0_MIN, session.V0_MAX], "theta": [0, session.THETA_MAX],
-                       "spin": session.SPIN_MAX},
+                       "phi": [-session.PHI_MAX, session.PHI_MAX], "spin": session.SPIN_MAX},
             # the tables each game is played on (the option "table"), its default first
             "tables": {game: [_table_info(t) for t in session.tables_of(game)]
                        for game in session.GAMES},
@@ -403,8 +406,8 @@ replays_router = APIRouter()
 
 @replays_router.get("/api/records")
 def records(games: GamesDep) -> list:
-    """The saved records listed for replay, newest first in each folder: ``[{name, folder,
-    game, seats, shots, over, meta}]``."""
+    """The saved records listed for replay, all folders' together, newest first: ``[{name,
+    folder, saved, game, seats, shots, over, meta}]`` (``table`` too off the default table)."""
     return games.records()
 
 

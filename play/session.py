@@ -44,6 +44,10 @@ NOISES = ("none", "tournament")
 AGENT_NAMES = ("pretrained", "expert", "guided", "planner", "geometric", "random")
 #: The strike limits a person may use: the agents' (cuegym.agents.base), V0 from 0.05 m/s.
 V0_MIN = 0.05
+#: The largest aim |phi| taken [deg]: one turn either way covers every way of writing an angle,
+#: and a bigger one is no aim anyone meant (wrapped, 1e300 would become an arbitrary angle, and
+#: past 2**53 degrees no digit below the degree is left).
+PHI_MAX = 360.0
 
 
 class PlayError(ValueError):
@@ -117,8 +121,8 @@ def move_strike(move: Any, game: str, keys: tuple[str, ...]) -> np.ndarray:
 def parse_strike(obj: Any, where: str = "strike") -> np.ndarray:
     """(5,) V0, phi, theta, a, b from a JSON strike; PlayError naming any bad value.
 
-    phi is wrapped to [-180, 180); V0 in [0.05, V0_MAX], theta in [0, THETA_MAX] and
-    a^2 + b^2 <= SPIN_MAX^2 are required (the limits the agents keep to).
+    phi in [-PHI_MAX, PHI_MAX] is wrapped to [-180, 180); V0 in [0.05, V0_MAX], theta in
+    [0, THETA_MAX] and a^2 + b^2 <= SPIN_MAX^2 are required (the limits the agents keep to).
     """
     if not isinstance(obj, Mapping):
         raise PlayError(f"{where} must be an object with V0, phi, theta, a, b; got {obj!r}")
@@ -139,6 +143,9 @@ def parse_strike(obj: Any, where: str = "strike") -> np.ndarray:
     V0, phi, theta, a, b = vals
     if not V0_MIN <= V0 <= V0_MAX:
         raise PlayError(f"{where}.V0 = {V0} m/s is out of range [{V0_MIN}, {V0_MAX}]")
+    if not -PHI_MAX <= phi <= PHI_MAX:
+        raise PlayError(f"{where}.phi = {phi} deg is out of range [{-PHI_MAX}, {PHI_MAX}] "
+                        "(it is wrapped to [-180, 180))")
     if not 0.0 <= theta <= THETA_MAX:
         raise PlayError(f"{where}.theta = {theta} deg is out of range [0, {THETA_MAX}]")
     if math.hypot(a, b) > SPIN_MAX + 1e-9:
@@ -524,9 +531,11 @@ def check_agent_spec(spec: Any) -> str:
         return spec
     if spec.endswith(".zip"):
         try:
-            found = Path(spec).is_file()
+            found, folder = Path(spec).is_file(), Path(spec).is_dir()
         except (OSError, ValueError):  # a name too long, a NUL byte
-            found = False
+            found = folder = False
+        if folder:  # "does not exist" would send the user looking for a missing file
+            raise PlayError(f"model file {spec!r} is a folder, not a model .zip file")
         if not found:
             raise PlayError(f"model file {spec!r} does not exist")
         return spec

@@ -35,7 +35,8 @@ def kegle_shots(base, gid, n, players=2):
         if v["over"]:
             return v
         st, seat = v["state"], v["awaiting"]["seat"]
-        move = {"strike": {"V0": 2.2, "phi": -30.0 + 47.0 * k, "theta": 0, "a": 0, "b": 0}}
+        phi = (-30.0 + 47.0 * k + 180.0) % 360.0 - 180.0  # the server takes |phi| <= 360
+        move = {"strike": {"V0": 2.2, "phi": phi, "theta": 0, "a": 0, "b": 0}}
         if st["ball_in_hand"]:
             for xy in ([-0.675, 0.12], [-0.8, -0.3], [-0.9, 0.35], [-0.7, -0.1]):
                 if get(base, f"/api/games/{gid}/placement?x={xy[0]}&y={xy[1]}")["ok"]:

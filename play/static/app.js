@@ -162,23 +162,42 @@ async function startGame(body, errEl, watch, button) {
   } catch (e) { errEl.textContent = e.message; button.disabled = false; }
 }
 
+// Rows the Replay list draws at a time: the server lists every record of every folder, newest
+// first; thousands of rows at once would make the lobby slow, so "Show more" draws the next ones.
+const RECORDS_SHOWN = 100;
+
 async function loadRecords() {
   const box = $("records");
   try {
     const recs = await api("GET", "/api/records");
     box.innerHTML = recs.length ? "" : '<p class="hint">No saved games yet.</p>';
-    for (const r of recs.slice(0, 100)) {
-      const row = document.createElement("div"); row.className = "rec";
-      // every string here comes from a record file: text only, never markup
-      const what = r.meta && r.meta.tournament ? `tournament ${r.meta.tournament}` : (r.over ? "finished" : "unfinished");
-      const seats = Array.isArray(r.seats) ? sidesText(r.game, r.seats.map(x => String(x))) : "";
-      const file = String(r.name).split(":").slice(1).join(":");
-      const on = r.table ? ` (${tableLabel(r.game, r.table)})` : "";
-      row.innerHTML = `<div>${esc(r.game)}${esc(on)}: ${esc(seats)}<small>${esc(r.shots)} shot${r.shots === 1 ? "" : "s"} · ${esc(what)} · ${esc(file)}</small></div><button>Open</button>`;
-      row.querySelector("button").addEventListener("click", () => openReplay({ name: r.name }));
-      box.appendChild(row);
-    }
+    const more = document.createElement("button");
+    more.id = "records-more"; more.className = "more";
+    box.appendChild(more);
+    let shown = 0;
+    const showMore = () => {
+      for (const r of recs.slice(shown, shown + RECORDS_SHOWN)) box.insertBefore(recordRow(r), more);
+      shown = Math.min(recs.length, shown + RECORDS_SHOWN);
+      const left = recs.length - shown;
+      more.hidden = left === 0;
+      more.textContent = `Show ${Math.min(left, RECORDS_SHOWN)} more (${left} not shown)`;
+    };
+    more.addEventListener("click", showMore);
+    showMore();
   } catch (e) { box.textContent = e.message; }
+}
+
+// A row of the Replay list: what the record is, and its Open button.
+function recordRow(r) {
+  const row = document.createElement("div"); row.className = "rec";
+  // every string here comes from a record file: text only, never markup
+  const what = r.meta && r.meta.tournament ? `tournament ${r.meta.tournament}` : (r.over ? "finished" : "unfinished");
+  const seats = Array.isArray(r.seats) ? sidesText(r.game, r.seats.map(x => String(x))) : "";
+  const file = String(r.name).split(":").slice(1).join(":");
+  const on = r.table ? ` (${tableLabel(r.game, r.table)})` : "";
+  row.innerHTML = `<div>${esc(r.game)}${esc(on)}: ${esc(seats)}<small>${esc(r.shots)} shot${r.shots === 1 ? "" : "s"} · ${esc(what)} · ${esc(file)}</small></div><button>Open</button>`;
+  row.querySelector("button").addEventListener("click", () => openReplay({ name: r.name }));
+  return row;
 }
 
 // Who plays whom in a record: "A vs B vs C", a golfbillard duo (four seats, G-31) by its sides,

@@ -17,7 +17,8 @@ function updateSliders() {
   drawSpin();
 }
 
-// An angle in degrees wrapped to (-180, 180] (the server wraps the strike's phi the same way).
+// An angle in degrees wrapped to (-180, 180]: the aim shown and sent. The server takes phi in
+// [-360, 360] and wraps it to [-180, 180) (the page's 180 is its -180, the same direction).
 function wrapDeg(p) { let w = ((p % 360) + 360) % 360; if (w > 180) w -= 360; return w + 0; }
 
 function drawSpin() {
@@ -148,7 +149,9 @@ function pickBall(h, st, p) {
 async function shoot() {
   const h = humanTurn(); if (!h) return;
   const st = displayState();
-  const strike = { V0: S.aim.V0, phi: S.aim.phi, theta: S.aim.theta, a: S.aim.a, b: S.aim.b };
+  // every aim is in [-180, 180] already (the slider, the keys and updateSliders wrap; a drag or
+  // a target aims by atan2): wrapped here too, so no way of aiming sends one past the server's
+  const strike = { V0: S.aim.V0, phi: wrapDeg(S.aim.phi), theta: S.aim.theta, a: S.aim.a, b: S.aim.b };
   const move = { strike };
   if (kegle() && st.ball_in_hand) move.place = S.place;
   if (!kegle()) move.ball = st.phase === "opening" ? openingBall(h) : S.ball;
