@@ -180,7 +180,8 @@ async function loadRecords() {
       shown = Math.min(recs.length, shown + RECORDS_SHOWN);
       const left = recs.length - shown;
       more.hidden = left === 0;
-      more.textContent = `Show ${Math.min(left, RECORDS_SHOWN)} more (${left} not shown)`;
+      more.textContent = left <= RECORDS_SHOWN ? `Show the other ${left}`
+        : `Show ${RECORDS_SHOWN} more (${left} not shown)`;
     };
     more.addEventListener("click", showMore);
     showMore();
