@@ -6,6 +6,7 @@
     python experiments/replay.py --what game --animate --max-shots 6 --out runs/replay/game.gif
     python experiments/replay.py --agents pretrained,geometric     # a whole game between agents
     python experiments/replay.py --what game --table keglebillard-helmatch
+    python experiments/replay.py --what game --rules variant=ddbu distance=30
 
 A shot is drawn from the Shot env's position bank (``--seed``) and played with ``--action``
 (seven numbers in [-1, 1], the env's action layout) or, by default, the rules' random policy
@@ -13,7 +14,11 @@ A shot is drawn from the Shot env's position bank (``--seed``) and played with `
 the attack goal). A game is played from the break / opening with that policy for every player,
 or with ``--agents a,b`` between two agents (``cuegym.agents`` names or model .zip paths, seat 0
 first; implies ``--what game``), through the play app's game layer (``cuegym.play.session``).
-Frames come from cuegym.envs.render; ``.mp4`` needs imageio's ffmpeg plugin. Prints a JSON line
+``--rules`` gives rule options over the shipped ones, as ``evaluate.py`` takes them: a shot
+takes those that score it (a Shot env refuses the game's flow: ``first_player``, ``distance``...),
+a random game all of them, a game between agents those the play app's table takes
+(:data:`AGENT_RULES`). Frames come from cuegym.envs.render; ``.mp4`` needs imageio's ffmpeg
+plugin. Prints a JSON line
 with the output path and the number of frames.
 """
 
@@ -28,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.cli_errors import UsageError, check_writable_dir, cli_main, script_prog, seed_arg
+from cuegym.experiments.train_config import RULES_HELP, parse_rules
 
 
 @dataclass
@@ -46,7 +52,12 @@ class Settings:
     out: str = ""  # output file (default runs/replay/<game>_<what>_<seed>.gif)
     agents: str = ""  # game between two agents "a,b" (else the rules' random policy)
     table: str = ""  # keglebillard table config (default the game's own: the kleinmatch)
+    rules: dict | None = None  # rule options over the shipped ones (None: the shipped rules)
 
+
+#: The rule options of a game between agents: the web table's (``cuegym.play.session``, which
+#: plays it two seats at a time, golfbillard singles); the rest are the shipped rules.
+AGENT_RULES = {"keglebillard": ("distance",), "golfbillard": ("match",)}
 
 #: Simulated seconds of a shot animated at most (``shot_frames``' ``max_seconds``): with --fps
 #: and --speed it bounds a shot's frames, checked before anything is simulated.
@@ -94,7 +105,7 @@ def replay_shot(cfg: Settings) -> list[np.ndarray]:
     env_id = "cuegym/KeglebillardShot-v0" if cfg.game == "keglebillard" \
         else "cuegym/GolfbillardShot-v0"
     kw = {"table": cfg.table} if cfg.table and cfg.game == "keglebillard" else {}
-    env = gym.make(env_id, render_mode="rgb_array", noise=cfg.noise, **kw)
+    env = gym.make(env_id, render_mode="rgb_array", noise=cfg.noise, rules=cfg.rules, **kw)
     env.reset(seed=cfg.seed)
     core = env.unwrapped.core
     rng = np.random.default_rng(cfg.seed)
@@ -153,9 +164,9 @@ def _kegle_random_game(cfg: Settings, rng: np.random.Generator, noise: Any,
     from cuegym.games.strikes import Strikes
     from cuegym.rules.keglebillard_game import random_policy
 
-    game = Kegle(table=cfg.table or "keglebillard")
+    game = Kegle(cfg.rules, table=cfg.table or "keglebillard")
     s = load_settings("keglebillard")
-    states = game.new(1, 2)
+    states = game.new(1, 2, rng=rng)  # (the breaker's draw under first_player: random)
     st = states.state(0)
     frames = [render_kegle_game(game, st, None)] * hold
     for _ in range(cfg.max_shots):
@@ -186,7 +197,7 @@ def _golf_random_game(cfg: Settings, rng: np.random.Generator, noise: Any,
     from cuegym.games.strikes import Strikes
     from cuegym.rules.golfbillard_game import random_policy
 
-    game = Golf(golf_rules(None))
+    game = Golf(golf_rules(cfg.rules))
     s = load_settings("golfbillard")
     states = game.new(1)
     st = states[0]
@@ -222,8 +233,9 @@ def replay_agents(cfg: Settings) -> list[np.ndarray]:
     from cuegym.play.call import golf_call, kegle_call
 
     specs = agent_specs(cfg.agents)
-    table = session.make_table(cfg.game, {"table": cfg.table} if cfg.table else None)
-    arena = tournament_arena(cfg.game, cfg.table or None)  # agents aim on the table played
+    table = session.make_table(cfg.game, {**({"table": cfg.table} if cfg.table else {}),
+                                          **(cfg.rules or {})})
+    arena = tournament_arena(cfg.game, cfg.table or None, cfg.rules)  # (agents aim on it)
     agents = [make_agent(s, cfg.game, arena=arena) for s in specs]
     noise = session.noise_of(cfg.noise)
     rng = np.random.default_rng(cfg.seed)
@@ -421,6 +433,13 @@ def check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
     check_noise_option(a.noise)  # before the replay is simulated
     if a.agents:
         agent_specs(a.agents)  # split and checked as evaluate does, before any agent is made
+    if a.rules is not None and a.agents:  # the web table's game flow plays a game of agents
+        agent_rules = AGENT_RULES[a.game]
+        other = sorted(set(a.rules) - set(agent_rules))
+        if other:
+            ap.error(f"--rules {', '.join(other)}: a game between --agents is played as the web "
+                     f"table plays it, which takes the {a.game} options "
+                     f"{', '.join(agent_rules)} only")
     if a.table is not None:  # a table the game does not have, before anything is simulated
         from cuegym.configs import check_game_table
 
@@ -466,13 +485,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--table", default=None,
                     help="the table config played (keglebillard: keglebillard, the default, or "
                          "keglebillard-helmatch)")
+    ap.add_argument("--rules", nargs="+", action="extend", metavar="KEY=VALUE|FILE",
+                    help=RULES_HELP + "; a shot takes the options that score it, a game between "
+                    "--agents " + "; ".join(f"{g} {', '.join(k)}" for g, k in
+                                            AGENT_RULES.items()))
     a = ap.parse_args(argv)
+    a.rules = parse_rules(a.rules)
     check_args(ap, a)
     cfg = Settings(game=a.game, what="game" if a.agents else a.what or d.what, seed=a.seed,
                    action=list(a.action or []), noise=a.noise, max_shots=a.max_shots or d.max_shots,
                    animate=a.animate, fps=a.fps, speed=d.speed if a.speed is None else a.speed,
                    out=a.out or d.out,
-                   agents=a.agents or d.agents, table=a.table or d.table)
+                   agents=a.agents or d.agents, table=a.table or d.table, rules=a.rules)
     out = out_path(cfg)
     if out.is_dir():  # the default path, taken by a folder
         raise UsageError(f"{out} is a folder: give --out")

@@ -74,3 +74,36 @@ def test_replay_out_help_names_the_default_path_it_writes():
 def test_soak_refuses_a_game_named_twice(capsys):
     line = _usage_error(_experiment("soak"), ["--games", "keglebillard,keglebillard"], capsys)
     assert "--games 'keglebillard,keglebillard' names a game twice" in line, line
+
+
+def test_replay_plays_a_random_game_under_the_rules_given(tmp_path, monkeypatch):
+    """--rules reach the random game's game layer (replay had no --rules)."""
+    from cuegym.experiments import replay
+
+    seen = []
+    real = replay._kegle_random_game
+
+    def spy(cfg, *a):
+        seen.append(cfg.rules)
+        return real(cfg, *a)
+
+    monkeypatch.setattr(replay, "_kegle_random_game", spy)
+    out = tmp_path / "g.gif"
+    assert replay.main(["--what", "game", "--rules", "distance=4", "first_player=random",
+                        "--max-shots", "2", "--fps", "1", "--out", str(out)]) == 0
+    assert seen == [{"distance": 4, "first_player": "random"}] and out.exists()
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["--agents", "random,random", "--rules", "variant=ddbu"],
+     "--rules variant: a game between --agents is played as the web table plays it"),
+    (["--game", "golfbillard", "--agents", "random,random", "--rules", "duo=true"],
+     "takes the golfbillard options match only"),
+    (["--rules", "distance=5"], "rules option 'distance' is not used by KegleShotCore"),
+    (["--what", "game", "--rules", "bogus=1"], "unknown keglebillard rule option key(s)"),
+])
+def test_replay_refuses_rules_its_mode_would_not_play(argv, says, capsys, tmp_path):
+    line = _usage_error(_experiment("replay"), [*argv, "--out", str(tmp_path / "x.gif")],
+                        capsys)
+    assert says in line, line
+    assert not (tmp_path / "x.gif").exists()
