@@ -31,9 +31,14 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p_sim.add_argument("--indent", type=int, default=None,
                        help="indent the JSON output by this many spaces (default: one line)")
-    args, extra = parser.parse_known_args(argv)
-    if extra:  # the subcommand's usage with them (the parent's named no option)
-        {"simulate": p_sim}[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    top_error = parser.error
+
+    def error(message: str):
+        # arguments after the (one) subcommand: its usage line with them, not the parent's
+        (p_sim.error if message.startswith("unrecognized arguments") else top_error)(message)
+
+    parser.error = error
+    args = parser.parse_args(argv)
     check_indent(p_sim, args.indent)
 
     if args.command == "simulate":
