@@ -73,6 +73,9 @@ EVAL_COLORS = {"geometric": "tab:green", "planner": "tab:red", "pretrained": "ta
 #: integer keys and their minimum (seeds: numpy takes no negative seed)
 INT_MIN = {"seed": 0, "generations": 1, "threads": 1, "label_positions": 1, "max_shots": 1,
            "workers": 1}
+#: the largest seed the games take (``play_games``: seeds are int64); the run derives its
+#: games' seeds from ``seed`` (:func:`games_seed`) and ``eval.seed`` (:func:`eval_seed`)
+SEED_MAX = 2**63 - 1
 #: metrics.csv columns holding counts (the rest are floats)
 INT_COLUMNS = ("generation", "positions", "labelled")
 
@@ -104,6 +107,7 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None) -> 
                 raise ValueError(f"games.first: {row!r} names the student, which the first "
                                  "generation does not have yet (games.later may)")
     cfg["eval"] = check_eval(cfg["eval"], DEFAULTS["eval"]["seed"])
+    check_seeds(cfg)
     from cuegym.agents.expert import ExpertSpec, TeacherSpec, TrainSpec
 
     for key, cls in (("spec", ExpertSpec), ("teacher", TeacherSpec), ("train", TrainSpec)):
@@ -159,6 +163,41 @@ def check_eval(ev: dict[str, Any], seed: int) -> dict[str, Any]:
     for key, v in ev.items():
         check_int(f"config key eval.{key}", v, 0)
     return ev
+
+
+def games_seed(cfg: dict[str, Any], k: int, m: int) -> int:
+    """The seed of generation ``k``'s games of row ``m`` (of ``games.first`` or ``.later``)."""
+    return int(cfg["seed"]) * 1000 + 10 * k + m
+
+
+def eval_seed(cfg: dict[str, Any], k: int) -> int:
+    """The seed of the ``eval`` games after generation ``k`` (``generations``: the final fit)."""
+    return int(cfg["eval"]["seed"]) + 100 * k
+
+
+def check_seeds(cfg: dict[str, Any]) -> None:
+    """The seeds a run derives stay within :data:`SEED_MAX`: those of the games of every
+    generation (:func:`games_seed`: the largest is the first generation's last row or the last
+    generation's) and of the ``eval`` games (:func:`eval_seed`, the final fit's after the last
+    generation); a ValueError naming ``seed`` or ``eval.seed``, its value and its largest
+    allowed value, before the run directory exists (not at the generation that reaches 2**63).
+    (The networks' seeds, ``seed * 100 + k``, stay below torch's 2**64 then.)"""
+    gens, seed = int(cfg["generations"]), int(cfg["seed"])
+    last_row = {0: len(cfg["games"]["first"]) - 1}  # (games.later: every generation after 0)
+    if gens > 1:
+        last_row[gens - 1] = len(cfg["games"]["later"]) - 1
+    k = max(last_row, key=lambda k: games_seed(cfg, k, last_row[k]))
+    top = games_seed(cfg, k, last_row[k])
+    if top > SEED_MAX:
+        most = (SEED_MAX - (top - seed * 1000)) // 1000
+        raise ValueError(f"config key seed must be <= {most} (generation {k}'s games play on "
+                         f"seed * 1000 + 10 * generation + row, below 2**63), got {seed}")
+    last = gens if cfg["final_fit"] else gens - 1
+    if eval_seed(cfg, last) > SEED_MAX:
+        whose = "the final fit's" if last == gens else f"generation {last}'s"
+        raise ValueError(f"config key eval.seed must be <= {SEED_MAX - 100 * last} ({whose} "
+                         f"eval games play on eval.seed + 100 * {last}, below 2**63), got "
+                         f"{cfg['eval']['seed']}")
 
 
 def expert_spec(cfg: dict[str, Any]) -> Any:
@@ -291,7 +330,7 @@ def run_generation(k: int, cfg: dict[str, Any], arena: Any, net: Any, student: A
     parts, zs = [], []
     for m, (a, b, n) in enumerate(rows):
         st, z, _ = collect_positions(arena, [_agent(a, student, arena), _agent(b, student, arena)],
-                                     int(n), seed=int(cfg["seed"]) * 1000 + 10 * k + m,
+                                     int(n), seed=games_seed(cfg, k, m),
                                      max_shots=int(cfg["max_shots"]))
         parts.append(st)
         zs.append(z)
@@ -369,7 +408,7 @@ def final_fit(cfg: dict[str, Any], run: Path, arena: Any,
     model = _save_model(net, run, meta, cfg)
     row = {"labels": len(labels["entry"]), "t_train_s": time.time() - t0, **losses,
            **_eval_games(arena, ExpertAgent(model, arena=arena), cfg["eval"],
-                         int(cfg["eval"]["seed"]) + 100 * int(cfg["generations"]))}
+                         eval_seed(cfg, int(cfg["generations"])))}
     write_atomic(run / "final.json", json.dumps(row, indent=1) + "\n")
     _log(row, "final_fit")
     return row
@@ -517,7 +556,7 @@ def expert_iteration(cfg: dict[str, Any], runs_dir: str | Path = "runs", resume:
             save_net(net, run / f"gen{k}.pt", meta)
             _save_model(net, run, meta, cfg)
             row = {"generation": k, **info, "t_train_s": time.time() - t0, **losses,
-                   **_eval_games(arena, student, cfg["eval"], int(cfg["eval"]["seed"]) + 100 * k)}
+                   **_eval_games(arena, student, cfg["eval"], eval_seed(cfg, k))}
             rows.append(row)
             _write_metrics(metrics, rows)
             plot_curves(run, rows, cfg["game"])

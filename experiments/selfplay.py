@@ -106,6 +106,11 @@ def check_config(cfg: SelfPlayConfig) -> SelfPlayConfig:
         v = getattr(cfg, key)
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
             raise ValueError(f"self-play key {key} must be an integer >= {lo}, got {v!r}")
+    from cuegym.experiments.train_config import SB3_SEED_MAX
+
+    if cfg.seed > SB3_SEED_MAX:  # set_random_seed's numpy refusal names neither key nor value
+        raise ValueError(f"self-play key seed (--seed) must be <= {SB3_SEED_MAX} (2**32 - 1: SB3 "
+                         f"seeds numpy with it), got {cfg.seed}")
     p = cfg.promote_at
     if isinstance(p, bool) or not isinstance(p, int | float) or not 0 <= p <= 1:
         raise ValueError(f"self-play key promote_at must be a win rate in [0, 1], got {p!r}")

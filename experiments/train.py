@@ -61,7 +61,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from cuegym.cli_errors import cli_main, script_prog, seed_arg, write_atomic
+from cuegym.cli_errors import check_writable_dir, cli_main, script_prog, seed_arg, write_atomic
 from cuegym.experiments.train_config import (
     ALGOS,
     TrainConfig,
@@ -607,9 +607,12 @@ def train(cfg: TrainConfig, *, runs_dir: str | Path = "runs", resume: bool = Fal
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.utils import set_random_seed
 
+    run = Path(runs_dir) / cfg.name
+    # a file in the way (or no write access): refused before the env and model checks and the
+    # training positions, not by the mkdir after them
+    check_writable_dir(run, "--runs-dir", runs_dir)
     check_config(cfg)
     check_episodic(cfg.algo_kwargs, cfg.n_envs)
-    run = Path(runs_dir) / cfg.name
     if not check_run_dir(cfg, run, resume, overwrite):
         return run
 

@@ -81,6 +81,15 @@ def load_config(path: str | Path | None, over: dict[str, Any] | None = None,
     cfg["offsets"] = {**DEFAULTS["offsets"], **cfg["offsets"]}
     cfg["fit"] = {**DEFAULTS["fit"], **cfg["fit"]}
     cfg["leave"] = {**DEFAULTS["leave"], **cfg["leave"]}
+    # the other target's settings would be ignored (target aim never reads leave, target leave
+    # labels offset 0 only): refused at any value but their default
+    other = "leave" if cfg["target"] == "aim" else "offsets"
+    for key, default in DEFAULTS[other].items():
+        if cfg[other][key] != default:
+            raise ValueError(f"config key {other}.{key} ({cfg[other][key]!r}) is a setting of "
+                             f"target {'aim' if other == 'offsets' else 'leave'}, but the target "
+                             f"is {cfg['target']!r}, which never reads it: remove it (--set "
+                             f"{other}=null)")
     lv = cfg["leave"]
     if int(lv["reply_candidates"]) < 1 or int(lv["reply_noise"]) < 1 or \
             not float(lv["weight"]) >= 0.0 or not 0.0 <= float(lv["own"]) <= 1.0:

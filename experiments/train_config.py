@@ -43,7 +43,7 @@ class TrainConfig:
     #   periodic evaluation (and the best-model choice) sees positions training never met
     n_envs: int = 16  # tables stepped together
     total_timesteps: int = 200_000  # environment steps (all tables together)
-    seed: int = 0  # seeds torch, numpy, the envs (table i: seed + i)
+    seed: int = 0  # seeds torch, numpy, the envs (table i: seed + i); 0 to 2**32 - 1 (SB3)
     policy: str = "MlpPolicy"  # SB3 policy name, or a dotted path to a policy class
     policy_kwargs: dict = field(default_factory=lambda: {"net_arch": [256, 256]})  # network
     algo_kwargs: dict = field(default_factory=dict)  # SAC/PPO/TD3/DQN hyper-parameters
@@ -79,6 +79,12 @@ _DEMO_POSITIVE = ("per_state", "noise_samples", "q_batch", "q_lr")
 #: integer keys and their minimum
 _INT_MIN = {"n_envs": 1, "total_timesteps": 1, "seed": 0, "eval_freq": 1, "eval_episodes": 1,
             "checkpoint_freq": 1, "threads": 1}
+
+#: the largest seed SB3 takes: its ``set_random_seed`` seeds numpy's global generator, which
+#: refuses one above 2**32 - 1 (with a message that names neither the key nor the value).
+#: train.py's ``seed`` and selfplay.py's; the tables' ``seed + i`` may go beyond it (the envs
+#: take seeds below 2**63)
+SB3_SEED_MAX = 2**32 - 1
 
 
 def check_run_name(name: Any, what: str = "config key name") -> str:
@@ -229,6 +235,9 @@ def _check_types(data: dict) -> None:
             if v < _INT_MIN.get(f.name, 0):
                 raise ValueError(f"config key {f.name} must be >= {_INT_MIN.get(f.name, 0)}, "
                                  f"got {v}")
+            if f.name == "seed" and v > SB3_SEED_MAX:
+                raise ValueError(f"config key seed (--seed) must be <= {SB3_SEED_MAX} (2**32 - 1: "
+                                 f"SB3 seeds numpy with it), got {v}")
         elif kind is float:
             if isinstance(v, bool) or not isinstance(v, int | float) or not v >= 0 \
                     or v == float("inf"):

@@ -273,11 +273,12 @@ def test_train_aim_leave_tiny_run(tmp_path):
 
     cfg = load_config(ROOT / "configs" / "aim" / "keglebillard_leave.yaml")
     assert cfg["target"] == "leave" and cfg["entries"] > 1
+    lv = {"target": "leave"}  # (target aim refuses the leave's settings, whatever they are)
     for over, msg in (({"target": "pins"}, "target must be"),
-                      ({"leave": {"depth": 2}}, "unknown leave key"),
-                      ({"leave": {"reply_noise": 0}}, "reply_noise must be"),
-                      ({"leave": {"own": 2}}, "own one in"),
-                      ({"leave": {"aim": "nowhere.pt"}}, "aim='nowhere.pt' is none of"),
+                      ({**lv, "leave": {"depth": 2}}, "unknown leave key"),
+                      ({**lv, "leave": {"reply_noise": 0}}, "reply_noise must be"),
+                      ({**lv, "leave": {"own": 2}}, "own one in"),
+                      ({**lv, "leave": {"aim": "nowhere.pt"}}, "aim='nowhere.pt' is none of"),
                       ({"fit": {"threads": 0}}, "threads null or an integer >= 1"),
                       ({"fit": {"threads": 1.5}}, "threads null or an integer >= 1")):
         with pytest.raises(ValueError, match=msg):

@@ -61,12 +61,14 @@ def test_train_aim_checks_its_base_before_the_run_folder(tmp_path):
     games."""
     from cuegym.experiments import train_aim
 
+    # (leave.aim only for the leave target: target aim refuses the leave's settings)
     for over, says in (({"base": "geometric", "entries": 3}, "entries=3 needs a base"),
-                       ({"base": "geometric", "entries": 1}, "target: leave needs a base")):
+                       ({"base": "geometric", "entries": 1, "leave": {"aim": "none"}},
+                        "target: leave needs a base")):
         path = ROOT / "configs" / "aim" / ("keglebillard.yaml" if over["entries"] > 1 else
                                           "keglebillard_leave.yaml")
         with pytest.raises(ValueError, match=f"config key base: {says}"):
-            train_aim.load_config(path, {**over, "leave": {"aim": "none"}})
+            train_aim.load_config(path, over)
     old = tmp_path / "good"
     old.mkdir()
     (old / "model.pt").write_bytes(b"weights")
