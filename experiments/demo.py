@@ -31,7 +31,7 @@ import numpy as np
 from cuegym.cli_errors import check_writable_dir, cli_main, script_prog, seed_arg
 from cuegym.configs import load_params, load_table
 from cuegym.experiments.rules_walkthrough import save_png
-from cuegym.experiments.train_config import refuse_empty
+from cuegym.experiments.train_config import SB3_SEED_MAX, refuse_empty
 from cuegym.physics import simulate
 from cuegym.physics.constants import EVENT_NAMES
 from cuegym.physics.plot import plot_shot
@@ -136,7 +136,10 @@ def main(argv=None) -> int:
     if args.games > MAX_GAMES:
         ap.error(f"--games must be <= {MAX_GAMES} (the tournament's limit per pair), got "
                  f"{args.games}")
-    refuse_empty(ap, ("--out", args.out))  # '' would write into the working directory
+    refuse_empty(ap, ("--out", args.out), folders=("--out",))  # '' is the working directory
+    if not args.skip_train and args.seed > SB3_SEED_MAX:  # train.py's bound, before the physics
+        ap.error(f"--seed must be <= {SB3_SEED_MAX} (2**32 - 1: the training's SB3 seeds numpy "
+                 f"with it), got {args.seed}")
     out = Path(args.out)
     check_writable_dir(out, "--out")  # a file there: named, not a bare "File exists"
     out.mkdir(parents=True, exist_ok=True)

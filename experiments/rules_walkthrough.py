@@ -73,7 +73,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     from cuegym.experiments.train_config import refuse_empty
 
-    refuse_empty(ap, ("--out", args.out))  # '' (Path: '.') would write into the working dir
+    refuse_empty(ap, ("--out", args.out), folders=("--out",))  # '' is the working directory
     out_dir = Path(args.out)
     check_writable_dir(out_dir, "--out")  # a file in the way: one line, before the shots
     out_dir.mkdir(parents=True, exist_ok=True)

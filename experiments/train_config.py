@@ -726,13 +726,15 @@ def parse_run_args(p: argparse.ArgumentParser, argv: list[str] | None,
     return args
 
 
-def refuse_empty(p: argparse.ArgumentParser, *options: tuple[str, str | None]) -> None:
+def refuse_empty(p: argparse.ArgumentParser, *options: tuple[str, str | None],
+                 folders: tuple[str, ...] = ("--runs-dir",)) -> None:
     """``p.error`` for an option of ``options`` (``(option, value)`` pairs; None: not given)
     given as an empty or blank string: ``--runs-dir ''`` would silently be the working
-    directory, ``--config ''`` no config at all."""
+    directory, ``--config ''`` no config at all. ``folders``: the options that name a folder
+    (the message asks for one; the others name a file, ``--name`` a run)."""
     for opt, v in options:
         if v is not None and not v.strip():
-            what = {"--runs-dir": "folder", "--name": "run name"}.get(opt, "file")
+            what = "folder" if opt in folders else {"--name": "run name"}.get(opt, "file")
             p.error(f"{opt} {v!r}: give a {what} (an empty one is not the default)")
 
 

@@ -37,7 +37,7 @@ def test_demo_training_run_goes_under_out(tmp_path, monkeypatch):
 def test_an_empty_out_is_refused(script, argv, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     line = _usage_error(_experiment(script), argv, capsys)
-    assert "--out" in line and "an empty one is not the default" in line, line
+    assert "--out" in line and "give a folder (an empty one is not the default)" in line, line
     assert list(tmp_path.iterdir()) == []
 
 
@@ -107,3 +107,12 @@ def test_replay_refuses_rules_its_mode_would_not_play(argv, says, capsys, tmp_pa
                         capsys)
     assert says in line, line
     assert not (tmp_path / "x.gif").exists()
+
+
+def test_demo_refuses_a_seed_the_training_cannot_take_before_the_physics(capsys, monkeypatch):
+    from cuegym.experiments import demo
+
+    ran = []
+    monkeypatch.setattr(demo, "physics_part", lambda out: ran.append(out))
+    line = _usage_error(_experiment("demo"), ["--seed", str(2**32)], capsys)
+    assert "--seed must be <= 4294967295" in line and ran == [], line
