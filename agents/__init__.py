@@ -77,7 +77,12 @@ def pretrained_path(game: str) -> Path | None:
 
 def _options(text: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for item in filter(None, text.split(",")):
+    if not text:  # "planner:" is the preset
+        return out
+    for item in text.split(","):
+        if not item:  # planner:n_noise=3,, or planner:,n_noise=3 (dropped without a word)
+            raise ValueError(f"agent options {text!r} hold an empty option (key=value, "
+                             "separated by single commas)")
         if "=" not in item:
             raise ValueError(f"agent option {item!r} must be key=value")
         k, v = item.split("=", 1)
@@ -111,7 +116,7 @@ def parse_options(spec: str) -> dict[str, Any]:
     ``{"n_candidates": 32, "name": "p32"}``), values read as YAML; a malformed option or an
     empty ``name=`` is a ValueError naming it. :func:`make_agent` reads its spec this way, so a
     caller can check a list of specs before making any agent."""
-    return _options(os.fspath(spec).partition(":")[2])
+    return {} if isinstance(spec, os.PathLike) else _options(spec.partition(":")[2])
 
 
 #: make_agent options of a trained model (its wrapping: :func:`_pop_trained_options`)
@@ -230,12 +235,36 @@ def with_leave(agent: Agent, leave: Any, arena: Any, kw: dict[str, Any] | None =
                 raise ValueError(f"{key}={kw[key]!r}: only a leave network takes it, and this "
                                  "agent plays without one")
         return agent
+    given = [k for k in _LEAVE_OPTIONS if k in kw]
+    if kw.get("entries") == 1 and given:  # one entry: the leave has nothing to choose among
+        raise ValueError(f"{', '.join(given)}: entries=1 leaves the leave network no choice "
+                         "among the model's strikes, so they would change nothing")
     from cuegym.agents.leave import LeaveAwareAgent
 
     path = pretrained_leave_path(agent.game) if leave == "shipped" else packaged_path(str(leave))
     return LeaveAwareAgent(agent, path, entries=kw.pop("entries", None),
                            weight=kw.pop("weight", None), own=kw.pop("own", None), arena=arena,
                            name=agent.name)
+
+
+#: The guided planner's stages: (the count that turns a stage off at 0, the options only that
+#: stage reads).
+_GUIDED_STAGES = (
+    ("n_top", ("n_next", "n_recheck", "reply_candidates", "reply_noise", "reply_recheck",
+               "discount", "reply_spins", "reply_terms")),
+    ("n_refine", ("refine_top", "refine_scale")),
+)
+
+
+def _check_unread_options(agent: str, given: dict[str, Any], effective: dict[str, Any],
+                          stages: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
+    """Refuse an option the caller gave (``given``) for a stage that the effective options turn
+    off (its count 0): it would change nothing, without a word."""
+    for count, reads in stages:
+        unread = [k for k in reads if k in given]
+        if effective.get(count) == 0 and unread:
+            raise ValueError(f"{agent}: {count}=0 turns its stage off, so {', '.join(unread)} "
+                             "would change nothing: leave them out")
 
 
 def _pop_trained_options(kw: dict[str, Any], default: Any) -> tuple[Any, Any, dict[str, Any]]:
@@ -299,7 +328,9 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
         raise ValueError(f"arena must be an arena of make_arena({game!r}), got {arena!r}")
     if arena is not None and arena.game != game:
         raise ValueError(f"arena is a {arena.game} arena, not {game}")
-    name, _, opts = os.fspath(spec).partition(":")
+    # a path object is a model file, whatever its folders are called (a run named "run:1")
+    name, _, opts = (os.fspath(spec), "", "") if isinstance(spec, os.PathLike) \
+        else spec.partition(":")
     kw = _options(opts)
     for key in kwargs:  # the keyword replaced the spec's value without a word
         if key in kw:
@@ -339,7 +370,9 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
         if kw.get("policy") in (None, "none") and "policy" in kw and kw.get("n_policy"):
             raise ValueError(f"guided: n_policy={kw['n_policy']!r} proposes that many of the "
                              "policy's strikes, but policy=none gives none")
-        return GuidedPlannerAgent(game, arena=arena, **{**planner_preset(game, "guided"), **kw})
+        preset = planner_preset(game, "guided")
+        _check_unread_options("guided", kw, {**preset, **kw}, _GUIDED_STAGES)
+        return GuidedPlannerAgent(game, arena=arena, **{**preset, **kw})
     if name == "pretrained":
         path = pretrained_path(game)
         _check_shipped(kw, game)

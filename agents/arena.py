@@ -75,6 +75,8 @@ def played_values(arena: Any, states: Any, strikes: Strikes,
         (T,) values; with ``next_states`` also the next states (one batch, row for row).
     """
     batch, T, n = arena.g.batch(states), len(strikes), arena.max_tables
+    if len(batch) != T:  # (else a batch over max_tables was scored on its first T states)
+        raise ValueError(f"{T} strikes for {len(batch)} states: one strike per state")
     vals, news = [], []
     slices = [None] if T <= n else [np.arange(i, min(i + n, T)) for i in range(0, T, n)]
     for rows in slices:  # None: the whole batch, not copied
@@ -172,7 +174,7 @@ class KeglebillardArena:
 
     def new_states(self, n: int) -> Any:
         """``n`` new games (the break, player 0 to play), a ``KegleStates`` batch."""
-        return self.g.new(int(n), self.n_players, first_player=0)
+        return self.g.new(req_int(n, "n", 0), self.n_players, first_player=0)
 
     def batch(self, states: Any) -> Any:
         """A ``KegleStates`` batch of ``states`` (a batch or rules ``GameState`` values)."""
@@ -321,7 +323,7 @@ class GolfbillardArena:
     def new_states(self, n: int, seeds: Any = None) -> Any:
         """n new single games; ``seeds`` (n,) ints >= 0 are the states' seeds, which drive the
         rules' random choices (``spot_policy`` / ``pick_policy`` ``random``), default 0..n-1."""
-        n = int(n)
+        n = req_int(n, "n", 0)
         if seeds is None:
             return self.g.new(n, seed=np.arange(n))
         seeds = np.asarray(seeds)

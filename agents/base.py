@@ -227,7 +227,7 @@ def _opening_checks(agent: Any, states: Any, side: Any, rng: Any) -> Any:
     _check_opening(agent.game, states, side)
     states = check_batch(agent, states)
     check_rng(rng, agent, states)
-    check_live(agent.game, states)
+    check_live(agent.game, states, "act_opening()")
     check_opening(states)
     return states
 
@@ -434,4 +434,7 @@ def check_value_terms(name: str, terms: Any, known: Sequence[str], lo: float = -
     if q is not None and not 0.0 <= q < 1.0:
         raise ValueError(f"{name}['idle_q'] must be in [0, 1) (the chance that a turn scores, "
                          f"G-5), got {terms['idle_q']!r}")
+    if q is not None and not any(out.get(k, 0.0) for k in ("draw", "lead")):
+        raise ValueError(f"{name}['idle_q'] = {q!r} is read by the 'draw' and 'lead' terms "
+                         "(the G-5 draw's chance), and neither is given: it would change nothing")
     return out
