@@ -125,7 +125,9 @@ def aim_inputs(arena: Any, states: Any, strikes: Strikes) -> tuple[np.ndarray, n
         (the cut side; +1 where there is none).
     """
     batch = arena.g.batch(states)
-    return inputs_of(arena, arena.g.observe(batch), batch.xy, batch.pins, strikes)
+    # the envs' view (the five seats after the player's), so games of 7+ players have inputs
+    return inputs_of(arena, arena.g.observe(batch, next_seats_only=True), batch.xy, batch.pins,
+                     strikes)
 
 
 def inputs_of(arena: Any, obs: np.ndarray, xy: np.ndarray, pins: np.ndarray, strikes: Strikes

@@ -161,6 +161,16 @@ class ExpertSpec:
 # ---------------------------------------------------------------------------------------------
 
 
+def observe_to_move(arena: Any, batch: Any) -> np.ndarray:
+    """(T, obs_dim) float32 observation of the player to move in each state of ``batch``
+    (``Kegle.observe`` / ``Golf.observe``). Keglebillard as its envs observe (``next_seats_only``:
+    the five seats after the player's), so a game of 7+ players has one; up to 6 players that
+    is every other seat, the observation it always was."""
+    if arena.game == "keglebillard":
+        return arena.g.observe(batch, next_seats_only=True)
+    return arena.g.observe(batch)
+
+
 def features(arena: Any, states: Any, spec: ExpertSpec
              ) -> tuple[np.ndarray, np.ndarray, Strikes]:
     """What the network reads for T states (a ``KegleStates`` / ``GolfStates`` batch or rules
@@ -168,13 +178,13 @@ def features(arena: Any, states: Any, spec: ExpertSpec
 
     Returns:
         obs (T, obs_dim) float32 full-game observation of the player to move (scores
-        included, ``Kegle.observe`` / ``Golf.observe``); feats (T, n_cand, N_FEAT) float32
+        included, :func:`observe_to_move`); feats (T, n_cand, N_FEAT) float32
         candidate features (``candidate_batch``; golfbillard: in the frame of the side to
         move, attacking +x, as its observation is); the candidate strikes (T * n_cand,
         state-major, on the table as it is).
     """
     batch = arena.g.batch(states)
-    obs = arena.g.observe(batch)
+    obs = observe_to_move(arena, batch)
     rspec = ResidualSpec(game=spec.game, n_cand=spec.n_cand, spin0=spec.spin0)
     strikes, feats = candidate_batch(arena, batch, rspec)
     feats = feats.astype(np.float32)
@@ -355,7 +365,7 @@ class ExpertAgent(Agent):
         game): an array or the other game's states failed deep inside the observation."""
         states = checked_states(self, states, "value()")
         check_live(self.game, states, "value()")
-        obs = self.arena.g.observe(self.arena.g.batch(states))
+        obs = observe_to_move(self.arena, self.arena.g.batch(states))
         with torch.no_grad():
             return self.net.value(torch.as_tensor(obs)).numpy().astype(np.float64)
 

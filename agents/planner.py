@@ -14,6 +14,7 @@ CueCard, it searches over the simulator; unlike them it looks one shot ahead onl
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -32,7 +33,7 @@ from cuegym.agents.base import (
 from cuegym.agents.geometric_golf import golf_candidates_batch
 from cuegym.agents.geometric_kegle import kegle_candidates_batch
 from cuegym.agents.geometry import Candidates
-from cuegym.games.noise import MAX_DEVIATION
+from cuegym.games.noise import MAX_DEVIATION, ShotNoise
 
 #: The most shots one move of a search agent may simulate (the shipped planner simulates 576 in
 #: keglebillard, 128 in golfbillard): more would take hours a move and terabytes of memory.
@@ -77,7 +78,8 @@ class PlannerAgent(Agent):
         n_candidates: strikes evaluated per state (the geometric ones first, then perturbations).
         n_noise: noise samples per candidate (the value is their mean).
         noise: the execution noise it plans for (``"tournament"``, ``"none"``, a scale or a
-            :class:`ShotNoise`).
+            :class:`ShotNoise`; its ``place`` part moves a red in hand's placement, as in
+            play: :func:`noisy_batch`).
         n_base: geometric candidates kept before perturbing (cheapest first).
         jitter: standard deviations of the perturbations: ``phi`` [deg], ``V0`` (relative),
             ``b``, ``a``, ``place`` [m].
@@ -244,7 +246,11 @@ def noisy_batch(arena: Any, states: Any, flat: Strikes, sizes: np.ndarray, noise
     """Every candidate of every state under ``K`` noise draws, ready for one physics call.
 
     Common random numbers: every candidate of a state meets the same K draws, so candidates are
-    compared on equal luck.
+    compared on equal luck. The draws are those of the noise as play applies it
+    (:meth:`ShotNoise.apply`): the strike's components and, where ``noise.place`` is set, the
+    placement of a red in hand (its x and y; drawn after the strikes' normals, common to a
+    state's candidates too). A placement the noise moves where the red cannot lie is simulated
+    as play plays it: the K-19 foul, which ``arena.values`` scores.
 
     Args:
         states: T game states (a batch or a list). flat: (sum sizes) candidate strikes, those of
@@ -261,16 +267,34 @@ def noisy_batch(arena: Any, states: Any, flat: Strikes, sizes: np.ndarray, noise
     batch = arena.g.batch(states)
     rep = arena.take(batch, np.repeat(np.arange(len(sizes)), sizes * K))
     if groups is None:
-        z = rng.standard_normal((len(sizes), K, 5))
+        groups = np.arange(len(sizes))
     else:
         groups = np.asarray(groups, np.int64)
         if groups.shape != sizes.shape or (len(groups) and groups.min() < 0):
             raise ValueError(f"groups must be {len(sizes)} indices >= 0, got {groups!r}")
-        z = rng.standard_normal((int(groups.max(initial=-1)) + 1, K, 5))[groups]
+    n_groups = int(groups.max(initial=-1)) + 1
+    z = rng.standard_normal((n_groups, K, 5))[groups]
     zz = np.repeat(z, sizes, axis=0)  # (sum sizes, K, 5)
+    place = np.repeat(flat.place, K, axis=0)
+    if noise.place:  # after the strikes' draws, as ShotNoise.apply draws
+        offset = placement_offsets(noise, n_groups * K, rng).reshape(n_groups, K, 2)[groups]
+        offset = np.repeat(offset, sizes, axis=0).reshape(-1, 2)  # (sum sizes * K, 2)
+        # an in-hand red's placement only (NaN: no ball in hand); a placement the noise makes
+        # illegal is played as play plays it: the K-19 foul (arena.values scores it so)
+        moved = np.isfinite(place).all(1)
+        place[moved] += offset[moved]
     noisy = Strikes(noise.sample(flat.cue, K, rng, z=zz).reshape(-1, 5),
-                    np.repeat(flat.cue_ball, K), np.repeat(flat.place, K, axis=0))
+                    np.repeat(flat.cue_ball, K), place)
     return rep, noisy
+
+
+def placement_offsets(noise: ShotNoise, n: int, rng: np.random.Generator) -> np.ndarray:
+    """(n, 2) placement deviations [m] of ``noise``, ``n`` samples from ``rng``: what
+    :meth:`ShotNoise.apply` adds to a placement, from its own code (the one noise model; its
+    strike part is left out, so only the ``(n, 2)`` placement normals are drawn)."""
+    only = replace(noise, V0=0.0, phi=0.0, theta=0.0, a=0.0, b=0.0)
+    return only.apply(Strikes(np.zeros((n, 5)), np.zeros(n, np.int64), np.zeros((n, 2))),
+                      rng).place
 
 
 def segment_argmax(vals: np.ndarray, sizes: np.ndarray) -> np.ndarray:

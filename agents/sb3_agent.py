@@ -344,8 +344,10 @@ class SB3Agent(Agent):
 
     def _obs_kegle(self, states: Sequence[Any]) -> np.ndarray:
         # a Shot-env model saw every position at 0 : 0 against one opponent; game scores would
-        # be inputs it never met in training
-        return self.arena.g.observe(states, shot_env="Shot" in self.meta["env_id"])
+        # be inputs it never met in training. The envs show the five seats after the player's
+        # (envs/kegle.py, keglebillard_v0.py): so here, and a game of 7+ players plays
+        return self.arena.g.observe(states, shot_env="Shot" in self.meta["env_id"],
+                                    next_seats_only=True)
 
     def _observe(self, states: Sequence[Any]) -> np.ndarray:
         return self._obs_kegle(states) if self.game == "keglebillard" else \
