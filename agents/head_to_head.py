@@ -48,7 +48,8 @@ class GameResults:
         ``a``: games, wins, losses, draws (finished, nobody won), unfinished (cut off), and
         lost_on_own_shot: the losses that agent's own shot ended (keglebillard: a foul whose
         skæve took the opponent to the distance, K-21/K-22). ``a``: the agent's index in the
-        ``agents`` the games were played with (0 or 1)."""
+        ``agents`` the games were played with (0 or 1). An agent that played no shot has no
+        rates: the three per-shot figures are NaN (0.0 read as a clean record)."""
         if isinstance(a, bool | np.bool_) or not isinstance(a, int | np.integer) or \
                 not 0 <= a < self.seats.shape[1]:
             # -1 marks draws in ``winner``: stats(-1) counted them as wins
@@ -66,9 +67,9 @@ class GameResults:
         ended_by[last >= 0] = self.agent[last[last >= 0]]
         lost = fin & (self.winner != a) & (self.winner != -1)
         return {
-            "points_per_shot": float(np.mean([r.points for r in mine])) if n else 0.0,
-            "given_per_shot": float(np.mean([r.given for r in mine])) if n else 0.0,
-            "foul_rate": float(np.mean([r.foul for r in mine])) if n else 0.0,
+            "points_per_shot": float(np.mean([r.points for r in mine])) if n else np.nan,
+            "given_per_shot": float(np.mean([r.given for r in mine])) if n else np.nan,
+            "foul_rate": float(np.mean([r.foul for r in mine])) if n else np.nan,
             "shots": n,
             "games": int(seated.sum()),
             "wins": wins,

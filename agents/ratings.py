@@ -110,14 +110,8 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, tol: float = 1e-10,
         than one group) have no common scale: each group is then centred on its own mean 0,
         and ratings compare only within a group.
     """
-    try:
-        w = np.asarray(wins, np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"wins must be a square matrix of non-negative counts, got "
-                         f"{wins!r}") from None
-    n = w.shape[0] if w.ndim else 0
-    if w.ndim != 2 or w.shape != (n, n) or (w < 0).any() or not np.isfinite(w).all():
-        raise ValueError(f"wins must be a square matrix of non-negative counts, got {w!r}")
+    w = count_matrix(wins, "wins")
+    n = len(w)
     diag = np.diagonal(w)
     if diag.any():
         i = int(np.flatnonzero(diag)[0])
@@ -192,13 +186,29 @@ def _check_estimate_exists(w: np.ndarray, played: np.ndarray) -> None:
                     "per pair) for finite ratings")
 
 
+def count_matrix(counts: Any, name: str) -> np.ndarray:
+    """``counts`` as an (n, n) float64 matrix of non-negative finite counts (numbers, not text:
+    ``"3"`` would be read as 3), or a ValueError naming ``name``."""
+    bad = f"{name} must be a square matrix of non-negative counts, got {counts!r}"
+    try:
+        raw = np.asarray(counts)
+        w = raw.astype(np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(bad) from None
+    n = w.shape[0] if w.ndim else 0
+    if raw.dtype.kind not in "iuf" or w.ndim != 2 or w.shape != (n, n) or (w < 0).any() \
+            or not np.isfinite(w).all():
+        raise ValueError(bad)
+    return w
+
+
 def rating_groups(games: np.ndarray) -> list[list[int]]:
     """The agents that can be rated on one scale: the connected parts of the graph whose edges
     are the pairs with at least one game (``games`` (n, n): games, e.g. finished games, between
     i and j), each a sorted list of indices, largest first; agents with no game are in none.
     One group means one scale; with several, :func:`bradley_terry`'s ratings compare only
     within a group."""
-    g = np.asarray(games, np.float64)
+    g = count_matrix(games, "games")
     played = (g + g.T) > 0
     np.fill_diagonal(played, False)
     return sorted((grp.tolist() for grp in _groups(played)), key=lambda grp: (-len(grp), grp))

@@ -21,7 +21,9 @@ The setting: ``--table`` a table config name (``configs/tables``: keglebillard i
 one table), ``--rules`` rule options over the shipped ``configs/rules/<game>.yaml``, as
 ``KEY=VALUE`` words (values read as YAML, as ``--set``'s in train.py) or a YAML file of them,
 later over earlier (keglebillard ``distance=50``, ``variant=ddbu``; golfbillard ``duo=true``,
-``match=best_of_3``: single games, ``match: single``, unless given). The arena plays it
+``match=best_of_3``: single games, ``match: single``, unless given; under ``best_of_3`` a
+"game" of the tournament is a whole match: ``--games``, the counts, rates, intervals, ratings
+and ``--max-shots`` are of matches, and the table says so). The arena plays it
 (:func:`tournament_arena`) and every agent is made for it (``make_agent(..., arena=arena)``).
 A bad table or rule option is refused before any game, naming the option and its value; so
 are options the arenas do not play (``first_player`` other than ``player0``; two players
@@ -49,6 +51,9 @@ says which). ``--json`` prints one object: ``{"agents": {"<name>": {"points_per_
 "unfinished": {"<a>": {"<b>": count}}, "notes": [...]}``; names are short (a model path becomes
 its run directory's or file's name; ``spec`` keeps the full one). Otherwise a table is printed.
 Both write ``<out>/results.json`` and ``<out>/tournament.png`` (default ``runs/eval/<game>/``);
+A tournament's outputs replace an earlier one's in ``--out``: results.json, tournament.png
+and the earlier game records in ``<out>/games/`` (removed after the new tournament has been
+written; its own records, if any, are what that folder then holds).
 ``--save-games N`` also writes the first N games of each pair as game records to
 ``<out>/games/`` (replayable in ``python -m cuegym.play``, on the tournament's setting: the
 record's ``options`` are the web table's for it, and off the default setting ``meta.table``
@@ -204,7 +209,9 @@ def tournament_arena(game: str, table: str | None = None,
     best_of_3``). A bad table or rule option
     is a :class:`UsageError` naming the option and its value."""
     from cuegym.agents import make_arena
+    from cuegym.agents.base import check_game
 
+    check_game(game)  # (an unknown game read as a --rules error)
     kw = {} if table is None else {"table": table}
     if table is not None:
         try:
@@ -620,6 +627,13 @@ def _tournament_cli(p: argparse.ArgumentParser, args: argparse.Namespace,
         p.error(str(exc))
     out = Path(args.out) if args.out is not None else Path("runs") / "eval" / game
     check_writable_dir(out, "--out")  # before the games, which may take hours
+    for name in ("results.json", "tournament.png"):  # found now, not after the games
+        if (out / name).is_dir():
+            p.error(f"--out {str(out)!r}: {out / name} is a folder, where the tournament "
+                    "writes a file")
+    if save_games:
+        check_writable_dir(out / "games", "--save-games")
+    earlier = earlier_records(out / "games")
     res = run_tournament(game, specs, games, args.seed, noise=args.noise,
                          max_shots=args.max_shots, quiet=args.quiet,
                          save_games=save_games, save_dir=out / "games", table=args.table,
@@ -627,12 +641,40 @@ def _tournament_cli(p: argparse.ArgumentParser, args: argparse.Namespace,
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(out / "results.json", json.dumps(res, indent=1))
     png = plot_results(res, out / "tournament.png")
+    replaced = drop_earlier_records(earlier)
     if args.json:
         print(json.dumps(res))
     else:
         print(format_table(res))
-        print(f"\nwrote {out / 'results.json'} and {png}")
+        print(f"\nwrote {out / 'results.json'} and {png}" + (
+            f"; removed {replaced} game records of an earlier tournament from {out / 'games'}"
+            if replaced else ""))
     return 0
+
+
+def earlier_records(games_dir: Path) -> dict[Path, int]:
+    """The game records an earlier tournament saved in ``games_dir`` (``<pair>_gameNNN.json``)
+    and their modification times: a new tournament's outputs replace the earlier one's
+    (results.json, the figure, and these records, which would otherwise replay games of
+    another tournament beside this one's)."""
+    if not games_dir.is_dir():
+        return {}
+    return {f: f.stat().st_mtime_ns for f in games_dir.glob("*_game[0-9][0-9][0-9].json")
+            if f.is_file()}
+
+
+def drop_earlier_records(earlier: dict[Path, int]) -> int:
+    """Delete the records of :func:`earlier_records` that this tournament did not write over
+    (same time); returns how many."""
+    gone = 0
+    for f, mtime in earlier.items():
+        try:
+            if f.stat().st_mtime_ns == mtime:
+                f.unlink()
+                gone += 1
+        except FileNotFoundError:
+            pass
+    return gone
 
 
 @cli_main

@@ -32,6 +32,15 @@ def setting_text(res: Mapping[str, Any]) -> str:
     return out + (f", rules {rules_text(rules)}" if rules else "")
 
 
+def per_pair(res: Mapping[str, Any]) -> str:
+    """"N games per pair", or "N matches (best of 3) per pair" where golfbillard's rules play
+    matches: then every count, rate and rating of the tournament is of whole matches."""
+    n = res["games_per_pair"]
+    if (res.get("rules") or {}).get("match") == "best_of_3":
+        return f"{_plural(n, 'match')} (best of 3) per pair"
+    return f"{_plural(n, 'game')} per pair"
+
+
 def _cell(v: float | None) -> str:
     """A per-shot rate for the table: n/a for an agent that played no shot."""
     return "n/a" if v is None else f"{v:.3f}"
@@ -42,7 +51,7 @@ def _nan(v: float | None) -> float:
 
 
 def _plural(k: int, noun: str) -> str:
-    return f"{k} {noun}{'' if k == 1 else 's'}"
+    return f"{k} {noun}{'' if k == 1 else 'es' if noun.endswith('ch') else 's'}"
 
 
 def _fmt_rate(res: dict[str, Any], r: str, c: str) -> str:
@@ -68,7 +77,7 @@ def format_table(res: dict[str, Any]) -> str:
     names = list(res["agents"])
     unit = "points/shot" if res["game"] == "keglebillard" else "goals/stroke"
     w = max(12, *(len(n) for n in names)) + 2
-    lines = [f"{res['game']}: {_plural(res['games_per_pair'], 'game')} per pair, "
+    lines = [f"{res['game']}: {per_pair(res)}, "
              f"seed {res['seed']}, noise {res['noise']}{setting_text(res)}", ""]
     head = (f"{'agent':<{w}}{unit:>13}{'foul rate':>11}{'BT rating (Elo ± se)':>22}{'won':>6}"
             f"{'lost':>6}{'drawn':>7}{'unfin.':>8}")
@@ -147,8 +156,8 @@ def plot_results(res: dict[str, Any], path: Path) -> Path:
         ax.set_xticks(x, ticks, rotation=30, ha="right")
         ax.set_title(label, fontsize=10)
         ax.grid(axis="y", alpha=0.3)
-    fig.suptitle(f"{res['game']} tournament: {_plural(res['games_per_pair'], 'game')} per "
-                 f"pair, seed {res['seed']}, noise {res['noise']}{setting_text(res)}")
+    fig.suptitle(f"{res['game']} tournament: {per_pair(res)}, seed {res['seed']}, noise "
+                 f"{res['noise']}{setting_text(res)}")
     caption = [a if ag[a]["spec"] == a else f"{a} = {ag[a]['spec']}" for a in names
                if ag[a]["spec"] != a or len(a) > TICK_CHARS]  # a cut name whole
     unfinished = sum(ag[a]["unfinished"] for a in names) // 2
