@@ -227,7 +227,8 @@ def apply_residual(strikes: Strikes, res: np.ndarray, spec: ExpertSpec, states: 
 def mean_values(arena: Any, states: Any, strikes: Strikes, per_state: int, k: int,
                 noise: Any, rng: np.random.Generator, terms: dict | None = None) -> np.ndarray:
     """Mean ``arena.values`` of strikes in blocks of ``per_state`` per state under ``k`` noise
-    draws shared by each state's block (common random numbers), in one physics call.
+    draws shared by each state's block (common random numbers, the placement's part of the
+    noise too: :func:`~cuegym.agents.planner.noisy_batch`), in one physics call.
 
     Args:
         states: T states (a batch). strikes: T * per_state strikes, state-major.
@@ -235,12 +236,10 @@ def mean_values(arena: Any, states: Any, strikes: Strikes, per_state: int, k: in
     Returns:
         (T, per_state) mean values (units of the arena's ``values``).
     """
-    batch = arena.g.batch(states)
-    T = len(batch)
-    z = np.repeat(rng.standard_normal((T, k, 5)), per_state, axis=0)
-    cue = noise.sample(strikes.cue, k, rng, z=z).reshape(-1, 5)
-    noisy = Strikes(cue, np.repeat(strikes.cue_ball, k), np.repeat(strikes.place, k, axis=0))
-    rep = batch.take(np.repeat(np.arange(T), per_state * k))
+    from cuegym.agents.planner import noisy_batch
+
+    T = len(arena.g.batch(states))
+    rep, noisy = noisy_batch(arena, states, strikes, np.full(T, per_state), noise, k, rng)
     return arena.values(rep, noisy, terms=terms).reshape(T, per_state, k).mean(2)
 
 

@@ -191,3 +191,34 @@ def test_observations_of_up_to_six_players_unchanged(n_players):
         st, shot_env="Shot" in sb3.meta["env_id"]))
     ex = make_agent("expert", "keglebillard", arena=ar)
     np.testing.assert_array_equal(features(ar, st, ex.spec)[0], full)
+
+
+def test_the_experts_teacher_values_its_strikes_under_the_planners_noise_model():
+    """expert.mean_values batches its noisy strikes through planner.noisy_batch (it had its own
+    copy, which left the placement's noise out): the same values as before without placement
+    noise, and placement noise reaches its search."""
+    from cuegym.agents import make_agent, make_arena
+    from cuegym.agents.expert import mean_values
+    from cuegym.games.noise import load_noise
+    from cuegym.games.strikes import Strikes
+
+    arena = make_arena("keglebillard")
+    states = arena.new_states(3)  # the break: the red in hand
+    s = make_agent("geometric", "keglebillard", arena=arena).act(states, np.random.default_rng(0))
+    strikes = Strikes(np.repeat(s.cue, 2, axis=0), np.repeat(s.cue_ball, 2),
+                      np.repeat(s.place, 2, axis=0))
+    noise = load_noise("tournament")
+    got = mean_values(arena, states, strikes, 2, 4, noise, np.random.default_rng(5))
+    # the copy it replaced, draw for draw
+    rng = np.random.default_rng(5)
+    z = np.repeat(rng.standard_normal((3, 4, 5)), 2, axis=0)
+    cue = noise.sample(strikes.cue, 4, rng, z=z).reshape(-1, 5)
+    noisy = Strikes(cue, np.repeat(strikes.cue_ball, 4), np.repeat(strikes.place, 4, axis=0))
+    rep = arena.g.batch(states).take(np.repeat(np.arange(3), 8))
+    want = arena.values(rep, noisy).reshape(3, 2, 4).mean(2)
+    assert np.array_equal(got, want)
+    placed = load_noise({"place": 0.3})
+    moved = mean_values(arena, states, strikes, 2, 4, placed, np.random.default_rng(5))
+    still = mean_values(arena, states, strikes, 2, 4, load_noise("none"),
+                        np.random.default_rng(5))
+    assert not np.array_equal(moved, still)
