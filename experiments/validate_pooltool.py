@@ -13,7 +13,8 @@ instead (pockets with jaws; goal holes and caps): the runner is given cuegym's o
 every ball's pocket agrees. Those shots, and the setup all shots share, are drawn by
 ``experiments/pooltool_tables.py``.
 
-pooltool lives in ``.venv-pooltool/`` (created on first use; it pins an older numba) and runs
+pooltool lives in ``.venv-pooltool/`` (created on first use, about 730 MB; it pins an older
+numba) and runs
 as a subprocess (``experiments/pooltool_runner.py``) with ``HOME`` pointed at a temporary
 folder, because it writes ``~/.config/pooltool`` on import. Its results are cached in
 ``runs/pooltool_cache/`` keyed by seed and shot count.
@@ -569,7 +570,10 @@ def _settings(argv: list[str] | None) -> tuple[Settings, bool]:
     """The command line as :class:`Settings`, and whether to run pooltool only."""
     d = Settings()
     ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
-                                 description=__doc__.splitlines()[0])
+                                 description=__doc__.splitlines()[0] + " The first run "
+                                 "creates .venv-pooltool/ in the checkout (pip installs "
+                                 "pooltool 0.6.0 and its own numba: about 730 MB, needs the "
+                                 "package index) and caches pooltool's results under runs/.")
     ap.add_argument("--shots", type=int, default=d.shots,
                     help=f"random shots compared (default {d.shots})")
     ap.add_argument("--seed", type=seed_arg, default=d.seed,
