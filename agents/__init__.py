@@ -40,6 +40,7 @@ Example:
 
 from __future__ import annotations
 
+import inspect
 import os
 from pathlib import Path
 from typing import Any
@@ -371,7 +372,9 @@ def make_agent(spec: str, game: str, *, arena: Any = None, **kwargs: Any) -> Age
             raise ValueError(f"guided: n_policy={kw['n_policy']!r} proposes that many of the "
                              "policy's strikes, but policy=none gives none")
         preset = planner_preset(game, "guided")
-        _check_unread_options("guided", kw, {**preset, **kw}, _GUIDED_STAGES)
+        defaults = {k: v.default for k, v in
+                    inspect.signature(GuidedPlannerAgent.__init__).parameters.items()}
+        _check_unread_options("guided", kw, {**defaults, **preset, **kw}, _GUIDED_STAGES)
         return GuidedPlannerAgent(game, arena=arena, **{**preset, **kw})
     if name == "pretrained":
         path = pretrained_path(game)

@@ -39,13 +39,22 @@ SHOT_UNUSED_SETTINGS = {
     "max_opponent_shots": "no opponent shoots in a Shot env (the full-game envs' limit)"}
 
 
-def refuse_unused_settings(settings: Any, unused: Mapping[str, str], owner: str,
-                           kind: str = "settings key") -> None:
-    """Refuse a caller's settings (or rules, ``kind``) mapping that names a key of ``unused``
-    (key: why ``owner`` does not use it): it would be ignored without a word."""
+def refuse_unused_settings(settings: Any, unused: Mapping[str, str], owner: str) -> None:
+    """Refuse a caller's settings mapping that names a key of ``unused`` (key: why ``owner``
+    does not use it): it would be ignored without a word."""
     given = sorted(set(settings) & set(unused)) if isinstance(settings, Mapping) else []
     if given:
-        raise ValueError(f"{kind} {given[0]!r} is not used by {owner}: {unused[given[0]]}")
+        raise ValueError(f"settings key {given[0]!r} is not used by {owner}: {unused[given[0]]}")
+
+
+def refuse_unused_rules(rules: Any, default: Any, unused: Mapping[str, str], owner: str) -> None:
+    """Refuse a rule set (however given: options, a file, a rules object) whose option of
+    ``unused`` (key: why ``owner`` does not use it) differs from ``default``'s: it would change
+    nothing, without a word. The shipped value passes, so a copy of the shipped file does."""
+    for key, why in unused.items():
+        if getattr(rules, key) != getattr(default, key):
+            raise ValueError(f"rules option {key} = {getattr(rules, key)!r} is not used by "
+                             f"{owner}: {why}")
 
 
 def table_spec(spec: EnvSpec, core: Any) -> EnvSpec:
@@ -522,7 +531,8 @@ class CoreEnv(HumanDisplay, gym.Env):
         core = self.__dict__.get("core")
         return (core is not None and not name.startswith("_") and name not in SETTABLE
                 and name not in _ENV_OWN and name not in self.__dict__
-                and not hasattr(type(self), name) and hasattr(core, name))
+                and not hasattr(type(self), name) and name in vars(core)
+                and not callable(vars(core)[name]))
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Setting one of the core's settings (see :meth:`__getattr__`) sets it on the core,

@@ -31,7 +31,7 @@ from cuegym.rules.golf_codes import P_OPENING, P_OVER, P_PLAY
 from cuegym.rules.golfbillard import GolfRules, load_golf_rules
 
 from .actions import layout_box, strikes_from_actions, unit_box
-from .base import GAME_UNUSED_SETTINGS, SHOT_UNUSED_SETTINGS, Core, refuse_unused_settings
+from .base import GAME_UNUSED_SETTINGS, SHOT_UNUSED_SETTINGS, Core, refuse_unused_rules
 from .checks import check_bank, check_opponent_batching, check_seat
 from .golf_positions import GolfbillardPositions, check_golf_positions, playable
 from .opponents import check_opponent_cue, opponent_strikes
@@ -167,9 +167,9 @@ class GolfShotCore(Core):
                  settings: Any = None, positions: Any = None, clip: bool = False,
                  threads: int | None = None, render_mode: str | None = None) -> None:
         self.n = int(n)
-        refuse_unused_settings(rules, self.UNUSED_RULES, type(self).__name__, "rules option")
         self.game = Golf(golf_rules(rules))
         self.rules = self.game.rules
+        refuse_unused_rules(self.rules, golf_rules(None), self.UNUSED_RULES, type(self).__name__)
         self.geo = self.game.geo
         self._configure("golfbillard", settings, reward, noise, clip, threads, render_mode)
         # a user's bank is checked whole here (a ball off the cloth was played, overlapping

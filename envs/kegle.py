@@ -39,7 +39,7 @@ from cuegym.rules.keglebillard import FOUL_COLUMNS
 from cuegym.rules.keglebillard_game import ShotOutcome
 
 from .actions import layout_box, scale, strikes_from_actions, unit_box
-from .base import GAME_UNUSED_SETTINGS, SHOT_UNUSED_SETTINGS, Core, refuse_unused_settings
+from .base import GAME_UNUSED_SETTINGS, SHOT_UNUSED_SETTINGS, Core, refuse_unused_rules
 from .checks import check_bank, check_opponent_batching, check_seat
 from .config import load_settings
 from .opponents import check_opponent_cue, opponent_strikes
@@ -185,8 +185,10 @@ class KegleShotCore(Core):
                  positions: Any = None, clip: bool = False, threads: int | None = None,
                  render_mode: str | None = None) -> None:
         self.n = int(n)
-        refuse_unused_settings(rules, self.UNUSED_RULES, type(self).__name__, "rules option")
         self.game = kegle_game(rules, table)
+        from cuegym.rules.keglebillard_config import load_rules
+
+        refuse_unused_rules(self.game.rules, load_rules(), self.UNUSED_RULES, type(self).__name__)
         self._configure("keglebillard", settings, reward, noise, clip, threads, render_mode)
         self.bank = shot_bank(positions, self.settings, table, self.game)
         self.observation_space = observation_space()

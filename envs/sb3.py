@@ -211,11 +211,12 @@ class CuegymVecEnv(VecEnv):
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
         if indices is not None:
             idx = [int(i) for i in self._get_indices(indices)]
-            bad = [i for i in idx if not 0 <= i < self.num_envs]
+            bad = [i for i in idx if not -self.num_envs <= i < self.num_envs]
             if bad:  # (DummyVecEnv raises IndexError too)
                 raise IndexError(f"set_attr indices {bad}: this env's tables are 0.."
                                  f"{self.num_envs - 1}")
-            if set(idx) != set(range(self.num_envs)):  # a repeated index named fewer tables
+            # (negative indices count from the end, as SB3's DummyVecEnv takes them)
+            if {i % self.num_envs for i in idx} != set(range(self.num_envs)):
                 raise ValueError(f"set_attr indices {idx}: the tables of a native vector env "
                                  "share their settings, so set_attr applies to all of them "
                                  "(indices=None)")

@@ -6,7 +6,7 @@ demo``: the checkout's).
 1. Simulates a break on each table and writes trajectory plots (runs/demo/*_break.png).
 2. Trains DQN on cuegym/KeglebillardShot-v0 for a few minutes (experiments/train.py with
    configs/train/keglebillard_dqn.yaml, the shipped agent's recipe, shortened: 8,192 positions
-   instead of 131,072), writing runs/demo/keglebillard_dqn/ (model, SB3's CSV and TensorBoard
+   instead of 131,072), writing runs/demo/demo_keglebillard/ (model, SB3's CSV and TensorBoard
    logs, learning_curve.png; an earlier demo's run there is replaced); progress bars for the
    positions, the demonstrations and the learning.
 3. Plays a keglebillard tournament of the fresh model against the geometric and random
@@ -106,7 +106,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog=script_prog(__name__, __spec__),
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="runs/demo",
-                    help="output folder of the plots, the training run (keglebillard_dqn/, "
+                    help="output folder of the plots, the training run (demo_keglebillard/, "
                     "replaced) and the tournament, relative to the working directory (default "
                     "runs/demo)")
     ap.add_argument("--minutes", type=float, default=None,
@@ -155,7 +155,7 @@ def main(argv=None) -> int:
     if not args.skip_train:
         print(f"== 2. training DQN on cuegym/KeglebillardShot-v0 for up to {args.minutes} min",
               flush=True)
-        name = "keglebillard_dqn"
+        name = "demo_keglebillard"  # (not train.py's keglebillard_dqn: --out runs would replace it)
         run([py, str(ROOT / "experiments" / "train.py"), "--config",
              "configs/train/keglebillard_dqn.yaml", "--runs-dir", str(out),
              "--name", name, "--timesteps", str(args.timesteps), "--seed", str(args.seed),

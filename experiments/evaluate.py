@@ -99,7 +99,7 @@ from cuegym.cli_errors import (
     seed_arg,
     write_atomic,
 )
-from cuegym.experiments.tournament_report import format_table, plot_results, rules_text
+from cuegym.experiments.tournament_report import _plural, format_table, plot_results, rules_text
 from cuegym.experiments.train_config import RULES_HELP, parse_rules
 
 
@@ -171,10 +171,12 @@ def _tournament_agents(game: str, specs: list[str], names: list[str], arena: Any
 
 
 def _play_pair(arena: Any, pair: tuple, games: int, seed: int, pair_seed: int, noise: Any,
-               max_shots: int, quiet: bool, save_games: int, save_dir: Path | None) -> Any:
+               max_shots: int, quiet: bool, save_games: int, save_dir: Path | None,
+               written: list[Path] | None = None) -> Any:
     """One pairing's ``games`` games (seeds from ``pair_seed``) as ``play_games``' result, with
     a progress bar on stderr unless ``quiet``; the first ``save_games`` saved as game records
-    to ``save_dir``. ``pair``: (names, specs, agents), each a pair."""
+    to ``save_dir`` (their paths appended to ``written``). ``pair``: (names, specs, agents),
+    each a pair."""
     from tqdm.auto import tqdm
 
     from cuegym.agents import play_games
@@ -197,6 +199,8 @@ def _play_pair(arena: Any, pair: tuple, games: int, seed: int, pair_seed: int, n
         paths = save_tournament_games(on, res, (name_i, name_j), specs, noise, save_dir,
                                       f"{name_i}_vs_{name_j}")
         stamp_game_records(paths, seed, pair_seed, games, max_shots)
+        if written is not None:
+            written.extend(paths)
     return res
 
 
@@ -228,12 +232,13 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
                    noise: Any = "tournament", max_shots: int | None = None,
                    quiet: bool = False, save_games: int = 0,
                    save_dir: Path | None = None, table: str | None = None,
-                   rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                   rules: Mapping[str, Any] | None = None,
+                   written: list[Path] | None = None) -> dict[str, Any]:
     """Round robin: every pair plays ``games`` games (a progress bar per pair on stderr unless
     ``quiet``). Returns the results dictionary (keys in the module doc). ``save_games``: write
     the first that many games of each pair as game records (replayable in
-    ``python -m cuegym.play``) to ``save_dir``. ``table``, ``rules``: the setting
-    (:func:`tournament_arena`); the agents are made for it."""
+    ``python -m cuegym.play``) to ``save_dir`` (their paths appended to ``written``).
+    ``table``, ``rules``: the setting (:func:`tournament_arena`); the agents are made for it."""
     from cuegym.agents.ratings import rating_groups, wilson_interval
     from cuegym.play.record import arena_setting
 
@@ -259,7 +264,7 @@ def run_tournament(game: str, specs: list[str], games: int, seed: int, *,
     for k, (i, j) in enumerate(itertools.combinations(range(n), 2)):
         pair = ((names[i], names[j]), (specs[i], specs[j]), (agents[i], agents[j]))
         res = _play_pair(arena, pair, games, seed, pair_seed(seed, k), noise, max_shots, quiet,
-                         save_games, save_dir)
+                         save_games, save_dir, written)
         a, b = res.stats(0), res.stats(1)
         for rec, ag in zip(res.shots, res.agent, strict=True):
             shots[(i, j)[ag]].append(rec)
@@ -634,46 +639,56 @@ def _tournament_cli(p: argparse.ArgumentParser, args: argparse.Namespace,
     if save_games:
         check_writable_dir(out / "games", "--save-games")
     earlier = earlier_records(out / "games")
+    written: list[Path] = []
     res = run_tournament(game, specs, games, args.seed, noise=args.noise,
                          max_shots=args.max_shots, quiet=args.quiet,
                          save_games=save_games, save_dir=out / "games", table=args.table,
-                         rules=rules)
+                         rules=rules, written=written)
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(out / "results.json", json.dumps(res, indent=1))
     png = plot_results(res, out / "tournament.png")
-    replaced = drop_earlier_records(earlier)
+    replaced = drop_earlier_records(earlier, written)
     if args.json:
         print(json.dumps(res))
     else:
         print(format_table(res))
         print(f"\nwrote {out / 'results.json'} and {png}" + (
-            f"; removed {replaced} game records of an earlier tournament from {out / 'games'}"
-            if replaced else ""))
+            f"; removed {_plural(replaced, 'game record')} of an earlier tournament from "
+            f"{out / 'games'}" if replaced else ""))
     return 0
 
 
-def earlier_records(games_dir: Path) -> dict[Path, int]:
-    """The game records an earlier tournament saved in ``games_dir`` (``<pair>_gameNNN.json``)
-    and their modification times: a new tournament's outputs replace the earlier one's
-    (results.json, the figure, and these records, which would otherwise replay games of
-    another tournament beside this one's)."""
+def earlier_records(games_dir: Path) -> list[Path]:
+    """The game records an earlier tournament saved in ``games_dir``: ``<pair>_game<N>.json``
+    files that read as a tournament's records (``format: cuegym-game`` with the
+    ``meta.tournament_seed`` evaluate stamps). A new tournament's outputs replace the earlier
+    one's (results.json, the figure and these records, which would otherwise replay games of
+    another tournament beside this one's); other files there are the user's and stay."""
     if not games_dir.is_dir():
-        return {}
-    return {f: f.stat().st_mtime_ns for f in games_dir.glob("*_game[0-9][0-9][0-9].json")
-            if f.is_file()}
-
-
-def drop_earlier_records(earlier: dict[Path, int]) -> int:
-    """Delete the records of :func:`earlier_records` that this tournament did not write over
-    (same time); returns how many."""
-    gone = 0
-    for f, mtime in earlier.items():
+        return []
+    out = []
+    for f in sorted(games_dir.glob("*_game*.json")):
+        if not (f.is_file() and re.fullmatch(r".+_game\d{3,}\.json", f.name)):
+            continue
         try:
-            if f.stat().st_mtime_ns == mtime:
-                f.unlink()
-                gone += 1
-        except FileNotFoundError:
-            pass
+            rec = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(rec, dict) and rec.get("format") == "cuegym-game" and \
+                isinstance(rec.get("meta"), dict) and "tournament_seed" in rec["meta"]:
+            out.append(f)
+    return out
+
+
+def drop_earlier_records(earlier: list[Path], written: list[Path]) -> int:
+    """Delete the records of :func:`earlier_records` that this tournament did not write
+    (``written``: the paths it saved); returns how many."""
+    keep = {Path(p).resolve() for p in written}
+    gone = 0
+    for f in earlier:
+        if f.resolve() not in keep:
+            f.unlink(missing_ok=True)
+            gone += 1
     return gone
 
 

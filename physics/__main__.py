@@ -32,10 +32,14 @@ def main(argv: list[str] | None = None) -> int:
     p_sim.add_argument("--indent", type=int, default=None,
                        help="indent the JSON output by this many spaces (default: one line)")
     top_error = parser.error
+    given = list(sys.argv[1:] if argv is None else argv)
 
     def error(message: str):
         # arguments after the (one) subcommand: its usage line with them, not the parent's
-        (p_sim.error if message.startswith("unrecognized arguments") else top_error)(message)
+        # (before it, e.g. "--bogus simulate", they are the parent's)
+        after = "simulate" in given and not given[0].startswith("-")
+        (p_sim.error if message.startswith("unrecognized arguments") and after
+         else top_error)(message)
 
     parser.error = error
     args = parser.parse_args(argv)

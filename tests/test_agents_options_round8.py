@@ -69,6 +69,12 @@ def test_options_a_setting_turns_off_are_refused(spec, says):
         A.make_agent(spec, "keglebillard")
 
 
+def test_a_stage_the_class_default_turns_off_counts_too():
+    """The golfbillard preset does not refine (n_refine is the class default, 0)."""
+    with pytest.raises(ValueError, match="n_refine=0 turns its stage off, so refine_top"):
+        A.make_agent("guided:refine_top=2,refine_scale=0.9", "golfbillard")
+
+
 def test_the_stages_options_are_taken_where_the_stage_runs():
     A.make_agent("guided:policy=none,n_candidates=8,n_noise=2,n_top=1,n_next=1,n_refine=0",
                  "keglebillard")

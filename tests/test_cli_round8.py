@@ -29,7 +29,7 @@ def test_demo_training_run_goes_under_out(tmp_path, monkeypatch):
     train = next(c for c in cmds if c[1].endswith("train.py"))
     assert train[train.index("--runs-dir") + 1] == str(out)
     tour = next(c for c in cmds if c[1].endswith("evaluate.py"))
-    assert str(out / "keglebillard_dqn" / "model.zip") in tour[tour.index("--agents") + 1]
+    assert str(out / "demo_keglebillard" / "model.zip") in tour[tour.index("--agents") + 1]
 
 
 @pytest.mark.parametrize("script,argv", [("demo", ["--out", "", "--skip-train"]),
@@ -45,6 +45,12 @@ def test_simulate_usage_error_names_the_simulate_command():
     r = _cuegym(["simulate", "extra"])
     assert r.returncode == 2 and "usage: cuegym simulate" in r.stderr, r.stderr
     assert "cuegym simulate: error: unrecognized arguments: extra" in r.stderr
+
+
+def test_physics_arguments_before_the_subcommand_are_the_parents():
+    r = subprocess.run([sys.executable, "-m", "cuegym.physics", "--bogus", "simulate"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "simulate: error" not in r.stderr, r.stderr
 
 
 def test_bare_cuegym_usage_goes_to_stderr_and_help_to_stdout():
@@ -99,7 +105,7 @@ def test_replay_plays_a_random_game_under_the_rules_given(tmp_path, monkeypatch)
      "--rules variant: a game between --agents is played as the web table plays it"),
     (["--game", "golfbillard", "--agents", "random,random", "--rules", "duo=true"],
      "takes the golfbillard options match only"),
-    (["--rules", "distance=5"], "rules option 'distance' is not used by KegleShotCore"),
+    (["--rules", "distance=5"], "rules option distance = 5 is not used by KegleShotCore"),
     (["--what", "game", "--rules", "bogus=1"], "unknown keglebillard rule option key(s)"),
 ])
 def test_replay_refuses_rules_its_mode_would_not_play(argv, says, capsys, tmp_path):

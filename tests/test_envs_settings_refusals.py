@@ -40,7 +40,10 @@ def test_single_env_own_attributes_are_still_set_on_it():
     space = env.unwrapped.observation_space
     env.unwrapped.observation_space = space  # gymnasium's own attribute, not the core's
     env.unwrapped.extra = 1  # a user's own attribute the core does not have
-    assert env.unwrapped.extra == 1
+    env.unwrapped.observe = print  # a name of a core method: not the core's state
+    assert env.unwrapped.extra == 1 and env.unwrapped.observe is print
+    with pytest.raises(AttributeError):
+        getattr(env.unwrapped, "INFO_KEYS")  # noqa: B009 (the core's class constants do not read as the env's
 
 
 @pytest.mark.parametrize("values", [[True], (True, True), [True] * 4])
@@ -54,7 +57,7 @@ def test_native_set_attr_refuses_a_per_table_list_of_the_wrong_length(values):
 
 
 @pytest.mark.parametrize("indices,error", [([0, 0, 0], ValueError), ([0, 1, 7], IndexError),
-                                           ([-1, 0, 1], IndexError)])
+                                           ([-4, 0, 1], IndexError), ([-1, 2], ValueError)])
 def test_sb3_set_attr_refuses_indices_that_are_not_every_table(indices, error):
     venv = make_sb3_vec_env("cuegym/KeglebillardShot-v0", 3)
     with pytest.raises(error, match=r"set_attr indices"):
@@ -62,6 +65,8 @@ def test_sb3_set_attr_refuses_indices_that_are_not_every_table(indices, error):
     assert venv.get_attr("clip") == [False, False, False]
     venv.set_attr("clip", True, indices=[2, 0, 1])
     assert venv.get_attr("clip") == [True, True, True]
+    venv.set_attr("clip", False, indices=[-1, -2, -3])  # from the end, as DummyVecEnv takes them
+    assert venv.get_attr("clip") == [False, False, False]
     venv.close()
 
 
@@ -74,8 +79,26 @@ def test_sb3_set_attr_refuses_indices_that_are_not_every_table(indices, error):
     ("cuegym/GolfbillardShot-v0", {"deciding_openers": [1, 1]}),
 ])
 def test_shot_envs_refuse_the_rule_options_of_a_games_flow(eid, rules):
-    with pytest.raises(ValueError, match=f"rules option {next(iter(rules))!r} is not used"):
+    with pytest.raises(ValueError, match=f"rules option {next(iter(rules))} = .* is not used"):
         gym.make(eid, rules=rules)
+
+
+@pytest.mark.parametrize("game", ["keglebillard", "golfbillard"])
+def test_shot_envs_take_a_copy_of_the_shipped_rules_file(game, tmp_path):
+    """The flow options at their shipped values change nothing and are taken: a copy of the
+    shipped file, as a mapping or (keglebillard) as a path."""
+    import yaml
+
+    from cuegym.configs import CONFIG_DIR
+
+    shipped = yaml.safe_load((CONFIG_DIR / "rules" / f"{game}.yaml").read_text())
+    eid = "cuegym/KeglebillardShot-v0" if game == "keglebillard" else "cuegym/GolfbillardShot-v0"
+    gym.make(eid, rules=shipped).close()
+    if game == "keglebillard":
+        f = tmp_path / "rules.yaml"
+        f.write_text(yaml.safe_dump({**shipped, "distance": 30}))
+        with pytest.raises(ValueError, match="rules option distance = 30 is not used"):
+            gym.make(eid, rules=str(f))
 
 
 @pytest.mark.parametrize("eid,rules", [

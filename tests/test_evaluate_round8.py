@@ -48,11 +48,29 @@ def test_save_games_leaves_no_records_of_an_earlier_run(tmp_path):
 
 
 def test_files_in_the_games_folder_other_than_records_are_kept(tmp_path):
+    """Only a tournament's records go: the user's files stay, even named like records."""
     base = ["--agents", "random,geometric", "--quiet", "--out", str(tmp_path)]
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "notes.json").write_text("{}")
+    (tmp_path / "games" / "my_notes_game001.json").write_text('{"mine": true}')
     MAIN(base + ["--games", "2", "--seed", "7", "--save-games", "1"])
     assert (tmp_path / "games" / "notes.json").exists()
+    assert (tmp_path / "games" / "my_notes_game001.json").exists()
+
+
+def test_a_tournaments_records_from_game_1000_on_are_replaced_too(tmp_path):
+    from cuegym.experiments.evaluate import drop_earlier_records, earlier_records
+
+    games = tmp_path / "games"
+    games.mkdir()
+    rec = {"format": "cuegym-game", "meta": {"tournament_seed": 1}}
+    for name in ("a_vs_b_game999.json", "a_vs_b_game1000.json", "a_vs_b_game0001.json"):
+        (games / name).write_text(json.dumps(rec))
+    found = earlier_records(games)
+    assert sorted(f.name for f in found) == ["a_vs_b_game0001.json", "a_vs_b_game1000.json",
+                                             "a_vs_b_game999.json"]
+    assert drop_earlier_records(found, [games / "a_vs_b_game999.json"]) == 2
+    assert [f.name for f in games.iterdir()] == ["a_vs_b_game999.json"]
 
 
 # 2 (medium) ------------------------------------------------------------------------------
