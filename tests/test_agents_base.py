@@ -263,7 +263,7 @@ def test_unreadable_model_files_are_named_not_tracebacks(tmp_path):
     ("geometric:spin=3", "spin must be in [-0.6, 0.6] ball radii (the agents' cue-tip limit), "
                          "got 3"),
     ("guided:discount={a: 1}", "discount must be a number"),
-    ("guided:refine_scale=none", "refine_scale must be a number, got 'none'"),
+    ("guided:n_refine=4,refine_scale=none", "refine_scale must be a number, got 'none'"),
     ("guided:n_candidates=2.5", "n_candidates must be an integer"),
     ("planner:spins=[0,0.2]", "is not a YAML value (options are separated by commas"),
 ])
