@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from cuegym.agents.base import Strikes, check_game, check_value_terms
+from cuegym.compat import moved_names
 from cuegym.configs import finite_number
 from cuegym.rules.inputs import MAX_PLAYERS, req_int
 
@@ -610,16 +611,7 @@ def make_arena(game: str, rules: Any = None, **kw: Any) -> KeglebillardArena | G
     return cls(rules, **kw)
 
 
-#: names that lived here before the two-seat games moved to :mod:`cuegym.agents.head_to_head`
-_MOVED_TO_HEAD_TO_HEAD = ("GameResults", "play_games", "setting_mismatch")
-
-
-def __getattr__(name: str) -> Any:
-    """``from cuegym.agents.arena import play_games`` (and the other names of the two-seat
-    games) keeps working: they are imported from :mod:`cuegym.agents.head_to_head` on first use
-    (that module imports this one, so not at import time)."""
-    if name in _MOVED_TO_HEAD_TO_HEAD:
-        from cuegym.agents import head_to_head
-
-        return getattr(head_to_head, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: ``from cuegym.agents.arena import play_games`` (and the two-seat games' other names) keeps
+#: working: :mod:`cuegym.agents.head_to_head` imports this module, so they come on first use
+__getattr__ = moved_names(__name__, "cuegym.agents.head_to_head",
+                          ("GameResults", "play_games", "setting_mismatch"))

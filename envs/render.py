@@ -18,10 +18,10 @@ import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
+from cuegym.compat import moved_names
 from cuegym.configs import TableSpec
 
 CLOTH = (31, 111, 63)
@@ -644,18 +644,9 @@ def render_golf_state(core, t: int) -> np.ndarray:
                             getattr(core, "render_zones", True))
 
 
-#: names that lived here before the animation moved to :mod:`cuegym.envs.render_shots`
-_MOVED_TO_SHOTS = ("ANIMATION_FPS", "MAX_SHOT_FRAMES", "StepClip", "VIDEO_BLOCK",
-                   "check_shot_frames", "shot_frame_count", "shot_frames", "step_clip",
-                   "video_frames")
-
-
-def __getattr__(name: str) -> Any:
-    """``from cuegym.envs.render import video_frames`` (and the animation's other names) keeps
-    working: they are imported from :mod:`cuegym.envs.render_shots` on first use (that module
-    imports this one, so not at import time)."""
-    if name in _MOVED_TO_SHOTS:
-        from cuegym.envs import render_shots
-
-        return getattr(render_shots, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: ``from cuegym.envs.render import video_frames`` (and the animation's other names) keeps
+#: working: :mod:`cuegym.envs.render_shots` imports this module, so they come on first use
+__getattr__ = moved_names(__name__, "cuegym.envs.render_shots",
+                          ("ANIMATION_FPS", "MAX_SHOT_FRAMES", "StepClip", "VIDEO_BLOCK",
+                           "check_shot_frames", "shot_frame_count", "shot_frames", "step_clip",
+                           "video_frames"))

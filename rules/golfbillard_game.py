@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from cuegym.compat import moved_names
 from cuegym.rules.golfbillard import (
     check_choices,
     check_cue,
@@ -436,16 +437,7 @@ def run_game(rules: GolfRules | None = None, *, seed: int = 0, policy: Callable 
     return st, history
 
 
-#: names that lived here before the JSON entry moved to :mod:`cuegym.rules.golf_json`
-_MOVED_TO_JSON = ("HAND_LOG_EVENTS", "hand_log_json", "log_from_json", "score_json")
-
-
-def __getattr__(name: str) -> Any:
-    """``from cuegym.rules.golfbillard_game import score_json`` (and the JSON entry's other
-    names) keeps working: they are imported from :mod:`cuegym.rules.golf_json` on first use
-    (that module imports this one, so not at import time)."""
-    if name in _MOVED_TO_JSON:
-        from cuegym.rules import golf_json
-
-        return getattr(golf_json, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: ``from cuegym.rules.golfbillard_game import score_json`` (and the JSON entry's other names)
+#: keeps working: :mod:`cuegym.rules.golf_json` imports this module, so they come on first use
+__getattr__ = moved_names(__name__, "cuegym.rules.golf_json",
+                          ("HAND_LOG_EVENTS", "hand_log_json", "log_from_json", "score_json"))
